@@ -1,0 +1,138 @@
+import { openAsBlob } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import type { AgentApi } from '../core/api.ts';
+import { withContractChecks } from '../core/api.ts';
+import { describeProblem } from '../core/result.ts';
+import { createAgentService } from '../core/service.ts';
+import { CliError, openSnapshot, saveSnapshot } from './snapshot-file.ts';
+
+/** Where the CLI writes; tests pass their own. */
+export type CliOutput = { out: (text: string) => void; error: (text: string) => void };
+
+const USAGE = `Usage: anima <command> [options]
+
+Knowledge graph (the session lives in a snapshot file, created by the first import):
+  anima kg import FILE --snapshot S [--format n-triples|turtle|csv]
+  anima kg stats --snapshot S [--json]
+  anima kg query "?x is-a mammal" --snapshot S [--json] [--limit N]
+  anima kg export --snapshot S [--output FILE]
+
+Options:
+  --snapshot S   the session snapshot file (JSON)
+  --help         show this help
+`;
+
+const defaultOutput: CliOutput = {
+  out: (text) => process.stdout.write(text),
+  error: (text) => process.stderr.write(text),
+};
+
+/** Runs one CLI command and returns its exit code: 0 done, 1 failed (bad input), 2 wrong usage. */
+export async function main(argv: string[], output: CliOutput = defaultOutput): Promise<number> {
+  try {
+    return await run(argv, output);
+  } catch (error) {
+    if (error instanceof CliError) {
+      output.error(`anima: ${error.message}\n`);
+      return error.exitCode;
+    }
+    output.error(`anima: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return 1;
+  }
+}
+
+async function run(argv: string[], output: CliOutput): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        snapshot: { type: 'string' },
+        format: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        limit: { type: 'string' },
+        output: { type: 'string' },
+        help: { type: 'boolean', default: false },
+      },
+    });
+  } catch (error) {
+    throw new CliError(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`, 2);
+  }
+  const { values, positionals } = parsed;
+  const [area, command, ...rest] = positionals;
+  if (values.help || area === undefined) {
+    output.out(USAGE);
+    return area === undefined && !values.help ? 2 : 0;
+  }
+  if (area !== 'kg') throw new CliError(`unknown command "${area}"\n\n${USAGE}`, 2);
+  const snapshotPath = values.snapshot;
+  if (!snapshotPath) throw new CliError(`kg ${command ?? ''}: --snapshot S is required\n\n${USAGE}`, 2);
+
+  const { db, hadSnapshot } = await openSnapshot(snapshotPath);
+  if (!hadSnapshot && command !== 'import') throw new CliError(`no snapshot at ${snapshotPath} (the first \`anima kg import FILE --snapshot ${snapshotPath}\` creates it)`);
+  const service: AgentApi = withContractChecks(createAgentService({ db, now: () => Date.now(), newId: () => crypto.randomUUID() }));
+  const { session } = await service.open({});
+
+  switch (command) {
+    case 'import': {
+      const [file] = rest;
+      if (!file) throw new CliError(`kg import: which FILE?\n\n${USAGE}`, 2);
+      const format = values.format;
+      if (format !== undefined && format !== 'n-triples' && format !== 'turtle' && format !== 'csv')
+        throw new CliError(`kg import: --format must be n-triples, turtle or csv, not "${format}"`, 2);
+      let data: Blob;
+      try {
+        data = await openAsBlob(file);
+      } catch (error) {
+        throw new CliError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      const outcome = await service.kgImport({ sessionId: session.id, operationId: 'cli-import', fileName: file, format, data });
+      if (!outcome.ok) throw new CliError([`${file}: nothing imported:`, ...outcome.problems.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
+      await saveSnapshot(db, session.id, snapshotPath);
+      output.out(
+        `${file}: ${outcome.statements} statements, ${outcome.added} new triples, ${outcome.updated} raised in confidence; ` +
+          `the graph has ${outcome.stats.triples} triples and ${outcome.stats.symbols} symbols\n`,
+      );
+      return 0;
+    }
+    case 'stats': {
+      const stats = await service.kgStats({ sessionId: session.id });
+      output.out(
+        values.json
+          ? `${JSON.stringify(stats)}\n`
+          : `triples   ${stats.triples}\nsymbols   ${stats.symbols}\nentities  ${stats.entities}\nrelations ${stats.relations}\nliterals  ${stats.literals}\n`,
+      );
+      return 0;
+    }
+    case 'query': {
+      const [query] = rest;
+      if (!query) throw new CliError(`kg query: which query? e.g. anima kg query "?x is-a mammal" --snapshot ${snapshotPath}`, 2);
+      const limit = values.limit === undefined ? 1000 : Number(values.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 10000) throw new CliError(`kg query: --limit must be a whole number from 1 to 10000`, 2);
+      const answer = await service.kgQuery({ sessionId: session.id, query, limit });
+      if (!answer.ok) throw new CliError([`kg query: cannot read "${query}":`, ...answer.problems.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
+      if (values.json) {
+        const rows = answer.rows.map((row) => Object.fromEntries(answer.variables.map((name) => [name, row[name]?.label])));
+        output.out(`${JSON.stringify({ variables: answer.variables, rows, isTruncated: answer.isTruncated, unknownTerms: answer.unknownTerms })}\n`);
+      } else {
+        for (const term of answer.unknownTerms) output.error(`anima: unknown symbol ${term}\n`);
+        if (answer.variables.length > 0) output.out(`${answer.variables.map((name) => `?${name}`).join('\t')}\n`);
+        for (const row of answer.rows) output.out(`${answer.variables.map((name) => row[name]?.label ?? '').join('\t')}\n`);
+        if (answer.isTruncated) output.error(`anima: more than ${limit} answers; showing the first ${limit} (use --limit)\n`);
+      }
+      return 0;
+    }
+    case 'export': {
+      const exported = await service.kgExport({ sessionId: session.id, format: 'n-triples' });
+      if (values.output) {
+        await writeFile(values.output, exported.text);
+        output.error(`anima: wrote ${exported.tripleCount} triples to ${values.output}\n`);
+      } else output.out(exported.text);
+      return 0;
+    }
+    default:
+      throw new CliError(`unknown command "kg ${command ?? ''}"\n\n${USAGE}`, 2);
+  }
+}

@@ -1,0 +1,189 @@
+import { z } from 'zod';
+import { KG_IMPORT_FORMATS } from './kg/import/statement.ts';
+import { symbolSchema } from './kg/symbol.ts';
+
+/**
+ * The contract of the AgentService: every method's arguments, result and (for long operations)
+ * progress, as zod schemas. The worker validates arguments and results against it; the client
+ * validates results and progress. Only plain data crosses.
+ */
+
+/** A problem with user input, located by line and/or key path. */
+export const problemSchema = z.object({ line: z.number().int().positive().optional(), path: z.string().optional(), message: z.string() });
+
+const sessionIdSchema = z.string().min(1);
+const operationIdSchema = z.string().min(1).max(100);
+
+/** A symbol as lists show it. */
+export const symbolRefSchema = symbolSchema.pick({ id: true, label: true, kind: true, iri: true });
+export type SymbolRef = z.infer<typeof symbolRefSchema>;
+
+export const graphStatsSchema = z.object({
+  symbols: z.number().int(),
+  entities: z.number().int(),
+  relations: z.number().int(),
+  literals: z.number().int(),
+  triples: z.number().int(),
+});
+export type GraphStats = z.infer<typeof graphStatsSchema>;
+
+/** A triple with its symbols resolved, as the UI shows it. */
+export const factSchema = z.object({
+  subject: symbolRefSchema,
+  predicate: symbolRefSchema,
+  object: symbolRefSchema,
+  confidence: z.number(),
+  provenanceId: z.number().int().optional(),
+});
+export type Fact = z.infer<typeof factSchema>;
+
+export const importProgressSchema = z.object({
+  phase: z.enum(['reading', 'writing']),
+  bytesRead: z.number().int().nonnegative(),
+  totalBytes: z.number().int().nonnegative(),
+  statements: z.number().int().nonnegative(),
+});
+export type ImportProgress = z.infer<typeof importProgressSchema>;
+
+export const importOutcomeSchema = z.discriminatedUnion('ok', [
+  z.object({
+    ok: z.literal(true),
+    statements: z.number().int(),
+    added: z.number().int(),
+    updated: z.number().int(),
+    symbolsAdded: z.number().int(),
+    stats: graphStatsSchema,
+  }),
+  z.object({
+    ok: z.literal(false),
+    reason: z.enum(['invalid', 'cancelled', 'unknown-format']),
+    problems: z.array(problemSchema),
+  }),
+]);
+export type ImportOutcome = z.infer<typeof importOutcomeSchema>;
+
+export const kgImportFormatSchema = z.enum(KG_IMPORT_FORMATS);
+
+const sessionSummarySchema = z.object({ id: sessionIdSchema, name: z.string() });
+
+/** Every method of the AgentService. */
+export const agentContract = {
+  /** Opens the database and the active session; on first start, creates it and loads the starter graph. */
+  open: {
+    args: z.object({}),
+    result: z.object({ session: sessionSummarySchema, stats: graphStatsSchema, hasLoadedStarterGraph: z.boolean() }),
+    progress: importProgressSchema,
+  },
+  kgStats: { args: z.object({ sessionId: sessionIdSchema }), result: graphStatsSchema },
+  /** Entities and relations whose label or rdfs:label contains the text. */
+  kgSearch: {
+    args: z.object({ sessionId: sessionIdSchema, text: z.string().max(500), limit: z.number().int().min(1).max(1000).default(50) }),
+    result: z.object({
+      hits: z.array(z.object({ symbol: symbolRefSchema, matchedText: z.string(), isLabelLiteral: z.boolean() })),
+      total: z.number().int(),
+    }),
+  },
+  /** A symbol with its outgoing and incoming triples. */
+  kgSymbol: {
+    args: z.object({ sessionId: sessionIdSchema, symbolId: z.number().int().nonnegative(), limit: z.number().int().min(1).max(5000).default(200) }),
+    result: z.discriminatedUnion('isFound', [
+      z.object({
+        isFound: z.literal(true),
+        symbol: symbolRefSchema,
+        outgoing: z.array(factSchema),
+        incoming: z.array(factSchema),
+        outgoingTotal: z.number().int(),
+        incomingTotal: z.number().int(),
+      }),
+      z.object({ isFound: z.literal(false) }),
+    ]),
+  },
+  /** Imports N-Triples, Turtle or CSV; all or nothing; cancellable with `cancel(operationId)`. */
+  kgImport: {
+    args: z.object({
+      sessionId: sessionIdSchema,
+      operationId: operationIdSchema,
+      fileName: z.string().min(1).max(500),
+      format: kgImportFormatSchema.optional(),
+      data: z.union([z.string(), z.instanceof(Blob)]),
+    }),
+    result: importOutcomeSchema,
+    progress: importProgressSchema,
+  },
+  kgExport: {
+    args: z.object({ sessionId: sessionIdSchema, format: z.literal('n-triples') }),
+    result: z.object({ fileName: z.string(), mediaType: z.string(), text: z.string(), tripleCount: z.number().int() }),
+  },
+  /** Pattern query: `?x is-a mammal . ?x lives-in ?where`. */
+  kgQuery: {
+    args: z.object({ sessionId: sessionIdSchema, query: z.string().max(5000), limit: z.number().int().min(1).max(10000).default(100) }),
+    result: z.discriminatedUnion('ok', [
+      z.object({
+        ok: z.literal(true),
+        variables: z.array(z.string()),
+        rows: z.array(z.record(z.string(), symbolRefSchema)),
+        isTruncated: z.boolean(),
+        unknownTerms: z.array(z.string()),
+      }),
+      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+    ]),
+  },
+  /** Cancels a long operation started with this operation id. */
+  cancel: { args: z.object({ operationId: operationIdSchema }), result: z.object({ isCancelled: z.boolean() }) },
+} as const satisfies Record<string, { args: z.ZodType; result: z.ZodType; progress?: z.ZodType }>;
+
+type Contract = typeof agentContract;
+export type AgentMethod = keyof Contract;
+type ProgressOf<K extends AgentMethod> = Contract[K] extends { progress: infer P extends z.ZodType } ? (progress: z.output<P>) => void : never;
+
+/** The API as callers see it: arguments before defaults are applied, results after validation. */
+export type AgentApi = {
+  [K in AgentMethod]: (args: z.input<Contract[K]['args']>, onProgress?: ProgressOf<K>) => Promise<z.output<Contract[K]['result']>>;
+};
+
+/** The API as the service implements it: arguments already validated, defaults applied. */
+export type AgentServiceImplementation = {
+  [K in AgentMethod]: (args: z.output<Contract[K]['args']>, onProgress?: ProgressOf<K>) => Promise<z.input<Contract[K]['result']>>;
+};
+
+/** The methods in a stable order, for wrappers. */
+export const AGENT_METHODS = Object.keys(agentContract) as AgentMethod[];
+
+/** Thrown when data crossing the boundary breaks the contract: a bug in the caller or the service. */
+export class ContractError extends Error {
+  override readonly name = 'ContractError';
+}
+
+function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, where: string): z.output<T> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
+    throw new ContractError(`${where}: ${detail}`);
+  }
+  return parsed.data;
+}
+
+/** Wraps the service so every call's arguments and result are checked against the contract (worker side). */
+export function withContractChecks(service: AgentServiceImplementation): AgentApi {
+  const checked: Partial<Record<AgentMethod, unknown>> = {};
+  for (const method of AGENT_METHODS) {
+    const contract: { args: z.ZodType; result: z.ZodType } = agentContract[method];
+    checked[method] = async (args: unknown, onProgress?: (progress: never) => void) => {
+      const parsedArgs = parseOrThrow(contract.args, args, `${method} arguments`);
+      const result = await (service[method] as (args: unknown, onProgress?: unknown) => Promise<unknown>)(parsedArgs, onProgress);
+      return parseOrThrow(contract.result, result, `${method} result`);
+    };
+  }
+  return checked as AgentApi;
+}
+
+/** Checks a result that arrived from the worker (client side). */
+export function checkResult<K extends AgentMethod>(method: K, result: unknown): z.output<Contract[K]['result']> {
+  return parseOrThrow(agentContract[method].result, result, `${method} result`) as z.output<Contract[K]['result']>;
+}
+
+/** Checks a progress report that arrived from the worker (client side). */
+export function checkProgress(method: AgentMethod, progress: unknown): unknown {
+  const schema: z.ZodType | undefined = 'progress' in agentContract[method] ? (agentContract[method] as { progress: z.ZodType }).progress : undefined;
+  return schema ? parseOrThrow(schema, progress, `${method} progress`) : progress;
+}

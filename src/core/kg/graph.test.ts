@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { KnowledgeGraph } from './graph.ts';
+
+const applyBatch = (graph: KnowledgeGraph, build: (batch: ReturnType<KnowledgeGraph['batch']>) => void) => {
+  const batch = graph.batch({ now: 1 });
+  build(batch);
+  graph.apply(batch.delta);
+  return batch;
+};
+
+describe('knowledge graph', () => {
+  it('labels an IRI by its local name and keeps the IRI', () => {
+    const graph = new KnowledgeGraph();
+    applyBatch(graph, (batch) => {
+      batch.resolve({ type: 'iri', value: 'http://example.org/zoo/Dog' }, 'subject');
+      batch.resolve({ type: 'iri', value: 'http://example.org/terms#is-a' }, 'predicate');
+    });
+    expect(graph.symbolByLabel('dog')).toMatchObject({ label: 'Dog', kind: 'entity', iri: 'http://example.org/zoo/Dog' });
+    expect(graph.symbolByLabel('IS-A')).toMatchObject({ label: 'is-a', kind: 'relation' });
+  });
+
+  it('gives a clashing local name a suffix', () => {
+    const graph = new KnowledgeGraph();
+    applyBatch(graph, (batch) => {
+      batch.resolve({ type: 'iri', value: 'http://a.example/Dog' }, 'subject');
+      batch.resolve({ type: 'iri', value: 'http://b.example/dog' }, 'subject');
+    });
+    applyBatch(graph, (batch) => batch.resolve({ type: 'iri', value: 'http://c.example/DOG' }, 'object'));
+    expect(graph.symbolByLabel('Dog')?.iri).toBe('http://a.example/Dog');
+    expect(graph.symbolByLabel('dog-2')?.iri).toBe('http://b.example/dog');
+    expect(graph.symbolByLabel('DOG-3')?.iri).toBe('http://c.example/DOG');
+  });
+
+  it('reads its own namespace back as plain labels', () => {
+    const graph = new KnowledgeGraph();
+    applyBatch(graph, (batch) => batch.resolve({ type: 'label', value: 'Red Planet' }, 'subject'));
+    applyBatch(graph, (batch) => batch.resolve({ type: 'iri', value: 'urn:anima:kg#Red%20Planet' }, 'subject'));
+    expect(graph.symbolCount).toBe(1);
+  });
+
+  it('keeps literals apart from entities with the same text', () => {
+    const graph = new KnowledgeGraph();
+    applyBatch(graph, (batch) => {
+      batch.resolve({ type: 'label', value: 'Dog' }, 'subject');
+      batch.resolve({ type: 'literal', value: 'Dog' }, 'object');
+      batch.resolve({ type: 'literal', value: 'Dog', language: 'en' }, 'object');
+    });
+    expect(graph.symbolCount).toBe(3);
+    expect(graph.symbolByLabel('Dog')?.kind).toBe('entity');
+  });
+
+  it('stores a re-asserted triple once and keeps the higher confidence', () => {
+    const graph = new KnowledgeGraph();
+    let ids: number[] = [];
+    applyBatch(graph, (batch) => {
+      ids = ['Dog', 'is-a', 'Mammal'].map((label, index) => batch.resolve({ type: 'label', value: label }, index === 1 ? 'predicate' : 'subject'));
+      batch.assert(ids[0]!, ids[1]!, ids[2]!, 0.6);
+      batch.assert(ids[0]!, ids[1]!, ids[2]!, 0.4);
+    });
+    expect(graph.tripleCount).toBe(1);
+    expect(graph.triple(ids[0]!, ids[1]!, ids[2]!)?.confidence).toBe(0.6);
+    const lower = applyBatch(graph, (batch) => batch.assert(ids[0]!, ids[1]!, ids[2]!, 0.5));
+    expect(lower.updatedCount).toBe(0);
+    const higher = applyBatch(graph, (batch) => batch.assert(ids[0]!, ids[1]!, ids[2]!, 0.9));
+    expect(higher.updatedCount).toBe(1);
+    expect(graph.triple(ids[0]!, ids[1]!, ids[2]!)?.confidence).toBe(0.9);
+    expect(graph.outgoing(ids[0]!)[0]?.confidence).toBe(0.9);
+  });
+
+  it('changes nothing until the batch delta is applied', () => {
+    const graph = new KnowledgeGraph();
+    const batch = graph.batch({ now: 1 });
+    const dog = batch.resolve({ type: 'label', value: 'Dog' }, 'subject');
+    batch.assert(dog, batch.resolve({ type: 'label', value: 'is-a' }, 'predicate'), batch.resolve({ type: 'label', value: 'Mammal' }, 'object'), 1);
+    expect(graph.symbolCount).toBe(0);
+    expect(graph.tripleCount).toBe(0);
+  });
+
+  it('matches patterns through the subject, predicate and object indexes', () => {
+    const graph = new KnowledgeGraph();
+    applyBatch(graph, (batch) => {
+      const isA = batch.resolve({ type: 'label', value: 'is-a' }, 'predicate');
+      const mammal = batch.resolve({ type: 'label', value: 'Mammal' }, 'object');
+      for (const animal of ['Dog', 'Cat', 'Whale']) batch.assert(batch.resolve({ type: 'label', value: animal }, 'subject'), isA, mammal, 1);
+    });
+    const mammal = graph.symbolByLabel('mammal')!.id;
+    const dog = graph.symbolByLabel('dog')!.id;
+    expect(graph.match(undefined, undefined, mammal)).toHaveLength(3);
+    expect(graph.match(dog)).toHaveLength(1);
+    expect(graph.incoming(mammal).map((triple) => graph.symbol(triple.subject)?.label)).toEqual(['Dog', 'Cat', 'Whale']);
+  });
+});

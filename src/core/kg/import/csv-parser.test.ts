@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { createCsvParser } from './csv-parser.ts';
+import type { ParsedStatement } from './statement.ts';
+
+function parse(chunks: string[]) {
+  const statements: ParsedStatement[] = [];
+  const parser = createCsvParser((statement) => statements.push(statement));
+  for (const chunk of chunks) {
+    const problem = parser.push(chunk);
+    if (problem) return { statements, problem };
+  }
+  return { statements, problem: parser.end() };
+}
+
+const labels = (statements: ParsedStatement[]) => statements.map((statement) => [statement.subject, statement.predicate, statement.object].map((term) => term.value).join(' | '));
+
+describe('CSV import', () => {
+  it('reads subject,predicate,object with an optional confidence and header', () => {
+    const { statements, problem } = parse(['subject,predicate,object,confidence\nDog,is-a,Mammal\nCat,is-a,Mammal,0.8\n']);
+    expect(problem).toBeUndefined();
+    expect(labels(statements)).toEqual(['Dog | is-a | Mammal', 'Cat | is-a | Mammal']);
+    expect(statements[1]?.confidence).toBe(0.8);
+  });
+
+  it('reads quoted fields with commas, doubled quotes and line breaks, across chunk boundaries', () => {
+    const text = '"Golden, Retriever",is-a,Dog\r\n"The ""Red"" Planet",has-note,"line one\nline two"\nMars,is-a,Planet';
+    for (const size of [1, 3, 7, text.length]) {
+      const chunks = text.match(new RegExp(`[\\s\\S]{1,${size}}`, 'g'))!;
+      const { statements, problem } = parse(chunks);
+      expect(problem).toBeUndefined();
+      expect(labels(statements)).toEqual(['Golden, Retriever | is-a | Dog', 'The "Red" Planet | has-note | line one\nline two', 'Mars | is-a | Planet']);
+    }
+  });
+
+  it('names the line of a record with the wrong number of fields, counting multi-line fields', () => {
+    const { problem } = parse(['a,b,"c\nc"\n# a comment\n\nd,e\n']);
+    expect(problem).toEqual({ line: 5, message: expect.stringContaining('expected 3 or 4 fields') });
+  });
+
+  it('refuses a confidence outside 0..1 and an empty field, naming the line', () => {
+    expect(parse(['a,b,c,1.5\n']).problem).toEqual({ line: 1, message: 'confidence "1.5" is not a number between 0 and 1' });
+    expect(parse(['a,b,c\n,b,c\n']).problem).toEqual({ line: 2, message: 'the subject is empty' });
+  });
+
+  it('refuses an unclosed quote', () => {
+    expect(parse(['a,b,c\nd,e,"f\n']).problem).toEqual({ line: 2, message: 'a quoted field is not closed' });
+  });
+});

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { createRdfParser } from './rdf-parser.ts';
+import type { ParsedStatement } from './statement.ts';
+
+function parse(format: 'n-triples' | 'turtle', chunks: string[]) {
+  const statements: ParsedStatement[] = [];
+  const parser = createRdfParser(format, (statement) => statements.push(statement));
+  for (const chunk of chunks) {
+    const problem = parser.push(chunk);
+    if (problem) return { statements, problem };
+  }
+  return { statements, problem: parser.end() };
+}
+
+describe('N-Triples and Turtle import', () => {
+  it('reads IRIs, language-tagged and typed literals, split at any point', () => {
+    const text = [
+      '<http://example.org/Dog> <http://example.org/is-a> <http://example.org/Mammal> .',
+      '<http://example.org/Dog> <http://www.w3.org/2000/01/rdf-schema#label> "chien"@fr .',
+      '<http://example.org/Mars> <http://example.org/moons> "2"^^<http://www.w3.org/2001/XMLSchema#integer> .',
+      '<http://example.org/Mars> <http://example.org/note> "plain \\"quoted\\" text" .',
+      '',
+    ].join('\n');
+    for (const size of [5, 17, text.length]) {
+      const { statements, problem } = parse('n-triples', text.match(new RegExp(`[\\s\\S]{1,${size}}`, 'g'))!);
+      expect(problem).toBeUndefined();
+      expect(statements.map((statement) => statement.object)).toEqual([
+        { type: 'iri', value: 'http://example.org/Mammal' },
+        { type: 'literal', value: 'chien', language: 'fr' },
+        { type: 'literal', value: '2', datatype: 'http://www.w3.org/2001/XMLSchema#integer' },
+        { type: 'literal', value: 'plain "quoted" text' },
+      ]);
+    }
+  });
+
+  it('names the bad line of an N-Triples file', () => {
+    const { problem, statements } = parse('n-triples', ['<http://e.org/a> <http://e.org/b> <http://e.org/c> .\n', '<http://e.org/a> <http://e.org/b> <http://e.org/d> .\n<http://e.org/a> <http://e.org/b> oops .\n']);
+    expect(problem?.line).toBe(3);
+    expect(statements).toHaveLength(2);
+  });
+
+  it('reads Turtle with prefixes and lists of objects', () => {
+    const { statements, problem } = parse('turtle', ['@prefix : <urn:anima:kg#> .\n:Dog :is-a :Canine , :Pet ;\n  :has-part :Tail .\n']);
+    expect(problem).toBeUndefined();
+    expect(statements).toHaveLength(3);
+    expect(statements[2]).toMatchObject({ subject: { value: 'urn:anima:kg#Dog' }, object: { value: 'urn:anima:kg#Tail' } });
+  });
+
+  it('names the line of a Turtle syntax error', () => {
+    const { problem } = parse('turtle', ['@prefix : <urn:anima:kg#> .\n:Dog :is-a :Canine .\n:Cat is-a :Mammal .\n:Cow :is-a :Mammal .\n']);
+    expect(problem?.line).toBe(3);
+  });
+});

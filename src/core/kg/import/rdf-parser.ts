@@ -1,0 +1,80 @@
+import { Parser, type Quad, type Term as RdfTerm } from 'n3';
+import type { Problem } from '../../result.ts';
+import { type Term, XSD_STRING } from '../term.ts';
+import type { ParsedStatement, StatementParser } from './statement.ts';
+
+type StreamListener = (data?: string) => void;
+
+/**
+ * Parses N-Triples or Turtle incrementally with n3: chunks go in as they are read, triples come
+ * out as soon as they are complete. n3 accepts any object with `on('data' | 'end')` as a stream.
+ */
+export function createRdfParser(format: 'n-triples' | 'turtle', sink: (statement: ParsedStatement) => void): StatementParser {
+  const listeners = new Map<string, StreamListener[]>();
+  const stream = {
+    on(event: string, listener: StreamListener) {
+      listeners.set(event, [...(listeners.get(event) ?? []), listener]);
+      return stream;
+    },
+  };
+  const emit = (event: string, data?: string) => {
+    for (const listener of listeners.get(event) ?? []) listener(data);
+  };
+  let problem: Problem | undefined;
+  const parser = new Parser({ format: format === 'n-triples' ? 'N-Triples' : 'Turtle' });
+  parser.parse(stream as never, (error: (Error & { context?: { line?: number } }) | null, quad: Quad | null) => {
+    if (problem) return;
+    if (error) {
+      problem = problemFromN3(error);
+      return;
+    }
+    if (!quad) return;
+    const statement = statementFromQuad(quad);
+    if ('message' in statement) problem = statement;
+    else sink(statement);
+  });
+  return {
+    push(chunk) {
+      if (!problem) emit('data', chunk);
+      return problem;
+    },
+    end() {
+      if (!problem) emit('end');
+      return problem;
+    },
+  };
+}
+
+function statementFromQuad(quad: Quad): ParsedStatement | Problem {
+  const subject = termFromRdf(quad.subject);
+  const predicate = termFromRdf(quad.predicate);
+  const object = termFromRdf(quad.object);
+  if (!subject || !predicate || !object) return { message: 'unsupported term (quoted triples and variables are not supported)' };
+  return { subject, predicate, object };
+}
+
+function termFromRdf(term: RdfTerm): Term | undefined {
+  switch (term.termType) {
+    case 'NamedNode':
+      return { type: 'iri', value: term.value };
+    case 'BlankNode':
+      // A blank node is local to its file: it becomes a symbol labelled by its document-scoped id.
+      return { type: 'label', value: `_:${term.value}` };
+    case 'Literal': {
+      const datatype = term.datatype.value;
+      return {
+        type: 'literal',
+        value: term.value,
+        ...(term.language ? { language: term.language } : {}),
+        ...(datatype && datatype !== XSD_STRING && !term.language ? { datatype } : {}),
+      };
+    }
+    default:
+      return undefined;
+  }
+}
+
+function problemFromN3(error: Error & { context?: { line?: number } }): Problem {
+  const message = error.message.replace(/ on line \d+\.$/, '').replace(/\.$/, '');
+  return error.context?.line !== undefined ? { line: error.context.line, message } : { message };
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { KnowledgeGraph } from './graph.ts';
+import { parseQuery, runQuery } from './query.ts';
+
+function graphOf(facts: [string, string, string][]): KnowledgeGraph {
+  const graph = new KnowledgeGraph();
+  const batch = graph.batch({ now: 1 });
+  for (const [subject, predicate, object] of facts) {
+    batch.assert(
+      batch.resolve({ type: 'iri', value: `http://example.org/${subject}` }, 'subject'),
+      batch.resolve({ type: 'iri', value: `http://example.org/${predicate}` }, 'predicate'),
+      batch.resolve({ type: 'iri', value: `http://example.org/${object}` }, 'object'),
+      1,
+    );
+  }
+  graph.apply(batch.delta);
+  return graph;
+}
+
+const graph = graphOf([
+  ['Dog', 'is-a', 'Canine'],
+  ['Wolf', 'is-a', 'Canine'],
+  ['Canine', 'is-a', 'Mammal'],
+  ['Cat', 'is-a', 'Mammal'],
+  ['Dog', 'lives-in', 'House'],
+]);
+
+const answer = (query: string, limit = 100) => {
+  const parsed = parseQuery(query);
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.error));
+  const result = runQuery(graph, parsed.value, limit);
+  return { ...result, labels: result.rows.map((row) => Object.fromEntries(Object.entries(row).map(([name, id]) => [name, graph.symbol(id)?.label]))) };
+};
+
+describe('pattern queries', () => {
+  it('matches IRI symbols by label, case-insensitively', () => {
+    expect(answer('?x is-a mammal').labels).toEqual([{ x: 'Canine' }, { x: 'Cat' }]);
+  });
+
+  it('joins patterns on shared variables', () => {
+    expect(answer('?x is-a ?y . ?y is-a Mammal').labels).toEqual([
+      { x: 'Dog', y: 'Canine' },
+      { x: 'Wolf', y: 'Canine' },
+    ]);
+    expect(answer('?x is-a Canine . ?x lives-in ?where').labels).toEqual([{ x: 'Dog', where: 'House' }]);
+  });
+
+  it('accepts IRIs and reports unknown labels instead of failing silently', () => {
+    expect(answer('?x <http://example.org/is-a> <http://example.org/Canine>').rows).toHaveLength(2);
+    expect(answer('?x is-a Unicorn').unknownTerms).toEqual(['Unicorn']);
+  });
+
+  it('stops at the limit and says so', () => {
+    const limited = answer('?x ?p ?o', 2);
+    expect(limited.rows).toHaveLength(2);
+    expect(limited.isTruncated).toBe(true);
+  });
+
+  it('explains a malformed query', () => {
+    expect(parseQuery('?x is-a')).toEqual({ ok: false, error: [{ path: 'pattern 1', message: 'needs 3 terms (subject predicate object), has 2' }] });
+    expect(parseQuery('   ').ok).toBe(false);
+  });
+});

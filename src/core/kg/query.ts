@@ -1,0 +1,116 @@
+import type { Problem, Result } from '../result.ts';
+import type { KnowledgeGraph } from './graph.ts';
+import { ANIMA_IRI_BASE, literalKey, localName } from './symbol.ts';
+
+/** A term of a query pattern: a variable, or a symbol given by label, IRI or quoted literal. */
+export type QueryTerm = { type: 'variable'; name: string } | { type: 'label' | 'iri' | 'literal'; value: string };
+export type TriplePattern = [QueryTerm, QueryTerm, QueryTerm];
+/** One answer: each variable bound to a symbol id. */
+export type Bindings = Record<string, number>;
+
+/**
+ * Parses `?x is-a mammal . ?x has-part ?y`: patterns of three terms separated by ` . `.
+ * Terms are `?name`, a label (case-insensitive), `<iri>`, or `"a quoted label or literal"`.
+ */
+export function parseQuery(text: string): Result<TriplePattern[]> {
+  const tokens: QueryTerm[][] = [[]];
+  const tokenPattern = /\s*(?:(\?[\p{L}\p{N}_-]+)|<([^>]*)>|"((?:[^"\\]|\\.)*)"|(\.)(?=\s|$)|([^\s"<>]+))/uy;
+  let position = 0;
+  const trimmed = text.trim();
+  if (trimmed === '') return { ok: false, error: [{ message: 'the query is empty; try ?x is-a mammal' }] };
+  while (position < trimmed.length) {
+    tokenPattern.lastIndex = position;
+    const match = tokenPattern.exec(trimmed);
+    if (!match) return { ok: false, error: [{ message: `cannot read the query at character ${position + 1}` }] };
+    position = tokenPattern.lastIndex;
+    const [, variable, iri, quoted, dot, label] = match;
+    const current = tokens[tokens.length - 1]!;
+    if (dot !== undefined) tokens.push([]);
+    else if (variable !== undefined) current.push({ type: 'variable', name: variable.slice(1) });
+    else if (iri !== undefined) current.push({ type: 'iri', value: iri });
+    else if (quoted !== undefined) current.push({ type: 'literal', value: quoted.replace(/\\(.)/g, '$1') });
+    else if (label !== undefined) current.push({ type: 'label', value: label });
+  }
+  const patterns = tokens.filter((pattern, index) => pattern.length > 0 || index < tokens.length - 1);
+  const problems: Problem[] = patterns.flatMap((pattern, index) =>
+    pattern.length === 3 ? [] : [{ path: `pattern ${index + 1}`, message: `needs 3 terms (subject predicate object), has ${pattern.length}` }],
+  );
+  if (problems.length > 0) return { ok: false, error: problems };
+  return { ok: true, value: patterns as TriplePattern[] };
+}
+
+/** The outcome of a query: answers, and the labels the graph does not know (which explain an empty answer). */
+export type QueryAnswer = { variables: string[]; rows: Bindings[]; isTruncated: boolean; unknownTerms: string[] };
+
+/** Matches conjunctive patterns against the graph; most selective pattern first, at most `limit` rows. */
+export function runQuery(graph: KnowledgeGraph, patterns: TriplePattern[], limit: number): QueryAnswer {
+  const variables = [...new Set(patterns.flatMap((pattern) => pattern.filter((term) => term.type === 'variable').map((term) => term.name)))];
+  const unknownTerms: string[] = [];
+  const resolved = patterns.map((pattern) =>
+    pattern.map((term) => {
+      if (term.type === 'variable') return term;
+      const id = resolveTerm(graph, term);
+      if (id === undefined) unknownTerms.push(term.type === 'iri' ? `<${term.value}>` : term.value);
+      return id ?? -1;
+    }),
+  ) as (number | { type: 'variable'; name: string })[][];
+  if (unknownTerms.length > 0) return { variables, rows: [], isTruncated: false, unknownTerms };
+
+  const rows: Bindings[] = [];
+  let isTruncated = false;
+  const solve = (remaining: typeof resolved, bindings: Bindings): void => {
+    if (isTruncated) return;
+    if (remaining.length === 0) {
+      if (rows.length >= limit) isTruncated = true;
+      else rows.push({ ...bindings });
+      return;
+    }
+    // Pick the pattern with the fewest candidate triples under the current bindings.
+    let bestIndex = 0;
+    let bestMatches: ReturnType<KnowledgeGraph['match']> | undefined;
+    for (const [index, pattern] of remaining.entries()) {
+      const [s, p, o] = pattern.map((term) => bound(term, bindings));
+      const matches = graph.match(s, p, o);
+      if (bestMatches === undefined || matches.length < bestMatches.length) {
+        bestIndex = index;
+        bestMatches = matches;
+      }
+    }
+    const pattern = remaining[bestIndex]!;
+    const rest = remaining.filter((_, index) => index !== bestIndex);
+    for (const triple of bestMatches ?? []) {
+      const next = unify(pattern, [triple.subject, triple.predicate, triple.object], bindings);
+      if (next) solve(rest, next);
+      if (isTruncated) return;
+    }
+  };
+  solve(resolved, {});
+  return { variables, rows, isTruncated, unknownTerms };
+}
+
+function resolveTerm(graph: KnowledgeGraph, term: Exclude<QueryTerm, { type: 'variable' }>): number | undefined {
+  switch (term.type) {
+    case 'iri':
+      return (term.value.startsWith(ANIMA_IRI_BASE) ? graph.symbolByLabel(localName(term.value)) : graph.symbolByIri(term.value))?.id;
+    case 'label':
+      return graph.symbolByLabel(term.value)?.id;
+    case 'literal':
+      return (graph.symbolByLabel(term.value) ?? graph.symbolByKey(literalKey(term.value)))?.id;
+  }
+}
+
+function bound(term: number | { type: 'variable'; name: string }, bindings: Bindings): number | undefined {
+  return typeof term === 'number' ? term : bindings[term.name];
+}
+
+function unify(pattern: (number | { type: 'variable'; name: string })[], values: number[], bindings: Bindings): Bindings | undefined {
+  const next = { ...bindings };
+  for (const [index, term] of pattern.entries()) {
+    const value = values[index]!;
+    if (typeof term === 'number') {
+      if (term !== value) return undefined;
+    } else if (next[term.name] === undefined) next[term.name] = value;
+    else if (next[term.name] !== value) return undefined;
+  }
+  return next;
+}

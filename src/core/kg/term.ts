@@ -1,0 +1,12 @@
+/**
+ * A term as an importer or a query reads it, before it is resolved to a symbol:
+ * an IRI, a bare label (CSV, queries), or a literal value.
+ */
+export type Term =
+  | { type: 'iri'; value: string }
+  | { type: 'label'; value: string }
+  | { type: 'literal'; value: string; datatype?: string; language?: string };
+
+/** rdfs:label: its literal values are kept as triples and are searchable. */
+export const RDFS_LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
+export const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';

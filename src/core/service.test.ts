@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { AnimaDatabase } from './store/database.ts';
+import { freshIndexedDb, testService } from './testing/test-database.ts';
+
+const STARTER = `@prefix : <urn:anima:kg#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+:GoldenRetriever :is-a :Dog ; rdfs:label "golden retriever"@en .
+:Dog :is-a :Canine . :Canine :is-a :Mammal .
+`;
+
+async function opened(options: Parameters<typeof testService>[0] = {}) {
+  const { db, service } = testService(options);
+  const { session } = await service.open({});
+  return { db, service, sessionId: session.id };
+}
+
+describe('agent service: knowledge graph', () => {
+  it('loads the starter graph on first start only, and keeps it across restarts', async () => {
+    const indexedDb = freshIndexedDb();
+    const first = testService({ db: new AnimaDatabase('anima', indexedDb), loadStarterGraph: async () => STARTER });
+    const opening = await first.service.open({});
+    expect(opening.hasLoadedStarterGraph).toBe(true);
+    expect(opening.stats.triples).toBe(4);
+    first.db.close();
+
+    const second = testService({ db: new AnimaDatabase('anima', indexedDb), loadStarterGraph: async () => STARTER });
+    const reopened = await second.service.open({});
+    expect(reopened.hasLoadedStarterGraph).toBe(false);
+    expect(reopened.session.id).toBe(opening.session.id);
+    expect(reopened.stats.triples).toBe(4);
+  });
+
+  it('loads the starter graph again when the first start was cut off before it was stored', async () => {
+    const indexedDb = freshIndexedDb();
+    const broken = testService({ db: new AnimaDatabase('anima', indexedDb), loadStarterGraph: async () => Promise.reject(new Error('network gone')) });
+    await expect(broken.service.open({})).rejects.toThrow('network gone');
+    broken.db.close();
+    const next = testService({ db: new AnimaDatabase('anima', indexedDb), loadStarterGraph: async () => STARTER });
+    expect((await next.service.open({})).stats.triples).toBe(4);
+  });
+
+  it('imports CSV with progress, then finds symbols by label and by rdfs:label', async () => {
+    const { service, sessionId } = await opened({ loadStarterGraph: async () => STARTER });
+    const phases: string[] = [];
+    const outcome = await service.kgImport(
+      { sessionId, operationId: 'op', fileName: 'pets.csv', data: 'Tabby,is-a,Cat\nCat,is-a,Mammal,0.9\n' },
+      (progress) => phases.push(progress.phase),
+    );
+    expect(outcome).toMatchObject({ ok: true, statements: 2, added: 2, stats: { triples: 6 } });
+    expect(phases).toContain('reading');
+    expect(phases.at(-1)).toBe('writing');
+    const byLabel = await service.kgSearch({ sessionId, text: 'tabby' });
+    expect(byLabel.hits.map((hit) => hit.symbol.label)).toEqual(['Tabby']);
+    const byRdfsLabel = await service.kgSearch({ sessionId, text: 'golden retr' });
+    expect(byRdfsLabel.hits[0]).toMatchObject({ symbol: { label: 'GoldenRetriever' }, matchedText: 'golden retriever', isLabelLiteral: true });
+  });
+
+  it('shows a symbol with its outgoing and incoming triples', async () => {
+    const { service, sessionId } = await opened({ loadStarterGraph: async () => STARTER });
+    const dog = (await service.kgSearch({ sessionId, text: 'Dog' })).hits[0]!.symbol;
+    const details = await service.kgSymbol({ sessionId, symbolId: dog.id });
+    if (!details.isFound) throw new Error('Dog not found');
+    expect(details.outgoing.map((fact) => `${fact.predicate.label} ${fact.object.label}`)).toEqual(['is-a Canine']);
+    expect(details.incoming.map((fact) => `${fact.subject.label} ${fact.predicate.label}`)).toEqual(['GoldenRetriever is-a']);
+    expect(await service.kgSymbol({ sessionId, symbolId: 9999 })).toEqual({ isFound: false });
+  });
+
+  it('leaves the graph and the database unchanged when a line is bad, and names the line', async () => {
+    const { db, service, sessionId } = await opened({ loadStarterGraph: async () => STARTER });
+    const before = { triples: await db.triples.count(), symbols: await db.symbols.count(), provenance: await db.provenance.count() };
+    const outcome = await service.kgImport({
+      sessionId,
+      operationId: 'op',
+      fileName: 'broken.nt',
+      data: '<http://e.org/New> <http://e.org/is-a> <http://e.org/Thing> .\n<http://e.org/Other> <http://e.org/is-a> <http://e.org/Thing> .\n<http://e.org/x> broken .\n',
+    });
+    expect(outcome).toMatchObject({ ok: false, reason: 'invalid', problems: [{ line: 3 }] });
+    expect({ triples: await db.triples.count(), symbols: await db.symbols.count(), provenance: await db.provenance.count() }).toEqual(before);
+    expect((await service.kgStats({ sessionId })).triples).toBe(4);
+    expect((await service.kgSearch({ sessionId, text: 'New' })).total).toBe(0);
+  });
+
+  it('cancels a running import and changes nothing', async () => {
+    const { db, service, sessionId } = await opened();
+    const lines = Array.from({ length: 40_000 }, (_, index) => `Thing${index},is-a,Thing\n`).join('');
+    const importing = service.kgImport({ sessionId, operationId: 'big', fileName: 'big.csv', data: lines }, () => {
+      void service.cancel({ operationId: 'big' });
+    });
+    expect(await importing).toMatchObject({ ok: false, reason: 'cancelled' });
+    expect(await db.triples.count()).toBe(0);
+    expect(await service.cancel({ operationId: 'big' })).toEqual({ isCancelled: false });
+  });
+
+  it('refuses a file whose format it cannot tell', async () => {
+    const { service, sessionId } = await opened();
+    const outcome = await service.kgImport({ sessionId, operationId: 'op', fileName: 'notes.docx', data: 'x' });
+    expect(outcome).toMatchObject({ ok: false, reason: 'unknown-format' });
+  });
+
+  it('stamps imported triples with an import provenance record', async () => {
+    const { db, service, sessionId } = await opened();
+    await service.kgImport({ sessionId, operationId: 'op', fileName: 'facts.csv', data: 'Dog,is-a,Mammal\n' });
+    const [triple] = await db.triples.toArray();
+    const provenance = await db.provenance.get(triple!.provenanceId!);
+    expect(provenance).toMatchObject({ kind: 'import', sources: ['facts.csv'], sessionId });
+  });
+
+  it('exports N-Triples that re-import to the same graph', async () => {
+    const { service, sessionId } = await opened({ loadStarterGraph: async () => STARTER });
+    await service.kgImport({ sessionId, operationId: 'op', fileName: 'more.csv', data: '"Red Planet",has-note,"a ""quoted"" note"\n' });
+    const exported = await service.kgExport({ sessionId, format: 'n-triples' });
+    expect(exported.tripleCount).toBe(5);
+    expect(exported.text).toContain('<urn:anima:kg#Dog> <urn:anima:kg#is-a> <urn:anima:kg#Canine> .');
+    expect(exported.text).toContain('"golden retriever"@en');
+
+    const other = await opened();
+    const reimported = await other.service.kgImport({ sessionId: other.sessionId, operationId: 'op', fileName: 'graph.nt', data: exported.text });
+    expect(reimported).toMatchObject({ ok: true, added: 5 });
+    expect((await other.service.kgExport({ sessionId: other.sessionId, format: 'n-triples' })).text).toBe(exported.text);
+  });
+
+  it('answers pattern queries with labels', async () => {
+    const { service, sessionId } = await opened({ loadStarterGraph: async () => STARTER });
+    const answer = await service.kgQuery({ sessionId, query: '?x is-a ?y . ?y is-a canine' });
+    expect(answer).toMatchObject({ ok: true, variables: ['x', 'y'], rows: [{ x: { label: 'GoldenRetriever' }, y: { label: 'Dog' } }] });
+    expect(await service.kgQuery({ sessionId, query: '?x is-a' })).toMatchObject({ ok: false });
+  });
+
+  it('rejects arguments that break the contract', async () => {
+    const { service } = await opened();
+    await expect(service.kgSearch({ sessionId: '', text: 'x' })).rejects.toThrow(/kgSearch arguments: sessionId/);
+  });
+});

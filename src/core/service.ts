@@ -1,0 +1,254 @@
+import type { AgentServiceImplementation, Fact, GraphStats, ImportOutcome, ImportProgress } from './api.ts';
+import { exportNTriples } from './kg/export-ntriples.ts';
+import type { KnowledgeGraph } from './kg/graph.ts';
+import { readGraphFile, type GraphFileSource } from './kg/import/read-graph-file.ts';
+import { formatFromFileName, type KgImportFormat } from './kg/import/statement.ts';
+import { parseQuery, runQuery } from './kg/query.ts';
+import { searchSymbols } from './kg/search.ts';
+import type { KgSymbol } from './kg/symbol.ts';
+import type { Triple } from './kg/triple.ts';
+import { ACTIVE_SESSION_KEY, type AnimaDatabase } from './store/database.ts';
+import { loadGraph, storeGraphDelta } from './store/kg-repository.ts';
+import type { SessionRecord } from './store/session.ts';
+
+/** What the service needs from where it runs (worker or CLI): storage, the clock, ids, the starter graph. */
+export type AgentServiceDependencies = {
+  db: AnimaDatabase;
+  now: () => number;
+  newId: () => string;
+  /** The starter graph (Turtle) loaded into a new session; absent in the CLI, whose sessions start empty. */
+  loadStarterGraph?: () => Promise<string>;
+};
+
+const STARTER_GRAPH_FILE = 'starter-graph.ttl';
+const starterGraphKey = (sessionId: string) => `starterGraph:${sessionId}`;
+
+/**
+ * The one API of the agent: the worker exposes it with Comlink, the CLI calls it directly. It
+ * owns the in-memory graphs and is the only writer of the database. Writes run one at a time.
+ */
+export function createAgentService(dependencies: AgentServiceDependencies): AgentServiceImplementation {
+  const { db, now, newId } = dependencies;
+  const graphs = new Map<string, Promise<KnowledgeGraph>>();
+  const operations = new Map<string, AbortController>();
+  let writeQueue: Promise<unknown> = Promise.resolve();
+
+  /** Runs writes one after another, so each batch is computed against the graph it is applied to. */
+  const exclusively = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = writeQueue.then(work, work);
+    writeQueue = run.catch(() => undefined);
+    return run;
+  };
+
+  const graphOf = (sessionId: string): Promise<KnowledgeGraph> => {
+    let graph = graphs.get(sessionId);
+    if (!graph) {
+      graph = loadGraph(db, sessionId);
+      graphs.set(sessionId, graph);
+      graph.catch(() => graphs.delete(sessionId));
+    }
+    return graph;
+  };
+
+  const sessionOf = async (sessionId: string): Promise<SessionRecord> => {
+    const session = await db.sessions.get(sessionId);
+    if (!session) throw new Error(`no session with id ${sessionId}`);
+    return session;
+  };
+
+  const importInto = async (options: {
+    sessionId: string;
+    source: GraphFileSource;
+    fileName: string;
+    format: KgImportFormat;
+    kind: 'import' | 'starter-graph';
+    signal?: AbortSignal;
+    onProgress?: (progress: ImportProgress) => void;
+  }): Promise<ImportOutcome> =>
+    exclusively(async () => {
+      const { sessionId, source, fileName, format, signal, onProgress } = options;
+      const session = await sessionOf(sessionId);
+      const graph = await graphOf(sessionId);
+      const batch = graph.batch({ now: now() });
+      const read = await readGraphFile({ source, format, batch, signal, onProgress: (progress) => onProgress?.({ phase: 'reading', ...progress }) });
+      if (!read.ok) return read.error === 'cancelled' ? cancelledOutcome() : { ok: false, reason: 'invalid', problems: read.error };
+      if (signal?.aborted) return cancelledOutcome();
+      const { statements } = read.value;
+      const total = typeof source === 'string' ? source.length : source.size;
+      onProgress?.({ phase: 'writing', bytesRead: total, totalBytes: total, statements });
+      const delta = batch.delta;
+      if (delta.symbols.length > 0 || delta.addedTriples.length > 0 || delta.updatedTriples.length > 0) {
+        const stored = await storeGraphDelta(db, delta, {
+          sessionId,
+          kind: options.kind,
+          sources: [fileName],
+          confidence: 1,
+          cycle: session.cycle,
+          detail: `${format} import of ${fileName}: ${statements} statements, ${delta.addedTriples.length} new triples, ${delta.updatedTriples.length} raised in confidence`,
+          createdAt: now(),
+        });
+        graph.apply(stored);
+      }
+      return {
+        ok: true,
+        statements,
+        added: delta.addedTriples.length,
+        updated: delta.updatedTriples.length,
+        symbolsAdded: delta.symbols.length,
+        stats: statsOf(graph),
+      };
+    });
+
+  const loadStarterGraphIfPending = async (sessionId: string, onProgress?: (progress: ImportProgress) => void): Promise<boolean> => {
+    const state = await db.settings.get(starterGraphKey(sessionId));
+    if (state?.value !== 'pending' || !dependencies.loadStarterGraph) return false;
+    const outcome = await importInto({
+      sessionId,
+      source: await dependencies.loadStarterGraph(),
+      fileName: STARTER_GRAPH_FILE,
+      format: 'turtle',
+      kind: 'starter-graph',
+      onProgress,
+    });
+    if (!outcome.ok) throw new Error(`the bundled starter graph did not load: ${outcome.problems.map((problem) => problem.message).join('; ')}`);
+    await db.settings.put({ key: starterGraphKey(sessionId), value: 'loaded' });
+    return true;
+  };
+
+  return {
+    async open(_args, onProgress) {
+      const session = await exclusively(async () => {
+        const activeId = (await db.settings.get(ACTIVE_SESSION_KEY))?.value;
+        const active = typeof activeId === 'string' ? await db.sessions.get(activeId) : undefined;
+        if (active) return active;
+        const first = await db.sessions.orderBy('updatedAt').last();
+        if (first) {
+          await db.settings.put({ key: ACTIVE_SESSION_KEY, value: first.id });
+          return first;
+        }
+        const created: SessionRecord = { id: newId(), name: 'My session', cycle: 0, createdAt: now(), updatedAt: now() };
+        await db.transaction('rw', db.sessions, db.settings, async () => {
+          await db.sessions.add(created);
+          await db.settings.put({ key: ACTIVE_SESSION_KEY, value: created.id });
+          // Marked pending in the same transaction: if the tab closes mid-load, the next start loads it again.
+          if (dependencies.loadStarterGraph) await db.settings.put({ key: starterGraphKey(created.id), value: 'pending' });
+        });
+        return created;
+      });
+      const hasLoadedStarterGraph = await loadStarterGraphIfPending(session.id, onProgress);
+      return { session: { id: session.id, name: session.name }, stats: statsOf(await graphOf(session.id)), hasLoadedStarterGraph };
+    },
+
+    async kgStats({ sessionId }) {
+      await sessionOf(sessionId);
+      return statsOf(await graphOf(sessionId));
+    },
+
+    async kgSearch({ sessionId, text, limit }) {
+      const graph = await graphOf(sessionId);
+      const { hits, total } = searchSymbols(graph, text, limit);
+      return { hits: hits.map((hit) => ({ ...hit, symbol: refOf(hit.symbol) })), total };
+    },
+
+    async kgSymbol({ sessionId, symbolId, limit }) {
+      const graph = await graphOf(sessionId);
+      const symbol = graph.symbol(symbolId);
+      if (!symbol) return { isFound: false };
+      const outgoing = graph.outgoing(symbolId);
+      const incoming = graph.incoming(symbolId);
+      return {
+        isFound: true,
+        symbol: refOf(symbol),
+        outgoing: outgoing.slice(0, limit).map((triple) => factOf(graph, triple)),
+        incoming: incoming.slice(0, limit).map((triple) => factOf(graph, triple)),
+        outgoingTotal: outgoing.length,
+        incomingTotal: incoming.length,
+      };
+    },
+
+    async kgImport({ sessionId, operationId, fileName, format, data }, onProgress) {
+      const chosen = format ?? formatFromFileName(fileName);
+      if (!chosen) {
+        return {
+          ok: false,
+          reason: 'unknown-format',
+          problems: [{ message: `cannot tell the format of "${fileName}": use a .nt, .ttl or .csv file, or choose the format` }],
+        };
+      }
+      const controller = new AbortController();
+      operations.set(operationId, controller);
+      try {
+        return await importInto({ sessionId, source: data, fileName, format: chosen, kind: 'import', signal: controller.signal, onProgress });
+      } finally {
+        operations.delete(operationId);
+      }
+    },
+
+    async kgExport({ sessionId }) {
+      const session = await sessionOf(sessionId);
+      const graph = await graphOf(sessionId);
+      return {
+        fileName: `${session.name.replace(/[^\p{L}\p{N}_-]+/gu, '-')}.nt`,
+        mediaType: 'application/n-triples',
+        text: exportNTriples(graph),
+        tripleCount: graph.tripleCount,
+      };
+    },
+
+    async kgQuery({ sessionId, query, limit }) {
+      const parsed = parseQuery(query);
+      if (!parsed.ok) return { ok: false, problems: parsed.error };
+      const graph = await graphOf(sessionId);
+      const answer = runQuery(graph, parsed.value, limit);
+      return {
+        ok: true,
+        variables: answer.variables,
+        rows: answer.rows.map((row) => Object.fromEntries(Object.entries(row).map(([name, id]) => [name, refOf(symbolOrThrow(graph, id))]))),
+        isTruncated: answer.isTruncated,
+        unknownTerms: answer.unknownTerms,
+      };
+    },
+
+    async cancel({ operationId }) {
+      const controller = operations.get(operationId);
+      controller?.abort();
+      return { isCancelled: controller !== undefined };
+    },
+  };
+}
+
+function cancelledOutcome(): ImportOutcome {
+  return { ok: false, reason: 'cancelled', problems: [{ message: 'the import was cancelled; nothing was changed' }] };
+}
+
+function statsOf(graph: KnowledgeGraph): GraphStats {
+  let entities = 0;
+  let relations = 0;
+  let literals = 0;
+  for (const symbol of graph.symbols()) {
+    if (symbol.kind === 'entity') entities++;
+    else if (symbol.kind === 'relation') relations++;
+    else literals++;
+  }
+  return { symbols: graph.symbolCount, entities, relations, literals, triples: graph.tripleCount };
+}
+
+function refOf(symbol: KgSymbol) {
+  return { id: symbol.id, label: symbol.label, kind: symbol.kind, ...(symbol.iri !== undefined ? { iri: symbol.iri } : {}) };
+}
+
+function symbolOrThrow(graph: KnowledgeGraph, id: number): KgSymbol {
+  const symbol = graph.symbol(id);
+  if (!symbol) throw new Error(`symbol ${id} is referenced but missing`);
+  return symbol;
+}
+
+function factOf(graph: KnowledgeGraph, triple: Triple): Fact {
+  return {
+    subject: refOf(symbolOrThrow(graph, triple.subject)),
+    predicate: refOf(symbolOrThrow(graph, triple.predicate)),
+    object: refOf(symbolOrThrow(graph, triple.object)),
+    confidence: triple.confidence,
+    ...(triple.provenanceId !== undefined ? { provenanceId: triple.provenanceId } : {}),
+  };
+}

@@ -1,0 +1,11 @@
+import { z } from 'zod';
+
+/** A session is a workspace: its own graph, goals, memory and psyche. */
+export const sessionRecordSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  cycle: z.number().int().nonnegative(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type SessionRecord = z.infer<typeof sessionRecordSchema>;

@@ -1,0 +1,19 @@
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { AnimaDatabase } from '../store/database.ts';
+import { createAgentService, type AgentServiceDependencies } from '../service.ts';
+import { withContractChecks } from '../api.ts';
+
+/** A fresh, empty IndexedDB (fake-indexeddb) for one test. */
+export function freshIndexedDb() {
+  return { indexedDB: new IDBFactory(), IDBKeyRange };
+}
+
+/** A service over a fresh database, with a fixed clock and counting ids, checked against the contract. */
+export function testService(options: { db?: AnimaDatabase; loadStarterGraph?: AgentServiceDependencies['loadStarterGraph'] } = {}) {
+  const db = options.db ?? new AnimaDatabase('anima-test', freshIndexedDb());
+  let nextId = 1;
+  const service = withContractChecks(
+    createAgentService({ db, now: () => 1_700_000_000_000, newId: () => `session-${nextId++}`, loadStarterGraph: options.loadStarterGraph }),
+  );
+  return { db, service };
+}

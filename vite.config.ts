@@ -1,0 +1,39 @@
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { VitePWA } from 'vite-plugin-pwa';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  plugins: [
+    svelte(),
+    VitePWA({
+      registerType: 'autoUpdate',
+      // An external registerSW.js script, not inline code: the app's CSP allows no inline scripts.
+      injectRegister: 'script',
+      includeAssets: ['favicon.svg', 'starter-graph.ttl'],
+      manifest: {
+        name: 'Anima',
+        short_name: 'Anima',
+        description: 'A private agent with a Jungian psyche that lives on your device.',
+        theme_color: '#3b3f8f',
+        background_color: '#101225',
+        display: 'standalone',
+        start_url: '.',
+        icons: [
+          { src: 'icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: 'icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: 'icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{html,js,css,svg,png,ttl,webmanifest}'],
+        navigateFallback: 'index.html',
+      },
+    }),
+  ],
+  worker: { format: 'es' },
+  build: { target: 'es2022', sourcemap: false },
+  test: {
+    include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+    environment: 'node',
+  },
+});
