@@ -25,7 +25,10 @@ export const snapshotSchema = z
   .strict();
 export type Snapshot = z.infer<typeof snapshotSchema>;
 
-/** Reads a session out of the database as a snapshot, in a stable order (same data, same JSON). */
+/**
+ * Reads a session out of the database as a snapshot, in a stable order; passing it through the
+ * schema also fixes the key order, so the same data always gives the same JSON bytes.
+ */
 export async function exportSnapshot(db: AnimaDatabase, sessionId: string): Promise<Snapshot> {
   return db.transaction('r', [db.sessions, db.symbols, db.triples, db.provenance], async () => {
     const session = await db.sessions.get(sessionId);
@@ -33,14 +36,14 @@ export async function exportSnapshot(db: AnimaDatabase, sessionId: string): Prom
     const symbols = await symbolsOfSession(db, sessionId).toArray();
     const triples = await triplesOfSession(db, sessionId).toArray();
     const provenance = await db.provenance.where('sessionId').equals(sessionId).sortBy('id');
-    return {
+    return snapshotSchema.parse({
       format: SNAPSHOT_FORMAT,
       version: SNAPSHOT_VERSION,
       session,
       symbols: symbols.map(({ sessionId: _sessionId, ...symbol }) => symbol),
       triples: triples.map(({ sessionId: _sessionId, ...triple }) => triple),
-      provenance: provenance.map(({ sessionId: _sessionId, ...record }) => ({ ...record, id: record.id! })),
-    };
+      provenance: provenance.map(({ sessionId: _sessionId, ...record }) => record),
+    });
   });
 }
 

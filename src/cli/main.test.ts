@@ -1,0 +1,82 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { main } from './main.ts';
+
+let folder: string;
+beforeEach(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'anima-cli-'));
+});
+
+async function anima(...argv: string[]) {
+  let out = '';
+  let error = '';
+  const code = await main(argv, { out: (text) => (out += text), error: (text) => (error += text) });
+  return { code, out, error };
+}
+
+async function file(name: string, content: string): Promise<string> {
+  const path = join(folder, name);
+  await writeFile(path, content);
+  return path;
+}
+
+const TURTLE = '@prefix : <urn:anima:kg#> .\n:Dog :is-a :Canine . :Canine :is-a :Mammal . :Cat :is-a :Mammal .\n';
+
+describe('anima CLI', () => {
+  it('imports into a new snapshot, then answers stats, queries and exports from it', async () => {
+    const snapshot = join(folder, 'session.json');
+    const imported = await anima('kg', 'import', await file('zoo.ttl', TURTLE), '--snapshot', snapshot);
+    expect(imported).toMatchObject({ code: 0, out: expect.stringContaining('3 new triples') });
+
+    expect(JSON.parse((await anima('kg', 'stats', '--snapshot', snapshot, '--json')).out)).toMatchObject({ triples: 3, relations: 1 });
+    const query = await anima('kg', 'query', '?x is-a mammal', '--snapshot', snapshot, '--json');
+    expect(JSON.parse(query.out).rows).toEqual([{ x: 'Canine' }, { x: 'Cat' }]);
+    const table = await anima('kg', 'query', '?x is-a ?y . ?y is-a Mammal', '--snapshot', snapshot);
+    expect(table.out).toBe('?x\t?y\nDog\tCanine\n');
+
+    const exported = await anima('kg', 'export', '--snapshot', snapshot);
+    expect(exported.out.trim().split('\n')).toHaveLength(3);
+    expect(exported.out).toContain('<urn:anima:kg#Dog> <urn:anima:kg#is-a> <urn:anima:kg#Canine> .');
+  });
+
+  it('adds to an existing snapshot across runs', async () => {
+    const snapshot = join(folder, 'session.json');
+    await anima('kg', 'import', await file('zoo.ttl', TURTLE), '--snapshot', snapshot);
+    const more = await anima('kg', 'import', await file('more.csv', 'Wolf,is-a,Canine\nDog,is-a,Canine,0.5\n'), '--snapshot', snapshot);
+    expect(more.out).toContain('1 new triples');
+    expect(JSON.parse((await anima('kg', 'stats', '--snapshot', snapshot, '--json')).out).triples).toBe(4);
+  });
+
+  it('reports a bad line on stderr with a non-zero exit and leaves the snapshot untouched', async () => {
+    const snapshot = join(folder, 'session.json');
+    await anima('kg', 'import', await file('zoo.ttl', TURTLE), '--snapshot', snapshot);
+    const before = await readFile(snapshot, 'utf8');
+    const broken = await anima('kg', 'import', await file('broken.csv', 'Wolf,is-a,Canine\nFox,is-a\n'), '--snapshot', snapshot);
+    expect(broken).toMatchObject({ code: 1, out: '', error: expect.stringContaining('line 2: expected 3 or 4 fields') });
+    expect(await readFile(snapshot, 'utf8')).toBe(before);
+  });
+
+  it('explains wrong usage, missing snapshots and unreadable snapshots', async () => {
+    expect(await anima('kg', 'stats')).toMatchObject({ code: 2, error: expect.stringContaining('--snapshot S is required') });
+    expect(await anima('kg', 'stats', '--snapshot', join(folder, 'none.json'))).toMatchObject({ code: 1, error: expect.stringContaining('no snapshot at') });
+    const garbage = await file('garbage.json', '{"format":"anima-snapshot","version":1}');
+    expect(await anima('kg', 'stats', '--snapshot', garbage)).toMatchObject({ code: 1, error: expect.stringContaining('not a valid Anima snapshot') });
+    expect(await anima('kg', 'query', '?x is-a', '--snapshot', garbage)).toMatchObject({ code: 1 });
+    expect(await anima('bogus')).toMatchObject({ code: 2 });
+  });
+
+  it('runs as the installed `anima` command', async () => {
+    const snapshot = join(folder, 'session.json');
+    const run = promisify(execFile);
+    const zoo = await file('zoo.ttl', TURTLE);
+    await run(process.execPath, ['bin/anima.js', 'kg', 'import', zoo, '--snapshot', snapshot]);
+    const { stdout } = await run(process.execPath, ['bin/anima.js', 'kg', 'query', '?x is-a Mammal', '--snapshot', snapshot]);
+    expect(stdout).toBe('?x\nCanine\nCat\n');
+    const failed = await run(process.execPath, ['bin/anima.js', 'kg', 'stats', '--snapshot', join(folder, 'missing.json')]).catch((error: { code: number; stderr: string }) => error);
+    expect(failed).toMatchObject({ code: 1, stderr: expect.stringContaining('no snapshot at') });
+  });
+});

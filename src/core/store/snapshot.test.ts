@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { describeProblem } from '../result.ts';
+import { freshIndexedDb, testService } from '../testing/test-database.ts';
+import { AnimaDatabase } from './database.ts';
+import { exportSnapshot, parseSnapshot, restoreSnapshot } from './snapshot.ts';
+
+async function sessionWithFacts() {
+  const { db, service } = testService();
+  const { session } = await service.open({});
+  await service.kgImport({ sessionId: session.id, operationId: 'op', fileName: 'zoo.csv', data: 'Dog,is-a,Mammal\nCat,is-a,Mammal,0.7\n' });
+  return { db, sessionId: session.id };
+}
+
+describe('session snapshots', () => {
+  it('round-trips a session: export, restore elsewhere, export again gives the same JSON', async () => {
+    const { db, sessionId } = await sessionWithFacts();
+    const snapshot = await exportSnapshot(db, sessionId);
+    const parsed = parseSnapshot(JSON.parse(JSON.stringify(snapshot)));
+    if (!parsed.ok) throw new Error(parsed.error.map(describeProblem).join('\n'));
+    const elsewhere = new AnimaDatabase('elsewhere', freshIndexedDb());
+    await restoreSnapshot(elsewhere, parsed.value);
+    expect(JSON.stringify(await exportSnapshot(elsewhere, sessionId))).toBe(JSON.stringify(snapshot));
+  });
+
+  it('refuses a snapshot whose triples name missing symbols, saying where', async () => {
+    const { db, sessionId } = await sessionWithFacts();
+    const snapshot = await exportSnapshot(db, sessionId);
+    snapshot.triples[0]!.object = 999;
+    const parsed = parseSnapshot(snapshot);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.error.map(describeProblem)).toContain('at triples.0.object: 999 is not a symbol of this snapshot');
+  });
+
+  it('refuses a snapshot of another format or with unknown fields', () => {
+    expect(parseSnapshot({ format: 'something-else' }).ok).toBe(false);
+    const parsed = parseSnapshot({ format: 'anima-snapshot', version: 1, session: { id: 's', name: 'n', cycle: 0, createdAt: 0, updatedAt: 0 }, symbols: [], triples: [], provenance: [], extra: true });
+    expect(parsed.ok).toBe(false);
+  });
+});

@@ -1,0 +1,45 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = new URL('../../', import.meta.url).pathname;
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(join(root, folder), { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.(ts|svelte)$/.test(entry.name) ? [path] : [];
+  });
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((match) => match[1] ?? match[2]!);
+}
+
+describe('module boundaries', () => {
+  it('keeps the core free of the UI, Svelte, Comlink and the DOM', () => {
+    const offenders = sourceFiles('src/core').flatMap((file) =>
+      importsOf(file)
+        .filter((target) => target === 'svelte' || target.startsWith('svelte/') || target === 'comlink' || target.includes('/ui/') || target.includes('client'))
+        .map((target) => `${file} imports ${target}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('keeps Dexie inside core/store', () => {
+    const offenders = sourceFiles('src')
+      .filter((file) => !file.startsWith('src/core/store/') && !file.startsWith('src/core/testing/'))
+      .flatMap((file) => importsOf(file).filter((target) => target === 'dexie').map(() => file));
+    expect(offenders).toEqual([]);
+  });
+
+  it('lets the UI reach the core only through the shared contract', () => {
+    const offenders = sourceFiles('src/ui').flatMap((file) =>
+      importsOf(file)
+        .filter((target) => target.includes('core/') && !/core\/(api|result)(\.ts)?$/.test(target))
+        .map((target) => `${relative(root, join(root, file))} imports ${target}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+});
