@@ -131,3 +131,11 @@ describe('agent service: knowledge graph', () => {
     await expect(service.kgSearch({ sessionId: '', text: 'x' })).rejects.toThrow(/kgSearch arguments: sessionId/);
   });
 });
+
+describe('agent service: sessions', () => {
+  it('refuses to work on a session that does not exist', async () => {
+    const { service } = await opened();
+    await expect(service.kgStats({ sessionId: 'nope' })).rejects.toThrow('no session with id nope');
+    await expect(service.kgSearch({ sessionId: 'nope', text: 'x' })).rejects.toThrow('no session with id nope');
+  });
+});

@@ -43,7 +43,7 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
   const graphOf = (sessionId: string): Promise<KnowledgeGraph> => {
     let graph = graphs.get(sessionId);
     if (!graph) {
-      graph = loadGraph(db, sessionId);
+      graph = sessionOf(sessionId).then(() => loadGraph(db, sessionId));
       graphs.set(sessionId, graph);
       graph.catch(() => graphs.delete(sessionId));
     }
@@ -73,9 +73,8 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
       const read = await readGraphFile({ source, format, batch, signal, onProgress: (progress) => onProgress?.({ phase: 'reading', ...progress }) });
       if (!read.ok) return read.error === 'cancelled' ? cancelledOutcome() : { ok: false, reason: 'invalid', problems: read.error };
       if (signal?.aborted) return cancelledOutcome();
-      const { statements } = read.value;
-      const total = typeof source === 'string' ? source.length : source.size;
-      onProgress?.({ phase: 'writing', bytesRead: total, totalBytes: total, statements });
+      const { statements, totalBytes } = read.value;
+      onProgress?.({ phase: 'writing', bytesRead: totalBytes, totalBytes, statements });
       const delta = batch.delta;
       if (delta.symbols.length > 0 || delta.addedTriples.length > 0 || delta.updatedTriples.length > 0) {
         const stored = await storeGraphDelta(db, delta, {
@@ -140,7 +139,6 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
     },
 
     async kgStats({ sessionId }) {
-      await sessionOf(sessionId);
       return statsOf(await graphOf(sessionId));
     },
 

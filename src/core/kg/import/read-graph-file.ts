@@ -23,7 +23,7 @@ export async function readGraphFile(options: {
   batch: GraphBatch;
   signal?: AbortSignal;
   onProgress?: (progress: ReadProgress) => void;
-}): Promise<Result<{ statements: number }, Problem[] | 'cancelled'>> {
+}): Promise<Result<{ statements: number; totalBytes: number }, Problem[] | 'cancelled'>> {
   const { source, format, batch, signal, onProgress } = options;
   let statements = 0;
   const sink = (statement: ParsedStatement) => {
@@ -46,7 +46,7 @@ export async function readGraphFile(options: {
   if (signal?.aborted) return { ok: false, error: 'cancelled' };
   const problem = parser.end();
   if (problem) return { ok: false, error: [problem] };
-  return { ok: true, value: { statements } };
+  return { ok: true, value: { statements, totalBytes } };
 }
 
 /** Text chunks of a source, decoded as UTF-8 across chunk boundaries; yields to the event loop between chunks. */
