@@ -1,0 +1,76 @@
+import { getContext, setContext } from 'svelte';
+import type { AgentApi, GraphStats, ImportProgress } from '../core/api.ts';
+
+/** Where the app stands with the agent worker. */
+export type AgentStatus = 'opening' | 'ready' | 'error';
+
+/** The session the agent works in. */
+export type SessionSummary = { id: string; name: string };
+
+/**
+ * The app's shared, reactive view of the agent: whether it is open, its session, the graph's
+ * counts, and the client every screen calls. Screens read it with {@link useAgent}.
+ */
+export class AgentState {
+  status = $state<AgentStatus>('opening');
+  session = $state<SessionSummary | undefined>();
+  stats = $state<GraphStats | undefined>();
+  /** The latest report of the starter graph load; stays undefined when nothing needs loading. */
+  openProgress = $state<ImportProgress | undefined>();
+  errorMessage = $state<string | undefined>();
+  /** Goes up whenever the graph changes, so views that show parts of it fetch them again. */
+  graphRevision = $state(0);
+  readonly client: AgentApi;
+
+  constructor(client: AgentApi) {
+    this.client = client;
+  }
+
+  /** The open session's id; views call it only once the status is 'ready'. */
+  get sessionId(): string {
+    if (!this.session) throw new Error('the agent has no open session yet: render this view only when the status is ready');
+    return this.session.id;
+  }
+
+  /** Opens the agent's session (loading the starter graph on first start). Never rejects: failures become the 'error' status. */
+  async open(): Promise<void> {
+    this.status = 'opening';
+    this.errorMessage = undefined;
+    try {
+      const opened = await this.client.open({}, (progress) => {
+        this.openProgress = progress;
+      });
+      this.session = opened.session;
+      this.stats = opened.stats;
+      this.status = 'ready';
+    } catch (error) {
+      this.errorMessage = messageOf(error);
+      this.status = 'error';
+    }
+  }
+
+  /** Records that the graph changed: new counts, and views showing the graph fetch again. */
+  graphChanged(stats: GraphStats): void {
+    this.stats = stats;
+    this.graphRevision += 1;
+  }
+}
+
+const AGENT_KEY = Symbol('anima-agent');
+
+/** Makes the agent state available to the component tree below the caller. */
+export function setAgent(agent: AgentState): AgentState {
+  return setContext(AGENT_KEY, agent);
+}
+
+/** The agent state set by an ancestor with {@link setAgent}. */
+export function useAgent(): AgentState {
+  const agent = getContext<AgentState | undefined>(AGENT_KEY);
+  if (!agent) throw new Error('useAgent() needs an ancestor component that called setAgent()');
+  return agent;
+}
+
+/** The text of a thrown value: Comlink carries only the message of an Error across threads. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { describeImportOutcome, describeProblem } from './import-messages.ts';
+
+const stats = { symbols: 0, entities: 0, relations: 0, literals: 0, triples: 0 };
+
+describe('describeImportOutcome', () => {
+  it('tells how many statements were read and what they changed', () => {
+    const report = describeImportOutcome({ ok: true, statements: 123, added: 120, updated: 3, symbolsAdded: 40, stats }, 'animals.nt');
+    expect(report).toEqual({ tone: 'success', message: 'Imported 123 statements: 120 new triples, 3 raised in confidence.' });
+  });
+
+  it('uses the singular for one statement and one new triple', () => {
+    const report = describeImportOutcome({ ok: true, statements: 1, added: 1, updated: 0, symbolsAdded: 2, stats }, 'one.csv');
+    expect(report.message).toBe('Imported 1 statement: 1 new triple, 0 raised in confidence.');
+  });
+
+  it('lists each problem of a rejected file with its line', () => {
+    const report = describeImportOutcome({ ok: false, reason: 'invalid', problems: [{ line: 3, message: 'expected an object' }] }, 'broken.nt');
+    expect(report).toEqual({ tone: 'failure', message: '“broken.nt” was not imported; nothing was changed.', problems: ['line 3: expected an object'] });
+  });
+
+  it('says a cancelled import changed nothing, without repeating the agent’s own wording', () => {
+    const report = describeImportOutcome({ ok: false, reason: 'cancelled', problems: [{ message: 'the import was cancelled' }] }, 'big.ttl');
+    expect(report).toEqual({ tone: 'failure', message: 'Import cancelled; nothing was changed.', problems: [] });
+  });
+
+  it('asks for a format when the file name does not give one', () => {
+    const report = describeImportOutcome({ ok: false, reason: 'unknown-format', problems: [{ message: 'cannot tell' }] }, 'notes.txt');
+    expect(report.message).toContain('“notes.txt”');
+  });
+});
+
+describe('describeProblem', () => {
+  it('names the line and the key path when the agent gives them', () => {
+    expect(describeProblem({ line: 7, path: 'persona.name', message: 'expected a string' })).toBe('line 7, at persona.name: expected a string');
+  });
+
+  it('gives the bare message when there is no location', () => {
+    expect(describeProblem({ message: 'the file is empty' })).toBe('the file is empty');
+  });
+});

@@ -1,0 +1,42 @@
+import type { ImportOutcome } from '../../core/api.ts';
+
+/** A problem the agent found in an imported file. */
+export type ImportProblem = Extract<ImportOutcome, { ok: false }>['problems'][number];
+
+/** What the Import panel says about an import that ended: a success, or a failure with the problems to list. */
+export type ImportReport = { tone: 'success'; message: string } | { tone: 'failure'; message: string; problems: string[] };
+
+/**
+ * Writes the words for an import outcome. The agent sends reason codes and located problems;
+ * the sentences are written here, in one place.
+ */
+export function describeImportOutcome(outcome: ImportOutcome, fileName: string): ImportReport {
+  if (outcome.ok) {
+    return {
+      tone: 'success',
+      message: `Imported ${countOf(outcome.statements, 'statement')}: ${countOf(outcome.added, 'new triple')}, ${outcome.updated.toLocaleString()} raised in confidence.`,
+    };
+  }
+  switch (outcome.reason) {
+    case 'cancelled':
+      return { tone: 'failure', message: 'Import cancelled; nothing was changed.', problems: [] };
+    case 'unknown-format':
+      return {
+        tone: 'failure',
+        message: `The format of “${fileName}” is not clear from its name: choose N-Triples, Turtle or CSV under Format, or use a .nt, .ttl or .csv file.`,
+        problems: [],
+      };
+    case 'invalid':
+      return { tone: 'failure', message: `“${fileName}” was not imported; nothing was changed.`, problems: outcome.problems.map(describeProblem) };
+  }
+}
+
+/** A problem as the user reads it: "line 3: message", "at path: message", or the message alone. */
+export function describeProblem(problem: ImportProblem): string {
+  const where = [problem.line !== undefined ? `line ${problem.line}` : '', problem.path ? `at ${problem.path}` : ''].filter(Boolean).join(', ');
+  return where ? `${where}: ${problem.message}` : problem.message;
+}
+
+function countOf(count: number, noun: string): string {
+  return `${count.toLocaleString()} ${noun}${count === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { hrefOf, screenFromHash } from './routes.ts';
+
+describe('screenFromHash', () => {
+  it('opens the screen the address names', () => {
+    expect(screenFromHash('#/goals').title).toBe('Goals');
+    expect(screenFromHash(hrefOf('settings')).title).toBe('Settings');
+  });
+
+  it('opens Knowledge when the address names no screen, or one that does not exist', () => {
+    expect(screenFromHash('').path).toBe('knowledge');
+    expect(screenFromHash('#/').path).toBe('knowledge');
+    expect(screenFromHash('#/nowhere').path).toBe('knowledge');
+  });
+
+  it('ignores what follows the screen name', () => {
+    expect(screenFromHash('#/memory/episodes?sort=recent').path).toBe('memory');
+  });
+});

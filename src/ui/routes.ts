@@ -1,0 +1,62 @@
+/** Every screen of the app, in navigation order. */
+export const SCREENS = [
+  {
+    path: 'goals',
+    title: 'Goals',
+    plan: 'Give the agent goals, set their priority, and watch their status (active, suspended, completed or failed) with the findings each goal gathered. Arrives with the agent loop.',
+  },
+  {
+    path: 'cycles',
+    title: 'Cycles',
+    plan: 'Run one cycle, several, or until the goals are done, and follow each cycle through observe, orient, decide and act, with the score breakdown of every decision. Arrives with the agent loop.',
+  },
+  { path: 'knowledge', title: 'Knowledge' },
+  {
+    path: 'memory',
+    title: 'Memory',
+    plan: "Browse the agent's working memory and the episodes it consolidates, and recall them by symbol or text. Arrives with the agent's memory.",
+  },
+  {
+    path: 'psyche',
+    title: 'Psyche',
+    plan: 'Import or edit psyche.toml, see the archetype weights and shadow patterns, and follow how the psyche evolves, version by version. Arrives with the psyche model.',
+  },
+  {
+    path: 'personas',
+    title: 'Personas',
+    plan: 'Pick a persona from the catalog and inspect its parts, traits, skills, guardrails and character arcs. Arrives with the persona catalog.',
+  },
+  {
+    path: 'models',
+    title: 'Models',
+    plan: 'Download a language model that runs on this device, see its size and cache state, or delete it. Anima also works without one. Arrives with the model manager.',
+  },
+  {
+    path: 'approvals',
+    title: 'Approvals',
+    plan: "Answer the agent's questions and approve or deny the guarded actions it wants to take. Arrives with the agent's tools.",
+  },
+  {
+    path: 'sessions',
+    title: 'Sessions',
+    plan: 'Switch between sessions, each a workspace with its own graph, and export a session to one file to import it on another device. Arrives with session snapshots.',
+  },
+  { path: 'settings', title: 'Settings' },
+] as const satisfies readonly { path: string; title: string; plan?: string }[];
+
+export type Screen = (typeof SCREENS)[number];
+export type ScreenPath = Screen['path'];
+
+/** The screen shown when the address names none (or one that does not exist). */
+export const DEFAULT_SCREEN_PATH: ScreenPath = 'knowledge';
+
+/** The link to a screen, e.g. "#/knowledge". */
+export function hrefOf(path: ScreenPath): string {
+  return `#/${path}`;
+}
+
+/** The screen an address hash names ("#/goals" -> Goals); unknown or empty hashes give the default screen. */
+export function screenFromHash(hash: string): Screen {
+  const path = hash.replace(/^#\/?/, '').split(/[/?]/)[0];
+  return SCREENS.find((screen) => screen.path === path) ?? SCREENS.find((screen) => screen.path === DEFAULT_SCREEN_PATH)!;
+}

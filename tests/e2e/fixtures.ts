@@ -1,0 +1,15 @@
+import { test as base } from '@playwright/test';
+import { AppShell } from './page-models/app-shell.ts';
+import { KnowledgePage } from './page-models/knowledge-page.ts';
+
+/** The e2e test function with the app's page models as fixtures. */
+export const test = base.extend<{ shell: AppShell; knowledge: KnowledgePage }>({
+  shell: async ({ page }, use) => {
+    await use(new AppShell(page));
+  },
+  knowledge: async ({ page }, use) => {
+    await use(new KnowledgePage(page));
+  },
+});
+
+export { expect } from '@playwright/test';
