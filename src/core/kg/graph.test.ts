@@ -90,3 +90,15 @@ describe('knowledge graph', () => {
     expect(graph.incoming(mammal).map((triple) => graph.symbol(triple.subject)?.label)).toEqual(['Dog', 'Cat', 'Whale']);
   });
 });
+
+describe('metadata', () => {
+  it('tells the agent bookkeeping (agent: predicates) from domain facts', () => {
+    const graph = new KnowledgeGraph();
+    applyBatch(graph, (batch) => {
+      const goal = batch.resolve({ type: 'label', value: 'goal-1' }, 'subject');
+      batch.assert(goal, batch.resolve({ type: 'label', value: 'agent:status' }, 'predicate'), batch.resolve({ type: 'label', value: 'Active' }, 'object'), 1);
+      batch.assert(goal, batch.resolve({ type: 'label', value: 'is-a' }, 'predicate'), batch.resolve({ type: 'label', value: 'Goal' }, 'object'), 1);
+    });
+    expect([...graph.triples()].map((triple) => graph.isMetadata(triple))).toEqual([true, false]);
+  });
+});

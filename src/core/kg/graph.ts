@@ -1,4 +1,4 @@
-import { type KgSymbol, type SymbolKind, ANIMA_IRI_BASE, labelKey, literalKey, localName, symbolKey } from './symbol.ts';
+import { type KgSymbol, type SymbolKind, ANIMA_IRI_BASE, isMetadataRelation, labelKey, literalKey, localName, symbolKey } from './symbol.ts';
 import { type Triple, tripleKey } from './triple.ts';
 import type { Term } from './term.ts';
 
@@ -85,6 +85,12 @@ export class KnowledgeGraph {
 
   withPredicate(symbolId: number): readonly Triple[] {
     return this.#byPredicate.get(symbolId) ?? [];
+  }
+
+  /** Whether a triple is the agent's bookkeeping (an `agent:` predicate) rather than a domain fact. */
+  isMetadata(triple: Pick<Triple, 'predicate'>): boolean {
+    const predicate = this.#symbolsById.get(triple.predicate);
+    return predicate !== undefined && isMetadataRelation(predicate);
   }
 
   /** Triples matching a pattern; an undefined position matches anything. Uses the narrowest index. */

@@ -61,3 +61,14 @@ function safeDecode(text: string): string {
     return text;
   }
 }
+
+/**
+ * The agent's own bookkeeping (goal statuses, episode summaries, ...) uses relations labelled
+ * `agent:...`. Triples with such a predicate are metadata: kept apart from domain facts, and
+ * left out of goal evaluation, synthesis, similarity and inference.
+ */
+export const METADATA_PREFIX = 'agent:';
+
+export function isMetadataRelation(symbol: Pick<KgSymbol, 'label'>): boolean {
+  return symbol.label.toLowerCase().startsWith(METADATA_PREFIX);
+}
