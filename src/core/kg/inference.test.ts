@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { KnowledgeGraph } from './graph.ts';
+import { inferRules, type InferenceResult } from './inference.ts';
+
+function graphOf(facts: [string, string, string, number?][]): KnowledgeGraph {
+  const graph = new KnowledgeGraph();
+  const batch = graph.batch({ now: 1 });
+  for (const [subject, predicate, object, confidence = 1] of facts)
+    batch.assert(
+      batch.resolve({ type: 'label', value: subject }, 'subject'),
+      batch.resolve({ type: 'label', value: predicate }, 'predicate'),
+      batch.resolve({ type: 'label', value: object }, 'object'),
+      confidence,
+    );
+  graph.apply(batch.delta);
+  return graph;
+}
+
+/** Derivations as readable lines, sorted: "Dog is-a Mammal 0.950 (is-a-transitive)". */
+function lines(graph: KnowledgeGraph, result: InferenceResult): string[] {
+  const label = (id: number) => graph.symbol(id)?.label ?? `?${id}`;
+  return result.derivations
+    .map((derivation) => `${label(derivation.subject)} ${label(derivation.predicate)} ${label(derivation.object)} ${derivation.confidence.toFixed(3)} (${derivation.rule})`)
+    .sort();
+}
+
+describe('rule inference', () => {
+  it('chains is-a transitively, multiplying confidences by 0.95 per step', () => {
+    const graph = graphOf([
+      ['Dog', 'is-a', 'Canine'],
+      ['Canine', 'is-a', 'Carnivore', 0.8],
+      ['Carnivore', 'is-a', 'Mammal'],
+    ]);
+    const result = inferRules(graph);
+    expect(lines(graph, result)).toEqual([
+      'Canine is-a Mammal 0.760 (is-a-transitive)',
+      'Dog is-a Carnivore 0.760 (is-a-transitive)',
+      // Either split gives 1 x 0.8 x 1 x 0.95 x 0.95.
+      'Dog is-a Mammal 0.722 (is-a-transitive)',
+    ]);
+    expect(result.hasConverged).toBe(true);
+  });
+
+  it('chains part-of with 0.90 and has-a with 0.85', () => {
+    const graph = graphOf([
+      ['Heart', 'part-of', 'CirculatorySystem'],
+      ['CirculatorySystem', 'part-of', 'Body'],
+      ['Car', 'has-a', 'Engine'],
+      ['Engine', 'has-a', 'Piston'],
+    ]);
+    expect(lines(graph, inferRules(graph))).toEqual([
+      'Car has-a Piston 0.850 (has-a-transitive)',
+      'Heart part-of Body 0.900 (part-of-transitive)',
+    ]);
+  });
+
+  it('makes similar-to symmetric and parent/child and contains/part-of inverse', () => {
+    const graph = graphOf([
+      ['Dog', 'similar-to', 'Wolf', 0.9],
+      ['Ann', 'parent-of', 'Bob'],
+      ['Cid', 'child-of', 'Ann'],
+      ['Box', 'contains', 'Ball'],
+      ['Lid', 'part-of', 'Box'],
+    ]);
+    expect(lines(graph, inferRules(graph))).toEqual([
+      'Ann parent-of Cid 1.000 (parent-child-inverse)',
+      'Ball part-of Box 1.000 (contains-part-of-inverse)',
+      'Bob child-of Ann 1.000 (parent-child-inverse)',
+      'Box contains Lid 1.000 (contains-part-of-inverse)',
+      'Wolf similar-to Dog 0.900 (similar-to-symmetric)',
+    ]);
+  });
+
+  it('never invents a relation the graph does not use, but keeps used inverses in step', () => {
+    const partOnly = graphOf([
+      ['Heart', 'part-of', 'CirculatorySystem'],
+      ['CirculatorySystem', 'part-of', 'Body'],
+    ]);
+    expect(lines(partOnly, inferRules(partOnly))).toEqual(['Heart part-of Body 0.900 (part-of-transitive)']);
+    const both = graphOf([
+      ['Body', 'has-part', 'Heart'],
+      ['Valve', 'part-of', 'Heart'],
+    ]);
+    expect(lines(both, inferRules(both))).toEqual([
+      'Body has-part Valve 0.900 (has-part-part-of-inverse)',
+      'Heart has-part Valve 1.000 (has-part-part-of-inverse)',
+      'Heart part-of Body 1.000 (has-part-part-of-inverse)',
+      'Valve part-of Body 0.900 (part-of-transitive)',
+    ]);
+  });
+
+  it('drops derivations under the minimum confidence', () => {
+    const graph = graphOf([
+      ['A', 'is-a', 'B', 0.4],
+      ['B', 'is-a', 'C', 0.4],
+      ['C', 'is-a', 'D'],
+    ]);
+    // A is-a C would be 0.4 x 0.4 x 0.95 = 0.152, and A is-a D 0.4 x 0.38 x 0.95 = 0.144.
+    expect(lines(graph, inferRules(graph, { minConfidence: 0.16 }))).toEqual(['B is-a D 0.380 (is-a-transitive)']);
+    expect(lines(graph, inferRules(graph, { minConfidence: 0.1 }))).toHaveLength(3);
+  });
+
+  it('stops after the iteration bound and says it has not converged', () => {
+    const chain = Array.from({ length: 20 }, (_, index) => [`C${index}`, 'is-a', `C${index + 1}`] as [string, string, string]);
+    const graph = graphOf(chain);
+    const bounded = inferRules(graph, { maxIterations: 1, minConfidence: 0 });
+    expect(bounded.hasConverged).toBe(false);
+    expect(bounded.derivations).toHaveLength(19);
+    expect(inferRules(graph, { minConfidence: 0 }).derivations).toHaveLength((20 * 21) / 2 - 20);
+  });
+
+  it('never uses the agent metadata, and records each premise', () => {
+    const graph = graphOf([
+      ['Dog', 'is-a', 'Canine'],
+      ['Canine', 'is-a', 'Mammal'],
+      ['goal-1', 'agent:status', 'Active'],
+    ]);
+    const [derivation] = inferRules(graph).derivations;
+    const dog = graph.symbolByLabel('Dog')!.id;
+    const canine = graph.symbolByLabel('Canine')!.id;
+    expect(derivation!.premises.map((premise) => [premise.subject, premise.object])).toEqual([
+      [dog, canine],
+      [canine, graph.symbolByLabel('Mammal')!.id],
+    ]);
+  });
+
+  it('raises a stated fact when a chain supports it more strongly, and leaves stronger ones alone', () => {
+    const graph = graphOf([
+      ['Dog', 'is-a', 'Canine'],
+      ['Canine', 'is-a', 'Mammal'],
+      ['Dog', 'is-a', 'Mammal', 0.3],
+      ['Cat', 'is-a', 'Feline'],
+      ['Feline', 'is-a', 'Mammal'],
+      ['Cat', 'is-a', 'Mammal', 0.99],
+    ]);
+    expect(lines(graph, inferRules(graph))).toEqual(['Dog is-a Mammal 0.950 (is-a-transitive)']);
+  });
+});

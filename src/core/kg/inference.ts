@@ -1,0 +1,136 @@
+import type { KnowledgeGraph } from './graph.ts';
+import { tripleKey } from './triple.ts';
+
+/**
+ * A built-in rule. `transitive`: p(a,b) & p(b,c) -> p(a,c); `symmetric`: p(a,b) -> p(b,a);
+ * `inverse`: p(a,b) -> q(b,a) and q(a,b) -> p(b,a). Predicates are relation labels.
+ */
+export type InferenceRule =
+  | { name: string; kind: 'transitive' | 'symmetric'; predicate: string; factor: number }
+  | { name: string; kind: 'inverse'; predicate: string; inverse: string; factor: number };
+
+/** The rules of DESIGN.md section 4, plus has-part as the inverse of part-of (the starter graph uses both). */
+export const BUILT_IN_RULES: readonly InferenceRule[] = [
+  { name: 'is-a-transitive', kind: 'transitive', predicate: 'is-a', factor: 0.95 },
+  { name: 'part-of-transitive', kind: 'transitive', predicate: 'part-of', factor: 0.9 },
+  { name: 'has-a-transitive', kind: 'transitive', predicate: 'has-a', factor: 0.85 },
+  { name: 'similar-to-symmetric', kind: 'symmetric', predicate: 'similar-to', factor: 1 },
+  { name: 'parent-child-inverse', kind: 'inverse', predicate: 'parent-of', inverse: 'child-of', factor: 1 },
+  { name: 'contains-part-of-inverse', kind: 'inverse', predicate: 'contains', inverse: 'part-of', factor: 1 },
+  { name: 'has-part-part-of-inverse', kind: 'inverse', predicate: 'has-part', inverse: 'part-of', factor: 1 },
+];
+
+export type InferenceOptions = {
+  rules?: readonly InferenceRule[];
+  /** Derived facts below this confidence are dropped (DESIGN: 0.1). */
+  minConfidence?: number;
+  /** Rounds of forward chaining; each round can only use facts derived in earlier rounds. */
+  maxIterations?: number;
+  /** A stop for runaway closures on large graphs; the result says when it was reached. */
+  maxDerived?: number;
+};
+
+/** A fact a rule derived, with the rule and the premises (as stored triples or earlier derivations). */
+export type Derivation = {
+  subject: number;
+  predicate: number;
+  object: number;
+  confidence: number;
+  rule: string;
+  premises: { subject: number; predicate: number; object: number; confidence: number }[];
+};
+
+/** What a run derived, how many rounds it took, and whether it stopped early. */
+export type InferenceResult = { derivations: Derivation[]; iterations: number; isTruncated: boolean; hasConverged: boolean };
+
+type Fact = { subject: number; predicate: number; object: number; confidence: number };
+
+/**
+ * Forward chaining with the built-in rules over the domain triples of the graph (never metadata),
+ * semi-naively: each round joins only the facts that are new or stronger since the last round.
+ * A derived fact's confidence is the product of its premises' times the rule's factor; a fact
+ * found again with a higher confidence replaces the weaker derivation. Reads the graph only.
+ */
+export function inferRules(graph: KnowledgeGraph, options: InferenceOptions = {}): InferenceResult {
+  const { rules = BUILT_IN_RULES, minConfidence = 0.1, maxIterations = 10, maxDerived = 200_000 } = options;
+  // Rules never invent relations: a rule fires only when the graph has every relation it names,
+  // so a graph that says part-of never fills up with contains (or has-part) mirrors.
+  const predicateOf = (label: string): number | undefined => {
+    const symbol = graph.symbolByLabel(label);
+    return symbol && symbol.kind !== 'literal' ? symbol.id : undefined;
+  };
+  const active = rules.flatMap((rule) => {
+    const predicate = predicateOf(rule.predicate);
+    const inverse = rule.kind === 'inverse' ? predicateOf(rule.inverse) : predicate;
+    return predicate === undefined || inverse === undefined ? [] : [{ rule, predicate, inverse }];
+  });
+
+  // Current best facts of the rule predicates (stored, then derived), indexed both ways.
+  const known = new Map<string, Fact>();
+  const bySubject = new Map<number, Map<number, Fact[]>>();
+  const byObject = new Map<number, Map<number, Fact[]>>();
+  const index = (fact: Fact) => {
+    const key = tripleKey(fact.subject, fact.predicate, fact.object);
+    const existing = known.get(key);
+    if (existing) {
+      existing.confidence = fact.confidence;
+      return existing;
+    }
+    known.set(key, fact);
+    pushTo(bySubject, fact.predicate, fact.subject, fact);
+    pushTo(byObject, fact.predicate, fact.object, fact);
+    return fact;
+  };
+  const rulePredicates = new Set(active.flatMap(({ predicate, inverse }) => [predicate, inverse]));
+  let frontier: Fact[] = [];
+  for (const predicate of rulePredicates) {
+    for (const triple of graph.withPredicate(predicate)) frontier.push(index({ subject: triple.subject, predicate, object: triple.object, confidence: triple.confidence }));
+  }
+
+  const derivations = new Map<string, Derivation>();
+  let iterations = 0;
+  let isTruncated = false;
+  while (frontier.length > 0 && iterations < maxIterations && !isTruncated) {
+    iterations++;
+    const next = new Map<string, Fact>();
+    const propose = (subject: number, predicate: number, object: number, rule: InferenceRule, premises: Fact[]) => {
+      if (subject === object && rule.kind === 'transitive') return;
+      const confidence = premises.reduce((product, premise) => product * premise.confidence, rule.factor);
+      if (confidence < minConfidence) return;
+      const key = tripleKey(subject, predicate, object);
+      const current = known.get(key);
+      if (current && current.confidence >= confidence) return;
+      const pending = next.get(key);
+      if (pending && pending.confidence >= confidence) return;
+      if (!derivations.has(key) && derivations.size >= maxDerived) {
+        isTruncated = true;
+        return;
+      }
+      next.set(key, { subject, predicate, object, confidence });
+      derivations.set(key, { subject, predicate, object, confidence, rule: rule.name, premises: premises.map((premise) => ({ ...premise })) });
+    };
+    for (const fact of frontier) {
+      for (const { rule, predicate, inverse } of active) {
+        if (rule.kind === 'transitive' && fact.predicate === predicate) {
+          for (const after of bySubject.get(predicate)?.get(fact.object) ?? []) propose(fact.subject, predicate, after.object, rule, [fact, after]);
+          for (const before of byObject.get(predicate)?.get(fact.subject) ?? []) propose(before.subject, predicate, fact.object, rule, [before, fact]);
+        } else if (rule.kind === 'symmetric' && fact.predicate === predicate) {
+          propose(fact.object, predicate, fact.subject, rule, [fact]);
+        } else if (rule.kind === 'inverse') {
+          if (fact.predicate === predicate) propose(fact.object, inverse, fact.subject, rule, [fact]);
+          else if (fact.predicate === inverse) propose(fact.object, predicate, fact.subject, rule, [fact]);
+        }
+      }
+    }
+    frontier = [...next.values()].map(index);
+  }
+  return { derivations: [...derivations.values()], iterations, isTruncated, hasConverged: frontier.length === 0 };
+}
+
+function pushTo(index: Map<number, Map<number, Fact[]>>, predicate: number, key: number, fact: Fact): void {
+  let byKey = index.get(predicate);
+  if (!byKey) index.set(predicate, (byKey = new Map()));
+  const list = byKey.get(key);
+  if (list) list.push(fact);
+  else byKey.set(key, [fact]);
+}

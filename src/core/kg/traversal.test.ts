@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { KnowledgeGraph } from './graph.ts';
+import { type PathStep, shortestPath, spreadActivation } from './traversal.ts';
+
+function graphOf(facts: [string, string, string, number?][]): KnowledgeGraph {
+  const graph = new KnowledgeGraph();
+  const batch = graph.batch({ now: 1 });
+  for (const [subject, predicate, object, confidence = 1] of facts)
+    batch.assert(
+      batch.resolve({ type: 'label', value: subject }, 'subject'),
+      batch.resolve({ type: 'label', value: predicate }, 'predicate'),
+      batch.resolve({ type: 'label', value: object }, 'object'),
+      confidence,
+    );
+  graph.apply(batch.delta);
+  return graph;
+}
+
+const graph = graphOf([
+  ['Dog', 'is-a', 'Canine'],
+  ['Canine', 'is-a', 'Mammal', 0.8],
+  ['Mammal', 'is-a', 'Animal', 0.5],
+  ['Wolf', 'is-a', 'Canine'],
+  ['Earth', 'orbits', 'Sun'],
+  ['Dog', 'agent:seen-in', 'goal-1'],
+]);
+const id = (label: string) => graph.symbolByLabel(label)!.id;
+const label = (symbolId: number) => graph.symbol(symbolId)!.label;
+const describePath = (path: PathStep[] | undefined) =>
+  path?.map((step) => `${label(step.isForward ? step.triple.subject : step.triple.object)} -${label(step.triple.predicate)}${step.isForward ? '->' : '<-'} ${label(step.isForward ? step.triple.object : step.triple.subject)}`);
+
+describe('spreading activation', () => {
+  it('spreads along confidence in both directions, strongest first, never into metadata', () => {
+    const reached = spreadActivation(graph, [id('Dog')], { depth: 3 }).map((entry) => [label(entry.symbolId), entry.activation]);
+    expect(reached).toEqual([
+      ['Canine', 1],
+      ['Wolf', 1],
+      ['Mammal', 0.8],
+      ['Animal', 0.4],
+    ]);
+    expect(spreadActivation(graph, [id('Dog')], { depth: 2 }).map((entry) => label(entry.symbolId))).toEqual(['Canine', 'Wolf', 'Mammal']);
+  });
+
+  it('respects the threshold and top-k', () => {
+    expect(spreadActivation(graph, [id('Dog')], { depth: 4, threshold: 0.5 }).map((entry) => label(entry.symbolId))).toEqual(['Canine', 'Wolf', 'Mammal']);
+    expect(spreadActivation(graph, [id('Dog')], { depth: 4, threshold: 0.1 }).map((entry) => label(entry.symbolId))).toContain('Animal');
+    expect(spreadActivation(graph, [id('Dog')], { topK: 1 })).toHaveLength(1);
+  });
+});
+
+describe('shortest path', () => {
+  it('walks triples forwards and backwards', () => {
+    expect(describePath(shortestPath(graph, id('Dog'), id('Mammal')))).toEqual(['Dog -is-a-> Canine', 'Canine -is-a-> Mammal']);
+    expect(describePath(shortestPath(graph, id('Wolf'), id('Dog')))).toEqual(['Wolf -is-a-> Canine', 'Canine -is-a<- Dog']);
+  });
+
+  it('finds nothing between unconnected symbols, or past the length limit', () => {
+    expect(shortestPath(graph, id('Dog'), id('Sun'))).toBeUndefined();
+    expect(shortestPath(graph, id('Dog'), id('Animal'), { maxLength: 2 })).toBeUndefined();
+    expect(shortestPath(graph, id('Dog'), id('Dog'))).toEqual([]);
+  });
+
+  it('does not travel through the agent metadata', () => {
+    expect(shortestPath(graph, id('Dog'), id('goal-1'))).toBeUndefined();
+  });
+});

@@ -1,0 +1,99 @@
+import type { KnowledgeGraph } from './graph.ts';
+import type { Triple } from './triple.ts';
+
+/** A symbol reached by spreading activation, with its activation (0..1). */
+export type Activation = { symbolId: number; activation: number };
+
+/**
+ * Spreads activation from seed symbols (each at 1.0) along domain triples in both directions:
+ * a neighbour receives activation x confidence; the strongest path wins; spreading stops below
+ * the threshold or at the depth. Returns the top-k reached symbols, seeds excluded, strongest
+ * first (ties by id, so runs repeat).
+ */
+export function spreadActivation(
+  graph: KnowledgeGraph,
+  seeds: readonly number[],
+  options: { threshold?: number; depth?: number; topK?: number } = {},
+): Activation[] {
+  const { threshold = 0.1, depth = 3, topK = 20 } = options;
+  const activation = new Map<number, number>(seeds.map((seed) => [seed, 1]));
+  let frontier = [...new Set(seeds)];
+  for (let level = 0; level < depth && frontier.length > 0; level++) {
+    const next = new Set<number>();
+    for (const symbolId of frontier) {
+      const from = activation.get(symbolId)!;
+      const reach = (neighbour: number, triple: Triple) => {
+        if (graph.isMetadata(triple)) return;
+        const value = from * triple.confidence;
+        if (value < threshold || value <= (activation.get(neighbour) ?? 0)) return;
+        activation.set(neighbour, value);
+        next.add(neighbour);
+      };
+      for (const triple of graph.outgoing(symbolId)) reach(triple.object, triple);
+      for (const triple of graph.incoming(symbolId)) reach(triple.subject, triple);
+    }
+    frontier = [...next];
+  }
+  const seedSet = new Set(seeds);
+  return [...activation]
+    .filter(([symbolId]) => !seedSet.has(symbolId))
+    .map(([symbolId, value]) => ({ symbolId, activation: value }))
+    .sort((a, b) => b.activation - a.activation || a.symbolId - b.symbolId)
+    .slice(0, topK);
+}
+
+/** One step of a path: a triple, walked forwards (subject to object) or backwards. */
+export type PathStep = { triple: Triple; isForward: boolean };
+
+/**
+ * The shortest path between two symbols over domain triples, walked in either direction
+ * (breadth-first from both ends, so it stays fast on large graphs). Undefined when none exists
+ * within `maxLength` steps. Among equally short paths, the one found first in index order.
+ */
+export function shortestPath(graph: KnowledgeGraph, from: number, to: number, options: { maxLength?: number } = {}): PathStep[] | undefined {
+  const { maxLength = 8 } = options;
+  if (from === to) return [];
+  // For each visited symbol: the step that reached it from its side's start.
+  const fromStart = new Map<number, PathStep | null>([[from, null]]);
+  const fromEnd = new Map<number, PathStep | null>([[to, null]]);
+  let startFrontier = [from];
+  let endFrontier = [to];
+  for (let length = 0; length < maxLength; length++) {
+    // Expand the smaller side: cheaper, and the same shortest length either way.
+    const isStartSide = startFrontier.length <= endFrontier.length;
+    const [visited, other, frontier] = isStartSide ? [fromStart, fromEnd, startFrontier] : [fromEnd, fromStart, endFrontier];
+    const next: number[] = [];
+    for (const symbolId of frontier) {
+      const steps: [number, PathStep][] = [
+        ...graph.outgoing(symbolId).map((triple): [number, PathStep] => [triple.object, { triple, isForward: true }]),
+        ...graph.incoming(symbolId).map((triple): [number, PathStep] => [triple.subject, { triple, isForward: false }]),
+      ];
+      for (const [neighbour, step] of steps) {
+        if (visited.has(neighbour) || graph.isMetadata(step.triple)) continue;
+        visited.set(neighbour, step);
+        if (other.has(neighbour)) return joinPath(fromStart, fromEnd, neighbour);
+        next.push(neighbour);
+      }
+    }
+    if (next.length === 0) return undefined;
+    if (isStartSide) startFrontier = next;
+    else endFrontier = next;
+  }
+  return undefined;
+}
+
+/** Walks back from the meeting symbol to each end and joins the halves, start to end. */
+function joinPath(fromStart: Map<number, PathStep | null>, fromEnd: Map<number, PathStep | null>, meeting: number): PathStep[] {
+  const first: PathStep[] = [];
+  for (let symbolId = meeting, step = fromStart.get(symbolId); step; step = fromStart.get(symbolId)) {
+    first.unshift(step);
+    symbolId = step.isForward ? step.triple.subject : step.triple.object;
+  }
+  const second: PathStep[] = [];
+  for (let symbolId = meeting, step = fromEnd.get(symbolId); step; step = fromEnd.get(symbolId)) {
+    // Reached from the end's side, so walking towards the end reverses its direction.
+    second.push({ triple: step.triple, isForward: !step.isForward });
+    symbolId = step.isForward ? step.triple.subject : step.triple.object;
+  }
+  return [...first, ...second];
+}
