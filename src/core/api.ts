@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { KG_IMPORT_FORMATS } from './kg/import/statement.ts';
 import { symbolSchema } from './kg/symbol.ts';
+import { provenanceRecordSchema } from './store/provenance.ts';
 
 /**
  * The contract of the AgentService: every method's arguments, result and (for long operations)
@@ -36,6 +37,10 @@ export const factSchema = z.object({
   provenanceId: z.number().int().optional(),
 });
 export type Fact = z.infer<typeof factSchema>;
+
+/** A fact a rule derived, with the rule and the facts it was derived from. */
+export const derivedFactSchema = z.object({ fact: factSchema, rule: z.string(), premises: z.array(factSchema) });
+export type DerivedFact = z.infer<typeof derivedFactSchema>;
 
 export const importProgressSchema = z.object({
   phase: z.enum(['reading', 'writing']),
@@ -126,6 +131,47 @@ export const agentContract = {
         unknownTerms: z.array(z.string()),
       }),
       z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+    ]),
+  },
+  /** Runs the built-in rules over the graph and stores what they derive, each fact with its own provenance. */
+  kgInfer: {
+    args: z.object({
+      sessionId: sessionIdSchema,
+      minConfidence: z.number().min(0).max(1).default(0.1),
+      maxIterations: z.number().int().min(1).max(100).default(10),
+      maxDerived: z.number().int().min(1).max(5_000_000).default(200_000),
+      /** How many of the derived facts to return (all are stored). */
+      limit: z.number().int().min(0).max(5000).default(200),
+    }),
+    result: z.object({
+      derived: z.number().int(),
+      raised: z.number().int(),
+      iterations: z.number().int(),
+      hasConverged: z.boolean(),
+      isTruncated: z.boolean(),
+      stats: graphStatsSchema,
+      facts: z.array(derivedFactSchema),
+    }),
+  },
+  /** The shortest chain of triples (either direction) between two symbols. */
+  kgPath: {
+    args: z.object({
+      sessionId: sessionIdSchema,
+      from: z.number().int().nonnegative(),
+      to: z.number().int().nonnegative(),
+      maxLength: z.number().int().min(1).max(20).default(8),
+    }),
+    result: z.discriminatedUnion('isFound', [
+      z.object({ isFound: z.literal(true), steps: z.array(z.object({ fact: factSchema, isForward: z.boolean() })) }),
+      z.object({ isFound: z.literal(false) }),
+    ]),
+  },
+  /** Why a fact is in the graph: the provenance record a triple points to. */
+  kgProvenance: {
+    args: z.object({ sessionId: sessionIdSchema, provenanceId: z.number().int().nonnegative() }),
+    result: z.discriminatedUnion('isFound', [
+      z.object({ isFound: z.literal(true), record: provenanceRecordSchema.extend({ id: z.number().int() }) }),
+      z.object({ isFound: z.literal(false) }),
     ]),
   },
   /** Cancels a long operation started with this operation id. */

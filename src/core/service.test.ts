@@ -139,3 +139,37 @@ describe('agent service: sessions', () => {
     await expect(service.kgSearch({ sessionId: 'nope', text: 'x' })).rejects.toThrow('no session with id nope');
   });
 });
+
+describe('agent service: inference and paths', () => {
+  it('stores derived facts with their rule and premises, keeps them across restarts, and derives nothing new on a second run', async () => {
+    const indexedDb = freshIndexedDb();
+    const first = testService({ db: new AnimaDatabase('anima', indexedDb), loadStarterGraph: async () => STARTER });
+    const { session } = await first.service.open({});
+    const run = await first.service.kgInfer({ sessionId: session.id });
+    expect(run).toMatchObject({ derived: 3, raised: 0, hasConverged: true, stats: { triples: 7 } });
+    const toMammal = run.facts.find((entry) => entry.fact.subject.label === 'GoldenRetriever' && entry.fact.object.label === 'Mammal')!;
+    expect(toMammal.rule).toBe('is-a-transitive');
+    expect(toMammal.fact.confidence).toBeCloseTo(0.95 * 0.95, 10);
+    const provenance = await first.service.kgProvenance({ sessionId: session.id, provenanceId: toMammal.fact.provenanceId! });
+    expect(provenance).toMatchObject({ isFound: true, record: { kind: 'inference', sources: expect.arrayContaining(['rule:is-a-transitive']) } });
+    if (provenance.isFound) expect(provenance.record.detail).toMatch(/^GoldenRetriever is-a Mammal \(0\.90\) by is-a-transitive from /);
+    first.db.close();
+
+    const second = testService({ db: new AnimaDatabase('anima', indexedDb) });
+    await second.service.open({});
+    const answer = await second.service.kgQuery({ sessionId: session.id, query: '?x is-a Mammal' });
+    expect(answer.ok && answer.rows.map((row) => row.x!.label).sort()).toEqual(['Canine', 'Dog', 'GoldenRetriever']);
+    const again = await second.service.kgInfer({ sessionId: session.id });
+    expect(again).toMatchObject({ derived: 0, raised: 0, facts: [] });
+    const dog = (await second.service.kgSearch({ sessionId: session.id, text: 'GoldenRetriever' })).hits[0]!.symbol;
+    const details = await second.service.kgSymbol({ sessionId: session.id, symbolId: dog.id });
+    expect(details.isFound && details.outgoing.find((fact) => fact.object.label === 'Mammal')?.confidence).toBeCloseTo(0.9025, 10);
+  });
+
+  it('finds the shortest path between two symbols', async () => {
+    const { service, sessionId } = await opened({ loadStarterGraph: async () => STARTER });
+    const idOf = async (label: string) => (await service.kgSearch({ sessionId, text: label })).hits[0]!.symbol.id;
+    const path = await service.kgPath({ sessionId, from: await idOf('GoldenRetriever'), to: await idOf('Mammal') });
+    expect(path.isFound && path.steps.map((step) => `${step.fact.subject.label} ${step.fact.object.label}`)).toEqual(['GoldenRetriever Dog', 'Dog Canine', 'Canine Mammal']);
+  });
+});

@@ -3,10 +3,12 @@ import { exportNTriples } from './kg/export-ntriples.ts';
 import type { KnowledgeGraph } from './kg/graph.ts';
 import { readGraphFile, type GraphFileSource } from './kg/import/read-graph-file.ts';
 import { formatFromFileName, type KgImportFormat } from './kg/import/statement.ts';
+import { type Derivation, inferRules } from './kg/inference.ts';
 import { parseQuery, runQuery } from './kg/query.ts';
+import { shortestPath } from './kg/traversal.ts';
 import { searchSymbols } from './kg/search.ts';
 import type { KgSymbol } from './kg/symbol.ts';
-import type { Triple } from './kg/triple.ts';
+import { type Triple, tripleKey } from './kg/triple.ts';
 import { ACTIVE_SESSION_KEY, type AnimaDatabase } from './store/database.ts';
 import { loadGraph, storeGraphDelta } from './store/kg-repository.ts';
 import type { SessionRecord } from './store/session.ts';
@@ -77,14 +79,20 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
       onProgress?.({ phase: 'writing', bytesRead: totalBytes, totalBytes, statements });
       const delta = batch.delta;
       if (delta.symbols.length > 0 || delta.addedTriples.length > 0 || delta.updatedTriples.length > 0) {
-        const stored = await storeGraphDelta(db, delta, {
+        const storedAt = now();
+        const stored = await storeGraphDelta(db, {
           sessionId,
-          kind: options.kind,
-          sources: [fileName],
-          confidence: 1,
-          cycle: session.cycle,
-          detail: `${format} import of ${fileName}: ${statements} statements, ${delta.addedTriples.length} new triples, ${delta.updatedTriples.length} raised in confidence`,
-          createdAt: now(),
+          delta,
+          now: storedAt,
+          provenance: {
+            sessionId,
+            kind: options.kind,
+            sources: [fileName],
+            confidence: 1,
+            cycle: session.cycle,
+            detail: `${format} import of ${fileName}: ${statements} statements, ${delta.addedTriples.length} new triples, ${delta.updatedTriples.length} raised in confidence`,
+            createdAt: storedAt,
+          },
         });
         graph.apply(stored);
       }
@@ -207,6 +215,66 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
       };
     },
 
+    async kgInfer({ sessionId, minConfidence, maxIterations, maxDerived, limit }) {
+      return exclusively(async () => {
+        const session = await sessionOf(sessionId);
+        const graph = await graphOf(sessionId);
+        const result = inferRules(graph, { minConfidence, maxIterations, maxDerived });
+        const startedAt = now();
+        const batch = graph.batch({ now: startedAt });
+        const derivationOf = new Map<string, Derivation>();
+        for (const derivation of result.derivations) {
+          batch.assert(derivation.subject, derivation.predicate, derivation.object, derivation.confidence);
+          derivationOf.set(tripleKey(derivation.subject, derivation.predicate, derivation.object), derivation);
+        }
+        const derivationFor = (triple: Pick<Triple, 'subject' | 'predicate' | 'object'>) => derivationOf.get(tripleKey(triple.subject, triple.predicate, triple.object))!;
+        const delta = batch.delta;
+        const stored = await storeGraphDelta(db, {
+          sessionId,
+          delta,
+          now: startedAt,
+          provenance: (triple) => {
+            const derivation = derivationFor(triple);
+            return {
+              sessionId,
+              kind: 'inference',
+              sources: [`rule:${derivation.rule}`, ...derivation.premises.map((premise) => `triple:${tripleKey(premise.subject, premise.predicate, premise.object)}`)],
+              confidence: derivation.confidence,
+              cycle: session.cycle,
+              detail: describeDerivation(graph, derivation),
+              createdAt: startedAt,
+            };
+          },
+        });
+        graph.apply(stored);
+        const changed = [...stored.addedTriples, ...stored.updatedTriples].slice(0, limit);
+        return {
+          derived: stored.addedTriples.length,
+          raised: stored.updatedTriples.length,
+          iterations: result.iterations,
+          hasConverged: result.hasConverged,
+          isTruncated: result.isTruncated,
+          stats: statsOf(graph),
+          facts: changed.map((triple) => {
+            const derivation = derivationFor(triple);
+            return { fact: factOf(graph, graph.triple(triple.subject, triple.predicate, triple.object)!), rule: derivation.rule, premises: derivation.premises.map((premise) => factOf(graph, premise)) };
+          }),
+        };
+      });
+    },
+
+    async kgPath({ sessionId, from, to, maxLength }) {
+      const graph = await graphOf(sessionId);
+      if (!graph.symbol(from) || !graph.symbol(to)) return { isFound: false };
+      const path = shortestPath(graph, from, to, { maxLength });
+      return path ? { isFound: true, steps: path.map((step) => ({ fact: factOf(graph, step.triple), isForward: step.isForward })) } : { isFound: false };
+    },
+
+    async kgProvenance({ sessionId, provenanceId }) {
+      const record = await db.provenance.get(provenanceId);
+      return record && record.sessionId === sessionId ? { isFound: true, record: { ...record, id: provenanceId } } : { isFound: false };
+    },
+
     async cancel({ operationId }) {
       const controller = operations.get(operationId);
       controller?.abort();
@@ -217,6 +285,13 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
 
 function cancelledOutcome(): ImportOutcome {
   return { ok: false, reason: 'cancelled', problems: [{ message: 'the import was cancelled; nothing was changed' }] };
+}
+
+/** "Dog is-a Mammal (0.90) by is-a-transitive from Dog is-a Canine (1.00) and Canine is-a Mammal (0.95)". */
+function describeDerivation(graph: KnowledgeGraph, derivation: Derivation): string {
+  const text = (fact: Pick<Triple, 'subject' | 'predicate' | 'object' | 'confidence'>) =>
+    `${[fact.subject, fact.predicate, fact.object].map((id) => graph.symbol(id)?.label ?? `#${id}`).join(' ')} (${fact.confidence.toFixed(2)})`;
+  return `${text(derivation)} by ${derivation.rule} from ${derivation.premises.map(text).join(' and ')}`;
 }
 
 function statsOf(graph: KnowledgeGraph): GraphStats {
@@ -241,7 +316,7 @@ function symbolOrThrow(graph: KnowledgeGraph, id: number): KgSymbol {
   return symbol;
 }
 
-function factOf(graph: KnowledgeGraph, triple: Triple): Fact {
+function factOf(graph: KnowledgeGraph, triple: Pick<Triple, 'subject' | 'predicate' | 'object' | 'confidence' | 'provenanceId'>): Fact {
   return {
     subject: refOf(symbolOrThrow(graph, triple.subject)),
     predicate: refOf(symbolOrThrow(graph, triple.predicate)),

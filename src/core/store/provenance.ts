@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Why something is in the graph or the log: an import, a rule, a decision, a veto, ... */
-export const provenanceKindSchema = z.enum(['import', 'starter-graph']);
+export const provenanceKindSchema = z.enum(['import', 'starter-graph', 'inference']);
 
 /** Where a fact or a decision came from. */
 export const provenanceRecordSchema = z.object({
@@ -15,3 +15,6 @@ export const provenanceRecordSchema = z.object({
   createdAt: z.number(),
 });
 export type ProvenanceRecord = z.infer<typeof provenanceRecordSchema>;
+
+/** A provenance record before it is stored (the database gives it its id). */
+export type ProvenanceDraft = Omit<ProvenanceRecord, 'id'>;

@@ -1,0 +1,260 @@
+/**
+ * Bipolar hypervectors packed as bits: bit 1 stands for +1, bit 0 for -1, 32 dimensions to a
+ * word of a `Uint32Array`. Random vectors of many dimensions are almost orthogonal (similarity
+ * about 0.5), so a symbol or a word can be given one from a seed, and structure can be encoded
+ * by binding (XOR) and bundling (majority) them. Everything here is integer arithmetic, so the
+ * same seed gives the same vector on every platform.
+ */
+
+/** Dimensions of a hypervector unless told otherwise: enough to keep random vectors near 0.5 (±0.015). */
+export const DEFAULT_DIMENSIONS = 10_000;
+
+/**
+ * A bipolar hypervector. `words` holds `ceil(dimensions / 32)` words; the bits of the last word
+ * past `dimensions` are always 0, so whole-word operations never count them.
+ */
+export type Hypervector = { readonly dimensions: number; readonly words: Uint32Array };
+
+/** Seeds of the fixed vectors used here; any constants would do, but they must never change. */
+const TIE_BREAK_SEED = 0x71eb4ea;
+const WORD_SALT = 0x5eed_0001;
+
+/**
+ * A random hypervector, the same for the same seed and dimensions on every platform.
+ * Distinct safe-integer seeds give distinct generator states, so callers can pack a kind and an
+ * id into one seed (`kind * 2 ** 32 + id`) without collisions.
+ * @param seed any safe integer.
+ */
+export function randomHypervector(seed: number, dimensions: number = DEFAULT_DIMENSIONS): Hypervector {
+  if (!Number.isSafeInteger(seed)) throw new RangeError(`a hypervector seed must be a safe integer, got ${seed}`);
+  const words = new Uint32Array(wordCount(dimensions));
+  const next = xoshiro128StarStar(seed >>> 0, Math.floor(seed / 2 ** 32) >>> 0);
+  for (let index = 0; index < words.length; index++) words[index] = next();
+  words[words.length - 1]! &= lastWordMask(dimensions);
+  return { dimensions, words };
+}
+
+/**
+ * Binds two vectors (XOR, the bipolar product): the result is unlike both, and binding again with
+ * either gives back the other. Used to pair a role with a filler, e.g. a predicate with an object.
+ */
+export function bind(a: Hypervector, b: Hypervector): Hypervector {
+  assertSameDimensions(a, b);
+  const words = new Uint32Array(a.words.length);
+  for (let index = 0; index < words.length; index++) words[index] = a.words[index]! ^ b.words[index]!;
+  return { dimensions: a.dimensions, words };
+}
+
+/**
+ * Bundles vectors by bitwise majority: the result is similar to each of them, more so to the
+ * heavier ones. A weight counts its vector that many times; a dimension where the votes are
+ * exactly even takes its bit from a fixed tie-break vector, so the result is deterministic.
+ * Counting is bit-sliced (32 dimensions at a time), so bundling n vectors costs about n whole-word
+ * additions per word, not n additions per dimension.
+ * @param weights non-negative integers, one per vector (all 1 when left out); their sum must be
+ *   positive and below 2^31.
+ */
+export function bundle(vectors: readonly Hypervector[], weights?: readonly number[]): Hypervector {
+  const first = vectors[0];
+  if (first === undefined) throw new RangeError('bundle needs at least one vector');
+  if (weights !== undefined && weights.length !== vectors.length) {
+    throw new RangeError(`bundle got ${vectors.length} vectors but ${weights.length} weights`);
+  }
+  let total = 0;
+  for (let index = 0; index < vectors.length; index++) {
+    assertSameDimensions(first, vectors[index]!);
+    const weight = weights === undefined ? 1 : weights[index]!;
+    if (!Number.isInteger(weight) || weight < 0) throw new RangeError(`bundle weights must be non-negative integers, got ${weight} at ${index}`);
+    total += weight;
+  }
+  if (total === 0) throw new RangeError('bundle needs a positive total weight');
+  if (total >= 2 ** 31) throw new RangeError(`bundle weights must sum to less than 2^31, got ${total}`);
+
+  const { dimensions } = first;
+  const wordArrays = vectors.map((vector) => vector.words);
+  const weightOf = weights ?? vectors.map(() => 1);
+  // Count votes for +1 per dimension in binary, one Int32 per bit of the count ("plane"),
+  // covering 32 dimensions at once. A count never exceeds the total, so it fits planeCount bits.
+  const planeCount = 32 - Math.clz32(total);
+  const planes = new Int32Array(planeCount);
+  // +1 wins when 2 * count > total, i.e. count > floor(total / 2); an even total can tie.
+  const threshold = total >>> 1;
+  const canTie = total % 2 === 0;
+  const tieBreak = tieBreakVector(dimensions).words;
+  const result = new Uint32Array(first.words.length);
+  for (let wordIndex = 0; wordIndex < result.length; wordIndex++) {
+    planes.fill(0);
+    for (let vectorIndex = 0; vectorIndex < wordArrays.length; vectorIndex++) {
+      const value = wordArrays[vectorIndex]![wordIndex]! | 0;
+      let weight = weightOf[vectorIndex]!;
+      // Adding weight w to the counts of the set bits: for each bit b of w, add the word at plane b.
+      for (let plane = 0; weight !== 0; plane++, weight >>>= 1) {
+        if ((weight & 1) === 0) continue;
+        let carry = value;
+        for (let target = plane; carry !== 0 && target < planeCount; target++) {
+          const overflow = planes[target]! & carry;
+          planes[target]! ^= carry;
+          carry = overflow;
+        }
+      }
+    }
+    // Compare each 32 counts with the threshold, from the most significant plane down.
+    let greater = 0;
+    let equal = -1;
+    for (let plane = planeCount - 1; plane >= 0; plane--) {
+      const bits = planes[plane]!;
+      if (((threshold >>> plane) & 1) === 1) {
+        equal &= bits;
+      } else {
+        greater |= equal & bits;
+        equal &= ~bits;
+      }
+    }
+    result[wordIndex] = canTie ? greater | (equal & tieBreak[wordIndex]!) : greater;
+  }
+  result[result.length - 1]! &= lastWordMask(dimensions);
+  return { dimensions, words: result };
+}
+
+/** The number of dimensions where two vectors differ. */
+export function hammingDistance(a: Hypervector, b: Hypervector): number {
+  assertSameDimensions(a, b);
+  const left = a.words;
+  const right = b.words;
+  let distance = 0;
+  for (let index = 0; index < left.length; index++) distance += popCount(left[index]! ^ right[index]!);
+  return distance;
+}
+
+/**
+ * How alike two vectors are: 1 - hamming / dimensions. 1 for equal vectors, about 0.5 for
+ * unrelated ones, 0 for opposite ones.
+ */
+export function similarity(a: Hypervector, b: Hypervector): number {
+  return 1 - hammingDistance(a, b) / a.dimensions;
+}
+
+/**
+ * The words of a text as text similarity sees them: NFKC-normalised, lower-cased, split on
+ * anything that is not a letter or a digit (so "Red-Planet" and "red planet" read alike).
+ */
+export function textWords(text: string): string[] {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '');
+}
+
+/** The vector of one word, seeded from two FNV-1a hashes of it (so two words rarely share a seed). */
+export function wordHypervector(word: string, dimensions: number = DEFAULT_DIMENSIONS): Hypervector {
+  const low = fnv1a(word, 0x811c9dc5);
+  const high = fnv1a(word, WORD_SALT) >>> 11; // 21 bits, so the seed stays a safe integer
+  return randomHypervector(high * 2 ** 32 + low, dimensions);
+}
+
+/**
+ * The vector of a text: its words' vectors bundled (a repeated word counts again). A text without
+ * words gets the vector of the empty word, which no real word has.
+ */
+export function hypervectorOfText(text: string, dimensions: number = DEFAULT_DIMENSIONS): Hypervector {
+  return bundleOfWords(textWords(text), dimensions);
+}
+
+/**
+ * How alike two texts are by the words they share, whatever their order: 1 for the same words,
+ * about 0.5 for texts with no word in common, and 0 when either text has no words at all.
+ */
+export function textSimilarity(a: string, b: string, dimensions: number = DEFAULT_DIMENSIONS): number {
+  const wordsOfA = textWords(a);
+  const wordsOfB = textWords(b);
+  if (wordsOfA.length === 0 || wordsOfB.length === 0) return 0;
+  return similarity(bundleOfWords(wordsOfA, dimensions), bundleOfWords(wordsOfB, dimensions));
+}
+
+function bundleOfWords(words: readonly string[], dimensions: number): Hypervector {
+  if (words.length === 0) return wordHypervector('', dimensions);
+  return bundle(words.map((word) => wordHypervector(word, dimensions)));
+}
+
+/** FNV-1a over the UTF-16 code units of a string, from a given offset basis. */
+function fnv1a(text: string, basis: number): number {
+  let hash = basis >>> 0;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** MurmurHash3's finaliser: a bijection on 32-bit integers that spreads every input bit. */
+function mix32(value: number): number {
+  let hash = value >>> 0;
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  hash ^= hash >>> 16;
+  return hash >>> 0;
+}
+
+/**
+ * xoshiro128** (Blackman and Vigna), a small fast generator with 128 bits of state. The two seed
+ * words go into separate state words through a bijection, so different seeds never share a state;
+ * the first outputs are skipped so that nearby seeds have diverged before any is used.
+ */
+function xoshiro128StarStar(low: number, high: number): () => number {
+  let a = mix32(low ^ 0x9e3779b9);
+  let b = mix32(high ^ 0x243f6a88);
+  let c = 0x85a308d3;
+  let d = 0x13198a2e;
+  const next = (): number => {
+    const t = b << 9;
+    let result = Math.imul(b, 5);
+    result = Math.imul((result << 7) | (result >>> 25), 9);
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = (d << 11) | (d >>> 21);
+    return result >>> 0;
+  };
+  for (let skipped = 0; skipped < 16; skipped++) next();
+  return next;
+}
+
+/** Set bits of a 32-bit integer (SWAR). */
+function popCount(value: number): number {
+  let bits = value - ((value >>> 1) & 0x55555555);
+  bits = (bits & 0x33333333) + ((bits >>> 2) & 0x33333333);
+  bits = (bits + (bits >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(bits, 0x01010101) >>> 24;
+}
+
+function wordCount(dimensions: number): number {
+  if (!Number.isInteger(dimensions) || dimensions < 1) throw new RangeError(`hypervector dimensions must be a positive integer, got ${dimensions}`);
+  return Math.ceil(dimensions / 32);
+}
+
+/** The bits of the last word that are real dimensions. */
+function lastWordMask(dimensions: number): number {
+  const used = dimensions % 32;
+  return used === 0 ? 0xffffffff : 0xffffffff >>> (32 - used);
+}
+
+function assertSameDimensions(a: Hypervector, b: Hypervector): void {
+  if (a.dimensions !== b.dimensions) throw new RangeError(`hypervectors of different dimensions: ${a.dimensions} and ${b.dimensions}`);
+}
+
+const tieBreakVectors = new Map<number, Hypervector>();
+
+/** The fixed vector that settles even votes in {@link bundle}, one per dimension count. */
+function tieBreakVector(dimensions: number): Hypervector {
+  let vector = tieBreakVectors.get(dimensions);
+  if (vector === undefined) {
+    vector = randomHypervector(TIE_BREAK_SEED, dimensions);
+    tieBreakVectors.set(dimensions, vector);
+  }
+  return vector;
+}
