@@ -69,6 +69,18 @@ describe('anima CLI', () => {
     expect(await anima('bogus')).toMatchObject({ code: 2 });
   });
 
+  it('infers facts into the snapshot and explains paths', async () => {
+    const snapshot = join(folder, 'session.json');
+    await anima('kg', 'import', await file('zoo.ttl', TURTLE), '--snapshot', snapshot);
+    const inferred = await anima('kg', 'infer', '--snapshot', snapshot, '--json');
+    expect(JSON.parse(inferred.out)).toMatchObject({ derived: 1, hasConverged: true, facts: [{ subject: 'Dog', predicate: 'is-a', object: 'Mammal', confidence: 0.95, rule: 'is-a-transitive' }] });
+    expect((await anima('kg', 'query', '?x is-a Mammal', '--snapshot', snapshot)).out.split('\n').sort()).toEqual(['', '?x', 'Canine', 'Cat', 'Dog']);
+    expect(JSON.parse((await anima('kg', 'infer', '--snapshot', snapshot, '--json')).out).derived).toBe(0);
+    expect((await anima('kg', 'path', 'Cat', 'dog', '--snapshot', snapshot)).out).toBe('Cat is-a Mammal\nDog is-a Mammal\n');
+    expect(await anima('kg', 'path', 'Dog', 'Unicorn', '--snapshot', snapshot)).toMatchObject({ code: 1, error: expect.stringContaining('unknown symbol "Unicorn"') });
+    expect(await anima('kg', 'infer', '--snapshot', snapshot, '--min-confidence', '2')).toMatchObject({ code: 2, error: expect.stringContaining('--min-confidence must be a number from 0 to 1') });
+  });
+
   it('runs as the installed `anima` command', async () => {
     const snapshot = join(folder, 'session.json');
     const run = promisify(execFile);

@@ -1,7 +1,7 @@
 import { openAsBlob } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import type { AgentApi } from '../core/api.ts';
+import type { AgentApi, Fact } from '../core/api.ts';
 import { withContractChecks } from '../core/api.ts';
 import { describeProblem } from '../core/result.ts';
 import { createAgentService } from '../core/service.ts';
@@ -17,6 +17,8 @@ Knowledge graph (the session lives in a snapshot file, created by the first impo
   anima kg stats --snapshot S [--json]
   anima kg query "?x is-a mammal" --snapshot S [--json] [--limit N]
   anima kg export --snapshot S [--output FILE]
+  anima kg infer --snapshot S [--min-confidence X] [--max-iterations N] [--json]
+  anima kg path FROM TO --snapshot S [--json]
 
 Options:
   --snapshot S   the session snapshot file (JSON)
@@ -54,6 +56,8 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
         json: { type: 'boolean', default: false },
         limit: { type: 'string' },
         output: { type: 'string' },
+        'min-confidence': { type: 'string' },
+        'max-iterations': { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     });
@@ -109,8 +113,7 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
     case 'query': {
       const [query] = rest;
       if (!query) throw new CliError(`kg query: which query? e.g. anima kg query "?x is-a mammal" --snapshot ${snapshotPath}`, 2);
-      const limit = values.limit === undefined ? 1000 : Number(values.limit);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 10000) throw new CliError(`kg query: --limit must be a whole number from 1 to 10000`, 2);
+      const limit = numberOption(values.limit, '--limit', { min: 1, max: 10000, fallback: 1000, isInteger: true });
       const answer = await service.kgQuery({ sessionId: session.id, query, limit });
       if (!answer.ok) throw new CliError([`kg query: cannot read "${query}":`, ...answer.problems.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
       if (values.json) {
@@ -132,7 +135,56 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
       } else output.out(exported.text);
       return 0;
     }
+    case 'infer': {
+      const minConfidence = numberOption(values['min-confidence'], '--min-confidence', { min: 0, max: 1, fallback: 0.1 });
+      const maxIterations = numberOption(values['max-iterations'], '--max-iterations', { min: 1, max: 100, fallback: 10, isInteger: true });
+      const run = await service.kgInfer({ sessionId: session.id, minConfidence, maxIterations, limit: 5000 });
+      await saveSnapshot(db, session.id, snapshotPath);
+      if (values.json) {
+        const facts = run.facts.map((entry) => ({ ...labelsOf(entry.fact), rule: entry.rule }));
+        output.out(`${JSON.stringify({ derived: run.derived, raised: run.raised, iterations: run.iterations, hasConverged: run.hasConverged, isTruncated: run.isTruncated, facts })}\n`);
+      } else {
+        for (const entry of run.facts) output.out(`${entry.fact.subject.label}\t${entry.fact.predicate.label}\t${entry.fact.object.label}\t${entry.fact.confidence.toFixed(3)}\t${entry.rule}\n`);
+        output.error(
+          `anima: ${run.derived} new facts, ${run.raised} raised in confidence, in ${run.iterations} rounds` +
+            `${run.hasConverged ? '' : ' (stopped before the rules ran out: raise --max-iterations)'}${run.isTruncated ? ' (stopped at the size limit)' : ''}\n`,
+        );
+      }
+      return 0;
+    }
+    case 'path': {
+      const [fromLabel, toLabel] = rest;
+      if (!fromLabel || !toLabel) throw new CliError(`kg path: which two symbols? e.g. anima kg path Dog Mammal --snapshot ${snapshotPath}`, 2);
+      const [from, to] = await Promise.all([fromLabel, toLabel].map((label) => symbolIdOf(service, session.id, label)));
+      const path = await service.kgPath({ sessionId: session.id, from: from!, to: to! });
+      if (!path.isFound) throw new CliError(`no path between ${fromLabel} and ${toLabel} within 8 steps`);
+      if (values.json) output.out(`${JSON.stringify(path.steps.map((step) => ({ ...labelsOf(step.fact), isForward: step.isForward })))}\n`);
+      else for (const step of path.steps) output.out(`${step.fact.subject.label} ${step.fact.predicate.label} ${step.fact.object.label}\n`);
+      return 0;
+    }
     default:
       throw new CliError(`unknown command "kg ${command ?? ''}"\n\n${USAGE}`, 2);
   }
+}
+
+/** A fact as the CLI prints it in JSON: labels, not ids. */
+function labelsOf(fact: Fact) {
+  return { subject: fact.subject.label, predicate: fact.predicate.label, object: fact.object.label, confidence: fact.confidence };
+}
+
+/** The symbol with exactly this label (case-insensitive), or a clear error. */
+async function symbolIdOf(service: AgentApi, sessionId: string, label: string): Promise<number> {
+  const { hits } = await service.kgSearch({ sessionId, text: label, limit: 1 });
+  const hit = hits[0];
+  if (!hit || hit.symbol.label.toLowerCase() !== label.toLowerCase()) throw new CliError(`unknown symbol "${label}"${hit ? ` (did you mean ${hit.symbol.label}?)` : ''}`);
+  return hit.symbol.id;
+}
+
+/** Reads a numeric option, or explains what it must be. */
+function numberOption(text: string | undefined, name: string, rule: { min: number; max: number; fallback: number; isInteger?: boolean }): number {
+  if (text === undefined) return rule.fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < rule.min || value > rule.max || (rule.isInteger && !Number.isInteger(value)))
+    throw new CliError(`${name} must be ${rule.isInteger ? 'a whole number' : 'a number'} from ${rule.min} to ${rule.max}, not "${text}"`, 2);
+  return value;
 }
