@@ -69,6 +69,13 @@ export type ImportOutcome = z.infer<typeof importOutcomeSchema>;
 
 export const kgImportFormatSchema = z.enum(KG_IMPORT_FORMATS);
 
+/** While a session opens: its stored graph loading (in chunks), or, on first start, the starter graph importing. */
+export const openProgressSchema = z.union([
+  z.object({ phase: z.literal('loading-graph'), chunksRead: z.number().int().nonnegative(), totalChunks: z.number().int().nonnegative() }),
+  importProgressSchema,
+]);
+export type OpenProgress = z.infer<typeof openProgressSchema>;
+
 const sessionSummarySchema = z.object({ id: sessionIdSchema, name: z.string() });
 
 /** Every method of the AgentService. */
@@ -77,7 +84,7 @@ export const agentContract = {
   open: {
     args: z.object({}),
     result: z.object({ session: sessionSummarySchema, stats: graphStatsSchema, hasLoadedStarterGraph: z.boolean() }),
-    progress: importProgressSchema,
+    progress: openProgressSchema,
   },
   kgStats: { args: z.object({ sessionId: sessionIdSchema }), result: graphStatsSchema },
   /** Entities and relations whose label or rdfs:label contains the text. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AnimaDatabase } from './store/database.ts';
+import { loadGraph } from './store/kg-repository.ts';
 import { freshIndexedDb, testService } from './testing/test-database.ts';
 
 const STARTER = `@prefix : <urn:anima:kg#> .
@@ -7,6 +8,12 @@ const STARTER = `@prefix : <urn:anima:kg#> .
 :GoldenRetriever :is-a :Dog ; rdfs:label "golden retriever"@en .
 :Dog :is-a :Canine . :Canine :is-a :Mammal .
 `;
+
+/** What the database holds for a session: its triples as reloaded, and the symbol and provenance counts. */
+async function storedState(db: AnimaDatabase, sessionId: string) {
+  const graph = await loadGraph(db, sessionId);
+  return { triples: [...graph.triples()], symbols: graph.symbolCount, provenance: await db.provenance.count() };
+}
 
 async function opened(options: Parameters<typeof testService>[0] = {}) {
   const { db, service } = testService(options);
@@ -67,7 +74,7 @@ describe('agent service: knowledge graph', () => {
 
   it('leaves the graph and the database unchanged when a line is bad, and names the line', async () => {
     const { db, service, sessionId } = await opened({ loadStarterGraph: async () => STARTER });
-    const before = { triples: await db.triples.count(), symbols: await db.symbols.count(), provenance: await db.provenance.count() };
+    const before = await storedState(db, sessionId);
     const outcome = await service.kgImport({
       sessionId,
       operationId: 'op',
@@ -75,7 +82,7 @@ describe('agent service: knowledge graph', () => {
       data: '<http://e.org/New> <http://e.org/is-a> <http://e.org/Thing> .\n<http://e.org/Other> <http://e.org/is-a> <http://e.org/Thing> .\n<http://e.org/x> broken .\n',
     });
     expect(outcome).toMatchObject({ ok: false, reason: 'invalid', problems: [{ line: 3 }] });
-    expect({ triples: await db.triples.count(), symbols: await db.symbols.count(), provenance: await db.provenance.count() }).toEqual(before);
+    expect(await storedState(db, sessionId)).toEqual(before);
     expect((await service.kgStats({ sessionId })).triples).toBe(4);
     expect((await service.kgSearch({ sessionId, text: 'New' })).total).toBe(0);
   });
@@ -87,7 +94,7 @@ describe('agent service: knowledge graph', () => {
       void service.cancel({ operationId: 'big' });
     });
     expect(await importing).toMatchObject({ ok: false, reason: 'cancelled' });
-    expect(await db.triples.count()).toBe(0);
+    expect(await storedState(db, sessionId)).toEqual({ triples: [], symbols: 0, provenance: 0 });
     expect(await service.cancel({ operationId: 'big' })).toEqual({ isCancelled: false });
   });
 
@@ -100,7 +107,7 @@ describe('agent service: knowledge graph', () => {
   it('stamps imported triples with an import provenance record', async () => {
     const { db, service, sessionId } = await opened();
     await service.kgImport({ sessionId, operationId: 'op', fileName: 'facts.csv', data: 'Dog,is-a,Mammal\n' });
-    const [triple] = await db.triples.toArray();
+    const [triple] = (await loadGraph(db, sessionId)).triples();
     const provenance = await db.provenance.get(triple!.provenanceId!);
     expect(provenance).toMatchObject({ kind: 'import', sources: ['facts.csv'], sessionId });
   });

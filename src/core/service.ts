@@ -10,7 +10,7 @@ import { searchSymbols } from './kg/search.ts';
 import type { KgSymbol } from './kg/symbol.ts';
 import { type Triple, tripleKey } from './kg/triple.ts';
 import { ACTIVE_SESSION_KEY, type AnimaDatabase } from './store/database.ts';
-import { loadGraph, storeGraphDelta } from './store/kg-repository.ts';
+import { type GraphLoadProgress, loadGraph, storeGraphDelta } from './store/kg-repository.ts';
 import type { SessionRecord } from './store/session.ts';
 
 /** What the service needs from where it runs (worker or CLI): storage, the clock, ids, the starter graph. */
@@ -42,10 +42,11 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
     return run;
   };
 
-  const graphOf = (sessionId: string): Promise<KnowledgeGraph> => {
+  /** A session's graph, loaded from storage on first use (reporting chunk progress to whoever asked first). */
+  const graphOf = (sessionId: string, onProgress?: (progress: GraphLoadProgress) => void): Promise<KnowledgeGraph> => {
     let graph = graphs.get(sessionId);
     if (!graph) {
-      graph = sessionOf(sessionId).then(() => loadGraph(db, sessionId));
+      graph = sessionOf(sessionId).then(() => loadGraph(db, sessionId, onProgress));
       graphs.set(sessionId, graph);
       graph.catch(() => graphs.delete(sessionId));
     }
@@ -81,6 +82,7 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
       if (delta.symbols.length > 0 || delta.addedTriples.length > 0 || delta.updatedTriples.length > 0) {
         const storedAt = now();
         const stored = await storeGraphDelta(db, {
+          graph,
           sessionId,
           delta,
           now: storedAt,
@@ -142,8 +144,9 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
         });
         return created;
       });
+      const graph = await graphOf(session.id, (progress) => onProgress?.({ phase: 'loading-graph', ...progress }));
       const hasLoadedStarterGraph = await loadStarterGraphIfPending(session.id, onProgress);
-      return { session: { id: session.id, name: session.name }, stats: statsOf(await graphOf(session.id)), hasLoadedStarterGraph };
+      return { session: { id: session.id, name: session.name }, stats: statsOf(graph), hasLoadedStarterGraph };
     },
 
     async kgStats({ sessionId }) {
@@ -230,6 +233,7 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
         const derivationFor = (triple: Pick<Triple, 'subject' | 'predicate' | 'object'>) => derivationOf.get(tripleKey(triple.subject, triple.predicate, triple.object))!;
         const delta = batch.delta;
         const stored = await storeGraphDelta(db, {
+          graph,
           sessionId,
           delta,
           now: startedAt,

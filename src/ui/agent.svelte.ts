@@ -1,5 +1,5 @@
 import { getContext, setContext } from 'svelte';
-import type { AgentApi, GraphStats, ImportProgress } from '../core/api.ts';
+import type { AgentApi, GraphStats, OpenProgress } from '../core/api.ts';
 
 /** Where the app stands with the agent worker. */
 export type AgentStatus = 'opening' | 'ready' | 'error';
@@ -15,8 +15,8 @@ export class AgentState {
   status = $state<AgentStatus>('opening');
   session = $state<SessionSummary | undefined>();
   stats = $state<GraphStats | undefined>();
-  /** The latest report of the starter graph load; stays undefined when nothing needs loading. */
-  openProgress = $state<ImportProgress | undefined>();
+  /** The latest report of the stored graph's load or the starter graph's import, while opening. */
+  openProgress = $state<OpenProgress | undefined>();
   errorMessage = $state<string | undefined>();
   /** Goes up whenever the graph changes, so views that show parts of it fetch them again. */
   graphRevision = $state(0);

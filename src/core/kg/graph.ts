@@ -1,5 +1,6 @@
 import { type KgSymbol, type SymbolKind, ANIMA_IRI_BASE, isMetadataRelation, labelKey, literalKey, localName, symbolKey } from './symbol.ts';
 import { type Triple, tripleKey } from './triple.ts';
+import { allocateColumns, NO_PROVENANCE, resizeColumns, type TripleColumns, TripleKeyIndex } from './triple-columns.ts';
 import type { Term } from './term.ts';
 
 /** What a batch adds to or changes in the graph; written to storage before it is applied in memory. */
@@ -13,23 +14,42 @@ export type GraphDelta = {
 export type TermRole = 'subject' | 'predicate' | 'object';
 
 /**
- * The knowledge graph of one session, held in memory with indexes by subject, predicate and
- * object. Changes go through a {@link GraphBatch} so that nothing is visible until it is stored.
+ * The knowledge graph of one session, held in memory: symbols as records, triples as typed-array
+ * columns in the order they were added (see triple-columns.ts), with a hash index for identity
+ * and position lists by subject, predicate and object. Changes go through a {@link GraphBatch}
+ * so that nothing is visible until it is stored.
  */
 export class KnowledgeGraph {
   readonly #symbolsById = new Map<number, KgSymbol>();
   readonly #symbolsByKey = new Map<string, KgSymbol>();
   readonly #symbolsByIri = new Map<string, KgSymbol>();
-  readonly #triplesByKey = new Map<string, Triple>();
-  readonly #bySubject = new Map<number, Triple[]>();
-  readonly #byPredicate = new Map<number, Triple[]>();
-  readonly #byObject = new Map<number, Triple[]>();
+  #columns: TripleColumns;
+  #count = 0;
+  readonly #keys: TripleKeyIndex;
+  readonly #bySubject = new Map<number, number[]>();
+  readonly #byPredicate = new Map<number, number[]>();
+  readonly #byObject = new Map<number, number[]>();
   #nextSymbolId = 1;
 
-  /** Builds a graph from stored records. */
+  constructor(expectedTriples = 1024) {
+    this.#columns = allocateColumns(Math.max(16, expectedTriples));
+    this.#keys = new TripleKeyIndex(expectedTriples);
+  }
+
+  /** Builds a graph from triple records (tests, snapshots). */
   static from(symbols: Iterable<KgSymbol>, triples: Iterable<Triple>): KnowledgeGraph {
     const graph = new KnowledgeGraph();
     graph.apply({ symbols: [...symbols], addedTriples: [...triples], updatedTriples: [] });
+    return graph;
+  }
+
+  /** Builds a graph from stored columns in one pass (the fast path of a reload); takes ownership of the columns. */
+  static fromColumns(symbols: Iterable<KgSymbol>, columns: TripleColumns, count: number): KnowledgeGraph {
+    const graph = new KnowledgeGraph(count);
+    graph.apply({ symbols: [...symbols], addedTriples: [], updatedTriples: [] });
+    graph.#columns = columns.subjects.length >= Math.max(16, count) ? columns : resizeColumns(columns, count, Math.max(16, count));
+    for (let position = 0; position < count; position++) graph.#index(position);
+    graph.#count = count;
     return graph;
   }
 
@@ -38,12 +58,17 @@ export class KnowledgeGraph {
   }
 
   get tripleCount(): number {
-    return this.#triplesByKey.size;
+    return this.#count;
   }
 
   /** The id the next new symbol gets. */
   get nextSymbolId(): number {
     return this.#nextSymbolId;
+  }
+
+  /** The live columns; positions [0, tripleCount) are valid. Read only: storage copies chunks from them. */
+  get columns(): Readonly<TripleColumns> {
+    return this.#columns;
   }
 
   symbol(id: number): KgSymbol | undefined {
@@ -67,24 +92,45 @@ export class KnowledgeGraph {
     return this.#symbolsById.values();
   }
 
-  triples(): IterableIterator<Triple> {
-    return this.#triplesByKey.values();
+  /** Every triple, in the order they were added. */
+  *triples(): IterableIterator<Triple> {
+    for (let position = 0; position < this.#count; position++) yield this.tripleAt(position);
+  }
+
+  /** The triple at a position (0 = the first ever added). */
+  tripleAt(position: number): Triple {
+    const columns = this.#columns;
+    const provenanceId = columns.provenanceIds[position]!;
+    return {
+      subject: columns.subjects[position]!,
+      predicate: columns.predicates[position]!,
+      object: columns.objects[position]!,
+      confidence: columns.confidences[position]!,
+      ...(provenanceId !== NO_PROVENANCE ? { provenanceId } : {}),
+      createdAt: columns.createdAt[position]!,
+    };
+  }
+
+  /** The position of a triple, or -1 when the graph does not hold it. */
+  positionOf(subject: number, predicate: number, object: number): number {
+    return this.#keys.find(this.#columns, subject, predicate, object);
   }
 
   triple(subject: number, predicate: number, object: number): Triple | undefined {
-    return this.#triplesByKey.get(tripleKey(subject, predicate, object));
+    const position = this.positionOf(subject, predicate, object);
+    return position === -1 ? undefined : this.tripleAt(position);
   }
 
-  outgoing(symbolId: number): readonly Triple[] {
-    return this.#bySubject.get(symbolId) ?? [];
+  outgoing(symbolId: number): Triple[] {
+    return this.#at(this.#bySubject.get(symbolId));
   }
 
-  incoming(symbolId: number): readonly Triple[] {
-    return this.#byObject.get(symbolId) ?? [];
+  incoming(symbolId: number): Triple[] {
+    return this.#at(this.#byObject.get(symbolId));
   }
 
-  withPredicate(symbolId: number): readonly Triple[] {
-    return this.#byPredicate.get(symbolId) ?? [];
+  withPredicate(symbolId: number): Triple[] {
+    return this.#at(this.#byPredicate.get(symbolId));
   }
 
   /** Whether a triple is the agent's bookkeeping (an `agent:` predicate) rather than a domain fact. */
@@ -99,17 +145,18 @@ export class KnowledgeGraph {
       const found = this.triple(subject, predicate, object);
       return found ? [found] : [];
     }
-    const candidates: (readonly Triple[])[] = [];
-    if (subject !== undefined) candidates.push(this.outgoing(subject));
-    if (predicate !== undefined) candidates.push(this.withPredicate(predicate));
-    if (object !== undefined) candidates.push(this.incoming(object));
-    const narrowest = candidates.length === 0 ? [...this.triples()] : candidates.reduce((a, b) => (b.length < a.length ? b : a));
-    return narrowest.filter(
-      (triple) =>
-        (subject === undefined || triple.subject === subject) &&
-        (predicate === undefined || triple.predicate === predicate) &&
-        (object === undefined || triple.object === object),
-    );
+    const candidates: (readonly number[])[] = [];
+    if (subject !== undefined) candidates.push(this.#bySubject.get(subject) ?? []);
+    if (predicate !== undefined) candidates.push(this.#byPredicate.get(predicate) ?? []);
+    if (object !== undefined) candidates.push(this.#byObject.get(object) ?? []);
+    const columns = this.#columns;
+    const matches = (position: number) =>
+      (subject === undefined || columns.subjects[position] === subject) &&
+      (predicate === undefined || columns.predicates[position] === predicate) &&
+      (object === undefined || columns.objects[position] === object);
+    if (candidates.length === 0) return [...this.triples()];
+    const narrowest = candidates.reduce((a, b) => (b.length < a.length ? b : a));
+    return this.#at(narrowest.filter(matches));
   }
 
   /** Starts a set of changes; they become visible when the stored delta is applied. */
@@ -117,7 +164,7 @@ export class KnowledgeGraph {
     return new GraphBatch(this, options.now);
   }
 
-  /** Applies a stored delta. Updated triples change the live records in place. */
+  /** Applies a stored delta: new symbols, new triples appended in order, raised confidences. */
   apply(delta: GraphDelta): void {
     for (const symbol of delta.symbols) {
       this.#symbolsById.set(symbol.id, symbol);
@@ -125,19 +172,43 @@ export class KnowledgeGraph {
       if (symbol.iri !== undefined) this.#symbolsByIri.set(symbol.iri, symbol);
       if (symbol.id >= this.#nextSymbolId) this.#nextSymbolId = symbol.id + 1;
     }
+    const needed = this.#count + delta.addedTriples.length;
+    if (needed > this.#columns.subjects.length) this.#columns = resizeColumns(this.#columns, this.#count, Math.max(needed, this.#columns.subjects.length * 2));
     for (const triple of delta.addedTriples) {
-      const live = { ...triple };
-      this.#triplesByKey.set(tripleKey(triple.subject, triple.predicate, triple.object), live);
-      pushTo(this.#bySubject, triple.subject, live);
-      pushTo(this.#byPredicate, triple.predicate, live);
-      pushTo(this.#byObject, triple.object, live);
+      if (this.positionOf(triple.subject, triple.predicate, triple.object) !== -1)
+        throw new Error(`the graph already holds ${triple.subject} ${triple.predicate} ${triple.object}: a delta must add only new triples`);
+      const position = this.#count++;
+      this.#write(position, triple);
+      this.#index(position);
     }
     for (const triple of delta.updatedTriples) {
-      const live = this.#triplesByKey.get(tripleKey(triple.subject, triple.predicate, triple.object));
-      if (live === undefined) throw new Error(`update of a triple the graph does not hold: ${triple.subject} ${triple.predicate} ${triple.object}`);
-      live.confidence = triple.confidence;
-      live.provenanceId = triple.provenanceId;
+      const position = this.positionOf(triple.subject, triple.predicate, triple.object);
+      if (position === -1) throw new Error(`update of a triple the graph does not hold: ${triple.subject} ${triple.predicate} ${triple.object}`);
+      this.#columns.confidences[position] = triple.confidence;
+      this.#columns.provenanceIds[position] = triple.provenanceId ?? NO_PROVENANCE;
     }
+  }
+
+  #write(position: number, triple: Triple): void {
+    const columns = this.#columns;
+    columns.subjects[position] = triple.subject;
+    columns.predicates[position] = triple.predicate;
+    columns.objects[position] = triple.object;
+    columns.confidences[position] = triple.confidence;
+    columns.provenanceIds[position] = triple.provenanceId ?? NO_PROVENANCE;
+    columns.createdAt[position] = triple.createdAt;
+  }
+
+  #index(position: number): void {
+    const columns = this.#columns;
+    this.#keys.insert(columns, position);
+    pushTo(this.#bySubject, columns.subjects[position]!, position);
+    pushTo(this.#byPredicate, columns.predicates[position]!, position);
+    pushTo(this.#byObject, columns.objects[position]!, position);
+  }
+
+  #at(positions: readonly number[] | undefined): Triple[] {
+    return positions ? positions.map((position) => this.tripleAt(position)) : [];
   }
 }
 
@@ -241,10 +312,10 @@ function kindFor(role: TermRole): SymbolKind {
   return role === 'predicate' ? 'relation' : 'entity';
 }
 
-function pushTo(index: Map<number, Triple[]>, id: number, triple: Triple): void {
+function pushTo(index: Map<number, number[]>, id: number, position: number): void {
   const list = index.get(id);
-  if (list) list.push(triple);
-  else index.set(id, [triple]);
+  if (list) list.push(position);
+  else index.set(id, [position]);
 }
 
 /** Drops undefined optional fields so stored records and snapshots stay minimal and stable. */

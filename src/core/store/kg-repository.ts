@@ -1,29 +1,49 @@
-import { KnowledgeGraph, type GraphDelta } from '../kg/graph.ts';
-import type { KgSymbol } from '../kg/symbol.ts';
+import { type GraphDelta, KnowledgeGraph } from '../kg/graph.ts';
 import type { Triple } from '../kg/triple.ts';
-import { type AnimaDatabase, type StoredSymbol, type StoredTriple, symbolsOfSession, triplesOfSession } from './database.ts';
+import { type AnimaDatabase, chunksOfSession } from './database.ts';
+import { chunksForDelta, joinTripleChunks, type TripleChunkRecord } from './graph-chunks.ts';
 import type { ProvenanceDraft } from './provenance.ts';
 
-/** Loads a session's knowledge graph into memory. */
-export async function loadGraph(db: AnimaDatabase, sessionId: string): Promise<KnowledgeGraph> {
-  const [symbols, triples] = await db.transaction('r', db.symbols, db.triples, () =>
-    Promise.all([symbolsOfSession(db, sessionId).toArray(), triplesOfSession(db, sessionId).toArray()]),
+/** How far a graph load has got, in chunks of triples. */
+export type GraphLoadProgress = { chunksRead: number; totalChunks: number };
+
+const CHUNKS_PER_READ = 16;
+
+/** Loads a session's knowledge graph into memory, reporting progress as its triple chunks arrive. */
+export async function loadGraph(db: AnimaDatabase, sessionId: string, onProgress?: (progress: GraphLoadProgress) => void): Promise<KnowledgeGraph> {
+  const { symbolChunks, tripleChunks } = await db.transaction('r', [db.symbolChunks, db.tripleChunks], async () => {
+    const symbolChunks = await chunksOfSession(db.symbolChunks, sessionId).toArray();
+    const keys = await chunksOfSession(db.tripleChunks, sessionId).primaryKeys();
+    const tripleChunks: TripleChunkRecord[] = [];
+    onProgress?.({ chunksRead: 0, totalChunks: keys.length });
+    for (let start = 0; start < keys.length; start += CHUNKS_PER_READ) {
+      const read = await db.tripleChunks.bulkGet(keys.slice(start, start + CHUNKS_PER_READ));
+      for (const chunk of read) if (chunk) tripleChunks.push(chunk);
+      onProgress?.({ chunksRead: tripleChunks.length, totalChunks: keys.length });
+    }
+    return { symbolChunks, tripleChunks };
+  });
+  const { columns, count } = joinTripleChunks(tripleChunks);
+  return KnowledgeGraph.fromColumns(
+    symbolChunks.flatMap((chunk) => chunk.symbols),
+    columns,
+    count,
   );
-  return KnowledgeGraph.from(symbols.map(withoutSession), triples.map(withoutSession));
 }
 
 /**
  * Stores a graph delta with the provenance that explains it, in one transaction: all of it, or
  * (on any failure) none of it. One record for the whole delta (an import), or one per triple (a
- * derivation with its own rule and premises). Returns the delta with its triples stamped with
- * their provenance ids, ready to apply to the in-memory graph.
+ * derivation with its own rule and premises). Only the chunks the delta touches are rewritten.
+ * Returns the delta with its triples stamped with their provenance ids, ready to apply to the
+ * graph (which must not change between this call and that apply).
  */
 export async function storeGraphDelta(
   db: AnimaDatabase,
-  change: { sessionId: string; delta: GraphDelta; provenance: ProvenanceDraft | ((triple: Triple) => ProvenanceDraft); now: number },
+  change: { graph: KnowledgeGraph; sessionId: string; delta: GraphDelta; provenance: ProvenanceDraft | ((triple: Triple) => ProvenanceDraft); now: number },
 ): Promise<GraphDelta> {
-  const { sessionId, delta, provenance, now } = change;
-  return db.transaction('rw', [db.symbols, db.triples, db.sessions, db.provenance], async () => {
+  const { graph, sessionId, delta, provenance, now } = change;
+  return db.transaction('rw', [db.symbolChunks, db.tripleChunks, db.sessions, db.provenance], async () => {
     const changed = [...delta.addedTriples, ...delta.updatedTriples];
     let idOf: (index: number) => number;
     if (typeof provenance === 'function') {
@@ -33,15 +53,16 @@ export async function storeGraphDelta(
       const id = (await db.provenance.add(provenance)) as number;
       idOf = () => id;
     }
-    const stamped = changed.map((triple, index) => ({ ...triple, provenanceId: idOf(index) }));
-    await db.symbols.bulkAdd(delta.symbols.map((symbol): StoredSymbol => ({ ...symbol, sessionId })));
-    await db.triples.bulkPut(stamped.map((triple): StoredTriple => ({ ...triple, sessionId })));
+    const stampedTriples = changed.map((triple, index) => ({ ...triple, provenanceId: idOf(index) }));
+    const stamped: GraphDelta = {
+      symbols: delta.symbols,
+      addedTriples: stampedTriples.slice(0, delta.addedTriples.length),
+      updatedTriples: stampedTriples.slice(delta.addedTriples.length),
+    };
+    const { symbolChunks, tripleChunks } = chunksForDelta(graph, sessionId, stamped);
+    await db.symbolChunks.bulkPut(symbolChunks);
+    await db.tripleChunks.bulkPut(tripleChunks);
     await db.sessions.update(sessionId, { updatedAt: now });
-    return { symbols: delta.symbols, addedTriples: stamped.slice(0, delta.addedTriples.length), updatedTriples: stamped.slice(delta.addedTriples.length) };
+    return stamped;
   });
-}
-
-function withoutSession<T extends KgSymbol | Triple>(record: T & { sessionId: string }): T {
-  const { sessionId: _sessionId, ...rest } = record;
-  return rest as unknown as T;
 }

@@ -1,7 +1,8 @@
 /**
- * Every schema version the database has had, oldest first. A past version is never edited:
- * a change adds a version (with an upgrade function in database.ts when data must move), and
- * tests open a database written by each older version with the current code.
+ * Every schema version the database has had, oldest first; each lists only the tables it adds,
+ * changes or (with null) deletes. A past version is never edited: a change adds a version (with
+ * an upgrade in migrations.ts when data must move), and schema.test.ts opens a database written
+ * by each older version with the current code.
  */
 export const SCHEMA_VERSIONS = [
   {
@@ -41,6 +42,17 @@ export const SCHEMA_VERSIONS = [
       settings: 'key',
     },
   },
-] as const satisfies readonly { version: number; stores: Record<string, string> }[];
+  {
+    version: 2,
+    // The knowledge graph moves to packed chunks (see graph-chunks.ts): a reload reads hundreds
+    // of records instead of millions. The upgrade in migrations.ts moves version 1's rows.
+    stores: {
+      symbols: null,
+      triples: null,
+      symbolChunks: '[sessionId+index]',
+      tripleChunks: '[sessionId+index]',
+    },
+  },
+] as const satisfies readonly { version: number; stores: Record<string, string | null> }[];
 
 export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;

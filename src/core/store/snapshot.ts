@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { symbolSchema } from '../kg/symbol.ts';
 import { tripleSchema } from '../kg/triple.ts';
 import { type Problem, problemsFromZod, type Result } from '../result.ts';
-import { ACTIVE_SESSION_KEY, type AnimaDatabase, symbolsOfSession, triplesOfSession } from './database.ts';
+import { KnowledgeGraph } from '../kg/graph.ts';
+import { ACTIVE_SESSION_KEY, type AnimaDatabase, chunksOfSession } from './database.ts';
+import { chunksOfGraph } from './graph-chunks.ts';
+import { loadGraph } from './kg-repository.ts';
 import { provenanceRecordSchema } from './provenance.ts';
 import { sessionRecordSchema } from './session.ts';
 
@@ -30,20 +33,17 @@ export type Snapshot = z.infer<typeof snapshotSchema>;
  * schema also fixes the key order, so the same data always gives the same JSON bytes.
  */
 export async function exportSnapshot(db: AnimaDatabase, sessionId: string): Promise<Snapshot> {
-  return db.transaction('r', [db.sessions, db.symbols, db.triples, db.provenance], async () => {
-    const session = await db.sessions.get(sessionId);
-    if (!session) throw new Error(`no session with id ${sessionId}`);
-    const symbols = await symbolsOfSession(db, sessionId).toArray();
-    const triples = await triplesOfSession(db, sessionId).toArray();
-    const provenance = await db.provenance.where('sessionId').equals(sessionId).sortBy('id');
-    return snapshotSchema.parse({
-      format: SNAPSHOT_FORMAT,
-      version: SNAPSHOT_VERSION,
-      session,
-      symbols: symbols.map(({ sessionId: _sessionId, ...symbol }) => symbol),
-      triples: triples.map(({ sessionId: _sessionId, ...triple }) => triple),
-      provenance: provenance.map(({ sessionId: _sessionId, ...record }) => record),
-    });
+  const session = await db.sessions.get(sessionId);
+  if (!session) throw new Error(`no session with id ${sessionId}`);
+  const [graph, provenance] = await Promise.all([loadGraph(db, sessionId), db.provenance.where('sessionId').equals(sessionId).sortBy('id')]);
+  return snapshotSchema.parse({
+    format: SNAPSHOT_FORMAT,
+    version: SNAPSHOT_VERSION,
+    session,
+    symbols: [...graph.symbols()].sort((a, b) => a.id - b.id),
+    // In the order they were added, which a restore keeps.
+    triples: [...graph.triples()],
+    provenance: provenance.map(({ sessionId: _sessionId, ...record }) => record),
   });
 }
 
@@ -83,13 +83,14 @@ export function parseSnapshot(value: unknown): Result<Snapshot> {
  */
 export async function restoreSnapshot(db: AnimaDatabase, snapshot: Snapshot): Promise<void> {
   const sessionId = snapshot.session.id;
-  await db.transaction('rw', [db.sessions, db.symbols, db.triples, db.provenance, db.settings], async () => {
-    await symbolsOfSession(db, sessionId).delete();
-    await triplesOfSession(db, sessionId).delete();
+  const { symbolChunks, tripleChunks } = chunksOfGraph(KnowledgeGraph.from(snapshot.symbols, snapshot.triples), sessionId);
+  await db.transaction('rw', [db.sessions, db.symbolChunks, db.tripleChunks, db.provenance, db.settings], async () => {
+    await chunksOfSession(db.symbolChunks, sessionId).delete();
+    await chunksOfSession(db.tripleChunks, sessionId).delete();
     await db.provenance.where('sessionId').equals(sessionId).delete();
     await db.sessions.put(snapshot.session);
-    await db.symbols.bulkAdd(snapshot.symbols.map((symbol) => ({ ...symbol, sessionId })));
-    await db.triples.bulkAdd(snapshot.triples.map((triple) => ({ ...triple, sessionId })));
+    await db.symbolChunks.bulkAdd(symbolChunks);
+    await db.tripleChunks.bulkAdd(tripleChunks);
     await db.provenance.bulkAdd(snapshot.provenance.map((record) => ({ ...record, sessionId })));
     await db.settings.put({ key: ACTIVE_SESSION_KEY, value: sessionId });
   });

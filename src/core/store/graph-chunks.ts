@@ -1,0 +1,90 @@
+import type { GraphDelta, KnowledgeGraph } from '../kg/graph.ts';
+import type { KgSymbol } from '../kg/symbol.ts';
+import { allocateColumns, COLUMN_NAMES, type TripleColumns } from '../kg/triple-columns.ts';
+
+/**
+ * How a session's graph is stored: triples in chunks of packed columns (typed arrays, which
+ * IndexedDB clones without per-object cost), in the order they were added; symbols in chunks by
+ * id. A reload reads a few hundred records instead of a million, and a change rewrites only the
+ * chunks it touches (usually the last one).
+ */
+export const TRIPLES_PER_CHUNK = 8192;
+export const SYMBOLS_PER_CHUNK = 4096;
+
+export type TripleChunkRecord = TripleColumns & { sessionId: string; index: number; count: number };
+export type SymbolChunkRecord = { sessionId: string; index: number; symbols: KgSymbol[] };
+
+/** The chunk records a delta changes, as they will be once it is applied to the graph (which it is not yet). */
+export function chunksForDelta(graph: KnowledgeGraph, sessionId: string, delta: GraphDelta): { tripleChunks: TripleChunkRecord[]; symbolChunks: SymbolChunkRecord[] } {
+  const oldCount = graph.tripleCount;
+  const newCount = oldCount + delta.addedTriples.length;
+  const positions = new Map<number, GraphDelta['addedTriples'][number]>();
+  delta.addedTriples.forEach((triple, offset) => positions.set(oldCount + offset, triple));
+  for (const triple of delta.updatedTriples) {
+    const position = graph.positionOf(triple.subject, triple.predicate, triple.object);
+    if (position === -1) throw new Error(`update of a triple the graph does not hold: ${triple.subject} ${triple.predicate} ${triple.object}`);
+    positions.set(position, triple);
+  }
+  const tripleChunkIndexes = new Set([...positions.keys()].map((position) => Math.floor(position / TRIPLES_PER_CHUNK)));
+  const tripleChunks = [...tripleChunkIndexes].map((index) => {
+    const start = index * TRIPLES_PER_CHUNK;
+    const end = Math.min(start + TRIPLES_PER_CHUNK, newCount);
+    const columns = allocateColumns(end - start);
+    const stored = Math.max(0, Math.min(end, oldCount) - start);
+    for (const name of COLUMN_NAMES) (columns[name] as Int32Array | Float64Array).set((graph.columns[name] as Int32Array | Float64Array).subarray(start, start + stored));
+    for (const [position, triple] of positions) {
+      if (position < start || position >= end) continue;
+      const offset = position - start;
+      columns.subjects[offset] = triple.subject;
+      columns.predicates[offset] = triple.predicate;
+      columns.objects[offset] = triple.object;
+      columns.confidences[offset] = triple.confidence;
+      columns.provenanceIds[offset] = triple.provenanceId ?? -1;
+      columns.createdAt[offset] = triple.createdAt;
+    }
+    return { sessionId, index, count: end - start, ...columns };
+  });
+
+  const newSymbols = new Map(delta.symbols.map((symbol) => [symbol.id, symbol]));
+  const symbolChunkIndexes = new Set(delta.symbols.map((symbol) => Math.floor(symbol.id / SYMBOLS_PER_CHUNK)));
+  const symbolChunks = [...symbolChunkIndexes].map((index) => {
+    const symbols: KgSymbol[] = [];
+    for (let id = index * SYMBOLS_PER_CHUNK; id < (index + 1) * SYMBOLS_PER_CHUNK; id++) {
+      const symbol = newSymbols.get(id) ?? graph.symbol(id);
+      if (symbol) symbols.push(symbol);
+    }
+    return { sessionId, index, symbols };
+  });
+  return { tripleChunks, symbolChunks };
+}
+
+/** Every chunk of a graph (writing a whole graph: a snapshot restore, a migration). */
+export function chunksOfGraph(graph: KnowledgeGraph, sessionId: string): { tripleChunks: TripleChunkRecord[]; symbolChunks: SymbolChunkRecord[] } {
+  const tripleChunks: TripleChunkRecord[] = [];
+  for (let start = 0; start < graph.tripleCount; start += TRIPLES_PER_CHUNK) {
+    const end = Math.min(start + TRIPLES_PER_CHUNK, graph.tripleCount);
+    const columns = allocateColumns(end - start);
+    for (const name of COLUMN_NAMES) (columns[name] as Int32Array | Float64Array).set((graph.columns[name] as Int32Array | Float64Array).subarray(start, end));
+    tripleChunks.push({ sessionId, index: start / TRIPLES_PER_CHUNK, count: end - start, ...columns });
+  }
+  const byChunk = new Map<number, KgSymbol[]>();
+  for (const symbol of [...graph.symbols()].sort((a, b) => a.id - b.id)) {
+    const index = Math.floor(symbol.id / SYMBOLS_PER_CHUNK);
+    const symbols = byChunk.get(index);
+    if (symbols) symbols.push(symbol);
+    else byChunk.set(index, [symbol]);
+  }
+  return { tripleChunks, symbolChunks: [...byChunk].map(([index, symbols]) => ({ sessionId, index, symbols })) };
+}
+
+/** Joins triple chunks (in index order) into one set of columns with room to grow. */
+export function joinTripleChunks(chunks: readonly TripleChunkRecord[]): { columns: TripleColumns; count: number } {
+  const count = chunks.reduce((sum, chunk) => sum + chunk.count, 0);
+  const columns = allocateColumns(Math.max(16, count + (count >> 3)));
+  let offset = 0;
+  for (const chunk of chunks) {
+    for (const name of COLUMN_NAMES) (columns[name] as Int32Array | Float64Array).set((chunk[name] as Int32Array | Float64Array).subarray(0, chunk.count), offset);
+    offset += chunk.count;
+  }
+  return { columns, count };
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { KnowledgeGraph } from '../kg/graph.ts';
+import { freshIndexedDb } from '../testing/test-database.ts';
+import { AnimaDatabase } from './database.ts';
+import { TRIPLES_PER_CHUNK } from './graph-chunks.ts';
+import { loadGraph, storeGraphDelta } from './kg-repository.ts';
+
+const SESSION = 's1';
+
+async function store(db: AnimaDatabase, graph: KnowledgeGraph, build: (batch: ReturnType<KnowledgeGraph['batch']>) => void) {
+  const batch = graph.batch({ now: 5 });
+  build(batch);
+  const stored = await storeGraphDelta(db, {
+    graph,
+    sessionId: SESSION,
+    delta: batch.delta,
+    now: 5,
+    provenance: { sessionId: SESSION, kind: 'import', sources: ['test'], confidence: 1, cycle: 0, detail: 'test', createdAt: 5 },
+  });
+  graph.apply(stored);
+}
+
+describe('graph storage in chunks', () => {
+  it('reloads exactly what was stored, in the same order, across chunk boundaries and updates', async () => {
+    const db = new AnimaDatabase('anima', freshIndexedDb());
+    await db.sessions.add({ id: SESSION, name: 'test', cycle: 0, createdAt: 0, updatedAt: 0 });
+    const graph = new KnowledgeGraph();
+    const count = TRIPLES_PER_CHUNK * 2 + 100;
+    // Added in two deltas, the second starting inside a chunk the first left partly filled.
+    for (const [from, to] of [
+      [0, TRIPLES_PER_CHUNK + 10],
+      [TRIPLES_PER_CHUNK + 10, count],
+    ] as const) {
+      await store(db, graph, (batch) => {
+        const isA = batch.resolve({ type: 'label', value: 'is-a' }, 'predicate');
+        for (let index = from; index < to; index++)
+          batch.assert(batch.resolve({ type: 'label', value: `Thing${index}` }, 'subject'), isA, batch.resolve({ type: 'label', value: `Kind${index % 97}` }, 'object'), 0.5);
+      });
+    }
+    // Raising a triple of the first chunk rewrites that chunk too.
+    const first = graph.tripleAt(3);
+    await store(db, graph, (batch) => batch.assert(first.subject, first.predicate, first.object, 0.9));
+
+    const progress: number[] = [];
+    const reloaded = await loadGraph(db, SESSION, (report) => progress.push(report.chunksRead));
+    expect(reloaded.tripleCount).toBe(count);
+    expect([...reloaded.triples()]).toEqual([...graph.triples()]);
+    expect(reloaded.tripleAt(3).confidence).toBe(0.9);
+    expect(reloaded.symbolCount).toBe(graph.symbolCount);
+    expect(reloaded.symbolByLabel('thing16000')?.id).toBe(graph.symbolByLabel('Thing16000')?.id);
+    expect(progress.at(-1)).toBe(3);
+  });
+});
