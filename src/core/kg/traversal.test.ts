@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KnowledgeGraph } from './graph.ts';
-import { type PathStep, shortestPath, spreadActivation } from './traversal.ts';
+import { type PathStep, shortestPath, spreadActivation, transitiveClosure } from './traversal.ts';
 
 function graphOf(facts: [string, string, string, number?][]): KnowledgeGraph {
   const graph = new KnowledgeGraph();
@@ -62,5 +62,21 @@ describe('shortest path', () => {
 
   it('does not travel through the agent metadata', () => {
     expect(shortestPath(graph, id('Dog'), id('goal-1'))).toBeUndefined();
+  });
+});
+
+describe('transitive closure', () => {
+  it('finds everything that reaches a class through a predicate, nearest first, through cycles', () => {
+    const taxonomy = graphOf([
+      ['Dog', 'is-a', 'Canine'],
+      ['Wolf', 'is-a', 'Canine'],
+      ['Canine', 'is-a', 'Mammal'],
+      ['Cat', 'is-a', 'Mammal'],
+      ['Mammal', 'is-a', 'Animal'],
+      ['Animal', 'is-a', 'Mammal'],
+      ['Dog', 'lives-in', 'Mammal'],
+    ]);
+    const at = (label: string) => taxonomy.symbolByLabel(label)!.id;
+    expect(transitiveClosure(taxonomy, at('is-a'), at('Mammal')).map((symbolId) => taxonomy.symbol(symbolId)!.label)).toEqual(['Canine', 'Cat', 'Animal', 'Dog', 'Wolf']);
   });
 });

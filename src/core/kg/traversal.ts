@@ -97,3 +97,27 @@ function joinPath(fromStart: Map<number, PathStep | null>, fromEnd: Map<number, 
   }
   return [...first, ...second];
 }
+
+/**
+ * Every symbol that reaches `target` through one or more `predicate` triples, e.g. all the
+ * (transitive) subclasses and instances of Mammal through is-a. Breadth-first over the object
+ * index; cycles are safe. In discovery order (nearest first).
+ */
+export function transitiveClosure(graph: KnowledgeGraph, predicate: number, target: number): number[] {
+  const reached = new Set<number>([target]);
+  const order: number[] = [];
+  let frontier = [target];
+  while (frontier.length > 0) {
+    const next: number[] = [];
+    for (const object of frontier) {
+      for (const triple of graph.incoming(object)) {
+        if (triple.predicate !== predicate || reached.has(triple.subject)) continue;
+        reached.add(triple.subject);
+        order.push(triple.subject);
+        next.push(triple.subject);
+      }
+    }
+    frontier = next;
+  }
+  return order;
+}
