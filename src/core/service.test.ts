@@ -126,6 +126,24 @@ describe('agent service: knowledge graph', () => {
     expect((await other.service.kgExport({ sessionId: other.sessionId, format: 'n-triples' })).text).toBe(exported.text);
   });
 
+  it('round-trips clashing IRI local names, plain labels and blank nodes through export and import', async () => {
+    const { service, sessionId } = await opened();
+    const importText = (fileName: string, data: string) => service.kgImport({ sessionId, operationId: 'op', fileName, data });
+    await importText('a.nt', '<http://a.example/Dog> <http://a.example/likes> <http://a.example/Bone> .\n_:x <http://a.example/likes> "" .\n');
+    await importText('b.csv', 'Dog-2,is-a,Robot\n');
+    await importText('c.nt', '<http://a.example/Dog> <http://a.example/fears> <http://b.example/Dog> .\n_:x <http://a.example/likes> <http://a.example/Bone> .\n');
+    const exported = await service.kgExport({ sessionId, format: 'n-triples' });
+    const before = await service.kgStats({ sessionId });
+
+    const other = await opened();
+    const reimported = await other.service.kgImport({ sessionId: other.sessionId, operationId: 'op', fileName: 'graph.nt', data: exported.text });
+    expect(reimported).toMatchObject({ ok: true, stats: before });
+    expect((await other.service.kgExport({ sessionId: other.sessionId, format: 'n-triples' })).text).toBe(exported.text);
+    const robots = await other.service.kgQuery({ sessionId: other.sessionId, query: '?x is-a Robot' });
+    expect(robots).toMatchObject({ ok: true, rows: [{ x: { label: 'Dog-2' } }] });
+    expect(robots.ok && robots.rows[0]!.x!.iri).toBeUndefined();
+  });
+
   it('answers pattern queries with labels', async () => {
     const { service, sessionId } = await opened({ loadStarterGraph: async () => STARTER });
     const answer = await service.kgQuery({ sessionId, query: '?x is-a ?y . ?y is-a canine' });

@@ -102,3 +102,39 @@ describe('metadata', () => {
     expect([...graph.triples()].map((triple) => graph.isMetadata(triple))).toEqual([true, false]);
   });
 });
+
+describe('labels of imported symbols', () => {
+  it('keeps blank nodes of different imports apart', () => {
+    const graph = new KnowledgeGraph();
+    const first = applyBatch(graph, (batch) => batch.resolve({ type: 'blank', value: 'x' }, 'subject'));
+    applyBatch(graph, (batch) => batch.resolve({ type: 'blank', value: 'x' }, 'subject'));
+    expect(first.symbolCount).toBe(1);
+    expect([...graph.symbols()].map((symbol) => symbol.label)).toEqual(['_:x', '_:x-2']);
+  });
+
+  it('gives labels the input names outright before suffixing clashing IRI local names, whatever the order', () => {
+    const graph = new KnowledgeGraph();
+    applyBatch(graph, (batch) => {
+      batch.resolve({ type: 'iri', value: 'http://b.example/Dog' }, 'subject');
+      batch.resolve({ type: 'iri', value: 'urn:anima:kg#Dog-2' }, 'subject');
+      batch.resolve({ type: 'iri', value: 'http://a.example/Dog' }, 'subject');
+    });
+    expect(graph.symbolByLabel('Dog-2')?.iri).toBeUndefined();
+    expect(graph.symbolByLabel('Dog')?.iri).toBe('http://b.example/Dog');
+    expect(graph.symbolByLabel('Dog-3')?.iri).toBe('http://a.example/Dog');
+  });
+
+  it('keeps the empty literal, and names an IRI with no local name by the whole IRI', () => {
+    const graph = new KnowledgeGraph();
+    applyBatch(graph, (batch) => {
+      batch.resolve({ type: 'literal', value: '' }, 'object');
+      batch.resolve({ type: 'iri', value: 'urn:anima:kg#' }, 'subject');
+      batch.resolve({ type: 'iri', value: 'http://example.org/' }, 'subject');
+    });
+    expect([...graph.symbols()].map((symbol) => [symbol.kind, symbol.label])).toEqual([
+      ['literal', ''],
+      ['entity', 'urn:anima:kg#'],
+      ['entity', 'http://example.org/'],
+    ]);
+  });
+});

@@ -220,9 +220,15 @@ export class KnowledgeGraph {
 export class GraphBatch {
   readonly #graph: KnowledgeGraph;
   readonly #now: number;
+  /** New symbols by id; IRI and blank-node symbols get their final labels in {@link delta}. */
   readonly #newSymbols = new Map<number, KgSymbol>();
+  /** New symbols whose label the input names outright (labels, Anima IRIs, literals), by key. */
   readonly #newByKey = new Map<string, KgSymbol>();
   readonly #newByIri = new Map<string, KgSymbol>();
+  /** Blank nodes are local to one import: the same name in another file is another symbol. */
+  readonly #newBlank = new Map<string, KgSymbol>();
+  /** Symbols labelled from a name that may clash (IRI local names, blank nodes): the name they want. */
+  readonly #wantedLabels = new Map<number, string>();
   readonly #added = new Map<string, Triple>();
   readonly #updated = new Map<string, Triple>();
   #nextId: number;
@@ -249,22 +255,33 @@ export class GraphBatch {
   resolve(term: Term, role: TermRole): number {
     switch (term.type) {
       case 'iri': {
-        if (term.value.startsWith(ANIMA_IRI_BASE)) return this.resolve({ type: 'label', value: localName(term.value) }, role);
+        if (term.value.startsWith(ANIMA_IRI_BASE) && term.value.length > ANIMA_IRI_BASE.length) return this.resolve({ type: 'label', value: localName(term.value) }, role);
         const known = this.#graph.symbolByIri(term.value) ?? this.#newByIri.get(term.value);
         if (known) return known.id;
-        return this.#create({ label: this.#uniqueLabel(localName(term.value)), kind: kindFor(role), iri: term.value }).id;
+        const symbol = this.#create({ label: term.value, kind: kindFor(role), iri: term.value });
+        this.#newByIri.set(term.value, symbol);
+        this.#wantedLabels.set(symbol.id, localName(term.value));
+        return symbol.id;
+      }
+      case 'blank': {
+        const known = this.#newBlank.get(term.value);
+        if (known) return known.id;
+        const symbol = this.#create({ label: `_:${term.value}`, kind: kindFor(role) });
+        this.#newBlank.set(term.value, symbol);
+        this.#wantedLabels.set(symbol.id, `_:${term.value}`);
+        return symbol.id;
       }
       case 'label': {
         const key = labelKey(term.value);
         const known = this.#graph.symbolByKey(key) ?? this.#newByKey.get(key);
         if (known) return known.id;
-        return this.#create({ label: term.value, kind: kindFor(role) }).id;
+        return this.#createNamed({ label: term.value, kind: kindFor(role) }).id;
       }
       case 'literal': {
         const key = literalKey(term.value, term.datatype, term.language);
         const known = this.#graph.symbolByKey(key) ?? this.#newByKey.get(key);
         if (known) return known.id;
-        return this.#create({ label: term.value, kind: 'literal', datatype: term.datatype, language: term.language }).id;
+        return this.#createNamed({ label: term.value, kind: 'literal', datatype: term.datatype, language: term.language }).id;
       }
     }
   }
@@ -285,26 +302,35 @@ export class GraphBatch {
     this.#added.set(key, { subject, predicate, object, confidence, createdAt: this.#now });
   }
 
+  /**
+   * The changes. Symbols named from IRIs and blank nodes get their labels here, after every label
+   * the input names outright is reserved: their local name, or with a suffix (-2, -3, ...) when
+   * taken. So an exported graph re-imports with the same labels whatever order its lines come in.
+   */
   get delta(): GraphDelta {
-    return { symbols: [...this.#newSymbols.values()], addedTriples: [...this.#added.values()], updatedTriples: [...this.#updated.values()] };
+    const taken = (label: string) => this.#graph.symbolByKey(labelKey(label)) !== undefined || this.#newByKey.has(labelKey(label)) || assigned.has(labelKey(label));
+    const assigned = new Set<string>();
+    const symbols = [...this.#newSymbols.values()].map((symbol) => {
+      const wanted = this.#wantedLabels.get(symbol.id);
+      if (wanted === undefined) return symbol;
+      let label = wanted;
+      for (let suffix = 2; taken(label); suffix++) label = `${wanted}-${suffix}`;
+      assigned.add(labelKey(label));
+      return { ...symbol, label };
+    });
+    return { symbols, addedTriples: [...this.#added.values()], updatedTriples: [...this.#updated.values()] };
   }
 
   #create(fields: Omit<KgSymbol, 'id' | 'createdAt'>): KgSymbol {
     const symbol: KgSymbol = { id: this.#nextId++, createdAt: this.#now, ...withoutUndefined(fields) };
     this.#newSymbols.set(symbol.id, symbol);
-    this.#newByKey.set(symbolKey(symbol), symbol);
-    if (symbol.iri !== undefined) this.#newByIri.set(symbol.iri, symbol);
     return symbol;
   }
 
-  /** A label no other entity or relation has: the local name, or the local name with a suffix (-2, -3, ...). */
-  #uniqueLabel(base: string): string {
-    const isTaken = (label: string) => this.#graph.symbolByKey(labelKey(label)) !== undefined || this.#newByKey.has(labelKey(label));
-    if (!isTaken(base)) return base;
-    for (let suffix = 2; ; suffix++) {
-      const candidate = `${base}-${suffix}`;
-      if (!isTaken(candidate)) return candidate;
-    }
+  #createNamed(fields: Omit<KgSymbol, 'id' | 'createdAt'>): KgSymbol {
+    const symbol = this.#create(fields);
+    this.#newByKey.set(symbolKey(symbol), symbol);
+    return symbol;
   }
 }
 

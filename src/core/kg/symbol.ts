@@ -7,7 +7,8 @@ export type SymbolKind = z.infer<typeof symbolKindSchema>;
 /** A node of the knowledge graph. Ids are per session; labels are unique per session (case-insensitive). */
 export const symbolSchema = z.object({
   id: z.number().int().nonnegative(),
-  label: z.string().min(1),
+  /** Never empty, but for the empty literal "". */
+  label: z.string(),
   kind: symbolKindSchema,
   iri: z.string().optional(),
   datatype: z.string().optional(),
@@ -42,7 +43,7 @@ export function symbolKey(symbol: Pick<KgSymbol, 'kind' | 'label' | 'datatype' |
 
 /** The label an IRI gets: its local name after the last `/` or `#`, percent-decoded. */
 export function localName(iri: string): string {
-  if (iri.startsWith(ANIMA_IRI_BASE)) return safeDecode(iri.slice(ANIMA_IRI_BASE.length));
+  if (iri.startsWith(ANIMA_IRI_BASE) && iri.length > ANIMA_IRI_BASE.length) return safeDecode(iri.slice(ANIMA_IRI_BASE.length));
   const cut = Math.max(iri.lastIndexOf('/'), iri.lastIndexOf('#'));
   const tail = cut >= 0 ? iri.slice(cut + 1) : iri;
   // An IRI ending in `/` or `#` has no local name: fall back to the whole IRI.

@@ -5,6 +5,8 @@
 export type Term =
   | { type: 'iri'; value: string }
   | { type: 'label'; value: string }
+  /** A blank node, named as its file names it; local to one import. */
+  | { type: 'blank'; value: string }
   | { type: 'literal'; value: string; datatype?: string; language?: string };
 
 /** rdfs:label: its literal values are kept as triples and are searchable. */

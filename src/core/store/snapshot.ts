@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { symbolSchema } from '../kg/symbol.ts';
+import { symbolKey, symbolSchema } from '../kg/symbol.ts';
 import { tripleSchema } from '../kg/triple.ts';
 import { type Problem, problemsFromZod, type Result } from '../result.ts';
 import { KnowledgeGraph } from '../kg/graph.ts';
@@ -57,11 +57,23 @@ export function parseSnapshot(value: unknown): Result<Snapshot> {
   const snapshot = parsed.data;
   const problems: Problem[] = [];
   const symbolIds = new Set<number>();
+  const symbolKeys = new Set<string>();
+  const iris = new Set<string>();
   for (const [index, symbol] of snapshot.symbols.entries()) {
     if (symbolIds.has(symbol.id)) problems.push({ path: `symbols.${index}.id`, message: `symbol id ${symbol.id} appears twice` });
     symbolIds.add(symbol.id);
+    if (symbol.kind !== 'literal' && symbol.label === '') problems.push({ path: `symbols.${index}.label`, message: 'only a literal may have an empty label' });
+    const key = symbolKey(symbol);
+    if (symbolKeys.has(key)) problems.push({ path: `symbols.${index}.label`, message: `another symbol is already labelled "${symbol.label}" (labels are unique, ignoring case)` });
+    symbolKeys.add(key);
+    if (symbol.iri !== undefined && iris.has(symbol.iri)) problems.push({ path: `symbols.${index}.iri`, message: `another symbol already has the IRI ${symbol.iri}` });
+    if (symbol.iri !== undefined) iris.add(symbol.iri);
   }
-  const provenanceIds = new Set(snapshot.provenance.map((record) => record.id));
+  const provenanceIds = new Set<number>();
+  for (const [index, record] of snapshot.provenance.entries()) {
+    if (provenanceIds.has(record.id)) problems.push({ path: `provenance.${index}.id`, message: `provenance id ${record.id} appears twice` });
+    provenanceIds.add(record.id);
+  }
   const tripleKeys = new Set<string>();
   for (const [index, triple] of snapshot.triples.entries()) {
     for (const position of ['subject', 'predicate', 'object'] as const) {

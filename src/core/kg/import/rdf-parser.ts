@@ -58,8 +58,8 @@ function termFromRdf(term: RdfTerm): Term | undefined {
     case 'NamedNode':
       return { type: 'iri', value: term.value };
     case 'BlankNode':
-      // A blank node is local to its file: it becomes a symbol labelled by its document-scoped id.
-      return { type: 'label', value: `_:${term.value}` };
+      // n3 prefixes blank node names with a per-process counter (b0_x); the file's own name reads better.
+      return { type: 'blank', value: term.value.replace(/^b\d+_/, '') };
     case 'Literal': {
       const datatype = term.datatype.value;
       return {
