@@ -34,6 +34,7 @@ export default defineConfig({
   build: { target: 'es2022', sourcemap: false },
   test: {
     include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+    globalSetup: ['tests/unit/global-setup.ts'],
     environment: 'node',
     // CI reads the counts from this report (see .ci/run).
     reporters: process.env.CI ? ['default', ['json', { outputFile: 'reports/unit.json' }]] : ['default'],

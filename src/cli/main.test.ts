@@ -67,6 +67,9 @@ describe('anima CLI', () => {
     expect(await anima('kg', 'stats', '--snapshot', garbage)).toMatchObject({ code: 1, error: expect.stringContaining('not a valid Anima snapshot') });
     expect(await anima('kg', 'query', '?x is-a', '--snapshot', garbage)).toMatchObject({ code: 1 });
     expect(await anima('bogus')).toMatchObject({ code: 2 });
+    expect(await anima()).toMatchObject({ code: 2, out: '', error: expect.stringContaining('Usage: anima') });
+    expect(await anima('--help')).toMatchObject({ code: 0, out: expect.stringContaining('Usage: anima') });
+    expect(await anima('kg', 'bogus', '--snapshot', join(folder, 'none.json'))).toMatchObject({ code: 2, error: expect.stringContaining('unknown command "kg bogus"') });
   });
 
   it('infers facts into the snapshot and explains paths', async () => {

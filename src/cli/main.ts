@@ -25,6 +25,8 @@ Options:
   --help         show this help
 `;
 
+const KG_COMMANDS = ['import', 'stats', 'query', 'export', 'infer', 'path'];
+
 const defaultOutput: CliOutput = {
   out: (text) => process.stdout.write(text),
   error: (text) => process.stderr.write(text),
@@ -66,11 +68,13 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
   }
   const { values, positionals } = parsed;
   const [area, command, ...rest] = positionals;
-  if (values.help || area === undefined) {
+  if (values.help) {
     output.out(USAGE);
-    return area === undefined && !values.help ? 2 : 0;
+    return 0;
   }
+  if (area === undefined) throw new CliError(`which command?\n\n${USAGE}`, 2);
   if (area !== 'kg') throw new CliError(`unknown command "${area}"\n\n${USAGE}`, 2);
+  if (!KG_COMMANDS.includes(command ?? '')) throw new CliError(`unknown command "kg ${command ?? ''}"\n\n${USAGE}`, 2);
   const snapshotPath = values.snapshot;
   if (!snapshotPath) throw new CliError(`kg ${command ?? ''}: --snapshot S is required\n\n${USAGE}`, 2);
 

@@ -98,6 +98,16 @@ describe('agent service: knowledge graph', () => {
     expect(await service.cancel({ operationId: 'big' })).toEqual({ isCancelled: false });
   });
 
+  it('says a cancel came too late once the import is writing, and the import completes', async () => {
+    const { service, sessionId } = await opened();
+    const answers: boolean[] = [];
+    const outcome = await service.kgImport({ sessionId, operationId: 'late', fileName: 'small.csv', data: 'Dog,is-a,Mammal\n' }, (progress) => {
+      if (progress.phase === 'writing') void service.cancel({ operationId: 'late' }).then((answer) => answers.push(answer.isCancelled));
+    });
+    expect(outcome).toMatchObject({ ok: true, added: 1 });
+    expect(answers).toEqual([false]);
+  });
+
   it('refuses a file whose format it cannot tell', async () => {
     const { service, sessionId } = await opened();
     const outcome = await service.kgImport({ sessionId, operationId: 'op', fileName: 'notes.docx', data: 'x' });

@@ -66,6 +66,8 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
     format: KgImportFormat;
     kind: 'import' | 'starter-graph';
     signal?: AbortSignal;
+    /** Called when writing starts: from then on the import can no longer be cancelled. */
+    onWriting?: () => void;
     onProgress?: (progress: ImportProgress) => void;
   }): Promise<ImportOutcome> =>
     exclusively(async () => {
@@ -77,6 +79,7 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
       if (!read.ok) return read.error === 'cancelled' ? cancelledOutcome() : { ok: false, reason: 'invalid', problems: read.error };
       if (signal?.aborted) return cancelledOutcome();
       const { statements, totalBytes } = read.value;
+      options.onWriting?.();
       onProgress?.({ phase: 'writing', bytesRead: totalBytes, totalBytes, statements });
       const delta = batch.delta;
       if (delta.symbols.length > 0 || delta.addedTriples.length > 0 || delta.updatedTriples.length > 0) {
@@ -187,7 +190,16 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
       const controller = new AbortController();
       operations.set(operationId, controller);
       try {
-        return await importInto({ sessionId, source: data, fileName, format: chosen, kind: 'import', signal: controller.signal, onProgress });
+        return await importInto({
+          sessionId,
+          source: data,
+          fileName,
+          format: chosen,
+          kind: 'import',
+          signal: controller.signal,
+          onWriting: () => operations.delete(operationId),
+          onProgress,
+        });
       } finally {
         operations.delete(operationId);
       }

@@ -56,6 +56,11 @@ describe('pattern queries', () => {
     expect(limited.isTruncated).toBe(true);
   });
 
+  it('reads a final dot as the end of a pattern, not part of a label', () => {
+    expect(answer('?x is-a mammal.').labels).toEqual([{ x: 'Canine' }, { x: 'Cat' }]);
+    expect(answer('?x is-a ?y. ?y is-a Mammal .').labels).toHaveLength(2);
+  });
+
   it('explains a malformed query', () => {
     expect(parseQuery('?x is-a')).toEqual({ ok: false, error: [{ path: 'pattern 1', message: 'needs 3 terms (subject predicate object), has 2' }] });
     expect(parseQuery('   ').ok).toBe(false);

@@ -14,7 +14,8 @@ export type Bindings = Record<string, number>;
  */
 export function parseQuery(text: string): Result<TriplePattern[]> {
   const tokens: QueryTerm[][] = [[]];
-  const tokenPattern = /\s*(?:(\?[\p{L}\p{N}_-]+)|<([^>]*)>|"((?:[^"\\]|\\.)*)"|(\.)(?=\s|$)|([^\s"<>]+))/uy;
+  // A label may hold dots (v1.2) but not end in one: `mammal.` is the label mammal and the pattern's end.
+  const tokenPattern = /\s*(?:(\?[\p{L}\p{N}_-]+)|<([^>]*)>|"((?:[^"\\]|\\.)*)"|(\.)(?=\s|$)|([^\s"<>]+?)(?=\.?(?:\s|$)))/uy;
   let position = 0;
   const trimmed = text.trim();
   if (trimmed === '') return { ok: false, error: [{ message: 'the query is empty; try ?x is-a mammal' }] };

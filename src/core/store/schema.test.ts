@@ -53,7 +53,7 @@ const RECORDS_WRITTEN_BY: Record<number, Record<string, object[]>> = {
 
 async function writeDatabaseAtVersion(version: number, indexedDb: ReturnType<typeof freshIndexedDb>): Promise<void> {
   const old = new Dexie('anima', indexedDb);
-  for (const past of SCHEMA_VERSIONS.filter((candidate) => candidate.version <= version)) old.version(past.version).stores(past.stores);
+  for (const [past, stores] of Object.entries(RELEASED_STORES)) if (Number(past) <= version) old.version(Number(past)).stores(stores);
   const records = RECORDS_WRITTEN_BY[version];
   if (!records) throw new Error(`no records for schema version ${version}: add them to RECORDS_WRITTEN_BY`);
   await old.transaction('rw', Object.keys(records), async () => {
@@ -62,7 +62,48 @@ async function writeDatabaseAtVersion(version: number, indexedDb: ReturnType<typ
   old.close();
 }
 
+/**
+ * The stores of every released version, frozen: a version that shipped must never change, or
+ * databases written by it would no longer open. Add the new version here when you add it.
+ */
+const RELEASED_STORES: Record<number, Record<string, string | null>> = {
+  1: {
+    sessions: 'id, updatedAt',
+    symbols: '[sessionId+id]',
+    triples: '[sessionId+subject+predicate+object]',
+    provenance: '++id, sessionId, kind',
+    documents: '++id, sessionId, name',
+    artifacts: '++id, sessionId',
+    goals: '++id, sessionId, [sessionId+status], parentId',
+    plans: '++id, sessionId, goalId',
+    workingMemory: '++id, sessionId',
+    episodes: '++id, sessionId, goalId',
+    approvals: '++id, sessionId, status',
+    psyches: '++id, sessionId, [sessionId+version]',
+    personas: '++id, &name',
+    parts: '++id, type, name',
+    traits: '++id, type, name',
+    skills: '++id, &name',
+    guardrails: '++id, &name',
+    arcs: '++id, &name',
+    arcStages: '++id, arcId, [arcId+position]',
+    personaParts: '[personaId+partId], personaId, partId',
+    personaTraits: '[personaId+traitId], personaId',
+    personaSkills: '[personaId+skillId], personaId',
+    personaGuardrails: '[personaId+guardrailId], personaId',
+    stageParts: '[stageId+partId], stageId',
+    personaArcs: 'personaId, arcId',
+    models: 'id',
+    settings: 'key',
+  },
+  2: { symbols: null, triples: null, symbolChunks: '[sessionId+index]', tripleChunks: '[sessionId+index]' },
+};
+
 describe('database schema migrations', () => {
+  it('never changes a released schema version', () => {
+    expect(Object.fromEntries(SCHEMA_VERSIONS.map(({ version, stores }) => [version, stores]))).toEqual(RELEASED_STORES);
+  });
+
   it('declares every table of the design at the current version', () => {
     expect(SCHEMA_VERSIONS.at(-1)!.version).toBe(CURRENT_SCHEMA_VERSION);
     const tables = new Set<string>();

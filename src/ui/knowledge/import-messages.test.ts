@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeImportOutcome, describeProblem } from './import-messages.ts';
+import { describeImportOutcome } from './import-messages.ts';
 
 const stats = { symbols: 0, entities: 0, relations: 0, literals: 0, triples: 0 };
 
@@ -27,15 +27,5 @@ describe('describeImportOutcome', () => {
   it('asks for a format when the file name does not give one', () => {
     const report = describeImportOutcome({ ok: false, reason: 'unknown-format', problems: [{ message: 'cannot tell' }] }, 'notes.txt');
     expect(report.message).toContain('“notes.txt”');
-  });
-});
-
-describe('describeProblem', () => {
-  it('names the line and the key path when the agent gives them', () => {
-    expect(describeProblem({ line: 7, path: 'persona.name', message: 'expected a string' })).toBe('line 7, at persona.name: expected a string');
-  });
-
-  it('gives the bare message when there is no location', () => {
-    expect(describeProblem({ message: 'the file is empty' })).toBe('the file is empty');
   });
 });

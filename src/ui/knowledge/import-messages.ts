@@ -1,7 +1,5 @@
 import type { ImportOutcome } from '../../core/api.ts';
-
-/** A problem the agent found in an imported file. */
-export type ImportProblem = Extract<ImportOutcome, { ok: false }>['problems'][number];
+import { describeProblem } from '../../core/result.ts';
 
 /** What the Import panel says about an import that ended: a success, or a failure with the problems to list. */
 export type ImportReport = { tone: 'success'; message: string } | { tone: 'failure'; message: string; problems: string[] };
@@ -29,12 +27,6 @@ export function describeImportOutcome(outcome: ImportOutcome, fileName: string):
     case 'invalid':
       return { tone: 'failure', message: `“${fileName}” was not imported; nothing was changed.`, problems: outcome.problems.map(describeProblem) };
   }
-}
-
-/** A problem as the user reads it: "line 3: message", "at path: message", or the message alone. */
-export function describeProblem(problem: ImportProblem): string {
-  const where = [problem.line !== undefined ? `line ${problem.line}` : '', problem.path ? `at ${problem.path}` : ''].filter(Boolean).join(', ');
-  return where ? `${where}: ${problem.message}` : problem.message;
 }
 
 function countOf(count: number, noun: string): string {

@@ -45,4 +45,10 @@ describe('CSV import', () => {
   it('refuses an unclosed quote', () => {
     expect(parse(['a,b,c\nd,e,"f\n']).problem).toEqual({ line: 2, message: 'a quoted field is not closed' });
   });
+
+  it('skips comment lines whatever they hold, and lines of spaces', () => {
+    const { statements, problem } = parse(['# columns: subject,predicate,object\n# a "quoted" comment\n   \nDog,is-a,Mammal\n  # indented, too\n']);
+    expect(problem).toBeUndefined();
+    expect(labels(statements)).toEqual(['Dog | is-a | Mammal']);
+  });
 });

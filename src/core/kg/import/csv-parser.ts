@@ -13,7 +13,6 @@ export function createCsvParser(sink: (statement: ParsedStatement) => void): Sta
   let isFirstRecord = true;
 
   const handleRecord = (fields: string[], recordLine: number): Problem | undefined => {
-    if (fields.length === 1 && (fields[0] === '' || fields[0]!.trimStart().startsWith('#'))) return undefined;
     const wasFirst = isFirstRecord;
     isFirstRecord = false;
     if (wasFirst && isHeader(fields)) return undefined;
@@ -43,6 +42,15 @@ export function createCsvParser(sink: (statement: ParsedStatement) => void): Sta
   const drain = (isFinal: boolean): Problem | undefined => {
     let position = 0;
     while (position < pending.length) {
+      // Blank and comment lines are told from their raw text, before any quote or comma means anything.
+      const lineEnd = pending.indexOf('\n', position);
+      if (lineEnd === -1 && !isFinal) break;
+      const rawLine = pending.slice(position, lineEnd === -1 ? pending.length : lineEnd);
+      if (rawLine.trim() === '' || rawLine.trimStart().startsWith('#')) {
+        line++;
+        position = lineEnd === -1 ? pending.length : lineEnd + 1;
+        continue;
+      }
       const record = readRecord(pending, position, isFinal);
       if (record === 'incomplete') break;
       if ('message' in record) return { line: line + record.lineOffset, message: record.message };

@@ -35,22 +35,44 @@ export async function readGraphFile(options: {
   };
   const parser: StatementParser = format === 'csv' ? createCsvParser(sink) : createRdfParser(format, sink);
   const totalBytes = typeof source === 'string' ? new TextEncoder().encode(source).length : source.size;
+  const lines = new LineTracker();
+  // A parser that needs more input names the line after the last; the last line with content is where it broke.
+  const located = (problem: Problem): Problem => (problem.line !== undefined && problem.line > lines.lastContentLine && lines.lastContentLine > 0 ? { ...problem, line: lines.lastContentLine } : problem);
   let bytesRead = 0;
-  for await (const { text, bytes } of chunksOf(source)) {
+  for await (const chunk of chunksOf(source)) {
     if (signal?.aborted) return { ok: false, error: 'cancelled' };
-    const problem = parser.push(text);
-    if (problem) return { ok: false, error: [problem] };
-    bytesRead += bytes;
+    if ('invalidAtByte' in chunk) {
+      lines.read(chunk.textBefore);
+      return { ok: false, error: [{ line: lines.currentLine, message: `the file is not UTF-8 text (an invalid byte sequence at byte ${chunk.invalidAtByte})` }] };
+    }
+    lines.read(chunk.text);
+    const problem = parser.push(chunk.text);
+    if (problem) return { ok: false, error: [located(problem)] };
+    bytesRead += chunk.bytes;
     onProgress?.({ bytesRead, totalBytes, statements });
   }
   if (signal?.aborted) return { ok: false, error: 'cancelled' };
   const problem = parser.end();
-  if (problem) return { ok: false, error: [problem] };
+  if (problem) return { ok: false, error: [located(problem)] };
   return { ok: true, value: { statements, totalBytes } };
 }
 
+/** Counts lines as text streams past, remembering the last line that held anything but spaces. */
+class LineTracker {
+  currentLine = 1;
+  lastContentLine = 0;
+
+  read(text: string): void {
+    const segments = text.split('\n');
+    for (const [index, segment] of segments.entries()) {
+      if (segment.trim() !== '') this.lastContentLine = this.currentLine + index;
+    }
+    this.currentLine += segments.length - 1;
+  }
+}
+
 /** Text chunks of a source, decoded as UTF-8 across chunk boundaries; yields to the event loop between chunks. */
-async function* chunksOf(source: GraphFileSource): AsyncGenerator<{ text: string; bytes: number }> {
+async function* chunksOf(source: GraphFileSource): AsyncGenerator<{ text: string; bytes: number } | { invalidAtByte: number; textBefore: string }> {
   if (typeof source === 'string') {
     const encoder = new TextEncoder();
     for (let start = 0; start < source.length; start += STRING_CHUNK) {
@@ -62,14 +84,29 @@ async function* chunksOf(source: GraphFileSource): AsyncGenerator<{ text: string
   }
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const reader = source.stream().getReader();
+  let offset = 0;
+  // A fatal decoder throws on bad bytes: reported as a problem of the file, not an exception.
+  const decode = (bytes?: Uint8Array) => {
+    try {
+      return { text: bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode(), bytes: bytes?.byteLength ?? 0 };
+    } catch {
+      // Locate the first bad byte: the text before it (decoded leniently) says which byte and line.
+      const lenient = bytes ? new TextDecoder('utf-8').decode(bytes) : '';
+      const textBefore = lenient.slice(0, Math.max(0, lenient.indexOf('\uFFFD')));
+      return { invalidAtByte: offset + new TextEncoder().encode(textBefore).length, textBefore };
+    }
+  };
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      yield { text: decoder.decode(value, { stream: true }), bytes: value.byteLength };
+      const decoded = decode(value);
+      yield decoded;
+      if ('invalidAtByte' in decoded) return;
+      offset += value.byteLength;
     }
-    const rest = decoder.decode();
-    if (rest) yield { text: rest, bytes: 0 };
+    const rest = decode();
+    if ('invalidAtByte' in rest || rest.text) yield rest;
   } finally {
     reader.releaseLock();
   }

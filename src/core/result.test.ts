@@ -1,0 +1,12 @@
+import { describe, expect, it } from 'vitest';
+import { describeProblem } from './result.ts';
+
+describe('describeProblem', () => {
+  it('names the line and the key path when the agent gives them', () => {
+    expect(describeProblem({ line: 7, path: 'persona.name', message: 'expected a string' })).toBe('line 7, at persona.name: expected a string');
+  });
+
+  it('gives the bare message when there is no location', () => {
+    expect(describeProblem({ message: 'the file is empty' })).toBe('the file is empty');
+  });
+});
