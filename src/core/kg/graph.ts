@@ -23,6 +23,8 @@ export class KnowledgeGraph {
   readonly #symbolsById = new Map<number, KgSymbol>();
   readonly #symbolsByKey = new Map<string, KgSymbol>();
   readonly #symbolsByIri = new Map<string, KgSymbol>();
+  /** IRI symbols by the key of their local name, which their label may carry with a suffix. */
+  readonly #symbolsByLocalName = new Map<string, number[]>();
   #columns: TripleColumns;
   #count = 0;
   readonly #keys: TripleKeyIndex;
@@ -86,6 +88,17 @@ export class KnowledgeGraph {
 
   symbolByIri(iri: string): KgSymbol | undefined {
     return this.#symbolsByIri.get(iri);
+  }
+
+  /**
+   * The entities and relations a name stands for: the one labelled so, and every IRI symbol
+   * whose local name it is (e.g. <http://e.org/Mammal>, labelled Mammal-2 because the starter
+   * graph has a Mammal). Queries and rules match by name, so the user's data is never hidden.
+   */
+  symbolsNamed(name: string): KgSymbol[] {
+    const named = this.symbolByLabel(name);
+    const byLocalName = (this.#symbolsByLocalName.get(labelKey(name)) ?? []).map((id) => this.#symbolsById.get(id)!);
+    return [...new Set([...(named ? [named] : []), ...byLocalName])];
   }
 
   symbols(): IterableIterator<KgSymbol> {
@@ -169,7 +182,11 @@ export class KnowledgeGraph {
     for (const symbol of delta.symbols) {
       this.#symbolsById.set(symbol.id, symbol);
       this.#symbolsByKey.set(symbolKey(symbol), symbol);
-      if (symbol.iri !== undefined) this.#symbolsByIri.set(symbol.iri, symbol);
+      if (symbol.iri !== undefined) {
+        this.#symbolsByIri.set(symbol.iri, symbol);
+        const key = labelKey(localName(symbol.iri));
+        this.#symbolsByLocalName.set(key, [...(this.#symbolsByLocalName.get(key) ?? []), symbol.id]);
+      }
       if (symbol.id >= this.#nextSymbolId) this.#nextSymbolId = symbol.id + 1;
     }
     const needed = this.#count + delta.addedTriples.length;

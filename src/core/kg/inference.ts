@@ -55,15 +55,14 @@ export function inferRules(graph: KnowledgeGraph, options: InferenceOptions = {}
   const { rules = BUILT_IN_RULES, minConfidence = 0.1, maxIterations = 10, maxDerived = 200_000 } = options;
   // Rules never invent relations: a rule fires only when the graph has every relation it names,
   // so a graph that says part-of never fills up with contains (or has-part) mirrors.
-  const predicateOf = (label: string): number | undefined => {
-    const symbol = graph.symbolByLabel(label);
-    return symbol && symbol.kind !== 'literal' ? symbol.id : undefined;
-  };
-  const active = rules.flatMap((rule) => {
-    const predicate = predicateOf(rule.predicate);
-    const inverse = rule.kind === 'inverse' ? predicateOf(rule.inverse) : predicate;
-    return predicate === undefined || inverse === undefined ? [] : [{ rule, predicate, inverse }];
-  });
+  // A rule applies to every relation of its name (see KnowledgeGraph.symbolsNamed), each on its own.
+  const relationsNamed = (name: string) => graph.symbolsNamed(name).filter((symbol) => symbol.kind !== 'literal').map((symbol) => symbol.id);
+  type ActiveRule = { rule: InferenceRule; predicate: number; inverse: number };
+  const active: ActiveRule[] = rules.flatMap((rule) =>
+    relationsNamed(rule.predicate).flatMap((predicate): ActiveRule[] =>
+      rule.kind === 'inverse' ? relationsNamed(rule.inverse).map((inverse) => ({ rule, predicate, inverse })) : [{ rule, predicate, inverse: predicate }],
+    ),
+  );
 
   // Current best facts of the rule predicates (stored, then derived), indexed both ways.
   const known = new Map<string, Fact>();

@@ -66,3 +66,24 @@ describe('pattern queries', () => {
     expect(parseQuery('   ').ok).toBe(false);
   });
 });
+
+describe('names shared by several symbols', () => {
+  it('matches every symbol of a name, so imported IRIs are not hidden behind the starter graph', () => {
+    const mixed = new KnowledgeGraph();
+    const batch = mixed.batch({ now: 1 });
+    const fact = (subject: string, predicate: string, object: string) =>
+      batch.assert(batch.resolve({ type: 'iri', value: subject }, 'subject'), batch.resolve({ type: 'iri', value: predicate }, 'predicate'), batch.resolve({ type: 'iri', value: object }, 'object'), 1);
+    fact('urn:anima:kg#Dog', 'urn:anima:kg#is-a', 'urn:anima:kg#Mammal');
+    fact('http://e.org/Rex', 'http://e.org/is-a', 'http://e.org/Mammal');
+    mixed.apply(batch.delta);
+    expect(mixed.symbolByIri('http://e.org/Mammal')?.label).toBe('Mammal-2');
+    const parsed = parseQuery('?x is-a mammal');
+    if (!parsed.ok) throw new Error('unreadable');
+    const rows = runQuery(mixed, parsed.value, 10).rows.map((row) => mixed.symbol(row.x!)!.label);
+    expect(rows).toEqual(['Dog', 'Rex']);
+    // A label with its suffix names exactly that symbol.
+    const exact = parseQuery('?x is-a Mammal-2');
+    if (!exact.ok) throw new Error('unreadable');
+    expect(runQuery(mixed, exact.value, 10).rows.map((row) => mixed.symbol(row.x!)!.label)).toEqual(['Rex']);
+  });
+});

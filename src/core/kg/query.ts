@@ -1,5 +1,6 @@
 import type { Problem, Result } from '../result.ts';
 import type { KnowledgeGraph } from './graph.ts';
+import type { Triple } from './triple.ts';
 import { ANIMA_IRI_BASE, literalKey, localName } from './symbol.ts';
 
 /** A term of a query pattern: a variable, or a symbol given by label, IRI or quoted literal. */
@@ -43,23 +44,38 @@ export function parseQuery(text: string): Result<TriplePattern[]> {
 /** The outcome of a query: answers, and the labels the graph does not know (which explain an empty answer). */
 export type QueryAnswer = { variables: string[]; rows: Bindings[]; isTruncated: boolean; unknownTerms: string[] };
 
-/** Matches conjunctive patterns against the graph; most selective pattern first, at most `limit` rows. */
+/** A pattern term once resolved: a variable, or the symbols a constant may stand for. */
+type ResolvedTerm = { type: 'variable'; name: string } | { type: 'constant'; ids: number[] };
+
+/**
+ * Matches conjunctive patterns against the graph; most selective pattern first, at most `limit`
+ * rows. A name stands for every symbol of that name (see KnowledgeGraph.symbolsNamed).
+ */
 export function runQuery(graph: KnowledgeGraph, patterns: TriplePattern[], limit: number): QueryAnswer {
   const variables = [...new Set(patterns.flatMap((pattern) => pattern.filter((term) => term.type === 'variable').map((term) => term.name)))];
   const unknownTerms: string[] = [];
   const resolved = patterns.map((pattern) =>
-    pattern.map((term) => {
+    pattern.map((term): ResolvedTerm => {
       if (term.type === 'variable') return term;
-      const id = resolveTerm(graph, term);
-      if (id === undefined) unknownTerms.push(term.type === 'iri' ? `<${term.value}>` : term.value);
-      return id ?? -1;
+      const ids = resolveTerm(graph, term);
+      if (ids.length === 0) unknownTerms.push(term.type === 'iri' ? `<${term.value}>` : term.value);
+      return { type: 'constant', ids };
     }),
-  ) as (number | { type: 'variable'; name: string })[][];
+  );
   if (unknownTerms.length > 0) return { variables, rows: [], isTruncated: false, unknownTerms };
 
   const rows: Bindings[] = [];
   let isTruncated = false;
-  const solve = (remaining: typeof resolved, bindings: Bindings): void => {
+  const candidatesOf = (pattern: ResolvedTerm[], bindings: Bindings): Triple[] => {
+    // Each position: the ids it may take (one combination per choice), or undefined for "any".
+    const [subjects, predicates, objects] = pattern.map((term) =>
+      term.type === 'constant' ? term.ids : bindings[term.name] !== undefined ? [bindings[term.name]!] : [undefined],
+    ) as [(number | undefined)[], (number | undefined)[], (number | undefined)[]];
+    const found: Triple[] = [];
+    for (const subject of subjects) for (const predicate of predicates) for (const object of objects) found.push(...graph.match(subject, predicate, object));
+    return found;
+  };
+  const solve = (remaining: ResolvedTerm[][], bindings: Bindings): void => {
     if (isTruncated) return;
     if (remaining.length === 0) {
       if (rows.length >= limit) isTruncated = true;
@@ -68,10 +84,9 @@ export function runQuery(graph: KnowledgeGraph, patterns: TriplePattern[], limit
     }
     // Pick the pattern with the fewest candidate triples under the current bindings.
     let bestIndex = 0;
-    let bestMatches: ReturnType<KnowledgeGraph['match']> | undefined;
+    let bestMatches: Triple[] | undefined;
     for (const [index, pattern] of remaining.entries()) {
-      const [s, p, o] = pattern.map((term) => bound(term, bindings));
-      const matches = graph.match(s, p, o);
+      const matches = candidatesOf(pattern, bindings);
       if (bestMatches === undefined || matches.length < bestMatches.length) {
         bestIndex = index;
         bestMatches = matches;
@@ -89,27 +104,26 @@ export function runQuery(graph: KnowledgeGraph, patterns: TriplePattern[], limit
   return { variables, rows, isTruncated, unknownTerms };
 }
 
-function resolveTerm(graph: KnowledgeGraph, term: Exclude<QueryTerm, { type: 'variable' }>): number | undefined {
+function resolveTerm(graph: KnowledgeGraph, term: Exclude<QueryTerm, { type: 'variable' }>): number[] {
+  const ids = (symbol: { id: number } | undefined) => (symbol ? [symbol.id] : []);
   switch (term.type) {
     case 'iri':
-      return (term.value.startsWith(ANIMA_IRI_BASE) ? graph.symbolByLabel(localName(term.value)) : graph.symbolByIri(term.value))?.id;
+      return term.value.startsWith(ANIMA_IRI_BASE) ? ids(graph.symbolByLabel(localName(term.value))) : ids(graph.symbolByIri(term.value));
     case 'label':
-      return graph.symbolByLabel(term.value)?.id;
-    case 'literal':
-      return (graph.symbolByLabel(term.value) ?? graph.symbolByKey(literalKey(term.value)))?.id;
+      return graph.symbolsNamed(term.value).map((symbol) => symbol.id);
+    case 'literal': {
+      const named = graph.symbolsNamed(term.value).map((symbol) => symbol.id);
+      return named.length > 0 ? named : ids(graph.symbolByKey(literalKey(term.value)));
+    }
   }
 }
 
-function bound(term: number | { type: 'variable'; name: string }, bindings: Bindings): number | undefined {
-  return typeof term === 'number' ? term : bindings[term.name];
-}
-
-function unify(pattern: (number | { type: 'variable'; name: string })[], values: number[], bindings: Bindings): Bindings | undefined {
+function unify(pattern: ResolvedTerm[], values: number[], bindings: Bindings): Bindings | undefined {
   const next = { ...bindings };
   for (const [index, term] of pattern.entries()) {
     const value = values[index]!;
-    if (typeof term === 'number') {
-      if (term !== value) return undefined;
+    if (term.type === 'constant') {
+      if (!term.ids.includes(value)) return undefined;
     } else if (next[term.name] === undefined) next[term.name] = value;
     else if (next[term.name] !== value) return undefined;
   }
