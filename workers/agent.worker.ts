@@ -3,6 +3,7 @@ import * as Comlink from 'comlink';
 import { withContractChecks } from '../src/core/api.ts';
 import { createAgentService } from '../src/core/service.ts';
 import { AnimaDatabase, DATABASE_NAME } from '../src/core/store/database.ts';
+import { requestWriteAccess } from './write-access.ts';
 
 /**
  * The agent worker: owns the database writes and the in-memory graph, and exposes the
@@ -13,6 +14,7 @@ const service = createAgentService({
   db,
   now: () => Date.now(),
   newId: () => crypto.randomUUID(),
+  writeAccess: requestWriteAccess(),
   loadStarterGraph: async () => {
     const response = await fetch(new URL(`${import.meta.env.BASE_URL}starter-graph.ttl`, self.location.origin));
     if (!response.ok) throw new Error(`the starter graph could not be fetched (HTTP ${response.status})`);

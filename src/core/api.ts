@@ -61,7 +61,7 @@ export const importOutcomeSchema = z.discriminatedUnion('ok', [
   }),
   z.object({
     ok: z.literal(false),
-    reason: z.enum(['invalid', 'cancelled', 'unknown-format']),
+    reason: z.enum(['invalid', 'cancelled', 'unknown-format', 'read-only']),
     problems: z.array(problemSchema),
   }),
 ]);
@@ -83,7 +83,13 @@ export const agentContract = {
   /** Opens the database and the active session; on first start, creates it and loads the starter graph. */
   open: {
     args: z.object({}),
-    result: z.object({ session: sessionSummarySchema, stats: graphStatsSchema, hasLoadedStarterGraph: z.boolean() }),
+    result: z.object({
+      session: sessionSummarySchema,
+      stats: graphStatsSchema,
+      hasLoadedStarterGraph: z.boolean(),
+      /** False while another tab holds the session (this one shows it read-only). */
+      canWrite: z.boolean(),
+    }),
     progress: openProgressSchema,
   },
   kgStats: { args: z.object({ sessionId: sessionIdSchema }), result: graphStatsSchema },

@@ -208,3 +208,34 @@ describe('agent service: inference and paths', () => {
     expect(path.isFound && path.steps.map((step) => `${step.fact.subject.label} ${step.fact.object.label}`)).toEqual(['GoldenRetriever Dog', 'Dog Canine', 'Canine Mammal']);
   });
 });
+
+describe('agent service: one writer at a time', () => {
+  it('refuses changes without write access, then takes over and re-reads what the other writer stored', async () => {
+    const indexedDb = freshIndexedDb();
+    const writer = testService({ db: new AnimaDatabase('anima', indexedDb), loadStarterGraph: async () => STARTER });
+    const { session } = await writer.service.open({});
+
+    let isGranted = false;
+    const listeners: (() => void)[] = [];
+    const reader = testService({
+      db: new AnimaDatabase('anima', indexedDb),
+      writeAccess: { ready: Promise.resolve(), canWrite: () => isGranted, onGranted: (listener) => listeners.push(listener) },
+    });
+    const opened = await reader.service.open({});
+    expect(opened).toMatchObject({ canWrite: false, hasLoadedStarterGraph: false, stats: { triples: 4 } });
+    const refused = await reader.service.kgImport({ sessionId: session.id, operationId: 'op', fileName: 'x.csv', data: 'Tabby,is-a,Cat\n' });
+    expect(refused).toMatchObject({ ok: false, reason: 'read-only' });
+    await expect(reader.service.kgInfer({ sessionId: session.id })).rejects.toThrow('open in another tab');
+
+    await writer.service.kgImport({ sessionId: session.id, operationId: 'op', fileName: 'y.csv', data: 'Rex,is-a,Dog\n' });
+    isGranted = true;
+    for (const listener of listeners) listener();
+    expect((await reader.service.kgStats({ sessionId: session.id })).triples).toBe(5);
+    expect(await reader.service.kgImport({ sessionId: session.id, operationId: 'op', fileName: 'x.csv', data: 'Tabby,is-a,Cat\n' })).toMatchObject({ ok: true, stats: { triples: 6 } });
+  });
+
+  it('does not set up a first session without write access', async () => {
+    const { service } = testService({ writeAccess: { ready: Promise.resolve(), canWrite: () => false, onGranted: () => undefined } });
+    await expect(service.open({})).rejects.toThrow('setting up in another tab');
+  });
+});

@@ -20,7 +20,15 @@ export type AgentServiceDependencies = {
   newId: () => string;
   /** The starter graph (Turtle) loaded into a new session; absent in the CLI, whose sessions start empty. */
   loadStarterGraph?: () => Promise<string>;
+  /** Whether this instance may write (another tab may hold the database); absent means always (the CLI). */
+  writeAccess?: WriteAccess;
 };
+
+/** Permission to write, held by one tab at a time; `ready` settles once the first answer is known. */
+export type WriteAccess = { ready: Promise<void>; canWrite(): boolean; onGranted(listener: () => void): void };
+
+/** Why a tab that does not hold write access refuses a change; the UI says it in its own words. */
+const READ_ONLY_MESSAGE = 'this session is open in another tab, which is the one that can change it; close that tab and this one takes over';
 
 const STARTER_GRAPH_FILE = 'starter-graph.ttl';
 const starterGraphKey = (sessionId: string) => `starterGraph:${sessionId}`;
@@ -34,6 +42,9 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
   const graphs = new Map<string, Promise<KnowledgeGraph>>();
   const operations = new Map<string, AbortController>();
   let writeQueue: Promise<unknown> = Promise.resolve();
+  const canWrite = () => dependencies.writeAccess?.canWrite() ?? true;
+  // Taking over from another tab: what it wrote since this tab loaded is read again from storage.
+  dependencies.writeAccess?.onGranted(() => graphs.clear());
 
   /** Runs writes one after another, so each batch is computed against the graph it is applied to. */
   const exclusively = <T>(work: () => Promise<T>): Promise<T> => {
@@ -129,6 +140,7 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
 
   return {
     async open(_args, onProgress) {
+      await dependencies.writeAccess?.ready;
       const session = await exclusively(async () => {
         const activeId = (await db.settings.get(ACTIVE_SESSION_KEY))?.value;
         const active = typeof activeId === 'string' ? await db.sessions.get(activeId) : undefined;
@@ -138,6 +150,7 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
           await db.settings.put({ key: ACTIVE_SESSION_KEY, value: first.id });
           return first;
         }
+        if (!canWrite()) throw new Error('Anima is setting up in another tab; reload this one in a moment');
         const created: SessionRecord = { id: newId(), name: 'My session', cycle: 0, createdAt: now(), updatedAt: now() };
         await db.transaction('rw', db.sessions, db.settings, async () => {
           await db.sessions.add(created);
@@ -148,8 +161,8 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
         return created;
       });
       const graph = await graphOf(session.id, (progress) => onProgress?.({ phase: 'loading-graph', ...progress }));
-      const hasLoadedStarterGraph = await loadStarterGraphIfPending(session.id, onProgress);
-      return { session: { id: session.id, name: session.name }, stats: statsOf(graph), hasLoadedStarterGraph };
+      const hasLoadedStarterGraph = canWrite() && (await loadStarterGraphIfPending(session.id, onProgress));
+      return { session: { id: session.id, name: session.name }, stats: statsOf(await graphOf(session.id)), hasLoadedStarterGraph, canWrite: canWrite() };
     },
 
     async kgStats({ sessionId }) {
@@ -187,6 +200,7 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
           problems: [{ message: `cannot tell the format of "${fileName}": use a .nt, .ttl or .csv file, or choose the format` }],
         };
       }
+      if (!canWrite()) return { ok: false, reason: 'read-only', problems: [{ message: READ_ONLY_MESSAGE }] };
       const controller = new AbortController();
       operations.set(operationId, controller);
       try {
@@ -231,6 +245,7 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
     },
 
     async kgInfer({ sessionId, minConfidence, maxIterations, maxDerived, limit }) {
+      if (!canWrite()) throw new Error(READ_ONLY_MESSAGE);
       return exclusively(async () => {
         const session = await sessionOf(sessionId);
         const graph = await graphOf(sessionId);

@@ -18,6 +18,8 @@ export class AgentState {
   /** The latest report of the stored graph's load or the starter graph's import, while opening. */
   openProgress = $state<OpenProgress | undefined>();
   errorMessage = $state<string | undefined>();
+  /** False while another tab holds the session: this one shows it read-only. */
+  canWrite = $state(true);
   /** Goes up whenever the graph changes, so views that show parts of it fetch them again. */
   graphRevision = $state(0);
   readonly client: AgentApi;
@@ -42,6 +44,7 @@ export class AgentState {
       });
       this.session = opened.session;
       this.stats = opened.stats;
+      this.canWrite = opened.canWrite;
       this.status = 'ready';
     } catch (error) {
       this.errorMessage = messageOf(error);

@@ -9,11 +9,19 @@ export function freshIndexedDb() {
 }
 
 /** A service over a fresh database, with a fixed clock and counting ids, checked against the contract. */
-export function testService(options: { db?: AnimaDatabase; loadStarterGraph?: AgentServiceDependencies['loadStarterGraph'] } = {}) {
+export function testService(
+  options: { db?: AnimaDatabase; loadStarterGraph?: AgentServiceDependencies['loadStarterGraph']; writeAccess?: AgentServiceDependencies['writeAccess'] } = {},
+) {
   const db = options.db ?? new AnimaDatabase('anima-test', freshIndexedDb());
   let nextId = 1;
   const service = withContractChecks(
-    createAgentService({ db, now: () => 1_700_000_000_000, newId: () => `session-${nextId++}`, loadStarterGraph: options.loadStarterGraph }),
+    createAgentService({
+      db,
+      now: () => 1_700_000_000_000,
+      newId: () => `session-${nextId++}`,
+      loadStarterGraph: options.loadStarterGraph,
+      writeAccess: options.writeAccess,
+    }),
   );
   return { db, service };
 }

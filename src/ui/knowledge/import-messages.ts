@@ -24,6 +24,12 @@ export function describeImportOutcome(outcome: ImportOutcome, fileName: string):
         message: `The format of “${fileName}” is not clear from its name: choose N-Triples, Turtle or CSV under Format, or use a .nt, .ttl or .csv file.`,
         problems: [],
       };
+    case 'read-only':
+      return {
+        tone: 'failure',
+        message: `“${fileName}” was not imported: Anima is open in another tab, and only that tab can change the session. Close it, and this tab takes over.`,
+        problems: [],
+      };
     case 'invalid':
       return { tone: 'failure', message: `“${fileName}” was not imported; nothing was changed.`, problems: outcome.problems.map(describeProblem) };
   }
