@@ -47,8 +47,11 @@ export function bind(a: Hypervector, b: Hypervector): Hypervector {
 
 /**
  * Bundles vectors by bitwise majority: the result is similar to each of them, more so to the
- * heavier ones. A weight counts its vector that many times; a dimension where the votes are
- * exactly even takes its bit from a fixed tie-break vector, so the result is deterministic.
+ * heavier ones. A weight counts its vector that many times. A dimension where the votes are
+ * exactly even takes its bit from a tie-break vector made from the members themselves (see
+ * `fixedTieBreakVector`), so the result is deterministic and independent of the order of the vectors.
+ * A tie-break vector shared by all bundles would not do: every bundle of two would agree with it
+ * in half its dimensions, and so unrelated bundles would look alike (0.62 instead of 0.5).
  * Counting is bit-sliced (32 dimensions at a time), so bundling n vectors costs about n whole-word
  * additions per word, not n additions per dimension.
  * @param weights non-negative integers, one per vector (all 1 when left out); their sum must be
@@ -70,9 +73,22 @@ export function bundle(vectors: readonly Hypervector[], weights?: readonly numbe
   if (total === 0) throw new RangeError('bundle needs a positive total weight');
   if (total >= 2 ** 31) throw new RangeError(`bundle weights must sum to less than 2^31, got ${total}`);
 
+  // Majority does not change when every weight is divided by their common divisor (10, 10, 5 is
+  // 2, 2, 1), and fewer planes mean less work. Vectors of weight 0 take no part.
+  let divisor = 0;
+  for (const weight of weights ?? []) divisor = greatestCommonDivisor(divisor, weight);
+  const members: Uint32Array[] = [];
+  const memberWeights: number[] = [];
+  for (const [index, vector] of vectors.entries()) {
+    const weight = weights === undefined ? 1 : weights[index]! / divisor;
+    if (weight === 0) continue;
+    members.push(vector.words);
+    memberWeights.push(weight);
+  }
+  total = weights === undefined ? total : total / divisor;
   const { dimensions } = first;
-  const wordArrays = vectors.map((vector) => vector.words);
-  const weightOf = weights ?? vectors.map(() => 1);
+  if (members.length === 1) return { dimensions, words: members[0]!.slice() };
+
   // Count votes for +1 per dimension in binary, one Int32 per bit of the count ("plane"),
   // covering 32 dimensions at once. A count never exceeds the total, so it fits planeCount bits.
   const planeCount = 32 - Math.clz32(total);
@@ -80,13 +96,48 @@ export function bundle(vectors: readonly Hypervector[], weights?: readonly numbe
   // +1 wins when 2 * count > total, i.e. count > floor(total / 2); an even total can tie.
   const threshold = total >>> 1;
   const canTie = total % 2 === 0;
-  const tieBreak = tieBreakVector(dimensions).words;
-  const result = new Uint32Array(first.words.length);
-  for (let wordIndex = 0; wordIndex < result.length; wordIndex++) {
-    planes.fill(0);
-    for (let vectorIndex = 0; vectorIndex < wordArrays.length; vectorIndex++) {
-      const value = wordArrays[vectorIndex]![wordIndex]! | 0;
-      let weight = weightOf[vectorIndex]!;
+  // Ties take the parity of the members one dimension before (see tieBreakBit), XOR a fixed vector.
+  const fixed = fixedTieBreakVector(dimensions).words;
+  const wordTotal = first.words.length;
+  const lastDimension = dimensions - 1;
+  let carriedParity = 0;
+  for (const words of members) carriedParity ^= (words[wordTotal - 1]! >>> (lastDimension & 31)) & 1;
+  const result = new Uint32Array(wordTotal);
+  if (memberWeights.every((weight) => weight === 1) && members.length <= 3) {
+    // Two or three equal votes, the commonest bundles here, have closed forms.
+    const [a, b, c] = members as [Uint32Array, Uint32Array, Uint32Array | undefined];
+    for (let wordIndex = 0; wordIndex < wordTotal; wordIndex++) {
+      const left = a[wordIndex]!;
+      const right = b[wordIndex]!;
+      if (c === undefined) {
+        const parity = left ^ right;
+        const tieBreak = ((parity << 1) | carriedParity) ^ fixed[wordIndex]!;
+        carriedParity = parity >>> 31;
+        result[wordIndex] = (left & right) | (parity & tieBreak);
+      } else {
+        const third = c[wordIndex]!;
+        result[wordIndex] = (left & right) | (third & (left | right));
+      }
+    }
+    result[wordTotal - 1]! &= lastWordMask(dimensions);
+    return { dimensions, words: result };
+  }
+  for (let wordIndex = 0; wordIndex < wordTotal; wordIndex++) {
+    for (let plane = 0; plane < planeCount; plane++) planes[plane] = 0;
+    let parity = 0;
+    for (let memberIndex = 0; memberIndex < members.length; memberIndex++) {
+      const value = members[memberIndex]![wordIndex]! | 0;
+      parity ^= value;
+      let weight = memberWeights[memberIndex]!;
+      if (weight === 1) {
+        let carry = value;
+        for (let target = 0; carry !== 0 && target < planeCount; target++) {
+          const overflow = planes[target]! & carry;
+          planes[target]! ^= carry;
+          carry = overflow;
+        }
+        continue;
+      }
       // Adding weight w to the counts of the set bits: for each bit b of w, add the word at plane b.
       for (let plane = 0; weight !== 0; plane++, weight >>>= 1) {
         if ((weight & 1) === 0) continue;
@@ -110,9 +161,11 @@ export function bundle(vectors: readonly Hypervector[], weights?: readonly numbe
         equal &= ~bits;
       }
     }
-    result[wordIndex] = canTie ? greater | (equal & tieBreak[wordIndex]!) : greater;
+    const tieBreak = ((parity << 1) | carriedParity) ^ fixed[wordIndex]!;
+    carriedParity = parity >>> 31;
+    result[wordIndex] = canTie ? greater | (equal & tieBreak) : greater;
   }
-  result[result.length - 1]! &= lastWordMask(dimensions);
+  result[wordTotal - 1]! &= lastWordMask(dimensions);
   return { dimensions, words: result };
 }
 
@@ -209,14 +262,14 @@ function xoshiro128StarStar(low: number, high: number): () => number {
   let c = 0x85a308d3;
   let d = 0x13198a2e;
   const next = (): number => {
-    const t = b << 9;
+    const shifted = b << 9;
     let result = Math.imul(b, 5);
     result = Math.imul((result << 7) | (result >>> 25), 9);
     c ^= a;
     d ^= b;
     b ^= c;
     a ^= d;
-    c ^= t;
+    c ^= shifted;
     d = (d << 11) | (d >>> 21);
     return result >>> 0;
   };
@@ -247,14 +300,25 @@ function assertSameDimensions(a: Hypervector, b: Hypervector): void {
   if (a.dimensions !== b.dimensions) throw new RangeError(`hypervectors of different dimensions: ${a.dimensions} and ${b.dimensions}`);
 }
 
-const tieBreakVectors = new Map<number, Hypervector>();
+function greatestCommonDivisor(a: number, b: number): number {
+  while (b !== 0) [a, b] = [b, a % b];
+  return a;
+}
 
-/** The fixed vector that settles even votes in {@link bundle}, one per dimension count. */
-function tieBreakVector(dimensions: number): Hypervector {
-  let vector = tieBreakVectors.get(dimensions);
+const fixedTieBreakVectors = new Map<number, Hypervector>();
+
+/**
+ * The fixed part of the bits that settle even votes in {@link bundle}. A tie at a dimension takes
+ * the parity of the members' bits one dimension before (cyclically), XOR this vector's bit. The
+ * shift makes the bit independent of the vote it settles; the parity makes it the same for any
+ * order of the members and unrelated between unrelated bundles; the fixed vector keeps it from
+ * being all zeros when the members cancel out.
+ */
+function fixedTieBreakVector(dimensions: number): Hypervector {
+  let vector = fixedTieBreakVectors.get(dimensions);
   if (vector === undefined) {
     vector = randomHypervector(TIE_BREAK_SEED, dimensions);
-    tieBreakVectors.set(dimensions, vector);
+    fixedTieBreakVectors.set(dimensions, vector);
   }
   return vector;
 }

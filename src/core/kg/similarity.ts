@@ -1,0 +1,502 @@
+import type { GraphDelta, KnowledgeGraph } from './graph.ts';
+import {
+  type Hypervector,
+  DEFAULT_DIMENSIONS,
+  bind,
+  bundle,
+  randomHypervector,
+  similarity,
+  textWords,
+  wordHypervector,
+} from './hypervector.ts';
+import type { SymbolKind } from './symbol.ts';
+import { RDFS_LABEL } from './term.ts';
+import type { TripleColumns } from './triple-columns.ts';
+
+/** A symbol found by similarity, and how similar it is (1 alike, about 0.5 unrelated). */
+export type SimilarityHit = { symbolId: number; similarity: number };
+
+/** What {@link SimilarityIndex.nearest} returns and from which symbols. */
+export type NearestOptions = {
+  /** How many hits at most; 10 unless told. */
+  k?: number;
+  /** Leaves out hits less similar than this. */
+  minSimilarity?: number;
+  /** Which kinds of symbol may be returned; entities only unless told. */
+  kinds?: readonly SymbolKind[];
+};
+
+/** Sizes and limits of a {@link SimilarityIndex}; the defaults suit graphs of 100,000+ symbols. */
+export type SimilarityIndexOptions = {
+  /** Dimensions of every vector (default 10,000: 1,250 bytes a vector). */
+  dimensions?: number;
+  /** Meaning vectors kept in the least-recently-used cache (default 20,000, about 25 MB at 10,000 dimensions). */
+  cacheSize?: number;
+  /** Triples bundled into one meaning vector at most (default 256): a hub is described by its first ones. */
+  featureLimit?: number;
+  /** Candidates taken from one shared feature or label word at most (default 1,000). */
+  candidatesPerFeature?: number;
+  /** Candidates scored by one query at most (default 5,000). */
+  candidateLimit?: number;
+};
+
+/** The limits a {@link SimilarityIndex} uses unless told otherwise. */
+export const SIMILARITY_INDEX_DEFAULTS: Required<SimilarityIndexOptions> = {
+  dimensions: DEFAULT_DIMENSIONS,
+  cacheSize: 20_000,
+  featureLimit: 256,
+  candidatesPerFeature: 1_000,
+  candidateLimit: 5_000,
+};
+
+/** Confidence is counted in tenths when bundling: a 0.9 triple weighs 9, a 0.04 one nothing. */
+const CONFIDENCE_LEVELS = 10;
+
+/** Seed spaces: a seed is `space * 2^32 + id`, so a symbol's vector never equals a role's. */
+const BASE_SEED_SPACE = 1;
+const OUTGOING_ROLE_SEED_SPACE = 2;
+const INCOMING_ROLE_SEED_SPACE = 3;
+
+/** Role vectors kept before the cache is emptied (relations are few; this only bounds odd graphs). */
+const ROLE_CACHE_SIZE = 4_096;
+/** Feature vectors kept (5 MB at 10,000 dimensions). */
+const FEATURE_CACHE_SIZE = 4_096;
+/** Word vectors kept for label similarity (5 MB at 10,000 dimensions). */
+const WORD_CACHE_SIZE = 4_096;
+
+/** Which way a triple is seen from a symbol: as its subject (outgoing) or as its object (incoming). */
+type Direction = 'outgoing' | 'incoming';
+
+/** One thing a symbol's meaning is made of: a domain triple seen from that symbol. */
+type Feature = { predicate: number; other: number; direction: Direction; weight: number };
+
+/**
+ * The symbols whose meaning vectors a stored delta changes: the subjects and objects of its added
+ * and updated triples. Added triples are noticed without help; pass these to
+ * {@link SimilarityIndex.invalidate} when a delta raised confidences.
+ */
+export function symbolsTouchedBy(delta: GraphDelta): Set<number> {
+  const touched = new Set<number>();
+  for (const triple of [...delta.addedTriples, ...delta.updatedTriples]) {
+    touched.add(triple.subject);
+    touched.add(triple.object);
+  }
+  return touched;
+}
+
+/**
+ * Similarity of symbols in a knowledge graph, by hypervectors.
+ *
+ * - A symbol's base vector is random, seeded from its id; it is computed when needed, never stored.
+ * - Its meaning vector bundles its neighbourhood: `bind(outgoingRole(p), base(o))` for each domain
+ *   triple `(it, p, o)` and `bind(incomingRole(p), base(s))` for each `(s, p, it)`, weighted by
+ *   confidence (in tenths). Symbols with the same parents and properties (Dog and Wolf: is-a
+ *   Canine, has-part Fur, eats Meat) so get close vectors. A predicate has two role vectors of its
+ *   own, apart from its base vector, so "incoming via p" differs from "outgoing via p" and a
+ *   feature (p, o) never equals (o, p). Metadata triples (`agent:` predicates) and rdfs:label
+ *   values are left out: they are bookkeeping and names, not meaning; other literal objects (a
+ *   colour, a year) are kept, as symbols sharing a value do share a property. A symbol without
+ *   domain triples has its base vector as its meaning. A hub is described by its first
+ *   `featureLimit` triples (outgoing first, in the order they were added).
+ * - Meaning vectors are cached (least recently used, bounded). Triples added to the graph are
+ *   noticed on the next call (the graph only appends), and the vectors of their subjects and
+ *   objects recomputed; a raised confidence needs {@link invalidate}.
+ *
+ * The index for {@link nearest}: an adjacency by subject and by object over the graph's triple
+ * columns (typed arrays, about 8 bytes a triple, built on first use and extended as triples are
+ * added), from which candidates are gathered structurally: the symbols that share a feature with
+ * the query symbol (the same predicate to the same object, or from the same subject), plus its
+ * direct neighbours. Rarer features are taken first; at most `candidatesPerFeature` symbols come
+ * from one feature (the first in index order) and at most `candidateLimit` in all. Only
+ * candidates get meaning vectors and scores, so a query never touches the whole graph.
+ */
+export class SimilarityIndex {
+  /** Dimensions of every vector of this index. */
+  readonly dimensions: number;
+  readonly #graph: KnowledgeGraph;
+  readonly #limits: Required<SimilarityIndexOptions>;
+  readonly #adjacency: Adjacency;
+  readonly #meanings = new Map<number, Hypervector>();
+  readonly #roles = new Map<number, Hypervector>();
+  readonly #featureVectors = new Map<string, Hypervector>();
+  readonly #words = new Map<string, Hypervector>();
+  readonly #isLeftOutPredicate = new Map<number, boolean>();
+  #labelIndex: LabelIndex | undefined;
+
+  constructor(graph: KnowledgeGraph, options: SimilarityIndexOptions = {}) {
+    const defaults = SIMILARITY_INDEX_DEFAULTS;
+    this.#graph = graph;
+    this.#limits = {
+      dimensions: options.dimensions ?? defaults.dimensions,
+      cacheSize: options.cacheSize ?? defaults.cacheSize,
+      featureLimit: options.featureLimit ?? defaults.featureLimit,
+      candidatesPerFeature: options.candidatesPerFeature ?? defaults.candidatesPerFeature,
+      candidateLimit: options.candidateLimit ?? defaults.candidateLimit,
+    };
+    this.dimensions = this.#limits.dimensions;
+    this.#adjacency = new Adjacency(graph);
+  }
+
+  /** The random vector that stands for a symbol itself, seeded from its id. */
+  baseVector(symbolId: number): Hypervector {
+    return randomHypervector(seedOf(BASE_SEED_SPACE, symbolId), this.dimensions);
+  }
+
+  /** The vector of what a symbol is related to, and how (see the class comment). */
+  meaningVector(symbolId: number): Hypervector {
+    this.#sync();
+    return this.#meaning(symbolId);
+  }
+
+  /** How similar the meanings of two symbols are. An unknown id counts as a symbol without triples. */
+  similarityOf(a: number, b: number): number {
+    this.#sync();
+    return similarity(this.#meaning(a), this.#meaning(b));
+  }
+
+  /**
+   * The symbols most similar in meaning to one symbol, most similar first (ties by label), never
+   * the symbol itself. Only symbols sharing a feature with it, or next to it, are considered (see
+   * the class comment), so a symbol without domain triples has no neighbours.
+   */
+  nearest(symbolId: number, options: NearestOptions = {}): SimilarityHit[] {
+    const { k = 10, minSimilarity, kinds = ['entity'] } = options;
+    if (k < 1 || this.#graph.symbol(symbolId) === undefined) return [];
+    this.#sync();
+    const query = this.#meaning(symbolId);
+    const hits: SimilarityHit[] = [];
+    for (const candidate of this.#structuralCandidates(symbolId, new Set(kinds))) {
+      const score = similarity(query, this.#meaning(candidate));
+      if (minSimilarity === undefined || score >= minSimilarity) hits.push({ symbolId: candidate, similarity: score });
+    }
+    return this.#best(hits, k);
+  }
+
+  /**
+   * The entities (or relations, when asked) whose labels are most like a text, by
+   * `textSimilarity` of the label words. Only labels sharing a word with the text are considered,
+   * found through a word index that is built on the first call and kept up to date with new
+   * symbols; rarer words are taken first, within the same caps as {@link nearest}.
+   */
+  nearestToText(text: string, k = 10, options: Omit<NearestOptions, 'k'> = {}): SimilarityHit[] {
+    const { minSimilarity, kinds = ['entity'] } = options;
+    const words = textWords(text);
+    if (k < 1 || words.length === 0) return [];
+    const query = this.#bundleOfWords(words);
+    const labelIndex = this.#syncedLabelIndex();
+    const allowedKinds = new Set(kinds);
+    const postings = [...new Set(words)]
+      .map((word) => labelIndex.symbolsByWord.get(word) ?? [])
+      .sort((a, b) => a.length - b.length);
+    const candidates = new Set<number>();
+    for (const posting of postings) {
+      let taken = 0;
+      for (const candidate of posting) {
+        if (candidates.size >= this.#limits.candidateLimit || taken >= this.#limits.candidatesPerFeature) break;
+        if (candidates.has(candidate) || !this.#isAllowed(candidate, allowedKinds)) continue;
+        candidates.add(candidate);
+        taken++;
+      }
+    }
+    const hits: SimilarityHit[] = [];
+    for (const candidate of candidates) {
+      const label = this.#graph.symbol(candidate)?.label ?? '';
+      const score = similarity(query, this.#bundleOfWords(textWords(label)));
+      if (minSimilarity === undefined || score >= minSimilarity) hits.push({ symbolId: candidate, similarity: score });
+    }
+    return this.#best(hits, k);
+  }
+
+  /** Forgets the meaning vectors of symbols whose triples changed other than by addition (a raised confidence). */
+  invalidate(symbolIds: Iterable<number>): void {
+    for (const symbolId of symbolIds) this.#meanings.delete(symbolId);
+  }
+
+  /** Forgets every cached vector and the label word index, e.g. after many confidences changed. */
+  invalidateAll(): void {
+    this.#meanings.clear();
+    this.#roles.clear();
+    this.#featureVectors.clear();
+    this.#isLeftOutPredicate.clear();
+    this.#labelIndex = undefined;
+  }
+
+  /** Takes in the triples added since the last call: their ends' meanings are out of date. */
+  #sync(): void {
+    const { from, to } = this.#adjacency.sync();
+    if (to - from === 0 || this.#meanings.size === 0) return;
+    if (to - from > this.#meanings.size) {
+      this.#meanings.clear();
+      return;
+    }
+    const { subjects, objects } = this.#graph.columns;
+    for (let position = from; position < to; position++) {
+      this.#meanings.delete(subjects[position]!);
+      this.#meanings.delete(objects[position]!);
+    }
+  }
+
+  #meaning(symbolId: number): Hypervector {
+    const cached = this.#meanings.get(symbolId);
+    if (cached !== undefined) {
+      // Move to the end: the Map's order is the recency order.
+      this.#meanings.delete(symbolId);
+      this.#meanings.set(symbolId, cached);
+      return cached;
+    }
+    const features = this.#features(symbolId);
+    const vector =
+      features.length === 0
+        ? this.baseVector(symbolId)
+        : bundle(
+            features.map((feature) => this.#featureVector(feature)),
+            features.map((feature) => feature.weight),
+          );
+    this.#meanings.set(symbolId, vector);
+    if (this.#meanings.size > this.#limits.cacheSize) {
+      const oldest = this.#meanings.keys().next();
+      if (oldest.done !== true) this.#meanings.delete(oldest.value);
+    }
+    return vector;
+  }
+
+  /** The domain triples of a symbol that make up its meaning: outgoing first, then incoming, up to the feature limit. */
+  #features(symbolId: number): Feature[] {
+    const features: Feature[] = [];
+    const limit = this.#limits.featureLimit;
+    const columns = this.#graph.columns;
+    for (const direction of ['outgoing', 'incoming'] as const) {
+      const others = direction === 'outgoing' ? columns.objects : columns.subjects;
+      this.#adjacency.each(symbolId, direction, (position) => {
+        if (features.length >= limit) return false;
+        const weight = this.#weightAt(columns, position);
+        if (weight > 0) features.push({ predicate: columns.predicates[position]!, other: others[position]!, direction, weight });
+        return true;
+      });
+    }
+    return features;
+  }
+
+  /** A triple's weight in a meaning vector: its confidence in tenths, or 0 for triples left out. */
+  #weightAt(columns: Readonly<TripleColumns>, position: number): number {
+    const predicate = columns.predicates[position]!;
+    let isLeftOut = this.#isLeftOutPredicate.get(predicate);
+    if (isLeftOut === undefined) {
+      isLeftOut = this.#graph.isMetadata({ predicate }) || this.#graph.symbol(predicate)?.iri === RDFS_LABEL;
+      this.#isLeftOutPredicate.set(predicate, isLeftOut);
+    }
+    return isLeftOut ? 0 : Math.round(columns.confidences[position]! * CONFIDENCE_LEVELS);
+  }
+
+  /**
+   * `bind(role(p), base(other))`. Many symbols share a few features (is-a Person, colour Red), so
+   * recent ones are kept; the cache is emptied when full, which bounds it without bookkeeping.
+   */
+  #featureVector(feature: Feature): Hypervector {
+    const key = `${feature.direction === 'outgoing' ? '>' : '<'}${feature.predicate} ${feature.other}`;
+    let vector = this.#featureVectors.get(key);
+    if (vector === undefined) {
+      if (this.#featureVectors.size >= FEATURE_CACHE_SIZE) this.#featureVectors.clear();
+      vector = bind(this.#roleVector(feature.predicate, feature.direction), this.baseVector(feature.other));
+      this.#featureVectors.set(key, vector);
+    }
+    return vector;
+  }
+
+  #roleVector(predicate: number, direction: Direction): Hypervector {
+    const key = seedOf(direction === 'outgoing' ? OUTGOING_ROLE_SEED_SPACE : INCOMING_ROLE_SEED_SPACE, predicate);
+    let vector = this.#roles.get(key);
+    if (vector === undefined) {
+      if (this.#roles.size >= ROLE_CACHE_SIZE) this.#roles.clear();
+      vector = randomHypervector(key, this.dimensions);
+      this.#roles.set(key, vector);
+    }
+    return vector;
+  }
+
+  /**
+   * The symbols worth scoring against one symbol: for each of its features, rarest first, the
+   * symbol on the other end and the symbols sharing that feature, within the caps.
+   */
+  #structuralCandidates(symbolId: number, allowedKinds: ReadonlySet<SymbolKind>): Set<number> {
+    const { candidateLimit, candidatesPerFeature } = this.#limits;
+    const columns = this.#graph.columns;
+    // Symbols sharing (p, o) are subjects of o's incoming triples; sharing (s, p), objects of s's outgoing ones.
+    const sources = this.#features(symbolId).map((feature, order) => {
+      const sharedFrom: Direction = feature.direction === 'outgoing' ? 'incoming' : 'outgoing';
+      return { feature, order, sharedFrom, size: this.#adjacency.degree(feature.other, sharedFrom) };
+    });
+    sources.sort((a, b) => a.size - b.size || a.order - b.order);
+    const candidates = new Set<number>();
+    const consider = (candidate: number): boolean => {
+      if (candidate === symbolId || candidates.has(candidate) || !this.#isAllowed(candidate, allowedKinds)) return false;
+      candidates.add(candidate);
+      return true;
+    };
+    for (const { feature, sharedFrom } of sources) {
+      if (candidates.size >= candidateLimit) break;
+      consider(feature.other);
+      const sharers = sharedFrom === 'incoming' ? columns.subjects : columns.objects;
+      let taken = 0;
+      this.#adjacency.each(feature.other, sharedFrom, (position) => {
+        if (taken >= candidatesPerFeature || candidates.size >= candidateLimit) return false;
+        if (columns.predicates[position] === feature.predicate && this.#weightAt(columns, position) > 0 && consider(sharers[position]!)) taken++;
+        return true;
+      });
+    }
+    return candidates;
+  }
+
+  #isAllowed(symbolId: number, allowedKinds: ReadonlySet<SymbolKind>): boolean {
+    const symbol = this.#graph.symbol(symbolId);
+    return symbol !== undefined && allowedKinds.has(symbol.kind);
+  }
+
+  /** The k best hits: most similar first, ties by label, then by id. */
+  #best(hits: SimilarityHit[], k: number): SimilarityHit[] {
+    const labelOf = (symbolId: number) => this.#graph.symbol(symbolId)?.label ?? '';
+    hits.sort((a, b) => b.similarity - a.similarity || labelOf(a.symbolId).localeCompare(labelOf(b.symbolId)) || a.symbolId - b.symbolId);
+    return hits.slice(0, Math.floor(k));
+  }
+
+  /** The same vector as `hypervectorOfText` of the words, from cached word vectors. */
+  #bundleOfWords(words: readonly string[]): Hypervector {
+    if (words.length === 0) return wordHypervector('', this.dimensions);
+    return bundle(words.map((word) => this.#wordVector(word)));
+  }
+
+  #wordVector(word: string): Hypervector {
+    let vector = this.#words.get(word);
+    if (vector === undefined) {
+      if (this.#words.size >= WORD_CACHE_SIZE) this.#words.clear();
+      vector = wordHypervector(word, this.dimensions);
+      this.#words.set(word, vector);
+    }
+    return vector;
+  }
+
+  /**
+   * The label word index, brought up to date. Symbols only ever get new, higher ids, so new ones
+   * are indexed from where the last call stopped; if the count still disagrees with the graph
+   * (symbols loaded out of order), the index is rebuilt.
+   */
+  #syncedLabelIndex(): LabelIndex {
+    const graph = this.#graph;
+    let index = this.#labelIndex;
+    if (index !== undefined && graph.nextSymbolId > index.nextSymbolId) {
+      for (let symbolId = index.nextSymbolId; symbolId < graph.nextSymbolId; symbolId++) {
+        const symbol = graph.symbol(symbolId);
+        if (symbol === undefined) continue;
+        index.symbolCount++;
+        if (symbol.kind !== 'literal') addLabelWords(index, symbolId, symbol.label);
+      }
+      index.nextSymbolId = graph.nextSymbolId;
+    }
+    if (index === undefined || index.symbolCount !== graph.symbolCount) {
+      index = { symbolsByWord: new Map(), nextSymbolId: graph.nextSymbolId, symbolCount: 0 };
+      for (const symbol of graph.symbols()) {
+        index.symbolCount++;
+        if (symbol.kind !== 'literal') addLabelWords(index, symbol.id, symbol.label);
+      }
+      this.#labelIndex = index;
+    }
+    return index;
+  }
+}
+
+/**
+ * The triples of each symbol by subject and by object, as positions in the graph's columns:
+ * compressed rows (one Int32Array of positions, one of where each symbol's run starts) over the
+ * triples there were at the last build, and small lists for triples appended since, folded in by
+ * a rebuild once they grow. Reads the columns themselves, so no triple objects are made.
+ */
+class Adjacency {
+  readonly #graph: KnowledgeGraph;
+  #seenCount = 0;
+  #builtCount = 0;
+  #rows: Record<Direction, { starts: Int32Array; positions: Int32Array }> = {
+    outgoing: { starts: new Int32Array(1), positions: new Int32Array(0) },
+    incoming: { starts: new Int32Array(1), positions: new Int32Array(0) },
+  };
+  #recent: Record<Direction, Map<number, number[]>> = { outgoing: new Map(), incoming: new Map() };
+
+  constructor(graph: KnowledgeGraph) {
+    this.#graph = graph;
+  }
+
+  /**
+   * Takes in the triples appended since the last call and returns their positions,
+   * `[from, to)`. Few are kept in lists; many (a first call, an import) trigger a rebuild.
+   */
+  sync(): { from: number; to: number } {
+    const from = this.#seenCount;
+    const to = this.#graph.tripleCount;
+    if (to === from) return { from, to };
+    this.#seenCount = to;
+    if (to - this.#builtCount > Math.max(1_024, this.#builtCount / 8)) {
+      this.#build();
+      return { from, to };
+    }
+    const { subjects, objects } = this.#graph.columns;
+    for (let position = from; position < to; position++) {
+      pushTo(this.#recent.outgoing, subjects[position]!, position);
+      pushTo(this.#recent.incoming, objects[position]!, position);
+    }
+    return { from, to };
+  }
+
+  /** How many triples a symbol has in one direction. */
+  degree(symbolId: number, direction: Direction): number {
+    const { starts } = this.#rows[direction];
+    const built = symbolId + 1 < starts.length ? starts[symbolId + 1]! - starts[symbolId]! : 0;
+    return built + (this.#recent[direction].get(symbolId)?.length ?? 0);
+  }
+
+  /** Visits the positions of a symbol's triples in one direction, oldest first, until `visit` returns false. */
+  each(symbolId: number, direction: Direction, visit: (position: number) => boolean): void {
+    const { starts, positions } = this.#rows[direction];
+    if (symbolId + 1 < starts.length) {
+      for (let index = starts[symbolId]!; index < starts[symbolId + 1]!; index++) if (!visit(positions[index]!)) return;
+    }
+    for (const position of this.#recent[direction].get(symbolId) ?? []) if (!visit(position)) return;
+  }
+
+  #build(): void {
+    const count = this.#seenCount;
+    const { subjects, objects } = this.#graph.columns;
+    this.#rows = { outgoing: compressedRows(subjects, count), incoming: compressedRows(objects, count) };
+    this.#recent = { outgoing: new Map(), incoming: new Map() };
+    this.#builtCount = count;
+  }
+}
+
+/** Positions [0, count) grouped by the id in `column`, ascending within each id (a counting sort). */
+function compressedRows(column: Int32Array, count: number): { starts: Int32Array; positions: Int32Array } {
+  let largestId = 0;
+  for (let position = 0; position < count; position++) largestId = Math.max(largestId, column[position]!);
+  const starts = new Int32Array(largestId + 2);
+  for (let position = 0; position < count; position++) starts[column[position]! + 1]!++;
+  for (let id = 1; id < starts.length; id++) starts[id]! += starts[id - 1]!;
+  const next = starts.slice(0, largestId + 1);
+  const positions = new Int32Array(count);
+  for (let position = 0; position < count; position++) positions[next[column[position]!]!++] = position;
+  return { starts, positions };
+}
+
+function pushTo<Key>(lists: Map<Key, number[]>, key: Key, value: number): void {
+  const list = lists.get(key);
+  if (list === undefined) lists.set(key, [value]);
+  else list.push(value);
+}
+
+/** Which entities and relations have a word in their label, in the order they were indexed. */
+type LabelIndex = { symbolsByWord: Map<string, number[]>; nextSymbolId: number; symbolCount: number };
+
+function addLabelWords(index: LabelIndex, symbolId: number, label: string): void {
+  for (const word of new Set(textWords(label))) pushTo(index.symbolsByWord, word, symbolId);
+}
+
+/** A seed unique to an id within a seed space; ids are below 2^32. */
+function seedOf(space: number, id: number): number {
+  return space * 2 ** 32 + id;
+}
