@@ -134,6 +134,19 @@ export class KnowledgeGraph {
     return position === -1 ? undefined : this.tripleAt(position);
   }
 
+  /**
+   * Positions of a symbol's triples as subject (`from`) or as object (`to`), oldest first. For hot
+   * paths over large neighbourhoods: read the columns at these positions instead of making
+   * triple objects. Read only.
+   */
+  positionsFrom(symbolId: number): readonly number[] {
+    return this.#bySubject.get(symbolId) ?? [];
+  }
+
+  positionsTo(symbolId: number): readonly number[] {
+    return this.#byObject.get(symbolId) ?? [];
+  }
+
   outgoing(symbolId: number): Triple[] {
     return this.#at(this.#bySubject.get(symbolId));
   }

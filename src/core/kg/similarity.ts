@@ -102,9 +102,9 @@ export function symbolsTouchedBy(delta: GraphDelta): Set<number> {
  *   noticed on the next call (the graph only appends), and the vectors of their subjects and
  *   objects recomputed; a raised confidence needs {@link invalidate}.
  *
- * The index for {@link nearest}: an adjacency by subject and by object over the graph's triple
- * columns (typed arrays, about 8 bytes a triple, built on first use and extended as triples are
- * added), from which candidates are gathered structurally: the symbols that share a feature with
+ * The index for {@link nearest}: the graph's own positions by subject and by object (read from its
+ * columns, so no triple objects are made), from which candidates are gathered structurally: the
+ * symbols that share a feature with
  * the query symbol (the same predicate to the same object, or from the same subject), plus its
  * direct neighbours. Rarer features are taken first; at most `candidatesPerFeature` symbols come
  * from one feature (the first in index order) and at most `candidateLimit` in all. Only
@@ -115,7 +115,8 @@ export class SimilarityIndex {
   readonly dimensions: number;
   readonly #graph: KnowledgeGraph;
   readonly #limits: Required<SimilarityIndexOptions>;
-  readonly #adjacency: Adjacency;
+  /** Triples seen so far: those appended since have ends whose meanings are out of date. */
+  #seenCount = 0;
   readonly #meanings = new Map<number, Hypervector>();
   readonly #roles = new Map<number, Hypervector>();
   readonly #featureVectors = new Map<string, Hypervector>();
@@ -134,7 +135,6 @@ export class SimilarityIndex {
       candidateLimit: options.candidateLimit ?? defaults.candidateLimit,
     };
     this.dimensions = this.#limits.dimensions;
-    this.#adjacency = new Adjacency(graph);
   }
 
   /** The random vector that stands for a symbol itself, seeded from its id. */
@@ -223,7 +223,9 @@ export class SimilarityIndex {
 
   /** Takes in the triples added since the last call: their ends' meanings are out of date. */
   #sync(): void {
-    const { from, to } = this.#adjacency.sync();
+    const from = this.#seenCount;
+    const to = this.#graph.tripleCount;
+    this.#seenCount = to;
     if (to - from === 0 || this.#meanings.size === 0) return;
     if (to - from > this.#meanings.size) {
       this.#meanings.clear();
@@ -267,7 +269,7 @@ export class SimilarityIndex {
     const columns = this.#graph.columns;
     for (const direction of ['outgoing', 'incoming'] as const) {
       const others = direction === 'outgoing' ? columns.objects : columns.subjects;
-      this.#adjacency.each(symbolId, direction, (position) => {
+      eachPosition(this.#graph, symbolId, direction, (position) => {
         if (features.length >= limit) return false;
         const weight = this.#weightAt(columns, position);
         if (weight > 0) features.push({ predicate: columns.predicates[position]!, other: others[position]!, direction, weight });
@@ -324,7 +326,7 @@ export class SimilarityIndex {
     // Symbols sharing (p, o) are subjects of o's incoming triples; sharing (s, p), objects of s's outgoing ones.
     const sources = this.#features(symbolId).map((feature, order) => {
       const sharedFrom: Direction = feature.direction === 'outgoing' ? 'incoming' : 'outgoing';
-      return { feature, order, sharedFrom, size: this.#adjacency.degree(feature.other, sharedFrom) };
+      return { feature, order, sharedFrom, size: positionsOf(this.#graph, feature.other, sharedFrom).length };
     });
     sources.sort((a, b) => a.size - b.size || a.order - b.order);
     const candidates = new Set<number>();
@@ -338,7 +340,7 @@ export class SimilarityIndex {
       consider(feature.other);
       const sharers = sharedFrom === 'incoming' ? columns.subjects : columns.objects;
       let taken = 0;
-      this.#adjacency.each(feature.other, sharedFrom, (position) => {
+      eachPosition(this.#graph, feature.other, sharedFrom, (position) => {
         if (taken >= candidatesPerFeature || candidates.size >= candidateLimit) return false;
         if (columns.predicates[position] === feature.predicate && this.#weightAt(columns, position) > 0 && consider(sharers[position]!)) taken++;
         return true;
@@ -404,83 +406,14 @@ export class SimilarityIndex {
   }
 }
 
-/**
- * The triples of each symbol by subject and by object, as positions in the graph's columns:
- * compressed rows (one Int32Array of positions, one of where each symbol's run starts) over the
- * triples there were at the last build, and small lists for triples appended since, folded in by
- * a rebuild once they grow. Reads the columns themselves, so no triple objects are made.
- */
-class Adjacency {
-  readonly #graph: KnowledgeGraph;
-  #seenCount = 0;
-  #builtCount = 0;
-  #rows: Record<Direction, { starts: Int32Array; positions: Int32Array }> = {
-    outgoing: { starts: new Int32Array(1), positions: new Int32Array(0) },
-    incoming: { starts: new Int32Array(1), positions: new Int32Array(0) },
-  };
-  #recent: Record<Direction, Map<number, number[]>> = { outgoing: new Map(), incoming: new Map() };
-
-  constructor(graph: KnowledgeGraph) {
-    this.#graph = graph;
-  }
-
-  /**
-   * Takes in the triples appended since the last call and returns their positions,
-   * `[from, to)`. Few are kept in lists; many (a first call, an import) trigger a rebuild.
-   */
-  sync(): { from: number; to: number } {
-    const from = this.#seenCount;
-    const to = this.#graph.tripleCount;
-    if (to === from) return { from, to };
-    this.#seenCount = to;
-    if (to - this.#builtCount > Math.max(1_024, this.#builtCount / 8)) {
-      this.#build();
-      return { from, to };
-    }
-    const { subjects, objects } = this.#graph.columns;
-    for (let position = from; position < to; position++) {
-      pushTo(this.#recent.outgoing, subjects[position]!, position);
-      pushTo(this.#recent.incoming, objects[position]!, position);
-    }
-    return { from, to };
-  }
-
-  /** How many triples a symbol has in one direction. */
-  degree(symbolId: number, direction: Direction): number {
-    const { starts } = this.#rows[direction];
-    const built = symbolId + 1 < starts.length ? starts[symbolId + 1]! - starts[symbolId]! : 0;
-    return built + (this.#recent[direction].get(symbolId)?.length ?? 0);
-  }
-
-  /** Visits the positions of a symbol's triples in one direction, oldest first, until `visit` returns false. */
-  each(symbolId: number, direction: Direction, visit: (position: number) => boolean): void {
-    const { starts, positions } = this.#rows[direction];
-    if (symbolId + 1 < starts.length) {
-      for (let index = starts[symbolId]!; index < starts[symbolId + 1]!; index++) if (!visit(positions[index]!)) return;
-    }
-    for (const position of this.#recent[direction].get(symbolId) ?? []) if (!visit(position)) return;
-  }
-
-  #build(): void {
-    const count = this.#seenCount;
-    const { subjects, objects } = this.#graph.columns;
-    this.#rows = { outgoing: compressedRows(subjects, count), incoming: compressedRows(objects, count) };
-    this.#recent = { outgoing: new Map(), incoming: new Map() };
-    this.#builtCount = count;
-  }
+/** The positions of a symbol's triples in one direction (the graph's own index). */
+function positionsOf(graph: KnowledgeGraph, symbolId: number, direction: Direction): readonly number[] {
+  return direction === 'outgoing' ? graph.positionsFrom(symbolId) : graph.positionsTo(symbolId);
 }
 
-/** Positions [0, count) grouped by the id in `column`, ascending within each id (a counting sort). */
-function compressedRows(column: Int32Array, count: number): { starts: Int32Array; positions: Int32Array } {
-  let largestId = 0;
-  for (let position = 0; position < count; position++) largestId = Math.max(largestId, column[position]!);
-  const starts = new Int32Array(largestId + 2);
-  for (let position = 0; position < count; position++) starts[column[position]! + 1]!++;
-  for (let id = 1; id < starts.length; id++) starts[id]! += starts[id - 1]!;
-  const next = starts.slice(0, largestId + 1);
-  const positions = new Int32Array(count);
-  for (let position = 0; position < count; position++) positions[next[column[position]!]!++] = position;
-  return { starts, positions };
+/** Visits the positions of a symbol's triples in one direction, oldest first, until `visit` returns false. */
+function eachPosition(graph: KnowledgeGraph, symbolId: number, direction: Direction, visit: (position: number) => boolean): void {
+  for (const position of positionsOf(graph, symbolId, direction)) if (!visit(position)) return;
 }
 
 function pushTo<Key>(lists: Map<Key, number[]>, key: Key, value: number): void {
