@@ -84,6 +84,14 @@ describe('anima CLI', () => {
     expect(await anima('kg', 'infer', '--snapshot', snapshot, '--min-confidence', '2')).toMatchObject({ code: 2, error: expect.stringContaining('--min-confidence must be a number from 0 to 1') });
   });
 
+  it('lists the symbols most similar to one', async () => {
+    const snapshot = join(folder, 'session.json');
+    await anima('kg', 'import', await file('zoo.ttl', TURTLE + ':Wolf :is-a :Canine . :Cat :is-a :Feline .\n'), '--snapshot', snapshot);
+    const similar = JSON.parse((await anima('kg', 'similar', 'Dog', '--snapshot', snapshot, '--json', '--limit', '2')).out);
+    expect(similar[0]).toMatchObject({ symbol: 'Wolf' });
+    expect(similar[0].similarity).toBeGreaterThan(similar[1].similarity);
+  });
+
   it('runs as the installed `anima` command', async () => {
     const snapshot = join(folder, 'session.json');
     const run = promisify(execFile);

@@ -19,13 +19,14 @@ Knowledge graph (the session lives in a snapshot file, created by the first impo
   anima kg export --snapshot S [--output FILE]
   anima kg infer --snapshot S [--min-confidence X] [--max-iterations N] [--json]
   anima kg path FROM TO --snapshot S [--json]
+  anima kg similar SYMBOL --snapshot S [--limit K] [--json]
 
 Options:
   --snapshot S   the session snapshot file (JSON)
   --help         show this help
 `;
 
-const KG_COMMANDS = ['import', 'stats', 'query', 'export', 'infer', 'path'];
+const KG_COMMANDS = ['import', 'stats', 'query', 'export', 'infer', 'path', 'similar'];
 
 const defaultOutput: CliOutput = {
   out: (text) => process.stdout.write(text),
@@ -164,6 +165,15 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
       if (!path.isFound) throw new CliError(`no path between ${fromLabel} and ${toLabel} within 8 steps`);
       if (values.json) output.out(`${JSON.stringify(path.steps.map((step) => ({ ...labelsOf(step.fact), isForward: step.isForward })))}\n`);
       else for (const step of path.steps) output.out(`${step.fact.subject.label} ${step.fact.predicate.label} ${step.fact.object.label}\n`);
+      return 0;
+    }
+    case 'similar': {
+      const [label] = rest;
+      if (!label) throw new CliError(`kg similar: which symbol? e.g. anima kg similar Dog --snapshot ${snapshotPath}`, 2);
+      const k = numberOption(values.limit, '--limit', { min: 1, max: 100, fallback: 10, isInteger: true });
+      const { hits } = await service.kgSimilar({ sessionId: session.id, symbolId: await symbolIdOf(service, session.id, label), k });
+      if (values.json) output.out(`${JSON.stringify(hits.map((hit) => ({ symbol: hit.symbol.label, similarity: hit.similarity })))}\n`);
+      else for (const hit of hits) output.out(`${hit.similarity.toFixed(3)}\t${hit.symbol.label}\n`);
       return 0;
     }
     default:

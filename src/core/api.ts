@@ -179,6 +179,18 @@ export const agentContract = {
       z.object({ isFound: z.literal(false) }),
     ]),
   },
+  /** The symbols most similar to a symbol (by the meaning of its neighbourhood), or to a text (by label words). */
+  kgSimilar: {
+    args: z
+      .object({
+        sessionId: sessionIdSchema,
+        symbolId: z.number().int().nonnegative().optional(),
+        text: z.string().min(1).max(500).optional(),
+        k: z.number().int().min(1).max(100).default(10),
+      })
+      .refine((args) => (args.symbolId === undefined) !== (args.text === undefined), { message: 'give either symbolId or text' }),
+    result: z.object({ hits: z.array(z.object({ symbol: symbolRefSchema, similarity: z.number().min(0).max(1) })) }),
+  },
   /** Why a fact is in the graph: the provenance record a triple points to. */
   kgProvenance: {
     args: z.object({ sessionId: sessionIdSchema, provenanceId: z.number().int().nonnegative() }),

@@ -239,3 +239,24 @@ describe('agent service: one writer at a time', () => {
     await expect(service.open({})).rejects.toThrow('setting up in another tab');
   });
 });
+
+describe('agent service: similarity', () => {
+  const ZOO = `@prefix : <urn:anima:kg#> .
+:Dog :is-a :Canine ; :has-part :Fur , :Tail ; :eats :Meat .
+:Wolf :is-a :Canine ; :has-part :Fur , :Tail ; :eats :Meat .
+:Cat :is-a :Feline ; :has-part :Fur , :Tail ; :eats :Fish .
+:Mars :is-a :Planet ; :orbits :Sun .
+`;
+
+  it('ranks symbols by shared neighbourhood and follows confidence changes', async () => {
+    const { service, sessionId } = await opened({ loadStarterGraph: async () => ZOO });
+    const idOf = async (label: string) => (await service.kgSearch({ sessionId, text: label })).hits[0]!.symbol.id;
+    const dog = await idOf('Dog');
+    const ranked = (await service.kgSimilar({ sessionId, symbolId: dog, k: 3 })).hits.map((hit) => hit.symbol.label);
+    expect(ranked.slice(0, 2)).toEqual(['Wolf', 'Cat']);
+    expect(ranked).not.toContain('Mars');
+    const byText = await service.kgSimilar({ sessionId, text: 'mars planet', k: 2 });
+    expect(byText.hits.map((hit) => hit.symbol.label)).toContain('Mars');
+    await expect(service.kgSimilar({ sessionId, k: 2 })).rejects.toThrow(/either symbolId or text/);
+  });
+});

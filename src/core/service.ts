@@ -1,10 +1,11 @@
 import type { AgentServiceImplementation, Fact, GraphStats, ImportOutcome, ImportProgress } from './api.ts';
 import { exportNTriples } from './kg/export-ntriples.ts';
-import type { KnowledgeGraph } from './kg/graph.ts';
+import type { GraphDelta, KnowledgeGraph } from './kg/graph.ts';
 import { readGraphFile, type GraphFileSource } from './kg/import/read-graph-file.ts';
 import { formatFromFileName, type KgImportFormat } from './kg/import/statement.ts';
 import { type Derivation, inferRules } from './kg/inference.ts';
 import { parseQuery, runQuery } from './kg/query.ts';
+import { SimilarityIndex, symbolsTouchedBy } from './kg/similarity.ts';
 import { shortestPath } from './kg/traversal.ts';
 import { searchSymbols } from './kg/search.ts';
 import type { KgSymbol } from './kg/symbol.ts';
@@ -41,6 +42,18 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
   const { db, now, newId } = dependencies;
   const graphs = new Map<string, Promise<KnowledgeGraph>>();
   const operations = new Map<string, AbortController>();
+  // One similarity index per loaded graph: a reloaded graph is a new object and gets a new index.
+  const similarityIndexes = new WeakMap<KnowledgeGraph, SimilarityIndex>();
+  const similarityOf = (graph: KnowledgeGraph): SimilarityIndex => {
+    let index = similarityIndexes.get(graph);
+    if (!index) similarityIndexes.set(graph, (index = new SimilarityIndex(graph)));
+    return index;
+  };
+  /** Applies a stored delta to the graph; raised confidences change the meaning of their ends. */
+  const applyStored = (graph: KnowledgeGraph, stored: GraphDelta) => {
+    graph.apply(stored);
+    if (stored.updatedTriples.length > 0) similarityIndexes.get(graph)?.invalidate(symbolsTouchedBy({ ...stored, addedTriples: [] }));
+  };
   let writeQueue: Promise<unknown> = Promise.resolve();
   const canWrite = () => dependencies.writeAccess?.canWrite() ?? true;
   // Taking over from another tab: what it wrote since this tab loaded is read again from storage.
@@ -110,7 +123,7 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
             createdAt: storedAt,
           },
         });
-        graph.apply(stored);
+        applyStored(graph, stored);
       }
       return {
         ok: true,
@@ -277,7 +290,7 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
             };
           },
         });
-        graph.apply(stored);
+        applyStored(graph, stored);
         const changed = [...stored.addedTriples, ...stored.updatedTriples].slice(0, limit);
         return {
           derived: stored.addedTriples.length,
@@ -292,6 +305,13 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
           }),
         };
       });
+    },
+
+    async kgSimilar({ sessionId, symbolId, text, k }) {
+      const graph = await graphOf(sessionId);
+      const index = similarityOf(graph);
+      const hits = symbolId !== undefined ? index.nearest(symbolId, { k }) : index.nearestToText(text ?? '', k);
+      return { hits: hits.map((hit) => ({ symbol: refOf(symbolOrThrow(graph, hit.symbolId)), similarity: hit.similarity })) };
     },
 
     async kgPath({ sessionId, from, to, maxLength }) {
