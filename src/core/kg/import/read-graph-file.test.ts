@@ -16,7 +16,26 @@ describe('reading a graph file', () => {
     expect(await read(text, 'n-triples')).toMatchObject({ ok: false, error: [{ line: 2 }] });
   });
 
-  it('reads an empty file as no statements', async () => {
-    expect(await read(new Blob([]), 'turtle')).toEqual({ ok: true, value: { statements: 0, totalBytes: 0 } });
+  it('refuses an empty file, and a file with no statements, saying so', async () => {
+    expect(await read(new Blob([]), 'turtle')).toEqual({ ok: false, error: [{ message: 'the file is empty' }] });
+    expect(await read('# only a comment\n\n', 'csv')).toEqual({ ok: false, error: [{ message: 'the file holds no statements' }] });
+  });
+
+  it('stops a file too large for one import, naming where', async () => {
+    const lines = Array.from({ length: 50 }, (_, index) => `Thing${index},is-a,Thing\n`).join('');
+    const outcome = await readGraphFile({ source: lines, format: 'csv', batch: new KnowledgeGraph().batch({ now: 1 }), maxStatements: 20 });
+    expect(outcome).toMatchObject({ ok: false, error: [{ message: expect.stringContaining('more than 20 statements') }] });
+  });
+
+  it('names unknown prefixes, malformed IRIs and broken literals with their lines', async () => {
+    expect(await read('@prefix : <urn:x#> .\n:a :b :c .\nfoo:a :b :c .\n', 'turtle')).toMatchObject({ ok: false, error: [{ line: 3, message: expect.stringContaining('foo:') }] });
+    expect(await read('<http://e.org/a> <http://e.org/b> <http://e.org/c> .\n<http://e.org/a b> <http://e.org/b> <http://e.org/c> .\n', 'n-triples')).toMatchObject({
+      ok: false,
+      error: [{ line: 2 }],
+    });
+    expect(await read('<http://e.org/a> <http://e.org/b> "unterminated .\n<http://e.org/a> <http://e.org/b> <http://e.org/c> .\n', 'n-triples')).toMatchObject({
+      ok: false,
+      error: [{ line: 1 }],
+    });
   });
 });

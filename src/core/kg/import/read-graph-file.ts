@@ -12,6 +12,11 @@ export type GraphFileSource = string | Blob;
 
 const STRING_CHUNK = 256 * 1024;
 const DEFAULT_CONFIDENCE = 1;
+/**
+ * One import is staged in memory before it is stored (all or nothing), so its size is bounded:
+ * past this many statements the import stops and asks for the file to be split.
+ */
+export const MAX_STATEMENTS_PER_IMPORT = 2_000_000;
 
 /**
  * Reads a graph file chunk by chunk into a batch (nothing is stored here). Stops at the first
@@ -23,10 +28,12 @@ export async function readGraphFile(options: {
   batch: GraphBatch;
   signal?: AbortSignal;
   onProgress?: (progress: ReadProgress) => void;
+  maxStatements?: number;
 }): Promise<Result<{ statements: number; totalBytes: number }, Problem[] | 'cancelled'>> {
-  const { source, format, batch, signal, onProgress } = options;
+  const { source, format, batch, signal, onProgress, maxStatements = MAX_STATEMENTS_PER_IMPORT } = options;
   let statements = 0;
   const sink = (statement: ParsedStatement) => {
+    if (statements >= maxStatements) return;
     const subject = batch.resolve(statement.subject, 'subject');
     const predicate = batch.resolve(statement.predicate, 'predicate');
     const object = batch.resolve(statement.object, 'object');
@@ -35,7 +42,12 @@ export async function readGraphFile(options: {
   };
   const parser: StatementParser = format === 'csv' ? createCsvParser(sink) : createRdfParser(format, sink);
   const totalBytes = typeof source === 'string' ? new TextEncoder().encode(source).length : source.size;
+  if (totalBytes === 0) return { ok: false, error: [{ message: 'the file is empty' }] };
   const lines = new LineTracker();
+  const tooLarge = (): Problem => ({
+    line: lines.currentLine,
+    message: `the file holds more than ${maxStatements.toLocaleString('en')} statements, more than one import can take; split it into smaller files`,
+  });
   // A parser that needs more input names the line after the last; the last line with content is where it broke.
   const located = (problem: Problem): Problem => (problem.line !== undefined && problem.line > lines.lastContentLine && lines.lastContentLine > 0 ? { ...problem, line: lines.lastContentLine } : problem);
   let bytesRead = 0;
@@ -48,12 +60,15 @@ export async function readGraphFile(options: {
     lines.read(chunk.text);
     const problem = parser.push(chunk.text);
     if (problem) return { ok: false, error: [located(problem)] };
+    if (statements >= maxStatements) return { ok: false, error: [tooLarge()] };
     bytesRead += chunk.bytes;
     onProgress?.({ bytesRead, totalBytes, statements });
   }
   if (signal?.aborted) return { ok: false, error: 'cancelled' };
   const problem = parser.end();
   if (problem) return { ok: false, error: [located(problem)] };
+  if (statements >= maxStatements) return { ok: false, error: [tooLarge()] };
+  if (statements === 0) return { ok: false, error: [{ message: 'the file holds no statements' }] };
   return { ok: true, value: { statements, totalBytes } };
 }
 
