@@ -92,6 +92,15 @@ test.describe('knowledge screen', () => {
     await expect(knowledge.queryResults.getByRole('button', { name: 'GoldenRetriever', exact: true })).toBeVisible();
   });
 
+  test('a query joining two patterns with a dot binds both variables', async ({ knowledge }) => {
+    await knowledge.runQuery('?x is-a ?y . ?y is-a Canine');
+
+    await expect(knowledge.queryResults.getByRole('columnheader', { name: '?x' })).toBeVisible();
+    await expect(knowledge.queryResults.getByRole('columnheader', { name: '?y' })).toBeVisible();
+    await expect(knowledge.queryRow('GoldenRetriever', 'Dog')).toBeVisible();
+    await expect(knowledge.queryRow('Dog', 'Canine')).toHaveCount(0);
+  });
+
   test('a query naming an unknown symbol says so', async ({ knowledge }) => {
     await knowledge.runQuery('?x is-a Zorblax');
 

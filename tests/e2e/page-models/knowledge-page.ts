@@ -9,7 +9,10 @@ export type ImportFile = { name: string; mimeType: string; buffer: Buffer };
 /** The first start loads the starter graph into a fresh database, which takes longer than a normal expectation. */
 const OPEN_TIMEOUT_MS = 45_000;
 
-/** The Knowledge screen: counts, search, symbol details, query, import and export. */
+/** Inference on the starter graph runs for a moment; the first run derives a few thousand facts. */
+const INFERENCE_TIMEOUT_MS = 30_000;
+
+/** The Knowledge screen: counts, search, symbol details (graph view, similar symbols, triples), query, inference, import and export. */
 export class KnowledgePage {
   readonly page: Page;
   readonly searchBox: Locator;
@@ -19,10 +22,16 @@ export class KnowledgePage {
   readonly outgoingTable: Locator;
   readonly incomingTable: Locator;
   readonly visitedSymbols: Locator;
+  readonly similarSymbols: Locator;
   readonly queryRegion: Locator;
   readonly queryInput: Locator;
   readonly runQueryButton: Locator;
   readonly queryResults: Locator;
+  readonly inferenceRegion: Locator;
+  readonly minConfidenceInput: Locator;
+  readonly runInferenceButton: Locator;
+  readonly inferenceStatus: Locator;
+  readonly derivedFacts: Locator;
   readonly transferRegion: Locator;
   readonly importFormat: Locator;
   readonly importFileInput: Locator;
@@ -40,10 +49,16 @@ export class KnowledgePage {
     this.outgoingTable = this.symbolDetails.getByRole('table', { name: 'Outgoing' });
     this.incomingTable = this.symbolDetails.getByRole('table', { name: 'Incoming' });
     this.visitedSymbols = page.getByRole('navigation', { name: 'Visited symbols' });
+    this.similarSymbols = this.symbolDetails.getByRole('list', { name: 'Similar symbols' });
     this.queryRegion = page.getByRole('region', { name: 'Query', exact: true });
     this.queryInput = this.queryRegion.getByRole('textbox', { name: 'Query' });
     this.runQueryButton = this.queryRegion.getByRole('button', { name: 'Run' });
     this.queryResults = this.queryRegion.getByRole('table', { name: 'Query results' });
+    this.inferenceRegion = page.getByRole('region', { name: 'Inference', exact: true });
+    this.minConfidenceInput = this.inferenceRegion.getByRole('spinbutton', { name: 'Minimum confidence' });
+    this.runInferenceButton = this.inferenceRegion.getByRole('button', { name: 'Run inference' });
+    this.inferenceStatus = this.inferenceRegion.getByRole('status');
+    this.derivedFacts = this.inferenceRegion.getByRole('table', { name: 'Derived facts' });
     this.transferRegion = page.getByRole('region', { name: 'Import and export' });
     this.importFormat = this.transferRegion.getByRole('combobox', { name: 'Format' });
     this.importFileInput = this.transferRegion.getByLabel('Import file');
@@ -103,6 +118,49 @@ export class KnowledgePage {
     }).filter({
       has: this.page.getByRole('cell', { name: object, exact: true }),
     });
+  }
+
+  /** The graph view of a symbol's neighbourhood: a figure captioned "Neighbourhood of <label>". */
+  neighbourhoodGraph(label: string): Locator {
+    return this.symbolDetails.getByRole('figure', { name: `Neighbourhood of ${label}`, exact: true });
+  }
+
+  /** A neighbour in the graph view: a button named by its label. */
+  graphNode(centreLabel: string, label: string): Locator {
+    return this.neighbourhoodGraph(centreLabel).getByRole('button', { name: label, exact: true });
+  }
+
+  /** An entry of the similar-symbols list; its name is the label followed by the similarity. */
+  similarSymbol(label: string): Locator {
+    return this.similarSymbols.getByRole('button', { name: new RegExp(`^${escapeRegExp(label)} \\d`) });
+  }
+
+  /** The "Why?" disclosure of a table row. */
+  whyButton(row: Locator): Locator {
+    return row.getByRole('button', { name: 'Why?' });
+  }
+
+  /** What a "Why?" disclosure shows for a triple: a group named "Why <subject> <predicate> <object>". */
+  explanation(container: Locator, subject: string, predicate: string, object: string): Locator {
+    return container.getByRole('group', { name: `Why ${subject} ${predicate} ${object}`, exact: true });
+  }
+
+  /** Runs inference and waits for its report; returns how many new facts it says it derived. */
+  async runInference(): Promise<number> {
+    await this.runInferenceButton.click();
+    await expect(this.inferenceStatus).toContainText(/Derived [\d,]+ new facts?/, { timeout: INFERENCE_TIMEOUT_MS });
+    const text = (await this.inferenceStatus.textContent()) ?? '';
+    const match = /Derived ([\d,]+) new fact/.exec(text);
+    if (!match?.[1]) throw new Error(`the inference report gives no count of new facts: ${text}`);
+    return Number(match[1].replace(/,/g, ''));
+  }
+
+  /** A row of the query results holding each of these values, in a cell of its own. */
+  queryRow(...values: string[]): Locator {
+    return values.reduce(
+      (rows, value) => rows.filter({ has: this.page.getByRole('cell', { name: value, exact: true }) }),
+      this.queryResults.getByRole('row'),
+    );
   }
 
   async runQuery(query: string): Promise<void> {

@@ -1,0 +1,14 @@
+import type { AgentApi } from '../../core/api.ts';
+
+/** A provenance record as kgProvenance returns it. */
+export type ProvenanceRecord = Extract<Awaited<ReturnType<AgentApi['kgProvenance']>>, { isFound: true }>['record'];
+
+/**
+ * Why a fact is in the graph, in a word or two, for each kind of provenance the agent records.
+ * Typed against the contract, so a new kind fails the type check until it has its words here.
+ */
+export const PROVENANCE_KIND_LABELS = {
+  import: 'Imported',
+  'starter-graph': 'Starter graph',
+  inference: 'Inferred',
+} as const satisfies Record<ProvenanceRecord['kind'], string>;
