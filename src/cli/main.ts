@@ -144,6 +144,7 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
       const minConfidence = numberOption(values['min-confidence'], '--min-confidence', { min: 0, max: 1, fallback: 0.1 });
       const maxIterations = numberOption(values['max-iterations'], '--max-iterations', { min: 1, max: 100, fallback: 10, isInteger: true });
       const run = await service.kgInfer({ sessionId: session.id, minConfidence, maxIterations, limit: 5000 });
+      if (!run.ok) throw new CliError(run.problems.map(describeProblem).join('\n'));
       await saveSnapshot(db, session.id, snapshotPath);
       if (values.json) {
         const facts = run.facts.map((entry) => ({ ...labelsOf(entry.fact), rule: entry.rule }));

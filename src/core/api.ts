@@ -39,7 +39,13 @@ export const factSchema = z.object({
 export type Fact = z.infer<typeof factSchema>;
 
 /** A fact a rule derived, with the rule and the facts it was derived from. */
-export const derivedFactSchema = z.object({ fact: factSchema, rule: z.string(), premises: z.array(factSchema) });
+export const derivedFactSchema = z.object({
+  fact: factSchema,
+  rule: z.string(),
+  premises: z.array(factSchema),
+  /** True for a fact the graph did not hold; false for one it held with a lower confidence. */
+  isNew: z.boolean(),
+});
 export type DerivedFact = z.infer<typeof derivedFactSchema>;
 
 export const importProgressSchema = z.object({
@@ -156,15 +162,19 @@ export const agentContract = {
       /** How many of the derived facts to return (all are stored). */
       limit: z.number().int().min(0).max(5000).default(200),
     }),
-    result: z.object({
-      derived: z.number().int(),
-      raised: z.number().int(),
-      iterations: z.number().int(),
-      hasConverged: z.boolean(),
-      isTruncated: z.boolean(),
-      stats: graphStatsSchema,
-      facts: z.array(derivedFactSchema),
-    }),
+    result: z.discriminatedUnion('ok', [
+      z.object({
+        ok: z.literal(true),
+        derived: z.number().int(),
+        raised: z.number().int(),
+        iterations: z.number().int(),
+        hasConverged: z.boolean(),
+        isTruncated: z.boolean(),
+        stats: graphStatsSchema,
+        facts: z.array(derivedFactSchema),
+      }),
+      z.object({ ok: z.literal(false), reason: z.literal('read-only'), problems: z.array(problemSchema) }),
+    ]),
   },
   /** The shortest chain of triples (either direction) between two symbols. */
   kgPath: {

@@ -258,7 +258,7 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
     },
 
     async kgInfer({ sessionId, minConfidence, maxIterations, maxDerived, limit }) {
-      if (!canWrite()) throw new Error(READ_ONLY_MESSAGE);
+      if (!canWrite()) return { ok: false, reason: 'read-only', problems: [{ message: READ_ONLY_MESSAGE }] };
       return exclusively(async () => {
         const session = await sessionOf(sessionId);
         const graph = await graphOf(sessionId);
@@ -293,15 +293,21 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
         applyStored(graph, stored);
         const changed = [...stored.addedTriples, ...stored.updatedTriples].slice(0, limit);
         return {
+          ok: true,
           derived: stored.addedTriples.length,
           raised: stored.updatedTriples.length,
           iterations: result.iterations,
           hasConverged: result.hasConverged,
           isTruncated: result.isTruncated,
           stats: statsOf(graph),
-          facts: changed.map((triple) => {
+          facts: changed.map((triple, index) => {
             const derivation = derivationFor(triple);
-            return { fact: factOf(graph, graph.triple(triple.subject, triple.predicate, triple.object)!), rule: derivation.rule, premises: derivation.premises.map((premise) => factOf(graph, premise)) };
+            return {
+              fact: factOf(graph, graph.triple(triple.subject, triple.predicate, triple.object)!),
+              rule: derivation.rule,
+              premises: derivation.premises.map((premise) => factOf(graph, premise)),
+              isNew: index < stored.addedTriples.length,
+            };
           }),
         };
       });

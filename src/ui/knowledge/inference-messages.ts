@@ -1,7 +1,7 @@
 import type { AgentApi } from '../../core/api.ts';
 
 /** What kgInfer returns. */
-export type InferenceResult = Awaited<ReturnType<AgentApi['kgInfer']>>;
+export type InferenceResult = Extract<Awaited<ReturnType<AgentApi['kgInfer']>>, { ok: true }>;
 
 /** What the Inference panel says about a run: one sentence, and notes when the run stopped early. */
 export type InferenceReport = { summary: string; notes: string[] };
