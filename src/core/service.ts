@@ -3,7 +3,7 @@ import { exportNTriples } from './kg/export-ntriples.ts';
 import type { GraphDelta, KnowledgeGraph } from './kg/graph.ts';
 import { readGraphFile, type GraphFileSource } from './kg/import/read-graph-file.ts';
 import { formatFromFileName, type KgImportFormat } from './kg/import/statement.ts';
-import { type Derivation, inferRules } from './kg/inference.ts';
+import { derivationProvenance, stageInference } from './kg/inference.ts';
 import { parseQuery, runQuery } from './kg/query.ts';
 import { SimilarityIndex, symbolsTouchedBy } from './kg/similarity.ts';
 import { shortestPath } from './kg/traversal.ts';
@@ -262,33 +262,14 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
       return exclusively(async () => {
         const session = await sessionOf(sessionId);
         const graph = await graphOf(sessionId);
-        const result = inferRules(graph, { minConfidence, maxIterations, maxDerived });
         const startedAt = now();
-        const batch = graph.batch({ now: startedAt });
-        const derivationOf = new Map<string, Derivation>();
-        for (const derivation of result.derivations) {
-          batch.assert(derivation.subject, derivation.predicate, derivation.object, derivation.confidence);
-          derivationOf.set(tripleKey(derivation.subject, derivation.predicate, derivation.object), derivation);
-        }
-        const derivationFor = (triple: Pick<Triple, 'subject' | 'predicate' | 'object'>) => derivationOf.get(tripleKey(triple.subject, triple.predicate, triple.object))!;
-        const delta = batch.delta;
+        const { result, delta, derivationOf } = stageInference(graph, { minConfidence, maxIterations, maxDerived, now: startedAt });
         const stored = await storeGraphDelta(db, {
           graph,
           sessionId,
           delta,
           now: startedAt,
-          provenance: (triple) => {
-            const derivation = derivationFor(triple);
-            return {
-              sessionId,
-              kind: 'inference',
-              sources: [`rule:${derivation.rule}`, ...derivation.premises.map((premise) => `triple:${tripleKey(premise.subject, premise.predicate, premise.object)}`)],
-              confidence: derivation.confidence,
-              cycle: session.cycle,
-              detail: describeDerivation(graph, derivation),
-              createdAt: startedAt,
-            };
-          },
+          provenance: (triple) => derivationProvenance(graph, derivationOf(triple), { sessionId, cycle: session.cycle, createdAt: startedAt }),
         });
         applyStored(graph, stored);
         const changed = [...stored.addedTriples, ...stored.updatedTriples].slice(0, limit);
@@ -301,7 +282,7 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
           isTruncated: result.isTruncated,
           stats: statsOf(graph),
           facts: changed.map((triple, index) => {
-            const derivation = derivationFor(triple);
+            const derivation = derivationOf(triple);
             return {
               fact: factOf(graph, graph.triple(triple.subject, triple.predicate, triple.object)!),
               rule: derivation.rule,
@@ -342,13 +323,6 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
 
 function cancelledOutcome(): ImportOutcome {
   return { ok: false, reason: 'cancelled', problems: [{ message: 'the import was cancelled; nothing was changed' }] };
-}
-
-/** "Dog is-a Mammal (0.90) by is-a-transitive from Dog is-a Canine (1.00) and Canine is-a Mammal (0.95)". */
-function describeDerivation(graph: KnowledgeGraph, derivation: Derivation): string {
-  const text = (fact: Pick<Triple, 'subject' | 'predicate' | 'object' | 'confidence'>) =>
-    `${[fact.subject, fact.predicate, fact.object].map((id) => graph.symbol(id)?.label ?? `#${id}`).join(' ')} (${fact.confidence.toFixed(2)})`;
-  return `${text(derivation)} by ${derivation.rule} from ${derivation.premises.map(text).join(' and ')}`;
 }
 
 function statsOf(graph: KnowledgeGraph): GraphStats {

@@ -1,5 +1,6 @@
-import type { KnowledgeGraph } from './graph.ts';
-import { tripleKey } from './triple.ts';
+import type { ProvenanceDraft } from '../store/provenance.ts';
+import type { GraphDelta, KnowledgeGraph } from './graph.ts';
+import { type Triple, tripleKey } from './triple.ts';
 
 /**
  * A built-in rule. `transitive`: p(a,b) & p(b,c) -> p(a,c); `symmetric`: p(a,b) -> p(b,a);
@@ -132,4 +133,39 @@ function pushTo(index: Map<number, Map<number, Fact[]>>, predicate: number, key:
   const list = byKey.get(key);
   if (list) list.push(fact);
   else byKey.set(key, [fact]);
+}
+
+/** An inference run staged as a graph delta, with the derivation behind each changed triple. */
+export type StagedInference = { result: InferenceResult; delta: GraphDelta; derivationOf: (triple: Pick<Triple, 'subject' | 'predicate' | 'object'>) => Derivation };
+
+/** Runs the rules and stages what they derive (nothing is stored or applied here). */
+export function stageInference(graph: KnowledgeGraph, options: InferenceOptions & { now: number }): StagedInference {
+  const result = inferRules(graph, options);
+  const batch = graph.batch({ now: options.now });
+  const derivations = new Map<string, Derivation>();
+  for (const derivation of result.derivations) {
+    batch.assert(derivation.subject, derivation.predicate, derivation.object, derivation.confidence);
+    derivations.set(tripleKey(derivation.subject, derivation.predicate, derivation.object), derivation);
+  }
+  return { result, delta: batch.delta, derivationOf: (triple) => derivations.get(tripleKey(triple.subject, triple.predicate, triple.object))! };
+}
+
+/** The provenance record of a derived fact: its rule, its premises (as triple ids), and a readable explanation. */
+export function derivationProvenance(graph: KnowledgeGraph, derivation: Derivation, context: { sessionId: string; cycle: number; createdAt: number }): ProvenanceDraft {
+  return {
+    sessionId: context.sessionId,
+    kind: 'inference',
+    sources: [`rule:${derivation.rule}`, ...derivation.premises.map((premise) => `triple:${tripleKey(premise.subject, premise.predicate, premise.object)}`)],
+    confidence: derivation.confidence,
+    cycle: context.cycle,
+    detail: describeDerivation(graph, derivation),
+    createdAt: context.createdAt,
+  };
+}
+
+/** "Dog is-a Mammal (0.90) by is-a-transitive from Dog is-a Canine (1.00) and Canine is-a Mammal (0.95)". */
+function describeDerivation(graph: KnowledgeGraph, derivation: Derivation): string {
+  const text = (fact: Pick<Triple, 'subject' | 'predicate' | 'object' | 'confidence'>) =>
+    `${[fact.subject, fact.predicate, fact.object].map((id) => graph.symbol(id)?.label ?? `#${id}`).join(' ')} (${fact.confidence.toFixed(2)})`;
+  return `${text(derivation)} by ${derivation.rule} from ${derivation.premises.map(text).join(' and ')}`;
 }

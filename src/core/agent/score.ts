@@ -1,0 +1,69 @@
+/** The parts of a tool's score for one decision (DESIGN section 5). */
+export type ScoreBreakdown = {
+  base: number;
+  recency: number;
+  novelty: number;
+  episodic: number;
+  pressure: number;
+  archetype: number;
+  bias: number;
+  plan: number;
+  /** The goal's priority factor, 0.5 + 0.5 x priority / 255. */
+  priorityFactor: number;
+  total: number;
+};
+
+/** Constants of the scoring formula, configurable; these are DESIGN's defaults. */
+export const SCORING = {
+  recencyPenalties: [0.4, 0.2, 0.1],
+  novelty: 0.15,
+  episodic: 0.2,
+  pressure: 0.2,
+  pressureThreshold: 0.8,
+  archetypeScale: 0.15,
+  biasScale: 0.1,
+  planStep: 0.25,
+} as const;
+
+/** What the score of one tool for one goal depends on. */
+export type ScoreInput = {
+  base: number;
+  /** The tools chosen for this goal, most recent first. */
+  recentTools: readonly string[];
+  tool: string;
+  isNovel: boolean;
+  isNamedByEpisode: boolean;
+  isConsolidation: boolean;
+  memoryPressure: number;
+  archetypeWeight: number;
+  biasSeverity: number;
+  isPlanStep: boolean;
+  priority: number;
+};
+
+/**
+ * total = max(0, base - recency + novelty + episodic + pressure + archetype - bias + plan)
+ *         x (0.5 + 0.5 x priority / 255)
+ */
+export function scoreTool(input: ScoreInput): ScoreBreakdown {
+  const used = input.recentTools.slice(0, SCORING.recencyPenalties.length).indexOf(input.tool);
+  const recency = used === -1 ? 0 : SCORING.recencyPenalties[used]!;
+  const novelty = input.isNovel ? SCORING.novelty : 0;
+  const episodic = input.isNamedByEpisode ? SCORING.episodic : 0;
+  const pressure = input.isConsolidation && input.memoryPressure > SCORING.pressureThreshold ? SCORING.pressure : 0;
+  const archetype = (input.archetypeWeight - 0.5) * SCORING.archetypeScale;
+  const bias = input.biasSeverity * SCORING.biasScale;
+  const plan = input.isPlanStep ? SCORING.planStep : 0;
+  const priorityFactor = 0.5 + (0.5 * input.priority) / 255;
+  const total = Math.max(0, input.base - recency + novelty + episodic + pressure + archetype - bias + plan) * priorityFactor;
+  return { base: input.base, recency, novelty, episodic, pressure, archetype, bias, plan, priorityFactor, total };
+}
+
+/** `[score=0.85: base=0.80 recency=-0.00 novelty=+0.15 episodic=+0.00 pressure=+0.00 archetype=+0.030 bias=-0.00 plan=+0.25]` */
+export function formatBreakdown(score: ScoreBreakdown): string {
+  const signed = (value: number, digits = 2) => `${value < 0 ? '-' : '+'}${Math.abs(value).toFixed(digits)}`;
+  return (
+    `[score=${score.total.toFixed(2)}: base=${score.base.toFixed(2)} recency=-${score.recency.toFixed(2)} novelty=${signed(score.novelty)} ` +
+    `episodic=${signed(score.episodic)} pressure=${signed(score.pressure)} archetype=${signed(score.archetype, 3)} bias=-${score.bias.toFixed(2)} plan=${signed(score.plan)}]`
+  );
+}
