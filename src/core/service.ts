@@ -9,7 +9,7 @@ import { SimilarityIndex, symbolsTouchedBy } from './kg/similarity.ts';
 import { shortestPath } from './kg/traversal.ts';
 import { searchSymbols } from './kg/search.ts';
 import type { KgSymbol } from './kg/symbol.ts';
-import { type Triple, tripleKey } from './kg/triple.ts';
+import type { Triple } from './kg/triple.ts';
 import { ACTIVE_SESSION_KEY, type AnimaDatabase } from './store/database.ts';
 import { type GraphLoadProgress, loadGraph, storeGraphDelta } from './store/kg-repository.ts';
 import type { SessionRecord } from './store/session.ts';
