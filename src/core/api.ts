@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { KG_IMPORT_FORMATS } from './kg/import/statement.ts';
+import { cycleRecordSchema } from './agent/cycle.ts';
+import { goalStatusSchema } from './agent/goal.ts';
 import { symbolSchema } from './kg/symbol.ts';
 import { provenanceRecordSchema } from './store/provenance.ts';
 
@@ -81,6 +83,23 @@ export const openProgressSchema = z.union([
   importProgressSchema,
 ]);
 export type OpenProgress = z.infer<typeof openProgressSchema>;
+
+/** A goal as the UI and CLI show it: its findings as facts with labels. */
+export const goalViewSchema = z.object({
+  id: z.number().int(),
+  description: z.string(),
+  successCriteria: z.string(),
+  priority: z.number().int(),
+  status: goalStatusSchema,
+  statusReason: z.string().optional(),
+  parentId: z.number().int().optional(),
+  cyclesWorked: z.number().int(),
+  findings: z.array(factSchema),
+  findingsTotal: z.number().int(),
+});
+export type GoalView = z.infer<typeof goalViewSchema>;
+export { cycleRecordSchema };
+export type { CycleRecord } from './agent/cycle.ts';
 
 const sessionSummarySchema = z.object({ id: sessionIdSchema, name: z.string() });
 
@@ -208,6 +227,36 @@ export const agentContract = {
       z.object({ isFound: z.literal(true), record: provenanceRecordSchema.extend({ id: z.number().int() }) }),
       z.object({ isFound: z.literal(false) }),
     ]),
+  },
+  /** Gives the agent a goal; criteria are keywords or a pattern with a minimum count (`?x is-a mammal, at least 5`). */
+  goalAdd: {
+    args: z.object({
+      sessionId: sessionIdSchema,
+      description: z.string().trim().min(1, 'describe the goal').max(1000),
+      criteria: z.string().max(1000).default(''),
+      priority: z.number().int().min(0).max(255).default(128),
+    }),
+    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), goal: goalViewSchema }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+  },
+  goalList: { args: z.object({ sessionId: sessionIdSchema }), result: z.object({ goals: z.array(goalViewSchema) }) },
+  /** Changes a goal's priority, or suspends, resumes (active) or cancels (failed) it. */
+  goalUpdate: {
+    args: z.object({ sessionId: sessionIdSchema, goalId: z.number().int(), priority: z.number().int().min(0).max(255).optional(), status: z.enum(['active', 'suspended', 'failed']).optional() }),
+    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), goal: goalViewSchema }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+  },
+  /** Runs cycles: up to maxCycles, or until no goal is active; each cycle is reported as it commits. */
+  agentRun: {
+    args: z.object({ sessionId: sessionIdSchema, operationId: operationIdSchema, maxCycles: z.number().int().min(1).max(100_000).default(1) }),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), cyclesRun: z.number().int(), lastCycle: z.number().int(), stoppedBecause: z.enum(['max-cycles', 'no-active-goal', 'cancelled']) }),
+      z.object({ ok: z.literal(false), reason: z.literal('read-only'), problems: z.array(problemSchema) }),
+    ]),
+    progress: cycleRecordSchema,
+  },
+  /** The latest cycles of the log, newest first. */
+  cycleList: {
+    args: z.object({ sessionId: sessionIdSchema, limit: z.number().int().min(1).max(1000).default(50) }),
+    result: z.object({ cycles: z.array(cycleRecordSchema) }),
   },
   /** Cancels a long operation started with this operation id. */
   cancel: { args: z.object({ operationId: operationIdSchema }), result: z.object({ isCancelled: z.boolean() }) },

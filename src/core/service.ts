@@ -1,4 +1,6 @@
-import type { AgentServiceImplementation, Fact, GraphStats, ImportOutcome, ImportProgress } from './api.ts';
+import { DEFAULT_STALL_THRESHOLD, type Goal, parseCriteria } from './agent/goal.ts';
+import { runCycle } from './agent/run-cycle.ts';
+import type { AgentServiceImplementation, Fact, GoalView, GraphStats, ImportOutcome, ImportProgress } from './api.ts';
 import { exportNTriples } from './kg/export-ntriples.ts';
 import type { GraphDelta, KnowledgeGraph } from './kg/graph.ts';
 import { readGraphFile, type GraphFileSource } from './kg/import/read-graph-file.ts';
@@ -49,10 +51,14 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
     if (!index) similarityIndexes.set(graph, (index = new SimilarityIndex(graph)));
     return index;
   };
-  /** Applies a stored delta to the graph; raised confidences change the meaning of their ends. */
+  /** Raised confidences change the meaning of their ends (added triples the index notices itself). */
+  const invalidateSimilarity = (graph: KnowledgeGraph, stored: GraphDelta) => {
+    if (stored.updatedTriples.length > 0) similarityIndexes.get(graph)?.invalidate(symbolsTouchedBy({ ...stored, addedTriples: [] }));
+  };
+  /** Applies a stored delta to the graph. */
   const applyStored = (graph: KnowledgeGraph, stored: GraphDelta) => {
     graph.apply(stored);
-    if (stored.updatedTriples.length > 0) similarityIndexes.get(graph)?.invalidate(symbolsTouchedBy({ ...stored, addedTriples: [] }));
+    invalidateSimilarity(graph, stored);
   };
   let writeQueue: Promise<unknown> = Promise.resolve();
   const canWrite = () => dependencies.writeAccess?.canWrite() ?? true;
@@ -313,11 +319,120 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
       return record && record.sessionId === sessionId ? { isFound: true, record: { ...record, id: provenanceId } } : { isFound: false };
     },
 
+    async goalAdd({ sessionId, description, criteria, priority }) {
+      if (!canWrite()) return { ok: false, problems: [{ message: READ_ONLY_MESSAGE }] };
+      const parsed = parseCriteria(criteria, description);
+      if (!parsed.ok) return { ok: false, problems: parsed.error };
+      const graph = await graphOf(sessionId);
+      const goal: Goal = {
+        sessionId,
+        description,
+        successCriteria: criteria,
+        priority,
+        status: 'active',
+        cyclesWorked: 0,
+        lastProgressCycle: 0,
+        stallThreshold: DEFAULT_STALL_THRESHOLD,
+        findings: [],
+        toolsUsed: [],
+        createdAt: now(),
+      };
+      const id = await exclusively(() => db.goals.add(goal));
+      return { ok: true, goal: goalViewOf(graph, { ...goal, id: id as number }) };
+    },
+
+    async goalList({ sessionId }) {
+      const graph = await graphOf(sessionId);
+      const goals = await db.goals.where('sessionId').equals(sessionId).sortBy('id');
+      return { goals: goals.map((goal) => goalViewOf(graph, goal)) };
+    },
+
+    async goalUpdate({ sessionId, goalId, priority, status }) {
+      if (!canWrite()) return { ok: false, problems: [{ message: READ_ONLY_MESSAGE }] };
+      const graph = await graphOf(sessionId);
+      return exclusively(async () => {
+        const goal = await db.goals.get(goalId);
+        if (!goal || goal.sessionId !== sessionId) return { ok: false, problems: [{ message: `there is no goal ${goalId}` }] };
+        if (status !== undefined && (goal.status === 'completed' || goal.status === 'failed'))
+          return { ok: false, problems: [{ message: `goal ${goalId} has ended (${goal.status}); add a new goal instead` }] };
+        const reasons = { active: 'resumed by the user', suspended: 'suspended by the user', failed: 'cancelled by the user' } as const;
+        const updated: Goal = {
+          ...goal,
+          ...(priority !== undefined ? { priority } : {}),
+          // Resuming restarts the stall count, so a resumed goal is not split at once.
+          ...(status !== undefined ? { status, statusReason: reasons[status], ...(status === 'active' ? { lastProgressCycle: goal.cyclesWorked } : {}) } : {}),
+        };
+        await db.goals.put(updated);
+        return { ok: true, goal: goalViewOf(graph, updated) };
+      });
+    },
+
+    async agentRun({ sessionId, operationId, maxCycles }, onProgress) {
+      if (!canWrite()) return { ok: false, reason: 'read-only', problems: [{ message: READ_ONLY_MESSAGE }] };
+      const controller = new AbortController();
+      operations.set(operationId, controller);
+      let cyclesRun = 0;
+      let lastCycle = (await sessionOf(sessionId)).cycle;
+      try {
+        while (cyclesRun < maxCycles) {
+          if (controller.signal.aborted) return { ok: true, cyclesRun, lastCycle, stoppedBecause: 'cancelled' };
+          const graph = await graphOf(sessionId);
+          const record = await exclusively(async () => {
+            try {
+              return await runCycle({ db, sessionId, graph, similarity: similarityOf(graph), now, onGraphApplied: (stored) => invalidateSimilarity(graph, stored) });
+            } catch (error) {
+              // The cycle's facts may be in memory but not stored: read the graph again from storage.
+              graphs.delete(sessionId);
+              throw error;
+            }
+          });
+          if (!record) return { ok: true, cyclesRun, lastCycle, stoppedBecause: 'no-active-goal' };
+          cyclesRun++;
+          lastCycle = record.cycle;
+          onProgress?.(record);
+          // Lets a cancel (or any other call) in between cycles.
+          await new Promise((resolve) => setTimeout(resolve, 0));
+        }
+        return { ok: true, cyclesRun, lastCycle, stoppedBecause: 'max-cycles' };
+      } finally {
+        operations.delete(operationId);
+      }
+    },
+
+    async cycleList({ sessionId, limit }) {
+      const cycles = await db.cycles
+        .where('[sessionId+cycle]')
+        .between([sessionId, 0], [sessionId, Number.MAX_SAFE_INTEGER])
+        .reverse()
+        .limit(limit)
+        .toArray();
+      return { cycles };
+    },
+
     async cancel({ operationId }) {
       const controller = operations.get(operationId);
       controller?.abort();
       return { isCancelled: controller !== undefined };
     },
+  };
+}
+
+function goalViewOf(graph: KnowledgeGraph, goal: Goal): GoalView {
+  const findings = goal.findings
+    .slice(0, 200)
+    .map(([subject, predicate, object]) => graph.triple(subject, predicate, object))
+    .filter((triple): triple is Triple => triple !== undefined);
+  return {
+    id: goal.id!,
+    description: goal.description,
+    successCriteria: goal.successCriteria,
+    priority: goal.priority,
+    status: goal.status,
+    ...(goal.statusReason !== undefined ? { statusReason: goal.statusReason } : {}),
+    ...(goal.parentId !== undefined ? { parentId: goal.parentId } : {}),
+    cyclesWorked: goal.cyclesWorked,
+    findings: findings.map((triple) => factOf(graph, triple)),
+    findingsTotal: goal.findings.length,
   };
 }
 

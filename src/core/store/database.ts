@@ -1,4 +1,7 @@
 import { type Collection, Dexie, type DexieOptions, type EntityTable, type Table } from 'dexie';
+import type { CycleRecord } from '../agent/cycle.ts';
+import type { Goal } from '../agent/goal.ts';
+import type { MemoryEntry } from '../agent/working-memory.ts';
 import type { SymbolChunkRecord, TripleChunkRecord } from './graph-chunks.ts';
 import { UPGRADES } from './migrations.ts';
 import type { ProvenanceRecord } from './provenance.ts';
@@ -20,6 +23,9 @@ export class AnimaDatabase extends Dexie {
   symbolChunks!: Table<SymbolChunkRecord, [string, number]>;
   tripleChunks!: Table<TripleChunkRecord, [string, number]>;
   provenance!: EntityTable<ProvenanceRecord, 'id'>;
+  goals!: EntityTable<Goal, 'id'>;
+  workingMemory!: EntityTable<MemoryEntry, 'id'>;
+  cycles!: Table<CycleRecord, [string, number]>;
   settings!: EntityTable<SettingRecord, 'key'>;
 
   constructor(name: string, options: DatabaseOptions = {}) {

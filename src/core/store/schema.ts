@@ -53,6 +53,11 @@ export const SCHEMA_VERSIONS = [
       tripleChunks: '[sessionId+index]',
     },
   },
+  {
+    version: 3,
+    // The agent's cycle log: one record per cycle, with every candidate's score.
+    stores: { cycles: '[sessionId+cycle]' },
+  },
 ] as const satisfies readonly { version: number; stores: Record<string, string | null> }[];
 
 export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;

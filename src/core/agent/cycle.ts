@@ -1,0 +1,228 @@
+import { z } from 'zod';
+import type { KnowledgeGraph } from '../kg/graph.ts';
+import { runQuery } from '../kg/query.ts';
+import type { SimilarityIndex } from '../kg/similarity.ts';
+import { spreadActivation } from '../kg/traversal.ts';
+import { DEFAULT_ARCHETYPE_WEIGHTS } from '../psyche/archetypes.ts';
+import type { AgentTool, FactIds, ToolOutcome, ToolState } from '../tools/tool.ts';
+import { type Criteria, type Goal, goalSymbols, keywordsOf, parseCriteria } from './goal.ts';
+import { memoryPressure } from './working-memory.ts';
+import { formatBreakdown, scoreTool } from './score.ts';
+
+/** How a cycle ended for its goal. */
+export const cycleOutcomeSchema = z.enum(['completed', 'advanced', 'no-change', 'failed']);
+export type CycleOutcome = z.infer<typeof cycleOutcomeSchema>;
+
+/** One cycle as the log keeps it: the four phases, every candidate's score, the choice and the outcome. */
+export const cycleRecordSchema = z.object({
+  sessionId: z.string(),
+  cycle: z.number().int().positive(),
+  goalId: z.number().int(),
+  startedAt: z.number(),
+  observe: z.string(),
+  orient: z.string(),
+  decide: z.string(),
+  act: z.string(),
+  candidates: z.array(z.object({ tool: z.string(), score: z.number().optional(), breakdown: z.string().optional(), skippedBecause: z.string().optional() })),
+  tool: z.string(),
+  input: z.unknown(),
+  outcome: cycleOutcomeSchema,
+  /** Why the goal's status changed in this cycle, when it did. */
+  statusChange: z.string().optional(),
+});
+export type CycleRecord = z.infer<typeof cycleRecordSchema>;
+
+/** What a cycle starts from. */
+export type CycleContext = {
+  sessionId: string;
+  cycle: number;
+  now: number;
+  graph: KnowledgeGraph;
+  similarity: SimilarityIndex;
+  goals: readonly Goal[];
+  memoryEntryCount: number;
+  memoryCapacity: number;
+  inferredAtTripleCount: number | undefined;
+  tools: readonly AgentTool[];
+};
+
+/** The decision of a cycle: the goal, the tool and its input, and the record of how it was reached. */
+export type Decision = {
+  goal: Goal;
+  criteria: Criteria;
+  state: ToolState;
+  tool: AgentTool;
+  input: unknown;
+  record: Omit<CycleRecord, 'act' | 'outcome' | 'statusChange'>;
+};
+
+/** Orders goals for attention: highest priority first, then the oldest (lowest id). */
+export function byAttention(a: Goal, b: Goal): number {
+  return b.priority - a.priority || (a.id ?? 0) - (b.id ?? 0);
+}
+
+/**
+ * Observe, orient and decide. Returns undefined when no goal is active. The choice is the
+ * highest total score; ties go to the tool whose name sorts first, so runs repeat exactly.
+ */
+export function decide(context: CycleContext): Decision | undefined {
+  const active = context.goals.filter((goal) => goal.status === 'active').sort(byAttention);
+  const goal = active[0];
+  if (!goal) return undefined;
+  const parsed = parseCriteria(goal.successCriteria, goal.description);
+  // Criteria were checked when the goal was added; a goal stored by an older version falls back to its words.
+  const criteria: Criteria = parsed.ok ? parsed.value : { kind: 'keywords', keywords: keywordsOf(goal.description) };
+  const symbols = goalSymbols(context.graph, goal, criteria);
+  const { graph } = context;
+  const label = (id: number) => graph.symbol(id)?.label ?? `#${id}`;
+  const pressure = memoryPressure(context.memoryEntryCount, context.memoryCapacity);
+
+  const observe = `${active.length} active goal${active.length === 1 ? '' : 's'}; working on "${goal.description}" (priority ${goal.priority}); working memory ${context.memoryEntryCount}/${context.memoryCapacity}`;
+  const around = symbols.reduce((sum, symbol) => sum + graph.outgoing(symbol).length + graph.incoming(symbol).length, 0);
+  const activated = spreadActivation(graph, symbols, { depth: 2, topK: 5 });
+  const orient =
+    `goal symbols: ${symbols.map(label).join(', ') || 'none known'}; ${around} triples around them; ` +
+    `activation reaches ${activated.map((entry) => `${label(entry.symbolId)} ${entry.activation.toFixed(2)}`).join(', ') || 'nothing'}; memory pressure ${pressure.toFixed(2)}`;
+
+  const state: ToolState = {
+    sessionId: context.sessionId,
+    cycle: context.cycle,
+    now: context.now,
+    graph,
+    similarity: context.similarity,
+    goal,
+    criteria,
+    goalSymbols: symbols,
+    inferredAtTripleCount: context.inferredAtTripleCount,
+  };
+  const candidates: CycleRecord['candidates'] = [];
+  let best: { tool: AgentTool; total: number } | undefined;
+  for (const tool of [...context.tools].sort((a, b) => a.name.localeCompare(b.name))) {
+    const skippedBecause = tool.unavailableBecause(state);
+    if (skippedBecause) {
+      candidates.push({ tool: tool.name, skippedBecause });
+      continue;
+    }
+    const score = scoreTool({
+      base: tool.baseScore(state),
+      recentTools: goal.toolsUsed,
+      tool: tool.name,
+      isNovel: !goal.toolsUsed.includes(tool.name),
+      isNamedByEpisode: false,
+      isConsolidation: false,
+      memoryPressure: pressure,
+      archetypeWeight: tool.archetype ? DEFAULT_ARCHETYPE_WEIGHTS[tool.archetype] : 0.5,
+      biasSeverity: 0,
+      isPlanStep: false,
+      priority: goal.priority,
+    });
+    candidates.push({ tool: tool.name, score: score.total, breakdown: formatBreakdown(score) });
+    if (!best || score.total > best.total) best = { tool, total: score.total };
+  }
+  if (!best) return undefined;
+  const input = best.tool.proposeInput(state);
+  const decided = `${best.tool.name} ${candidates.find((candidate) => candidate.tool === best.tool.name)!.breakdown}`;
+  return {
+    goal,
+    criteria,
+    state,
+    tool: best.tool,
+    input,
+    record: {
+      sessionId: context.sessionId,
+      cycle: context.cycle,
+      goalId: goal.id!,
+      startedAt: context.now,
+      observe,
+      orient,
+      decide: decided,
+      candidates,
+      tool: best.tool.name,
+      input,
+    },
+  };
+}
+
+const MAX_FINDINGS = 2000;
+
+/**
+ * Evaluates a goal after its tool ran and the graph took in the tool's changes: records the new
+ * domain findings, then decides Completed (criteria met), Advanced (a new fact about the goal's
+ * symbols) or NoChange, and updates the goal's counters.
+ */
+export function evaluateGoal(graph: KnowledgeGraph, decision: Decision, outcome: ToolOutcome, cycle: number): { goal: Goal; outcome: CycleOutcome; statusChange?: string } {
+  const { goal, criteria } = decision;
+  const seen = new Set(goal.findings.map(([subject, predicate, object]) => `${subject} ${predicate} ${object}`));
+  const findings = [...goal.findings];
+  const addFinding = (fact: FactIds) => {
+    const key = fact.join(' ');
+    if (seen.has(key) || findings.length >= MAX_FINDINGS || graph.isMetadata({ predicate: fact[1] })) return false;
+    seen.add(key);
+    findings.push(fact);
+    return true;
+  };
+  const goalSymbolSet = new Set(decision.state.goalSymbols);
+  let hasAdvanced = false;
+  for (const fact of outcome.facts) if (addFinding(fact) && (goalSymbolSet.has(fact[0]) || goalSymbolSet.has(fact[2]))) hasAdvanced = true;
+
+  const toolsUsed = [decision.tool.name, ...goal.toolsUsed].slice(0, 20);
+  const base: Goal = { ...goal, findings, toolsUsed, cyclesWorked: goal.cyclesWorked + 1 };
+  if (!outcome.ok) return { goal: base, outcome: 'failed' };
+
+  let isMet = false;
+  let metBecause = '';
+  if (criteria.kind === 'pattern') {
+    const answer = runQuery(graph, criteria.patterns, MAX_FINDINGS);
+    isMet = answer.rows.length >= criteria.minCount;
+    if (isMet) {
+      // The findings of a met pattern are all its answers the graph supports, found or not yet.
+      for (const row of answer.rows)
+        for (const pattern of criteria.patterns) {
+          const [subject, predicate, object] = pattern.map((term) => (term.type === 'variable' ? row[term.name] : undefined));
+          const match = graph.match(subject, predicate, object).find((triple) => !graph.isMetadata(triple));
+          if (match) addFinding([match.subject, match.predicate, match.object]);
+        }
+      metBecause = `${answer.rows.length} answers to ${criteria.text}, at least ${criteria.minCount} needed`;
+    }
+  } else {
+    const text = `${findings.map((fact) => fact.map((id) => graph.symbol(id)?.label ?? '').join(' ')).join(' ')} ${outcome.summary}`.toLowerCase();
+    const matched = criteria.keywords.filter((keyword) => text.includes(keyword));
+    isMet = matched.length * 2 >= criteria.keywords.length;
+    if (isMet) metBecause = `found ${matched.join(', ')} (${matched.length} of ${criteria.keywords.length} keywords)`;
+  }
+  if (isMet) return { goal: { ...base, status: 'completed', statusReason: metBecause, lastProgressCycle: cycle }, outcome: 'completed', statusChange: `completed: ${metBecause}` };
+  if (hasAdvanced) return { goal: { ...base, lastProgressCycle: cycle }, outcome: 'advanced' };
+  return { goal: base, outcome: 'no-change' };
+}
+
+/**
+ * A stalled goal (no progress for its stall threshold of cycles) is split: its keyword criteria
+ * are cut at commas and "and"; the parent waits (suspended) for its children. Criteria that do
+ * not split leave the goal as it is (reflection will demote or abandon it).
+ */
+export function decomposeIfStalled(goal: Goal, now: number): { parent: Goal; children: Goal[] } | undefined {
+  if (goal.status !== 'active' || goal.cyclesWorked - goal.lastProgressCycle < goal.stallThreshold) return undefined;
+  if (/\?[\p{L}\p{N}_-]/u.test(goal.successCriteria)) return undefined;
+  const parts = goal.successCriteria
+    .split(/\s*,\s*|\s+and\s+/i)
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0);
+  if (parts.length < 2) return undefined;
+  const children = parts.map(
+    (part): Goal => ({
+      sessionId: goal.sessionId,
+      description: `${goal.description}: ${part}`,
+      successCriteria: part,
+      priority: goal.priority,
+      status: 'active',
+      parentId: goal.id,
+      cyclesWorked: 0,
+      lastProgressCycle: 0,
+      stallThreshold: goal.stallThreshold,
+      findings: [],
+      toolsUsed: [],
+      createdAt: now,
+    }),
+  );
+  return { parent: { ...goal, status: 'suspended', statusReason: `stalled for ${goal.stallThreshold} cycles; split into ${parts.length} sub-goals` }, children };
+}

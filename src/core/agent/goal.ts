@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import type { KnowledgeGraph } from '../kg/graph.ts';
+import { parseQuery, type TriplePattern } from '../kg/query.ts';
+import type { Problem, Result } from '../result.ts';
+
+export const goalStatusSchema = z.enum(['active', 'suspended', 'completed', 'failed']);
+export type GoalStatus = z.infer<typeof goalStatusSchema>;
+
+/** A fact found for a goal, as symbol ids (the graph holds its confidence and provenance). */
+export const findingSchema = z.tuple([z.number().int(), z.number().int(), z.number().int()]);
+
+/** What the agent pursues. Criteria are keywords, or a pattern with a minimum count (`?x is-a mammal, at least 5`). */
+export const goalSchema = z.object({
+  id: z.number().int().optional(),
+  sessionId: z.string(),
+  description: z.string().min(1),
+  successCriteria: z.string(),
+  priority: z.number().int().min(0).max(255),
+  status: goalStatusSchema,
+  parentId: z.number().int().optional(),
+  cyclesWorked: z.number().int().nonnegative(),
+  lastProgressCycle: z.number().int().nonnegative(),
+  stallThreshold: z.number().int().positive(),
+  /** Why a goal ended (completed, failed) or waits (suspended). */
+  statusReason: z.string().optional(),
+  /** Domain facts its tool calls returned or derived, in the order found, without repeats. */
+  findings: z.array(findingSchema),
+  /** The tools chosen for it, most recent first (the recency and novelty of scoring). */
+  toolsUsed: z.array(z.string()),
+  createdAt: z.number(),
+});
+export type Goal = z.infer<typeof goalSchema>;
+
+export const DEFAULT_STALL_THRESHOLD = 5;
+export const DEFAULT_PRIORITY = 128;
+
+/** Success criteria, read: keywords to find, or patterns that must have at least `minCount` answers. */
+export type Criteria = { kind: 'keywords'; keywords: string[] } | { kind: 'pattern'; patterns: TriplePattern[]; minCount: number; text: string };
+
+const PATTERN_CRITERIA = /^(?<pattern>.*\?[\p{L}\p{N}_-]+.*?)(?:\s*,\s*at least\s+(?<count>\d+))?\s*$/iu;
+
+/**
+ * Reads success criteria. A text with a `?variable` is a pattern, optionally followed by
+ * `, at least N` (default 1); anything else gives keywords: its words longer than 3 letters,
+ * lower-cased. Empty criteria fall back to the description's keywords.
+ */
+export function parseCriteria(criteria: string, description: string): Result<Criteria> {
+  const match = PATTERN_CRITERIA.exec(criteria.trim());
+  if (match?.groups?.pattern) {
+    const parsed = parseQuery(match.groups.pattern);
+    if (!parsed.ok) return { ok: false, error: parsed.error.map((problem): Problem => ({ ...problem, path: `criteria${problem.path ? ` ${problem.path}` : ''}` })) };
+    const minCount = match.groups.count === undefined ? 1 : Number(match.groups.count);
+    if (minCount < 1) return { ok: false, error: [{ path: 'criteria', message: '"at least" needs a count of 1 or more' }] };
+    return { ok: true, value: { kind: 'pattern', patterns: parsed.value, minCount, text: match.groups.pattern.trim() } };
+  }
+  const keywords = keywordsOf(criteria.trim() === '' ? description : criteria);
+  if (keywords.length === 0) return { ok: false, error: [{ path: 'criteria', message: 'no words longer than 3 letters to look for; give keywords or a pattern like "?x is-a mammal, at least 5"' }] };
+  return { ok: true, value: { kind: 'keywords', keywords } };
+}
+
+/** Words longer than 3 letters, lower-cased, without repeats (the seed's keyword rule). */
+export function keywordsOf(text: string): string[] {
+  return [...new Set(text.normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}-]+/u).filter((word) => word.length > 3))];
+}
+
+/**
+ * The symbols a goal is about: the constants of its criteria pattern, and every entity named by
+ * a word of its description or criteria (a plural "mammals" also tries "mammal").
+ */
+export function goalSymbols(graph: KnowledgeGraph, goal: Pick<Goal, 'description' | 'successCriteria'>, criteria: Criteria): number[] {
+  const found = new Set<number>();
+  if (criteria.kind === 'pattern') {
+    for (const pattern of criteria.patterns)
+      for (const term of pattern) if (term.type === 'label') for (const symbol of graph.symbolsNamed(term.value)) if (symbol.kind === 'entity') found.add(symbol.id);
+  }
+  const words = `${goal.description} ${criteria.kind === 'keywords' ? goal.successCriteria : ''}`.normalize('NFKC').split(/[^\p{L}\p{N}_-]+/u);
+  for (const word of words) {
+    if (word.length < 3) continue;
+    const candidates = [word, ...(word.toLowerCase().endsWith('s') ? [word.slice(0, -1)] : [])];
+    for (const candidate of candidates) for (const symbol of graph.symbolsNamed(candidate)) if (symbol.kind === 'entity') found.add(symbol.id);
+  }
+  return [...found];
+}

@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { CycleRecord } from '../api.ts';
+import { AnimaDatabase } from '../store/database.ts';
+import { freshIndexedDb, testService } from '../testing/test-database.ts';
+
+const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
+
+async function agentOnStarterGraph(indexedDb = freshIndexedDb()) {
+  const { db, service } = testService({ db: new AnimaDatabase('anima', indexedDb), loadStarterGraph: async () => STARTER });
+  const { session } = await service.open({});
+  return { db, service, sessionId: session.id };
+}
+
+describe('the agent loop', () => {
+  it('completes "Find mammals" on the starter graph without a model, finding mammals known only through chains', async () => {
+    const { service, sessionId } = await agentOnStarterGraph();
+    const added = await service.goalAdd({ sessionId, description: 'Find mammals', criteria: '?x is-a mammal, at least 5' });
+    expect(added.ok).toBe(true);
+    const cycles: CycleRecord[] = [];
+    const run = await service.agentRun({ sessionId, operationId: 'run', maxCycles: 20 }, (record) => cycles.push(record));
+    expect(run).toMatchObject({ ok: true, stoppedBecause: 'no-active-goal' });
+    expect(cycles.length).toBeLessThanOrEqual(20);
+    // The rules run first (chains reach Mammal), then the criteria are met.
+    expect(cycles.map((record) => record.tool)).toEqual(['infer_rules']);
+    expect(cycles[0]).toMatchObject({ outcome: 'completed', cycle: 1 });
+    expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'infer_rules')!.breakdown).toBe(
+      '[score=0.77: base=0.85 recency=-0.00 novelty=+0.15 episodic=+0.00 pressure=+0.00 archetype=+0.030 bias=-0.00 plan=+0.00]',
+    );
+    const [goal] = (await service.goalList({ sessionId })).goals;
+    expect(goal).toMatchObject({ status: 'completed', cyclesWorked: 1 });
+    const mammals = goal!.findings.filter((fact) => fact.predicate.label === 'is-a' && fact.object.label === 'Mammal').map((fact) => fact.subject.label);
+    expect(mammals).toEqual(expect.arrayContaining(['GoldenRetriever', 'SiameseCat', 'Wolf', 'Elephant', 'Bat']));
+    // Nothing the graph does not support: every finding is a stored triple.
+    const stored = await service.kgQuery({ sessionId, query: '?x is-a Mammal', limit: 1000 });
+    expect(stored.ok && new Set(stored.rows.map((row) => row.x!.label))).toEqual(new Set(mammals));
+  });
+
+  it('chooses by score, records every candidate, and moves on when a goal makes no progress', async () => {
+    const { service, sessionId } = await agentOnStarterGraph();
+    await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano crater', priority: 255 });
+    const cycles: CycleRecord[] = [];
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 4 }, (record) => cycles.push(record));
+    // Cycle 3: similarity_search 0.30 + 0.15 - 0.015 (guardian 0.4) beats gap_analysis 0.25 + 0.15; kg_query has seen it all and was just used.
+    expect(cycles.map((record) => record.tool)).toEqual(['infer_rules', 'kg_query', 'similarity_search', 'gap_analysis']);
+    expect(cycles[0]!.candidates.map((candidate) => candidate.tool)).toEqual(['gap_analysis', 'infer_rules', 'kg_query', 'similarity_search']);
+    expect(cycles[1]!.candidates.find((candidate) => candidate.tool === 'infer_rules')).toMatchObject({ skippedBecause: 'the rules have already run over the graph as it is' });
+    expect(cycles.every((record) => record.goalId === cycles[0]!.goalId)).toBe(true);
+  });
+
+  it('resumes at the last committed cycle after a restart, with goals and counters intact', async () => {
+    const indexedDb = freshIndexedDb();
+    const first = await agentOnStarterGraph(indexedDb);
+    await first.service.goalAdd({ sessionId: first.sessionId, description: 'Learn about Mars', criteria: 'volcano crater' });
+    await first.service.agentRun({ sessionId: first.sessionId, operationId: 'run', maxCycles: 2 });
+    first.db.close();
+
+    const second = await agentOnStarterGraph(indexedDb);
+    const cycles: CycleRecord[] = [];
+    await second.service.agentRun({ sessionId: second.sessionId, operationId: 'run', maxCycles: 1 }, (record) => cycles.push(record));
+    expect(cycles.map((record) => record.cycle)).toEqual([3]);
+    const [goal] = (await second.service.goalList({ sessionId: second.sessionId })).goals;
+    expect(goal!.cyclesWorked).toBe(3);
+    expect((await second.service.cycleList({ sessionId: second.sessionId })).cycles.map((record) => record.cycle)).toEqual([3, 2, 1]);
+  });
+
+  it('refuses a goal whose criteria it cannot read, naming the problem', async () => {
+    const { service, sessionId } = await agentOnStarterGraph();
+    expect(await service.goalAdd({ sessionId, description: 'x', criteria: 'a b' })).toMatchObject({ ok: false, problems: [{ path: 'criteria' }] });
+    expect(await service.goalAdd({ sessionId, description: 'x', criteria: '?x is-a, at least 2' })).toMatchObject({ ok: false });
+    await expect(service.goalAdd({ sessionId, description: '   ' })).rejects.toThrow(/describe the goal/);
+  });
+
+  it('suspends, resumes and cancels goals; a run with nothing active stops at once', async () => {
+    const { service, sessionId } = await agentOnStarterGraph();
+    const added = await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano crater' });
+    if (!added.ok) throw new Error('not added');
+    expect(await service.goalUpdate({ sessionId, goalId: added.goal.id, status: 'suspended' })).toMatchObject({ ok: true, goal: { status: 'suspended' } });
+    expect(await service.agentRun({ sessionId, operationId: 'run', maxCycles: 5 })).toMatchObject({ ok: true, cyclesRun: 0, stoppedBecause: 'no-active-goal' });
+    expect(await service.goalUpdate({ sessionId, goalId: added.goal.id, status: 'active', priority: 200 })).toMatchObject({ ok: true, goal: { status: 'active', priority: 200 } });
+    expect(await service.goalUpdate({ sessionId, goalId: added.goal.id, status: 'failed' })).toMatchObject({ ok: true, goal: { status: 'failed', statusReason: 'cancelled by the user' } });
+    expect(await service.goalUpdate({ sessionId, goalId: added.goal.id, status: 'active' })).toMatchObject({ ok: false });
+  });
+});

@@ -1,0 +1,125 @@
+import type { KnowledgeGraph } from '../kg/graph.ts';
+import type { SimilarityIndex } from '../kg/similarity.ts';
+import type { AnimaDatabase } from '../store/database.ts';
+import { storeGraphDelta } from '../store/kg-repository.ts';
+import { TOOLS } from '../tools/registry.ts';
+import { type CycleRecord, decide, decomposeIfStalled, evaluateGoal } from './cycle.ts';
+import type { Goal } from './goal.ts';
+import { addToMemory, DEFAULT_MEMORY_CAPACITY, type MemoryEntry } from './working-memory.ts';
+
+/** What running one cycle needs from the service: storage, the loaded graph and its similarity index, the clock. */
+export type CycleDependencies = {
+  db: AnimaDatabase;
+  sessionId: string;
+  graph: KnowledgeGraph;
+  similarity: SimilarityIndex;
+  now: () => number;
+  /** Called after the graph took in the cycle's changes, before they are committed. */
+  onGraphApplied?: (delta: Parameters<KnowledgeGraph['apply']>[0]) => void;
+};
+
+/**
+ * Runs one Observe-Orient-Decide-Act cycle for the session and commits everything it changed
+ * (graph facts with provenance, goals, working memory, the cycle record, the session's cycle
+ * count) in one transaction. Returns undefined when no goal is active. If the commit fails, the
+ * in-memory graph may hold the cycle's facts: the caller must reload it (see the service).
+ */
+export async function runCycle(dependencies: CycleDependencies): Promise<CycleRecord | undefined> {
+  const { db, sessionId, graph, similarity, now } = dependencies;
+  const [session, goals, memory] = await db.transaction('r', [db.sessions, db.goals, db.workingMemory], () =>
+    Promise.all([db.sessions.get(sessionId), db.goals.where('sessionId').equals(sessionId).toArray(), db.workingMemory.where('sessionId').equals(sessionId).sortBy('id')]),
+  );
+  if (!session) throw new Error(`no session with id ${sessionId}`);
+  const cycle = session.cycle + 1;
+  const startedAt = now();
+  const decision = decide({
+    sessionId,
+    cycle,
+    now: startedAt,
+    graph,
+    similarity,
+    goals,
+    memoryEntryCount: memory.length,
+    memoryCapacity: DEFAULT_MEMORY_CAPACITY,
+    inferredAtTripleCount: session.inferredAtTripleCount,
+    tools: TOOLS,
+  });
+  if (!decision) return undefined;
+  const outcome = decision.tool.run(decision.input, decision.state);
+
+  return db.transaction('rw', [db.sessions, db.goals, db.workingMemory, db.cycles, db.provenance, db.symbolChunks, db.tripleChunks], async () => {
+    const change = outcome.graphChange;
+    if (change) {
+      const stored = await storeGraphDelta(db, { graph, sessionId, delta: change.delta, provenance: change.provenance, now: startedAt });
+      graph.apply(stored);
+      dependencies.onGraphApplied?.(stored);
+    }
+    const evaluated = evaluateGoal(graph, decision, outcome, cycle);
+    const updatedGoals: Goal[] = [evaluated.goal];
+    let statusChange = evaluated.statusChange;
+    const split = decomposeIfStalled(evaluated.goal, startedAt);
+    if (split) {
+      updatedGoals[0] = split.parent;
+      updatedGoals.push(...split.children);
+      statusChange = split.parent.statusReason;
+    }
+    // A child that completes lets its parent be looked at again once all its siblings are done.
+    if (evaluated.goal.status === 'completed' && evaluated.goal.parentId !== undefined) {
+      const siblings = goals.filter((goal) => goal.parentId === evaluated.goal.parentId && goal.id !== evaluated.goal.id);
+      const parent = goals.find((goal) => goal.id === evaluated.goal.parentId);
+      if (parent && parent.status === 'suspended' && siblings.every((sibling) => sibling.status === 'completed'))
+        updatedGoals.push({ ...parent, status: 'active', statusReason: 'its sub-goals are complete', lastProgressCycle: cycle });
+    }
+
+    const act = `${outcome.summary} -> ${evaluated.outcome}${statusChange ? ` (${statusChange})` : ''}`;
+    const record: CycleRecord = { ...decision.record, act, outcome: evaluated.outcome, ...(statusChange ? { statusChange } : {}) };
+    const entry = (kind: MemoryEntry['kind'], content: string, symbols: number[], relevance: number): MemoryEntry => ({
+      sessionId,
+      content,
+      symbols,
+      kind,
+      timestamp: startedAt,
+      relevance,
+      sourceCycle: cycle,
+      referenceCount: 0,
+    });
+    const newEntries = [
+      entry('observation', record.observe, decision.state.goalSymbols.slice(0, 20), 0.3),
+      entry('decision', `chose ${record.decide}`, [], 0.4),
+      entry('action', act, outcome.symbols.slice(0, 50), evaluated.outcome === 'no-change' ? 0.4 : 0.8),
+    ];
+    const { evicted } = addToMemory(memory, newEntries);
+
+    await db.goals.bulkPut(updatedGoals);
+    const evictedStored = evicted.filter((memoryEntry) => memoryEntry.id !== undefined);
+    await db.workingMemory.bulkDelete(evictedStored.map((memoryEntry) => memoryEntry.id!));
+    if (evicted.length > 0)
+      await db.provenance.add({
+        sessionId,
+        kind: 'eviction',
+        sources: evicted.map((memoryEntry) => (memoryEntry.id !== undefined ? `memory:${memoryEntry.id}` : `memory:new:${memoryEntry.kind}`)),
+        confidence: 1,
+        cycle,
+        detail: `working memory full: evicted ${evicted.length} low-relevance entries: ${evicted.map((memoryEntry) => memoryEntry.content.slice(0, 60)).join(' | ')}`,
+        createdAt: startedAt,
+      });
+    // A new entry weaker than everything already held may be evicted at once: it is then not stored.
+    await db.workingMemory.bulkAdd(newEntries.filter((memoryEntry) => !evicted.includes(memoryEntry)));
+    await db.cycles.add(record);
+    await db.provenance.add({
+      sessionId,
+      kind: 'decision',
+      sources: [`goal:${decision.goal.id}`, `tool:${decision.tool.name}`],
+      confidence: 1,
+      cycle,
+      detail: `${record.decide} -> ${evaluated.outcome}`,
+      createdAt: startedAt,
+    });
+    await db.sessions.update(sessionId, {
+      cycle,
+      updatedAt: startedAt,
+      ...(change?.inferredAtTripleCount !== undefined ? { inferredAtTripleCount: change.inferredAtTripleCount } : {}),
+    });
+    return record;
+  });
+}

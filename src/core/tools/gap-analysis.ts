@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import type { Tool } from './tool.ts';
+
+/**
+ * Looks for what the graph lacks around the goal: relations that the symbol's siblings (sharing
+ * an is-a parent) have and it has not, and dead ends (symbols with nothing going out).
+ */
+export const gapAnalysis: Tool<{ symbol: number }> = {
+  name: 'gap_analysis',
+  description: 'dead ends, missing predicates, coverage of the goal',
+  archetype: 'healer',
+  danger: 'safe',
+  capabilities: ['readKg'],
+  input: z.object({ symbol: z.number().int().nonnegative() }),
+  unavailableBecause: (state) => (state.goalSymbols.length === 0 ? 'the goal names no symbol the graph knows' : undefined),
+  baseScore: (state) => (state.goal.cyclesWorked - state.goal.lastProgressCycle >= 2 ? 0.5 : 0.25),
+  proposeInput: (state) => ({ symbol: state.goalSymbols[0]! }),
+  run(input, state) {
+    const { graph } = state;
+    const label = (id: number) => graph.symbol(id)?.label ?? `#${id}`;
+    const isA = new Set(graph.symbolsNamed('is-a').map((symbol) => symbol.id));
+    const own = new Set(graph.outgoing(input.symbol).filter((triple) => !graph.isMetadata(triple)).map((triple) => triple.predicate));
+    const parents = graph.outgoing(input.symbol).filter((triple) => isA.has(triple.predicate)).map((triple) => triple.object);
+    const siblingPredicates = new Map<number, number>();
+    for (const parent of parents)
+      for (const sibling of graph.incoming(parent).filter((triple) => isA.has(triple.predicate)).map((triple) => triple.subject)) {
+        if (sibling === input.symbol) continue;
+        for (const predicate of new Set(graph.outgoing(sibling).filter((triple) => !graph.isMetadata(triple)).map((triple) => triple.predicate)))
+          siblingPredicates.set(predicate, (siblingPredicates.get(predicate) ?? 0) + 1);
+      }
+    const missing = [...siblingPredicates].filter(([predicate]) => !own.has(predicate)).sort((a, b) => b[1] - a[1]).slice(0, 5);
+    const deadEnds = graph.outgoing(input.symbol).map((triple) => triple.object).filter((object) => graph.outgoing(object).length === 0).slice(0, 5);
+    return {
+      ok: true,
+      summary:
+        `${label(input.symbol)}: ${missing.length > 0 ? `siblings have ${missing.map(([predicate]) => label(predicate)).join(', ')}, it has not` : 'no relation its siblings have is missing'}; ` +
+        `${deadEnds.length > 0 ? `dead ends ${deadEnds.map(label).join(', ')}` : 'no dead ends'}`,
+      facts: [],
+      symbols: [input.symbol, ...deadEnds],
+    };
+  },
+};

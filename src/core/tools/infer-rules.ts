@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { derivationProvenance, stageInference } from '../kg/inference.ts';
+import type { FactIds, Tool } from './tool.ts';
+
+/**
+ * Runs the built-in rules over the graph and stores what they derive. Scores high when the graph
+ * has changed since the last run and the goal's symbols take part in rule relations (is-a,
+ * part-of, ...), i.e. when chains may hold facts nobody has stated yet.
+ */
+export const inferRules: Tool<{ minConfidence: number }> = {
+  name: 'infer_rules',
+  description: 'forward chaining with the built-in rules',
+  archetype: 'sage',
+  danger: 'safe',
+  capabilities: ['readKg', 'writeKg'],
+  input: z.object({ minConfidence: z.number().min(0).max(1) }),
+  unavailableBecause: (state) =>
+    state.inferredAtTripleCount === state.graph.tripleCount ? 'the rules have already run over the graph as it is' : undefined,
+  baseScore(state) {
+    const ruleRelations = ['is-a', 'part-of', 'has-a', 'has-part', 'similar-to', 'parent-of', 'child-of', 'contains'].flatMap((name) => state.graph.symbolsNamed(name).map((symbol) => symbol.id));
+    const chains = state.goalSymbols.some((symbol) =>
+      [...state.graph.incoming(symbol), ...state.graph.outgoing(symbol)].some((triple) => ruleRelations.includes(triple.predicate)),
+    );
+    return chains ? 0.85 : 0.2;
+  },
+  proposeInput: () => ({ minConfidence: 0.1 }),
+  run(input, state) {
+    const { result, delta, derivationOf } = stageInference(state.graph, { minConfidence: input.minConfidence, now: state.now });
+    const goalSymbols = new Set(state.goalSymbols);
+    const facts: FactIds[] = [...delta.addedTriples, ...delta.updatedTriples]
+      .filter((triple) => goalSymbols.has(triple.subject) || goalSymbols.has(triple.object))
+      .map((triple) => [triple.subject, triple.predicate, triple.object]);
+    return {
+      ok: true,
+      summary: `derived ${delta.addedTriples.length} new facts (${facts.length} about the goal) in ${result.iterations} rounds${result.hasConverged ? '' : ', not converged'}`,
+      facts,
+      symbols: [...new Set(facts.flatMap(([subject, , object]) => [subject, object]))],
+      graphChange: {
+        delta,
+        provenance: (triple) => derivationProvenance(state.graph, derivationOf(triple), { sessionId: state.sessionId, cycle: state.cycle, createdAt: state.now }),
+        // After storing, the graph holds the derived facts too: the rules have run over all of it.
+        inferredAtTripleCount: state.graph.tripleCount + delta.addedTriples.length,
+      },
+    };
+  },
+};

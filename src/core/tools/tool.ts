@@ -1,0 +1,106 @@
+import type { z } from 'zod';
+import type { Criteria, Goal } from '../agent/goal.ts';
+import type { GraphDelta, KnowledgeGraph } from '../kg/graph.ts';
+import type { SimilarityIndex } from '../kg/similarity.ts';
+import type { Triple } from '../kg/triple.ts';
+import type { ProvenanceDraft } from '../store/provenance.ts';
+
+export type Archetype = 'sage' | 'healer' | 'explorer' | 'guardian';
+export type DangerLevel = 'safe' | 'cautious' | 'dangerous' | 'critical';
+export type Capability = 'readKg' | 'writeKg' | 'memory' | 'network' | 'files' | 'user' | 'llm';
+
+/** A fact as ids: subject, predicate, object. */
+export type FactIds = [number, number, number];
+
+/** What a tool sees when the agent considers it for a goal, and when it runs. */
+export type ToolState = {
+  sessionId: string;
+  cycle: number;
+  now: number;
+  graph: KnowledgeGraph;
+  similarity: SimilarityIndex;
+  goal: Goal;
+  criteria: Criteria;
+  /** The entities the goal is about. */
+  goalSymbols: readonly number[];
+  /** The graph's triple count when inference last ran in this session (undefined: never). */
+  inferredAtTripleCount: number | undefined;
+};
+
+/** A change of the graph a tool asks for, stored in the cycle's transaction with this provenance. */
+export type GraphChange = { delta: GraphDelta; provenance: (triple: Triple) => ProvenanceDraft; inferredAtTripleCount?: number };
+
+/** What a tool did: a one-line summary, the domain facts it returned or derived, and changes to store. */
+export type ToolOutcome = {
+  ok: boolean;
+  summary: string;
+  facts: FactIds[];
+  /** Symbols the outcome is about (for working memory). */
+  symbols: number[];
+  graphChange?: GraphChange;
+  rejection?: 'precondition_miss' | 'invalid_arguments' | 'policy_block' | 'dependency_unavailable';
+};
+
+/**
+ * A tool of the agent (DESIGN section 6): what it is, how dangerous, what it needs, how well it
+ * suits the state (`baseScore`, 0..1), what input it would take, and how it runs.
+ */
+export type Tool<Input = unknown> = {
+  name: string;
+  description: string;
+  archetype: Archetype | undefined;
+  danger: DangerLevel;
+  capabilities: readonly Capability[];
+  input: z.ZodType<Input>;
+  /** Why the tool cannot be a candidate now (offline, no model, nothing to work on), or undefined. */
+  unavailableBecause(state: ToolState): string | undefined;
+  baseScore(state: ToolState): number;
+  proposeInput(state: ToolState): Input;
+  run(input: Input, state: ToolState): ToolOutcome;
+};
+
+/** The domain triples around a set of symbols (metadata left out), at most `limit`. */
+export function domainTriplesAround(graph: KnowledgeGraph, symbols: readonly number[], limit: number): Triple[] {
+  const found: Triple[] = [];
+  for (const symbol of symbols) {
+    for (const triple of [...graph.outgoing(symbol), ...graph.incoming(symbol)]) {
+      if (graph.isMetadata(triple)) continue;
+      found.push(triple);
+      if (found.length >= limit) return found;
+    }
+  }
+  return found;
+}
+
+export function factIdsOf(triple: Pick<Triple, 'subject' | 'predicate' | 'object'>): FactIds {
+  return [triple.subject, triple.predicate, triple.object];
+}
+
+/**
+ * A tool as the agent holds it: input is unknown until checked. `run` validates the input
+ * against the tool's schema first, and turns a throwing tool into a failed outcome, so neither
+ * a bad input nor a bug stops the loop.
+ */
+export type AgentTool = Omit<Tool, 'input' | 'proposeInput' | 'run'> & {
+  proposeInput(state: ToolState): unknown;
+  run(input: unknown, state: ToolState): ToolOutcome;
+};
+
+export function defineTool<Input>(tool: Tool<Input>): AgentTool {
+  return {
+    ...tool,
+    proposeInput: (state) => tool.proposeInput(state),
+    run(input, state) {
+      const parsed = tool.input.safeParse(input);
+      if (!parsed.success) {
+        const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ');
+        return { ok: false, summary: `${tool.name} refused its input (${detail})`, facts: [], symbols: [], rejection: 'invalid_arguments' };
+      }
+      try {
+        return tool.run(parsed.data, state);
+      } catch (error) {
+        return { ok: false, summary: `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`, facts: [], symbols: [] };
+      }
+    },
+  };
+}
