@@ -82,3 +82,19 @@ describe('the agent loop', () => {
     expect(await service.goalUpdate({ sessionId, goalId: added.goal.id, status: 'active' })).toMatchObject({ ok: false });
   });
 });
+
+describe('stalled goals', () => {
+  it('splits a goal that makes no progress for its stall threshold into sub-goals, and records why', async () => {
+    const { db, service, sessionId } = await agentOnStarterGraph();
+    await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano, crater and dust storm' });
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 12 });
+    const goals = (await service.goalList({ sessionId })).goals;
+    expect(goals[0]).toMatchObject({ status: 'suspended', statusReason: 'stalled for 5 cycles; split into 3 sub-goals' });
+    expect(goals.slice(1).map((goal) => [goal.successCriteria, goal.parentId])).toEqual([
+      ['volcano', goals[0]!.id],
+      ['crater', goals[0]!.id],
+      ['dust storm', goals[0]!.id],
+    ]);
+    expect(await db.provenance.where('kind').equals('decomposition').count()).toBe(1);
+  });
+});

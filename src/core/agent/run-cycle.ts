@@ -105,6 +105,16 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       });
     // A new entry weaker than everything already held may be evicted at once: it is then not stored.
     await db.workingMemory.bulkAdd(newEntries.filter((memoryEntry) => !evicted.includes(memoryEntry)));
+    if (split)
+      await db.provenance.add({
+        sessionId,
+        kind: 'decomposition',
+        sources: [`goal:${split.parent.id}`],
+        confidence: 1,
+        cycle,
+        detail: `${split.parent.description}: ${split.parent.statusReason}: ${split.children.map((child) => child.successCriteria).join(' | ')}`,
+        createdAt: startedAt,
+      });
     await db.cycles.add(record);
     await db.provenance.add({
       sessionId,

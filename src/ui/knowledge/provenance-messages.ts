@@ -11,4 +11,7 @@ export const PROVENANCE_KIND_LABELS = {
   import: 'Imported',
   'starter-graph': 'Starter graph',
   inference: 'Inferred',
+  decision: 'Decided',
+  eviction: 'Forgotten',
+  decomposition: 'Split',
 } as const satisfies Record<ProvenanceRecord['kind'], string>;
