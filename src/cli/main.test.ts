@@ -103,3 +103,36 @@ describe('anima CLI', () => {
     expect(failed).toMatchObject({ code: 1, stderr: expect.stringContaining('no snapshot at') });
   });
 });
+
+describe('anima agent commands', () => {
+  const ZOO = '@prefix : <urn:anima:kg#> .\n:Rex :is-a :Dog . :Dog :is-a :Canine . :Canine :is-a :Mammal . :Tom :is-a :Cat . :Cat :is-a :Mammal .\n';
+
+  it('runs a goal to completion and prints each cycle, then the goals with their findings as labels', async () => {
+    const snapshot = join(folder, 'agent.json');
+    const run = await anima('run', '--kg', await file('zoo.ttl', ZOO), '--goal', 'Find mammals', '--criteria', '?x is-a mammal, at least 4', '--snapshot', snapshot, '--json');
+    expect(run.code).toBe(0);
+    const lines = run.out.trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines[0]).toMatchObject({ cycle: 1, tool: 'infer_rules', outcome: 'completed', phases: { decide: expect.stringContaining('[score=') } });
+    const summary = lines.at(-1);
+    expect(summary.goals).toHaveLength(1);
+    expect(summary.goals[0]).toMatchObject({ description: 'Find mammals', status: 'completed', cycles: 1 });
+    expect(summary.goals[0].findings.slice(0, 5).map((fact: { subject: string }) => fact.subject).sort()).toEqual(['Canine', 'Cat', 'Dog', 'Rex', 'Tom']);
+  });
+
+  it('resumes from the snapshot, runs single cycles, and lists goals', async () => {
+    const snapshot = join(folder, 'agent.json');
+    await anima('run', '--kg', await file('zoo.ttl', ZOO), '--goal', 'Learn about Rex', '--criteria', 'volcano crater', '--max-cycles', '2', '--snapshot', snapshot);
+    const one = await anima('cycle', '--snapshot', snapshot, '--json');
+    expect(JSON.parse(one.out.split('\n')[0]!)).toMatchObject({ cycle: 3 });
+    const resumed = await anima('resume', '--snapshot', snapshot, '--max-cycles', '2');
+    expect(resumed.out).toMatch(/^cycle 4\t/);
+    expect(resumed.out).toMatch(/\ncycle 5\t/);
+    expect((await anima('goals', '--snapshot', snapshot)).out).toMatch(/^#1\tactive\t5 cycles\t/);
+  });
+
+  it('explains what is missing', async () => {
+    expect(await anima('run', '--snapshot', join(folder, 'agent.json'))).toMatchObject({ code: 2, error: expect.stringContaining('--goal "TEXT" is required') });
+    expect(await anima('resume', '--snapshot', join(folder, 'none.json'))).toMatchObject({ code: 1, error: expect.stringContaining('no snapshot at') });
+    expect(await anima('run', '--goal', 'x', '--criteria', 'a b', '--snapshot', join(folder, 'agent.json'))).toMatchObject({ code: 1, error: expect.stringContaining('criteria') });
+  });
+});

@@ -1,7 +1,7 @@
 import { openAsBlob } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import type { AgentApi, Fact } from '../core/api.ts';
+import type { AgentApi, Fact, GoalView } from '../core/api.ts';
 import { withContractChecks } from '../core/api.ts';
 import { describeProblem } from '../core/result.ts';
 import { createAgentService } from '../core/service.ts';
@@ -21,12 +21,21 @@ Knowledge graph (the session lives in a snapshot file, created by the first impo
   anima kg path FROM TO --snapshot S [--json]
   anima kg similar SYMBOL --snapshot S [--limit K] [--json]
 
+The agent (goals and cycles live in the same snapshot):
+  anima run --goal TEXT [--criteria C] [--priority P] [--kg FILE] [--max-cycles N] --snapshot S [--json]
+  anima resume --snapshot S [--max-cycles N] [--json]
+  anima cycle --snapshot S [--json]
+  anima goals --snapshot S [--json]
+
+  --json prints one JSON object per cycle, then {"goals":[...]} with each goal's findings.
+
 Options:
   --snapshot S   the session snapshot file (JSON)
   --help         show this help
 `;
 
 const KG_COMMANDS = ['import', 'stats', 'query', 'export', 'infer', 'path', 'similar'];
+const AGENT_COMMANDS = ['run', 'resume', 'cycle', 'goals'];
 
 const defaultOutput: CliOutput = {
   out: (text) => process.stdout.write(text),
@@ -60,6 +69,11 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
         limit: { type: 'string' },
         output: { type: 'string' },
         'min-confidence': { type: 'string' },
+        goal: { type: 'string' },
+        criteria: { type: 'string' },
+        priority: { type: 'string' },
+        kg: { type: 'string' },
+        'max-cycles': { type: 'string' },
         'max-iterations': { type: 'string' },
         help: { type: 'boolean', default: false },
       },
@@ -74,15 +88,19 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
     return 0;
   }
   if (area === undefined) throw new CliError(`which command?\n\n${USAGE}`, 2);
-  if (area !== 'kg') throw new CliError(`unknown command "${area}"\n\n${USAGE}`, 2);
-  if (!KG_COMMANDS.includes(command ?? '')) throw new CliError(`unknown command "kg ${command ?? ''}"\n\n${USAGE}`, 2);
+  const isAgentCommand = AGENT_COMMANDS.includes(area);
+  if (area !== 'kg' && !isAgentCommand) throw new CliError(`unknown command "${area}"\n\n${USAGE}`, 2);
+  if (area === 'kg' && !KG_COMMANDS.includes(command ?? '')) throw new CliError(`unknown command "kg ${command ?? ''}"\n\n${USAGE}`, 2);
+  const commandName = isAgentCommand ? area : `kg ${command}`;
   const snapshotPath = values.snapshot;
-  if (!snapshotPath) throw new CliError(`kg ${command ?? ''}: --snapshot S is required\n\n${USAGE}`, 2);
+  if (!snapshotPath) throw new CliError(`${commandName}: --snapshot S is required\n\n${USAGE}`, 2);
 
   const { db, hadSnapshot } = await openSnapshot(snapshotPath);
-  if (!hadSnapshot && command !== 'import') throw new CliError(`no snapshot at ${snapshotPath} (the first \`anima kg import FILE --snapshot ${snapshotPath}\` creates it)`);
+  if (!hadSnapshot && !(area === 'kg' ? command === 'import' : area === 'run'))
+    throw new CliError(`no snapshot at ${snapshotPath} (\`anima kg import FILE --snapshot ${snapshotPath}\` or \`anima run ... --snapshot ${snapshotPath}\` creates it)`);
   const service: AgentApi = withContractChecks(createAgentService({ db, now: () => Date.now(), newId: () => crypto.randomUUID() }));
   const { session } = await service.open({});
+  if (isAgentCommand) return runAgentCommand({ area, service, sessionId: session.id, values, output, save: () => saveSnapshot(db, session.id, snapshotPath) });
 
   switch (command) {
     case 'import': {
@@ -202,4 +220,68 @@ function numberOption(text: string | undefined, name: string, rule: { min: numbe
   if (!Number.isFinite(value) || value < rule.min || value > rule.max || (rule.isInteger && !Number.isInteger(value)))
     throw new CliError(`${name} must be ${rule.isInteger ? 'a whole number' : 'a number'} from ${rule.min} to ${rule.max}, not "${text}"`, 2);
   return value;
+}
+
+type AgentCommand = {
+  area: string;
+  service: AgentApi;
+  sessionId: string;
+  values: { json?: boolean; goal?: string; criteria?: string; priority?: string; kg?: string; 'max-cycles'?: string; format?: string };
+  output: CliOutput;
+  save: () => Promise<void>;
+};
+
+/** run, resume, cycle and goals: the agent over the snapshot's session, saved after every run. */
+async function runAgentCommand({ area, service, sessionId, values, output, save }: AgentCommand): Promise<number> {
+  if (area === 'run') {
+    if (!values.goal) throw new CliError(`run: --goal "TEXT" is required\n\n${USAGE}`, 2);
+    if (values.kg) {
+      let data: Blob;
+      try {
+        data = await openAsBlob(values.kg);
+      } catch (error) {
+        throw new CliError(`cannot read ${values.kg}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      const imported = await service.kgImport({ sessionId, operationId: 'cli-import', fileName: values.kg, data });
+      if (!imported.ok) throw new CliError([`${values.kg}: nothing imported:`, ...imported.problems.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
+    }
+    const priority = numberOption(values.priority, '--priority', { min: 0, max: 255, fallback: 128, isInteger: true });
+    const added = await service.goalAdd({ sessionId, description: values.goal, criteria: values.criteria ?? '', priority });
+    if (!added.ok) throw new CliError([`run: the goal cannot be added:`, ...added.problems.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
+  }
+  if (area === 'goals') {
+    const { goals } = await service.goalList({ sessionId, findingsLimit: 100_000 });
+    if (values.json) output.out(`${JSON.stringify(goalsSummary(goals))}\n`);
+    else for (const goal of goals) output.out(`#${goal.id}\t${goal.status}\t${goal.cyclesWorked} cycles\t${goal.findingsTotal} findings\t${goal.description}${goal.statusReason ? ` (${goal.statusReason})` : ''}\n`);
+    return 0;
+  }
+  const maxCycles = area === 'cycle' ? 1 : numberOption(values['max-cycles'], '--max-cycles', { min: 1, max: 100_000, fallback: 20, isInteger: true });
+  const run = await service.agentRun({ sessionId, operationId: 'cli-run', maxCycles }, (record) => {
+    if (values.json)
+      output.out(
+        `${JSON.stringify({ cycle: record.cycle, goalId: record.goalId, phases: { observe: record.observe, orient: record.orient, decide: record.decide, act: record.act }, tool: record.tool, breakdown: record.candidates.find((candidate) => candidate.tool === record.tool)?.breakdown, candidates: record.candidates, outcome: record.outcome })}\n`,
+      );
+    else output.out(`cycle ${record.cycle}\t${record.tool}\t${record.outcome}\t${record.act}\n`);
+  });
+  if (!run.ok) throw new CliError(run.problems.map(describeProblem).join('\n'));
+  await save();
+  const { goals } = await service.goalList({ sessionId, findingsLimit: 100_000 });
+  if (values.json) output.out(`${JSON.stringify(goalsSummary(goals))}\n`);
+  else {
+    output.error(`anima: ${run.cyclesRun} cycles run (${run.stoppedBecause === 'no-active-goal' ? 'no goal is active' : `stopped: ${run.stoppedBecause}`})\n`);
+    for (const goal of goals) output.out(`#${goal.id}\t${goal.status}\t${goal.description}\t${goal.findingsTotal} findings${goal.statusReason ? `\t${goal.statusReason}` : ''}\n`);
+  }
+  return 0;
+}
+
+/** The last line of `--json` output: each goal with its findings as labels. */
+function goalsSummary(goals: GoalView[]) {
+  return {
+    goals: goals.map((goal) => ({
+      description: goal.description,
+      status: goal.status,
+      cycles: goal.cyclesWorked,
+      findings: goal.findings.map(labelsOf),
+    })),
+  };
 }

@@ -238,7 +238,10 @@ export const agentContract = {
     }),
     result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), goal: goalViewSchema }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
   },
-  goalList: { args: z.object({ sessionId: sessionIdSchema }), result: z.object({ goals: z.array(goalViewSchema) }) },
+  goalList: {
+    args: z.object({ sessionId: sessionIdSchema, findingsLimit: z.number().int().min(0).max(100_000).default(200) }),
+    result: z.object({ goals: z.array(goalViewSchema) }),
+  },
   /** Changes a goal's priority, or suspends, resumes (active) or cancels (failed) it. */
   goalUpdate: {
     args: z.object({ sessionId: sessionIdSchema, goalId: z.number().int(), priority: z.number().int().min(0).max(255).optional(), status: z.enum(['active', 'suspended', 'failed']).optional() }),

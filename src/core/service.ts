@@ -341,10 +341,10 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
       return { ok: true, goal: goalViewOf(graph, { ...goal, id: id as number }) };
     },
 
-    async goalList({ sessionId }) {
+    async goalList({ sessionId, findingsLimit }) {
       const graph = await graphOf(sessionId);
       const goals = await db.goals.where('sessionId').equals(sessionId).sortBy('id');
-      return { goals: goals.map((goal) => goalViewOf(graph, goal)) };
+      return { goals: goals.map((goal) => goalViewOf(graph, goal, findingsLimit)) };
     },
 
     async goalUpdate({ sessionId, goalId, priority, status }) {
@@ -417,9 +417,9 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
   };
 }
 
-function goalViewOf(graph: KnowledgeGraph, goal: Goal): GoalView {
+function goalViewOf(graph: KnowledgeGraph, goal: Goal, findingsLimit = 200): GoalView {
   const findings = goal.findings
-    .slice(0, 200)
+    .slice(0, findingsLimit)
     .map(([subject, predicate, object]) => graph.triple(subject, predicate, object))
     .filter((triple): triple is Triple => triple !== undefined);
   return {

@@ -175,13 +175,18 @@ export function evaluateGoal(graph: KnowledgeGraph, decision: Decision, outcome:
     const answer = runQuery(graph, criteria.patterns, MAX_FINDINGS);
     isMet = answer.rows.length >= criteria.minCount;
     if (isMet) {
-      // The findings of a met pattern are all its answers the graph supports, found or not yet.
+      // The findings of a met pattern are all its answers the graph supports, found or not yet,
+      // and they come first: they are what the goal asked for.
+      const answers: FactIds[] = [];
       for (const row of answer.rows)
         for (const pattern of criteria.patterns) {
           const [subject, predicate, object] = pattern.map((term) => (term.type === 'variable' ? row[term.name] : undefined));
           const match = graph.match(subject, predicate, object).find((triple) => !graph.isMetadata(triple));
-          if (match) addFinding([match.subject, match.predicate, match.object]);
+          if (match) answers.push([match.subject, match.predicate, match.object]);
         }
+      const others = findings.splice(0);
+      seen.clear();
+      for (const fact of [...answers, ...others]) addFinding(fact);
       metBecause = `${answer.rows.length} answers to ${criteria.text}, at least ${criteria.minCount} needed`;
     }
   } else {

@@ -36,4 +36,32 @@ describe('session snapshots', () => {
     const parsed = parseSnapshot({ format: 'anima-snapshot', version: 1, session: { id: 's', name: 'n', cycle: 0, createdAt: 0, updatedAt: 0 }, symbols: [], triples: [], provenance: [], extra: true });
     expect(parsed.ok).toBe(false);
   });
+
+  it('migrates a version 1 snapshot (a graph, no agent state) to the current version', () => {
+    const parsed = parseSnapshot({ format: 'anima-snapshot', version: 1, session: { id: 's', name: 'n', cycle: 0, createdAt: 0, updatedAt: 0 }, symbols: [], triples: [], provenance: [] });
+    expect(parsed).toMatchObject({ ok: true, value: { version: 2, goals: [], workingMemory: [], cycles: [] } });
+  });
+
+  it('round-trips the agent state, and refuses goals that name missing parents or symbols', async () => {
+    const { db, service } = testService();
+    const { session } = await service.open({});
+    await service.kgImport({ sessionId: session.id, operationId: 'op', fileName: 'zoo.csv', data: 'Dog,is-a,Canine\nCanine,is-a,Mammal\n' });
+    await service.goalAdd({ sessionId: session.id, description: 'Find mammals', criteria: '?x is-a mammal, at least 2' });
+    await service.agentRun({ sessionId: session.id, operationId: 'run', maxCycles: 3 });
+    const snapshot = await exportSnapshot(db, session.id);
+    expect(snapshot.goals).toHaveLength(1);
+    expect(snapshot.cycles.length).toBeGreaterThan(0);
+    const elsewhere = new AnimaDatabase('elsewhere', freshIndexedDb());
+    const parsed = parseSnapshot(JSON.parse(JSON.stringify(snapshot)));
+    if (!parsed.ok) throw new Error(parsed.error.map(describeProblem).join('\n'));
+    await restoreSnapshot(elsewhere, parsed.value);
+    expect(JSON.stringify(await exportSnapshot(elsewhere, session.id))).toBe(JSON.stringify(snapshot));
+
+    const broken = structuredClone(snapshot);
+    broken.goals[0]!.parentId = 77;
+    broken.goals[0]!.findings.push([1, 2, 999]);
+    const refused = parseSnapshot(broken);
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.error.map(describeProblem)).toEqual(['at goals.0.parentId: 77 is not a goal of this snapshot', expect.stringMatching(/^at goals\.0\.findings\.\d+: names a symbol/)]);
+  });
 });

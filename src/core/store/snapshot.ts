@@ -8,13 +8,17 @@ import { chunksOfGraph } from './graph-chunks.ts';
 import { loadGraph } from './kg-repository.ts';
 import { provenanceRecordSchema } from './provenance.ts';
 import { sessionRecordSchema } from './session.ts';
+import { cycleRecordSchema } from '../agent/cycle.ts';
+import { goalSchema } from '../agent/goal.ts';
+import { memoryEntrySchema } from '../agent/working-memory.ts';
 
 /**
  * A session snapshot: one JSON document holding a whole session. This first version holds the
  * session and its knowledge graph with provenance; the sessions issue adds the rest (and a hash).
  */
 export const SNAPSHOT_FORMAT = 'anima-snapshot';
-export const SNAPSHOT_VERSION = 1;
+/** Version 2 adds the agent's goals, working memory and cycle log; version 1 files are migrated on import. */
+export const SNAPSHOT_VERSION = 2;
 
 export const snapshotSchema = z
   .object({
@@ -24,6 +28,9 @@ export const snapshotSchema = z
     symbols: z.array(symbolSchema.strict()),
     triples: z.array(tripleSchema.strict()),
     provenance: z.array(provenanceRecordSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
+    goals: z.array(goalSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
+    workingMemory: z.array(memoryEntrySchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
+    cycles: z.array(cycleRecordSchema.omit({ sessionId: true }).strict()),
   })
   .strict();
 export type Snapshot = z.infer<typeof snapshotSchema>;
@@ -35,7 +42,14 @@ export type Snapshot = z.infer<typeof snapshotSchema>;
 export async function exportSnapshot(db: AnimaDatabase, sessionId: string): Promise<Snapshot> {
   const session = await db.sessions.get(sessionId);
   if (!session) throw new Error(`no session with id ${sessionId}`);
-  const [graph, provenance] = await Promise.all([loadGraph(db, sessionId), db.provenance.where('sessionId').equals(sessionId).sortBy('id')]);
+  const [graph, provenance, goals, workingMemory, cycles] = await Promise.all([
+    loadGraph(db, sessionId),
+    db.provenance.where('sessionId').equals(sessionId).sortBy('id'),
+    db.goals.where('sessionId').equals(sessionId).sortBy('id'),
+    db.workingMemory.where('sessionId').equals(sessionId).sortBy('id'),
+    db.cycles.where('[sessionId+cycle]').between([sessionId, 0], [sessionId, Number.MAX_SAFE_INTEGER]).toArray(),
+  ]);
+  const withoutSession = <T extends { sessionId: string }>({ sessionId: _sessionId, ...rest }: T) => rest;
   return snapshotSchema.parse({
     format: SNAPSHOT_FORMAT,
     version: SNAPSHOT_VERSION,
@@ -43,7 +57,10 @@ export async function exportSnapshot(db: AnimaDatabase, sessionId: string): Prom
     symbols: [...graph.symbols()].sort((a, b) => a.id - b.id),
     // In the order they were added, which a restore keeps.
     triples: [...graph.triples()],
-    provenance: provenance.map(({ sessionId: _sessionId, ...record }) => record),
+    provenance: provenance.map(withoutSession),
+    goals: goals.map(withoutSession),
+    workingMemory: workingMemory.map(withoutSession),
+    cycles: cycles.map(withoutSession),
   });
 }
 
@@ -52,7 +69,7 @@ export async function exportSnapshot(db: AnimaDatabase, sessionId: string): Prom
  * written. Problems name the place: `symbols.3.label: ...`, `triples.10: subject 99 is not a symbol`.
  */
 export function parseSnapshot(value: unknown): Result<Snapshot> {
-  const parsed = snapshotSchema.safeParse(value);
+  const parsed = snapshotSchema.safeParse(migrateSnapshot(value));
   if (!parsed.success) return { ok: false, error: problemsFromZod(parsed.error) };
   const snapshot = parsed.data;
   const problems: Problem[] = [];
@@ -86,7 +103,25 @@ export function parseSnapshot(value: unknown): Result<Snapshot> {
       problems.push({ path: `triples.${index}.provenanceId`, message: `${triple.provenanceId} is not a provenance record of this snapshot` });
     if (problems.length >= 20) break;
   }
-  return problems.length > 0 ? { ok: false, error: problems } : { ok: true, value: snapshot };
+  const goalIds = new Set(snapshot.goals.map((goal) => goal.id));
+  for (const [index, goal] of snapshot.goals.entries()) {
+    if (goal.parentId !== undefined && !goalIds.has(goal.parentId)) problems.push({ path: `goals.${index}.parentId`, message: `${goal.parentId} is not a goal of this snapshot` });
+    for (const [findingIndex, finding] of goal.findings.entries())
+      if (finding.some((id) => !symbolIds.has(id))) problems.push({ path: `goals.${index}.findings.${findingIndex}`, message: 'names a symbol that is not in this snapshot' });
+    if (problems.length >= 20) break;
+  }
+  for (const [index, record] of snapshot.cycles.entries())
+    if (!goalIds.has(record.goalId)) problems.push({ path: `cycles.${index}.goalId`, message: `${record.goalId} is not a goal of this snapshot` });
+  return problems.length > 0 ? { ok: false, error: problems.slice(0, 20) } : { ok: true, value: snapshot };
+}
+
+/** Brings an older snapshot to the current version, step by step; anything else passes unchanged (and fails the schema). */
+function migrateSnapshot(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || (value as { format?: unknown }).format !== SNAPSHOT_FORMAT) return value;
+  const snapshot = value as Record<string, unknown>;
+  // 1 -> 2: sessions gained goals, working memory and the cycle log; a version 1 session had none.
+  if (snapshot.version === 1) return { ...snapshot, version: 2, goals: [], workingMemory: [], cycles: [] };
+  return value;
 }
 
 /**
@@ -96,10 +131,16 @@ export function parseSnapshot(value: unknown): Result<Snapshot> {
 export async function restoreSnapshot(db: AnimaDatabase, snapshot: Snapshot): Promise<void> {
   const sessionId = snapshot.session.id;
   const { symbolChunks, tripleChunks } = chunksOfGraph(KnowledgeGraph.from(snapshot.symbols, snapshot.triples), sessionId);
-  await db.transaction('rw', [db.sessions, db.symbolChunks, db.tripleChunks, db.provenance, db.settings], async () => {
+  await db.transaction('rw', [db.sessions, db.symbolChunks, db.tripleChunks, db.provenance, db.settings, db.goals, db.workingMemory, db.cycles], async () => {
     await chunksOfSession(db.symbolChunks, sessionId).delete();
     await chunksOfSession(db.tripleChunks, sessionId).delete();
     await db.provenance.where('sessionId').equals(sessionId).delete();
+    await db.goals.where('sessionId').equals(sessionId).delete();
+    await db.workingMemory.where('sessionId').equals(sessionId).delete();
+    await db.cycles.where('[sessionId+cycle]').between([sessionId, 0], [sessionId, Number.MAX_SAFE_INTEGER]).delete();
+    await db.goals.bulkAdd(snapshot.goals.map((goal) => ({ ...goal, sessionId })));
+    await db.workingMemory.bulkAdd(snapshot.workingMemory.map((entry) => ({ ...entry, sessionId })));
+    await db.cycles.bulkAdd(snapshot.cycles.map((record) => ({ ...record, sessionId })));
     await db.sessions.put(snapshot.session);
     await db.symbolChunks.bulkAdd(symbolChunks);
     await db.tripleChunks.bulkAdd(tripleChunks);

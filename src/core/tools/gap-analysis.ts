@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RDFS_LABEL } from '../kg/term.ts';
 import type { Tool } from './tool.ts';
 
 /**
@@ -19,17 +20,23 @@ export const gapAnalysis: Tool<{ symbol: number }> = {
     const { graph } = state;
     const label = (id: number) => graph.symbol(id)?.label ?? `#${id}`;
     const isA = new Set(graph.symbolsNamed('is-a').map((symbol) => symbol.id));
+    // Names (rdfs:label) are not knowledge a symbol lacks; literal values are not places to go.
+    const labelPredicate = graph.symbolByIri(RDFS_LABEL)?.id;
     const own = new Set(graph.outgoing(input.symbol).filter((triple) => !graph.isMetadata(triple)).map((triple) => triple.predicate));
     const parents = graph.outgoing(input.symbol).filter((triple) => isA.has(triple.predicate)).map((triple) => triple.object);
     const siblingPredicates = new Map<number, number>();
     for (const parent of parents)
       for (const sibling of graph.incoming(parent).filter((triple) => isA.has(triple.predicate)).map((triple) => triple.subject)) {
         if (sibling === input.symbol) continue;
-        for (const predicate of new Set(graph.outgoing(sibling).filter((triple) => !graph.isMetadata(triple)).map((triple) => triple.predicate)))
+        for (const predicate of new Set(graph.outgoing(sibling).filter((triple) => !graph.isMetadata(triple) && triple.predicate !== labelPredicate).map((triple) => triple.predicate)))
           siblingPredicates.set(predicate, (siblingPredicates.get(predicate) ?? 0) + 1);
       }
     const missing = [...siblingPredicates].filter(([predicate]) => !own.has(predicate)).sort((a, b) => b[1] - a[1]).slice(0, 5);
-    const deadEnds = graph.outgoing(input.symbol).map((triple) => triple.object).filter((object) => graph.outgoing(object).length === 0).slice(0, 5);
+    const deadEnds = graph
+      .outgoing(input.symbol)
+      .map((triple) => triple.object)
+      .filter((object) => graph.symbol(object)?.kind === 'entity' && graph.outgoing(object).length === 0)
+      .slice(0, 5);
     return {
       ok: true,
       summary:
