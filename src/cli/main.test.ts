@@ -130,6 +130,15 @@ describe('anima agent commands', () => {
     expect((await anima('goals', '--snapshot', snapshot)).out).toMatch(/^#1\tactive\t5 cycles\t/);
   });
 
+  it('consolidates working memory into episodes and recalls them', async () => {
+    const snapshot = join(folder, 'agent.json');
+    await anima('run', '--kg', await file('zoo.ttl', ZOO), '--goal', 'Learn about Rex', '--criteria', 'volcano crater', '--max-cycles', '3', '--snapshot', snapshot);
+    expect((await anima('consolidate', '--snapshot', snapshot)).out).toMatch(/^1 episodes added; \d+ entries left/);
+    const recalled = JSON.parse((await anima('recall', '--query', 'Rex', '--snapshot', snapshot, '--json')).out);
+    expect(recalled[0].learnings).toContain('Rex');
+    expect(await anima('recall', '--snapshot', snapshot)).toMatchObject({ code: 2 });
+  });
+
   it('explains what is missing', async () => {
     expect(await anima('run', '--snapshot', join(folder, 'agent.json'))).toMatchObject({ code: 2, error: expect.stringContaining('--goal "TEXT" is required') });
     expect(await anima('resume', '--snapshot', join(folder, 'none.json'))).toMatchObject({ code: 1, error: expect.stringContaining('no snapshot at') });

@@ -26,6 +26,8 @@ The agent (goals and cycles live in the same snapshot):
   anima resume --snapshot S [--max-cycles N] [--json]
   anima cycle --snapshot S [--json]
   anima goals --snapshot S [--json]
+  anima consolidate --snapshot S
+  anima recall --query TEXT --snapshot S [--limit K] [--json]
 
   --json prints one JSON object per cycle, then {"goals":[...]} with each goal's findings.
 
@@ -35,7 +37,7 @@ Options:
 `;
 
 const KG_COMMANDS = ['import', 'stats', 'query', 'export', 'infer', 'path', 'similar'];
-const AGENT_COMMANDS = ['run', 'resume', 'cycle', 'goals'];
+const AGENT_COMMANDS = ['run', 'resume', 'cycle', 'goals', 'consolidate', 'recall'];
 
 const defaultOutput: CliOutput = {
   out: (text) => process.stdout.write(text),
@@ -74,6 +76,7 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
         priority: { type: 'string' },
         kg: { type: 'string' },
         'max-cycles': { type: 'string' },
+        query: { type: 'string' },
         'max-iterations': { type: 'string' },
         help: { type: 'boolean', default: false },
       },
@@ -226,7 +229,7 @@ type AgentCommand = {
   area: string;
   service: AgentApi;
   sessionId: string;
-  values: { json?: boolean; goal?: string; criteria?: string; priority?: string; kg?: string; 'max-cycles'?: string; format?: string };
+  values: { json?: boolean; goal?: string; criteria?: string; priority?: string; kg?: string; 'max-cycles'?: string; query?: string; limit?: string };
   output: CliOutput;
   save: () => Promise<void>;
 };
@@ -248,6 +251,22 @@ async function runAgentCommand({ area, service, sessionId, values, output, save 
     const priority = numberOption(values.priority, '--priority', { min: 0, max: 255, fallback: 128, isInteger: true });
     const added = await service.goalAdd({ sessionId, description: values.goal, criteria: values.criteria ?? '', priority });
     if (!added.ok) throw new CliError([`run: the goal cannot be added:`, ...added.problems.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
+  }
+  if (area === 'consolidate') {
+    const consolidated = await service.memoryConsolidate({ sessionId });
+    if (!consolidated.ok) throw new CliError(consolidated.problems.map(describeProblem).join('\n'));
+    await save();
+    output.out(`${consolidated.episodesAdded} episodes added; ${consolidated.entriesLeft} entries left in working memory\n`);
+    return 0;
+  }
+  if (area === 'recall') {
+    if (!values.query) throw new CliError(`recall: --query TEXT is required\n\n${USAGE}`, 2);
+    const k = numberOption(values.limit, '--limit', { min: 1, max: 50, fallback: 5, isInteger: true });
+    const { episodes } = await service.memoryRecall({ sessionId, text: values.query, k });
+    if (values.json) output.out(`${JSON.stringify(episodes.map((episode) => ({ ...episode, learnings: episode.learnings.map((symbol) => symbol.label) })))}\n`);
+    else if (episodes.length === 0) output.error('anima: no episode matches\n');
+    else for (const episode of episodes) output.out(`${episode.score.toFixed(2)}\tcycle ${episode.cycle}\t${episode.summary}\n`);
+    return 0;
   }
   if (area === 'goals') {
     const { goals } = await service.goalList({ sessionId, findingsLimit: 100_000 });

@@ -261,6 +261,21 @@ export const agentContract = {
     args: z.object({ sessionId: sessionIdSchema, limit: z.number().int().min(1).max(1000).default(50) }),
     result: z.object({ cycles: z.array(cycleRecordSchema) }),
   },
+  /** Consolidates working memory into episodes now (it also happens by itself above 0.8 pressure). */
+  memoryConsolidate: {
+    args: z.object({ sessionId: sessionIdSchema }),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), episodesAdded: z.number().int(), entriesLeft: z.number().int() }),
+      z.object({ ok: z.literal(false), reason: z.literal('read-only'), problems: z.array(problemSchema) }),
+    ]),
+  },
+  /** Recalls episodes by text and/or symbols, best first. */
+  memoryRecall: {
+    args: z.object({ sessionId: sessionIdSchema, text: z.string().max(1000).optional(), symbolIds: z.array(z.number().int()).max(100).optional(), k: z.number().int().min(1).max(50).default(5) }),
+    result: z.object({
+      episodes: z.array(z.object({ id: z.number().int(), goalId: z.number().int().optional(), summary: z.string(), learnings: z.array(symbolRefSchema), score: z.number(), cycle: z.number().int() })),
+    }),
+  },
   /** Cancels a long operation started with this operation id. */
   cancel: { args: z.object({ operationId: operationIdSchema }), result: z.object({ isCancelled: z.boolean() }) },
 } as const satisfies Record<string, { args: z.ZodType; result: z.ZodType; progress?: z.ZodType }>;

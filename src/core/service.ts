@@ -1,5 +1,6 @@
 import { DEFAULT_STALL_THRESHOLD, type Goal, parseCriteria } from './agent/goal.ts';
-import { runCycle } from './agent/run-cycle.ts';
+import { recallEpisodes } from './agent/episodes.ts';
+import { consolidateMemory, runCycle } from './agent/run-cycle.ts';
 import type { AgentServiceImplementation, Fact, GoalView, GraphStats, ImportOutcome, ImportProgress } from './api.ts';
 import { exportNTriples } from './kg/export-ntriples.ts';
 import type { GraphDelta, KnowledgeGraph } from './kg/graph.ts';
@@ -407,6 +408,38 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
         .limit(limit)
         .toArray();
       return { cycles };
+    },
+
+    async memoryConsolidate({ sessionId }) {
+      if (!canWrite()) return { ok: false, reason: 'read-only', problems: [{ message: READ_ONLY_MESSAGE }] };
+      return exclusively(async () => {
+        const session = await sessionOf(sessionId);
+        return db.transaction('rw', [db.workingMemory, db.episodes, db.provenance], async () => {
+          const entries = await db.workingMemory.where('sessionId').equals(sessionId).toArray();
+          const episodesAdded = await consolidateMemory(db, { sessionId, cycle: session.cycle, now: now(), entries, reason: 'asked for' });
+          return { ok: true as const, episodesAdded, entriesLeft: await db.workingMemory.where('sessionId').equals(sessionId).count() };
+        });
+      });
+    },
+
+    async memoryRecall({ sessionId, text, symbolIds, k }) {
+      const graph = await graphOf(sessionId);
+      const episodes = await db.episodes.where('sessionId').equals(sessionId).toArray();
+      // The words of the text that name symbols count as those symbols (one word alone barely moves a text vector).
+      const named = (text ?? '').split(/[^\p{L}\p{N}_-]+/u).flatMap((word) => (word.length > 1 ? graph.symbolsNamed(word).map((symbol) => symbol.id) : []));
+      return {
+        episodes: recallEpisodes(episodes, { text, symbols: [...(symbolIds ?? []), ...named] }, k).map(({ episode, score }) => ({
+          id: episode.id!,
+          ...(episode.goalId !== undefined ? { goalId: episode.goalId } : {}),
+          summary: episode.summary,
+          learnings: episode.learnings.flatMap((id) => {
+            const symbol = graph.symbol(id);
+            return symbol ? [refOf(symbol)] : [];
+          }),
+          score,
+          cycle: episode.cycle,
+        })),
+      };
     },
 
     async cancel({ operationId }) {

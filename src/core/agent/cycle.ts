@@ -6,6 +6,7 @@ import { spreadActivation } from '../kg/traversal.ts';
 import { DEFAULT_ARCHETYPE_WEIGHTS } from '../psyche/archetypes.ts';
 import type { AgentTool, FactIds, ToolOutcome, ToolState } from '../tools/tool.ts';
 import { type Criteria, type Goal, goalSymbols, keywordsOf, parseCriteria } from './goal.ts';
+import { type Episode, recallEpisodes } from './episodes.ts';
 import { memoryPressure } from './working-memory.ts';
 import { formatBreakdown, scoreTool } from './score.ts';
 
@@ -43,6 +44,7 @@ export type CycleContext = {
   memoryEntryCount: number;
   memoryCapacity: number;
   inferredAtTripleCount: number | undefined;
+  episodes: readonly Episode[];
   tools: readonly AgentTool[];
 };
 
@@ -77,7 +79,11 @@ export function decide(context: CycleContext): Decision | undefined {
   const label = (id: number) => graph.symbol(id)?.label ?? `#${id}`;
   const pressure = memoryPressure(context.memoryEntryCount, context.memoryCapacity);
 
-  const observe = `${active.length} active goal${active.length === 1 ? '' : 's'}; working on "${goal.description}" (priority ${goal.priority}); working memory ${context.memoryEntryCount}/${context.memoryCapacity}`;
+  const recalled = recallEpisodes(context.episodes, { symbols, text: goal.description }, 3);
+  const toolsOfEpisodes = new Set(recalled.flatMap((recall) => recall.episode.tools));
+  const observe =
+    `${active.length} active goal${active.length === 1 ? '' : 's'}; working on "${goal.description}" (priority ${goal.priority}); working memory ${context.memoryEntryCount}/${context.memoryCapacity}; ` +
+    `${recalled.length === 0 ? 'no episode recalled' : `recalled ${recalled.map((recall) => `episode ${recall.episode.id ?? '?'} (${recall.score.toFixed(2)})`).join(', ')}`}`;
   const around = symbols.reduce((sum, symbol) => sum + graph.outgoing(symbol).length + graph.incoming(symbol).length, 0);
   const activated = spreadActivation(graph, symbols, { depth: 2, topK: 5 });
   const orient =
@@ -94,6 +100,7 @@ export function decide(context: CycleContext): Decision | undefined {
     criteria,
     goalSymbols: symbols,
     inferredAtTripleCount: context.inferredAtTripleCount,
+    episodes: context.episodes,
   };
   const candidates: CycleRecord['candidates'] = [];
   let best: { tool: AgentTool; total: number } | undefined;
@@ -108,7 +115,7 @@ export function decide(context: CycleContext): Decision | undefined {
       recentTools: goal.toolsUsed,
       tool: tool.name,
       isNovel: !goal.toolsUsed.includes(tool.name),
-      isNamedByEpisode: false,
+      isNamedByEpisode: toolsOfEpisodes.has(tool.name),
       isConsolidation: false,
       memoryPressure: pressure,
       archetypeWeight: tool.archetype ? DEFAULT_ARCHETYPE_WEIGHTS[tool.archetype] : 0.5,

@@ -43,7 +43,8 @@ describe('the agent loop', () => {
     await service.agentRun({ sessionId, operationId: 'run', maxCycles: 4 }, (record) => cycles.push(record));
     // Cycle 3: similarity_search 0.30 + 0.15 - 0.015 (guardian 0.4) beats gap_analysis 0.25 + 0.15; kg_query has seen it all and was just used.
     expect(cycles.map((record) => record.tool)).toEqual(['infer_rules', 'kg_query', 'similarity_search', 'gap_analysis']);
-    expect(cycles[0]!.candidates.map((candidate) => candidate.tool)).toEqual(['gap_analysis', 'infer_rules', 'kg_query', 'similarity_search']);
+    expect(cycles[0]!.candidates.map((candidate) => candidate.tool)).toEqual(['gap_analysis', 'infer_rules', 'kg_query', 'memory_recall', 'similarity_search']);
+    expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'memory_recall')).toEqual({ tool: 'memory_recall', skippedBecause: 'there are no episodes yet' });
     expect(cycles[1]!.candidates.find((candidate) => candidate.tool === 'infer_rules')).toMatchObject({ skippedBecause: 'the rules have already run over the graph as it is' });
     expect(cycles.every((record) => record.goalId === cycles[0]!.goalId)).toBe(true);
   });
@@ -96,5 +97,25 @@ describe('stalled goals', () => {
       ['dust storm', goals[0]!.id],
     ]);
     expect(await db.provenance.where('kind').equals('decomposition').count()).toBe(1);
+  });
+});
+
+describe('episodic memory in the loop', () => {
+  it('consolidates when working memory passes 0.8 pressure, then recalls the episodes for the goal', async () => {
+    const { db, service, sessionId } = await agentOnStarterGraph();
+    await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano crater' });
+    // Three entries a cycle: the 27th cycle takes working memory past 80 of 100.
+    const cycles: CycleRecord[] = [];
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 30 }, (record) => cycles.push(record));
+    expect(await db.episodes.count()).toBeGreaterThan(0);
+    expect(await db.provenance.where('kind').equals('consolidation').count()).toBeGreaterThan(0);
+    const afterConsolidation = cycles.find((record) => record.observe.includes('recalled episode'));
+    expect(afterConsolidation).toBeDefined();
+    // memory_recall is available now, and the tools the recalled episodes name get the episodic bonus.
+    expect(afterConsolidation!.candidates.find((candidate) => candidate.tool === 'memory_recall')?.breakdown).toMatch(/^\[score=[\d.]+: base=0\.50 /);
+    const boosted = afterConsolidation!.candidates.filter((candidate) => candidate.breakdown?.includes('episodic=+0.20')).map((candidate) => candidate.tool);
+    expect(boosted.length).toBeGreaterThan(0);
+    expect(boosted).not.toContain('memory_recall');
+    expect(await db.workingMemory.count()).toBeLessThanOrEqual(100);
   });
 });

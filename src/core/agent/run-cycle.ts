@@ -5,7 +5,35 @@ import { storeGraphDelta } from '../store/kg-repository.ts';
 import { TOOLS } from '../tools/registry.ts';
 import { type CycleRecord, decide, decomposeIfStalled, evaluateGoal } from './cycle.ts';
 import type { Goal } from './goal.ts';
-import { addToMemory, DEFAULT_MEMORY_CAPACITY, type MemoryEntry } from './working-memory.ts';
+import { consolidate } from './episodes.ts';
+import { addToMemory, DEFAULT_MEMORY_CAPACITY, type MemoryEntry, memoryPressure } from './working-memory.ts';
+
+/** Above this memory pressure, a cycle consolidates working memory into episodes (DESIGN: 0.8). */
+export const CONSOLIDATION_PRESSURE = 0.8;
+
+/**
+ * Consolidates working memory into episodes and removes the consolidated entries, with a
+ * provenance record; call inside a transaction over workingMemory, episodes and provenance.
+ */
+export async function consolidateMemory(
+  db: AnimaDatabase,
+  context: { sessionId: string; cycle: number; now: number; entries: readonly MemoryEntry[]; reason: string },
+): Promise<number> {
+  const { episodes, consolidated } = consolidate(context.entries, context);
+  if (episodes.length === 0) return 0;
+  const ids = (await db.episodes.bulkAdd(episodes, { allKeys: true })) as number[];
+  await db.workingMemory.bulkDelete(consolidated.map((entry) => entry.id!).filter((id) => id !== undefined));
+  await db.provenance.add({
+    sessionId: context.sessionId,
+    kind: 'consolidation',
+    sources: consolidated.map((entry) => `memory:${entry.id}`),
+    confidence: 1,
+    cycle: context.cycle,
+    detail: `${context.reason}: ${consolidated.length} entries became episodes ${ids.join(', ')}`,
+    createdAt: context.now,
+  });
+  return episodes.length;
+}
 
 /** What running one cycle needs from the service: storage, the loaded graph and its similarity index, the clock. */
 export type CycleDependencies = {
@@ -26,8 +54,13 @@ export type CycleDependencies = {
  */
 export async function runCycle(dependencies: CycleDependencies): Promise<CycleRecord | undefined> {
   const { db, sessionId, graph, similarity, now } = dependencies;
-  const [session, goals, memory] = await db.transaction('r', [db.sessions, db.goals, db.workingMemory], () =>
-    Promise.all([db.sessions.get(sessionId), db.goals.where('sessionId').equals(sessionId).toArray(), db.workingMemory.where('sessionId').equals(sessionId).sortBy('id')]),
+  const [session, goals, memory, episodes] = await db.transaction('r', [db.sessions, db.goals, db.workingMemory, db.episodes], () =>
+    Promise.all([
+      db.sessions.get(sessionId),
+      db.goals.where('sessionId').equals(sessionId).toArray(),
+      db.workingMemory.where('sessionId').equals(sessionId).sortBy('id'),
+      db.episodes.where('sessionId').equals(sessionId).sortBy('id'),
+    ]),
   );
   if (!session) throw new Error(`no session with id ${sessionId}`);
   const cycle = session.cycle + 1;
@@ -42,12 +75,13 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
     memoryEntryCount: memory.length,
     memoryCapacity: DEFAULT_MEMORY_CAPACITY,
     inferredAtTripleCount: session.inferredAtTripleCount,
+    episodes,
     tools: TOOLS,
   });
   if (!decision) return undefined;
   const outcome = decision.tool.run(decision.input, decision.state);
 
-  return db.transaction('rw', [db.sessions, db.goals, db.workingMemory, db.cycles, db.provenance, db.symbolChunks, db.tripleChunks], async () => {
+  return db.transaction('rw', [db.sessions, db.goals, db.workingMemory, db.episodes, db.cycles, db.provenance, db.symbolChunks, db.tripleChunks], async () => {
     const change = outcome.graphChange;
     if (change) {
       const stored = await storeGraphDelta(db, { graph, sessionId, delta: change.delta, provenance: change.provenance, now: startedAt });
@@ -82,6 +116,8 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       relevance,
       sourceCycle: cycle,
       referenceCount: 0,
+      goalId: decision.goal.id,
+      ...(kind === 'action' ? { tool: decision.tool.name } : {}),
     });
     const newEntries = [
       entry('observation', record.observe, decision.state.goalSymbols.slice(0, 20), 0.3),
@@ -105,6 +141,8 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       });
     // A new entry weaker than everything already held may be evicted at once: it is then not stored.
     await db.workingMemory.bulkAdd(newEntries.filter((memoryEntry) => !evicted.includes(memoryEntry)));
+    const held = await db.workingMemory.where('sessionId').equals(sessionId).toArray();
+    if (memoryPressure(held.length) > CONSOLIDATION_PRESSURE) await consolidateMemory(db, { sessionId, cycle, now: startedAt, entries: held, reason: 'memory pressure above 0.8' });
     if (split)
       await db.provenance.add({
         sessionId,

@@ -13,6 +13,10 @@ export const memoryEntrySchema = z.object({
   relevance: z.number().min(0).max(1),
   sourceCycle: z.number().int().nonnegative(),
   referenceCount: z.number().int().nonnegative(),
+  /** The goal the entry was made for, which consolidation groups by. */
+  goalId: z.number().int().optional(),
+  /** The tool the entry reports on, if any. */
+  tool: z.string().optional(),
 });
 export type MemoryEntry = z.infer<typeof memoryEntrySchema>;
 

@@ -1,5 +1,6 @@
 import { type Collection, Dexie, type DexieOptions, type EntityTable, type Table } from 'dexie';
 import type { CycleRecord } from '../agent/cycle.ts';
+import type { Episode } from '../agent/episodes.ts';
 import type { Goal } from '../agent/goal.ts';
 import type { MemoryEntry } from '../agent/working-memory.ts';
 import type { SymbolChunkRecord, TripleChunkRecord } from './graph-chunks.ts';
@@ -25,6 +26,7 @@ export class AnimaDatabase extends Dexie {
   provenance!: EntityTable<ProvenanceRecord, 'id'>;
   goals!: EntityTable<Goal, 'id'>;
   workingMemory!: EntityTable<MemoryEntry, 'id'>;
+  episodes!: EntityTable<Episode, 'id'>;
   cycles!: Table<CycleRecord, [string, number]>;
   settings!: EntityTable<SettingRecord, 'key'>;
 

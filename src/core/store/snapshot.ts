@@ -9,6 +9,7 @@ import { loadGraph } from './kg-repository.ts';
 import { provenanceRecordSchema } from './provenance.ts';
 import { sessionRecordSchema } from './session.ts';
 import { cycleRecordSchema } from '../agent/cycle.ts';
+import { episodeSchema } from '../agent/episodes.ts';
 import { goalSchema } from '../agent/goal.ts';
 import { memoryEntrySchema } from '../agent/working-memory.ts';
 
@@ -17,8 +18,8 @@ import { memoryEntrySchema } from '../agent/working-memory.ts';
  * session and its knowledge graph with provenance; the sessions issue adds the rest (and a hash).
  */
 export const SNAPSHOT_FORMAT = 'anima-snapshot';
-/** Version 2 adds the agent's goals, working memory and cycle log; version 1 files are migrated on import. */
-export const SNAPSHOT_VERSION = 2;
+/** Version 2 added the agent's goals, working memory and cycle log; 3 its episodes. Older files are migrated on import. */
+export const SNAPSHOT_VERSION = 3;
 
 export const snapshotSchema = z
   .object({
@@ -31,6 +32,7 @@ export const snapshotSchema = z
     goals: z.array(goalSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
     workingMemory: z.array(memoryEntrySchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
     cycles: z.array(cycleRecordSchema.omit({ sessionId: true }).strict()),
+    episodes: z.array(episodeSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
   })
   .strict();
 export type Snapshot = z.infer<typeof snapshotSchema>;
@@ -42,12 +44,13 @@ export type Snapshot = z.infer<typeof snapshotSchema>;
 export async function exportSnapshot(db: AnimaDatabase, sessionId: string): Promise<Snapshot> {
   const session = await db.sessions.get(sessionId);
   if (!session) throw new Error(`no session with id ${sessionId}`);
-  const [graph, provenance, goals, workingMemory, cycles] = await Promise.all([
+  const [graph, provenance, goals, workingMemory, cycles, episodes] = await Promise.all([
     loadGraph(db, sessionId),
     db.provenance.where('sessionId').equals(sessionId).sortBy('id'),
     db.goals.where('sessionId').equals(sessionId).sortBy('id'),
     db.workingMemory.where('sessionId').equals(sessionId).sortBy('id'),
     db.cycles.where('[sessionId+cycle]').between([sessionId, 0], [sessionId, Number.MAX_SAFE_INTEGER]).toArray(),
+    db.episodes.where('sessionId').equals(sessionId).sortBy('id'),
   ]);
   const withoutSession = <T extends { sessionId: string }>({ sessionId: _sessionId, ...rest }: T) => rest;
   return snapshotSchema.parse({
@@ -61,6 +64,7 @@ export async function exportSnapshot(db: AnimaDatabase, sessionId: string): Prom
     goals: goals.map(withoutSession),
     workingMemory: workingMemory.map(withoutSession),
     cycles: cycles.map(withoutSession),
+    episodes: episodes.map(withoutSession),
   });
 }
 
@@ -119,9 +123,12 @@ export function parseSnapshot(value: unknown): Result<Snapshot> {
 function migrateSnapshot(value: unknown): unknown {
   if (typeof value !== 'object' || value === null || (value as { format?: unknown }).format !== SNAPSHOT_FORMAT) return value;
   const snapshot = value as Record<string, unknown>;
+  let migrated = snapshot;
   // 1 -> 2: sessions gained goals, working memory and the cycle log; a version 1 session had none.
-  if (snapshot.version === 1) return { ...snapshot, version: 2, goals: [], workingMemory: [], cycles: [] };
-  return value;
+  if (migrated.version === 1) migrated = { ...migrated, version: 2, goals: [], workingMemory: [], cycles: [] };
+  // 2 -> 3: sessions gained episodes; a version 2 session had none.
+  if (migrated.version === 2) migrated = { ...migrated, version: 3, episodes: [] };
+  return migrated;
 }
 
 /**
@@ -131,7 +138,7 @@ function migrateSnapshot(value: unknown): unknown {
 export async function restoreSnapshot(db: AnimaDatabase, snapshot: Snapshot): Promise<void> {
   const sessionId = snapshot.session.id;
   const { symbolChunks, tripleChunks } = chunksOfGraph(KnowledgeGraph.from(snapshot.symbols, snapshot.triples), sessionId);
-  await db.transaction('rw', [db.sessions, db.symbolChunks, db.tripleChunks, db.provenance, db.settings, db.goals, db.workingMemory, db.cycles], async () => {
+  await db.transaction('rw', [db.sessions, db.symbolChunks, db.tripleChunks, db.provenance, db.settings, db.goals, db.workingMemory, db.cycles, db.episodes], async () => {
     await chunksOfSession(db.symbolChunks, sessionId).delete();
     await chunksOfSession(db.tripleChunks, sessionId).delete();
     await db.provenance.where('sessionId').equals(sessionId).delete();
@@ -141,6 +148,8 @@ export async function restoreSnapshot(db: AnimaDatabase, snapshot: Snapshot): Pr
     await db.goals.bulkAdd(snapshot.goals.map((goal) => ({ ...goal, sessionId })));
     await db.workingMemory.bulkAdd(snapshot.workingMemory.map((entry) => ({ ...entry, sessionId })));
     await db.cycles.bulkAdd(snapshot.cycles.map((record) => ({ ...record, sessionId })));
+    await db.episodes.where('sessionId').equals(sessionId).delete();
+    await db.episodes.bulkAdd(snapshot.episodes.map((episode) => ({ ...episode, sessionId })));
     await db.sessions.put(snapshot.session);
     await db.symbolChunks.bulkAdd(symbolChunks);
     await db.tripleChunks.bulkAdd(tripleChunks);

@@ -1,8 +1,9 @@
 import { gapAnalysis } from './gap-analysis.ts';
 import { inferRules } from './infer-rules.ts';
 import { kgQuery } from './kg-query.ts';
+import { memoryRecall } from './memory-recall.ts';
 import { similaritySearch } from './similarity-search.ts';
 import { type AgentTool, defineTool } from './tool.ts';
 
 /** Every tool the agent can choose from. */
-export const TOOLS: readonly AgentTool[] = [defineTool(kgQuery), defineTool(inferRules), defineTool(similaritySearch), defineTool(gapAnalysis)];
+export const TOOLS: readonly AgentTool[] = [defineTool(kgQuery), defineTool(inferRules), defineTool(similaritySearch), defineTool(gapAnalysis), defineTool(memoryRecall)];

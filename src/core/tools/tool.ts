@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Episode } from '../agent/episodes.ts';
 import type { Criteria, Goal } from '../agent/goal.ts';
 import type { GraphDelta, KnowledgeGraph } from '../kg/graph.ts';
 import type { SimilarityIndex } from '../kg/similarity.ts';
@@ -25,6 +26,8 @@ export type ToolState = {
   goalSymbols: readonly number[];
   /** The graph's triple count when inference last ran in this session (undefined: never). */
   inferredAtTripleCount: number | undefined;
+  /** The session's episodes (long-term memory). */
+  episodes: readonly Episode[];
 };
 
 /** A change of the graph a tool asks for, stored in the cycle's transaction with this provenance. */
