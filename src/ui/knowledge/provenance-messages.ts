@@ -14,4 +14,5 @@ export const PROVENANCE_KIND_LABELS = {
   decision: 'Decided',
   eviction: 'Forgotten',
   decomposition: 'Split',
+  consolidation: 'Remembered',
 } as const satisfies Record<ProvenanceRecord['kind'], string>;
