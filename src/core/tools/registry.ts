@@ -2,8 +2,18 @@ import { gapAnalysis } from './gap-analysis.ts';
 import { inferRules } from './infer-rules.ts';
 import { kgQuery } from './kg-query.ts';
 import { memoryRecall } from './memory-recall.ts';
+import { reason } from './reason.ts';
+import { synthesizeTriple } from './synthesize-triple.ts';
 import { similaritySearch } from './similarity-search.ts';
 import { type AgentTool, defineTool } from './tool.ts';
 
 /** Every tool the agent can choose from. */
-export const TOOLS: readonly AgentTool[] = [defineTool(kgQuery), defineTool(inferRules), defineTool(similaritySearch), defineTool(gapAnalysis), defineTool(memoryRecall)];
+export const TOOLS: readonly AgentTool[] = [
+  defineTool(kgQuery),
+  defineTool(inferRules),
+  defineTool(similaritySearch),
+  defineTool(gapAnalysis),
+  defineTool(memoryRecall),
+  defineTool(reason),
+  defineTool(synthesizeTriple),
+];

@@ -15,4 +15,5 @@ export const PROVENANCE_KIND_LABELS = {
   eviction: 'Forgotten',
   decomposition: 'Split',
   consolidation: 'Remembered',
+  analogy: 'By analogy',
 } as const satisfies Record<ProvenanceRecord['kind'], string>;

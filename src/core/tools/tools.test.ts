@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { parseCriteria, type Goal, goalSymbols } from '../agent/goal.ts';
+import { KnowledgeGraph } from '../kg/graph.ts';
+import { SimilarityIndex } from '../kg/similarity.ts';
+import { TOOLS } from './registry.ts';
+import type { ToolState } from './tool.ts';
+
+function graphOf(facts: [string, string, string][]): KnowledgeGraph {
+  const graph = new KnowledgeGraph();
+  const batch = graph.batch({ now: 1 });
+  for (const [subject, predicate, object] of facts)
+    batch.assert(batch.resolve({ type: 'label', value: subject }, 'subject'), batch.resolve({ type: 'label', value: predicate }, 'predicate'), batch.resolve({ type: 'label', value: object }, 'object'), 1);
+  graph.apply(batch.delta);
+  return graph;
+}
+
+function stateFor(graph: KnowledgeGraph, description: string, criteria: string): ToolState {
+  const parsed = parseCriteria(criteria, description);
+  if (!parsed.ok) throw new Error('criteria');
+  const goal: Goal = { id: 1, sessionId: 's', description, successCriteria: criteria, priority: 128, status: 'active', cyclesWorked: 0, lastProgressCycle: 0, stallThreshold: 5, findings: [], toolsUsed: [], createdAt: 1 };
+  return { sessionId: 's', cycle: 1, now: 5, graph, similarity: new SimilarityIndex(graph), goal, criteria: parsed.value, goalSymbols: goalSymbols(graph, goal, parsed.value), inferredAtTripleCount: undefined, episodes: [] };
+}
+
+const tool = (name: string) => TOOLS.find((candidate) => candidate.name === name)!;
+const labels = (graph: KnowledgeGraph, facts: number[][]) => facts.map((fact) => fact.map((id) => graph.symbol(id)!.label).join(' '));
+
+const ZOO = graphOf([
+  ['Rex', 'is-a', 'Dog'],
+  ['Dog', 'is-a', 'Canine'],
+  ['Canine', 'is-a', 'Mammal'],
+  ['Tom', 'is-a', 'Cat'],
+  ['Cat', 'is-a', 'Mammal'],
+  ['Dog', 'has-part', 'Tail'],
+  ['Wolf', 'is-a', 'Canine'],
+  ['Wolf', 'has-part', 'Tail'],
+  ['Wolf', 'eats', 'Meat'],
+  ['Wolf', 'lives-in', 'Forest'],
+]);
+
+describe('reason (symbolic)', () => {
+  it('proves every answer of a transitive pattern by its chain, storing nothing', () => {
+    const state = stateFor(ZOO, 'Find mammals', '?x is-a mammal, at least 3');
+    const outcome = tool('reason').run(tool('reason').proposeInput(state), state);
+    expect(outcome.summary).toBe('proved 6 is-a Mammal by chains: Canine, Cat, Dog, Wolf, Tom, Rex');
+    expect(labels(ZOO, outcome.facts)).toEqual(expect.arrayContaining(['Rex is-a Dog', 'Dog is-a Canine', 'Canine is-a Mammal']));
+    expect(outcome.graphChange).toBeUndefined();
+  });
+
+  it('connects two goal symbols by the shortest chain of facts', () => {
+    const state = stateFor(ZOO, 'How are Rex and Tom related', 'related');
+    const outcome = tool('reason').run(tool('reason').proposeInput(state), state);
+    expect(outcome.summary).toBe('Rex connects to Tom through Rex is-a Dog, Dog is-a Canine, Canine is-a Mammal, Cat is-a Mammal, Tom is-a Cat');
+  });
+});
+
+describe('synthesize_triple (symbolic analogy)', () => {
+  it('proposes what the most similar symbol has, at a capped confidence with the analogy as provenance', () => {
+    const state = stateFor(ZOO, 'Learn about Dog', 'diet habitat');
+    const outcome = tool('synthesize_triple').run(tool('synthesize_triple').proposeInput(state), state);
+    expect(outcome.summary).toMatch(/^by analogy with Wolf \(similarity 0\.\d\d\): Dog eats Meat, Dog lives-in Forest at 0\.\d\d$/);
+    const added = outcome.graphChange!.delta.addedTriples;
+    expect(added).toHaveLength(2);
+    expect(added.every((triple) => triple.confidence <= 0.7)).toBe(true);
+    expect(outcome.graphChange!.provenance(added[0]!)).toMatchObject({ kind: 'analogy', sources: [expect.stringMatching(/^symbol:\d+$/), expect.any(String)] });
+  });
+});
+
+describe('tool input checks', () => {
+  it('turns an input that fails the schema into a refused outcome instead of an exception', () => {
+    const state = stateFor(ZOO, 'Learn about Dog', 'diet habitat');
+    expect(tool('kg_query').run({ symbol: 'Dog' }, state)).toMatchObject({ ok: false, rejection: 'invalid_arguments', summary: expect.stringContaining('kg_query refused its input') });
+  });
+});
