@@ -48,6 +48,9 @@ export type CycleContext = {
   tools: readonly AgentTool[];
 };
 
+/** When no tool can work on the chosen goal: the goal and every tool's reason. */
+export type NoToolAvailable = { goal: Goal; record: Omit<CycleRecord, 'act' | 'outcome' | 'statusChange' | 'tool' | 'input'> };
+
 /** The decision of a cycle: the goal, the tool and its input, and the record of how it was reached. */
 export type Decision = {
   goal: Goal;
@@ -67,7 +70,7 @@ export function byAttention(a: Goal, b: Goal): number {
  * Observe, orient and decide. Returns undefined when no goal is active. The choice is the
  * highest total score; ties go to the tool whose name sorts first, so runs repeat exactly.
  */
-export function decide(context: CycleContext): Decision | undefined {
+export function decide(context: CycleContext): Decision | NoToolAvailable | undefined {
   const active = context.goals.filter((goal) => goal.status === 'active').sort(byAttention);
   const goal = active[0];
   if (!goal) return undefined;
@@ -126,7 +129,8 @@ export function decide(context: CycleContext): Decision | undefined {
     candidates.push({ tool: tool.name, score: score.total, breakdown: formatBreakdown(score) });
     if (!best || score.total > best.total) best = { tool, total: score.total };
   }
-  if (!best) return undefined;
+  const common = { sessionId: context.sessionId, cycle: context.cycle, goalId: goal.id!, startedAt: context.now, observe, orient, candidates };
+  if (!best) return { goal, record: { ...common, decide: 'no tool can work on this goal now' } };
   const input = best.tool.proposeInput(state);
   const decided = `${best.tool.name} ${candidates.find((candidate) => candidate.tool === best.tool.name)!.breakdown}`;
   return {
@@ -135,18 +139,7 @@ export function decide(context: CycleContext): Decision | undefined {
     state,
     tool: best.tool,
     input,
-    record: {
-      sessionId: context.sessionId,
-      cycle: context.cycle,
-      goalId: goal.id!,
-      startedAt: context.now,
-      observe,
-      orient,
-      decide: decided,
-      candidates,
-      tool: best.tool.name,
-      input,
-    },
+    record: { ...common, decide: decided, tool: best.tool.name, input },
   };
 }
 

@@ -75,7 +75,8 @@ export function goalSymbols(graph: KnowledgeGraph, goal: Pick<Goal, 'description
   }
   const words = `${goal.description} ${criteria.kind === 'keywords' ? goal.successCriteria : ''}`.normalize('NFKC').split(/[^\p{L}\p{N}_-]+/u);
   for (const word of words) {
-    if (word.length < 3) continue;
+    // Two letters can be a name (Io, C5); one letter is too vague.
+    if (word.length < 2) continue;
     const candidates = [word, ...(word.toLowerCase().endsWith('s') ? [word.slice(0, -1)] : [])];
     for (const candidate of candidates) for (const symbol of graph.symbolsNamed(candidate)) if (symbol.kind === 'entity') found.add(symbol.id);
   }

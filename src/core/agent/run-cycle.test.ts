@@ -120,3 +120,20 @@ describe('episodic memory in the loop', () => {
     expect(await db.workingMemory.count()).toBeLessThanOrEqual(100);
   });
 });
+
+describe('a goal no tool can work on', () => {
+  it('is suspended with every tool\'s reason instead of looping', async () => {
+    const { service, sessionId } = await agentOnStarterGraph();
+    await service.goalAdd({ sessionId, description: 'Ponder the ineffable', criteria: 'wisdom serenity' });
+    const cycles: CycleRecord[] = [];
+    const run = await service.agentRun({ sessionId, operationId: 'run', maxCycles: 5 }, (record) => cycles.push(record));
+    expect(run).toMatchObject({ ok: true, cyclesRun: 2, stoppedBecause: 'no-active-goal' });
+    // Cycle 1 runs the rules (the graph has never been inferred); then nothing is left to try.
+    expect(cycles.map((record) => [record.tool, record.outcome])).toEqual([
+      ['infer_rules', 'no-change'],
+      ['none', 'failed'],
+    ]);
+    const [goal] = (await service.goalList({ sessionId })).goals;
+    expect(goal).toMatchObject({ status: 'suspended', statusReason: expect.stringContaining('kg_query: the goal names no symbol the graph knows') });
+  });
+});

@@ -3,7 +3,7 @@ import type { SimilarityIndex } from '../kg/similarity.ts';
 import type { AnimaDatabase } from '../store/database.ts';
 import { storeGraphDelta } from '../store/kg-repository.ts';
 import { TOOLS } from '../tools/registry.ts';
-import { type CycleRecord, decide, decomposeIfStalled, evaluateGoal } from './cycle.ts';
+import { type CycleRecord, decide, decomposeIfStalled, evaluateGoal, type NoToolAvailable } from './cycle.ts';
 import type { Goal } from './goal.ts';
 import { consolidate } from './episodes.ts';
 import { addToMemory, DEFAULT_MEMORY_CAPACITY, type MemoryEntry, memoryPressure } from './working-memory.ts';
@@ -79,6 +79,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
     tools: TOOLS,
   });
   if (!decision) return undefined;
+  if (!('tool' in decision)) return commitIdleCycle(db, decision, { sessionId, cycle, startedAt });
   const outcome = decision.tool.run(decision.input, decision.state);
 
   return db.transaction('rw', [db.sessions, db.goals, db.workingMemory, db.episodes, db.cycles, db.provenance, db.symbolChunks, db.tripleChunks], async () => {
@@ -170,4 +171,21 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
     });
     return record;
   });
+}
+
+/**
+ * When no tool can work on the goal, looping would only repeat that: the goal is suspended with
+ * every tool's reason (the user can resume it once something changed), in a recorded cycle.
+ */
+async function commitIdleCycle(db: AnimaDatabase, idle: NoToolAvailable, context: { sessionId: string; cycle: number; startedAt: number }): Promise<CycleRecord> {
+  const reasons = idle.record.candidates.map((candidate) => `${candidate.tool}: ${candidate.skippedBecause}`).join('; ');
+  const statusChange = `suspended: no tool can work on it now (${reasons})`;
+  const record: CycleRecord = { ...idle.record, tool: 'none', input: null, act: `nothing to do -> failed (${statusChange})`, outcome: 'failed', statusChange };
+  await db.transaction('rw', [db.sessions, db.goals, db.cycles, db.provenance], async () => {
+    await db.goals.put({ ...idle.goal, status: 'suspended', statusReason: statusChange, cyclesWorked: idle.goal.cyclesWorked + 1 });
+    await db.cycles.add(record);
+    await db.provenance.add({ sessionId: context.sessionId, kind: 'decision', sources: [`goal:${idle.goal.id}`], confidence: 1, cycle: context.cycle, detail: record.act, createdAt: context.startedAt });
+    await db.sessions.update(context.sessionId, { cycle: context.cycle, updatedAt: context.startedAt });
+  });
+  return record;
 }

@@ -17,20 +17,28 @@ export function spreadActivation(
 ): Activation[] {
   const { threshold = 0.1, depth = 3, topK = 20 } = options;
   const activation = new Map<number, number>(seeds.map((seed) => [seed, 1]));
+  const { subjects, objects, predicates, confidences } = graph.columns;
+  // Reads the columns at the graph's positions: this runs every cycle, on hubs too.
+  const isMetadataPredicate = new Map<number, boolean>();
+  const isMetadataAt = (position: number) => {
+    const predicate = predicates[position]!;
+    let isMetadata = isMetadataPredicate.get(predicate);
+    if (isMetadata === undefined) isMetadataPredicate.set(predicate, (isMetadata = graph.isMetadata({ predicate })));
+    return isMetadata;
+  };
   let frontier = [...new Set(seeds)];
   for (let level = 0; level < depth && frontier.length > 0; level++) {
     const next = new Set<number>();
     for (const symbolId of frontier) {
       const from = activation.get(symbolId)!;
-      const reach = (neighbour: number, triple: Triple) => {
-        if (graph.isMetadata(triple)) return;
-        const value = from * triple.confidence;
-        if (value < threshold || value <= (activation.get(neighbour) ?? 0)) return;
+      const reach = (neighbour: number, position: number) => {
+        const value = from * confidences[position]!;
+        if (value < threshold || value <= (activation.get(neighbour) ?? 0) || isMetadataAt(position)) return;
         activation.set(neighbour, value);
         next.add(neighbour);
       };
-      for (const triple of graph.outgoing(symbolId)) reach(triple.object, triple);
-      for (const triple of graph.incoming(symbolId)) reach(triple.subject, triple);
+      for (const position of graph.positionsFrom(symbolId)) reach(objects[position]!, position);
+      for (const position of graph.positionsTo(symbolId)) reach(subjects[position]!, position);
     }
     frontier = [...next];
   }

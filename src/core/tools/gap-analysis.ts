@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { RDFS_LABEL } from '../kg/term.ts';
 import type { Tool } from './tool.ts';
 
+const MAX_PARENTS = 2;
+const MAX_SIBLINGS = 200;
+
 /**
  * Looks for what the graph lacks around the goal: relations that the symbol's siblings (sharing
  * an is-a parent) have and it has not, and dead ends (symbols with nothing going out).
@@ -23,10 +26,21 @@ export const gapAnalysis: Tool<{ symbol: number }> = {
     // Names (rdfs:label) are not knowledge a symbol lacks; literal values are not places to go.
     const labelPredicate = graph.symbolByIri(RDFS_LABEL)?.id;
     const own = new Set(graph.outgoing(input.symbol).filter((triple) => !graph.isMetadata(triple)).map((triple) => triple.predicate));
-    const parents = graph.outgoing(input.symbol).filter((triple) => isA.has(triple.predicate)).map((triple) => triple.object);
+    // The closest parents only (stated before derived, so the most confident), and a bounded number
+    // of their children: after inference every ancestor is a parent, and the root's children are all.
+    const parents = graph
+      .outgoing(input.symbol)
+      .filter((triple) => isA.has(triple.predicate))
+      .sort((a, b) => b.confidence - a.confidence)
+      .slice(0, MAX_PARENTS)
+      .map((triple) => triple.object);
     const siblingPredicates = new Map<number, number>();
     for (const parent of parents)
-      for (const sibling of graph.incoming(parent).filter((triple) => isA.has(triple.predicate)).map((triple) => triple.subject)) {
+      for (const sibling of graph
+        .incoming(parent)
+        .filter((triple) => isA.has(triple.predicate))
+        .slice(0, MAX_SIBLINGS)
+        .map((triple) => triple.subject)) {
         if (sibling === input.symbol) continue;
         for (const predicate of new Set(graph.outgoing(sibling).filter((triple) => !graph.isMetadata(triple) && triple.predicate !== labelPredicate).map((triple) => triple.predicate)))
           siblingPredicates.set(predicate, (siblingPredicates.get(predicate) ?? 0) + 1);

@@ -1,0 +1,94 @@
+/**
+ * The agent benchmark: cycles per second of the real loop (decide, tool, evaluate, commit in one
+ * transaction) on generated graphs of 1k, 100k and 1M triples, and whether a long run slows
+ * down (the first 10% of cycles against the last 10%). Storage is fake-indexeddb in Node, as in
+ * the CLI. Prints a readable table, then one JSON object as the last line.
+ */
+import { parseArgs } from 'node:util';
+import { withContractChecks } from '../../src/core/api.ts';
+import { KnowledgeGraph } from '../../src/core/kg/graph.ts';
+import { createAgentService } from '../../src/core/service.ts';
+import { AnimaDatabase } from '../../src/core/store/database.ts';
+import { storeGraphDelta } from '../../src/core/store/kg-repository.ts';
+import { freshIndexedDb } from '../../src/core/testing/test-database.ts';
+
+const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,100000,1000000' }, cycles: { type: 'string', default: '1000' } } });
+const sizes = values.sizes.split(',').map(Number);
+const cycleCount = Number(values.cycles);
+
+/** A deterministic taxonomy (is-a, branching 4) with attribute triples, about `triples` in all. */
+function generateGraph(triples: number): KnowledgeGraph {
+  const graph = new KnowledgeGraph(triples);
+  let state = 42;
+  const random = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const batch = graph.batch({ now: 1 });
+  const label = (value: string) => ({ type: 'label' as const, value });
+  const isA = batch.resolve(label('is-a'), 'predicate');
+  const attributes = Array.from({ length: 12 }, (_, index) => batch.resolve(label(`attribute-${index}`), 'predicate'));
+  const values = Array.from({ length: 500 }, (_, index) => batch.resolve(label(`Value${index}`), 'object'));
+  const classes = [batch.resolve(label('Thing'), 'subject')];
+  let made = 0;
+  for (let index = 1; made < triples; index++) {
+    const symbol = batch.resolve(label(`C${index}`), 'subject');
+    batch.assert(symbol, isA, classes[Math.floor((index - 1) / 4)]!, 1);
+    classes.push(symbol);
+    made++;
+    for (let attribute = 0; attribute < 3 && made < triples; attribute++, made++)
+      batch.assert(symbol, attributes[Math.floor(random() * attributes.length)]!, values[Math.floor(random() * values.length)]!, 0.5 + random() / 2);
+  }
+  graph.apply(batch.delta);
+  return graph;
+}
+
+type Figures = { triples: number; cycles: number; cycles_per_second: number; first_tenth_ms_per_cycle: number; last_tenth_ms_per_cycle: number; first_cycle_ms: number };
+
+async function measure(triples: number): Promise<Figures> {
+  const db = new AnimaDatabase('bench', freshIndexedDb());
+  const generated = generateGraph(triples);
+  await db.sessions.add({ id: 's', name: 'bench', cycle: 0, createdAt: 0, updatedAt: 0 });
+  await db.settings.put({ key: 'activeSessionId', value: 's' });
+  const empty = new KnowledgeGraph();
+  await storeGraphDelta(db, {
+    graph: empty,
+    sessionId: 's',
+    delta: { symbols: [...generated.symbols()], addedTriples: [...generated.triples()], updatedTriples: [] },
+    provenance: { sessionId: 's', kind: 'import', sources: ['generated'], confidence: 1, cycle: 0, detail: 'bench', createdAt: 0 },
+    now: 0,
+  });
+  let clock = 0;
+  const service = withContractChecks(createAgentService({ db, now: () => ++clock, newId: () => 's' }));
+  await service.open({});
+  // A goal that never completes, so every cycle does full work; C5 has a parent, children and attributes.
+  await service.goalAdd({ sessionId: 's', description: 'Learn about C5', criteria: 'volcano crater lava' });
+  const times: number[] = [];
+  let last = performance.now();
+  const started = last;
+  await service.agentRun({ sessionId: 's', operationId: 'bench', maxCycles: cycleCount }, () => {
+    const time = performance.now();
+    times.push(time - last);
+    last = time;
+  });
+  const total = performance.now() - started;
+  const tenth = Math.max(1, Math.floor(times.length / 10));
+  const mean = (list: number[]) => list.reduce((sum, value) => sum + value, 0) / list.length;
+  db.close();
+  return {
+    triples,
+    cycles: times.length,
+    cycles_per_second: Math.round((times.length / total) * 1000 * 10) / 10,
+    first_tenth_ms_per_cycle: Math.round(mean(times.slice(1, tenth + 1)) * 100) / 100,
+    last_tenth_ms_per_cycle: Math.round(mean(times.slice(-tenth)) * 100) / 100,
+    first_cycle_ms: Math.round(times[0]! * 10) / 10,
+  };
+}
+
+const results: Figures[] = [];
+for (const size of sizes) {
+  results.push(await measure(size));
+  const figures = results.at(-1)!;
+  console.log(
+    `${String(figures.triples).padStart(8)} triples: ${figures.cycles} cycles, ${figures.cycles_per_second} cycles/s; ` +
+      `ms/cycle first 10% ${figures.first_tenth_ms_per_cycle}, last 10% ${figures.last_tenth_ms_per_cycle}; first cycle ${figures.first_cycle_ms} ms`,
+  );
+}
+console.log(JSON.stringify({ benchmark: 'agent', storage: 'fake-indexeddb (node)', results }));
