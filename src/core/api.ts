@@ -232,7 +232,7 @@ export const agentContract = {
   goalAdd: {
     args: z.object({
       sessionId: sessionIdSchema,
-      description: z.string().trim().min(1, 'describe the goal').max(1000),
+      description: z.string().max(1000),
       criteria: z.string().max(1000).default(''),
       priority: z.number().int().min(0).max(255).default(128),
     }),

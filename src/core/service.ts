@@ -320,8 +320,10 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
       return record && record.sessionId === sessionId ? { isFound: true, record: { ...record, id: provenanceId } } : { isFound: false };
     },
 
-    async goalAdd({ sessionId, description, criteria, priority }) {
+    async goalAdd({ sessionId, description: text, criteria, priority }) {
       if (!canWrite()) return { ok: false, problems: [{ message: READ_ONLY_MESSAGE }] };
+      const description = text.trim();
+      if (description === '') return { ok: false, problems: [{ path: 'description', message: 'describe the goal' }] };
       const parsed = parseCriteria(criteria, description);
       if (!parsed.ok) return { ok: false, problems: parsed.error };
       const graph = await graphOf(sessionId);

@@ -1,5 +1,6 @@
 import { getContext, setContext } from 'svelte';
 import type { AgentApi, GraphStats, OpenProgress } from '../core/api.ts';
+import { AgentRun } from './goals/agent-run.svelte.ts';
 
 /** Where the app stands with the agent worker. */
 export type AgentStatus = 'opening' | 'ready' | 'error';
@@ -23,9 +24,12 @@ export class AgentState {
   /** Goes up whenever the graph changes, so views that show parts of it fetch them again. */
   graphRevision = $state(0);
   readonly client: AgentApi;
+  /** The goals, the cycle log and the run in progress, shared by the Goals and Cycles screens. */
+  readonly run: AgentRun;
 
   constructor(client: AgentApi) {
     this.client = client;
+    this.run = new AgentRun(this);
   }
 
   /** The open session's id; views call it only once the status is 'ready'. */

@@ -1,15 +1,7 @@
 /** Every screen of the app, in navigation order. */
 export const SCREENS = [
-  {
-    path: 'goals',
-    title: 'Goals',
-    plan: 'Give the agent goals, set their priority, and watch their status (active, suspended, completed or failed) with the findings each goal gathered. Arrives with the agent loop.',
-  },
-  {
-    path: 'cycles',
-    title: 'Cycles',
-    plan: 'Run one cycle, several, or until the goals are done, and follow each cycle through observe, orient, decide and act, with the score breakdown of every decision. Arrives with the agent loop.',
-  },
+  { path: 'goals', title: 'Goals' },
+  { path: 'cycles', title: 'Cycles' },
   { path: 'knowledge', title: 'Knowledge' },
   {
     path: 'memory',

@@ -1,14 +1,22 @@
 import { test as base } from '@playwright/test';
 import { AppShell } from './page-models/app-shell.ts';
+import { CyclesPage } from './page-models/cycles-page.ts';
+import { GoalsPage } from './page-models/goals-page.ts';
 import { KnowledgePage } from './page-models/knowledge-page.ts';
 
 /** The e2e test function with the app's page models as fixtures. */
-export const test = base.extend<{ shell: AppShell; knowledge: KnowledgePage }>({
+export const test = base.extend<{ shell: AppShell; knowledge: KnowledgePage; goals: GoalsPage; cycles: CyclesPage }>({
   shell: async ({ page }, use) => {
     await use(new AppShell(page));
   },
   knowledge: async ({ page }, use) => {
     await use(new KnowledgePage(page));
+  },
+  goals: async ({ page }, use) => {
+    await use(new GoalsPage(page));
+  },
+  cycles: async ({ page }, use) => {
+    await use(new CyclesPage(page));
   },
 });
 

@@ -1,0 +1,120 @@
+import { flushSync } from 'svelte';
+import { describe, expect, it } from 'vitest';
+import type { AgentApi, CycleRecord, GoalView, GraphStats } from '../../core/api.ts';
+import { AgentRun, type RunHost } from './agent-run.svelte.ts';
+
+const STATS: GraphStats = { symbols: 1, entities: 1, relations: 0, literals: 0, triples: 2 };
+
+function goal(id: number, status: GoalView['status'] = 'active'): GoalView {
+  return { id, description: `goal ${id}`, successCriteria: '', priority: 128, status, cyclesWorked: 0, findings: [], findingsTotal: 0 };
+}
+
+function cycle(number: number): CycleRecord {
+  return { sessionId: 's', cycle: number, goalId: 1, startedAt: 0, observe: '', orient: '', decide: '', act: '', candidates: [], tool: 'kg_query', input: {}, outcome: 'no-change' };
+}
+
+/** A fake agent: scripted goals and cycles, recording the calls the run state makes. */
+function fakeHost(options: { goals: GoalView[]; cyclesPerRun?: number; canWrite?: boolean }) {
+  const calls: string[] = [];
+  let goals = options.goals;
+  let lastCycle = 0;
+  const cancelled = new Set<string>();
+  const graphChanges: GraphStats[] = [];
+  const client = {
+    goalList: async () => {
+      calls.push('goalList');
+      return { goals };
+    },
+    cycleList: async () => ({ cycles: [cycle(2), cycle(1)] }),
+    kgStats: async () => STATS,
+    agentRun: async ({ operationId, maxCycles }: { operationId: string; maxCycles?: number }, onProgress?: (record: CycleRecord) => void) => {
+      calls.push(`agentRun ${maxCycles}`);
+      if (!goals.some((known) => known.status === 'active')) return { ok: true as const, cyclesRun: 0, lastCycle, stoppedBecause: 'no-active-goal' as const };
+      let cyclesRun = 0;
+      while (cyclesRun < Math.min(maxCycles ?? 1, options.cyclesPerRun ?? Infinity)) {
+        await Promise.resolve();
+        if (cancelled.has(operationId)) return { ok: true as const, cyclesRun, lastCycle, stoppedBecause: 'cancelled' as const };
+        lastCycle += 1;
+        cyclesRun += 1;
+        onProgress?.(cycle(lastCycle));
+      }
+      goals = goals.map((known) => ({ ...known, status: 'completed' as const }));
+      return { ok: true as const, cyclesRun, lastCycle, stoppedBecause: 'no-active-goal' as const };
+    },
+    cancel: async ({ operationId }: { operationId: string }) => {
+      cancelled.add(operationId);
+      return { isCancelled: true };
+    },
+  } satisfies Partial<AgentApi>;
+  const host: RunHost = {
+    client: client as unknown as AgentApi,
+    sessionId: 's',
+    canWrite: options.canWrite ?? true,
+    graphChanged: (stats) => graphChanges.push(stats),
+  };
+  return { host, calls, graphChanges };
+}
+
+describe('AgentRun', () => {
+  it('runs until no goal is active, logging each cycle newest first, then refreshes the goals and the counts', async () => {
+    const { host, graphChanges } = fakeHost({ goals: [goal(1)], cyclesPerRun: 3 });
+    const run = new AgentRun(host, () => 'run-1');
+    await run.loadGoals();
+    flushSync();
+    expect(run.blockedReason).toBeUndefined();
+
+    await run.start('until-done', 1000);
+    flushSync();
+    expect(run.cycles.map((record) => record.cycle)).toEqual([3, 2, 1]);
+    expect(run.report?.message).toBe('Ran 3 cycles (up to cycle 3); no goal is active any more.');
+    expect(run.goals[0]?.status).toBe('completed');
+    expect(run.isRunning).toBe(false);
+    expect(graphChanges).toEqual([STATS]);
+    expect(run.blockedReason).toMatch(/^No goal is active/);
+  });
+
+  it('refuses to start while no goal is active, or in a read-only tab', async () => {
+    const suspended = fakeHost({ goals: [goal(1, 'suspended')] });
+    const run = new AgentRun(suspended.host);
+    await run.loadGoals();
+    await run.start('one', 1);
+    expect(suspended.calls).not.toContain('agentRun 1');
+
+    const readOnly = fakeHost({ goals: [goal(1)], canWrite: false });
+    const other = new AgentRun(readOnly.host);
+    await other.loadGoals();
+    expect(other.blockedReason).toContain('another tab');
+    await other.start('one', 1);
+    expect(readOnly.calls).not.toContain('agentRun 1');
+  });
+
+  it('pauses a running run after the current cycle', async () => {
+    const { host } = fakeHost({ goals: [goal(1)] });
+    const run = new AgentRun(host, () => 'run-2');
+    await run.loadGoals();
+    const started = run.start('some', 10);
+    expect(run.isRunning).toBe(true);
+    await run.pause();
+    await started;
+    expect(run.report?.message).toMatch(/^Paused after \d+ cycle/);
+    expect(run.cycles.length).toBeLessThan(10);
+  });
+
+  it('joins the stored log with the cycles already shown, each once', async () => {
+    const { host } = fakeHost({ goals: [goal(1)], cyclesPerRun: 3 });
+    const run = new AgentRun(host);
+    await run.loadGoals();
+    await run.start('some', 3);
+    await run.loadCycles();
+    expect(run.cycles.map((record) => record.cycle)).toEqual([3, 2, 1]);
+  });
+
+  it('keeps a goal the user just changed over a list fetched before the change', async () => {
+    const { host } = fakeHost({ goals: [goal(1)] });
+    const run = new AgentRun(host);
+    const loading = run.loadGoals();
+    run.putGoal({ ...goal(1, 'suspended'), priority: 7 });
+    await loading;
+    expect(run.goals).toMatchObject([{ status: 'suspended', priority: 7 }]);
+  });
+});

@@ -1,0 +1,170 @@
+import type { AgentApi, CycleRecord, GoalView, GraphStats } from '../../core/api.ts';
+import { mergeCycles } from '../cycles/cycle-log.ts';
+import { type RunKind, type RunReport, describeRunEnd, runBlockedReason } from './run-messages.ts';
+
+/** What the run state needs of the app's agent state. */
+export type RunHost = {
+  readonly client: AgentApi;
+  readonly sessionId: string;
+  readonly canWrite: boolean;
+  graphChanged(stats: GraphStats): void;
+};
+
+/** Whether cycles are running, and how far the current run has got. */
+export type RunActivity =
+  | { status: 'idle' }
+  | { status: 'running'; operationId: string; kind: RunKind; maxCycles: number; cyclesRun: number; isPausing: boolean };
+
+/** Where a list fetched from the agent stands. */
+export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
+
+/**
+ * The agent's goals, its cycle log and the run in progress, shared by the Goals and Cycles
+ * screens (and their run controls), so a run started on one screen shows on the other.
+ */
+export class AgentRun {
+  readonly #host: RunHost;
+  readonly #generateId: () => string;
+
+  /** Every goal of the session, in the order they were added (sub-goals after their parent). */
+  goals = $state<GoalView[]>([]);
+  goalsStatus = $state<LoadStatus>('idle');
+  goalsError = $state<string | undefined>();
+  /** The latest cycles, newest first: the stored log, and each cycle a run commits as it commits. */
+  cycles = $state<CycleRecord[]>([]);
+  cyclesStatus = $state<LoadStatus>('idle');
+  cyclesError = $state<string | undefined>();
+  activity = $state<RunActivity>({ status: 'idle' });
+  /** How the latest run ended, until the next one starts. */
+  report = $state<RunReport | undefined>();
+
+  readonly hasActiveGoal = $derived(this.goals.some((goal) => goal.status === 'active'));
+  readonly goalsById = $derived(new Map(this.goals.map((goal) => [goal.id, goal])));
+
+  /** Orders goal list answers: one that started before a newer answer or a local change is dropped. */
+  #ticket = 0;
+  #appliedTicket = 0;
+  #isRefreshingGoals = false;
+  #isRefreshPending = false;
+
+  constructor(host: RunHost, generateId: () => string = () => crypto.randomUUID()) {
+    this.#host = host;
+    this.#generateId = generateId;
+  }
+
+  /** Why no run can start now (another tab writes, no goal is active), or undefined. */
+  get blockedReason(): string | undefined {
+    return runBlockedReason({ canWrite: this.#host.canWrite, hasLoadedGoals: this.goalsStatus === 'ready', hasActiveGoal: this.hasActiveGoal });
+  }
+
+  get isRunning(): boolean {
+    return this.activity.status === 'running';
+  }
+
+  /** Fetches the goals again. Never rejects: a failure shows as goalsStatus 'error'. */
+  async loadGoals(): Promise<void> {
+    const ticket = ++this.#ticket;
+    if (this.goalsStatus !== 'ready') this.goalsStatus = 'loading';
+    try {
+      const { goals } = await this.#host.client.goalList({ sessionId: this.#host.sessionId });
+      if (ticket < this.#appliedTicket) return;
+      this.#appliedTicket = ticket;
+      this.goals = goals;
+      this.goalsStatus = 'ready';
+      this.goalsError = undefined;
+    } catch (error) {
+      if (ticket < this.#appliedTicket) return;
+      this.goalsError = textOf(error);
+      this.goalsStatus = 'error';
+    }
+  }
+
+  /** Fetches the stored cycle log and joins it with the cycles already shown. Never rejects. */
+  async loadCycles(): Promise<void> {
+    if (this.cyclesStatus !== 'ready') this.cyclesStatus = 'loading';
+    try {
+      const { cycles } = await this.#host.client.cycleList({ sessionId: this.#host.sessionId });
+      this.cycles = mergeCycles(this.cycles, cycles);
+      this.cyclesStatus = 'ready';
+      this.cyclesError = undefined;
+    } catch (error) {
+      this.cyclesError = textOf(error);
+      this.cyclesStatus = 'error';
+    }
+  }
+
+  /** Shows a goal as the agent just returned it (added or updated), ahead of any list fetched before. */
+  putGoal(goal: GoalView): void {
+    this.#appliedTicket = ++this.#ticket;
+    const index = this.goals.findIndex((known) => known.id === goal.id);
+    if (index === -1) this.goals = [...this.goals, goal].sort((a, b) => a.id - b.id);
+    else this.goals[index] = goal;
+  }
+
+  /**
+   * Runs cycles: one, a number, or until no goal is active. Each committed cycle joins the log
+   * at once; afterwards the goals and the graph's counts are fetched again (inference in a
+   * cycle adds facts). Never rejects: the outcome is in `report`.
+   */
+  async start(kind: RunKind, maxCycles: number): Promise<void> {
+    if (this.activity.status === 'running' || this.blockedReason !== undefined) return;
+    const operationId = this.#generateId();
+    const { client, sessionId } = this.#host;
+    this.activity = { status: 'running', operationId, kind, maxCycles, cyclesRun: 0, isPausing: false };
+    this.report = undefined;
+    try {
+      const result = await client.agentRun({ sessionId, operationId, maxCycles }, (record) => {
+        this.cycles = mergeCycles(this.cycles, [record]);
+        if (this.activity.status === 'running' && this.activity.operationId === operationId) this.activity.cyclesRun += 1;
+        this.#refreshGoalsSoon();
+      });
+      this.report = describeRunEnd(result);
+    } catch (error) {
+      this.report = { tone: 'failure', message: `The run stopped with an error: ${textOf(error)}`, problems: [] };
+    } finally {
+      this.activity = { status: 'idle' };
+    }
+    await this.loadGoals();
+    try {
+      this.#host.graphChanged(await client.kgStats({ sessionId }));
+    } catch (error) {
+      this.report = { tone: 'failure', message: `${this.report?.message ?? ''} The graph's counts could not be refreshed: ${textOf(error)}`.trim(), problems: [] };
+    }
+  }
+
+  /** Asks the running cycles to stop after the current one. Never rejects. */
+  async pause(): Promise<void> {
+    if (this.activity.status !== 'running' || this.activity.isPausing) return;
+    const { operationId } = this.activity;
+    this.activity.isPausing = true;
+    try {
+      const { isCancelled } = await this.#host.client.cancel({ operationId });
+      // Not known to the agent (yet, or any more): let the user ask again.
+      if (!isCancelled && this.activity.status === 'running' && this.activity.operationId === operationId) this.activity.isPausing = false;
+    } catch (error) {
+      if (this.activity.status === 'running' && this.activity.operationId === operationId) this.activity.isPausing = false;
+      this.report = { tone: 'failure', message: `The run could not be paused: ${textOf(error)}`, problems: [] };
+    }
+  }
+
+  /** Fetches the goals once per burst of cycles: at most one fetch in flight, and one more after it. */
+  #refreshGoalsSoon(): void {
+    if (this.#isRefreshingGoals) {
+      this.#isRefreshPending = true;
+      return;
+    }
+    this.#isRefreshingGoals = true;
+    void this.loadGoals().finally(() => {
+      this.#isRefreshingGoals = false;
+      if (this.#isRefreshPending) {
+        this.#isRefreshPending = false;
+        this.#refreshGoalsSoon();
+      }
+    });
+  }
+}
+
+/** The text of a thrown value (Comlink carries only an Error's message across threads). */
+function textOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

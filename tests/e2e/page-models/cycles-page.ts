@@ -1,0 +1,60 @@
+import { type Locator, type Page, expect } from '@playwright/test';
+import { RunControls } from './goals-page.ts';
+
+/** The first start loads the starter graph into a fresh database, which takes longer than a normal expectation. */
+const OPEN_TIMEOUT_MS = 45_000;
+
+/** The Cycles screen: the run controls and the cycle log, newest first. */
+export class CyclesPage {
+  readonly page: Page;
+  readonly run: RunControls;
+  readonly cycleLog: Locator;
+
+  constructor(page: Page) {
+    this.page = page;
+    this.run = new RunControls(page);
+    this.cycleLog = page.getByRole('list', { name: 'Cycle log', exact: true });
+  }
+
+  async open(): Promise<void> {
+    await this.page.goto('/#/cycles');
+    await expect(this.run.region).toBeVisible({ timeout: OPEN_TIMEOUT_MS });
+  }
+
+  /** Every cycle of the log, newest first: articles named "Cycle N". */
+  entries(): Locator {
+    return this.cycleLog.getByRole('article');
+  }
+
+  cycle(number: number): Locator {
+    return this.cycleLog.getByRole('article', { name: `Cycle ${number.toLocaleString('en')}`, exact: true });
+  }
+
+  /** The tool a cycle chose, in a group named "Tool". */
+  tool(number: number): Locator {
+    return this.cycle(number).getByRole('group', { name: 'Tool', exact: true });
+  }
+
+  /** A cycle's outcome badge, in a group named "Outcome". */
+  outcome(number: number): Locator {
+    return this.cycle(number).getByRole('group', { name: 'Outcome', exact: true });
+  }
+
+  goal(number: number): Locator {
+    return this.cycle(number).getByRole('group', { name: 'Goal', exact: true });
+  }
+
+  scoresButton(number: number): Locator {
+    return this.cycle(number).getByRole('button', { name: 'Scores', exact: true });
+  }
+
+  /** What the Scores disclosure shows: every candidate tool with its score and breakdown, or why it was skipped. */
+  scores(number: number): Locator {
+    return this.cycle(number).getByRole('list', { name: `Scores of cycle ${number.toLocaleString('en')}`, exact: true });
+  }
+
+  async showScores(number: number): Promise<void> {
+    await this.scoresButton(number).click();
+    await expect(this.scores(number)).toBeVisible();
+  }
+}
