@@ -269,6 +269,19 @@ export const agentContract = {
       z.object({ ok: z.literal(false), reason: z.literal('read-only'), problems: z.array(problemSchema) }),
     ]),
   },
+  /** Working memory (newest first) and the episodes (newest first), for the Memory screen. */
+  memoryList: {
+    args: z.object({ sessionId: sessionIdSchema, episodeLimit: z.number().int().min(1).max(1000).default(100) }),
+    result: z.object({
+      capacity: z.number().int(),
+      pressure: z.number(),
+      entries: z.array(
+        z.object({ id: z.number().int(), kind: z.string(), content: z.string(), symbols: z.array(symbolRefSchema), relevance: z.number(), sourceCycle: z.number().int(), goalId: z.number().int().optional(), tool: z.string().optional() }),
+      ),
+      episodes: z.array(z.object({ id: z.number().int(), goalId: z.number().int().optional(), summary: z.string(), learnings: z.array(symbolRefSchema), tools: z.array(z.string()), cycle: z.number().int() })),
+      episodeTotal: z.number().int(),
+    }),
+  },
   /** Recalls episodes by text and/or symbols, best first. */
   memoryRecall: {
     args: z.object({ sessionId: sessionIdSchema, text: z.string().max(1000).optional(), symbolIds: z.array(z.number().int()).max(100).optional(), k: z.number().int().min(1).max(50).default(5) }),

@@ -1,6 +1,7 @@
 import { DEFAULT_STALL_THRESHOLD, type Goal, parseCriteria } from './agent/goal.ts';
 import { recallEpisodes } from './agent/episodes.ts';
 import { consolidateMemory, runCycle } from './agent/run-cycle.ts';
+import { DEFAULT_MEMORY_CAPACITY, memoryPressure } from './agent/working-memory.ts';
 import type { AgentServiceImplementation, Fact, GoalView, GraphStats, ImportOutcome, ImportProgress } from './api.ts';
 import { exportNTriples } from './kg/export-ntriples.ts';
 import type { GraphDelta, KnowledgeGraph } from './kg/graph.ts';
@@ -422,6 +423,42 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
           return { ok: true as const, episodesAdded, entriesLeft: await db.workingMemory.where('sessionId').equals(sessionId).count() };
         });
       });
+    },
+
+    async memoryList({ sessionId, episodeLimit }) {
+      const graph = await graphOf(sessionId);
+      const refs = (ids: readonly number[]) => ids.flatMap((id) => {
+        const symbol = graph.symbol(id);
+        return symbol ? [refOf(symbol)] : [];
+      });
+      const [entries, episodes, episodeTotal] = await Promise.all([
+        db.workingMemory.where('sessionId').equals(sessionId).reverse().sortBy('id'),
+        db.episodes.where('sessionId').equals(sessionId).reverse().sortBy('id'),
+        db.episodes.where('sessionId').equals(sessionId).count(),
+      ]);
+      return {
+        capacity: DEFAULT_MEMORY_CAPACITY,
+        pressure: memoryPressure(entries.length),
+        entries: entries.map((entry) => ({
+          id: entry.id!,
+          kind: entry.kind,
+          content: entry.content,
+          symbols: refs(entry.symbols),
+          relevance: entry.relevance,
+          sourceCycle: entry.sourceCycle,
+          ...(entry.goalId !== undefined ? { goalId: entry.goalId } : {}),
+          ...(entry.tool !== undefined ? { tool: entry.tool } : {}),
+        })),
+        episodes: episodes.slice(0, episodeLimit).map((episode) => ({
+          id: episode.id!,
+          ...(episode.goalId !== undefined ? { goalId: episode.goalId } : {}),
+          summary: episode.summary,
+          learnings: refs(episode.learnings),
+          tools: episode.tools,
+          cycle: episode.cycle,
+        })),
+        episodeTotal,
+      };
     },
 
     async memoryRecall({ sessionId, text, symbolIds, k }) {

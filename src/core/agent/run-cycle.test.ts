@@ -137,3 +137,20 @@ describe('a goal no tool can work on', () => {
     expect(goal).toMatchObject({ status: 'suspended', statusReason: expect.stringContaining('kg_query: the goal names no symbol the graph knows') });
   });
 });
+
+describe('the memory view', () => {
+  it('lists working memory newest first with its pressure, and the episodes', async () => {
+    const { service, sessionId } = await agentOnStarterGraph();
+    await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano crater' });
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 2 });
+    const before = await service.memoryList({ sessionId });
+    expect(before).toMatchObject({ capacity: 100, pressure: 0.06, episodeTotal: 0 });
+    expect(before.entries[0]).toMatchObject({ kind: 'action', sourceCycle: 2, tool: 'kg_query' });
+    expect(before.entries.find((entry) => entry.kind === 'observation')!.symbols.map((symbol) => symbol.label)).toEqual(['Mars']);
+    await service.memoryConsolidate({ sessionId });
+    const after = await service.memoryList({ sessionId });
+    expect(after.episodeTotal).toBe(1);
+    expect(after.episodes[0]!.tools).toEqual(['infer_rules', 'kg_query']);
+    expect(after.entries.length).toBeLessThan(before.entries.length);
+  });
+});
