@@ -183,7 +183,7 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
       });
       const graph = await graphOf(session.id, (progress) => onProgress?.({ phase: 'loading-graph', ...progress }));
       const hasLoadedStarterGraph = canWrite() && (await loadStarterGraphIfPending(session.id, onProgress));
-      return { session: { id: session.id, name: session.name }, stats: statsOf(await graphOf(session.id)), hasLoadedStarterGraph, canWrite: canWrite() };
+      return { session: { id: session.id, name: session.name }, stats: statsOf(graph), hasLoadedStarterGraph, canWrite: canWrite() };
     },
 
     async kgStats({ sessionId }) {
