@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { KG_IMPORT_FORMATS } from './kg/import/statement.ts';
 import { cycleRecordSchema } from './agent/cycle.ts';
 import { goalStatusSchema } from './agent/goal.ts';
+import { memoryKindSchema } from './agent/working-memory.ts';
 import { symbolSchema } from './kg/symbol.ts';
 import { provenanceRecordSchema } from './store/provenance.ts';
 
@@ -276,7 +277,7 @@ export const agentContract = {
       capacity: z.number().int(),
       pressure: z.number(),
       entries: z.array(
-        z.object({ id: z.number().int(), kind: z.string(), content: z.string(), symbols: z.array(symbolRefSchema), relevance: z.number(), sourceCycle: z.number().int(), goalId: z.number().int().optional(), tool: z.string().optional() }),
+        z.object({ id: z.number().int(), kind: memoryKindSchema, content: z.string(), symbols: z.array(symbolRefSchema), relevance: z.number(), sourceCycle: z.number().int(), goalId: z.number().int().optional(), tool: z.string().optional() }),
       ),
       episodes: z.array(z.object({ id: z.number().int(), goalId: z.number().int().optional(), summary: z.string(), learnings: z.array(symbolRefSchema), tools: z.array(z.string()), cycle: z.number().int() })),
       episodeTotal: z.number().int(),
@@ -286,7 +287,9 @@ export const agentContract = {
   memoryRecall: {
     args: z.object({ sessionId: sessionIdSchema, text: z.string().max(1000).optional(), symbolIds: z.array(z.number().int()).max(100).optional(), k: z.number().int().min(1).max(50).default(5) }),
     result: z.object({
-      episodes: z.array(z.object({ id: z.number().int(), goalId: z.number().int().optional(), summary: z.string(), learnings: z.array(symbolRefSchema), score: z.number(), cycle: z.number().int() })),
+      episodes: z.array(
+        z.object({ id: z.number().int(), goalId: z.number().int().optional(), summary: z.string(), learnings: z.array(symbolRefSchema), tools: z.array(z.string()), score: z.number(), cycle: z.number().int() }),
+      ),
     }),
   },
   /** Cancels a long operation started with this operation id. */

@@ -475,6 +475,7 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
             const symbol = graph.symbol(id);
             return symbol ? [refOf(symbol)] : [];
           }),
+          tools: episode.tools,
           score,
           cycle: episode.cycle,
         })),

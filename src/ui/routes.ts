@@ -3,11 +3,7 @@ export const SCREENS = [
   { path: 'goals', title: 'Goals' },
   { path: 'cycles', title: 'Cycles' },
   { path: 'knowledge', title: 'Knowledge' },
-  {
-    path: 'memory',
-    title: 'Memory',
-    plan: "Browse the agent's working memory and the episodes it consolidates, and recall them by symbol or text. Arrives with the agent's memory.",
-  },
+  { path: 'memory', title: 'Memory' },
   {
     path: 'psyche',
     title: 'Psyche',

@@ -3,9 +3,10 @@ import { AppShell } from './page-models/app-shell.ts';
 import { CyclesPage } from './page-models/cycles-page.ts';
 import { GoalsPage } from './page-models/goals-page.ts';
 import { KnowledgePage } from './page-models/knowledge-page.ts';
+import { MemoryPage } from './page-models/memory-page.ts';
 
 /** The e2e test function with the app's page models as fixtures. */
-export const test = base.extend<{ shell: AppShell; knowledge: KnowledgePage; goals: GoalsPage; cycles: CyclesPage }>({
+export const test = base.extend<{ shell: AppShell; knowledge: KnowledgePage; goals: GoalsPage; cycles: CyclesPage; memory: MemoryPage }>({
   shell: async ({ page }, use) => {
     await use(new AppShell(page));
   },
@@ -17,6 +18,9 @@ export const test = base.extend<{ shell: AppShell; knowledge: KnowledgePage; goa
   },
   cycles: async ({ page }, use) => {
     await use(new CyclesPage(page));
+  },
+  memory: async ({ page }, use) => {
+    await use(new MemoryPage(page));
   },
 });
 
