@@ -165,24 +165,48 @@ export class KnowledgeGraph {
     return predicate !== undefined && isMetadataRelation(predicate);
   }
 
+  /**
+   * Positions of the triples matching a pattern (undefined matches anything), from the narrowest
+   * index, without making triple objects: the query engine's hot path.
+   */
+  matchPositions(subject?: number, predicate?: number, object?: number): number[] {
+    if (subject !== undefined && predicate !== undefined && object !== undefined) {
+      const position = this.positionOf(subject, predicate, object);
+      return position === -1 ? [] : [position];
+    }
+    const narrowest = this.#narrowest(subject, predicate, object);
+    if (narrowest === undefined) return Array.from({ length: this.#count }, (_, position) => position);
+    const { subjects, predicates, objects } = this.#columns;
+    const result: number[] = [];
+    for (const position of narrowest)
+      if ((subject === undefined || subjects[position] === subject) && (predicate === undefined || predicates[position] === predicate) && (object === undefined || objects[position] === object))
+        result.push(position);
+    return result;
+  }
+
+  /** An upper bound of how many triples match a pattern, in constant time (to order a query's patterns). */
+  estimateMatches(subject?: number, predicate?: number, object?: number): number {
+    if (subject !== undefined && predicate !== undefined && object !== undefined) return this.positionOf(subject, predicate, object) === -1 ? 0 : 1;
+    return this.#narrowest(subject, predicate, object)?.length ?? this.#count;
+  }
+
+  #narrowest(subject?: number, predicate?: number, object?: number): readonly number[] | undefined {
+    let narrowest: readonly number[] | undefined;
+    for (const [index, key] of [
+      [this.#bySubject, subject],
+      [this.#byPredicate, predicate],
+      [this.#byObject, object],
+    ] as const) {
+      if (key === undefined) continue;
+      const list = index.get(key) ?? [];
+      if (narrowest === undefined || list.length < narrowest.length) narrowest = list;
+    }
+    return narrowest;
+  }
+
   /** Triples matching a pattern; an undefined position matches anything. Uses the narrowest index. */
   match(subject?: number, predicate?: number, object?: number): Triple[] {
-    if (subject !== undefined && predicate !== undefined && object !== undefined) {
-      const found = this.triple(subject, predicate, object);
-      return found ? [found] : [];
-    }
-    const candidates: (readonly number[])[] = [];
-    if (subject !== undefined) candidates.push(this.#bySubject.get(subject) ?? []);
-    if (predicate !== undefined) candidates.push(this.#byPredicate.get(predicate) ?? []);
-    if (object !== undefined) candidates.push(this.#byObject.get(object) ?? []);
-    const columns = this.#columns;
-    const matches = (position: number) =>
-      (subject === undefined || columns.subjects[position] === subject) &&
-      (predicate === undefined || columns.predicates[position] === predicate) &&
-      (object === undefined || columns.objects[position] === object);
-    if (candidates.length === 0) return [...this.triples()];
-    const narrowest = candidates.reduce((a, b) => (b.length < a.length ? b : a));
-    return this.#at(narrowest.filter(matches));
+    return this.#at(this.matchPositions(subject, predicate, object));
   }
 
   /** Starts a set of changes; they become visible when the stored delta is applied. */

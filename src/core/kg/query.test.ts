@@ -87,3 +87,21 @@ describe('names shared by several symbols', () => {
     expect(runQuery(mixed, exact.value, 10).rows.map((row) => mixed.symbol(row.x!)!.label)).toEqual(['Rex']);
   });
 });
+
+describe('large joins', () => {
+  it('joins over hundreds of thousands of candidate triples without running out of stack', () => {
+    const big = new KnowledgeGraph(300_000);
+    const batch = big.batch({ now: 1 });
+    const isA = batch.resolve({ type: 'label', value: 'is-a' }, 'predicate');
+    const classes = Array.from({ length: 1000 }, (_, index) => batch.resolve({ type: 'label', value: `Class${index}` }, 'object'));
+    const root = batch.resolve({ type: 'label', value: 'Root' }, 'object');
+    for (const [index, symbol] of classes.entries()) if (index < 10) batch.assert(symbol, isA, root, 1);
+    for (let index = 0; index < 300_000; index++) batch.assert(batch.resolve({ type: 'label', value: `Thing${index}` }, 'subject'), isA, classes[index % 1000]!, 1);
+    big.apply(batch.delta);
+    const parsed = parseQuery('?x is-a ?y . ?y is-a Root');
+    if (!parsed.ok) throw new Error('unreadable');
+    const answer = runQuery(big, parsed.value, 100_000);
+    expect(answer.rows).toHaveLength(3000);
+    expect(answer.isTruncated).toBe(false);
+  });
+});

@@ -1,6 +1,5 @@
 import type { Problem, Result } from '../result.ts';
 import type { KnowledgeGraph } from './graph.ts';
-import type { Triple } from './triple.ts';
 import { ANIMA_IRI_BASE, literalKey, localName } from './symbol.ts';
 
 /** A term of a query pattern: a variable, or a symbol given by label, IRI or quoted literal. */
@@ -66,14 +65,19 @@ export function runQuery(graph: KnowledgeGraph, patterns: TriplePattern[], limit
 
   const rows: Bindings[] = [];
   let isTruncated = false;
-  const candidatesOf = (pattern: ResolvedTerm[], bindings: Bindings): Triple[] => {
-    // Each position: the ids it may take (one combination per choice), or undefined for "any".
-    const [subjects, predicates, objects] = pattern.map((term) =>
-      term.type === 'constant' ? term.ids : bindings[term.name] !== undefined ? [bindings[term.name]!] : [undefined],
-    ) as [(number | undefined)[], (number | undefined)[], (number | undefined)[]];
-    const found: Triple[] = [];
-    for (const subject of subjects) for (const predicate of predicates) for (const object of objects) found.push(...graph.match(subject, predicate, object));
-    return found;
+  const { subjects, predicates, objects } = graph.columns;
+  /** Each position of a pattern: the ids it may take (one combination per choice), or [undefined] for "any". */
+  const choicesOf = (pattern: ResolvedTerm[], bindings: Bindings) =>
+    pattern.map((term) => (term.type === 'constant' ? term.ids : bindings[term.name] !== undefined ? [bindings[term.name]!] : [undefined])) as [
+      (number | undefined)[],
+      (number | undefined)[],
+      (number | undefined)[],
+    ];
+  const estimate = (pattern: ResolvedTerm[], bindings: Bindings): number => {
+    const [subjectChoices, predicateChoices, objectChoices] = choicesOf(pattern, bindings);
+    let total = 0;
+    for (const subject of subjectChoices) for (const predicate of predicateChoices) for (const object of objectChoices) total += graph.estimateMatches(subject, predicate, object);
+    return total;
   };
   const solve = (remaining: ResolvedTerm[][], bindings: Bindings): void => {
     if (isTruncated) return;
@@ -82,23 +86,27 @@ export function runQuery(graph: KnowledgeGraph, patterns: TriplePattern[], limit
       else rows.push({ ...bindings });
       return;
     }
-    // Pick the pattern with the fewest candidate triples under the current bindings.
+    // The pattern with the fewest candidates under the current bindings goes first (index sizes, no scan).
     let bestIndex = 0;
-    let bestMatches: Triple[] | undefined;
+    let bestEstimate = Infinity;
     for (const [index, pattern] of remaining.entries()) {
-      const matches = candidatesOf(pattern, bindings);
-      if (bestMatches === undefined || matches.length < bestMatches.length) {
+      const size = estimate(pattern, bindings);
+      if (size < bestEstimate) {
         bestIndex = index;
-        bestMatches = matches;
+        bestEstimate = size;
       }
     }
     const pattern = remaining[bestIndex]!;
     const rest = remaining.filter((_, index) => index !== bestIndex);
-    for (const triple of bestMatches ?? []) {
-      const next = unify(pattern, [triple.subject, triple.predicate, triple.object], bindings);
-      if (next) solve(rest, next);
-      if (isTruncated) return;
-    }
+    const [subjectChoices, predicateChoices, objectChoices] = choicesOf(pattern, bindings);
+    for (const subject of subjectChoices)
+      for (const predicate of predicateChoices)
+        for (const object of objectChoices)
+          for (const position of graph.matchPositions(subject, predicate, object)) {
+            const next = unify(pattern, [subjects[position]!, predicates[position]!, objects[position]!], bindings);
+            if (next) solve(rest, next);
+            if (isTruncated) return;
+          }
   };
   solve(resolved, {});
   return { variables, rows, isTruncated, unknownTerms };

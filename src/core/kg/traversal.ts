@@ -114,15 +114,17 @@ function joinPath(fromStart: Map<number, PathStep | null>, fromEnd: Map<number, 
 export function transitiveClosure(graph: KnowledgeGraph, predicate: number, target: number): number[] {
   const reached = new Set<number>([target]);
   const order: number[] = [];
+  const { subjects, predicates } = graph.columns;
   let frontier = [target];
   while (frontier.length > 0) {
     const next: number[] = [];
     for (const object of frontier) {
-      for (const triple of graph.incoming(object)) {
-        if (triple.predicate !== predicate || reached.has(triple.subject)) continue;
-        reached.add(triple.subject);
-        order.push(triple.subject);
-        next.push(triple.subject);
+      for (const position of graph.positionsTo(object)) {
+        const subject = subjects[position]!;
+        if (predicates[position] !== predicate || reached.has(subject)) continue;
+        reached.add(subject);
+        order.push(subject);
+        next.push(subject);
       }
     }
     frontier = next;
