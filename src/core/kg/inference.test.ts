@@ -1,20 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { graphOf } from '../testing/graph-of.ts';
 import { KnowledgeGraph } from './graph.ts';
 import { inferRules, type InferenceResult } from './inference.ts';
 
-function graphOf(facts: [string, string, string, number?][]): KnowledgeGraph {
-  const graph = new KnowledgeGraph();
-  const batch = graph.batch({ now: 1 });
-  for (const [subject, predicate, object, confidence = 1] of facts)
-    batch.assert(
-      batch.resolve({ type: 'label', value: subject }, 'subject'),
-      batch.resolve({ type: 'label', value: predicate }, 'predicate'),
-      batch.resolve({ type: 'label', value: object }, 'object'),
-      confidence,
-    );
-  graph.apply(batch.delta);
-  return graph;
-}
 
 /** Derivations as readable lines, sorted: "Dog is-a Mammal 0.950 (is-a-transitive)". */
 function lines(graph: KnowledgeGraph, result: InferenceResult): string[] {

@@ -1,20 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { KnowledgeGraph } from './graph.ts';
+import { graphOf } from '../testing/graph-of.ts';
 import { type PathStep, shortestPath, spreadActivation, transitiveClosure } from './traversal.ts';
 
-function graphOf(facts: [string, string, string, number?][]): KnowledgeGraph {
-  const graph = new KnowledgeGraph();
-  const batch = graph.batch({ now: 1 });
-  for (const [subject, predicate, object, confidence = 1] of facts)
-    batch.assert(
-      batch.resolve({ type: 'label', value: subject }, 'subject'),
-      batch.resolve({ type: 'label', value: predicate }, 'predicate'),
-      batch.resolve({ type: 'label', value: object }, 'object'),
-      confidence,
-    );
-  graph.apply(batch.delta);
-  return graph;
-}
 
 const graph = graphOf([
   ['Dog', 'is-a', 'Canine'],

@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { graphOf } from '../testing/graph-of.ts';
 import { parseCriteria, type Goal, goalSymbols } from '../agent/goal.ts';
 import { KnowledgeGraph } from '../kg/graph.ts';
 import { SimilarityIndex } from '../kg/similarity.ts';
 import { TOOLS } from './registry.ts';
 import type { ToolState } from './tool.ts';
 
-function graphOf(facts: [string, string, string][]): KnowledgeGraph {
-  const graph = new KnowledgeGraph();
-  const batch = graph.batch({ now: 1 });
-  for (const [subject, predicate, object] of facts)
-    batch.assert(batch.resolve({ type: 'label', value: subject }, 'subject'), batch.resolve({ type: 'label', value: predicate }, 'predicate'), batch.resolve({ type: 'label', value: object }, 'object'), 1);
-  graph.apply(batch.delta);
-  return graph;
-}
 
 function stateFor(graph: KnowledgeGraph, description: string, criteria: string): ToolState {
   const parsed = parseCriteria(criteria, description);
