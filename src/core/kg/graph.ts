@@ -221,8 +221,7 @@ export class KnowledgeGraph {
       this.#symbolsByKey.set(symbolKey(symbol), symbol);
       if (symbol.iri !== undefined) {
         this.#symbolsByIri.set(symbol.iri, symbol);
-        const key = labelKey(localName(symbol.iri));
-        this.#symbolsByLocalName.set(key, [...(this.#symbolsByLocalName.get(key) ?? []), symbol.id]);
+        pushTo(this.#symbolsByLocalName, labelKey(localName(symbol.iri)), symbol.id);
       }
       if (symbol.id >= this.#nextSymbolId) this.#nextSymbolId = symbol.id + 1;
     }
@@ -392,10 +391,10 @@ function kindFor(role: TermRole): SymbolKind {
   return role === 'predicate' ? 'relation' : 'entity';
 }
 
-function pushTo(index: Map<number, number[]>, id: number, position: number): void {
-  const list = index.get(id);
-  if (list) list.push(position);
-  else index.set(id, [position]);
+function pushTo<Key>(index: Map<Key, number[]>, key: Key, value: number): void {
+  const list = index.get(key);
+  if (list) list.push(value);
+  else index.set(key, [value]);
 }
 
 /** Drops undefined optional fields so stored records and snapshots stay minimal and stable. */
