@@ -1,0 +1,178 @@
+import type { AgentServiceImplementation } from '../api.ts';
+import type { ServiceContext } from '../service-context.ts';
+import { READ_ONLY_MESSAGE } from '../service-context.ts';
+import { goalViewOf, refOf } from '../views.ts';
+import { recallEpisodes } from './episodes.ts';
+import { DEFAULT_STALL_THRESHOLD, type Goal, parseCriteria } from './goal.ts';
+import { consolidateMemory, runCycle } from './run-cycle.ts';
+import { DEFAULT_MEMORY_CAPACITY, memoryPressure } from './working-memory.ts';
+
+type AgentMethods = 'goalAdd' | 'goalList' | 'goalUpdate' | 'agentRun' | 'cycleList' | 'memoryConsolidate' | 'memoryList' | 'memoryRecall';
+
+/** The agent's slice of the AgentService: goals, cycles, memory. */
+export function agentService(context: ServiceContext): Pick<AgentServiceImplementation, AgentMethods> {
+  const { db, now, graphs, graphOf, sessionOf, exclusively, canWrite, operations, similarityOf, invalidateSimilarity } = context;
+  return {
+    async goalAdd({ sessionId, description: text, criteria, priority }) {
+      if (!canWrite()) return { ok: false, problems: [{ message: READ_ONLY_MESSAGE }] };
+      const description = text.trim();
+      if (description === '') return { ok: false, problems: [{ path: 'description', message: 'describe the goal' }] };
+      const parsed = parseCriteria(criteria, description);
+      if (!parsed.ok) return { ok: false, problems: parsed.error };
+      const graph = await graphOf(sessionId);
+      const goal: Goal = {
+        sessionId,
+        description,
+        successCriteria: criteria,
+        priority,
+        status: 'active',
+        cyclesWorked: 0,
+        lastProgressCycle: 0,
+        stallThreshold: DEFAULT_STALL_THRESHOLD,
+        findings: [],
+        toolsUsed: [],
+        createdAt: now(),
+      };
+      const id = await exclusively(() => db.goals.add(goal));
+      return { ok: true, goal: goalViewOf(graph, { ...goal, id: id as number }) };
+    },
+
+    async goalList({ sessionId, findingsLimit }) {
+      const graph = await graphOf(sessionId);
+      const goals = await db.goals.where('sessionId').equals(sessionId).sortBy('id');
+      return { goals: goals.map((goal) => goalViewOf(graph, goal, findingsLimit)) };
+    },
+
+    async goalUpdate({ sessionId, goalId, priority, status }) {
+      if (!canWrite()) return { ok: false, problems: [{ message: READ_ONLY_MESSAGE }] };
+      const graph = await graphOf(sessionId);
+      return exclusively(async () => {
+        const goal = await db.goals.get(goalId);
+        if (!goal || goal.sessionId !== sessionId) return { ok: false, problems: [{ message: `there is no goal ${goalId}` }] };
+        if (status !== undefined && (goal.status === 'completed' || goal.status === 'failed'))
+          return { ok: false, problems: [{ message: `goal ${goalId} has ended (${goal.status}); add a new goal instead` }] };
+        const reasons = { active: 'resumed by the user', suspended: 'suspended by the user', failed: 'cancelled by the user' } as const;
+        const updated: Goal = {
+          ...goal,
+          ...(priority !== undefined ? { priority } : {}),
+          // Resuming restarts the stall count, so a resumed goal is not split at once.
+          ...(status !== undefined ? { status, statusReason: reasons[status], ...(status === 'active' ? { lastProgressCycle: goal.cyclesWorked } : {}) } : {}),
+        };
+        await db.goals.put(updated);
+        return { ok: true, goal: goalViewOf(graph, updated) };
+      });
+    },
+
+    async agentRun({ sessionId, operationId, maxCycles }, onProgress) {
+      if (!canWrite()) return { ok: false, reason: 'read-only', problems: [{ message: READ_ONLY_MESSAGE }] };
+      const controller = new AbortController();
+      operations.set(operationId, controller);
+      let cyclesRun = 0;
+      let lastCycle = (await sessionOf(sessionId)).cycle;
+      try {
+        while (cyclesRun < maxCycles) {
+          if (controller.signal.aborted) return { ok: true, cyclesRun, lastCycle, stoppedBecause: 'cancelled' };
+          const graph = await graphOf(sessionId);
+          const record = await exclusively(async () => {
+            try {
+              return await runCycle({ db, sessionId, graph, similarity: similarityOf(graph), now, onGraphApplied: (stored) => invalidateSimilarity(graph, stored) });
+            } catch (error) {
+              // The cycle's facts may be in memory but not stored: read the graph again from storage.
+              graphs.delete(sessionId);
+              throw error;
+            }
+          });
+          if (!record) return { ok: true, cyclesRun, lastCycle, stoppedBecause: 'no-active-goal' };
+          cyclesRun++;
+          lastCycle = record.cycle;
+          onProgress?.(record);
+          // Lets a cancel (or any other call) in between cycles.
+          await new Promise((resolve) => setTimeout(resolve, 0));
+        }
+        return { ok: true, cyclesRun, lastCycle, stoppedBecause: 'max-cycles' };
+      } finally {
+        operations.delete(operationId);
+      }
+    },
+
+    async cycleList({ sessionId, limit }) {
+      const cycles = await db.cycles
+        .where('[sessionId+cycle]')
+        .between([sessionId, 0], [sessionId, Number.MAX_SAFE_INTEGER])
+        .reverse()
+        .limit(limit)
+        .toArray();
+      return { cycles };
+    },
+
+    async memoryConsolidate({ sessionId }) {
+      if (!canWrite()) return { ok: false, reason: 'read-only', problems: [{ message: READ_ONLY_MESSAGE }] };
+      return exclusively(async () => {
+        const session = await sessionOf(sessionId);
+        return db.transaction('rw', [db.workingMemory, db.episodes, db.provenance], async () => {
+          const entries = await db.workingMemory.where('sessionId').equals(sessionId).toArray();
+          const episodesAdded = await consolidateMemory(db, { sessionId, cycle: session.cycle, now: now(), entries, reason: 'asked for' });
+          return { ok: true as const, episodesAdded, entriesLeft: await db.workingMemory.where('sessionId').equals(sessionId).count() };
+        });
+      });
+    },
+
+    async memoryList({ sessionId, episodeLimit }) {
+      const graph = await graphOf(sessionId);
+      const refs = (ids: readonly number[]) => ids.flatMap((id) => {
+        const symbol = graph.symbol(id);
+        return symbol ? [refOf(symbol)] : [];
+      });
+      const [entries, episodes, episodeTotal] = await Promise.all([
+        db.workingMemory.where('sessionId').equals(sessionId).reverse().sortBy('id'),
+        db.episodes.where('sessionId').equals(sessionId).reverse().sortBy('id'),
+        db.episodes.where('sessionId').equals(sessionId).count(),
+      ]);
+      return {
+        capacity: DEFAULT_MEMORY_CAPACITY,
+        pressure: memoryPressure(entries.length),
+        entries: entries.map((entry) => ({
+          id: entry.id!,
+          kind: entry.kind,
+          content: entry.content,
+          symbols: refs(entry.symbols),
+          relevance: entry.relevance,
+          sourceCycle: entry.sourceCycle,
+          ...(entry.goalId !== undefined ? { goalId: entry.goalId } : {}),
+          ...(entry.tool !== undefined ? { tool: entry.tool } : {}),
+        })),
+        episodes: episodes.slice(0, episodeLimit).map((episode) => ({
+          id: episode.id!,
+          ...(episode.goalId !== undefined ? { goalId: episode.goalId } : {}),
+          summary: episode.summary,
+          learnings: refs(episode.learnings),
+          tools: episode.tools,
+          cycle: episode.cycle,
+        })),
+        episodeTotal,
+      };
+    },
+
+    async memoryRecall({ sessionId, text, symbolIds, k }) {
+      const graph = await graphOf(sessionId);
+      const episodes = await db.episodes.where('sessionId').equals(sessionId).toArray();
+      // The words of the text that name symbols count as those symbols (one word alone barely moves a text vector).
+      const named = (text ?? '').split(/[^\p{L}\p{N}_-]+/u).flatMap((word) => (word.length > 1 ? graph.symbolsNamed(word).map((symbol) => symbol.id) : []));
+      return {
+        episodes: recallEpisodes(episodes, { text, symbols: [...(symbolIds ?? []), ...named] }, k).map(({ episode, score }) => ({
+          id: episode.id!,
+          ...(episode.goalId !== undefined ? { goalId: episode.goalId } : {}),
+          summary: episode.summary,
+          learnings: episode.learnings.flatMap((id) => {
+            const symbol = graph.symbol(id);
+            return symbol ? [refOf(symbol)] : [];
+          }),
+          tools: episode.tools,
+          score,
+          cycle: episode.cycle,
+        })),
+      };
+    },
+
+  };
+}

@@ -1,0 +1,155 @@
+import type { AgentServiceImplementation } from '../api.ts';
+import type { ServiceContext } from '../service-context.ts';
+import { READ_ONLY_MESSAGE } from '../service-context.ts';
+import { factOf, refOf, statsOf, symbolOrThrow } from '../views.ts';
+import { exportNTriples } from './export-ntriples.ts';
+import { formatFromFileName } from './import/statement.ts';
+import { derivationProvenance, stageInference } from './inference.ts';
+import { parseQuery, runQuery } from './query.ts';
+import { searchSymbols } from './search.ts';
+import { shortestPath } from './traversal.ts';
+import { storeGraphDelta } from '../store/kg-repository.ts';
+
+type KgMethods = 'kgStats' | 'kgSearch' | 'kgSymbol' | 'kgImport' | 'kgExport' | 'kgQuery' | 'kgInfer' | 'kgSimilar' | 'kgPath' | 'kgProvenance';
+
+/** The knowledge graph's slice of the AgentService. */
+export function kgService(context: ServiceContext): Pick<AgentServiceImplementation, KgMethods> {
+  const { db, now, graphOf, sessionOf, exclusively, canWrite, operations, similarityOf, applyStored, importInto } = context;
+  return {
+    async kgStats({ sessionId }) {
+      return statsOf(await graphOf(sessionId));
+    },
+
+    async kgSearch({ sessionId, text, limit }) {
+      const graph = await graphOf(sessionId);
+      const { hits, total } = searchSymbols(graph, text, limit);
+      return { hits: hits.map((hit) => ({ ...hit, symbol: refOf(hit.symbol) })), total };
+    },
+
+    async kgSymbol({ sessionId, symbolId, limit }) {
+      const graph = await graphOf(sessionId);
+      const symbol = graph.symbol(symbolId);
+      if (!symbol) return { isFound: false };
+      const outgoing = graph.outgoing(symbolId);
+      const incoming = graph.incoming(symbolId);
+      return {
+        isFound: true,
+        symbol: refOf(symbol),
+        outgoing: outgoing.slice(0, limit).map((triple) => factOf(graph, triple)),
+        incoming: incoming.slice(0, limit).map((triple) => factOf(graph, triple)),
+        outgoingTotal: outgoing.length,
+        incomingTotal: incoming.length,
+      };
+    },
+
+    async kgImport({ sessionId, operationId, fileName, format, data }, onProgress) {
+      const chosen = format ?? formatFromFileName(fileName);
+      if (!chosen) {
+        return {
+          ok: false,
+          reason: 'unknown-format',
+          problems: [{ message: `cannot tell the format of "${fileName}": use a .nt, .ttl or .csv file, or choose the format` }],
+        };
+      }
+      if (!canWrite()) return { ok: false, reason: 'read-only', problems: [{ message: READ_ONLY_MESSAGE }] };
+      const controller = new AbortController();
+      operations.set(operationId, controller);
+      try {
+        return await importInto({
+          sessionId,
+          source: data,
+          fileName,
+          format: chosen,
+          kind: 'import',
+          signal: controller.signal,
+          onWriting: () => operations.delete(operationId),
+          onProgress,
+        });
+      } finally {
+        operations.delete(operationId);
+      }
+    },
+
+    async kgExport({ sessionId }) {
+      const session = await sessionOf(sessionId);
+      const graph = await graphOf(sessionId);
+      return {
+        fileName: `${session.name.replace(/[^\p{L}\p{N}_-]+/gu, '-')}.nt`,
+        mediaType: 'application/n-triples',
+        text: exportNTriples(graph),
+        tripleCount: graph.tripleCount,
+      };
+    },
+
+    async kgQuery({ sessionId, query, limit }) {
+      const parsed = parseQuery(query);
+      if (!parsed.ok) return { ok: false, problems: parsed.error };
+      const graph = await graphOf(sessionId);
+      const answer = runQuery(graph, parsed.value, limit);
+      return {
+        ok: true,
+        variables: answer.variables,
+        rows: answer.rows.map((row) => Object.fromEntries(Object.entries(row).map(([name, id]) => [name, refOf(symbolOrThrow(graph, id))]))),
+        isTruncated: answer.isTruncated,
+        unknownTerms: answer.unknownTerms,
+      };
+    },
+
+    async kgInfer({ sessionId, minConfidence, maxIterations, maxDerived, limit }) {
+      if (!canWrite()) return { ok: false, reason: 'read-only', problems: [{ message: READ_ONLY_MESSAGE }] };
+      return exclusively(async () => {
+        const session = await sessionOf(sessionId);
+        const graph = await graphOf(sessionId);
+        const startedAt = now();
+        const { result, delta, derivationOf } = stageInference(graph, { minConfidence, maxIterations, maxDerived, now: startedAt });
+        const stored = await storeGraphDelta(db, {
+          graph,
+          sessionId,
+          delta,
+          now: startedAt,
+          provenance: (triple) => derivationProvenance(graph, derivationOf(triple), { sessionId, cycle: session.cycle, createdAt: startedAt }),
+        });
+        applyStored(graph, stored);
+        const changed = [...stored.addedTriples, ...stored.updatedTriples].slice(0, limit);
+        return {
+          ok: true,
+          derived: stored.addedTriples.length,
+          raised: stored.updatedTriples.length,
+          iterations: result.iterations,
+          hasConverged: result.hasConverged,
+          isTruncated: result.isTruncated,
+          stats: statsOf(graph),
+          facts: changed.map((triple, index) => {
+            const derivation = derivationOf(triple);
+            return {
+              fact: factOf(graph, graph.triple(triple.subject, triple.predicate, triple.object)!),
+              rule: derivation.rule,
+              premises: derivation.premises.map((premise) => factOf(graph, premise)),
+              isNew: index < stored.addedTriples.length,
+            };
+          }),
+        };
+      });
+    },
+
+    async kgSimilar({ sessionId, symbolId, text, k }) {
+      const graph = await graphOf(sessionId);
+      const index = similarityOf(graph);
+      const hits = symbolId !== undefined ? index.nearest(symbolId, { k }) : index.nearestToText(text ?? '', k);
+      return { hits: hits.map((hit) => ({ symbol: refOf(symbolOrThrow(graph, hit.symbolId)), similarity: hit.similarity })) };
+    },
+
+    async kgPath({ sessionId, from, to, maxLength }) {
+      const graph = await graphOf(sessionId);
+      if (!graph.symbol(from) || !graph.symbol(to)) return { isFound: false };
+      const path = shortestPath(graph, from, to, { maxLength });
+      return path ? { isFound: true, steps: path.map((step) => ({ fact: factOf(graph, step.triple), isForward: step.isForward })) } : { isFound: false };
+    },
+
+    async kgProvenance({ sessionId, provenanceId }) {
+      const record = await db.provenance.get(provenanceId);
+      return record && record.sessionId === sessionId ? { isFound: true, record: { ...record, id: provenanceId } } : { isFound: false };
+    },
+
+  };
+}

@@ -1,0 +1,172 @@
+import type { ImportOutcome, ImportProgress } from './api.ts';
+import type { GraphDelta, KnowledgeGraph } from './kg/graph.ts';
+import { readGraphFile, type GraphFileSource } from './kg/import/read-graph-file.ts';
+import type { KgImportFormat } from './kg/import/statement.ts';
+import { SimilarityIndex, symbolsTouchedBy } from './kg/similarity.ts';
+import type { AnimaDatabase } from './store/database.ts';
+import { type GraphLoadProgress, loadGraph, storeGraphDelta } from './store/kg-repository.ts';
+import type { SessionRecord } from './store/session.ts';
+import { cancelledOutcome, statsOf } from './views.ts';
+
+export type AgentServiceDependencies = {
+  db: AnimaDatabase;
+  now: () => number;
+  newId: () => string;
+  /** The starter graph (Turtle) loaded into a new session; absent in the CLI, whose sessions start empty. */
+  loadStarterGraph?: () => Promise<string>;
+  /** Whether this instance may write (another tab may hold the database); absent means always (the CLI). */
+  writeAccess?: WriteAccess;
+};
+
+/** Permission to write, held by one tab at a time; `ready` settles once the first answer is known. */
+export type WriteAccess = { ready: Promise<void>; canWrite(): boolean; onGranted(listener: () => void): void };
+
+/** Why a tab that does not hold write access refuses a change; the UI says it in its own words. */
+export const READ_ONLY_MESSAGE = 'this session is open in another tab, which is the one that can change it; close that tab and this one takes over';
+
+export const STARTER_GRAPH_FILE = 'starter-graph.ttl';
+export const starterGraphKey = (sessionId: string) => `starterGraph:${sessionId}`;
+
+/** What every slice of the service shares: storage, the loaded graphs, the write queue, running operations. */
+export type ServiceContext = ReturnType<typeof createServiceContext>;
+
+/**
+ * The state behind the AgentService: the in-memory graphs (one per session, loaded on first
+ * use), their similarity indexes, the queue that runs writes one at a time, and the running
+ * operations that cancel() can stop.
+ */
+export function createServiceContext(dependencies: AgentServiceDependencies) {
+  const { db, now, newId } = dependencies;
+  const graphs = new Map<string, Promise<KnowledgeGraph>>();
+  const operations = new Map<string, AbortController>();
+  // One similarity index per loaded graph: a reloaded graph is a new object and gets a new index.
+  const similarityIndexes = new WeakMap<KnowledgeGraph, SimilarityIndex>();
+  const similarityOf = (graph: KnowledgeGraph): SimilarityIndex => {
+    let index = similarityIndexes.get(graph);
+    if (!index) similarityIndexes.set(graph, (index = new SimilarityIndex(graph)));
+    return index;
+  };
+  /** Raised confidences change the meaning of their ends (added triples the index notices itself). */
+  const invalidateSimilarity = (graph: KnowledgeGraph, stored: GraphDelta) => {
+    if (stored.updatedTriples.length > 0) similarityIndexes.get(graph)?.invalidate(symbolsTouchedBy({ ...stored, addedTriples: [] }));
+  };
+  /** Applies a stored delta to the graph. */
+  const applyStored = (graph: KnowledgeGraph, stored: GraphDelta) => {
+    graph.apply(stored);
+    invalidateSimilarity(graph, stored);
+  };
+  let writeQueue: Promise<unknown> = Promise.resolve();
+  const canWrite = () => dependencies.writeAccess?.canWrite() ?? true;
+  // Taking over from another tab: what it wrote since this tab loaded is read again from storage.
+  dependencies.writeAccess?.onGranted(() => graphs.clear());
+
+  /** Runs writes one after another, so each batch is computed against the graph it is applied to. */
+  const exclusively = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = writeQueue.then(work, work);
+    writeQueue = run.catch(() => undefined);
+    return run;
+  };
+
+  /** A session's graph, loaded from storage on first use (reporting chunk progress to whoever asked first). */
+  const graphOf = (sessionId: string, onProgress?: (progress: GraphLoadProgress) => void): Promise<KnowledgeGraph> => {
+    let graph = graphs.get(sessionId);
+    if (!graph) {
+      graph = sessionOf(sessionId).then(() => loadGraph(db, sessionId, onProgress));
+      graphs.set(sessionId, graph);
+      graph.catch(() => graphs.delete(sessionId));
+    }
+    return graph;
+  };
+
+  const sessionOf = async (sessionId: string): Promise<SessionRecord> => {
+    const session = await db.sessions.get(sessionId);
+    if (!session) throw new Error(`no session with id ${sessionId}`);
+    return session;
+  };
+
+  const importInto = async (options: {
+    sessionId: string;
+    source: GraphFileSource;
+    fileName: string;
+    format: KgImportFormat;
+    kind: 'import' | 'starter-graph';
+    signal?: AbortSignal;
+    /** Called when writing starts: from then on the import can no longer be cancelled. */
+    onWriting?: () => void;
+    onProgress?: (progress: ImportProgress) => void;
+  }): Promise<ImportOutcome> =>
+    exclusively(async () => {
+      const { sessionId, source, fileName, format, signal, onProgress } = options;
+      const session = await sessionOf(sessionId);
+      const graph = await graphOf(sessionId);
+      const batch = graph.batch({ now: now() });
+      const read = await readGraphFile({ source, format, batch, signal, onProgress: (progress) => onProgress?.({ phase: 'reading', ...progress }) });
+      if (!read.ok) return read.error === 'cancelled' ? cancelledOutcome() : { ok: false, reason: 'invalid', problems: read.error };
+      if (signal?.aborted) return cancelledOutcome();
+      const { statements, totalBytes } = read.value;
+      options.onWriting?.();
+      onProgress?.({ phase: 'writing', bytesRead: totalBytes, totalBytes, statements });
+      const delta = batch.delta;
+      if (delta.symbols.length > 0 || delta.addedTriples.length > 0 || delta.updatedTriples.length > 0) {
+        const storedAt = now();
+        const stored = await storeGraphDelta(db, {
+          graph,
+          sessionId,
+          delta,
+          now: storedAt,
+          provenance: {
+            sessionId,
+            kind: options.kind,
+            sources: [fileName],
+            confidence: 1,
+            cycle: session.cycle,
+            detail: `${format} import of ${fileName}: ${statements} statements, ${delta.addedTriples.length} new triples, ${delta.updatedTriples.length} raised in confidence`,
+            createdAt: storedAt,
+          },
+        });
+        applyStored(graph, stored);
+      }
+      return {
+        ok: true,
+        statements,
+        added: delta.addedTriples.length,
+        updated: delta.updatedTriples.length,
+        symbolsAdded: delta.symbols.length,
+        stats: statsOf(graph),
+      };
+    });
+
+  const loadStarterGraphIfPending = async (sessionId: string, onProgress?: (progress: ImportProgress) => void): Promise<boolean> => {
+    const state = await db.settings.get(starterGraphKey(sessionId));
+    if (state?.value !== 'pending' || !dependencies.loadStarterGraph) return false;
+    const outcome = await importInto({
+      sessionId,
+      source: await dependencies.loadStarterGraph(),
+      fileName: STARTER_GRAPH_FILE,
+      format: 'turtle',
+      kind: 'starter-graph',
+      onProgress,
+    });
+    if (!outcome.ok) throw new Error(`the bundled starter graph did not load: ${outcome.problems.map((problem) => problem.message).join('; ')}`);
+    await db.settings.put({ key: starterGraphKey(sessionId), value: 'loaded' });
+    return true;
+  };
+
+  return {
+    dependencies,
+    db,
+    now,
+    newId,
+    graphs,
+    operations,
+    similarityOf,
+    invalidateSimilarity,
+    applyStored,
+    canWrite,
+    exclusively,
+    graphOf,
+    sessionOf,
+    importInto,
+    loadStarterGraphIfPending,
+  };
+}
