@@ -43,7 +43,6 @@ export type CycleContext = {
   goals: readonly Goal[];
   memoryEntryCount: number;
   memoryCapacity: number;
-  inferredAtTripleCount: number | undefined;
   episodes: readonly Episode[];
   tools: readonly AgentTool[];
 };
@@ -102,7 +101,7 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
     goal,
     criteria,
     goalSymbols: symbols,
-    inferredAtTripleCount: context.inferredAtTripleCount,
+    inferredAtTripleCount: goal.inferredAtTripleCount,
     episodes: context.episodes,
   };
   const candidates: CycleRecord['candidates'] = [];

@@ -25,6 +25,8 @@ export const goalSchema = z.object({
   statusReason: z.string().optional(),
   /** Domain facts its tool calls returned or derived, in the order found, without repeats. */
   findings: z.array(findingSchema),
+  /** The graph's triple count when the rules last ran around this goal (unchanged graph: nothing new to infer). */
+  inferredAtTripleCount: z.number().int().nonnegative().optional(),
   /** The tools chosen for it, most recent first (the recency and novelty of scoring). */
   toolsUsed: z.array(z.string()),
   createdAt: z.number(),

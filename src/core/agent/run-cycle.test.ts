@@ -46,7 +46,7 @@ describe('the agent loop', () => {
     expect(cycles[0]!.candidates.map((candidate) => candidate.tool)).toEqual(['gap_analysis', 'infer_rules', 'kg_query', 'memory_recall', 'reason', 'similarity_search', 'synthesize_triple']);
     expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'reason')?.skippedBecause).toMatch(/^nothing to prove/);
     expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'memory_recall')).toEqual({ tool: 'memory_recall', skippedBecause: 'there are no episodes yet' });
-    expect(cycles[1]!.candidates.find((candidate) => candidate.tool === 'infer_rules')).toMatchObject({ skippedBecause: 'the rules have already run over the graph as it is' });
+    expect(cycles[1]!.candidates.find((candidate) => candidate.tool === 'infer_rules')).toMatchObject({ skippedBecause: 'the rules have already run around this goal on the graph as it is' });
     expect(cycles.every((record) => record.goalId === cycles[0]!.goalId)).toBe(true);
   });
 
@@ -152,5 +152,21 @@ describe('the memory view', () => {
     expect(after.episodeTotal).toBe(1);
     expect(after.episodes[0]!.tools).toEqual(['infer_rules', 'kg_query']);
     expect(after.entries.length).toBeLessThan(before.entries.length);
+  });
+});
+
+describe('focused inference in the loop', () => {
+  it('runs the rules around each goal: a second goal gets its own run', async () => {
+    const { service, sessionId } = await agentOnStarterGraph();
+    await service.goalAdd({ sessionId, description: 'Find mammals', criteria: '?x is-a mammal, at least 5', priority: 200 });
+    await service.goalAdd({ sessionId, description: 'Find planets', criteria: '?x is-a planet, at least 8' });
+    const cycles: CycleRecord[] = [];
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 5 }, (record) => cycles.push(record));
+    expect(cycles.map((record) => [record.goalId, record.tool, record.outcome])).toEqual([
+      [1, 'infer_rules', 'completed'],
+      [2, 'infer_rules', 'completed'],
+    ]);
+    // Focused on Mammal, the first run derived nothing about planets.
+    expect(cycles[0]!.act).not.toMatch(/Planet/);
   });
 });

@@ -74,7 +74,6 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
     goals,
     memoryEntryCount: memory.length,
     memoryCapacity: DEFAULT_MEMORY_CAPACITY,
-    inferredAtTripleCount: session.inferredAtTripleCount,
     episodes,
     tools: TOOLS,
   });
@@ -90,6 +89,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       dependencies.onGraphApplied?.(stored);
     }
     const evaluated = evaluateGoal(graph, decision, outcome, cycle);
+    if (change?.inferredAtTripleCount !== undefined) evaluated.goal.inferredAtTripleCount = change.inferredAtTripleCount;
     const updatedGoals: Goal[] = [evaluated.goal];
     let statusChange = evaluated.statusChange;
     const split = decomposeIfStalled(evaluated.goal, startedAt);
@@ -164,11 +164,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       detail: `${record.decide} -> ${evaluated.outcome}`,
       createdAt: startedAt,
     });
-    await db.sessions.update(sessionId, {
-      cycle,
-      updatedAt: startedAt,
-      ...(change?.inferredAtTripleCount !== undefined ? { inferredAtTripleCount: change.inferredAtTripleCount } : {}),
-    });
+    await db.sessions.update(sessionId, { cycle, updatedAt: startedAt });
     return record;
   });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { graphOf } from '../testing/graph-of.ts';
 import { KnowledgeGraph } from './graph.ts';
-import { inferRules, type InferenceResult } from './inference.ts';
+import { focusRegion, inferRules, type InferenceResult } from './inference.ts';
 
 
 /** Derivations as readable lines, sorted: "Dog is-a Mammal 0.950 (is-a-transitive)". */
@@ -122,5 +122,30 @@ describe('rule inference', () => {
       ['Cat', 'is-a', 'Mammal', 0.99],
     ]);
     expect(lines(graph, inferRules(graph))).toEqual(['Dog is-a Mammal 0.950 (is-a-transitive)']);
+  });
+});
+
+describe('inference focused on some symbols', () => {
+  it('follows chains up from and down to the focus, never sideways through a shared ancestor', () => {
+    const graph = graphOf([
+      ['Rex', 'is-a', 'Dog'],
+      ['Dog', 'is-a', 'Mammal'],
+      ['Mammal', 'is-a', 'Animal'],
+      ['Tom', 'is-a', 'Cat'],
+      ['Cat', 'is-a', 'Mammal'],
+      ['Tweety', 'is-a', 'Bird'],
+      ['Bird', 'is-a', 'Animal'],
+      ['Dog', 'similar-to', 'Wolf'],
+    ]);
+    const dog = graph.symbolByLabel('Dog')!.id;
+    const focused = inferRules(graph, { restrictTo: focusRegion(graph, [dog]) });
+    expect(lines(graph, focused)).toEqual([
+      'Dog is-a Animal 0.950 (is-a-transitive)',
+      'Rex is-a Animal 0.902 (is-a-transitive)',
+      'Rex is-a Mammal 0.950 (is-a-transitive)',
+      'Wolf similar-to Dog 1.000 (similar-to-symmetric)',
+    ]);
+    // The whole graph also derives facts about Tom and Tweety, which say nothing about Dog.
+    expect(inferRules(graph).derivations.length).toBeGreaterThan(focused.derivations.length);
   });
 });

@@ -29,6 +29,8 @@ export type InferenceOptions = {
   maxIterations?: number;
   /** A stop for runaway closures on large graphs; the result says when it was reached. */
   maxDerived?: number;
+  /** Only stated facts this accepts take part (see {@link focusRegion}); all of them when absent. */
+  restrictTo?: (subject: number, predicate: number, object: number) => boolean;
 };
 
 /** A fact a rule derived, with the rule and the premises (as stored triples or earlier derivations). */
@@ -53,7 +55,7 @@ type Fact = { subject: number; predicate: number; object: number; confidence: nu
  * found again with a higher confidence replaces the weaker derivation. Reads the graph only.
  */
 export function inferRules(graph: KnowledgeGraph, options: InferenceOptions = {}): InferenceResult {
-  const { rules = BUILT_IN_RULES, minConfidence = 0.1, maxIterations = 10, maxDerived = 200_000 } = options;
+  const { rules = BUILT_IN_RULES, minConfidence = 0.1, maxIterations = 10, maxDerived = 200_000, restrictTo } = options;
   // Rules never invent relations: a rule fires only when the graph has every relation it names,
   // so a graph that says part-of never fills up with contains (or has-part) mirrors.
   // A rule applies to every relation of its name (see KnowledgeGraph.symbolsNamed), each on its own.
@@ -83,8 +85,14 @@ export function inferRules(graph: KnowledgeGraph, options: InferenceOptions = {}
   };
   const rulePredicates = new Set(active.flatMap(({ predicate, inverse }) => [predicate, inverse]));
   let frontier: Fact[] = [];
+  const { subjects, objects, confidences } = graph.columns;
   for (const predicate of rulePredicates) {
-    for (const triple of graph.withPredicate(predicate)) frontier.push(index({ subject: triple.subject, predicate, object: triple.object, confidence: triple.confidence }));
+    for (const position of graph.matchPositions(undefined, predicate, undefined)) {
+      const subject = subjects[position]!;
+      const object = objects[position]!;
+      if (restrictTo && !restrictTo(subject, predicate, object)) continue;
+      frontier.push(index({ subject, predicate, object, confidence: confidences[position]! }));
+    }
   }
 
   const derivations = new Map<string, Derivation>();
@@ -133,6 +141,44 @@ function pushTo(index: Map<number, Map<number, Fact[]>>, predicate: number, key:
   const list = byKey.get(key);
   if (list) list.push(fact);
   else byKey.set(key, [fact]);
+}
+
+/**
+ * The stated facts that matter for some symbols: along each transitive relation, the chains
+ * up from them and down to them (their ancestors and descendants, never sideways through a
+ * shared ancestor), and for the other rules the facts that touch them. Inference restricted to
+ * these derives what concerns the symbols at a cost in proportion to their neighbourhood,
+ * not to the graph.
+ */
+export function focusRegion(graph: KnowledgeGraph, focus: readonly number[], rules: readonly InferenceRule[] = BUILT_IN_RULES): (subject: number, predicate: number, object: number) => boolean {
+  const { subjects, objects, predicates } = graph.columns;
+  const inRegion = new Set<string>();
+  const focusSet = new Set(focus);
+  const transitive = new Set(rules.filter((rule) => rule.kind === 'transitive').flatMap((rule) => graph.symbolsNamed(rule.predicate).map((symbol) => symbol.id)));
+  for (const predicate of transitive) {
+    for (const [direction, next] of [
+      ['up', (symbol: number) => graph.positionsFrom(symbol)],
+      ['down', (symbol: number) => graph.positionsTo(symbol)],
+    ] as const) {
+      const seen = new Set(focus);
+      let frontier = [...focus];
+      while (frontier.length > 0) {
+        const reached: number[] = [];
+        for (const symbol of frontier)
+          for (const position of next(symbol)) {
+            if (predicates[position] !== predicate) continue;
+            inRegion.add(tripleKey(subjects[position]!, predicate, objects[position]!));
+            const other = direction === 'up' ? objects[position]! : subjects[position]!;
+            if (!seen.has(other)) {
+              seen.add(other);
+              reached.push(other);
+            }
+          }
+        frontier = reached;
+      }
+    }
+  }
+  return (subject, predicate, object) => inRegion.has(tripleKey(subject, predicate, object)) || (!transitive.has(predicate) && (focusSet.has(subject) || focusSet.has(object)));
 }
 
 /** An inference run staged as a graph delta, with the derivation behind each changed triple. */

@@ -6,8 +6,6 @@ export const sessionRecordSchema = z.object({
   name: z.string().min(1),
   /** The last committed cycle of the agent (0 before the first). */
   cycle: z.number().int().nonnegative(),
-  /** The graph's triple count when the rules last ran over it (the agent skips re-running on an unchanged graph). */
-  inferredAtTripleCount: z.number().int().nonnegative().optional(),
   createdAt: z.number(),
   updatedAt: z.number(),
 });

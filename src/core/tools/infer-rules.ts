@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { derivationProvenance, stageInference } from '../kg/inference.ts';
+import { derivationProvenance, focusRegion, stageInference } from '../kg/inference.ts';
 import type { FactIds, Tool } from './tool.ts';
 
 /**
- * Runs the built-in rules over the graph and stores what they derive. Scores high when the graph
+ * Runs the built-in rules around the goal's symbols and stores what they derive. Scores high when the graph
  * has changed since the last run and the goal's symbols take part in rule relations (is-a,
  * part-of, ...), i.e. when chains may hold facts nobody has stated yet.
  */
@@ -15,7 +15,7 @@ export const inferRules: Tool<{ minConfidence: number }> = {
   capabilities: ['readKg', 'writeKg'],
   input: z.object({ minConfidence: z.number().min(0).max(1) }),
   unavailableBecause: (state) =>
-    state.inferredAtTripleCount === state.graph.tripleCount ? 'the rules have already run over the graph as it is' : undefined,
+    state.inferredAtTripleCount === state.graph.tripleCount ? 'the rules have already run around this goal on the graph as it is' : undefined,
   baseScore(state) {
     const ruleRelations = ['is-a', 'part-of', 'has-a', 'has-part', 'similar-to', 'parent-of', 'child-of', 'contains'].flatMap((name) => state.graph.symbolsNamed(name).map((symbol) => symbol.id));
     const chains = state.goalSymbols.some((symbol) =>
@@ -25,7 +25,9 @@ export const inferRules: Tool<{ minConfidence: number }> = {
   },
   proposeInput: () => ({ minConfidence: 0.1 }),
   run(input, state) {
-    const { result, delta, derivationOf } = stageInference(state.graph, { minConfidence: input.minConfidence, now: state.now });
+    // Only around the goal: its cost follows the goal's neighbourhood, not the size of the graph.
+    const restrictTo = focusRegion(state.graph, state.goalSymbols);
+    const { result, delta, derivationOf } = stageInference(state.graph, { minConfidence: input.minConfidence, now: state.now, restrictTo });
     const goalSymbols = new Set(state.goalSymbols);
     const facts: FactIds[] = [...delta.addedTriples, ...delta.updatedTriples]
       .filter((triple) => goalSymbols.has(triple.subject) || goalSymbols.has(triple.object))
@@ -38,7 +40,7 @@ export const inferRules: Tool<{ minConfidence: number }> = {
       graphChange: {
         delta,
         provenance: (triple) => derivationProvenance(state.graph, derivationOf(triple), { sessionId: state.sessionId, cycle: state.cycle, createdAt: state.now }),
-        // After storing, the graph holds the derived facts too: the rules have run over all of it.
+        // After storing, the graph holds the derived facts too: the rules have run around the goal on all of it.
         inferredAtTripleCount: state.graph.tripleCount + delta.addedTriples.length,
       },
     };

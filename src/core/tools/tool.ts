@@ -24,7 +24,7 @@ export type ToolState = {
   criteria: Criteria;
   /** The entities the goal is about. */
   goalSymbols: readonly number[];
-  /** The graph's triple count when inference last ran in this session (undefined: never). */
+  /** The graph's triple count when inference last ran around this goal (undefined: never). */
   inferredAtTripleCount: number | undefined;
   /** The session's episodes (long-term memory). */
   episodes: readonly Episode[];
