@@ -86,7 +86,7 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
   const observe =
     `${active.length} active goal${active.length === 1 ? '' : 's'}; working on "${goal.description}" (priority ${goal.priority}); working memory ${context.memoryEntryCount}/${context.memoryCapacity}; ` +
     `${recalled.length === 0 ? 'no episode recalled' : `recalled ${recalled.map((recall) => `episode ${recall.episode.id ?? '?'} (${recall.score.toFixed(2)})`).join(', ')}`}`;
-  const around = symbols.reduce((sum, symbol) => sum + graph.outgoing(symbol).length + graph.incoming(symbol).length, 0);
+  const around = symbols.reduce((sum, symbol) => sum + graph.positionsFrom(symbol).length + graph.positionsTo(symbol).length, 0);
   const activated = spreadActivation(graph, symbols, { depth: 2, topK: 5 });
   const orient =
     `goal symbols: ${symbols.map(label).join(', ') || 'none known'}; ${around} triples around them; ` +

@@ -67,3 +67,11 @@ describe('transitive closure', () => {
     expect(transitiveClosure(taxonomy, at('is-a'), at('Mammal')).map((symbolId) => taxonomy.symbol(symbolId)!.label)).toEqual(['Canine', 'Cat', 'Animal', 'Dog', 'Wolf']);
   });
 });
+
+describe('spreading activation on hubs', () => {
+  it('takes at most fanOut neighbours of a symbol each way', () => {
+    const hub = graphOf(Array.from({ length: 50 }, (_, index) => [`Thing${index}`, 'is-a', 'Hub'] as [string, string, string]));
+    const reached = spreadActivation(hub, [hub.symbolByLabel('Hub')!.id], { depth: 1, topK: 100, fanOut: 10 });
+    expect(reached.map((entry) => hub.symbol(entry.symbolId)!.label)).toEqual(Array.from({ length: 10 }, (_, index) => `Thing${index}`));
+  });
+});

@@ -7,15 +7,17 @@ export type Activation = { symbolId: number; activation: number };
 /**
  * Spreads activation from seed symbols (each at 1.0) along domain triples in both directions:
  * a neighbour receives activation x confidence; the strongest path wins; spreading stops below
- * the threshold or at the depth. Returns the top-k reached symbols, seeds excluded, strongest
+ * the threshold or at the depth, and takes at most `fanOut` neighbours of a symbol each way. Returns the top-k reached symbols, seeds excluded, strongest
  * first (ties by id, so runs repeat).
  */
 export function spreadActivation(
   graph: KnowledgeGraph,
   seeds: readonly number[],
-  options: { threshold?: number; depth?: number; topK?: number } = {},
+  options: { threshold?: number; depth?: number; topK?: number; fanOut?: number } = {},
 ): Activation[] {
-  const { threshold = 0.1, depth = 3, topK = 20 } = options;
+  // fanOut bounds the neighbours taken from one symbol each way (the first in index order), so a
+  // hub with 100,000 facts costs what a symbol with a few hundred does, every cycle.
+  const { threshold = 0.1, depth = 3, topK = 20, fanOut = 500 } = options;
   const activation = new Map<number, number>(seeds.map((seed) => [seed, 1]));
   const { subjects, objects, predicates, confidences } = graph.columns;
   // Reads the columns at the graph's positions: this runs every cycle, on hubs too.
@@ -37,8 +39,10 @@ export function spreadActivation(
         activation.set(neighbour, value);
         next.add(neighbour);
       };
-      for (const position of graph.positionsFrom(symbolId)) reach(objects[position]!, position);
-      for (const position of graph.positionsTo(symbolId)) reach(subjects[position]!, position);
+      const outgoing = graph.positionsFrom(symbolId);
+      const incoming = graph.positionsTo(symbolId);
+      for (let index = 0; index < Math.min(fanOut, outgoing.length); index++) reach(objects[outgoing[index]!]!, outgoing[index]!);
+      for (let index = 0; index < Math.min(fanOut, incoming.length); index++) reach(subjects[incoming[index]!]!, incoming[index]!);
     }
     frontier = [...next];
   }

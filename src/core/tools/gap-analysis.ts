@@ -35,12 +35,17 @@ export const gapAnalysis: Tool<{ symbol: number }> = {
       .slice(0, MAX_PARENTS)
       .map((triple) => triple.object);
     const siblingPredicates = new Map<number, number>();
+    const { subjects, predicates } = graph.columns;
+    const siblingsOf = (parent: number) => {
+      const siblings: number[] = [];
+      for (const position of graph.positionsTo(parent)) {
+        if (isA.has(predicates[position]!)) siblings.push(subjects[position]!);
+        if (siblings.length >= MAX_SIBLINGS) break;
+      }
+      return siblings;
+    };
     for (const parent of parents)
-      for (const sibling of graph
-        .incoming(parent)
-        .filter((triple) => isA.has(triple.predicate))
-        .slice(0, MAX_SIBLINGS)
-        .map((triple) => triple.subject)) {
+      for (const sibling of siblingsOf(parent)) {
         if (sibling === input.symbol) continue;
         for (const predicate of new Set(graph.outgoing(sibling).filter((triple) => !graph.isMetadata(triple) && triple.predicate !== labelPredicate).map((triple) => triple.predicate)))
           siblingPredicates.set(predicate, (siblingPredicates.get(predicate) ?? 0) + 1);

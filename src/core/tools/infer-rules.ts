@@ -18,9 +18,10 @@ export const inferRules: Tool<{ minConfidence: number }> = {
     state.inferredAtTripleCount === state.graph.tripleCount ? 'the rules have already run around this goal on the graph as it is' : undefined,
   baseScore(state) {
     const ruleRelations = ['is-a', 'part-of', 'has-a', 'has-part', 'similar-to', 'parent-of', 'child-of', 'contains'].flatMap((name) => state.graph.symbolsNamed(name).map((symbol) => symbol.id));
-    const chains = state.goalSymbols.some((symbol) =>
-      [...state.graph.incoming(symbol), ...state.graph.outgoing(symbol)].some((triple) => ruleRelations.includes(triple.predicate)),
-    );
+    // Positions and columns, with an early exit: goal symbols can have very many facts.
+    const { predicates } = state.graph.columns;
+    const usesRule = (positions: readonly number[]) => positions.some((position) => ruleRelations.includes(predicates[position]!));
+    const chains = state.goalSymbols.some((symbol) => usesRule(state.graph.positionsTo(symbol)) || usesRule(state.graph.positionsFrom(symbol)));
     return chains ? 0.85 : 0.2;
   },
   proposeInput: () => ({ minConfidence: 0.1 }),
