@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { KnowledgeGraph } from '../kg/graph.ts';
-import { runQuery } from '../kg/query.ts';
+import { runQuery, triplesOfAnswer } from '../kg/query.ts';
 import type { SimilarityIndex } from '../kg/similarity.ts';
 import { spreadActivation } from '../kg/traversal.ts';
 import { DEFAULT_ARCHETYPE_WEIGHTS } from '../psyche/archetypes.ts';
@@ -149,7 +149,7 @@ const MAX_FINDINGS = 2000;
  * domain findings, then decides Completed (criteria met), Advanced (a new fact about the goal's
  * symbols) or NoChange, and updates the goal's counters.
  */
-export function evaluateGoal(graph: KnowledgeGraph, decision: Decision, outcome: ToolOutcome, cycle: number): { goal: Goal; outcome: CycleOutcome; statusChange?: string } {
+export function evaluateGoal(graph: KnowledgeGraph, decision: Decision, outcome: ToolOutcome): { goal: Goal; outcome: CycleOutcome; statusChange?: string } {
   const { goal, criteria } = decision;
   const seen = new Set(goal.findings.map(([subject, predicate, object]) => `${subject} ${predicate} ${object}`));
   const findings = [...goal.findings];
@@ -176,26 +176,27 @@ export function evaluateGoal(graph: KnowledgeGraph, decision: Decision, outcome:
     if (isMet) {
       // The findings of a met pattern are all its answers the graph supports, found or not yet,
       // and they come first: they are what the goal asked for.
-      const answers: FactIds[] = [];
-      for (const row of answer.rows)
-        for (const pattern of criteria.patterns) {
-          const [subject, predicate, object] = pattern.map((term) => (term.type === 'variable' ? row[term.name] : undefined));
-          const match = graph.match(subject, predicate, object).find((triple) => !graph.isMetadata(triple));
-          if (match) answers.push([match.subject, match.predicate, match.object]);
-        }
+      const answers: FactIds[] = answer.rows.flatMap((row) => triplesOfAnswer(graph, criteria.patterns, row));
       const others = findings.splice(0);
       seen.clear();
       for (const fact of [...answers, ...others]) addFinding(fact);
       metBecause = `${answer.rows.length} answers to ${criteria.text}, at least ${criteria.minCount} needed`;
     }
   } else {
-    const text = `${findings.map((fact) => fact.map((id) => graph.symbol(id)?.label ?? '').join(' ')).join(' ')} ${outcome.summary}`.toLowerCase();
-    const matched = criteria.keywords.filter((keyword) => text.includes(keyword));
-    isMet = matched.length * 2 >= criteria.keywords.length;
-    if (isMet) metBecause = `found ${matched.join(', ')} (${matched.length} of ${criteria.keywords.length} keywords)`;
+    // Whole words only, and a keyword that names the goal's own subject proves nothing: every
+    // fact about Mars says "Mars".
+    const ownNames = new Set(decision.state.goalSymbols.map((id) => (graph.symbol(id)?.label ?? '').toLowerCase()));
+    const wanted = criteria.keywords.filter((keyword) => !ownNames.has(keyword));
+    const keywords = wanted.length > 0 ? wanted : criteria.keywords;
+    const text = `${findings.map((fact) => fact.map((id) => graph.symbol(id)?.label ?? '').join(' ')).join(' ')} ${outcome.summary}`;
+    const words = new Set(text.normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}-]+/u));
+    const matched = keywords.filter((keyword) => words.has(keyword));
+    isMet = matched.length * 2 >= keywords.length;
+    if (isMet) metBecause = `found ${matched.join(', ')} (${matched.length} of ${keywords.length} keywords)`;
   }
-  if (isMet) return { goal: { ...base, status: 'completed', statusReason: metBecause, lastProgressCycle: cycle }, outcome: 'completed', statusChange: `completed: ${metBecause}` };
-  if (hasAdvanced) return { goal: { ...base, lastProgressCycle: cycle }, outcome: 'advanced' };
+  // Progress is counted in the goal's own cycles, the unit its stall threshold is in.
+  if (isMet) return { goal: { ...base, status: 'completed', statusReason: metBecause, lastProgressCycle: base.cyclesWorked }, outcome: 'completed', statusChange: `completed: ${metBecause}` };
+  if (hasAdvanced) return { goal: { ...base, lastProgressCycle: base.cyclesWorked }, outcome: 'advanced' };
   return { goal: base, outcome: 'no-change' };
 }
 

@@ -29,6 +29,9 @@ describe('the agent loop', () => {
     );
     const [goal] = (await service.goalList({ sessionId })).goals;
     expect(goal).toMatchObject({ status: 'completed', cyclesWorked: 1 });
+    // The answers come first, each the very fact that answers: X is-a Mammal.
+    const answered = goal!.findings.slice(0, 43);
+    expect(answered.every((fact) => fact.predicate.label === 'is-a' && fact.object.label === 'Mammal')).toBe(true);
     const mammals = goal!.findings.filter((fact) => fact.predicate.label === 'is-a' && fact.object.label === 'Mammal').map((fact) => fact.subject.label);
     expect(mammals).toEqual(expect.arrayContaining(['GoldenRetriever', 'SiameseCat', 'Wolf', 'Elephant', 'Bat']));
     // Nothing the graph does not support: every finding is a stored triple.
@@ -169,4 +172,16 @@ describe('focused inference in the loop', () => {
     // Focused on Mammal, the first run derived nothing about planets.
     expect(cycles[0]!.act).not.toMatch(/Planet/);
   });
+});
+
+describe('goal evaluation details', () => {
+  it('does not complete a keyword goal on the name of its own subject', async () => {
+    const { service, sessionId } = await agentOnStarterGraph();
+    await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'Mars habitability' });
+    const cycles: CycleRecord[] = [];
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 2 }, (record) => cycles.push(record));
+    expect(cycles.map((record) => record.outcome)).not.toContain('completed');
+  });
+
+
 });

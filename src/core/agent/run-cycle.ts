@@ -88,7 +88,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       graph.apply(stored);
       dependencies.onGraphApplied?.(stored);
     }
-    const evaluated = evaluateGoal(graph, decision, outcome, cycle);
+    const evaluated = evaluateGoal(graph, decision, outcome);
     if (change?.inferredAtTripleCount !== undefined) evaluated.goal.inferredAtTripleCount = change.inferredAtTripleCount;
     const updatedGoals: Goal[] = [evaluated.goal];
     let statusChange = evaluated.statusChange;
@@ -103,7 +103,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       const siblings = goals.filter((goal) => goal.parentId === evaluated.goal.parentId && goal.id !== evaluated.goal.id);
       const parent = goals.find((goal) => goal.id === evaluated.goal.parentId);
       if (parent && parent.status === 'suspended' && siblings.every((sibling) => sibling.status === 'completed'))
-        updatedGoals.push({ ...parent, status: 'active', statusReason: 'its sub-goals are complete', lastProgressCycle: cycle });
+        updatedGoals.push({ ...parent, status: 'active', statusReason: 'its sub-goals are complete', lastProgressCycle: parent.cyclesWorked });
     }
 
     const act = `${outcome.summary} -> ${evaluated.outcome}${statusChange ? ` (${statusChange})` : ''}`;

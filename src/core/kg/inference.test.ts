@@ -149,3 +149,15 @@ describe('inference focused on some symbols', () => {
     expect(inferRules(graph).derivations.length).toBeGreaterThan(focused.derivations.length);
   });
 });
+
+describe('focused inference through inverse relations', () => {
+  it('follows has-part as reversed part-of, deriving what the whole graph would about the focus', () => {
+    const graph = graphOf([
+      ['Car', 'has-part', 'Engine'],
+      ['Piston', 'part-of', 'Engine'],
+    ]);
+    const car = graph.symbolByLabel('Car')!.id;
+    expect(lines(graph, inferRules(graph, { restrictTo: focusRegion(graph, [car]) }))).toEqual(lines(graph, inferRules(graph)));
+    expect(lines(graph, inferRules(graph, { restrictTo: focusRegion(graph, [car]) }))).toContain('Piston part-of Car 0.900 (part-of-transitive)');
+  });
+});

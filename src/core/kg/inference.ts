@@ -154,27 +154,41 @@ export function focusRegion(graph: KnowledgeGraph, focus: readonly number[], rul
   const { subjects, objects, predicates } = graph.columns;
   const inRegion = new Set<string>();
   const focusSet = new Set(focus);
-  const transitive = new Set(rules.filter((rule) => rule.kind === 'transitive').flatMap((rule) => graph.symbolsNamed(rule.predicate).map((symbol) => symbol.id)));
-  for (const predicate of transitive) {
-    for (const [direction, next] of [
-      ['up', (symbol: number) => graph.positionsFrom(symbol)],
-      ['down', (symbol: number) => graph.positionsTo(symbol)],
-    ] as const) {
-      const seen = new Set(focus);
-      let frontier = [...focus];
-      while (frontier.length > 0) {
-        const reached: number[] = [];
-        for (const symbol of frontier)
-          for (const position of next(symbol)) {
-            if (predicates[position] !== predicate) continue;
-            inRegion.add(tripleKey(subjects[position]!, predicate, objects[position]!));
-            const other = direction === 'up' ? objects[position]! : subjects[position]!;
+  const idsNamed = (name: string) => graph.symbolsNamed(name).map((symbol) => symbol.id);
+  const transitive = new Set(rules.filter((rule) => rule.kind === 'transitive').flatMap((rule) => idsNamed(rule.predicate)));
+  for (const rule of rules.filter((candidate) => candidate.kind === 'transitive')) {
+    // X has-part Y says Y part-of X: an inverse relation's facts are this relation's, reversed.
+    const inverses = new Set(
+      rules.flatMap((other) =>
+        other.kind !== 'inverse' ? [] : other.inverse === rule.predicate ? idsNamed(other.predicate) : other.predicate === rule.predicate ? idsNamed(other.inverse) : [],
+      ),
+    );
+    for (const predicate of idsNamed(rule.predicate)) {
+      for (const isUp of [true, false]) {
+        const seen = new Set(focus);
+        let frontier = [...focus];
+        while (frontier.length > 0) {
+          const reached: number[] = [];
+          const visit = (position: number, other: number) => {
+            inRegion.add(tripleKey(subjects[position]!, predicates[position]!, objects[position]!));
             if (!seen.has(other)) {
               seen.add(other);
               reached.push(other);
             }
+          };
+          for (const symbol of frontier) {
+            // Up: symbol p X, or X q symbol; down: X p symbol, or symbol q X.
+            for (const position of graph.positionsFrom(symbol)) {
+              const relation = predicates[position]!;
+              if ((isUp && relation === predicate) || (!isUp && inverses.has(relation))) visit(position, objects[position]!);
+            }
+            for (const position of graph.positionsTo(symbol)) {
+              const relation = predicates[position]!;
+              if ((!isUp && relation === predicate) || (isUp && inverses.has(relation))) visit(position, subjects[position]!);
+            }
           }
-        frontier = reached;
+          frontier = reached;
+        }
       }
     }
   }

@@ -112,6 +112,25 @@ export function runQuery(graph: KnowledgeGraph, patterns: TriplePattern[], limit
   return { variables, rows, isTruncated, unknownTerms };
 }
 
+/**
+ * The stored triples an answer stands on: for each pattern, the triple its bound variables and
+ * constants name (a constant name may stand for several symbols: the one stored counts).
+ */
+export function triplesOfAnswer(graph: KnowledgeGraph, patterns: readonly TriplePattern[], row: Bindings): [number, number, number][] {
+  const found: [number, number, number][] = [];
+  for (const pattern of patterns) {
+    const [subjects, predicates, objects] = pattern.map((term) => (term.type === 'variable' ? (row[term.name] !== undefined ? [row[term.name]!] : []) : resolveTerm(graph, term)));
+    search: for (const subject of subjects!)
+      for (const predicate of predicates!)
+        for (const object of objects!)
+          if (graph.positionOf(subject, predicate, object) !== -1) {
+            found.push([subject, predicate, object]);
+            break search;
+          }
+  }
+  return found;
+}
+
 function resolveTerm(graph: KnowledgeGraph, term: Exclude<QueryTerm, { type: 'variable' }>): number[] {
   const ids = (symbol: { id: number } | undefined) => (symbol ? [symbol.id] : []);
   switch (term.type) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseQuery, runQuery } from '../kg/query.ts';
+import { parseQuery, runQuery, triplesOfAnswer } from '../kg/query.ts';
 import { domainTriplesAround, type FactIds, factIdsOf, type Tool } from './tool.ts';
 
 const LIMIT = 200;
@@ -28,16 +28,7 @@ export const kgQuery: Tool<{ pattern?: string; symbol?: number }> = {
       const parsed = parseQuery(input.pattern);
       if (!parsed.ok) return { ok: false, summary: `cannot read the pattern ${input.pattern}`, facts: [], symbols: [], rejection: 'invalid_arguments' };
       const answer = runQuery(state.graph, parsed.value, LIMIT);
-      const facts: FactIds[] = [];
-      for (const row of answer.rows) {
-        for (const pattern of parsed.value) {
-          const ids = pattern.map((term) => (term.type === 'variable' ? row[term.name] : undefined));
-          // A pattern's constants may name several symbols: find the stored triple the row matched.
-          const [subject, predicate, object] = ids;
-          const match = state.graph.match(subject, predicate, object).find((triple) => !state.graph.isMetadata(triple));
-          if (match) facts.push(factIdsOf(match));
-        }
-      }
+      const facts: FactIds[] = answer.rows.flatMap((row) => triplesOfAnswer(state.graph, parsed.value, row));
       const labels = answer.rows.slice(0, 8).map((row) => Object.values(row).map((id) => state.graph.symbol(id)?.label).join(' '));
       return {
         ok: true,

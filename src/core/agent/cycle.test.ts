@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { SimilarityIndex } from '../kg/similarity.ts';
+import { graphOf } from '../testing/graph-of.ts';
+import { TOOLS } from '../tools/registry.ts';
+import { type Decision, decide, decomposeIfStalled, evaluateGoal } from './cycle.ts';
+import type { Goal } from './goal.ts';
+
+const graph = graphOf([
+  ['Mars', 'is-a', 'Planet'],
+  ['Mars', 'orbits', 'Sun'],
+]);
+
+function decisionFor(goal: Goal): Decision {
+  const decision = decide({ sessionId: 's', cycle: 40, now: 1, graph, similarity: new SimilarityIndex(graph), goals: [goal], memoryEntryCount: 0, memoryCapacity: 100, episodes: [], tools: TOOLS });
+  if (!decision || !('tool' in decision)) throw new Error('no decision');
+  return decision;
+}
+
+const goal: Goal = {
+  id: 1,
+  sessionId: 's',
+  description: 'Learn about Mars',
+  successCriteria: 'volcano, crater',
+  priority: 128,
+  status: 'active',
+  cyclesWorked: 2,
+  lastProgressCycle: 0,
+  stallThreshold: 5,
+  findings: [],
+  toolsUsed: [],
+  createdAt: 1,
+};
+
+describe('goal progress', () => {
+  it('is counted in the goal\'s own cycles, whatever the session\'s cycle number', () => {
+    const mars = graph.symbolByLabel('Mars')!.id;
+    const orbits = graph.symbolByLabel('orbits')!.id;
+    const sun = graph.symbolByLabel('Sun')!.id;
+    const advanced = evaluateGoal(graph, decisionFor(goal), { ok: true, summary: 'found', facts: [[mars, orbits, sun]], symbols: [] });
+    expect(advanced).toMatchObject({ outcome: 'advanced', goal: { cyclesWorked: 3, lastProgressCycle: 3 } });
+    const stale = evaluateGoal(graph, decisionFor(advanced.goal), { ok: true, summary: 'nothing', facts: [], symbols: [] });
+    expect(stale).toMatchObject({ outcome: 'no-change', goal: { cyclesWorked: 4, lastProgressCycle: 3 } });
+  });
+
+  it('splits a goal once it has gone its stall threshold of its own cycles without progress', () => {
+    expect(decomposeIfStalled({ ...goal, cyclesWorked: 7, lastProgressCycle: 3 }, 1)).toBeUndefined();
+    expect(decomposeIfStalled({ ...goal, cyclesWorked: 8, lastProgressCycle: 3 }, 1)?.children.map((child) => child.successCriteria)).toEqual(['volcano', 'crater']);
+  });
+});
