@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_FLAGS } from './scripts/find-chromium.mjs';
 
 /** The e2e tests run against the built app served by `vite preview` in Chromium (see scripts/run-e2e.mjs). */
 const PORT = 4319;
@@ -16,16 +17,7 @@ export default defineConfig({
     trace: 'off',
     launchOptions: {
       executablePath: process.env.ANIMA_CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: [...CHROMIUM_FLAGS],
     },
   },
   webServer: {

@@ -16,22 +16,15 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
-import { findChromium } from './find-chromium.mjs';
+import { CHROMIUM_FLAGS, findChromium } from './find-chromium.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const OUT_DIR = join(ROOT, 'dist-bench', 'kg');
 const ENGINES = ['anima', 'n3', 'oxigraph', 'quadstore'];
 const PERSISTENT = new Set(['anima', 'quadstore']);
 const METRICS = ['import_ms', 'reopen_ms', 'query1_ms', 'query2_ms', 'closure_ms', 'heap_bytes'];
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
+const BENCH_CHROMIUM_FLAGS = [
+  ...CHROMIUM_FLAGS,
   // Lets the page settle the heap (window.gc) before each import, reopen and query, so engines compare.
   '--js-flags=--expose-gc',
 ];
@@ -106,7 +99,7 @@ async function measureEngine(engine) {
   const start = Date.now();
   const runs = runsFor(engine);
   const profile = await mkdtemp(join(tmpdir(), `anima-bench-${engine}-`));
-  const context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: CHROMIUM_FLAGS });
+  const context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: BENCH_CHROMIUM_FLAGS });
   browserVersion ||= context.browser()?.version() ?? '';
   try {
     let page = await openPage(context, engine);

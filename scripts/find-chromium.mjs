@@ -16,3 +16,18 @@ export async function findChromium() {
   }
   return undefined;
 }
+
+/**
+ * The flags every headless Chromium of this project starts with (tests, benchmarks, icon
+ * rendering): without the networking ones, this machine's closed network refuses its calls.
+ */
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];

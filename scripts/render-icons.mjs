@@ -2,10 +2,10 @@
 // changing the SVG: `node scripts/render-icons.mjs` (needs a Chromium, found as for the e2e tests).
 import { readFile } from 'node:fs/promises';
 import { chromium } from '@playwright/test';
-import { findChromium } from './find-chromium.mjs';
+import { CHROMIUM_FLAGS, findChromium } from './find-chromium.mjs';
 
 const svg = await readFile(new URL('../public/favicon.svg', import.meta.url), 'utf8');
-const browser = await chromium.launch({ executablePath: await findChromium(), args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+const browser = await chromium.launch({ executablePath: await findChromium(), args: [...CHROMIUM_FLAGS] });
 const page = await browser.newPage();
 const icons = [
   { file: 'icon-192.png', size: 192, padding: 0 },
