@@ -145,3 +145,41 @@ describe('anima agent commands', () => {
     expect(await anima('run', '--goal', 'x', '--criteria', 'a b', '--snapshot', join(folder, 'agent.json'))).toMatchObject({ code: 1, error: expect.stringContaining('criteria') });
   });
 });
+
+describe('anima psyche commands', () => {
+  const PSYCHE = '[persona]\nname = "Clerk"\ngrammar_preference = "terse"\ntraits = []\ntone = []\n\n[archetypes]\nsage = 0.9\nhealer = 0.5\nexplorer = 0.2\nguardian = 0.4\n';
+
+  it('checks a file without a session: exit 0 with a summary, or 1 with each problem located', async () => {
+    const good = await anima('psyche', 'check', await file('good.toml', PSYCHE));
+    expect(good).toMatchObject({ code: 0, out: expect.stringContaining('a valid psyche: persona Clerk (terse)') });
+    const bad = await anima('psyche', 'check', await file('bad.toml', PSYCHE.replace('sage = 0.9', 'sage = "wise"')));
+    expect(bad.code).toBe(1);
+    expect(bad.error).toMatch(/bad\.toml: error: line 8, at archetypes\.sage: /);
+    expect((await anima('psyche', 'check', join(folder, 'absent.toml'))).error).toMatch(/cannot read .*absent\.toml/);
+  });
+
+  it('imports into a snapshot, exports what re-imports unchanged, and refuses a broken file leaving the snapshot as it was', async () => {
+    const snapshot = join(folder, 'session.json');
+    expect(await anima('psyche', 'import', await file('clerk.toml', PSYCHE), '--snapshot', snapshot)).toMatchObject({ code: 0, out: expect.stringContaining('imported as psyche version 2 (persona Clerk)') });
+    const exported = await anima('psyche', 'export', '--snapshot', snapshot);
+    expect(exported.out).toMatch(/^sage = 0\.9$/m);
+    const before = await readFile(snapshot, 'utf8');
+    expect((await anima('psyche', 'import', await file('broken.toml', '[archetypes]\nsage = 2\n'), '--snapshot', snapshot)).code).toBe(1);
+    expect(await readFile(snapshot, 'utf8')).toBe(before);
+    await anima('psyche', 'import', await file('again.toml', exported.out), '--snapshot', snapshot);
+    expect((await anima('psyche', 'export', '--snapshot', snapshot)).out).toBe(exported.out);
+  });
+
+  it('runs wearing a psyche, and writes the findings up in its grammar', async () => {
+    const snapshot = join(folder, 'session.json');
+    const kg = await file('zoo.ttl', TURTLE);
+    const run = await anima('run', '--goal', 'Find mammals', '--criteria', '?x is-a mammal, at least 3', '--kg', kg, '--psyche', await file('clerk.toml', PSYCHE), '--snapshot', snapshot);
+    expect(run.code).toBe(0);
+    expect((await anima('psyche', 'export', '--snapshot', snapshot)).out).toContain('name = "Clerk"');
+    const written = await anima('write-up', '1', '--snapshot', snapshot);
+    expect(written.out).toMatch(/^Dog -> is-a -> Mammal \[[\d.]+\]$/m);
+    expect((await anima('write-up', '1', '--snapshot', snapshot, '--grammar', 'formal')).out).toMatch(/^- Cat is-a Mammal \(confidence 1\.00\)$/m);
+    const refused = await anima('run', '--goal', 'x y z', '--psyche', await file('bad.toml', '[archetypes]\nsage = 2\n'), '--snapshot', snapshot);
+    expect(refused).toMatchObject({ code: 1, error: expect.stringContaining('nothing was run') });
+  });
+});

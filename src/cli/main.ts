@@ -1,9 +1,9 @@
 import { openAsBlob } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { AgentApi, Fact, GoalView } from '../core/api.ts';
 import { withContractChecks } from '../core/api.ts';
-import { describeProblem } from '../core/result.ts';
+import { describeProblem, type Problem } from '../core/result.ts';
 import { createAgentService } from '../core/service.ts';
 import { CliError, openSnapshot, saveSnapshot } from './snapshot-file.ts';
 
@@ -28,8 +28,15 @@ The agent (goals and cycles live in the same snapshot):
   anima goals --snapshot S [--json]
   anima consolidate --snapshot S
   anima recall --query TEXT --snapshot S [--limit K] [--json]
+  anima write-up GOAL_ID --snapshot S [--grammar narrative|formal|terse|NAME]
 
+  run and resume take --psyche FILE: the psyche.toml the agent wears from then on.
   --json prints one JSON object per cycle, then {"goals":[...]} with each goal's findings.
+
+The psyche (kept in the snapshot, version by version):
+  anima psyche check FILE                       validate only: problems and warnings, exit 0 or 1
+  anima psyche import FILE --snapshot S         wear it from now on (a new version)
+  anima psyche export --snapshot S [--output FILE]
 
 Options:
   --snapshot S   the session snapshot file (JSON)
@@ -37,7 +44,8 @@ Options:
 `;
 
 const KG_COMMANDS = ['import', 'stats', 'query', 'export', 'infer', 'path', 'similar'];
-const AGENT_COMMANDS = ['run', 'resume', 'cycle', 'goals', 'consolidate', 'recall'];
+const AGENT_COMMANDS = ['run', 'resume', 'cycle', 'goals', 'consolidate', 'recall', 'write-up'];
+const PSYCHE_COMMANDS = ['check', 'import', 'export'];
 
 const defaultOutput: CliOutput = {
   out: (text) => process.stdout.write(text),
@@ -78,6 +86,8 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
         'max-cycles': { type: 'string' },
         query: { type: 'string' },
         'max-iterations': { type: 'string' },
+        psyche: { type: 'string' },
+        grammar: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     });
@@ -92,18 +102,25 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
   }
   if (area === undefined) throw new CliError(`which command?\n\n${USAGE}`, 2);
   const isAgentCommand = AGENT_COMMANDS.includes(area);
-  if (area !== 'kg' && !isAgentCommand) throw new CliError(`unknown command "${area}"\n\n${USAGE}`, 2);
+  if (area !== 'kg' && area !== 'psyche' && !isAgentCommand) throw new CliError(`unknown command "${area}"\n\n${USAGE}`, 2);
   if (area === 'kg' && !KG_COMMANDS.includes(command ?? '')) throw new CliError(`unknown command "kg ${command ?? ''}"\n\n${USAGE}`, 2);
-  const commandName = isAgentCommand ? area : `kg ${command}`;
-  const snapshotPath = values.snapshot;
-  if (!snapshotPath) throw new CliError(`${commandName}: --snapshot S is required\n\n${USAGE}`, 2);
+  if (area === 'psyche' && !PSYCHE_COMMANDS.includes(command ?? '')) throw new CliError(`unknown command "psyche ${command ?? ''}"\n\n${USAGE}`, 2);
+  const commandName = isAgentCommand ? area : `${area} ${command}`;
+  // Checking a psyche file needs no session: it is read over the default psyche, in a database of its own.
+  const snapshotPath = area === 'psyche' && command === 'check' ? undefined : values.snapshot;
+  if (!snapshotPath && commandName !== 'psyche check') throw new CliError(`${commandName}: --snapshot S is required\n\n${USAGE}`, 2);
 
   const { db, hadSnapshot } = await openSnapshot(snapshotPath);
-  if (!hadSnapshot && !(area === 'kg' ? command === 'import' : area === 'run'))
+  const createsSnapshot = area === 'kg' ? command === 'import' : area === 'run' || commandName === 'psyche import';
+  if (snapshotPath && !hadSnapshot && !createsSnapshot)
     throw new CliError(`no snapshot at ${snapshotPath} (\`anima kg import FILE --snapshot ${snapshotPath}\` or \`anima run ... --snapshot ${snapshotPath}\` creates it)`);
   const service: AgentApi = withContractChecks(createAgentService({ db, now: () => Date.now(), newId: () => crypto.randomUUID() }));
   const { session } = await service.open({});
-  if (isAgentCommand) return runAgentCommand({ area, service, sessionId: session.id, values, output, save: () => saveSnapshot(db, session.id, snapshotPath) });
+  const save = () => (snapshotPath ? saveSnapshot(db, session.id, snapshotPath) : Promise.resolve());
+  if (area === 'psyche') return runPsycheCommand({ command: command!, file: rest[0], service, sessionId: session.id, outputFile: values.output, output, save });
+  if (values.psyche && (area === 'run' || area === 'resume')) await wearPsyche(service, session.id, values.psyche, output);
+  if (isAgentCommand) return runAgentCommand({ area, positional: command, service, sessionId: session.id, values, output, save });
+  if (!snapshotPath) throw new CliError(`${commandName}: --snapshot S is required`, 2);
 
   switch (command) {
     case 'import': {
@@ -225,17 +242,83 @@ function numberOption(text: string | undefined, name: string, rule: { min: numbe
   return value;
 }
 
+/** Reads a psyche.toml, or says why it cannot. */
+async function readPsycheFile(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new CliError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Problems and warnings of a psyche file, one per line, located by line and key path. */
+function psycheReport(file: string, report: { problems?: Problem[]; warnings: Problem[] }): string {
+  return [...(report.problems ?? []).map((problem) => `${file}: error: ${describeProblem(problem)}`), ...report.warnings.map((warning) => `${file}: warning: ${describeProblem(warning)}`)]
+    .map((line) => `${line}\n`)
+    .join('');
+}
+
+/** `--psyche FILE`: imports it as the session's psyche before the run; a file that fails stops the run before anything changed. */
+async function wearPsyche(service: AgentApi, sessionId: string, file: string, output: CliOutput): Promise<void> {
+  const imported = await service.psycheImport({ sessionId, toml: await readPsycheFile(file), fileName: file });
+  output.error(psycheReport(file, imported));
+  if (!imported.ok) throw new CliError(`${file}: the psyche was not imported; nothing was run`);
+}
+
+type PsycheCommand = { command: string; file: string | undefined; service: AgentApi; sessionId: string; outputFile: string | undefined; output: CliOutput; save: () => Promise<void> };
+
+/** psyche check, import and export. */
+async function runPsycheCommand({ command, file, service, sessionId, outputFile, output, save }: PsycheCommand): Promise<number> {
+  if (command === 'export') {
+    const exported = await service.psycheExport({ sessionId });
+    if (outputFile) {
+      await writeFile(outputFile, exported.text);
+      output.error(`anima: wrote the psyche to ${outputFile}\n`);
+    } else output.out(exported.text);
+    return 0;
+  }
+  if (!file) throw new CliError(`psyche ${command}: which FILE?\n\n${USAGE}`, 2);
+  const toml = await readPsycheFile(file);
+  if (command === 'check') {
+    const checked = await service.psycheCheck({ sessionId, toml });
+    output.error(psycheReport(file, checked));
+    if (!checked.ok) return 1;
+    const { persona, archetypes, shadow } = checked.psyche;
+    output.out(
+      `${file}: a valid psyche: persona ${persona.name} (${persona.grammarPreference}), ${shadow.vetoPatterns.length} veto and ${shadow.biasPatterns.length} bias patterns, ` +
+        `sage ${archetypes.sage} healer ${archetypes.healer} explorer ${archetypes.explorer} guardian ${archetypes.guardian}\n`,
+    );
+    return 0;
+  }
+  const imported = await service.psycheImport({ sessionId, toml, fileName: file });
+  output.error(psycheReport(file, imported));
+  if (!imported.ok) throw new CliError(`${file}: the psyche was not imported; the session is unchanged`);
+  await save();
+  output.out(`${file}: imported as psyche version ${imported.current.version} (persona ${imported.current.psyche.persona.name})\n`);
+  return 0;
+}
+
 type AgentCommand = {
   area: string;
+  /** The word after the command: write-up's goal id. */
+  positional: string | undefined;
   service: AgentApi;
   sessionId: string;
-  values: { json?: boolean; goal?: string; criteria?: string; priority?: string; kg?: string; 'max-cycles'?: string; query?: string; limit?: string };
+  values: { json?: boolean; goal?: string; criteria?: string; priority?: string; kg?: string; 'max-cycles'?: string; query?: string; limit?: string; grammar?: string };
   output: CliOutput;
   save: () => Promise<void>;
 };
 
 /** run, resume, cycle and goals: the agent over the snapshot's session, saved after every run. */
-async function runAgentCommand({ area, service, sessionId, values, output, save }: AgentCommand): Promise<number> {
+async function runAgentCommand({ area, positional, service, sessionId, values, output, save }: AgentCommand): Promise<number> {
+  if (area === 'write-up') {
+    const goalId = numberOption(positional, 'GOAL_ID', { min: 1, max: Number.MAX_SAFE_INTEGER, fallback: Number.NaN, isInteger: true });
+    if (Number.isNaN(goalId)) throw new CliError(`write-up: which goal? e.g. anima write-up 1 --snapshot S (\`anima goals\` lists them)`, 2);
+    const written = await service.synthesize({ sessionId, goalId, ...(values.grammar ? { grammar: values.grammar } : {}) });
+    if (!written.ok) throw new CliError(written.problems.map(describeProblem).join('\n'));
+    output.out(`${written.text}\n`);
+    return 0;
+  }
   if (area === 'run') {
     if (!values.goal) throw new CliError(`run: --goal "TEXT" is required\n\n${USAGE}`, 2);
     if (values.kg) {

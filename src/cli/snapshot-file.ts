@@ -8,10 +8,10 @@ import { exportSnapshot, parseSnapshot, restoreSnapshot } from '../core/store/sn
 /** A database for one CLI command: in memory (fake-indexeddb), filled from and saved to a snapshot file. */
 export type CliDatabase = { db: AnimaDatabase; hadSnapshot: boolean };
 
-/** Opens a fresh in-memory database and, when the snapshot file exists, restores it (checked first). */
-export async function openSnapshot(path: string): Promise<CliDatabase> {
+/** Opens a fresh in-memory database and, when the snapshot file exists, restores it (checked first); without a path, an empty one. */
+export async function openSnapshot(path: string | undefined): Promise<CliDatabase> {
   const db = new AnimaDatabase('anima-cli', { indexedDB: new IDBFactory(), IDBKeyRange });
-  if (!existsSync(path)) return { db, hadSnapshot: false };
+  if (path === undefined || !existsSync(path)) return { db, hadSnapshot: false };
   let value: unknown;
   try {
     value = JSON.parse(await readFile(path, 'utf8'));

@@ -5,6 +5,8 @@ import { goalStatusSchema } from './agent/goal.ts';
 import { memoryKindSchema } from './agent/working-memory.ts';
 import { symbolSchema } from './kg/symbol.ts';
 import { provenanceRecordSchema } from './store/provenance.ts';
+import { psycheSchema } from './psyche/psyche.ts';
+import { approvalStatusSchema } from './agent/approval.ts';
 
 /**
  * The contract of the AgentService: every method's arguments, result and (for long operations)
@@ -101,6 +103,60 @@ export const goalViewSchema = z.object({
 export type GoalView = z.infer<typeof goalViewSchema>;
 export { cycleRecordSchema };
 export type { CycleRecord } from './agent/cycle.ts';
+
+/** A stored psyche version, whole. */
+export const psycheVersionViewSchema = z.object({ version: z.number().int().nonnegative(), psyche: psycheSchema, cycle: z.number().int(), reason: z.string(), createdAt: z.number() });
+export type PsycheVersionView = z.infer<typeof psycheVersionViewSchema>;
+export { psycheSchema };
+export type { Psyche } from './psyche/psyche.ts';
+
+/** A version in the psyche's history: what the chart and the list show. */
+export const psycheHistoryEntrySchema = z.object({
+  /** 0 for the default psyche of a session that never stored one. */
+  version: z.number().int().nonnegative(),
+  cycle: z.number().int(),
+  reason: z.string(),
+  createdAt: z.number(),
+  archetypes: psycheSchema.shape.archetypes,
+  individuationLevel: z.number(),
+  shadowEncounters: z.number().int(),
+  dominantArchetype: z.string(),
+});
+export type PsycheHistoryEntry = z.infer<typeof psycheHistoryEntrySchema>;
+
+/** What reading a psyche.toml found: the psyche it would give, or the problems; warnings either way. */
+const psycheCheckSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), psyche: psycheSchema, warnings: z.array(problemSchema) }),
+  z.object({ ok: z.literal(false), problems: z.array(problemSchema), warnings: z.array(problemSchema) }),
+]);
+
+const psycheChangeSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), current: psycheVersionViewSchema, warnings: z.array(problemSchema) }),
+  z.object({ ok: z.literal(false), reason: z.enum(['invalid', 'read-only', 'not-found']), problems: z.array(problemSchema), warnings: z.array(problemSchema) }),
+]);
+
+/** An action waiting for (or decided by) the user, as the Approvals screen shows it. */
+export const approvalViewSchema = z.object({
+  id: z.number().int(),
+  goalId: z.number().int(),
+  goalDescription: z.string(),
+  cycle: z.number().int(),
+  tool: z.string(),
+  /** The action as the shadow read it: `tool=... input=...`. */
+  action: z.string(),
+  pattern: z.string(),
+  because: z.string(),
+  explanation: z.string(),
+  status: approvalStatusSchema,
+  reason: z.string().optional(),
+  createdAt: z.number(),
+  decidedAt: z.number().optional(),
+  doneInCycle: z.number().int().optional(),
+});
+export type ApprovalView = z.infer<typeof approvalViewSchema>;
+
+/** The grammars synthesis can use: the built-in ones and the psyche's custom grammar. */
+export const grammarChoiceSchema = z.string().min(1).max(200);
 
 const sessionSummarySchema = z.object({ id: sessionIdSchema, name: z.string() });
 
@@ -291,6 +347,35 @@ export const agentContract = {
         z.object({ id: z.number().int(), goalId: z.number().int().optional(), summary: z.string(), learnings: z.array(symbolRefSchema), tools: z.array(z.string()), score: z.number(), cycle: z.number().int() }),
       ),
     }),
+  },
+  /** The session's current psyche (the default one until something changed it). */
+  psycheGet: { args: z.object({ sessionId: sessionIdSchema }), result: psycheVersionViewSchema },
+  /** Every stored version, oldest first, for the history chart and list. */
+  psycheHistory: { args: z.object({ sessionId: sessionIdSchema }), result: z.object({ versions: z.array(psycheHistoryEntrySchema) }) },
+  /** Validates a psyche.toml without changing anything (sections it lacks come from the current psyche). */
+  psycheCheck: { args: z.object({ sessionId: sessionIdSchema, toml: z.string().max(1_000_000) }), result: psycheCheckSchema },
+  /** Imports a psyche.toml as a new version; all or nothing. */
+  psycheImport: { args: z.object({ sessionId: sessionIdSchema, toml: z.string().max(1_000_000), fileName: z.string().max(500).optional() }), result: psycheChangeSchema },
+  /** Saves an edited psyche (the form editor) as a new version, after validation. */
+  psycheSave: { args: z.object({ sessionId: sessionIdSchema, psyche: z.unknown() }), result: psycheChangeSchema },
+  /** Makes an earlier version current again, as a new version. */
+  psycheRestore: { args: z.object({ sessionId: sessionIdSchema, version: z.number().int().positive() }), result: psycheChangeSchema },
+  /** The current psyche as psyche.toml text. */
+  psycheExport: { args: z.object({ sessionId: sessionIdSchema }), result: z.object({ fileName: z.string(), text: z.string() }) },
+  /** A goal's findings written in a grammar (the persona's preference when none is named). */
+  synthesize: {
+    args: z.object({ sessionId: sessionIdSchema, goalId: z.number().int(), grammar: grammarChoiceSchema.optional() }),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), grammar: z.string(), text: z.string(), grammars: z.array(z.string()) }),
+      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+    ]),
+  },
+  /** Actions waiting for approval first (oldest first), then decided ones (newest first). */
+  approvalList: { args: z.object({ sessionId: sessionIdSchema, limit: z.number().int().min(1).max(1000).default(100) }), result: z.object({ approvals: z.array(approvalViewSchema), pendingCount: z.number().int() }) },
+  /** Approves (the goal goes on and runs the action next) or denies (the goal goes on without it) a pending action. */
+  approvalDecide: {
+    args: z.object({ sessionId: sessionIdSchema, approvalId: z.number().int(), decision: z.enum(['approve', 'deny']), reason: z.string().max(1000).optional() }),
+    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), approval: approvalViewSchema }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
   },
   /** Cancels a long operation started with this operation id. */
   cancel: { args: z.object({ operationId: operationIdSchema }), result: z.object({ isCancelled: z.boolean() }) },

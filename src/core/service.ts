@@ -1,4 +1,7 @@
 import { agentService } from './agent/agent-service.ts';
+import { approvalService } from './agent/approval-service.ts';
+import { writeUpService } from './agent/write-up-service.ts';
+import { psycheService } from './psyche/psyche-service.ts';
 import type { AgentServiceImplementation } from './api.ts';
 import { kgService } from './kg/kg-service.ts';
 import { type AgentServiceDependencies, createServiceContext, starterGraphKey } from './service-context.ts';
@@ -45,6 +48,9 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
 
     ...kgService(context),
     ...agentService(context),
+    ...psycheService(context),
+    ...approvalService(context),
+    ...writeUpService(context),
 
     async cancel({ operationId }) {
       const controller = operations.get(operationId);

@@ -1,5 +1,6 @@
 import { getContext, setContext } from 'svelte';
 import type { AgentApi, GraphStats, OpenProgress } from '../core/api.ts';
+import { Approvals } from './approvals/approvals.svelte.ts';
 import { AgentRun } from './goals/agent-run.svelte.ts';
 
 /** Where the app stands with the agent worker. */
@@ -26,10 +27,13 @@ export class AgentState {
   readonly client: AgentApi;
   /** The goals, the cycle log and the run in progress, shared by the Goals and Cycles screens. */
   readonly run: AgentRun;
+  /** The actions waiting for the user's approval, shared by the Approvals screen and the navigation's badge. */
+  readonly approvals: Approvals;
 
   constructor(client: AgentApi) {
     this.client = client;
     this.run = new AgentRun(this);
+    this.approvals = new Approvals(this);
   }
 
   /** The open session's id; views call it only once the status is 'ready'. */

@@ -13,6 +13,11 @@ describe('screenFromHash', () => {
     expect(screenFromHash('#/nowhere').path).toBe('knowledge');
   });
 
+  it('opens the Psyche and Approvals screens themselves, not their plans', () => {
+    expect(screenFromHash('#/psyche')).toEqual({ path: 'psyche', title: 'Psyche' });
+    expect(screenFromHash('#/approvals')).toEqual({ path: 'approvals', title: 'Approvals' });
+  });
+
   it('ignores what follows the screen name', () => {
     expect(screenFromHash('#/memory/episodes?sort=recent').path).toBe('memory');
   });

@@ -4,11 +4,7 @@ export const SCREENS = [
   { path: 'cycles', title: 'Cycles' },
   { path: 'knowledge', title: 'Knowledge' },
   { path: 'memory', title: 'Memory' },
-  {
-    path: 'psyche',
-    title: 'Psyche',
-    plan: 'Import or edit psyche.toml, see the archetype weights and shadow patterns, and follow how the psyche evolves, version by version. Arrives with the psyche model.',
-  },
+  { path: 'psyche', title: 'Psyche' },
   {
     path: 'personas',
     title: 'Personas',
@@ -19,11 +15,7 @@ export const SCREENS = [
     title: 'Models',
     plan: 'Download a language model that runs on this device, see its size and cache state, or delete it. Anima also works without one. Arrives with the model manager.',
   },
-  {
-    path: 'approvals',
-    title: 'Approvals',
-    plan: "Answer the agent's questions and approve or deny the guarded actions it wants to take. Arrives with the agent's tools.",
-  },
+  { path: 'approvals', title: 'Approvals' },
   {
     path: 'sessions',
     title: 'Sessions',

@@ -1,12 +1,22 @@
 import { test as base } from '@playwright/test';
 import { AppShell } from './page-models/app-shell.ts';
+import { ApprovalsPage } from './page-models/approvals-page.ts';
 import { CyclesPage } from './page-models/cycles-page.ts';
 import { GoalsPage } from './page-models/goals-page.ts';
 import { KnowledgePage } from './page-models/knowledge-page.ts';
 import { MemoryPage } from './page-models/memory-page.ts';
+import { PsychePage } from './page-models/psyche-page.ts';
 
 /** The e2e test function with the app's page models as fixtures. */
-export const test = base.extend<{ shell: AppShell; knowledge: KnowledgePage; goals: GoalsPage; cycles: CyclesPage; memory: MemoryPage }>({
+export const test = base.extend<{
+  shell: AppShell;
+  knowledge: KnowledgePage;
+  goals: GoalsPage;
+  cycles: CyclesPage;
+  memory: MemoryPage;
+  psyche: PsychePage;
+  approvals: ApprovalsPage;
+}>({
   shell: async ({ page }, use) => {
     await use(new AppShell(page));
   },
@@ -21,6 +31,12 @@ export const test = base.extend<{ shell: AppShell; knowledge: KnowledgePage; goa
   },
   memory: async ({ page }, use) => {
     await use(new MemoryPage(page));
+  },
+  psyche: async ({ page }, use) => {
+    await use(new PsychePage(page));
+  },
+  approvals: async ({ page }, use) => {
+    await use(new ApprovalsPage(page));
   },
 });
 

@@ -141,7 +141,7 @@ test('the Settings screen keeps the chosen theme after a reload', async ({ page,
 
 test('screens that are not built yet say what they will offer', async ({ shell, knowledge }) => {
   await knowledge.open();
-  await shell.goTo('Psyche');
+  await shell.goTo('Personas');
 
-  await expect(shell.page.getByText('Arrives with the psyche model.')).toBeVisible();
+  await expect(shell.page.getByText('Arrives with the persona catalog.')).toBeVisible();
 });

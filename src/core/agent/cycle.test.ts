@@ -4,6 +4,7 @@ import { graphOf } from '../testing/graph-of.ts';
 import { TOOLS } from '../tools/registry.ts';
 import { type Decision, decide, decomposeIfStalled, evaluateGoal } from './cycle.ts';
 import type { Goal } from './goal.ts';
+import { defaultPsyche } from '../psyche/psyche.ts';
 
 const graph = graphOf([
   ['Mars', 'is-a', 'Planet'],
@@ -11,7 +12,7 @@ const graph = graphOf([
 ]);
 
 function decisionFor(goal: Goal): Decision {
-  const decision = decide({ sessionId: 's', cycle: 40, now: 1, graph, similarity: new SimilarityIndex(graph), goals: [goal], memoryEntryCount: 0, memoryCapacity: 100, episodes: [], tools: TOOLS });
+  const decision = decide({ sessionId: 's', cycle: 40, now: 1, graph, similarity: new SimilarityIndex(graph), goals: [goal], memoryEntryCount: 0, memoryCapacity: 100, episodes: [], tools: TOOLS, psyche: defaultPsyche() });
   if (!decision || !('tool' in decision)) throw new Error('no decision');
   return decision;
 }

@@ -3,7 +3,8 @@ import type { KnowledgeGraph } from '../kg/graph.ts';
 import { runQuery, triplesOfAnswer } from '../kg/query.ts';
 import type { SimilarityIndex } from '../kg/similarity.ts';
 import { spreadActivation } from '../kg/traversal.ts';
-import { DEFAULT_ARCHETYPE_WEIGHTS } from '../psyche/archetypes.ts';
+import type { Psyche } from '../psyche/psyche.ts';
+import { describeAction, judgeAction, normaliseForShadow } from '../psyche/shadow.ts';
 import type { AgentTool, FactIds, ToolOutcome, ToolState } from '../tools/tool.ts';
 import { type Criteria, type Goal, goalSymbols, keywordsOf, parseCriteria } from './goal.ts';
 import { type Episode, recallEpisodes } from './episodes.ts';
@@ -11,7 +12,7 @@ import { memoryPressure } from './working-memory.ts';
 import { formatBreakdown, scoreTool } from './score.ts';
 
 /** How a cycle ended for its goal. */
-export const cycleOutcomeSchema = z.enum(['completed', 'advanced', 'no-change', 'failed']);
+export const cycleOutcomeSchema = z.enum(['completed', 'advanced', 'no-change', 'failed', 'waiting']);
 export type CycleOutcome = z.infer<typeof cycleOutcomeSchema>;
 
 /** One cycle as the log keeps it: the four phases, every candidate's score, the choice and the outcome. */
@@ -30,6 +31,8 @@ export const cycleRecordSchema = z.object({
   outcome: cycleOutcomeSchema,
   /** Why the goal's status changed in this cycle, when it did. */
   statusChange: z.string().optional(),
+  /** When the shadow stopped the action: the veto pattern, why it fired, its provenance, and the approval it asked for. */
+  shadow: z.object({ pattern: z.string(), because: z.string(), provenanceId: z.number().int(), approvalId: z.number().int().optional() }).optional(),
 });
 export type CycleRecord = z.infer<typeof cycleRecordSchema>;
 
@@ -45,10 +48,12 @@ export type CycleContext = {
   memoryCapacity: number;
   episodes: readonly Episode[];
   tools: readonly AgentTool[];
+  /** Its archetype weights bias the choice; its shadow's bias patterns penalise it. */
+  psyche: Psyche;
 };
 
 /** When no tool can work on the chosen goal: the goal and every tool's reason. */
-export type NoToolAvailable = { goal: Goal; record: Omit<CycleRecord, 'act' | 'outcome' | 'statusChange' | 'tool' | 'input'> };
+export type NoToolAvailable = { goal: Goal; record: Omit<CycleRecord, 'act' | 'outcome' | 'statusChange' | 'tool' | 'input' | 'shadow'> };
 
 /** The decision of a cycle: the goal, the tool and its input, and the record of how it was reached. */
 export type Decision = {
@@ -57,7 +62,7 @@ export type Decision = {
   state: ToolState;
   tool: AgentTool;
   input: unknown;
-  record: Omit<CycleRecord, 'act' | 'outcome' | 'statusChange'>;
+  record: Omit<CycleRecord, 'act' | 'outcome' | 'statusChange' | 'shadow'>;
 };
 
 /** Orders goals for attention: highest priority first, then the oldest (lowest id). */
@@ -105,13 +110,20 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
     episodes: context.episodes,
   };
   const candidates: CycleRecord['candidates'] = [];
-  let best: { tool: AgentTool; total: number } | undefined;
+  let best: { tool: AgentTool; total: number; input: unknown } | undefined;
+  const blocked = new Set((goal.blockedActions ?? []).map(normaliseForShadow));
   for (const tool of [...context.tools].sort((a, b) => a.name.localeCompare(b.name))) {
     const skippedBecause = tool.unavailableBecause(state);
     if (skippedBecause) {
       candidates.push({ tool: tool.name, skippedBecause });
       continue;
     }
+    const proposed = tool.proposeInput(state);
+    if (blocked.has(normaliseForShadow(describeAction({ tool: tool.name, input: proposed })))) {
+      candidates.push({ tool: tool.name, skippedBecause: 'this very action was vetoed or denied for this goal before' });
+      continue;
+    }
+    const { biases, biasSeverity } = judgeAction(context.psyche, { tool: tool.name, danger: tool.danger, capabilities: tool.capabilities, input: proposed });
     const score = scoreTool({
       base: tool.baseScore(state),
       recentTools: goal.toolsUsed,
@@ -120,17 +132,18 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
       isNamedByEpisode: toolsOfEpisodes.has(tool.name),
       isConsolidation: false,
       memoryPressure: pressure,
-      archetypeWeight: tool.archetype ? DEFAULT_ARCHETYPE_WEIGHTS[tool.archetype] : 0.5,
-      biasSeverity: 0,
+      archetypeWeight: tool.archetype ? context.psyche.archetypes[tool.archetype] : 0.5,
+      biasSeverity,
       isPlanStep: false,
       priority: goal.priority,
     });
-    candidates.push({ tool: tool.name, score: score.total, breakdown: formatBreakdown(score) });
-    if (!best || score.total > best.total) best = { tool, total: score.total };
+    const biasedBy = biases.length > 0 ? ` biased by ${biases.map((match) => `${match.pattern.name} (${match.because})`).join(', ')}` : '';
+    candidates.push({ tool: tool.name, score: score.total, breakdown: `${formatBreakdown(score)}${biasedBy}` });
+    if (!best || score.total > best.total) best = { tool, total: score.total, input: proposed };
   }
   const common = { sessionId: context.sessionId, cycle: context.cycle, goalId: goal.id!, startedAt: context.now, observe, orient, candidates };
   if (!best) return { goal, record: { ...common, decide: 'no tool can work on this goal now' } };
-  const input = best.tool.proposeInput(state);
+  const { input } = best;
   const decided = `${best.tool.name} ${candidates.find((candidate) => candidate.tool === best.tool.name)!.breakdown}`;
   return {
     goal,

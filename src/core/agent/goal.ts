@@ -3,7 +3,7 @@ import type { KnowledgeGraph } from '../kg/graph.ts';
 import { parseQuery, type TriplePattern } from '../kg/query.ts';
 import type { Problem, Result } from '../result.ts';
 
-export const goalStatusSchema = z.enum(['active', 'suspended', 'completed', 'failed']);
+export const goalStatusSchema = z.enum(['active', 'suspended', 'waiting', 'completed', 'failed']);
 export type GoalStatus = z.infer<typeof goalStatusSchema>;
 
 /** A fact found for a goal, as symbol ids (the graph holds its confidence and provenance). */
@@ -21,12 +21,14 @@ export const goalSchema = z.object({
   cyclesWorked: z.number().int().nonnegative(),
   lastProgressCycle: z.number().int().nonnegative(),
   stallThreshold: z.number().int().positive(),
-  /** Why a goal ended (completed, failed) or waits (suspended). */
+  /** Why a goal ended (completed, failed) or waits (suspended; waiting: for the user's approval). */
   statusReason: z.string().optional(),
   /** Domain facts its tool calls returned or derived, in the order found, without repeats. */
   findings: z.array(findingSchema),
   /** The graph's triple count when the rules last ran around this goal (unchanged graph: nothing new to infer). */
   inferredAtTripleCount: z.number().int().nonnegative().optional(),
+  /** Actions the shadow vetoed or the user denied for it (as `tool=... input=...`): later cycles leave them out. */
+  blockedActions: z.array(z.string()).optional(),
   /** The tools chosen for it, most recent first (the recency and novelty of scoring). */
   toolsUsed: z.array(z.string()),
   createdAt: z.number(),

@@ -3,7 +3,13 @@ import type { SimilarityIndex } from '../kg/similarity.ts';
 import type { AnimaDatabase } from '../store/database.ts';
 import { storeGraphDelta } from '../store/kg-repository.ts';
 import { TOOLS } from '../tools/registry.ts';
-import { type CycleRecord, decide, decomposeIfStalled, evaluateGoal, type NoToolAvailable } from './cycle.ts';
+import { type CycleRecord, type Decision, decide, decomposeIfStalled, evaluateGoal, type NoToolAvailable } from './cycle.ts';
+import type { Approval } from './approval.ts';
+import { evolvePsyche } from '../psyche/evolve.ts';
+import { decisiveVeto, describeAction, judgeAction, type ShadowMatch } from '../psyche/shadow.ts';
+import { addPsycheVersion, countShadowEncounter, currentPsyche } from '../store/psyche-store.ts';
+import { actionDigest } from '../tools/action-digest.ts';
+import type { ToolOutcome } from '../tools/tool.ts';
 import type { Goal } from './goal.ts';
 import { consolidate } from './episodes.ts';
 import { addToMemory, DEFAULT_MEMORY_CAPACITY, type MemoryEntry, memoryPressure } from './working-memory.ts';
@@ -46,26 +52,38 @@ export type CycleDependencies = {
   onGraphApplied?: (delta: Parameters<KnowledgeGraph['apply']>[0]) => void;
 };
 
+/** Every this many cycles the agent reflects: for now, its psyche evolves (DESIGN sections 7 and 8). */
+export const REFLECTION_INTERVAL = 5;
+
+/** What the shadow made of the chosen action before Act. */
+type ActGate =
+  | { kind: 'run'; approval?: Approval }
+  | { kind: 'vetoed'; veto: ShadowMatch }
+  | { kind: 'ask'; veto: ShadowMatch; digest: string };
+
 /**
  * Runs one Observe-Orient-Decide-Act cycle for the session and commits everything it changed
- * (graph facts with provenance, goals, working memory, the cycle record, the session's cycle
- * count) in one transaction. Returns undefined when no goal is active. If the commit fails, the
- * in-memory graph may hold the cycle's facts: the caller must reload it (see the service).
+ * (graph facts with provenance, goals, working memory, approvals, the psyche's counters and
+ * evolution, the cycle record, the session's cycle count) in one transaction. Returns undefined
+ * when no goal is active. If the commit fails, the in-memory graph may hold the cycle's facts:
+ * the caller must reload it (see the service).
  */
 export async function runCycle(dependencies: CycleDependencies): Promise<CycleRecord | undefined> {
   const { db, sessionId, graph, similarity, now } = dependencies;
-  const [session, goals, memory, episodes] = await db.transaction('r', [db.sessions, db.goals, db.workingMemory, db.episodes], () =>
+  const [session, goals, memory, episodes, psyche, approved] = await db.transaction('r', [db.sessions, db.goals, db.workingMemory, db.episodes, db.psyches, db.approvals], () =>
     Promise.all([
       db.sessions.get(sessionId),
       db.goals.where('sessionId').equals(sessionId).toArray(),
       db.workingMemory.where('sessionId').equals(sessionId).sortBy('id'),
       db.episodes.where('sessionId').equals(sessionId).sortBy('id'),
+      currentPsyche(db, sessionId),
+      db.approvals.where('status').equals('approved').filter((approval) => approval.sessionId === sessionId).sortBy('id'),
     ]),
   );
   if (!session) throw new Error(`no session with id ${sessionId}`);
   const cycle = session.cycle + 1;
   const startedAt = now();
-  const decision = decide({
+  const decided = decide({
     sessionId,
     cycle,
     now: startedAt,
@@ -76,84 +94,44 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
     memoryCapacity: DEFAULT_MEMORY_CAPACITY,
     episodes,
     tools: TOOLS,
+    psyche: psyche.psyche,
   });
-  if (!decision) return undefined;
-  if (!('tool' in decision)) return commitIdleCycle(db, decision, { sessionId, cycle, startedAt });
-  const outcome = decision.tool.run(decision.input, decision.state);
+  if (!decided) return undefined;
+  if (!('tool' in decided)) return commitIdleCycle(db, decided, { sessionId, cycle, startedAt });
 
-  return db.transaction('rw', [db.sessions, db.goals, db.workingMemory, db.episodes, db.cycles, db.provenance, db.symbolChunks, db.tripleChunks], async () => {
+  // An action the user approved for this goal takes the place of the choice, if its tool is unchanged.
+  const invalidated: Approval[] = [];
+  let decision = decided;
+  let gate: ActGate | undefined;
+  for (const approval of approved.filter((candidate) => candidate.goalId === decided.goal.id)) {
+    const tool = TOOLS.find((candidate) => candidate.name === approval.tool);
+    if (tool && (await actionDigest(tool, approval.input)) === approval.digest) {
+      decision = { ...decided, tool, input: approval.input, record: { ...decided.record, tool: tool.name, input: approval.input, decide: `${tool.name}: carrying out approved action #${approval.id} (the choice was ${decided.record.decide})` } };
+      gate = { kind: 'run', approval };
+      break;
+    }
+    invalidated.push({ ...approval, status: 'invalidated', reason: tool ? `${approval.tool} changed since it was approved; the agent asks again if it still needs it` : `there is no tool ${approval.tool} any more`, decidedAt: startedAt });
+  }
+  if (!gate) {
+    const veto = decisiveVeto(judgeAction(psyche.psyche, { tool: decision.tool.name, danger: decision.tool.danger, capabilities: decision.tool.capabilities, input: decision.input }));
+    gate = !veto ? { kind: 'run' } : veto.pattern.requireApproval ? { kind: 'ask', veto, digest: await actionDigest(decision.tool, decision.input) } : { kind: 'vetoed', veto };
+  }
+  const outcome: ToolOutcome = gate.kind === 'run' ? decision.tool.run(decision.input, decision.state) : { ok: false, summary: '', facts: [], symbols: [], rejection: 'policy_block' };
+
+  return db.transaction('rw', [db.sessions, db.goals, db.workingMemory, db.episodes, db.cycles, db.provenance, db.symbolChunks, db.tripleChunks, db.psyches, db.approvals], async () => {
     const change = outcome.graphChange;
     if (change) {
       const stored = await storeGraphDelta(db, { graph, sessionId, delta: change.delta, provenance: change.provenance, now: startedAt });
       graph.apply(stored);
       dependencies.onGraphApplied?.(stored);
     }
-    const evaluated = evaluateGoal(graph, decision, outcome);
-    if (change?.inferredAtTripleCount !== undefined) evaluated.goal.inferredAtTripleCount = change.inferredAtTripleCount;
-    const updatedGoals: Goal[] = [evaluated.goal];
-    let statusChange = evaluated.statusChange;
-    const split = decomposeIfStalled(evaluated.goal, startedAt);
-    if (split) {
-      updatedGoals[0] = split.parent;
-      updatedGoals.push(...split.children);
-      statusChange = split.parent.statusReason;
-    }
-    // A child that completes lets its parent be looked at again once all its siblings are done.
-    if (evaluated.goal.status === 'completed' && evaluated.goal.parentId !== undefined) {
-      const siblings = goals.filter((goal) => goal.parentId === evaluated.goal.parentId && goal.id !== evaluated.goal.id);
-      const parent = goals.find((goal) => goal.id === evaluated.goal.parentId);
-      if (parent && parent.status === 'suspended' && siblings.every((sibling) => sibling.status === 'completed'))
-        updatedGoals.push({ ...parent, status: 'active', statusReason: 'its sub-goals are complete', lastProgressCycle: parent.cyclesWorked });
-    }
-
-    const act = `${outcome.summary} -> ${evaluated.outcome}${statusChange ? ` (${statusChange})` : ''}`;
-    const record: CycleRecord = { ...decision.record, act, outcome: evaluated.outcome, ...(statusChange ? { statusChange } : {}) };
-    const entry = (kind: MemoryEntry['kind'], content: string, symbols: number[], relevance: number): MemoryEntry => ({
-      sessionId,
-      content,
-      symbols,
-      kind,
-      timestamp: startedAt,
-      relevance,
-      sourceCycle: cycle,
-      referenceCount: 0,
-      goalId: decision.goal.id,
-      ...(kind === 'action' ? { tool: decision.tool.name } : {}),
-    });
-    const newEntries = [
-      entry('observation', record.observe, decision.state.goalSymbols.slice(0, 20), 0.3),
-      entry('decision', `chose ${record.decide}`, [], 0.4),
-      entry('action', act, outcome.symbols.slice(0, 50), evaluated.outcome === 'no-change' ? 0.4 : 0.8),
-    ];
-    const { evicted } = addToMemory(memory, newEntries);
-
+    if (invalidated.length > 0) await db.approvals.bulkPut(invalidated);
+    const common = { db, sessionId, cycle, startedAt };
+    const result =
+      gate.kind === 'run' ? await settleRun(common, graph, decision, outcome, goals, gate.approval) : gate.kind === 'vetoed' ? await settleVeto(common, decision, gate.veto) : await settleAsk(common, decision, gate.veto, gate.digest);
+    const { record, updatedGoals } = result;
     await db.goals.bulkPut(updatedGoals);
-    const evictedStored = evicted.filter((memoryEntry) => memoryEntry.id !== undefined);
-    await db.workingMemory.bulkDelete(evictedStored.map((memoryEntry) => memoryEntry.id!));
-    if (evicted.length > 0)
-      await db.provenance.add({
-        sessionId,
-        kind: 'eviction',
-        sources: evicted.map((memoryEntry) => (memoryEntry.id !== undefined ? `memory:${memoryEntry.id}` : `memory:new:${memoryEntry.kind}`)),
-        confidence: 1,
-        cycle,
-        detail: `working memory full: evicted ${evicted.length} low-relevance entries: ${evicted.map((memoryEntry) => memoryEntry.content.slice(0, 60)).join(' | ')}`,
-        createdAt: startedAt,
-      });
-    // A new entry weaker than everything already held may be evicted at once: it is then not stored.
-    await db.workingMemory.bulkAdd(newEntries.filter((memoryEntry) => !evicted.includes(memoryEntry)));
-    const held = await db.workingMemory.where('sessionId').equals(sessionId).toArray();
-    if (memoryPressure(held.length) > CONSOLIDATION_PRESSURE) await consolidateMemory(db, { sessionId, cycle, now: startedAt, entries: held, reason: 'memory pressure above 0.8' });
-    if (split)
-      await db.provenance.add({
-        sessionId,
-        kind: 'decomposition',
-        sources: [`goal:${split.parent.id}`],
-        confidence: 1,
-        cycle,
-        detail: `${split.parent.description}: ${split.parent.statusReason}: ${split.children.map((child) => child.successCriteria).join(' | ')}`,
-        createdAt: startedAt,
-      });
+    await rememberCycle(common, decision, record, outcome, memory);
     await db.cycles.add(record);
     await db.provenance.add({
       sessionId,
@@ -161,12 +139,179 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       sources: [`goal:${decision.goal.id}`, `tool:${decision.tool.name}`],
       confidence: 1,
       cycle,
-      detail: `${record.decide} -> ${evaluated.outcome}`,
+      detail: `${record.decide} -> ${record.outcome}`,
       createdAt: startedAt,
     });
+    if (cycle % REFLECTION_INTERVAL === 0) await evolveAtReflection(common, record);
     await db.sessions.update(sessionId, { cycle, updatedAt: startedAt });
     return record;
   });
+}
+
+type CommitContext = { db: AnimaDatabase; sessionId: string; cycle: number; startedAt: number };
+type Settled = { record: CycleRecord; updatedGoals: Goal[] };
+
+/** The tool ran: the goal is evaluated, maybe split, maybe its parent resumed. */
+async function settleRun(context: CommitContext, graph: KnowledgeGraph, decision: Decision, outcome: ToolOutcome, goals: readonly Goal[], approval: Approval | undefined): Promise<Settled> {
+  const { db, sessionId, cycle, startedAt } = context;
+  const evaluated = evaluateGoal(graph, decision, outcome);
+  const change = outcome.graphChange;
+  if (change?.inferredAtTripleCount !== undefined) evaluated.goal.inferredAtTripleCount = change.inferredAtTripleCount;
+  const updatedGoals: Goal[] = [evaluated.goal];
+  let statusChange = evaluated.statusChange;
+  const split = decomposeIfStalled(evaluated.goal, startedAt);
+  if (split) {
+    updatedGoals[0] = split.parent;
+    updatedGoals.push(...split.children);
+    statusChange = split.parent.statusReason;
+    await db.provenance.add({
+      sessionId,
+      kind: 'decomposition',
+      sources: [`goal:${split.parent.id}`],
+      confidence: 1,
+      cycle,
+      detail: `${split.parent.description}: ${split.parent.statusReason}: ${split.children.map((child) => child.successCriteria).join(' | ')}`,
+      createdAt: startedAt,
+    });
+  }
+  // A child that completes lets its parent be looked at again once all its siblings are done.
+  if (evaluated.goal.status === 'completed' && evaluated.goal.parentId !== undefined) {
+    const siblings = goals.filter((goal) => goal.parentId === evaluated.goal.parentId && goal.id !== evaluated.goal.id);
+    const parent = goals.find((goal) => goal.id === evaluated.goal.parentId);
+    if (parent && parent.status === 'suspended' && siblings.every((sibling) => sibling.status === 'completed'))
+      updatedGoals.push({ ...parent, status: 'active', statusReason: 'its sub-goals are complete', lastProgressCycle: parent.cyclesWorked });
+  }
+  if (approval) await db.approvals.put({ ...approval, status: 'done', doneInCycle: cycle });
+  const act = `${outcome.summary} -> ${evaluated.outcome}${statusChange ? ` (${statusChange})` : ''}`;
+  return { record: { ...decision.record, act, outcome: evaluated.outcome, ...(statusChange ? { statusChange } : {}) }, updatedGoals };
+}
+
+/** What a goal keeps of a cycle in which its action did not run: a worked cycle, the tool's recency, the action blocked. */
+function goalAfterGate(decision: Decision, action: string, status?: Pick<Goal, 'status' | 'statusReason'>): Goal {
+  const { goal } = decision;
+  const blockedActions = [action, ...(goal.blockedActions ?? []).filter((blocked) => blocked !== action)].slice(0, MAX_BLOCKED_ACTIONS);
+  return { ...goal, ...status, cyclesWorked: goal.cyclesWorked + 1, toolsUsed: [decision.tool.name, ...goal.toolsUsed].slice(0, 20), blockedActions };
+}
+
+const MAX_BLOCKED_ACTIONS = 50;
+
+/** A hard veto: the action never runs; provenance, an encounter, and the goal leaves that action out from now on. */
+async function settleVeto(context: CommitContext, decision: Decision, veto: ShadowMatch): Promise<Settled> {
+  const { db, sessionId, cycle, startedAt } = context;
+  const action = describeAction({ tool: decision.tool.name, input: decision.input });
+  await countShadowEncounter(db, sessionId, startedAt);
+  const provenanceId = await db.provenance.add({
+    sessionId,
+    kind: 'shadow-veto',
+    sources: [`goal:${decision.goal.id}`, `tool:${decision.tool.name}`, `pattern:${veto.pattern.name}`],
+    confidence: 1,
+    cycle,
+    detail: `${veto.pattern.name} vetoed ${action}: ${veto.because}. ${veto.pattern.explanation}`,
+    createdAt: startedAt,
+  });
+  const act = `vetoed by ${veto.pattern.name} (${veto.because}): ${veto.pattern.explanation} -> failed`;
+  return {
+    record: { ...decision.record, act, outcome: 'failed', shadow: { pattern: veto.pattern.name, because: veto.because, provenanceId: provenanceId as number } },
+    updatedGoals: [goalAfterGate(decision, action)],
+  };
+}
+
+/** A veto that asks: the action is stored for the user's approval, and its goal waits. */
+async function settleAsk(context: CommitContext, decision: Decision, veto: ShadowMatch, digest: string): Promise<Settled> {
+  const { db, sessionId, cycle, startedAt } = context;
+  const action = describeAction({ tool: decision.tool.name, input: decision.input });
+  await countShadowEncounter(db, sessionId, startedAt);
+  const approvalId = (await db.approvals.add({
+    sessionId,
+    goalId: decision.goal.id!,
+    cycle,
+    tool: decision.tool.name,
+    input: decision.input,
+    digest,
+    pattern: veto.pattern.name,
+    because: veto.because,
+    explanation: veto.pattern.explanation,
+    status: 'pending',
+    createdAt: startedAt,
+  })) as number;
+  const provenanceId = await db.provenance.add({
+    sessionId,
+    kind: 'approval-request',
+    sources: [`goal:${decision.goal.id}`, `tool:${decision.tool.name}`, `pattern:${veto.pattern.name}`, `approval:${approvalId}`],
+    confidence: 1,
+    cycle,
+    detail: `${veto.pattern.name} holds ${action} for approval: ${veto.because}. ${veto.pattern.explanation}`,
+    createdAt: startedAt,
+  });
+  const statusReason = `waiting for your approval of ${decision.tool.name} (approval #${approvalId}): ${veto.pattern.explanation}`;
+  const { goal } = decision;
+  return {
+    record: { ...decision.record, act: `held for approval #${approvalId} by ${veto.pattern.name} (${veto.because}) -> waiting`, outcome: 'waiting', statusChange: statusReason, shadow: { pattern: veto.pattern.name, because: veto.because, provenanceId: provenanceId as number, approvalId } },
+    updatedGoals: [{ ...goal, status: 'waiting', statusReason, cyclesWorked: goal.cyclesWorked + 1 }],
+  };
+}
+
+/** The cycle's observation, decision and action enter working memory; the weakest entries make room, with provenance. */
+async function rememberCycle(context: CommitContext, decision: Decision, record: CycleRecord, outcome: ToolOutcome, memory: MemoryEntry[]): Promise<void> {
+  const { db, sessionId, cycle, startedAt } = context;
+  const entry = (kind: MemoryEntry['kind'], content: string, symbols: number[], relevance: number): MemoryEntry => ({
+    sessionId,
+    content,
+    symbols,
+    kind,
+    timestamp: startedAt,
+    relevance,
+    sourceCycle: cycle,
+    referenceCount: 0,
+    goalId: decision.goal.id,
+    ...(kind === 'action' ? { tool: decision.tool.name } : {}),
+  });
+  const newEntries = [
+    entry('observation', record.observe, decision.state.goalSymbols.slice(0, 20), 0.3),
+    entry('decision', `chose ${record.decide}`, [], 0.4),
+    entry('action', record.act, outcome.symbols.slice(0, 50), record.outcome === 'completed' || record.outcome === 'advanced' ? 0.8 : 0.4),
+  ];
+  const { evicted } = addToMemory(memory, newEntries);
+  const evictedStored = evicted.filter((memoryEntry) => memoryEntry.id !== undefined);
+  await db.workingMemory.bulkDelete(evictedStored.map((memoryEntry) => memoryEntry.id!));
+  if (evicted.length > 0)
+    await db.provenance.add({
+      sessionId,
+      kind: 'eviction',
+      sources: evicted.map((memoryEntry) => (memoryEntry.id !== undefined ? `memory:${memoryEntry.id}` : `memory:new:${memoryEntry.kind}`)),
+      confidence: 1,
+      cycle,
+      detail: `working memory full: evicted ${evicted.length} low-relevance entries: ${evicted.map((memoryEntry) => memoryEntry.content.slice(0, 60)).join(' | ')}`,
+      createdAt: startedAt,
+    });
+  // A new entry weaker than everything already held may be evicted at once: it is then not stored.
+  await db.workingMemory.bulkAdd(newEntries.filter((memoryEntry) => !evicted.includes(memoryEntry)));
+  const held = await db.workingMemory.where('sessionId').equals(sessionId).toArray();
+  if (memoryPressure(held.length) > CONSOLIDATION_PRESSURE) await consolidateMemory(db, { sessionId, cycle, now: startedAt, entries: held, reason: 'memory pressure above 0.8' });
+}
+
+/**
+ * Reflection's psyche step: the tools' success since the last evolution (a use succeeds when its
+ * goal advanced or completed; actions the shadow stopped did not run and do not count) moves the
+ * archetypes, encounters grow individuation. A change is a new psyche version with provenance.
+ */
+async function evolveAtReflection(context: CommitContext, record: CycleRecord): Promise<void> {
+  const { db, sessionId, cycle, startedAt } = context;
+  const current = await currentPsyche(db, sessionId);
+  const since = current.psyche.selfIntegration.lastEvolutionCycle;
+  const window = await db.cycles.where('[sessionId+cycle]').between([sessionId, since + 1], [sessionId, cycle], true, true).toArray();
+  const archetypeOf = new Map(TOOLS.map((tool) => [tool.name, tool.archetype]));
+  const uses = [...window.filter((earlier) => earlier.cycle !== record.cycle), record]
+    .filter((ran) => ran.tool !== 'none' && ran.shadow === undefined)
+    .map((ran) => ({ tool: ran.tool, archetype: archetypeOf.get(ran.tool), hasSucceeded: ran.outcome === 'advanced' || ran.outcome === 'completed' }));
+  const { psyche, changes } = evolvePsyche(current.psyche, uses, cycle);
+  if (changes.length === 0) {
+    // Nothing moved: the window still closes, on the current version, without a new one.
+    if (current.id !== undefined) await db.psyches.put({ ...current, psyche });
+    return;
+  }
+  const version = await addPsycheVersion(db, { sessionId, psyche, cycle, reason: `evolution at cycle ${cycle}: ${changes.join('; ')}`, now: startedAt });
+  await db.provenance.add({ sessionId, kind: 'psyche-change', sources: [`psyche:${version.version}`], confidence: 1, cycle, detail: version.reason, createdAt: startedAt });
 }
 
 /**

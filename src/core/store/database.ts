@@ -3,6 +3,8 @@ import type { CycleRecord } from '../agent/cycle.ts';
 import type { Episode } from '../agent/episodes.ts';
 import type { Goal } from '../agent/goal.ts';
 import type { MemoryEntry } from '../agent/working-memory.ts';
+import type { Approval } from '../agent/approval.ts';
+import type { PsycheVersion } from '../psyche/psyche-version.ts';
 import type { SymbolChunkRecord, TripleChunkRecord } from './graph-chunks.ts';
 import { UPGRADES } from './migrations.ts';
 import type { ProvenanceRecord } from './provenance.ts';
@@ -28,6 +30,8 @@ export class AnimaDatabase extends Dexie {
   workingMemory!: EntityTable<MemoryEntry, 'id'>;
   episodes!: EntityTable<Episode, 'id'>;
   cycles!: Table<CycleRecord, [string, number]>;
+  psyches!: EntityTable<PsycheVersion, 'id'>;
+  approvals!: EntityTable<Approval, 'id'>;
   settings!: EntityTable<SettingRecord, 'key'>;
 
   constructor(name: string, options: DatabaseOptions = {}) {

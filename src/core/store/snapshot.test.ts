@@ -3,6 +3,8 @@ import { describeProblem } from '../result.ts';
 import { freshIndexedDb, testService } from '../testing/test-database.ts';
 import { AnimaDatabase } from './database.ts';
 import { exportSnapshot, parseSnapshot, restoreSnapshot } from './snapshot.ts';
+import { defaultPsyche } from '../psyche/psyche.ts';
+import { addPsycheVersion, currentPsyche } from './psyche-store.ts';
 
 async function sessionWithFacts() {
   const { db, service } = testService();
@@ -39,7 +41,7 @@ describe('session snapshots', () => {
 
   it('migrates a version 1 snapshot (a graph, no agent state) to the current version', () => {
     const parsed = parseSnapshot({ format: 'anima-snapshot', version: 1, session: { id: 's', name: 'n', cycle: 0, createdAt: 0, updatedAt: 0 }, symbols: [], triples: [], provenance: [] });
-    expect(parsed).toMatchObject({ ok: true, value: { version: 3, goals: [], workingMemory: [], cycles: [], episodes: [] } });
+    expect(parsed).toMatchObject({ ok: true, value: { version: 4, goals: [], workingMemory: [], cycles: [], episodes: [], psyches: [], approvals: [] } });
   });
 
   it('round-trips the agent state, and refuses goals that name missing parents or symbols', async () => {
@@ -63,5 +65,26 @@ describe('session snapshots', () => {
     const refused = parseSnapshot(broken);
     expect(refused.ok).toBe(false);
     if (!refused.ok) expect(refused.error.map(describeProblem)).toEqual(['at goals.0.parentId: 77 is not a goal of this snapshot', expect.stringMatching(/^at goals\.0\.findings\.\d+: names a symbol/)]);
+  });
+
+  it('round-trips the psyche history and the approvals', async () => {
+    const { db, service } = testService();
+    const { session } = await service.open({});
+    const sessionId = session.id;
+    await service.kgImport({ sessionId, operationId: 'op', fileName: 'zoo.csv', data: 'Dog,is-a,Canine\nCanine,is-a,Mammal\nDog,has-part,Tail\n' });
+    const psyche = defaultPsyche();
+    psyche.shadow.vetoPatterns = [{ name: 'ask', triggers: ['kg_query'], capabilityTriggers: [], severity: 1, explanation: 'asks', requireApproval: true }];
+    await db.transaction('rw', db.psyches, () => addPsycheVersion(db, { sessionId, psyche, cycle: 0, reason: 'test', now: 1 }));
+    await service.goalAdd({ sessionId, description: 'Learn about Dog', criteria: 'whiskers' });
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 5 });
+    const snapshot = await exportSnapshot(db, sessionId);
+    expect(snapshot.psyches.map((version) => version.version)).toEqual([1, 2]);
+    expect(snapshot.approvals).toMatchObject([{ status: 'pending', tool: 'kg_query' }]);
+    const elsewhere = new AnimaDatabase('elsewhere', freshIndexedDb());
+    const parsed = parseSnapshot(JSON.parse(JSON.stringify(snapshot)));
+    if (!parsed.ok) throw new Error(parsed.error.map(describeProblem).join('\n'));
+    await restoreSnapshot(elsewhere, parsed.value);
+    expect(JSON.stringify(await exportSnapshot(elsewhere, sessionId))).toBe(JSON.stringify(snapshot));
+    expect((await currentPsyche(elsewhere, sessionId)).psyche.shadow.vetoPatterns[0]!.name).toBe('ask');
   });
 });

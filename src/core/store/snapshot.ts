@@ -12,14 +12,20 @@ import { cycleRecordSchema } from '../agent/cycle.ts';
 import { episodeSchema } from '../agent/episodes.ts';
 import { goalSchema } from '../agent/goal.ts';
 import { memoryEntrySchema } from '../agent/working-memory.ts';
+import { approvalSchema } from '../agent/approval.ts';
+import { psycheVersionSchema } from '../psyche/psyche-version.ts';
+import { psycheHistory } from './psyche-store.ts';
 
 /**
  * A session snapshot: one JSON document holding a whole session. This first version holds the
  * session and its knowledge graph with provenance; the sessions issue adds the rest (and a hash).
  */
 export const SNAPSHOT_FORMAT = 'anima-snapshot';
-/** Version 2 added the agent's goals, working memory and cycle log; 3 its episodes. Older files are migrated on import. */
-export const SNAPSHOT_VERSION = 3;
+/**
+ * Version 2 added the agent's goals, working memory and cycle log; 3 its episodes; 4 the psyche's
+ * versions and the approvals. Older files are migrated on import.
+ */
+export const SNAPSHOT_VERSION = 4;
 
 export const snapshotSchema = z
   .object({
@@ -33,6 +39,8 @@ export const snapshotSchema = z
     workingMemory: z.array(memoryEntrySchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
     cycles: z.array(cycleRecordSchema.omit({ sessionId: true }).strict()),
     episodes: z.array(episodeSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
+    psyches: z.array(psycheVersionSchema.omit({ sessionId: true, id: true }).strict()),
+    approvals: z.array(approvalSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
   })
   .strict();
 export type Snapshot = z.infer<typeof snapshotSchema>;
@@ -44,13 +52,15 @@ export type Snapshot = z.infer<typeof snapshotSchema>;
 export async function exportSnapshot(db: AnimaDatabase, sessionId: string): Promise<Snapshot> {
   const session = await db.sessions.get(sessionId);
   if (!session) throw new Error(`no session with id ${sessionId}`);
-  const [graph, provenance, goals, workingMemory, cycles, episodes] = await Promise.all([
+  const [graph, provenance, goals, workingMemory, cycles, episodes, psyches, approvals] = await Promise.all([
     loadGraph(db, sessionId),
     db.provenance.where('sessionId').equals(sessionId).sortBy('id'),
     db.goals.where('sessionId').equals(sessionId).sortBy('id'),
     db.workingMemory.where('sessionId').equals(sessionId).sortBy('id'),
     db.cycles.where('[sessionId+cycle]').between([sessionId, 0], [sessionId, Number.MAX_SAFE_INTEGER]).toArray(),
     db.episodes.where('sessionId').equals(sessionId).sortBy('id'),
+    psycheHistory(db, sessionId),
+    db.approvals.where('sessionId').equals(sessionId).sortBy('id'),
   ]);
   const withoutSession = <T extends { sessionId: string }>({ sessionId: _sessionId, ...rest }: T) => rest;
   return snapshotSchema.parse({
@@ -65,6 +75,9 @@ export async function exportSnapshot(db: AnimaDatabase, sessionId: string): Prom
     workingMemory: workingMemory.map(withoutSession),
     cycles: cycles.map(withoutSession),
     episodes: episodes.map(withoutSession),
+    // Row ids are local to a database: a version is known by its number.
+    psyches: psyches.map(({ id: _id, ...version }) => withoutSession(version)),
+    approvals: approvals.map(withoutSession),
   });
 }
 
@@ -116,6 +129,13 @@ export function parseSnapshot(value: unknown): Result<Snapshot> {
   }
   for (const [index, record] of snapshot.cycles.entries())
     if (!goalIds.has(record.goalId)) problems.push({ path: `cycles.${index}.goalId`, message: `${record.goalId} is not a goal of this snapshot` });
+  const versions = new Set<number>();
+  for (const [index, version] of snapshot.psyches.entries()) {
+    if (versions.has(version.version)) problems.push({ path: `psyches.${index}.version`, message: `psyche version ${version.version} appears twice` });
+    versions.add(version.version);
+  }
+  for (const [index, approval] of snapshot.approvals.entries())
+    if (!goalIds.has(approval.goalId)) problems.push({ path: `approvals.${index}.goalId`, message: `${approval.goalId} is not a goal of this snapshot` });
   return problems.length > 0 ? { ok: false, error: problems.slice(0, 20) } : { ok: true, value: snapshot };
 }
 
@@ -128,6 +148,8 @@ function migrateSnapshot(value: unknown): unknown {
   if (migrated.version === 1) migrated = { ...migrated, version: 2, goals: [], workingMemory: [], cycles: [] };
   // 2 -> 3: sessions gained episodes; a version 2 session had none.
   if (migrated.version === 2) migrated = { ...migrated, version: 3, episodes: [] };
+  // 3 -> 4: sessions gained a psyche history and approvals; a version 3 session wore the default psyche.
+  if (migrated.version === 3) migrated = { ...migrated, version: 4, psyches: [], approvals: [] };
   return migrated;
 }
 
@@ -138,7 +160,7 @@ function migrateSnapshot(value: unknown): unknown {
 export async function restoreSnapshot(db: AnimaDatabase, snapshot: Snapshot): Promise<void> {
   const sessionId = snapshot.session.id;
   const { symbolChunks, tripleChunks } = chunksOfGraph(KnowledgeGraph.from(snapshot.symbols, snapshot.triples), sessionId);
-  await db.transaction('rw', [db.sessions, db.symbolChunks, db.tripleChunks, db.provenance, db.settings, db.goals, db.workingMemory, db.cycles, db.episodes], async () => {
+  await db.transaction('rw', [db.sessions, db.symbolChunks, db.tripleChunks, db.provenance, db.settings, db.goals, db.workingMemory, db.cycles, db.episodes, db.psyches, db.approvals], async () => {
     await chunksOfSession(db.symbolChunks, sessionId).delete();
     await chunksOfSession(db.tripleChunks, sessionId).delete();
     await db.provenance.where('sessionId').equals(sessionId).delete();
@@ -150,6 +172,10 @@ export async function restoreSnapshot(db: AnimaDatabase, snapshot: Snapshot): Pr
     await db.cycles.bulkAdd(snapshot.cycles.map((record) => ({ ...record, sessionId })));
     await db.episodes.where('sessionId').equals(sessionId).delete();
     await db.episodes.bulkAdd(snapshot.episodes.map((episode) => ({ ...episode, sessionId })));
+    await db.psyches.where('sessionId').equals(sessionId).delete();
+    await db.psyches.bulkAdd(snapshot.psyches.map((version) => ({ ...version, sessionId })));
+    await db.approvals.where('sessionId').equals(sessionId).delete();
+    await db.approvals.bulkAdd(snapshot.approvals.map((approval) => ({ ...approval, sessionId })));
     await db.sessions.put(snapshot.session);
     await db.symbolChunks.bulkAdd(symbolChunks);
     await db.tripleChunks.bulkAdd(tripleChunks);

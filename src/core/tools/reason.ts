@@ -15,7 +15,7 @@ export const reason: Tool<{ mode: 'closure'; predicate: number; target: number }
   description: 'derive an answer by proof over the graph (symbolic)',
   archetype: 'sage',
   danger: 'safe',
-  capabilities: ['readKg'],
+  capabilities: ['readKg', 'reason'],
   input: z.discriminatedUnion('mode', [
     z.object({ mode: z.literal('closure'), predicate: z.number().int(), target: z.number().int() }),
     z.object({ mode: z.literal('connect'), from: z.number().int(), to: z.number().int() }),

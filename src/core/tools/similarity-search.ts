@@ -7,7 +7,7 @@ export const similaritySearch: Tool<{ symbol: number; k: number }> = {
   description: 'nearest symbols by hypervector similarity',
   archetype: 'guardian',
   danger: 'safe',
-  capabilities: ['readKg'],
+  capabilities: ['readKg', 'similarity'],
   input: z.object({ symbol: z.number().int().nonnegative(), k: z.number().int().min(1).max(50) }),
   unavailableBecause: (state) => (state.goalSymbols.length === 0 ? 'the goal names no symbol the graph knows' : undefined),
   baseScore: () => 0.3,

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Episode } from '../agent/episodes.ts';
 import type { Criteria, Goal } from '../agent/goal.ts';
 import type { GraphDelta, KnowledgeGraph } from '../kg/graph.ts';
@@ -6,9 +6,17 @@ import type { SimilarityIndex } from '../kg/similarity.ts';
 import type { Triple } from '../kg/triple.ts';
 import type { ProvenanceDraft } from '../store/provenance.ts';
 
-export type Archetype = 'sage' | 'healer' | 'explorer' | 'guardian';
-export type DangerLevel = 'safe' | 'cautious' | 'dangerous' | 'critical';
-export type Capability = 'readKg' | 'writeKg' | 'memory' | 'network' | 'files' | 'user' | 'llm';
+import type { Archetype } from '../psyche/psyche.ts';
+
+/** How much harm a tool can do, in increasing order (a shadow pattern's threshold compares on this order). */
+export const DANGER_LEVELS = ['safe', 'cautious', 'dangerous', 'critical'] as const;
+export const dangerLevelSchema = z.enum(DANGER_LEVELS);
+export type DangerLevel = z.infer<typeof dangerLevelSchema>;
+
+/** What a tool touches; shadow patterns can trigger on these. */
+export const CAPABILITIES = ['readKg', 'writeKg', 'readFiles', 'writeFiles', 'network', 'processExec', 'user', 'reason', 'similarity', 'provenance', 'memory', 'llm'] as const;
+export const capabilitySchema = z.enum(CAPABILITIES);
+export type Capability = z.infer<typeof capabilitySchema>;
 
 /** A fact as ids: subject, predicate, object. */
 export type FactIds = [number, number, number];
@@ -85,13 +93,17 @@ export function factIdsOf(triple: Pick<Triple, 'subject' | 'predicate' | 'object
  * a bad input nor a bug stops the loop.
  */
 export type AgentTool = Omit<Tool, 'input' | 'proposeInput' | 'run'> & {
+  /** The tool's definition as stable text (what it is, how dangerous, its input's JSON Schema): an approval is bound to it. */
+  definition: string;
   proposeInput(state: ToolState): unknown;
   run(input: unknown, state: ToolState): ToolOutcome;
 };
 
 export function defineTool<Input>(tool: Tool<Input>): AgentTool {
+  const { name, description, archetype, danger, capabilities } = tool;
   return {
     ...tool,
+    definition: JSON.stringify({ name, description, archetype: archetype ?? null, danger, capabilities, input: z.toJSONSchema(tool.input) }),
     proposeInput: (state) => tool.proposeInput(state),
     run(input, state) {
       const parsed = tool.input.safeParse(input);

@@ -9,6 +9,7 @@ export const CYCLE_OUTCOME_LABELS = {
   advanced: 'Advanced',
   'no-change': 'No change',
   failed: 'Failed',
+  waiting: 'Waiting for approval',
 } as const satisfies Record<CycleRecord['outcome'], string>;
 
 /**

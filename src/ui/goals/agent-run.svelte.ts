@@ -39,6 +39,7 @@ export class AgentRun {
   report = $state<RunReport | undefined>();
 
   readonly hasActiveGoal = $derived(this.goals.some((goal) => goal.status === 'active'));
+  readonly hasWaitingGoal = $derived(this.goals.some((goal) => goal.status === 'waiting'));
   readonly goalsById = $derived(new Map(this.goals.map((goal) => [goal.id, goal])));
 
   /** Orders goal list answers: one that started before a newer answer or a local change is dropped. */
@@ -54,7 +55,7 @@ export class AgentRun {
 
   /** Why no run can start now (another tab writes, no goal is active), or undefined. */
   get blockedReason(): string | undefined {
-    return runBlockedReason({ canWrite: this.#host.canWrite, hasLoadedGoals: this.goalsStatus === 'ready', hasActiveGoal: this.hasActiveGoal });
+    return runBlockedReason({ canWrite: this.#host.canWrite, hasLoadedGoals: this.goalsStatus === 'ready', hasActiveGoal: this.hasActiveGoal, hasWaitingGoal: this.hasWaitingGoal });
   }
 
   get isRunning(): boolean {

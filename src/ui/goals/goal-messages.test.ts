@@ -12,9 +12,10 @@ describe('isValidPriority', () => {
 });
 
 describe('isOpenGoal', () => {
-  it('lets active and suspended goals change status, not ended ones', () => {
+  it('lets active, suspended and waiting goals change status, not ended ones', () => {
     expect(isOpenGoal({ status: 'active' })).toBe(true);
     expect(isOpenGoal({ status: 'suspended' })).toBe(true);
+    expect(isOpenGoal({ status: 'waiting' })).toBe(true);
     expect(isOpenGoal({ status: 'completed' })).toBe(false);
     expect(isOpenGoal({ status: 'failed' })).toBe(false);
   });

@@ -4,6 +4,7 @@ import type { GoalView } from '../../core/api.ts';
 export const GOAL_STATUS_LABELS = {
   active: 'Active',
   suspended: 'Suspended',
+  waiting: 'Waiting for approval',
   completed: 'Completed',
   failed: 'Failed',
 } as const satisfies Record<GoalView['status'], string>;
@@ -16,15 +17,16 @@ export function isValidPriority(value: number | null | undefined): value is numb
   return typeof value === 'number' && Number.isInteger(value) && value >= PRIORITY_RANGE.min && value <= PRIORITY_RANGE.max;
 }
 
-/** Whether the user can still suspend, resume or cancel a goal (ended goals stay as they are). */
+/** Whether the user can still change a goal's status (ended goals stay as they are; a waiting one can be cancelled). */
 export function isOpenGoal(goal: Pick<GoalView, 'status'>): boolean {
-  return goal.status === 'active' || goal.status === 'suspended';
+  return goal.status === 'active' || goal.status === 'suspended' || goal.status === 'waiting';
 }
 
 /** The colour of a goal's status badge. */
 export const GOAL_STATUS_TONES = {
   active: 'accent',
   suspended: 'neutral',
+  waiting: 'accent',
   completed: 'success',
   failed: 'danger',
 } as const satisfies Record<GoalView['status'], 'accent' | 'success' | 'danger' | 'neutral'>;

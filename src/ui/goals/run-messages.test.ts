@@ -26,6 +26,10 @@ describe('runBlockedReason', () => {
     expect(runBlockedReason({ canWrite: false, hasLoadedGoals: true, hasActiveGoal: true })).toContain('another tab');
     expect(runBlockedReason({ canWrite: true, hasLoadedGoals: true, hasActiveGoal: false })).toMatch(/^No goal is active/);
   });
+
+  it('points to the Approvals screen when the only open goals wait for approval', () => {
+    expect(runBlockedReason({ canWrite: true, hasLoadedGoals: true, hasActiveGoal: false, hasWaitingGoal: true })).toMatch(/^No goal is active: a goal waits for your approval.*Approvals screen/);
+  });
 });
 
 describe('runningText', () => {

@@ -15,6 +15,7 @@ export const UNTIL_DONE_MAX_CYCLES = 1000;
 
 const READ_ONLY_REASON = 'Anima is open in another tab, and only that tab can run the agent: close it to run cycles here.';
 const NO_ACTIVE_GOAL_REASON = 'No goal is active: add a goal, or resume a suspended one, to run cycles.';
+const WAITING_GOAL_REASON = 'No goal is active: a goal waits for your approval. Approve or deny its action on the Approvals screen to run cycles.';
 
 function cycles(count: number): string {
   return `${count.toLocaleString('en')} ${count === 1 ? 'cycle' : 'cycles'}`;
@@ -38,10 +39,10 @@ export function describeRunEnd(result: RunResult): RunReport {
 }
 
 /** Why the run buttons are disabled, or undefined when a run can start. */
-export function runBlockedReason(state: { canWrite: boolean; hasLoadedGoals: boolean; hasActiveGoal: boolean }): string | undefined {
+export function runBlockedReason(state: { canWrite: boolean; hasLoadedGoals: boolean; hasActiveGoal: boolean; hasWaitingGoal?: boolean }): string | undefined {
   if (!state.canWrite) return READ_ONLY_REASON;
   if (!state.hasLoadedGoals) return 'Loading the goals…';
-  if (!state.hasActiveGoal) return NO_ACTIVE_GOAL_REASON;
+  if (!state.hasActiveGoal) return state.hasWaitingGoal ? WAITING_GOAL_REASON : NO_ACTIVE_GOAL_REASON;
   return undefined;
 }
 

@@ -16,4 +16,8 @@ export const PROVENANCE_KIND_LABELS = {
   decomposition: 'Split',
   consolidation: 'Remembered',
   analogy: 'By analogy',
+  'shadow-veto': 'Vetoed',
+  'approval-request': 'Asked for approval',
+  'approval-decision': 'Answered',
+  'psyche-change': 'Psyche changed',
 } as const satisfies Record<ProvenanceRecord['kind'], string>;

@@ -1,0 +1,97 @@
+import type { AgentServiceImplementation } from '../api.ts';
+import type { KnowledgeGraph } from '../kg/graph.ts';
+import { runQuery, triplesOfAnswer } from '../kg/query.ts';
+import type { ServiceContext } from '../service-context.ts';
+import { currentPsyche } from '../store/psyche-store.ts';
+import type { ProvenanceRecord } from '../store/provenance.ts';
+import { BUILT_IN_GRAMMARS } from '../synthesis/built-in-grammars.ts';
+import type { SynthesisFinding, SynthesisInput } from '../synthesis/synthesis-input.ts';
+import { grammarNamed, synthesize } from '../synthesis/synthesize.ts';
+import { type Criteria, type Goal, keywordsOf, parseCriteria } from './goal.ts';
+
+/** How a fact came to be, from the provenance it points to. */
+function originOf(record: ProvenanceRecord | undefined): Pick<SynthesisFinding, 'origin' | 'rule'> {
+  if (record?.kind === 'inference') {
+    const rule = record.sources.find((source) => source.startsWith('rule:'))?.slice('rule:'.length);
+    return { origin: 'derived', ...(rule ? { rule } : {}) };
+  }
+  return { origin: record?.kind === 'analogy' ? 'proposed' : 'stated' };
+}
+
+const wordsOf = (text: string) => text.normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}-]+/u);
+
+/**
+ * What synthesis renders for a goal: its findings with labels, confidence and origin, the answers
+ * to its criteria first, and the criteria keywords nothing was found for.
+ */
+async function synthesisInputOf(context: ServiceContext, graph: KnowledgeGraph, goal: Goal, persona: SynthesisInput['persona']): Promise<SynthesisInput> {
+  const triples = goal.findings.flatMap(([subject, predicate, object]) => graph.triple(subject, predicate, object) ?? []);
+  const provenanceIds = [...new Set(triples.flatMap((triple) => (triple.provenanceId !== undefined ? [triple.provenanceId] : [])))];
+  const records = await context.db.provenance.bulkGet(provenanceIds);
+  const recordById = new Map(records.flatMap((record) => (record?.id !== undefined ? [[record.id, record] as const] : [])));
+  const parsed = parseCriteria(goal.successCriteria, goal.description);
+  const criteria: Criteria = parsed.ok ? parsed.value : { kind: 'keywords', keywords: keywordsOf(goal.description) };
+  const label = (id: number) => graph.symbol(id)?.label ?? `#${id}`;
+
+  let isAnswer: (triple: (typeof triples)[number]) => boolean;
+  let missing: string[];
+  if (criteria.kind === 'pattern') {
+    const answer = runQuery(graph, criteria.patterns, 2000);
+    const answerKeys = new Set(answer.rows.flatMap((row) => triplesOfAnswer(graph, criteria.patterns, row)).map((fact) => fact.join(' ')));
+    isAnswer = (triple) => answerKeys.has(`${triple.subject} ${triple.predicate} ${triple.object}`);
+    missing = answer.rows.length >= criteria.minCount ? [] : [`${criteria.minCount - answer.rows.length} more answers to ${criteria.text}`];
+  } else {
+    const wanted = new Set(criteria.keywords);
+    const found = new Set<string>();
+    isAnswer = (triple) => {
+      const matched = [triple.subject, triple.predicate, triple.object].flatMap((id) => wordsOf(label(id))).filter((word) => wanted.has(word));
+      for (const word of matched) found.add(word);
+      return matched.length > 0;
+    };
+    for (const triple of triples) isAnswer(triple);
+    missing = criteria.keywords.filter((keyword) => !found.has(keyword));
+  }
+  const findings = triples.map(
+    (triple): SynthesisFinding => ({
+      subject: label(triple.subject),
+      predicate: label(triple.predicate),
+      object: label(triple.object),
+      confidence: triple.confidence,
+      ...originOf(triple.provenanceId !== undefined ? recordById.get(triple.provenanceId) : undefined),
+      isAnswer: isAnswer(triple),
+    }),
+  );
+  return {
+    goal: { description: goal.description, criteria: goal.successCriteria, status: goal.status, ...(goal.statusReason !== undefined ? { statusReason: goal.statusReason } : {}) },
+    // Answers first, each group in the order found.
+    findings: [...findings.filter((finding) => finding.isAnswer), ...findings.filter((finding) => !finding.isAnswer)],
+    missing,
+    persona,
+  };
+}
+
+/** The write-up slice of the AgentService: a goal's findings in the persona's voice. */
+export function writeUpService(context: ServiceContext): Pick<AgentServiceImplementation, 'synthesize'> {
+  const { db, graphOf } = context;
+  return {
+    async synthesize({ sessionId, goalId, grammar: asked }) {
+      const graph = await graphOf(sessionId);
+      const goal = await db.goals.get(goalId);
+      if (!goal || goal.sessionId !== sessionId) return { ok: false, problems: [{ message: `there is no goal ${goalId}` }] };
+      const { psyche } = await currentPsyche(db, sessionId);
+      const grammars = [...Object.keys(BUILT_IN_GRAMMARS), ...(psyche.grammar ? [psyche.grammar.name] : [])];
+      const preference = asked ?? psyche.persona.grammarPreference;
+      let chosen = grammarNamed(preference, psyche.grammar);
+      // A preference the psyche cannot honour (a grammar file not attached) falls back to narrative; an explicit ask does not.
+      let name = preference;
+      if (!chosen.ok && asked === undefined) {
+        chosen = grammarNamed('narrative');
+        name = 'narrative';
+      }
+      if (!chosen.ok) return { ok: false, problems: chosen.error };
+      const { name: personaName, traits, tone } = psyche.persona;
+      const input = await synthesisInputOf(context, graph, goal, { name: personaName, traits, tone });
+      return { ok: true, grammar: name, text: synthesize(input, chosen.value), grammars };
+    },
+  };
+}

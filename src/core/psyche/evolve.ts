@@ -1,0 +1,73 @@
+import { type Archetype, dominantArchetype, type Psyche } from './psyche.ts';
+
+/** One use of a tool since the last evolution: did its goal advance or complete? */
+export type ToolUse = { tool: string; archetype: Archetype | undefined; hasSucceeded: boolean };
+
+/** The rules of DESIGN section 7, as constants. */
+export const EVOLUTION = {
+  minUses: 2,
+  successRate: 0.7,
+  failureRate: 0.3,
+  step: 0.02,
+  minWeight: 0.1,
+  maxWeight: 0.95,
+  growthPerEncounter: 0.01,
+  maxEncountersCounted: 5,
+} as const;
+
+const round = (value: number) => Math.round(value * 1e6) / 1e6;
+
+/**
+ * Evolves a psyche at reflection: each tool used at least twice since the last evolution moves
+ * its archetype by +0.02 (success rate above 0.7) or -0.02 (below 0.3), clamped to [0.1, 0.95];
+ * individuation grows by 0.01 per shadow encounter since the last evolution (at most 5), up to 1.
+ * Returns the evolved psyche and what changed, in words (empty: nothing did).
+ */
+export function evolvePsyche(psyche: Psyche, uses: readonly ToolUse[], cycle: number): { psyche: Psyche; changes: string[] } {
+  const byTool = new Map<string, { archetype: Archetype | undefined; uses: number; successes: number }>();
+  for (const use of uses) {
+    const counts = byTool.get(use.tool) ?? { archetype: use.archetype, uses: 0, successes: 0 };
+    counts.uses++;
+    if (use.hasSucceeded) counts.successes++;
+    byTool.set(use.tool, counts);
+  }
+  const archetypes = { ...psyche.archetypes };
+  const changes: string[] = [];
+  for (const [tool, counts] of [...byTool].sort(([a], [b]) => a.localeCompare(b))) {
+    if (!counts.archetype || counts.uses < EVOLUTION.minUses) continue;
+    const rate = counts.successes / counts.uses;
+    const step = rate > EVOLUTION.successRate ? EVOLUTION.step : rate < EVOLUTION.failureRate ? -EVOLUTION.step : 0;
+    if (step === 0) continue;
+    const before = archetypes[counts.archetype];
+    const after = round(Math.min(EVOLUTION.maxWeight, Math.max(EVOLUTION.minWeight, before + step)));
+    if (after === before) continue;
+    archetypes[counts.archetype] = after;
+    changes.push(`${counts.archetype} ${before.toFixed(2)} -> ${after.toFixed(2)} (${tool} succeeded ${counts.successes} of ${counts.uses})`);
+  }
+  const self = psyche.selfIntegration;
+  const newEncounters = Math.max(0, self.shadowEncounters - self.encountersAtLastEvolution);
+  const growth = EVOLUTION.growthPerEncounter * Math.min(newEncounters, EVOLUTION.maxEncountersCounted);
+  const individuationLevel = round(Math.min(1, self.individuationLevel + growth));
+  if (individuationLevel !== self.individuationLevel)
+    changes.push(`individuation ${self.individuationLevel.toFixed(2)} -> ${individuationLevel.toFixed(2)} (${newEncounters} shadow encounter${newEncounters === 1 ? '' : 's'})`);
+  const hasRebalanced = hasWeightChanged(psyche.archetypes, archetypes);
+  return {
+    psyche: {
+      ...psyche,
+      archetypes,
+      selfIntegration: {
+        ...self,
+        individuationLevel,
+        lastEvolutionCycle: cycle,
+        encountersAtLastEvolution: self.shadowEncounters,
+        rebalanceCount: self.rebalanceCount + (hasRebalanced ? 1 : 0),
+        dominantArchetype: dominantArchetype(archetypes),
+      },
+    },
+    changes,
+  };
+}
+
+function hasWeightChanged(before: Psyche['archetypes'], after: Psyche['archetypes']): boolean {
+  return (Object.keys(before) as Archetype[]).some((archetype) => before[archetype] !== after[archetype]);
+}

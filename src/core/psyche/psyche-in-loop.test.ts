@@ -1,0 +1,157 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { CycleRecord } from '../api.ts';
+import { decide } from '../agent/cycle.ts';
+import { SimilarityIndex } from '../kg/similarity.ts';
+import { AnimaDatabase } from '../store/database.ts';
+import { addPsycheVersion, currentPsyche } from '../store/psyche-store.ts';
+import { freshIndexedDb, testService } from '../testing/test-database.ts';
+import { graphOf } from '../testing/graph-of.ts';
+import { TOOLS } from '../tools/registry.ts';
+import { defaultPsyche, type Psyche, type ShadowPattern } from './psyche.ts';
+
+const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
+
+async function agentOnStarterGraph(indexedDb = freshIndexedDb()) {
+  const { db, service } = testService({ db: new AnimaDatabase('anima', indexedDb), loadStarterGraph: async () => STARTER });
+  const { session } = await service.open({});
+  return { db, service, sessionId: session.id, indexedDb };
+}
+
+const pattern = (name: string, triggers: string[], requireApproval: boolean): ShadowPattern => ({ name, triggers, capabilityTriggers: [], severity: 1, explanation: `${name} explained`, requireApproval });
+
+async function wear(db: AnimaDatabase, sessionId: string, psyche: Psyche) {
+  await db.transaction('rw', db.psyches, () => addPsycheVersion(db, { sessionId, psyche, cycle: 0, reason: 'test', now: 1 }));
+}
+
+function withVeto(veto: ShadowPattern): Psyche {
+  const psyche = defaultPsyche();
+  psyche.shadow.vetoPatterns = [veto];
+  return psyche;
+}
+
+async function run(service: Awaited<ReturnType<typeof agentOnStarterGraph>>['service'], sessionId: string, maxCycles: number) {
+  const cycles: CycleRecord[] = [];
+  const outcome = await service.agentRun({ sessionId, operationId: 'run', maxCycles }, (record) => cycles.push(record));
+  return { outcome, cycles };
+}
+
+describe('the shadow in the loop', () => {
+  it('vetoes an action before it runs, records why, counts the encounter, and the next cycle chooses differently', async () => {
+    const { db, service, sessionId } = await agentOnStarterGraph();
+    await wear(db, sessionId, withVeto(pattern('no_queries', ['tool=kg_query'], false)));
+    await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano crater' });
+    const { cycles } = await run(service, sessionId, 3);
+    expect(cycles.map((record) => [record.tool, record.outcome])).toEqual([
+      ['infer_rules', 'advanced'],
+      ['kg_query', 'failed'],
+      ['similarity_search', 'no-change'],
+    ]);
+    expect(cycles[1]!.act).toBe('vetoed by no_queries ("tool=kg_query" in the action): no_queries explained -> failed');
+    expect(cycles[1]!.shadow).toMatchObject({ pattern: 'no_queries', because: '"tool=kg_query" in the action' });
+    expect(cycles[2]!.candidates.find((candidate) => candidate.tool === 'kg_query')).toEqual({ tool: 'kg_query', skippedBecause: 'this very action was vetoed or denied for this goal before' });
+    const veto = await db.provenance.get(cycles[1]!.shadow!.provenanceId);
+    expect(veto).toMatchObject({ kind: 'shadow-veto', cycle: 2, sources: expect.arrayContaining(['pattern:no_queries', 'tool:kg_query']) });
+    expect((await currentPsyche(db, sessionId)).psyche.selfIntegration.shadowEncounters).toBe(1);
+  });
+
+  it('holds an action for approval, which survives a restart and runs exactly once when approved', async () => {
+    const first = await agentOnStarterGraph();
+    await wear(first.db, first.sessionId, withVeto(pattern('ask_before_queries', ['kg_query'], true)));
+    await first.service.goalAdd({ sessionId: first.sessionId, description: 'Learn about Mars', criteria: 'volcano crater' });
+    const asked = await run(first.service, first.sessionId, 5);
+    // The goal waits: with nothing else active, the run stops.
+    expect(asked.outcome).toMatchObject({ ok: true, cyclesRun: 2, stoppedBecause: 'no-active-goal' });
+    expect(asked.cycles[1]).toMatchObject({ tool: 'kg_query', outcome: 'waiting', act: 'held for approval #1 by ask_before_queries ("kg_query" in the action) -> waiting' });
+    first.db.close();
+
+    const { db, service, sessionId } = await agentOnStarterGraph(first.indexedDb);
+    const listed = await service.approvalList({ sessionId });
+    expect(listed.pendingCount).toBe(1);
+    expect(listed.approvals[0]).toMatchObject({ id: 1, tool: 'kg_query', status: 'pending', pattern: 'ask_before_queries', goalDescription: 'Learn about Mars', action: expect.stringMatching(/^tool=kg_query input=\{/) });
+    expect((await service.goalList({ sessionId })).goals[0]).toMatchObject({ status: 'waiting', statusReason: expect.stringContaining('approval #1') });
+    expect(await service.goalUpdate({ sessionId, goalId: 1, status: 'active' })).toMatchObject({ ok: false, problems: [{ message: expect.stringContaining('Approvals screen') }] });
+
+    expect(await service.approvalDecide({ sessionId, approvalId: 1, decision: 'approve' })).toMatchObject({ ok: true, approval: { status: 'approved' } });
+    expect(await service.approvalDecide({ sessionId, approvalId: 1, decision: 'deny' })).toMatchObject({ ok: false, problems: [{ message: 'approval 1 was already decided (approved)' }] });
+    const carried = await run(service, sessionId, 2);
+    expect(carried.cycles[0]).toMatchObject({ tool: 'kg_query', input: asked.cycles[1]!.input, decide: expect.stringMatching(/^kg_query: carrying out approved action #1/) });
+    expect(carried.cycles[0]!.outcome).not.toBe('waiting');
+    // Approved once, run once: the next cycle chooses anew, and the shadow asks again for a new query.
+    expect((await service.approvalList({ sessionId })).approvals[0]).toMatchObject({ id: 1, status: 'done', doneInCycle: 3 });
+    expect(await db.provenance.where('kind').equals('approval-decision').count()).toBe(1);
+  });
+
+  it('goes on without a denied action, and never proposes it again for that goal', async () => {
+    const { db, service, sessionId } = await agentOnStarterGraph();
+    await wear(db, sessionId, withVeto(pattern('ask_before_queries', ['kg_query'], true)));
+    await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano crater' });
+    await run(service, sessionId, 2);
+    expect(await service.approvalDecide({ sessionId, approvalId: 1, decision: 'deny', reason: '  not now  ' })).toMatchObject({ ok: true, approval: { status: 'denied', reason: 'not now' } });
+    expect((await service.goalList({ sessionId })).goals[0]).toMatchObject({ status: 'active', statusReason: 'you denied kg_query (approval #1): not now; the goal goes on without it' });
+    const { cycles } = await run(service, sessionId, 1);
+    expect(cycles[0]!.tool).not.toBe('kg_query');
+    expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'kg_query')?.skippedBecause).toBe('this very action was vetoed or denied for this goal before');
+  });
+
+  it('refuses to carry out an approval bound to another definition of the tool', async () => {
+    const { db, service, sessionId } = await agentOnStarterGraph();
+    await wear(db, sessionId, withVeto(pattern('ask_before_queries', ['kg_query'], true)));
+    await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano crater' });
+    await run(service, sessionId, 2);
+    await service.approvalDecide({ sessionId, approvalId: 1, decision: 'approve' });
+    // As if kg_query had changed between the approval and the run.
+    await db.approvals.update(1, { digest: 'a digest of an older kg_query' });
+    const { cycles } = await run(service, sessionId, 1);
+    expect(cycles[0]).toMatchObject({ outcome: 'waiting', act: 'held for approval #2 by ask_before_queries ("kg_query" in the action) -> waiting' });
+    expect((await service.approvalList({ sessionId })).approvals.find((approval) => approval.id === 1)).toMatchObject({ status: 'invalidated', reason: 'kg_query changed since it was approved; the agent asks again if it still needs it' });
+  });
+
+  it('cancelling a waiting goal withdraws its questions', async () => {
+    const { db, service, sessionId } = await agentOnStarterGraph();
+    await wear(db, sessionId, withVeto(pattern('ask_before_queries', ['kg_query'], true)));
+    await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano crater' });
+    await run(service, sessionId, 2);
+    expect(await service.goalUpdate({ sessionId, goalId: 1, status: 'failed' })).toMatchObject({ ok: true });
+    expect(await service.approvalList({ sessionId })).toMatchObject({ pendingCount: 0, approvals: [{ status: 'invalidated', reason: 'its goal was cancelled' }] });
+    expect(await service.approvalDecide({ sessionId, approvalId: 1, decision: 'approve' })).toMatchObject({ ok: false });
+  });
+});
+
+describe('evolution at reflection', () => {
+  it('grows individuation from the cycle\'s shadow encounters at cycle 5, as a new psyche version with provenance', async () => {
+    const { db, service, sessionId } = await agentOnStarterGraph();
+    await wear(db, sessionId, withVeto(pattern('no_queries', ['tool=kg_query'], false)));
+    await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano crater' });
+    await run(service, sessionId, 5);
+    const current = await currentPsyche(db, sessionId);
+    expect(current.version).toBe(3);
+    expect(current.reason).toMatch(/^evolution at cycle 5: .*individuation 0\.10 -> 0\.11 \(1 shadow encounter\)$/);
+    expect(current.psyche.selfIntegration).toMatchObject({ individuationLevel: 0.11, lastEvolutionCycle: 5, encountersAtLastEvolution: 1 });
+    expect(await db.provenance.where('kind').equals('psyche-change').count()).toBe(1);
+  });
+});
+
+describe('archetypes steer the choice', () => {
+  it('an explorer-heavy and a sage-heavy psyche choose different tools on the same graph and goal, and the breakdown says why', () => {
+    const graph = graphOf([
+      ['Mars', 'is-a', 'Planet'],
+      ['Mars', 'orbits', 'Sun'],
+      ['Venus', 'is-a', 'Planet'],
+      ['Venus', 'orbits', 'Sun'],
+    ]);
+    const goal = { id: 1, sessionId: 's', description: 'Learn about Mars', successCriteria: 'volcano crater', priority: 128, status: 'active' as const, cyclesWorked: 2, lastProgressCycle: 2, stallThreshold: 5, findings: [], toolsUsed: ['kg_query', 'infer_rules'], inferredAtTripleCount: 4, createdAt: 0 };
+    const choose = (archetypes: Psyche['archetypes']) => {
+      const psyche = { ...defaultPsyche(), archetypes };
+      const decision = decide({ sessionId: 's', cycle: 3, now: 1, graph, similarity: new SimilarityIndex(graph), goals: [goal], memoryEntryCount: 0, memoryCapacity: 100, episodes: [], tools: TOOLS, psyche });
+      if (!decision || !('tool' in decision)) throw new Error('no decision');
+      return decision.record;
+    };
+    const sage = choose({ sage: 0.95, healer: 0.1, explorer: 0.1, guardian: 0.1 });
+    const explorer = choose({ sage: 0.4, healer: 0.3, explorer: 0.9, guardian: 0.9 });
+    expect(sage.tool).not.toBe(explorer.tool);
+    const archetypeOf = (record: CycleRecord | ReturnType<typeof choose>, tool: string) => /archetype=([+-][\d.]+)/.exec(record.candidates.find((candidate) => candidate.tool === tool)!.breakdown!)![1];
+    expect([sage.tool, archetypeOf(sage, sage.tool)]).toEqual(['kg_query', '+0.067']);
+    expect([explorer.tool, archetypeOf(explorer, explorer.tool)]).toEqual(['similarity_search', '+0.060']);
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { describeProblem } from '../result.ts';
+import { testService } from '../testing/test-database.ts';
+
+async function openService(options: Parameters<typeof testService>[0] = {}) {
+  const { db, service } = testService(options);
+  const { session } = await service.open({});
+  return { db, service, sessionId: session.id };
+}
+
+const EXPLORER = `[persona]
+name = "Explorer"
+grammar_preference = "terse"
+traits = ["adventurous"]
+tone = ["concise"]
+
+[archetypes]
+healer = 0.3
+sage = 0.4
+guardian = 0.3
+explorer = 0.9
+`;
+
+describe('the psyche of a session', () => {
+  it('starts as the default psyche, version 0, not stored', async () => {
+    const { db, service, sessionId } = await openService();
+    const current = await service.psycheGet({ sessionId });
+    expect(current).toMatchObject({ version: 0, reason: 'the default psyche', psyche: { persona: { name: 'Scholar' }, selfIntegration: { dominantArchetype: 'sage' } } });
+    expect(await db.psyches.count()).toBe(0);
+    expect((await service.psycheHistory({ sessionId })).versions.map((version) => version.version)).toEqual([0]);
+  });
+
+  it('imports a psyche.toml as a new version over the current one, keeping what the file leaves out', async () => {
+    const { service, sessionId } = await openService();
+    const imported = await service.psycheImport({ sessionId, toml: EXPLORER, fileName: 'explorer.toml' });
+    if (!imported.ok) throw new Error(imported.problems.map(describeProblem).join('\n'));
+    expect(imported.current).toMatchObject({ version: 2, reason: 'imported explorer.toml', psyche: { persona: { name: 'Explorer' }, archetypes: { explorer: 0.9 }, selfIntegration: { dominantArchetype: 'explorer' } } });
+    // No [shadow] in the file: the current shadow stays, and a warning says so.
+    expect(imported.current.psyche.shadow.vetoPatterns.map((pattern) => pattern.name)).toContain('destructive_action');
+    expect(imported.warnings.map((warning) => warning.message).join(' ')).toMatch(/shadow/);
+    const history = await service.psycheHistory({ sessionId });
+    expect(history.versions.map((version) => [version.version, version.reason, version.archetypes.explorer])).toEqual([
+      [1, 'the default psyche', 0.5],
+      [2, 'imported explorer.toml', 0.9],
+    ]);
+  });
+
+  it('refuses a broken file, naming the line, and changes nothing', async () => {
+    const { db, service, sessionId } = await openService();
+    const broken = EXPLORER.replace('explorer = 0.9', 'explorer = "very"');
+    const checked = await service.psycheCheck({ sessionId, toml: broken });
+    expect(checked.ok).toBe(false);
+    if (!checked.ok) expect(checked.problems[0]).toMatchObject({ line: 11, path: 'archetypes.explorer' });
+    const imported = await service.psycheImport({ sessionId, toml: broken });
+    expect(imported).toMatchObject({ ok: false, reason: 'invalid' });
+    expect(await db.psyches.count()).toBe(0);
+    expect(await db.provenance.where('kind').equals('psyche-change').count()).toBe(0);
+  });
+
+  it('refuses a custom grammar synthesis could not use', async () => {
+    const { service, sessionId } = await openService();
+    const toml = `${EXPLORER}\n[grammar]\nname = "mine"\nsource = "layout = 12"\n`;
+    const imported = await service.psycheImport({ sessionId, toml });
+    expect(imported.ok).toBe(false);
+    if (!imported.ok) expect(imported.problems[0]!.path).toMatch(/^grammar\.source/);
+  });
+
+  it('saves an edited psyche, keeping the counters, and validates it first', async () => {
+    const { service, sessionId } = await openService();
+    const { psyche } = await service.psycheGet({ sessionId });
+    const edited = { ...psyche, archetypes: { ...psyche.archetypes, guardian: 0.9 }, selfIntegration: { ...psyche.selfIntegration, shadowEncounters: 99 } };
+    const saved = await service.psycheSave({ sessionId, psyche: edited });
+    expect(saved).toMatchObject({ ok: true, current: { version: 2, reason: 'edited', psyche: { archetypes: { guardian: 0.9 }, selfIntegration: { shadowEncounters: 0, dominantArchetype: 'guardian' } } } });
+    const refused = await service.psycheSave({ sessionId, psyche: { ...psyche, archetypes: { ...psyche.archetypes, sage: 3 } } });
+    expect(refused).toMatchObject({ ok: false, reason: 'invalid', problems: [{ path: 'archetypes.sage' }] });
+  });
+
+  it('restores an earlier version as a new one, and exports what re-imports to the same psyche', async () => {
+    const { service, sessionId } = await openService();
+    await service.psycheImport({ sessionId, toml: EXPLORER });
+    const restored = await service.psycheRestore({ sessionId, version: 1 });
+    expect(restored).toMatchObject({ ok: true, current: { version: 3, reason: 'restored version 1', psyche: { persona: { name: 'Scholar' }, archetypes: { explorer: 0.5 } } } });
+    expect(await service.psycheRestore({ sessionId, version: 9 })).toMatchObject({ ok: false, reason: 'not-found' });
+
+    await service.psycheImport({ sessionId, toml: EXPLORER });
+    const exported = await service.psycheExport({ sessionId });
+    expect(exported.fileName).toBe('explorer.psyche.toml');
+    const before = await service.psycheGet({ sessionId });
+    const again = await service.psycheImport({ sessionId, toml: exported.text });
+    expect(again.ok && again.current.psyche).toEqual(before.psyche);
+    expect((await service.psycheExport({ sessionId })).text).toBe(exported.text);
+  });
+
+  it('changes nothing from a read-only tab', async () => {
+    const { db, sessionId } = await openService();
+    const { service } = testService({ db, writeAccess: { ready: Promise.resolve(), canWrite: () => false, onGranted: () => undefined } });
+    await service.open({});
+    expect(await service.psycheImport({ sessionId, toml: EXPLORER })).toMatchObject({ ok: false, reason: 'read-only' });
+    expect(await service.psycheRestore({ sessionId, version: 1 })).toMatchObject({ ok: false, reason: 'read-only' });
+  });
+});

@@ -1,0 +1,117 @@
+import type { AgentServiceImplementation, PsycheHistoryEntry, PsycheVersionView } from '../api.ts';
+import type { Problem } from '../result.ts';
+import { problemsFromZod } from '../result.ts';
+import type { ServiceContext } from '../service-context.ts';
+import { READ_ONLY_MESSAGE } from '../service-context.ts';
+import { addPsycheVersion, currentPsyche, psycheHistory } from '../store/psyche-store.ts';
+import { parseGrammar } from '../synthesis/parse-grammar.ts';
+import { dominantArchetype, type Psyche, psycheSchema } from './psyche.ts';
+import { parsePsycheToml, psycheToToml } from './psyche-toml.ts';
+import type { PsycheVersion } from './psyche-version.ts';
+
+type PsycheMethods = 'psycheGet' | 'psycheHistory' | 'psycheCheck' | 'psycheImport' | 'psycheSave' | 'psycheRestore' | 'psycheExport';
+
+const viewOf = ({ version, psyche, cycle, reason, createdAt }: PsycheVersion): PsycheVersionView => ({ version, psyche, cycle, reason, createdAt });
+
+/** A custom grammar is checked where the psyche is: a psyche never holds a grammar synthesis cannot use. */
+function grammarProblems(psyche: Psyche): Problem[] {
+  if (!psyche.grammar) return [];
+  const parsed = parseGrammar(psyche.grammar.source);
+  return parsed.ok ? [] : parsed.error.map((problem) => ({ ...problem, path: `grammar.source${problem.path ? `.${problem.path}` : ''}` }));
+}
+
+/** The psyche's slice of the AgentService: the current psyche, its history, import, edit, restore, export. */
+export function psycheService(context: ServiceContext): Pick<AgentServiceImplementation, PsycheMethods> {
+  const { db, now, exclusively, canWrite, sessionOf } = context;
+
+  /** Stores a new current psyche, with a provenance record saying why. */
+  const change = (sessionId: string, psyche: Psyche, reason: string) =>
+    exclusively(async () => {
+      const session = await sessionOf(sessionId);
+      return db.transaction('rw', [db.psyches, db.provenance], async () => {
+        const version = await addPsycheVersion(db, { sessionId, psyche, cycle: session.cycle, reason, now: now() });
+        await db.provenance.add({ sessionId, kind: 'psyche-change', sources: [`psyche:${version.version}`], confidence: 1, cycle: session.cycle, detail: `version ${version.version}: ${reason}`, createdAt: now() });
+        return viewOf(version);
+      });
+    });
+
+  const readOnly = { ok: false as const, reason: 'read-only' as const, problems: [{ message: READ_ONLY_MESSAGE }], warnings: [] };
+
+  /** Reads a psyche.toml over the current psyche, with its custom grammar checked. */
+  const check = async (sessionId: string, toml: string) => {
+    const read = parsePsycheToml(toml, (await currentPsyche(db, sessionId)).psyche);
+    if (!read.ok) return read;
+    const problems = grammarProblems(read.psyche);
+    return problems.length > 0 ? { ok: false as const, problems, warnings: read.warnings } : read;
+  };
+
+  return {
+    async psycheGet({ sessionId }) {
+      await sessionOf(sessionId);
+      return viewOf(await currentPsyche(db, sessionId));
+    },
+
+    async psycheHistory({ sessionId }) {
+      await sessionOf(sessionId);
+      const stored = await psycheHistory(db, sessionId);
+      const versions = stored.length > 0 ? stored : [await currentPsyche(db, sessionId)];
+      return {
+        versions: versions.map(
+          ({ version, cycle, reason, createdAt, psyche }): PsycheHistoryEntry => ({
+            version,
+            cycle,
+            reason,
+            createdAt,
+            archetypes: psyche.archetypes,
+            individuationLevel: psyche.selfIntegration.individuationLevel,
+            shadowEncounters: psyche.selfIntegration.shadowEncounters,
+            dominantArchetype: psyche.selfIntegration.dominantArchetype,
+          }),
+        ),
+      };
+    },
+
+    async psycheCheck({ sessionId, toml }) {
+      await sessionOf(sessionId);
+      return check(sessionId, toml);
+    },
+
+    async psycheImport({ sessionId, toml, fileName }) {
+      if (!canWrite()) return readOnly;
+      await sessionOf(sessionId);
+      const read = await check(sessionId, toml);
+      if (!read.ok) return { ok: false, reason: 'invalid', problems: read.problems, warnings: read.warnings };
+      return { ok: true, current: await change(sessionId, read.psyche, `imported ${fileName ?? 'psyche.toml'}`), warnings: read.warnings };
+    },
+
+    async psycheSave({ sessionId, psyche: edited }) {
+      if (!canWrite()) return readOnly;
+      await sessionOf(sessionId);
+      const parsed = psycheSchema.safeParse(edited);
+      if (!parsed.success) return { ok: false, reason: 'invalid', problems: problemsFromZod(parsed.error), warnings: [] };
+      const problems = grammarProblems(parsed.data);
+      if (problems.length > 0) return { ok: false, reason: 'invalid', problems, warnings: [] };
+      // The form edits character, not history: the counters stay the current ones.
+      const current = await currentPsyche(db, sessionId);
+      const psyche: Psyche = { ...parsed.data, selfIntegration: { ...current.psyche.selfIntegration, dominantArchetype: dominantArchetype(parsed.data.archetypes) } };
+      return { ok: true, current: await change(sessionId, psyche, 'edited'), warnings: [] };
+    },
+
+    async psycheRestore({ sessionId, version }) {
+      if (!canWrite()) return readOnly;
+      await sessionOf(sessionId);
+      const [stored, current] = await Promise.all([db.psyches.where('[sessionId+version]').equals([sessionId, version]).first(), currentPsyche(db, sessionId)]);
+      if (!stored) return { ok: false, reason: 'not-found', problems: [{ message: `there is no psyche version ${version}` }], warnings: [] };
+      // Restoring brings back character (persona, shadow, weights, grammar); encounters and growth already happened.
+      const psyche: Psyche = { ...stored.psyche, selfIntegration: { ...current.psyche.selfIntegration, dominantArchetype: dominantArchetype(stored.psyche.archetypes) } };
+      return { ok: true, current: await change(sessionId, psyche, `restored version ${version}`), warnings: [] };
+    },
+
+    async psycheExport({ sessionId }) {
+      await sessionOf(sessionId);
+      const { psyche } = await currentPsyche(db, sessionId);
+      const name = psyche.persona.name.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '');
+      return { fileName: `${name || 'anima'}.psyche.toml`, text: psycheToToml(psyche) };
+    },
+  };
+}

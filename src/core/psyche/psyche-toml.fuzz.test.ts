@@ -1,0 +1,261 @@
+import { isDeepStrictEqual } from 'node:util';
+import { TomlDate } from 'smol-toml';
+import { expect, test } from 'vitest';
+import { CAPABILITIES, DANGER_LEVELS } from '../tools/tool.ts';
+import { defaultPsyche, dominantArchetype, psycheSchema, type Psyche, type ShadowPattern } from './psyche.ts';
+import { parsePsycheToml, psycheToToml } from './psyche-toml.ts';
+
+const CASES = 12_000;
+const PSYCHES = 2_000;
+const SEED = 0x5eed_0000;
+
+/** mulberry32: a tiny seeded generator, so every run tries the same cases and a failure repeats. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
+    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
+    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Random = () => number;
+const below = (random: Random, count: number) => Math.floor(random() * count);
+const pick = <T>(random: Random, choices: readonly T[]): T => choices[below(random, choices.length)]!;
+
+const ODD_CHARACTERS = ['\u0000', '\u0001', '\u007f', '\uFFFD', '\uD800', '\uDC00', '\u200B', '\u2028', '\uFEFF', 'é', '導', '😀', '\r', '\t', '—'];
+const TOML_CHARACTERS = [...'[]{}=".\'#,\n \\-_0123456789abcdefghijklmnopqrstuvwxyzABCZ+:eE'];
+
+function randomText(random: Random): string {
+  const length = below(random, 300);
+  let text = '';
+  for (let index = 0; index < length; index++) {
+    const roll = random();
+    text += roll < 0.1 ? pick(random, ODD_CHARACTERS) : roll < 0.6 ? pick(random, TOML_CHARACTERS) : String.fromCharCode(32 + below(random, 95));
+  }
+  return text;
+}
+
+const HEADERS = ['[persona]', '[shadow]', '[[shadow.veto_patterns]]', '[[shadow.bias_patterns]]', '[archetypes]', '[self_integration]', '[grammar]', '[persona.voice]', '[other]', '[[list]]'];
+const KEYS = [
+  'name', 'grammar_preference', 'traits', 'tone', 'triggers', 'action_triggers', 'capability_triggers', 'danger_level_threshold', 'severity',
+  'explanation', 'require_approval', 'sage', 'healer', 'explorer', 'guardian', 'individuation_level', 'last_evolution_cycle', 'shadow_encounters',
+  'encounters_at_last_evolution', 'rebalance_count', 'dominant_archetype', 'source', 'veto_patterns', 'bias_patterns', 'persona', 'mood', '"quoted key"', 'a.b',
+];
+
+function randomValue(random: Random, depth = 0): string {
+  switch (below(random, depth > 2 ? 9 : 12)) {
+    case 0: return String(below(random, 1000) - 100);
+    case 1: return random().toFixed(below(random, 6));
+    case 2: return pick(random, ['nan', 'inf', '-inf', '-0.0', '1e400', '9007199254740993', '0x1F', '1_000', '2.', '1.0', '1', '0']);
+    case 3: return JSON.stringify(randomText(random).slice(0, 20));
+    case 4: return JSON.stringify(pick(random, ['Scholar', 'narrative', 'terse', 'ProcessExec', 'network', 'Critical', 'safe', 'sage', 'briefing', 'path/to/x.toml', '']));
+    case 5: return pick(random, ['true', 'false']);
+    case 6: return pick(random, ['1979-05-27', '1979-05-27T07:32:00Z', '07:32:00', '1979-05-27T07:32:00']);
+    case 7: return `'${randomText(random).replace(/['\n\r]/g, '').slice(0, 20)}'`;
+    case 8: return `"""\n${randomText(random).slice(0, 40)}"""`;
+    case 9: return `[${Array.from({ length: below(random, 4) }, () => randomValue(random, depth + 1)).join(', ')}]`;
+    case 10: return `{ ${Array.from({ length: below(random, 3) }, (_, index) => `k${index} = ${randomValue(random, depth + 1)}`).join(', ')} }`;
+    default: return `["${pick(random, ['ReadKg', 'WriteFilesystem', 'UserInteraction', 'Teleport', 'llm', 'readFiles'])}"]`;
+  }
+}
+
+function randomTomlLines(random: Random): string {
+  return Array.from({ length: 1 + below(random, 30) }, () => {
+    const roll = random();
+    if (roll < 0.25) return pick(random, HEADERS);
+    if (roll < 0.3) return pick(random, ['', '# comment', '   ']);
+    return `${pick(random, KEYS)} = ${randomValue(random)}`;
+  }).join('\n');
+}
+
+function featurePsyche(): Psyche {
+  const psyche = defaultPsyche();
+  return {
+    ...psyche,
+    persona: { ...psyche.persona, grammarPreference: 'briefing', traits: ['a "quote"', 'ünïcödé'] },
+    grammar: { name: 'briefing', source: '[openers]\nfirst = "Briefly:"\nquotes = """x"""\n' },
+    extras: { '': { version: 1 }, persona: { mood: 'calm', voice: { pitch: 2.5 } }, 'shadow.veto_patterns.0': { tags: ['x'] } },
+  };
+}
+
+const VALID_FILES = [
+  psycheToToml(defaultPsyche()),
+  psycheToToml(featurePsyche()),
+  `[persona]\nname = "Scholar"\ngrammar_preference = "narrative"\ntraits = ["precise"]\ntone = ["clear"]\n\n[shadow]\n\n[[shadow.veto_patterns]]\nname = "destructive_action"\ncapability_triggers = ["ProcessExec"]\ndanger_level_threshold = "Critical"\naction_triggers = ["delete all", "rm -rf"]\nseverity = 1.0\nexplanation = "No."\n\n[[shadow.bias_patterns]]\nname = "filesystem_write"\ncapability_triggers = ["WriteFilesystem"]\naction_triggers = []\nseverity = 0.3\nexplanation = "Risky."\n\n[archetypes]\nhealer = 0.5\nsage = 0.7\nguardian = 0.4\nexplorer = 0.5\n\n[self_integration]\nindividuation_level = 0.1\nlast_evolution_cycle = 0\nshadow_encounters = 0\nrebalance_count = 0\ndominant_archetype = "sage"\n`,
+  '[archetypes]\nhealer = 0.3\nsage = 0.4\nguardian = 0.3\nexplorer = 0.9\n',
+];
+
+function mutate(random: Random, text: string): string {
+  const lines = text.split('\n');
+  const line = () => below(random, lines.length);
+  switch (below(random, 8)) {
+    case 0:
+      lines.splice(line(), 1);
+      return lines.join('\n');
+    case 1: {
+      const index = line();
+      lines.splice(index, 0, lines[index] ?? '');
+      return lines.join('\n');
+    }
+    case 2: {
+      const [first, second] = [line(), line()];
+      [lines[first], lines[second]] = [lines[second] ?? '', lines[first] ?? ''];
+      return lines.join('\n');
+    }
+    case 3: {
+      const position = below(random, text.length + 1);
+      return text.slice(0, position) + pick(random, [...TOML_CHARACTERS, ...ODD_CHARACTERS]) + text.slice(position + 1);
+    }
+    case 4: {
+      // Another type of value under a key: a number where a string was, a table where a list was.
+      const index = line();
+      const content = lines[index] ?? '';
+      const equals = content.indexOf(' = ');
+      if (equals > 0) lines[index] = `${content.slice(0, equals)} = ${randomValue(random)}`;
+      return lines.join('\n');
+    }
+    case 5: {
+      const position = below(random, text.length + 1);
+      return text.slice(0, position) + pick(random, ODD_CHARACTERS) + text.slice(position);
+    }
+    case 6:
+      return text.slice(0, below(random, text.length + 1));
+    default: {
+      const index = line();
+      lines.splice(index, 0, random() < 0.5 ? pick(random, HEADERS) : `${pick(random, KEYS)} = ${randomValue(random)}`);
+      return lines.join('\n');
+    }
+  }
+}
+
+function caseText(random: Random): string {
+  const roll = random();
+  if (roll < 0.2) return randomText(random);
+  if (roll < 0.45) return randomTomlLines(random);
+  let text = pick(random, VALID_FILES);
+  const mutations = 1 + below(random, 4);
+  for (let count = 0; count < mutations; count++) text = mutate(random, text);
+  return text;
+}
+
+// About 1.5 s here; the timeout leaves room for slower machines.
+test(`psyche.toml reading survives ${CASES} random and broken files`, { timeout: 20_000 }, () => {
+  const random = seededRandom(SEED);
+  const bases = [defaultPsyche(), featurePsyche()];
+  const failures: string[] = [];
+  const counts = { imported: 0, refused: 0 };
+  for (let index = 0; index < CASES && failures.length < 5; index++) {
+    const text = caseText(random);
+    const fail = (why: string) => failures.push(`case ${index}: ${why}\n${JSON.stringify(text).slice(0, 600)}`);
+    try {
+      const outcome = parsePsycheToml(text, pick(random, bases));
+      if (outcome.warnings.some((warning) => !warning.message)) fail('a warning without a message');
+      if (!outcome.ok) {
+        counts.refused++;
+        if (outcome.problems.length === 0 || outcome.problems.some((problem) => !problem.message)) fail('refused without a message');
+        continue;
+      }
+      counts.imported++;
+      const validated = psycheSchema.safeParse(outcome.psyche);
+      if (!validated.success) fail(`the psyche breaks the schema: ${validated.error.message}`);
+      const exported = psycheToToml(outcome.psyche);
+      const again = parsePsycheToml(exported, defaultPsyche());
+      if (!again.ok || !isDeepStrictEqual(again.psyche, outcome.psyche) || psycheToToml(again.psyche) !== exported) fail('the export does not read back the same');
+    } catch (error) {
+      fail(`threw ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    }
+  }
+  expect(failures).toEqual([]);
+  // Both paths are exercised, not just refusals.
+  expect(counts.imported).toBeGreaterThan(CASES / 20);
+  expect(counts.refused).toBeGreaterThan(CASES / 2);
+});
+
+/** Text of every kind a user might type: quotes, backslashes, TOML delimiters, control characters, emoji. */
+function randomWords(random: Random, minimum: number, maximum: number): string {
+  const pieces = ['a', 'Z', ' ', '"', "'", "'''", '"""', '\\', '\n', '\r\n', '\t', '\u0001', '\u007f', '#', '[', ']', '=', '.', '—', '導', '😀', 'é', '\uFFFD', '\u2028'];
+  let text = '';
+  const length = minimum + below(random, maximum - minimum + 1);
+  while (text.length < length) text += pick(random, pieces);
+  // Cut to length without splitting an emoji into a lone surrogate.
+  return text.slice(0, length).replace(/[\uD800-\uDBFF]$/, 'x');
+}
+
+const randomUnit = (random: Random) => pick(random, [0, 1, 0.5, 0.1 + 0.2, random(), 1e-9, 0.95]);
+const randomCount = (random: Random) => pick(random, [0, 1, 42, below(random, 1e6), Number.MAX_SAFE_INTEGER]);
+
+function randomExtraValue(random: Random, depth = 0): unknown {
+  switch (below(random, depth > 1 ? 5 : 7)) {
+    case 0: return randomWords(random, 0, 12);
+    case 1: return pick(random, [0, -1, 2.5, 1e21, -0, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60, 0.1 + 0.2]);
+    case 2: return random() < 0.5;
+    case 3: return below(random, 1000);
+    case 4: return new TomlDate(new Date(Date.UTC(2000 + below(random, 30), below(random, 12), 1 + below(random, 28), below(random, 24))));
+    case 5: return Array.from({ length: below(random, 3) }, () => randomExtraValue(random, depth + 1));
+    default: return Object.fromEntries(Array.from({ length: below(random, 3) }, (_, index) => [`${randomWords(random, 0, 4)}${index}`, randomExtraValue(random, depth + 1)]));
+  }
+}
+
+function randomPattern(random: Random): ShadowPattern {
+  const threshold = random() < 0.5 ? pick(random, DANGER_LEVELS) : undefined;
+  return {
+    name: randomWords(random, 1, 30),
+    // A trigger needs text: prefixed so spaces alone never make one.
+    triggers: Array.from({ length: below(random, 4) }, () => `t${randomWords(random, 0, 20)}`),
+    capabilityTriggers: Array.from({ length: below(random, 3) }, () => pick(random, CAPABILITIES)),
+    ...(threshold ? { dangerThreshold: threshold } : {}),
+    severity: randomUnit(random),
+    explanation: randomWords(random, 0, 60),
+    requireApproval: random() < 0.5,
+  };
+}
+
+/** A random psyche the model accepts, with unknown keys where an import would keep them. */
+function randomPsyche(random: Random): Psyche {
+  const archetypes = { sage: randomUnit(random), healer: randomUnit(random), explorer: randomUnit(random), guardian: randomUnit(random) };
+  const vetoPatterns = Array.from({ length: below(random, 3) }, () => randomPattern(random));
+  const biasPatterns = Array.from({ length: below(random, 3) }, () => randomPattern(random));
+  const tablePaths = ['', 'persona', 'shadow', 'archetypes', 'self_integration', ...vetoPatterns.map((_, index) => `shadow.veto_patterns.${index}`)];
+  const extras: Psyche['extras'] = {};
+  for (const path of tablePaths) {
+    if (random() < 0.3) extras[path] = { [`extra_${randomWords(random, 0, 6)}`]: randomExtraValue(random) };
+  }
+  const shadowEncounters = randomCount(random);
+  return {
+    persona: {
+      name: randomWords(random, 1, 40),
+      grammarPreference: pick(random, ['narrative', 'formal', 'terse', randomWords(random, 1, 20)]),
+      traits: Array.from({ length: below(random, 4) }, () => randomWords(random, 0, 20)),
+      tone: Array.from({ length: below(random, 4) }, () => randomWords(random, 0, 20)),
+    },
+    shadow: { vetoPatterns, biasPatterns },
+    archetypes,
+    selfIntegration: {
+      individuationLevel: randomUnit(random),
+      lastEvolutionCycle: randomCount(random),
+      shadowEncounters,
+      encountersAtLastEvolution: Math.min(shadowEncounters, randomCount(random)),
+      rebalanceCount: randomCount(random),
+      dominantArchetype: dominantArchetype(archetypes),
+    },
+    ...(random() < 0.5 ? { grammar: { name: `g${randomWords(random, 0, 20)}`, source: randomWords(random, 0, 200) } } : {}),
+    extras,
+  };
+}
+
+test(`any of ${PSYCHES} random valid psyches survives export and import exactly`, { timeout: 20_000 }, () => {
+  const random = seededRandom(SEED + 1);
+  const failures: string[] = [];
+  for (let index = 0; index < PSYCHES && failures.length < 5; index++) {
+    const psyche = randomPsyche(random);
+    if (!psycheSchema.safeParse(psyche).success) throw new Error(`the generator made an invalid psyche (case ${index})`);
+    const exported = psycheToToml(psyche);
+    const outcome = parsePsycheToml(exported, featurePsyche());
+    if (!outcome.ok) failures.push(`case ${index}: refused: ${JSON.stringify(outcome.problems)}\n${exported}`);
+    else if (!isDeepStrictEqual(outcome.psyche, psyche)) failures.push(`case ${index}: read back differently\n${exported}`);
+    else if (psycheToToml(outcome.psyche) !== exported) failures.push(`case ${index}: exported differently the second time`);
+  }
+  expect(failures).toEqual([]);
+});

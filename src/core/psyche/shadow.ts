@@ -1,0 +1,64 @@
+import { DANGER_LEVELS, type Capability, type DangerLevel } from '../tools/tool.ts';
+import type { Psyche, ShadowPattern } from './psyche.ts';
+
+/** What the shadow looks at: the tool's name, danger and capabilities, and the action's input. */
+export type ShadowAction = { tool: string; danger: DangerLevel; capabilities: readonly Capability[]; input: unknown };
+
+/** The seed's action description, `tool={name} input={json}`, which text triggers are matched against. */
+export function describeAction(action: Pick<ShadowAction, 'tool' | 'input'>): string {
+  return `tool=${action.tool} input=${JSON.stringify(action.input) ?? 'undefined'}`;
+}
+
+const JSON_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g;
+const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+// Characters that render as nothing: they would split a trigger without being seen.
+const INVISIBLE = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]/gu;
+
+/**
+ * The form both triggers and descriptions are compared in, so a trigger cannot be dodged by
+ * spelling: JSON escapes decoded (twice, for input that was itself JSON text), Unicode NFKC
+ * (full-width letters, ligatures), invisible characters removed, lower case, every run of
+ * whitespace one space.
+ */
+export function normaliseForShadow(text: string): string {
+  let decoded = text;
+  for (let pass = 0; pass < 2; pass++) {
+    decoded = decoded.replace(JSON_ESCAPE, (_escape, hex: string | undefined, simple: string | undefined) =>
+      hex !== undefined ? String.fromCharCode(Number.parseInt(hex, 16)) : SIMPLE_ESCAPES[simple!]!,
+    );
+  }
+  return decoded.normalize('NFKC').replace(INVISIBLE, '').toLowerCase().replace(/\s+/gu, ' ');
+}
+
+/** Why a pattern fired: the trigger that matched. */
+export type ShadowMatch = { pattern: ShadowPattern; because: string };
+
+function matchOf(pattern: ShadowPattern, action: ShadowAction, description: string): ShadowMatch | undefined {
+  for (const trigger of pattern.triggers) {
+    const wanted = normaliseForShadow(trigger).trim();
+    if (wanted !== '' && description.includes(wanted)) return { pattern, because: `"${trigger}" in the action` };
+  }
+  const capability = pattern.capabilityTriggers.find((candidate) => action.capabilities.includes(candidate));
+  if (capability) return { pattern, because: `${action.tool} uses ${capability}` };
+  if (pattern.dangerThreshold !== undefined && DANGER_LEVELS.indexOf(action.danger) >= DANGER_LEVELS.indexOf(pattern.dangerThreshold))
+    return { pattern, because: `${action.tool} is ${action.danger} (threshold ${pattern.dangerThreshold})` };
+  return undefined;
+}
+
+/** What the shadow says about an action: the veto patterns and the bias patterns it fires. */
+export type ShadowVerdict = { vetoes: ShadowMatch[]; biases: ShadowMatch[]; biasSeverity: number };
+
+export function judgeAction(psyche: Pick<Psyche, 'shadow'>, action: ShadowAction): ShadowVerdict {
+  const description = normaliseForShadow(describeAction(action));
+  const matches = (patterns: readonly ShadowPattern[]) => patterns.flatMap((pattern) => matchOf(pattern, action, description) ?? []);
+  const biases = matches(psyche.shadow.biasPatterns);
+  return { vetoes: matches(psyche.shadow.vetoPatterns), biases, biasSeverity: biases.reduce((sum, match) => sum + match.pattern.severity, 0) };
+}
+
+/**
+ * The veto that decides an action's fate: a hard veto (the action is blocked) wins over one that
+ * only asks for the user's approval.
+ */
+export function decisiveVeto(verdict: ShadowVerdict): ShadowMatch | undefined {
+  return verdict.vetoes.find((match) => !match.pattern.requireApproval) ?? verdict.vetoes[0];
+}

@@ -1,0 +1,136 @@
+import { flushSync } from 'svelte';
+import { describe, expect, it } from 'vitest';
+import type { AgentApi, ApprovalView } from '../../core/api.ts';
+import { Approvals, type ApprovalsHost } from './approvals.svelte.ts';
+
+function approval(id: number, status: ApprovalView['status'] = 'pending'): ApprovalView {
+  return {
+    id,
+    goalId: 1,
+    goalDescription: 'Learn about Mars',
+    cycle: id,
+    tool: 'kg_query',
+    action: `tool=kg_query input={"symbol":${id}}`,
+    pattern: 'ask_first',
+    because: 'trigger "kg_query"',
+    explanation: 'Queries wait for you.',
+    status,
+    createdAt: id,
+  };
+}
+
+/**
+ * A fake agent holding scripted approvals: a decision changes the approval's status as the
+ * service does. It records the calls it gets, and can hold count answers back until released.
+ */
+function fakeHost(options: { approvals: ApprovalView[]; canWrite?: boolean; isHoldingCounts?: boolean }) {
+  const calls: string[] = [];
+  const held: (() => void)[] = [];
+  let approvals = options.approvals;
+  const pendingCount = () => approvals.filter((known) => known.status === 'pending').length;
+  const client = {
+    approvalList: async ({ limit }: { limit?: number }) => {
+      calls.push(`approvalList ${limit}`);
+      if (options.isHoldingCounts && limit === 1) await new Promise<void>((resolve) => held.push(resolve));
+      return { approvals: approvals.slice(0, limit), pendingCount: pendingCount() };
+    },
+    approvalDecide: async ({ approvalId, decision, reason }: { approvalId: number; decision: 'approve' | 'deny'; reason?: string }) => {
+      calls.push(`approvalDecide ${approvalId} ${decision}${reason ? ` ${reason}` : ''}`);
+      const known = approvals.find((candidate) => candidate.id === approvalId);
+      if (!known || known.status !== 'pending') return { ok: false as const, problems: [{ message: `approval ${approvalId} is not pending` }] };
+      const decided: ApprovalView = { ...known, status: decision === 'approve' ? 'approved' : 'denied', ...(reason ? { reason } : {}), decidedAt: 10 };
+      approvals = [...approvals.filter((candidate) => candidate !== known), decided];
+      return { ok: true as const, approval: decided };
+    },
+  } satisfies Partial<AgentApi>;
+  const host: ApprovalsHost = {
+    client: client as unknown as AgentApi,
+    sessionId: 's',
+    canWrite: options.canWrite ?? true,
+    run: {
+      loadGoals: async () => {
+        calls.push('goalList');
+      },
+    },
+  };
+  return { host, calls, held };
+}
+
+describe('Approvals', () => {
+  it('lists pending approvals apart from decided ones, with the count for the badge', async () => {
+    const { host } = fakeHost({ approvals: [approval(1), approval(2), approval(3, 'done')] });
+    const approvals = new Approvals(host);
+    await approvals.load();
+    flushSync();
+    expect(approvals.status).toBe('ready');
+    expect(approvals.pending.map((known) => known.id)).toEqual([1, 2]);
+    expect(approvals.decided.map((known) => known.id)).toEqual([3]);
+    expect(approvals.pendingCount).toBe(2);
+  });
+
+  it('denies with the reason given, says the goal goes on, and fetches the approvals and the goals again', async () => {
+    const { host, calls } = fakeHost({ approvals: [approval(1)] });
+    const approvals = new Approvals(host);
+    await approvals.load();
+    await approvals.decide(1, 'deny', '  not now ');
+    flushSync();
+    expect(approvals.decision).toEqual({ status: 'ended', approvalId: 1, tone: 'success', message: 'Denied: the goal goes on without it.' });
+    expect(approvals.pendingCount).toBe(0);
+    expect(approvals.decided[0]).toMatchObject({ status: 'denied', reason: 'not now' });
+    expect(calls).toEqual(['approvalList 100', 'approvalDecide 1 deny not now', 'approvalList 100', 'goalList']);
+
+    approvals.forgetDecision();
+    expect(approvals.decision).toEqual({ status: 'idle' });
+  });
+
+  it('approves without a reason, and reports a decision the agent refuses', async () => {
+    const { host, calls } = fakeHost({ approvals: [approval(1)] });
+    const approvals = new Approvals(host);
+    await approvals.decide(1, 'approve', 'ignored for approvals');
+    expect(approvals.decision).toMatchObject({ tone: 'success', message: 'Approved: run the agent to carry it out.' });
+    await approvals.decide(1, 'deny');
+    expect(approvals.decision).toEqual({ status: 'ended', approvalId: 1, tone: 'failure', message: 'The decision was not recorded:', problems: ['approval 1 is not pending'] });
+    expect(calls.filter((call) => call.startsWith('approvalDecide'))).toEqual(['approvalDecide 1 approve', 'approvalDecide 1 deny']);
+  });
+
+  it('decides nothing in a read-only tab, and says why', async () => {
+    const { host, calls } = fakeHost({ approvals: [approval(1)], canWrite: false });
+    const approvals = new Approvals(host);
+    expect(approvals.blockedReason).toMatch(/open in another tab/);
+    await approvals.decide(1, 'approve');
+    expect(calls).toEqual([]);
+  });
+
+  it('counts once more after the count in flight when asked again, however often', async () => {
+    const { host, calls, held } = fakeHost({ approvals: [approval(1)], isHoldingCounts: true });
+    const approvals = new Approvals(host);
+    const first = approvals.refreshCount();
+    const second = approvals.refreshCount();
+    expect(approvals.refreshCount()).toBe(second);
+    await Promise.resolve();
+    expect(calls).toEqual(['approvalList 1']);
+
+    held.shift()?.();
+    await first;
+    await Promise.resolve();
+    expect(calls).toEqual(['approvalList 1', 'approvalList 1']);
+    held.shift()?.();
+    await second;
+    expect(approvals.pendingCount).toBe(1);
+  });
+
+  it('reports a list that cannot be fetched, and keeps the last count when a count fails', async () => {
+    const host: ApprovalsHost = {
+      client: { approvalList: async () => Promise.reject(new Error('not implemented')) } as unknown as AgentApi,
+      sessionId: 's',
+      canWrite: true,
+      run: { loadGoals: async () => undefined },
+    };
+    const approvals = new Approvals(host);
+    await approvals.load();
+    expect(approvals.status).toBe('error');
+    expect(approvals.errorMessage).toBe('not implemented');
+    await approvals.refreshCount();
+    expect(approvals.pendingCount).toBe(0);
+  });
+});

@@ -1,0 +1,111 @@
+import type { AgentApi, Psyche, PsycheHistoryEntry, PsycheVersionView } from '../../core/api.ts';
+import { type ChangeKind, type ChangeReport, type PsycheChange, type PsycheCheck, READ_ONLY_REASON, describeChange } from './psyche-messages.ts';
+
+/** What the psyche view needs of the app's agent state. */
+export type PsycheHost = {
+  readonly client: AgentApi;
+  readonly sessionId: string;
+  readonly canWrite: boolean;
+};
+
+export type PsycheLoadStatus = 'idle' | 'loading' | 'ready' | 'error';
+
+/**
+ * The Psyche screen's state: the current version and the history, fetched again on demand (when
+ * the screen opens, after each cycle, after a change), and the changes themselves. A change that
+ * succeeds shows its new version at once, ahead of any fetch that started before it.
+ */
+export class PsycheView {
+  readonly #host: PsycheHost;
+
+  current = $state<PsycheVersionView | undefined>();
+  /** Every version, oldest first. */
+  history = $state<PsycheHistoryEntry[]>([]);
+  status = $state<PsycheLoadStatus>('idle');
+  errorMessage = $state<string | undefined>();
+
+  /** Orders answers: one that started before an answer or a change already applied is dropped. */
+  #ticket = 0;
+  #appliedTicket = 0;
+
+  constructor(host: PsycheHost) {
+    this.#host = host;
+  }
+
+  /** Why this tab cannot change the psyche, or undefined when it can. */
+  get blockedReason(): string | undefined {
+    return this.#host.canWrite ? undefined : READ_ONLY_REASON;
+  }
+
+  /** Fetches the current version and the history again. Never rejects: a failure shows as status 'error'. */
+  async load(): Promise<void> {
+    const ticket = ++this.#ticket;
+    if (this.status !== 'ready') this.status = 'loading';
+    const { client, sessionId } = this.#host;
+    try {
+      const [current, { versions }] = await Promise.all([client.psycheGet({ sessionId }), client.psycheHistory({ sessionId })]);
+      if (ticket < this.#appliedTicket) return;
+      this.#appliedTicket = ticket;
+      this.current = current;
+      this.history = versions;
+      this.status = 'ready';
+      this.errorMessage = undefined;
+    } catch (error) {
+      if (ticket < this.#appliedTicket) return;
+      this.errorMessage = textOf(error);
+      this.status = 'error';
+    }
+  }
+
+  /** Validates psyche.toml text without changing anything (sections it lacks come from the current psyche). */
+  check(toml: string): Promise<PsycheCheck> {
+    return this.#host.client.psycheCheck({ sessionId: this.#host.sessionId, toml });
+  }
+
+  /** The current psyche as psyche.toml. Rejects when the agent cannot write it. */
+  exportToml(): Promise<{ fileName: string; text: string }> {
+    return this.#host.client.psycheExport({ sessionId: this.#host.sessionId });
+  }
+
+  /** Saves the form editor's psyche as a new version. Never rejects. */
+  save(psyche: Psyche): Promise<ChangeReport> {
+    // A plain copy: parts of it may be reactive proxies, which cannot be posted to the worker.
+    const plain = $state.snapshot(psyche);
+    return this.#change({ kind: 'save' }, () => this.#host.client.psycheSave({ sessionId: this.#host.sessionId, psyche: plain }));
+  }
+
+  /** Imports psyche.toml text as a new version, all or nothing. Never rejects. */
+  importToml(toml: string, fileName?: string): Promise<ChangeReport> {
+    return this.#change({ kind: 'import', ...(fileName === undefined ? {} : { fileName }) }, () =>
+      this.#host.client.psycheImport({ sessionId: this.#host.sessionId, toml, ...(fileName === undefined ? {} : { fileName }) }),
+    );
+  }
+
+  /** Makes an earlier version current again, as a new version. Never rejects. */
+  restore(version: number): Promise<ChangeReport> {
+    return this.#change({ kind: 'restore', version }, () => this.#host.client.psycheRestore({ sessionId: this.#host.sessionId, version }));
+  }
+
+  async #change(change: ChangeKind, call: () => Promise<PsycheChange>): Promise<ChangeReport> {
+    if (this.blockedReason !== undefined) return { tone: 'failure', message: this.blockedReason, problems: [], warnings: [] };
+    let report: ChangeReport;
+    try {
+      const result = await call();
+      if (result.ok) {
+        this.#appliedTicket = ++this.#ticket;
+        this.current = result.current;
+      }
+      report = describeChange(change, result);
+    } catch (error) {
+      return { tone: 'failure', message: `Nothing changed: ${textOf(error)}`, problems: [], warnings: [] };
+    }
+    // The history gains the new version.
+    if (report.tone === 'success') await this.load();
+    return report;
+  }
+}
+
+/** The text of a thrown value (Comlink carries only an Error's message across threads). */
+export function textOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

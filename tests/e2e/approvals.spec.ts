@@ -1,0 +1,96 @@
+import { expect, test } from './fixtures.ts';
+import { ApprovalsPage } from './page-models/approvals-page.ts';
+import { RUN_TIMEOUT_MS } from './page-models/goals-page.ts';
+
+/** A psyche whose only veto holds every kg_query for the user's approval. */
+const ASK_BEFORE_QUERYING = `[shadow]
+bias_patterns = []
+
+[[shadow.veto_patterns]]
+name = "ask_before_querying"
+triggers = ["kg_query"]
+severity = 0.5
+explanation = "Queries wait for your approval."
+require_approval = true
+`;
+
+/** Keywords the starter graph never satisfies: the goal stays open; its second cycle queries the graph (see agent.spec.ts). */
+const GOAL = { description: 'Learn about Mars', criteria: 'volcano crater' };
+
+test.describe('approvals', () => {
+  test.beforeEach(async ({ shell, psyche, goals }) => {
+    await psyche.open();
+    await psyche.importToml(ASK_BEFORE_QUERYING);
+    await shell.goTo('Goals');
+    await goals.addGoal(GOAL);
+    // The run stops by itself once the goal waits: no goal is active any more.
+    await goals.run.runUntilDoneButton.click();
+    await expect(goals.status(GOAL.description)).toContainText('Waiting for approval', { timeout: RUN_TIMEOUT_MS });
+  });
+
+  test('a held kg_query waits for approval, survives a reload, and runs once approved', async ({ page, shell, goals, cycles, approvals }) => {
+    await expect(shell.link('Approvals')).toHaveAccessibleDescription('1 pending approval');
+    await shell.goTo('Approvals');
+    const pending = approvals.pending('kg_query', GOAL.description);
+    await expect(approvals.value(pending, 'Tool')).toContainText('kg_query');
+    await expect(approvals.value(pending, 'Pattern')).toContainText('ask_before_querying');
+    await expect(pending).toContainText('Queries wait for your approval.');
+
+    await page.reload();
+    await expect(approvals.value(pending, 'Status')).toContainText('Pending', { timeout: 45_000 });
+
+    await approvals.approve(pending);
+    await expect(approvals.status('Approved: run the agent to carry it out.')).toBeVisible();
+    await expect(pending).toHaveCount(0);
+    await expect(shell.link('Approvals')).toHaveAccessibleDescription('');
+
+    await shell.goTo('Goals');
+    await expect(goals.status(GOAL.description)).toContainText('Active');
+    await goals.run.runOneButton.click();
+    await goals.run.waitForRunEnd();
+
+    await shell.goTo('Cycles');
+    const newest = cycles.entries().first();
+    await expect(newest.getByRole('group', { name: 'Tool', exact: true })).toContainText('kg_query');
+    await expect(newest.getByRole('group', { name: 'Outcome', exact: true })).not.toContainText('Failed');
+
+    await shell.goTo('Approvals');
+    const done = approvals.decided('kg_query', GOAL.description);
+    await expect(approvals.value(done, 'Status')).toContainText('Done');
+    await expect(approvals.value(done, 'Done in cycle')).toBeVisible();
+  });
+
+  test('a denied action is not asked for again: the goal goes on, and the next cycle does something else', async ({ shell, goals, cycles, approvals }) => {
+    await shell.goTo('Approvals');
+    const pending = approvals.pending('kg_query', GOAL.description);
+    const deniedAction = (await approvals.action(pending).textContent()) ?? '';
+    expect(deniedAction).toMatch(/^tool=kg_query input=/);
+
+    await approvals.deny(pending, 'Not now');
+    await expect(approvals.status('Denied: the goal goes on without it.')).toBeVisible();
+    const denied = approvals.decided('kg_query', GOAL.description);
+    await expect(approvals.value(denied, 'Status')).toContainText('Denied');
+    await expect(denied).toContainText('Not now');
+
+    await shell.goTo('Goals');
+    await expect(goals.status(GOAL.description)).toContainText('Active');
+    await goals.run.runOneButton.click();
+    await goals.run.waitForRunEnd();
+
+    // Another tool, or kg_query with another input (held again, as a new question).
+    await shell.goTo('Cycles');
+    const newest = cycles.entries().first();
+    await expect(newest.getByRole('group', { name: 'Tool', exact: true })).toBeVisible();
+    await shell.goTo('Approvals');
+    await expect(approvals.pendingList.getByRole('article').filter({ hasText: deniedAction })).toHaveCount(0);
+  });
+
+  test('a second tab shows the pending approval read-only: it cannot approve or deny, and says why', async ({ context }) => {
+    const second = new ApprovalsPage(await context.newPage());
+    await second.open();
+    const pending = second.pending('kg_query', GOAL.description);
+    await expect(pending.getByRole('button', { name: 'Approve', exact: true })).toBeDisabled();
+    await expect(pending.getByRole('button', { name: 'Approve', exact: true })).toHaveAccessibleDescription(/open in another tab/);
+    await expect(pending.getByRole('button', { name: 'Deny', exact: true })).toBeDisabled();
+  });
+});

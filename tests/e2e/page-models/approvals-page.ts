@@ -1,0 +1,63 @@
+import { type Locator, type Page, expect } from '@playwright/test';
+
+/** The first start loads the starter graph into a fresh database, which takes longer than a normal expectation. */
+const OPEN_TIMEOUT_MS = 45_000;
+
+/** A value of an approval, named by its label. */
+export type ApprovalLabel = 'Status' | 'Tool' | 'Goal' | 'Pattern' | 'Cycle' | 'Asked' | 'Decided' | 'Done in cycle';
+
+/** The Approvals screen: the actions waiting for the user, then the decided ones. */
+export class ApprovalsPage {
+  readonly page: Page;
+  readonly pendingRegion: Locator;
+  readonly pendingList: Locator;
+  readonly decidedRegion: Locator;
+  readonly decidedList: Locator;
+
+  constructor(page: Page) {
+    this.page = page;
+    this.pendingRegion = page.getByRole('region', { name: 'Waiting for you', exact: true });
+    this.pendingList = this.pendingRegion.getByRole('list', { name: 'Waiting for you', exact: true });
+    this.decidedRegion = page.getByRole('region', { name: 'Decided', exact: true });
+    this.decidedList = this.decidedRegion.getByRole('list', { name: 'Decided', exact: true });
+  }
+
+  async open(): Promise<void> {
+    await this.page.goto('/#/approvals');
+    await expect(this.pendingRegion).toBeVisible({ timeout: OPEN_TIMEOUT_MS });
+  }
+
+  /** A pending approval: an article named "<tool> for “<goal>”". */
+  pending(tool: string, goal: string): Locator {
+    return this.pendingList.getByRole('article', { name: `${tool} for “${goal}”`, exact: true });
+  }
+
+  /** A decided approval, newest first when there are several for the same tool and goal. */
+  decided(tool: string, goal: string): Locator {
+    return this.decidedList.getByRole('article', { name: `${tool} for “${goal}”`, exact: true }).first();
+  }
+
+  /** A value of an approval, in a group named by its label. */
+  value(approval: Locator, label: ApprovalLabel): Locator {
+    return approval.getByRole('group', { name: label, exact: true });
+  }
+
+  /** The action as the shadow read it: `tool=... input=...`. */
+  action(approval: Locator): Locator {
+    return approval.getByRole('definition').first();
+  }
+
+  /** The line that says what a decision leads to. */
+  status(text: RegExp | string): Locator {
+    return this.pendingRegion.getByRole('status').filter({ hasText: text });
+  }
+
+  async approve(approval: Locator): Promise<void> {
+    await approval.getByRole('button', { name: 'Approve', exact: true }).click();
+  }
+
+  async deny(approval: Locator, reason = ''): Promise<void> {
+    await approval.getByRole('textbox', { name: 'Reason for denying (optional)' }).fill(reason);
+    await approval.getByRole('button', { name: 'Deny', exact: true }).click();
+  }
+}
