@@ -127,7 +127,8 @@ describe('anima agent commands', () => {
     const resumed = await anima('resume', '--snapshot', snapshot, '--max-cycles', '2');
     expect(resumed.out).toMatch(/^cycle 4\t/);
     expect(resumed.out).toMatch(/\ncycle 5\t/);
-    expect((await anima('goals', '--snapshot', snapshot)).out).toMatch(/^#1\tactive\t5 cycles\t/);
+    // Stuck since cycle 2, the agent asked at cycle 5: the goal waits for the answer.
+    expect((await anima('goals', '--snapshot', snapshot)).out).toMatch(/^#1\twaiting\t5 cycles\t.*\(waiting for your answer to question #1\)$/m);
   });
 
   it('consolidates working memory into episodes and recalls them', async () => {
@@ -181,5 +182,21 @@ describe('anima psyche commands', () => {
     expect((await anima('write-up', '1', '--snapshot', snapshot, '--grammar', 'formal')).out).toMatch(/^- Cat is-a Mammal \(confidence 1\.00\)$/m);
     const refused = await anima('run', '--goal', 'x y z', '--psyche', await file('bad.toml', '[archetypes]\nsage = 2\n'), '--snapshot', snapshot);
     expect(refused).toMatchObject({ code: 1, error: expect.stringContaining('nothing was run') });
+  });
+});
+
+describe('anima questions and answers', () => {
+  it('lists what the agent asked and takes an answer, whose facts enter the snapshot', async () => {
+    const snapshot = join(folder, 'session.json');
+    const kg = await file('mars.csv', 'Mars,is-a,Planet\nVenus,is-a,Planet\nMars,orbits,Sun\n');
+    await anima('run', '--goal', 'Learn about Mars', '--criteria', 'volcano crater', '--kg', kg, '--snapshot', snapshot);
+    const asked = await anima('questions', '--snapshot', snapshot);
+    expect(asked.out).toMatch(/^#1\tpending\tgoal 1\tFor "Learn about Mars" I found nothing yet/m);
+    const bad = await anima('answer', '1', '--facts', 'Mars, has', '--snapshot', snapshot);
+    expect(bad).toMatchObject({ code: 1, error: expect.stringContaining('line 1, at facts: expected 3 or 4 fields') });
+    const answered = await anima('answer', '1', '--facts', 'Mars, has-feature, OlympusMons', '--facts', 'OlympusMons, is-a, Volcano', '--note', 'the largest', '--snapshot', snapshot);
+    expect(answered).toMatchObject({ code: 0, out: expect.stringContaining('2 facts added') });
+    expect((await anima('kg', 'query', '?x is-a Volcano', '--snapshot', snapshot)).out).toBe('?x\nOlympusMons\n');
+    expect((await anima('resume', '--snapshot', snapshot)).out).toMatch(/^#1\tcompleted\tLearn about Mars/m);
   });
 });

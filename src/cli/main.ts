@@ -29,6 +29,8 @@ The agent (goals and cycles live in the same snapshot):
   anima consolidate --snapshot S
   anima recall --query TEXT --snapshot S [--limit K] [--json]
   anima write-up GOAL_ID --snapshot S [--grammar narrative|formal|terse|NAME]
+  anima questions --snapshot S [--json]          what the agent asked (its goal waits for the answer)
+  anima answer QUESTION_ID [--facts "S, P, O[, C]" ...] [--note TEXT] --snapshot S
 
   run and resume take --psyche FILE: the psyche.toml the agent wears from then on.
   --json prints one JSON object per cycle, then {"goals":[...]} with each goal's findings.
@@ -44,7 +46,7 @@ Options:
 `;
 
 const KG_COMMANDS = ['import', 'stats', 'query', 'export', 'infer', 'path', 'similar'];
-const AGENT_COMMANDS = ['run', 'resume', 'cycle', 'goals', 'consolidate', 'recall', 'write-up'];
+const AGENT_COMMANDS = ['run', 'resume', 'cycle', 'goals', 'consolidate', 'recall', 'write-up', 'questions', 'answer'];
 const PSYCHE_COMMANDS = ['check', 'import', 'export'];
 
 const defaultOutput: CliOutput = {
@@ -87,6 +89,8 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
         query: { type: 'string' },
         'max-iterations': { type: 'string' },
         psyche: { type: 'string' },
+        facts: { type: 'string', multiple: true },
+        note: { type: 'string' },
         grammar: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
@@ -304,13 +308,29 @@ type AgentCommand = {
   positional: string | undefined;
   service: AgentApi;
   sessionId: string;
-  values: { json?: boolean; goal?: string; criteria?: string; priority?: string; kg?: string; 'max-cycles'?: string; query?: string; limit?: string; grammar?: string };
+  values: { json?: boolean; goal?: string; criteria?: string; priority?: string; kg?: string; 'max-cycles'?: string; query?: string; limit?: string; grammar?: string; facts?: string[]; note?: string };
   output: CliOutput;
   save: () => Promise<void>;
 };
 
 /** run, resume, cycle and goals: the agent over the snapshot's session, saved after every run. */
 async function runAgentCommand({ area, positional, service, sessionId, values, output, save }: AgentCommand): Promise<number> {
+  if (area === 'questions') {
+    const { questions } = await service.questionList({ sessionId });
+    if (values.json) output.out(`${JSON.stringify(questions)}\n`);
+    else if (questions.length === 0) output.error('anima: the agent has asked nothing\n');
+    else for (const question of questions) output.out(`#${question.id}\t${question.status}\tgoal ${question.goalId}\t${question.question}${question.answer ? `\t-> ${question.answer.replaceAll('\n', ' / ')}` : ''}\n`);
+    return 0;
+  }
+  if (area === 'answer') {
+    const questionId = numberOption(positional, 'QUESTION_ID', { min: 1, max: Number.MAX_SAFE_INTEGER, fallback: Number.NaN, isInteger: true });
+    if (Number.isNaN(questionId)) throw new CliError(`answer: which question? e.g. anima answer 1 --facts "Mars, has-feature, OlympusMons" --snapshot S (\`anima questions\` lists them)`, 2);
+    const answered = await service.questionAnswer({ sessionId, questionId, facts: (values.facts ?? []).join('\n'), note: values.note ?? '' });
+    if (!answered.ok) throw new CliError([`answer: nothing changed:`, ...answered.problems.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
+    await save();
+    output.out(`answered question #${questionId}: ${answered.factsAdded} facts added; its goal goes on (\`anima resume\`)\n`);
+    return 0;
+  }
   if (area === 'write-up') {
     const goalId = numberOption(positional, 'GOAL_ID', { min: 1, max: Number.MAX_SAFE_INTEGER, fallback: Number.NaN, isInteger: true });
     if (Number.isNaN(goalId)) throw new CliError(`write-up: which goal? e.g. anima write-up 1 --snapshot S (\`anima goals\` lists them)`, 2);

@@ -7,6 +7,7 @@ import { symbolSchema } from './kg/symbol.ts';
 import { provenanceRecordSchema } from './store/provenance.ts';
 import { psycheSchema } from './psyche/psyche.ts';
 import { approvalStatusSchema } from './agent/approval.ts';
+import { questionStatusSchema } from './agent/question.ts';
 
 /**
  * The contract of the AgentService: every method's arguments, result and (for long operations)
@@ -154,6 +155,22 @@ export const approvalViewSchema = z.object({
   doneInCycle: z.number().int().optional(),
 });
 export type ApprovalView = z.infer<typeof approvalViewSchema>;
+
+/** A question of the agent, as the Approvals screen shows it. */
+export const questionViewSchema = z.object({
+  id: z.number().int(),
+  goalId: z.number().int(),
+  goalDescription: z.string(),
+  cycle: z.number().int(),
+  question: z.string(),
+  status: questionStatusSchema,
+  answer: z.string().optional(),
+  factsAdded: z.number().int().optional(),
+  reason: z.string().optional(),
+  createdAt: z.number(),
+  answeredAt: z.number().optional(),
+});
+export type QuestionView = z.infer<typeof questionViewSchema>;
 
 /** The grammars synthesis can use: the built-in ones and the psyche's custom grammar. */
 export const grammarChoiceSchema = z.string().min(1).max(200);
@@ -361,7 +378,7 @@ export const agentContract = {
   /** Makes an earlier version current again, as a new version. */
   psycheRestore: { args: z.object({ sessionId: sessionIdSchema, version: z.number().int().positive() }), result: psycheChangeSchema },
   /** The current psyche as psyche.toml text. */
-  psycheExport: { args: z.object({ sessionId: sessionIdSchema }), result: z.object({ fileName: z.string(), text: z.string() }) },
+  psycheExport: { args: z.object({ sessionId: sessionIdSchema }), result: z.object({ fileName: z.string(), mediaType: z.string(), text: z.string() }) },
   /** A goal's findings written in a grammar (the persona's preference when none is named). */
   synthesize: {
     args: z.object({ sessionId: sessionIdSchema, goalId: z.number().int(), grammar: grammarChoiceSchema.optional() }),
@@ -376,6 +393,16 @@ export const agentContract = {
   approvalDecide: {
     args: z.object({ sessionId: sessionIdSchema, approvalId: z.number().int(), decision: z.enum(['approve', 'deny']), reason: z.string().max(1000).optional() }),
     result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), approval: approvalViewSchema }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+  },
+  /** The agent's questions waiting for an answer first (oldest first), then answered ones (newest first). */
+  questionList: { args: z.object({ sessionId: sessionIdSchema, limit: z.number().int().min(1).max(1000).default(100) }), result: z.object({ questions: z.array(questionViewSchema), pendingCount: z.number().int() }) },
+  /** Answers a question with facts ("subject, predicate, object[, confidence]" lines, all or nothing) and/or a note; the goal goes on. */
+  questionAnswer: {
+    args: z.object({ sessionId: sessionIdSchema, questionId: z.number().int(), facts: z.string().max(100_000).default(''), note: z.string().max(10_000).default('') }),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), question: questionViewSchema, factsAdded: z.number().int() }),
+      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+    ]),
   },
   /** Cancels a long operation started with this operation id. */
   cancel: { args: z.object({ operationId: operationIdSchema }), result: z.object({ isCancelled: z.boolean() }) },

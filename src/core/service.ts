@@ -1,6 +1,7 @@
 import { agentService } from './agent/agent-service.ts';
 import { approvalService } from './agent/approval-service.ts';
 import { writeUpService } from './agent/write-up-service.ts';
+import { questionService } from './agent/question-service.ts';
 import { psycheService } from './psyche/psyche-service.ts';
 import type { AgentServiceImplementation } from './api.ts';
 import { kgService } from './kg/kg-service.ts';
@@ -51,6 +52,7 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
     ...psycheService(context),
     ...approvalService(context),
     ...writeUpService(context),
+    ...questionService(context),
 
     async cancel({ operationId }) {
       const controller = operations.get(operationId);

@@ -1,6 +1,7 @@
-import { getContext, setContext } from 'svelte';
+import { getContext, setContext, untrack } from 'svelte';
 import type { AgentApi, GraphStats, OpenProgress } from '../core/api.ts';
 import { Approvals } from './approvals/approvals.svelte.ts';
+import { messageOf } from './common/error-message.ts';
 import { AgentRun } from './goals/agent-run.svelte.ts';
 
 /** Where the app stands with the agent worker. */
@@ -81,7 +82,18 @@ export function useAgent(): AgentState {
   return agent;
 }
 
-/** The text of a thrown value: Comlink carries only the message of an Error across threads. */
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/**
+ * Calls `refresh` once the agent is ready and again as each cycle commits, whichever screen ran
+ * it: for views of what cycles change. Call it while a component initialises; the effect it sets
+ * up ends with the component.
+ */
+export function refreshEachCycle(agent: AgentState, refresh: () => Promise<void>): void {
+  /** The newest cycle the shared run state knows of. */
+  const latestCycle = $derived(agent.run.cycles[0]?.cycle);
+  $effect(() => {
+    if (agent.status !== 'ready') return;
+    void latestCycle;
+    // Untracked, so that the refresh's own state changes do not start another.
+    untrack(() => void refresh());
+  });
 }

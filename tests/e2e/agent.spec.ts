@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { NEVER_ASK, expect, test } from './fixtures.ts';
 import { GoalsPage, RUN_TIMEOUT_MS } from './page-models/goals-page.ts';
 
 test.describe('goals and cycles', () => {
@@ -65,8 +65,11 @@ test.describe('goals and cycles', () => {
     await expect(goals.cyclesWorked('Learn about Mars')).toContainText('1');
   });
 
-  test('run until done counts the cycles live, and Escape pauses it after the current cycle', async ({ shell, goals, cycles }) => {
-    // Keywords the starter graph never satisfies: the goal stays active, so only a pause ends the run.
+  test('run until done counts the cycles live, and Escape pauses it after the current cycle', async ({ shell, goals, cycles, psyche }) => {
+    // Keywords the starter graph never satisfies, and a psyche that never asks: the goal stays active, so only a pause ends the run.
+    await psyche.open();
+    await psyche.importToml(NEVER_ASK);
+    await shell.goTo('Goals');
     await goals.addGoal({ description: 'Learn about Mars', criteria: 'volcano crater' });
     await shell.goTo('Cycles');
 
@@ -139,10 +142,18 @@ test.describe('goals and cycles', () => {
     await expect(goals.action('Learn about the Moon', 'Resume')).toHaveCount(0);
   });
 
-  test('a goal that stalls is split into sub-goals listed under it', async ({ goals }) => {
+  test('a stuck goal asks; answered with a note, it stalls on and is split into sub-goals listed under it', async ({ shell, goals, approvals }) => {
     await goals.addGoal({ description: 'Learn about Mars', criteria: 'volcano, crater and dust storm' });
 
+    // Three cycles without progress: the agent asks, and the run stops with the goal waiting.
     await goals.run.runCycles(12);
+    await expect(goals.status('Learn about Mars')).toContainText('Waiting for you');
+    await shell.goTo('Approvals');
+    await approvals.answer(approvals.question('Learn about Mars'), { note: 'No idea.' });
+    await expect(approvals.value(approvals.question('Learn about Mars', 'decided'), 'Status')).toContainText('Answered');
+
+    await shell.goTo('Goals');
+    await goals.run.runCycles(6);
 
     await expect(goals.status('Learn about Mars')).toContainText('Suspended');
     await expect(goals.goal('Learn about Mars')).toContainText('split into 3 sub-goals');

@@ -25,7 +25,7 @@ test.describe('approvals', () => {
     await goals.addGoal(GOAL);
     // The run stops by itself once the goal waits: no goal is active any more.
     await goals.run.runUntilDoneButton.click();
-    await expect(goals.status(GOAL.description)).toContainText('Waiting for approval', { timeout: RUN_TIMEOUT_MS });
+    await expect(goals.status(GOAL.description)).toContainText('Waiting for you', { timeout: RUN_TIMEOUT_MS });
   });
 
   test('a held kg_query waits for approval, survives a reload, and runs once approved', async ({ page, shell, goals, cycles, approvals }) => {
@@ -93,4 +93,30 @@ test.describe('approvals', () => {
     await expect(pending.getByRole('button', { name: 'Approve', exact: true })).toHaveAccessibleDescription(/open in another tab/);
     await expect(pending.getByRole('button', { name: 'Deny', exact: true })).toBeDisabled();
   });
+});
+
+test('a stuck goal asks a question; a bad fact line is refused, a good answer adds facts and the goal completes', async ({ shell, goals, approvals }) => {
+  await goals.open();
+  await goals.addGoal(GOAL);
+  await goals.run.runUntilDoneButton.click();
+  await expect(goals.status(GOAL.description)).toContainText('Waiting for you', { timeout: RUN_TIMEOUT_MS });
+  await expect(shell.link('Approvals')).toHaveAccessibleDescription('1 question');
+
+  await shell.goTo('Approvals');
+  const question = approvals.question(GOAL.description);
+  await expect(question).toContainText('For "Learn about Mars" I found nothing yet about "volcano", "crater". What do you know?');
+  await approvals.answer(question, { facts: 'Mars, has-feature' });
+  await expect(approvals.alert()).toContainText('line 1, at facts: expected 3 or 4 fields');
+  await expect(question).toBeVisible();
+
+  await approvals.answer(question, { facts: 'Mars, has-feature, OlympusMons\nOlympusMons, is-a, Volcano', note: 'The largest volcano of the solar system.' });
+  await expect(approvals.status('Answered: 2 facts added to the graph. Run the agent to let the goal go on.')).toBeVisible();
+  const answered = approvals.question(GOAL.description, 'decided');
+  await expect(approvals.value(answered, 'Facts added')).toContainText('2');
+  await expect(shell.link('Approvals')).toHaveAccessibleDescription('');
+
+  await shell.goTo('Goals');
+  await expect(goals.status(GOAL.description)).toContainText('Active');
+  await goals.run.runUntilDoneButton.click();
+  await expect(goals.status(GOAL.description)).toContainText('Completed', { timeout: RUN_TIMEOUT_MS });
 });

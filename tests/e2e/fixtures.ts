@@ -41,3 +41,17 @@ export const test = base.extend<{
 });
 
 export { expect } from '@playwright/test';
+
+/**
+ * A psyche.toml that vetoes the agent's questions (user_interact): a goal that gets stuck goes on
+ * running instead of waiting for an answer, for tests of long runs.
+ */
+export const NEVER_ASK = `[shadow]
+bias_patterns = []
+
+[[shadow.veto_patterns]]
+name = "never_ask"
+triggers = ["tool=user_interact"]
+severity = 1.0
+explanation = "Do not ask me; go on alone."
+`;

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { NEVER_ASK, expect, test } from './fixtures.ts';
 import { RUN_TIMEOUT_MS } from './page-models/goals-page.ts';
 import { MemoryPage } from './page-models/memory-page.ts';
 
@@ -57,7 +57,10 @@ test.describe('memory', () => {
     await expect(memory.pressureMeter).toHaveAccessibleDescription(/80%/);
   });
 
-  test('the lists follow a run started on the Goals screen, cycle by cycle', async ({ shell, goals, memory }) => {
+  test('the lists follow a run started on the Goals screen, cycle by cycle', async ({ shell, goals, memory, psyche }) => {
+    // A psyche that never asks: the run goes on until paused.
+    await psyche.open();
+    await psyche.importToml(NEVER_ASK);
     await goals.open();
     await goals.addGoal(MARS);
     await goals.run.runUntilDoneButton.click();

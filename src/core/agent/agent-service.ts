@@ -52,7 +52,7 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
         if (status !== undefined && (goal.status === 'completed' || goal.status === 'failed'))
           return { ok: false, problems: [{ message: `goal ${goalId} has ended (${goal.status}); add a new goal instead` }] };
         if (goal.status === 'waiting' && status !== undefined && status !== 'failed')
-          return { ok: false, problems: [{ message: `goal ${goalId} waits for your answer to an approval; approve or deny it on the Approvals screen, or cancel the goal` }] };
+          return { ok: false, problems: [{ message: `goal ${goalId} waits for your answer (${goal.statusReason ?? 'an approval or a question'}); answer it on the Approvals screen, or cancel the goal` }] };
         const reasons = { active: 'resumed by the user', suspended: 'suspended by the user', failed: 'cancelled by the user' } as const;
         const updated: Goal = {
           ...goal,
@@ -60,15 +60,21 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
           // Resuming restarts the stall count, so a resumed goal is not split at once.
           ...(status !== undefined ? { status, statusReason: reasons[status], ...(status === 'active' ? { lastProgressCycle: goal.cyclesWorked } : {}) } : {}),
         };
-        await db.transaction('rw', [db.goals, db.approvals], async () => {
+        await db.transaction('rw', [db.goals, db.approvals, db.questions], async () => {
           await db.goals.put(updated);
-          // A cancelled goal's questions have nobody left to answer them.
-          if (status === 'failed')
+          // A cancelled goal's approvals and questions have nobody left to answer them.
+          if (status === 'failed') {
             await db.approvals
               .where('sessionId')
               .equals(sessionId)
               .filter((approval) => approval.goalId === goalId && approval.status === 'pending')
               .modify({ status: 'invalidated', reason: 'its goal was cancelled', decidedAt: now() });
+            await db.questions
+              .where('sessionId')
+              .equals(sessionId)
+              .filter((question) => question.goalId === goalId && question.status === 'pending')
+              .modify({ status: 'withdrawn', reason: 'its goal was cancelled' });
+          }
         });
         return { ok: true, goal: goalViewOf(graph, updated) };
       });

@@ -32,11 +32,15 @@ export function approvalService(context: ServiceContext): Pick<AgentServiceImple
   return {
     async approvalList({ sessionId, limit }) {
       await sessionOf(sessionId);
-      const [approvals, goals] = await Promise.all([db.approvals.where('sessionId').equals(sessionId).sortBy('id'), db.goals.where('sessionId').equals(sessionId).toArray()]);
-      const goalById = new Map(goals.map((goal) => [goal.id, goal]));
+      const approvals = await db.approvals.where('sessionId').equals(sessionId).sortBy('id');
       const pending = approvals.filter((approval) => approval.status === 'pending');
       const decided = approvals.filter((approval) => approval.status !== 'pending').reverse();
-      return { approvals: [...pending, ...decided].slice(0, limit).map((approval) => viewOf(approval, goalById.get(approval.goalId))), pendingCount: pending.length };
+      const shown = [...pending, ...decided].slice(0, limit);
+      // Only the goals the shown approvals name: the badge asks for one approval after every cycle.
+      const goalIds = [...new Set(shown.map((approval) => approval.goalId))];
+      const goals = await db.goals.bulkGet(goalIds);
+      const goalById = new Map(goals.flatMap((goal) => (goal?.id !== undefined ? [[goal.id, goal] as const] : [])));
+      return { approvals: shown.map((approval) => viewOf(approval, goalById.get(approval.goalId))), pendingCount: pending.length };
     },
 
     async approvalDecide({ sessionId, approvalId, decision, reason }) {

@@ -196,9 +196,9 @@ export function evaluateGoal(graph: KnowledgeGraph, decision: Decision, outcome:
       metBecause = `${answer.rows.length} answers to ${criteria.text}, at least ${criteria.minCount} needed`;
     }
   } else {
-    // Whole words only, and a keyword that names the goal's own subject proves nothing: every
-    // fact about Mars says "Mars".
-    const ownNames = new Set(decision.state.goalSymbols.map((id) => (graph.symbol(id)?.label ?? '').toLowerCase()));
+    // Whole words only, and a keyword that names the goal's own subject (a word of its
+    // description) proves nothing: every fact about Mars says "Mars".
+    const ownNames = new Set(keywordsOf(goal.description));
     const wanted = criteria.keywords.filter((keyword) => !ownNames.has(keyword));
     const keywords = wanted.length > 0 ? wanted : criteria.keywords;
     const text = `${findings.map((fact) => fact.map((id) => graph.symbol(id)?.label ?? '').join(' ')).join(' ')} ${outcome.summary}`;

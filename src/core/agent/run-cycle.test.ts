@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { CycleRecord } from '../api.ts';
 import { AnimaDatabase } from '../store/database.ts';
 import { freshIndexedDb, testService } from '../testing/test-database.ts';
+import { runAnswering } from '../testing/answering-run.ts';
 
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
 
@@ -46,7 +47,7 @@ describe('the agent loop', () => {
     await service.agentRun({ sessionId, operationId: 'run', maxCycles: 4 }, (record) => cycles.push(record));
     // Cycle 3: similarity_search 0.30 + 0.15 - 0.015 (guardian 0.4) beats gap_analysis 0.25 + 0.15; kg_query has seen it all and was just used.
     expect(cycles.map((record) => record.tool)).toEqual(['infer_rules', 'kg_query', 'similarity_search', 'gap_analysis']);
-    expect(cycles[0]!.candidates.map((candidate) => candidate.tool)).toEqual(['gap_analysis', 'infer_rules', 'kg_query', 'memory_recall', 'reason', 'similarity_search', 'synthesize_triple']);
+    expect(cycles[0]!.candidates.map((candidate) => candidate.tool)).toEqual(['gap_analysis', 'infer_rules', 'kg_query', 'memory_recall', 'reason', 'similarity_search', 'synthesize_triple', 'user_interact']);
     expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'reason')?.skippedBecause).toMatch(/^nothing to prove/);
     expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'memory_recall')).toEqual({ tool: 'memory_recall', skippedBecause: 'there are no episodes yet' });
     expect(cycles[1]!.candidates.find((candidate) => candidate.tool === 'infer_rules')).toMatchObject({ skippedBecause: 'the rules have already run around this goal on the graph as it is' });
@@ -92,7 +93,7 @@ describe('stalled goals', () => {
   it('splits a goal that makes no progress for its stall threshold into sub-goals, and records why', async () => {
     const { db, service, sessionId } = await agentOnStarterGraph();
     await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano, crater and dust storm' });
-    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 12 });
+    await runAnswering(service, sessionId, 12);
     const goals = (await service.goalList({ sessionId })).goals;
     expect(goals[0]).toMatchObject({ status: 'suspended', statusReason: 'stalled for 5 cycles; split into 3 sub-goals' });
     expect(goals.slice(1).map((goal) => [goal.successCriteria, goal.parentId])).toEqual([
@@ -109,8 +110,7 @@ describe('episodic memory in the loop', () => {
     const { db, service, sessionId } = await agentOnStarterGraph();
     await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano crater' });
     // Three entries a cycle: the 27th cycle takes working memory past 80 of 100.
-    const cycles: CycleRecord[] = [];
-    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 30 }, (record) => cycles.push(record));
+    const cycles = await runAnswering(service, sessionId, 30);
     expect(await db.episodes.count()).toBeGreaterThan(0);
     expect(await db.provenance.where('kind').equals('consolidation').count()).toBeGreaterThan(0);
     const afterConsolidation = cycles.find((record) => record.observe.includes('recalled episode'));

@@ -118,7 +118,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   }
   const outcome: ToolOutcome = gate.kind === 'run' ? decision.tool.run(decision.input, decision.state) : { ok: false, summary: '', facts: [], symbols: [], rejection: 'policy_block' };
 
-  return db.transaction('rw', [db.sessions, db.goals, db.workingMemory, db.episodes, db.cycles, db.provenance, db.symbolChunks, db.tripleChunks, db.psyches, db.approvals], async () => {
+  return db.transaction('rw', [db.sessions, db.goals, db.workingMemory, db.episodes, db.cycles, db.provenance, db.symbolChunks, db.tripleChunks, db.psyches, db.approvals, db.questions], async () => {
     const change = outcome.graphChange;
     if (change) {
       const stored = await storeGraphDelta(db, { graph, sessionId, delta: change.delta, provenance: change.provenance, now: startedAt });
@@ -128,7 +128,13 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
     if (invalidated.length > 0) await db.approvals.bulkPut(invalidated);
     const common = { db, sessionId, cycle, startedAt };
     const result =
-      gate.kind === 'run' ? await settleRun(common, graph, decision, outcome, goals, gate.approval) : gate.kind === 'vetoed' ? await settleVeto(common, decision, gate.veto) : await settleAsk(common, decision, gate.veto, gate.digest);
+      gate.kind === 'vetoed'
+        ? await settleVeto(common, decision, gate.veto)
+        : gate.kind === 'ask'
+          ? await settleAsk(common, decision, gate.veto, gate.digest)
+          : outcome.question !== undefined
+            ? await settleQuestion(common, decision, outcome.question, gate.approval)
+            : await settleRun(common, graph, decision, outcome, goals, gate.approval);
     const { record, updatedGoals } = result;
     await db.goals.bulkPut(updatedGoals);
     await rememberCycle(common, decision, record, outcome, memory);
@@ -248,6 +254,21 @@ async function settleAsk(context: CommitContext, decision: Decision, veto: Shado
   return {
     record: { ...decision.record, act: `held for approval #${approvalId} by ${veto.pattern.name} (${veto.because}) -> waiting`, outcome: 'waiting', statusChange: statusReason, shadow: { pattern: veto.pattern.name, because: veto.because, provenanceId: provenanceId as number, approvalId } },
     updatedGoals: [{ ...goal, status: 'waiting', statusReason, cyclesWorked: goal.cyclesWorked + 1 }],
+  };
+}
+
+/** The tool asked the user: the question is stored before anyone sees it, and the goal waits for the answer. */
+async function settleQuestion(context: CommitContext, decision: Decision, question: string, approval: Approval | undefined): Promise<Settled> {
+  const { db, sessionId, cycle, startedAt } = context;
+  const questionId = (await db.questions.add({ sessionId, goalId: decision.goal.id!, cycle, question, status: 'pending', createdAt: startedAt })) as number;
+  if (approval) await db.approvals.put({ ...approval, status: 'done', doneInCycle: cycle });
+  await db.provenance.add({ sessionId, kind: 'question', sources: [`goal:${decision.goal.id}`, `question:${questionId}`], confidence: 1, cycle, detail: question, createdAt: startedAt });
+  const { goal } = decision;
+  const cyclesWorked = goal.cyclesWorked + 1;
+  const statusReason = `waiting for your answer to question #${questionId}`;
+  return {
+    record: { ...decision.record, act: `asked question #${questionId}: ${question} -> waiting`, outcome: 'waiting', statusChange: statusReason },
+    updatedGoals: [{ ...goal, status: 'waiting', statusReason, cyclesWorked, askedAtCycle: cyclesWorked, toolsUsed: [decision.tool.name, ...goal.toolsUsed].slice(0, 20) }],
   };
 }
 

@@ -111,7 +111,7 @@ export function psycheService(context: ServiceContext): Pick<AgentServiceImpleme
       await sessionOf(sessionId);
       const { psyche } = await currentPsyche(db, sessionId);
       const name = psyche.persona.name.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '');
-      return { fileName: `${name || 'anima'}.psyche.toml`, text: psycheToToml(psyche) };
+      return { fileName: `${name || 'anima'}.psyche.toml`, mediaType: 'application/toml', text: psycheToToml(psyche) };
     },
   };
 }

@@ -4,6 +4,7 @@ import type { Episode } from '../agent/episodes.ts';
 import type { Goal } from '../agent/goal.ts';
 import type { MemoryEntry } from '../agent/working-memory.ts';
 import type { Approval } from '../agent/approval.ts';
+import type { Question } from '../agent/question.ts';
 import type { PsycheVersion } from '../psyche/psyche-version.ts';
 import type { SymbolChunkRecord, TripleChunkRecord } from './graph-chunks.ts';
 import { UPGRADES } from './migrations.ts';
@@ -32,6 +33,7 @@ export class AnimaDatabase extends Dexie {
   cycles!: Table<CycleRecord, [string, number]>;
   psyches!: EntityTable<PsycheVersion, 'id'>;
   approvals!: EntityTable<Approval, 'id'>;
+  questions!: EntityTable<Question, 'id'>;
   settings!: EntityTable<SettingRecord, 'key'>;
 
   constructor(name: string, options: DatabaseOptions = {}) {

@@ -58,6 +58,11 @@ export const SCHEMA_VERSIONS = [
     // The agent's cycle log: one record per cycle, with every candidate's score.
     stores: { cycles: '[sessionId+cycle]' },
   },
+  {
+    version: 4,
+    // Questions the agent asked the user (user_interact), waiting for or holding the answer.
+    stores: { questions: '++id, sessionId, status' },
+  },
 ] as const satisfies readonly { version: number; stores: Record<string, string | null> }[];
 
 export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;

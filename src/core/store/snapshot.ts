@@ -13,6 +13,7 @@ import { episodeSchema } from '../agent/episodes.ts';
 import { goalSchema } from '../agent/goal.ts';
 import { memoryEntrySchema } from '../agent/working-memory.ts';
 import { approvalSchema } from '../agent/approval.ts';
+import { questionSchema } from '../agent/question.ts';
 import { psycheVersionSchema } from '../psyche/psyche-version.ts';
 import { psycheHistory } from './psyche-store.ts';
 
@@ -23,9 +24,9 @@ import { psycheHistory } from './psyche-store.ts';
 export const SNAPSHOT_FORMAT = 'anima-snapshot';
 /**
  * Version 2 added the agent's goals, working memory and cycle log; 3 its episodes; 4 the psyche's
- * versions and the approvals. Older files are migrated on import.
+ * versions and the approvals; 5 the agent's questions. Older files are migrated on import.
  */
-export const SNAPSHOT_VERSION = 4;
+export const SNAPSHOT_VERSION = 5;
 
 export const snapshotSchema = z
   .object({
@@ -41,6 +42,7 @@ export const snapshotSchema = z
     episodes: z.array(episodeSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
     psyches: z.array(psycheVersionSchema.omit({ sessionId: true, id: true }).strict()),
     approvals: z.array(approvalSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
+    questions: z.array(questionSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
   })
   .strict();
 export type Snapshot = z.infer<typeof snapshotSchema>;
@@ -52,7 +54,7 @@ export type Snapshot = z.infer<typeof snapshotSchema>;
 export async function exportSnapshot(db: AnimaDatabase, sessionId: string): Promise<Snapshot> {
   const session = await db.sessions.get(sessionId);
   if (!session) throw new Error(`no session with id ${sessionId}`);
-  const [graph, provenance, goals, workingMemory, cycles, episodes, psyches, approvals] = await Promise.all([
+  const [graph, provenance, goals, workingMemory, cycles, episodes, psyches, approvals, questions] = await Promise.all([
     loadGraph(db, sessionId),
     db.provenance.where('sessionId').equals(sessionId).sortBy('id'),
     db.goals.where('sessionId').equals(sessionId).sortBy('id'),
@@ -61,6 +63,7 @@ export async function exportSnapshot(db: AnimaDatabase, sessionId: string): Prom
     db.episodes.where('sessionId').equals(sessionId).sortBy('id'),
     psycheHistory(db, sessionId),
     db.approvals.where('sessionId').equals(sessionId).sortBy('id'),
+    db.questions.where('sessionId').equals(sessionId).sortBy('id'),
   ]);
   const withoutSession = <T extends { sessionId: string }>({ sessionId: _sessionId, ...rest }: T) => rest;
   return snapshotSchema.parse({
@@ -78,6 +81,7 @@ export async function exportSnapshot(db: AnimaDatabase, sessionId: string): Prom
     // Row ids are local to a database: a version is known by its number.
     psyches: psyches.map(({ id: _id, ...version }) => withoutSession(version)),
     approvals: approvals.map(withoutSession),
+    questions: questions.map(withoutSession),
   });
 }
 
@@ -136,6 +140,8 @@ export function parseSnapshot(value: unknown): Result<Snapshot> {
   }
   for (const [index, approval] of snapshot.approvals.entries())
     if (!goalIds.has(approval.goalId)) problems.push({ path: `approvals.${index}.goalId`, message: `${approval.goalId} is not a goal of this snapshot` });
+  for (const [index, question] of snapshot.questions.entries())
+    if (!goalIds.has(question.goalId)) problems.push({ path: `questions.${index}.goalId`, message: `${question.goalId} is not a goal of this snapshot` });
   return problems.length > 0 ? { ok: false, error: problems.slice(0, 20) } : { ok: true, value: snapshot };
 }
 
@@ -150,6 +156,8 @@ function migrateSnapshot(value: unknown): unknown {
   if (migrated.version === 2) migrated = { ...migrated, version: 3, episodes: [] };
   // 3 -> 4: sessions gained a psyche history and approvals; a version 3 session wore the default psyche.
   if (migrated.version === 3) migrated = { ...migrated, version: 4, psyches: [], approvals: [] };
+  // 4 -> 5: sessions gained the agent's questions; a version 4 session had asked none.
+  if (migrated.version === 4) migrated = { ...migrated, version: 5, questions: [] };
   return migrated;
 }
 
@@ -160,7 +168,7 @@ function migrateSnapshot(value: unknown): unknown {
 export async function restoreSnapshot(db: AnimaDatabase, snapshot: Snapshot): Promise<void> {
   const sessionId = snapshot.session.id;
   const { symbolChunks, tripleChunks } = chunksOfGraph(KnowledgeGraph.from(snapshot.symbols, snapshot.triples), sessionId);
-  await db.transaction('rw', [db.sessions, db.symbolChunks, db.tripleChunks, db.provenance, db.settings, db.goals, db.workingMemory, db.cycles, db.episodes, db.psyches, db.approvals], async () => {
+  await db.transaction('rw', [db.sessions, db.symbolChunks, db.tripleChunks, db.provenance, db.settings, db.goals, db.workingMemory, db.cycles, db.episodes, db.psyches, db.approvals, db.questions], async () => {
     await chunksOfSession(db.symbolChunks, sessionId).delete();
     await chunksOfSession(db.tripleChunks, sessionId).delete();
     await db.provenance.where('sessionId').equals(sessionId).delete();
@@ -176,6 +184,8 @@ export async function restoreSnapshot(db: AnimaDatabase, snapshot: Snapshot): Pr
     await db.psyches.bulkAdd(snapshot.psyches.map((version) => ({ ...version, sessionId })));
     await db.approvals.where('sessionId').equals(sessionId).delete();
     await db.approvals.bulkAdd(snapshot.approvals.map((approval) => ({ ...approval, sessionId })));
+    await db.questions.where('sessionId').equals(sessionId).delete();
+    await db.questions.bulkAdd(snapshot.questions.map((question) => ({ ...question, sessionId })));
     await db.sessions.put(snapshot.session);
     await db.symbolChunks.bulkAdd(symbolChunks);
     await db.tripleChunks.bulkAdd(tripleChunks);

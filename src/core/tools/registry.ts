@@ -5,6 +5,7 @@ import { memoryRecall } from './memory-recall.ts';
 import { reason } from './reason.ts';
 import { synthesizeTriple } from './synthesize-triple.ts';
 import { similaritySearch } from './similarity-search.ts';
+import { userInteract } from './user-interact.ts';
 import { type AgentTool, defineTool } from './tool.ts';
 
 /** Every tool the agent can choose from. */
@@ -16,4 +17,5 @@ export const TOOLS: readonly AgentTool[] = [
   defineTool(memoryRecall),
   defineTool(reason),
   defineTool(synthesizeTriple),
+  defineTool(userInteract),
 ];

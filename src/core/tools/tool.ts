@@ -49,6 +49,8 @@ export type ToolOutcome = {
   /** Symbols the outcome is about (for working memory). */
   symbols: number[];
   graphChange?: GraphChange;
+  /** A question for the user: the goal waits for the answer. */
+  question?: string;
   rejection?: 'precondition_miss' | 'invalid_arguments' | 'policy_block' | 'dependency_unavailable';
 };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvalTitle, dateTimeText, describeDecision, pendingCountText } from './approval-messages.ts';
+import { approvalTitle, dateTimeText, describeAnswer, describeDecision, pendingCountText } from './approval-messages.ts';
 
 describe('describeDecision', () => {
   it('says what happens next after an approval or a denial', () => {
@@ -33,6 +33,8 @@ describe('pendingCountText', () => {
   it('counts pending approvals in words', () => {
     expect(pendingCountText(1)).toBe('1 pending approval');
     expect(pendingCountText(12)).toBe('12 pending approvals');
+    expect(pendingCountText(0, 1)).toBe('1 question');
+    expect(pendingCountText(2, 3)).toBe('2 pending approvals and 3 questions');
   });
 });
 
@@ -45,5 +47,18 @@ describe('approvalTitle', () => {
 describe('dateTimeText', () => {
   it('shows the year of a moment', () => {
     expect(dateTimeText(Date.UTC(2026, 2, 5, 12))).toContain('2026');
+  });
+});
+
+describe('describeAnswer', () => {
+  it('says how many facts an answer added, or why nothing changed', () => {
+    const question = { id: 1, goalId: 1, goalDescription: 'g', cycle: 6, question: 'q', status: 'answered' as const, createdAt: 0 };
+    expect(describeAnswer({ ok: true, question, factsAdded: 2 })).toEqual({ tone: 'success', message: 'Answered: 2 facts added to the graph. Run the agent to let the goal go on.' });
+    expect(describeAnswer({ ok: true, question, factsAdded: 0 })).toEqual({ tone: 'success', message: 'Answered. Run the agent to let the goal go on.' });
+    expect(describeAnswer({ ok: false, problems: [{ line: 2, path: 'facts', message: 'expected 3 or 4 fields' }] })).toEqual({
+      tone: 'failure',
+      message: 'The answer was not recorded; nothing changed:',
+      problems: ['line 2, at facts: expected 3 or 4 fields'],
+    });
   });
 });

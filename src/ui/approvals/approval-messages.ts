@@ -1,4 +1,4 @@
-import type { AgentApi, ApprovalView } from '../../core/api.ts';
+import type { AgentApi, ApprovalView, QuestionView } from '../../core/api.ts';
 import { describeProblem } from '../../core/result.ts';
 
 /**
@@ -44,9 +44,33 @@ export function describeDecision(decision: Decision, result: Awaited<ReturnType<
   return { tone: 'failure', message: 'The decision was not recorded:', problems: result.problems.map(describeProblem) };
 }
 
-/** The navigation badge's words for screen readers: "1 pending approval". */
-export function pendingCountText(count: number): string {
-  return `${count.toLocaleString('en')} pending ${count === 1 ? 'approval' : 'approvals'}`;
+/** The navigation badge's words for screen readers: "1 pending approval", "2 questions", or both joined by "and". */
+export function pendingCountText(approvals: number, questions = 0): string {
+  const parts = [
+    ...(approvals > 0 || questions === 0 ? [`${approvals.toLocaleString('en')} pending ${approvals === 1 ? 'approval' : 'approvals'}`] : []),
+    ...(questions > 0 ? [`${questions.toLocaleString('en')} ${questions === 1 ? 'question' : 'questions'}`] : []),
+  ];
+  return parts.join(' and ');
+}
+
+/** A question's status as its badge reads. */
+export const QUESTION_STATUS_LABELS = {
+  pending: 'Waiting for your answer',
+  answered: 'Answered',
+  withdrawn: 'Withdrawn',
+} as const satisfies Record<QuestionView['status'], string>;
+
+export const QUESTION_STATUS_TONES = {
+  pending: 'accent',
+  answered: 'success',
+  withdrawn: 'neutral',
+} as const satisfies Record<QuestionView['status'], 'accent' | 'success' | 'danger' | 'neutral'>;
+
+/** How an answer went: what happens next, or why nothing changed. */
+export function describeAnswer(result: Awaited<ReturnType<AgentApi['questionAnswer']>>): DecisionReport {
+  if (!result.ok) return { tone: 'failure', message: 'The answer was not recorded; nothing changed:', problems: result.problems.map(describeProblem) };
+  const facts = result.factsAdded === 1 ? '1 fact' : `${result.factsAdded.toLocaleString('en')} facts`;
+  return { tone: 'success', message: `Answered${result.factsAdded > 0 ? `: ${facts} added to the graph` : ''}. Run the agent to let the goal go on.` };
 }
 
 /** An approval's heading: "kg_query for “Learn about Mars”". */

@@ -1,6 +1,6 @@
 import { flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
-import type { AgentApi, ApprovalView } from '../../core/api.ts';
+import type { AgentApi, ApprovalView, QuestionView } from '../../core/api.ts';
 import { Approvals, type ApprovalsHost } from './approvals.svelte.ts';
 
 function approval(id: number, status: ApprovalView['status'] = 'pending'): ApprovalView {
@@ -19,14 +19,20 @@ function approval(id: number, status: ApprovalView['status'] = 'pending'): Appro
   };
 }
 
+function question(id: number, status: QuestionView['status'] = 'pending'): QuestionView {
+  return { id, goalId: 1, goalDescription: 'Learn about Mars', cycle: 6, question: 'What do you know about "volcano"?', status, createdAt: id };
+}
+
 /**
- * A fake agent holding scripted approvals: a decision changes the approval's status as the
- * service does. It records the calls it gets, and can hold count answers back until released.
+ * A fake agent holding scripted approvals and questions: a decision or an answer changes the
+ * status as the service does. It records the calls it gets (question lists aside), and can hold
+ * count answers back until released.
  */
-function fakeHost(options: { approvals: ApprovalView[]; canWrite?: boolean; isHoldingCounts?: boolean }) {
+function fakeHost(options: { approvals: ApprovalView[]; questions?: QuestionView[]; canWrite?: boolean; isHoldingCounts?: boolean }) {
   const calls: string[] = [];
   const held: (() => void)[] = [];
   let approvals = options.approvals;
+  let questions = options.questions ?? [];
   const pendingCount = () => approvals.filter((known) => known.status === 'pending').length;
   const client = {
     approvalList: async ({ limit }: { limit?: number }) => {
@@ -41,6 +47,14 @@ function fakeHost(options: { approvals: ApprovalView[]; canWrite?: boolean; isHo
       const decided: ApprovalView = { ...known, status: decision === 'approve' ? 'approved' : 'denied', ...(reason ? { reason } : {}), decidedAt: 10 };
       approvals = [...approvals.filter((candidate) => candidate !== known), decided];
       return { ok: true as const, approval: decided };
+    },
+    questionList: async ({ limit }: { limit?: number }) => ({ questions: questions.slice(0, limit), pendingCount: questions.filter((known) => known.status === 'pending').length }),
+    questionAnswer: async ({ questionId, facts, note }: { questionId: number; facts?: string; note?: string }) => {
+      calls.push(`questionAnswer ${questionId} ${facts ?? ''}|${note ?? ''}`);
+      if (facts === 'Mars, is-a') return { ok: false as const, problems: [{ line: 1, path: 'facts', message: 'expected 3 or 4 fields (subject,predicate,object[,confidence]), found 2' }] };
+      const answered: QuestionView = { ...question(questionId), status: 'answered', answer: `${facts ?? ''}\n${note ?? ''}`.trim(), factsAdded: facts ? 1 : 0 };
+      questions = questions.map((known) => (known.id === questionId ? answered : known));
+      return { ok: true as const, question: answered, factsAdded: answered.factsAdded! };
     },
   } satisfies Partial<AgentApi>;
   const host: ApprovalsHost = {
@@ -121,7 +135,7 @@ describe('Approvals', () => {
 
   it('reports a list that cannot be fetched, and keeps the last count when a count fails', async () => {
     const host: ApprovalsHost = {
-      client: { approvalList: async () => Promise.reject(new Error('not implemented')) } as unknown as AgentApi,
+      client: { approvalList: async () => Promise.reject(new Error('not implemented')), questionList: async () => ({ questions: [], pendingCount: 0 }) } as unknown as AgentApi,
       sessionId: 's',
       canWrite: true,
       run: { loadGoals: async () => undefined },
@@ -132,5 +146,28 @@ describe('Approvals', () => {
     expect(approvals.errorMessage).toBe('not implemented');
     await approvals.refreshCount();
     expect(approvals.pendingCount).toBe(0);
+  });
+
+  it('answers a question with facts and a note, says what comes next, and reports an answer the agent refuses', async () => {
+    const { host, calls } = fakeHost({ approvals: [], questions: [question(1)] });
+    const approvals = new Approvals(host);
+    await approvals.load();
+    flushSync();
+    expect(approvals.pendingQuestions.map((known) => known.id)).toEqual([1]);
+    expect(approvals.pendingQuestionCount).toBe(1);
+    await approvals.answerQuestion(1, 'Mars, is-a', '');
+    expect(approvals.answer).toEqual({
+      status: 'ended',
+      questionId: 1,
+      tone: 'failure',
+      message: 'The answer was not recorded; nothing changed:',
+      problems: ['line 1, at facts: expected 3 or 4 fields (subject,predicate,object[,confidence]), found 2'],
+    });
+    await approvals.answerQuestion(1, 'Mars, has-feature, OlympusMons', 'the largest');
+    flushSync();
+    expect(approvals.answer).toMatchObject({ tone: 'success', message: 'Answered: 1 fact added to the graph. Run the agent to let the goal go on.' });
+    expect(approvals.pendingQuestionCount).toBe(0);
+    expect(approvals.closedQuestions[0]).toMatchObject({ status: 'answered' });
+    expect(calls.filter((call) => call !== 'approvalList 100')).toEqual(['questionAnswer 1 Mars, is-a|', 'goalList', 'questionAnswer 1 Mars, has-feature, OlympusMons|the largest', 'goalList']);
   });
 });

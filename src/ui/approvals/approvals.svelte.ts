@@ -1,5 +1,6 @@
-import type { AgentApi, ApprovalView } from '../../core/api.ts';
-import { type Decision, type DecisionReport, READ_ONLY_REASON, describeDecision } from './approval-messages.ts';
+import type { AgentApi, ApprovalView, QuestionView } from '../../core/api.ts';
+import { messageOf } from '../common/error-message.ts';
+import { type Decision, type DecisionReport, READ_ONLY_REASON, describeAnswer, describeDecision } from './approval-messages.ts';
 
 /** What the approvals state needs of the app's agent state. */
 export type ApprovalsHost = {
@@ -16,14 +17,17 @@ export type ApprovalsLoadStatus = 'idle' | 'loading' | 'ready' | 'error';
 /** Where a decision stands: being recorded for an approval, or how the last one went. */
 export type DecisionState = { status: 'idle' } | { status: 'deciding'; approvalId: number } | ({ status: 'ended'; approvalId: number } & DecisionReport);
 
+/** Where an answer stands: being recorded for a question, or how the last one went. */
+export type AnswerState = { status: 'idle' } | { status: 'answering'; questionId: number } | ({ status: 'ended'; questionId: number } & DecisionReport);
+
 /** How many approvals the screen lists (pending first). */
 export const APPROVAL_LIST_LIMIT = 100;
 
 /**
- * The actions the agent holds for the user's approval, shared by the Approvals screen and the
- * navigation's badge. The badge asks only for the count (one row), after each cycle; the screen
- * fetches the list. Count fetches never pile up: one asked for while another is in flight runs
- * once after it.
+ * What waits for the user: the actions the agent holds for approval and the questions it asked,
+ * shared by the Approvals screen and the navigation's badge. The badge asks only for the counts
+ * (one row each), after each cycle; the screen fetches the lists. Count fetches never pile up:
+ * one asked for while another is in flight runs once after it.
  */
 export class Approvals {
   readonly #host: ApprovalsHost;
@@ -31,12 +35,18 @@ export class Approvals {
   /** Pending approvals first (oldest first), then decided ones (newest first), as the agent lists them. */
   approvals = $state<ApprovalView[]>([]);
   pendingCount = $state(0);
+  /** Unanswered questions first (oldest first), then answered or withdrawn ones (newest first). */
+  questions = $state<QuestionView[]>([]);
+  pendingQuestionCount = $state(0);
   status = $state<ApprovalsLoadStatus>('idle');
   errorMessage = $state<string | undefined>();
   decision = $state<DecisionState>({ status: 'idle' });
+  answer = $state<AnswerState>({ status: 'idle' });
 
   readonly pending = $derived(this.approvals.filter((approval) => approval.status === 'pending'));
   readonly decided = $derived(this.approvals.filter((approval) => approval.status !== 'pending'));
+  readonly pendingQuestions = $derived(this.questions.filter((question) => question.status === 'pending'));
+  readonly closedQuestions = $derived(this.questions.filter((question) => question.status !== 'pending'));
 
   /** Orders answers: one that started before an answer already applied is dropped. */
   #listTicket = 0;
@@ -61,16 +71,20 @@ export class Approvals {
     const countTicket = ++this.#countTicket;
     if (this.status !== 'ready') this.status = 'loading';
     try {
-      const { approvals, pendingCount } = await this.#host.client.approvalList({ sessionId: this.#host.sessionId, limit: APPROVAL_LIST_LIMIT });
-      this.#applyCount(countTicket, pendingCount);
+      const [{ approvals, pendingCount }, { questions, pendingCount: pendingQuestionCount }] = await Promise.all([
+        this.#host.client.approvalList({ sessionId: this.#host.sessionId, limit: APPROVAL_LIST_LIMIT }),
+        this.#host.client.questionList({ sessionId: this.#host.sessionId, limit: APPROVAL_LIST_LIMIT }),
+      ]);
+      this.#applyCount(countTicket, pendingCount, pendingQuestionCount);
       if (listTicket < this.#appliedListTicket) return;
       this.#appliedListTicket = listTicket;
       this.approvals = approvals;
+      this.questions = questions;
       this.status = 'ready';
       this.errorMessage = undefined;
     } catch (error) {
       if (listTicket < this.#appliedListTicket) return;
-      this.errorMessage = textOf(error);
+      this.errorMessage = messageOf(error);
       this.status = 'error';
     }
   }
@@ -106,34 +120,47 @@ export class Approvals {
       });
       this.decision = { status: 'ended', approvalId, ...describeDecision(decision, result) };
     } catch (error) {
-      this.decision = { status: 'ended', approvalId, tone: 'failure', message: `The decision was not recorded: ${textOf(error)}`, problems: [] };
+      this.decision = { status: 'ended', approvalId, tone: 'failure', message: `The decision was not recorded: ${messageOf(error)}`, problems: [] };
     }
     await Promise.all([this.load(), this.#host.run.loadGoals()]);
   }
 
-  /** Forgets how the last decision went (when the screen opens again, it would be stale). */
+  /** Answers a question with facts and/or a note, says what happens next, and fetches the lists and the goals again. Never rejects. */
+  async answerQuestion(questionId: number, facts: string, note: string): Promise<void> {
+    if (this.answer.status === 'answering' || this.blockedReason !== undefined) return;
+    this.answer = { status: 'answering', questionId };
+    try {
+      const result = await this.#host.client.questionAnswer({ sessionId: this.#host.sessionId, questionId, facts, note });
+      this.answer = { status: 'ended', questionId, ...describeAnswer(result) };
+    } catch (error) {
+      this.answer = { status: 'ended', questionId, tone: 'failure', message: `The answer was not recorded: ${messageOf(error)}`, problems: [] };
+    }
+    await Promise.all([this.load(), this.#host.run.loadGoals()]);
+  }
+
+  /** Forgets how the last decision and answer went (when the screen opens again, they would be stale). */
   forgetDecision(): void {
     if (this.decision.status === 'ended') this.decision = { status: 'idle' };
+    if (this.answer.status === 'ended') this.answer = { status: 'idle' };
   }
 
   async #fetchCount(): Promise<void> {
     const ticket = ++this.#countTicket;
     try {
-      const { pendingCount } = await this.#host.client.approvalList({ sessionId: this.#host.sessionId, limit: 1 });
-      this.#applyCount(ticket, pendingCount);
+      const [{ pendingCount }, { pendingCount: pendingQuestionCount }] = await Promise.all([
+        this.#host.client.approvalList({ sessionId: this.#host.sessionId, limit: 1 }),
+        this.#host.client.questionList({ sessionId: this.#host.sessionId, limit: 1 }),
+      ]);
+      this.#applyCount(ticket, pendingCount, pendingQuestionCount);
     } catch {
       // The badge is a hint: a failed count keeps the last one, and the screen itself reports failures.
     }
   }
 
-  #applyCount(ticket: number, pendingCount: number): void {
+  #applyCount(ticket: number, pendingCount: number, pendingQuestionCount: number): void {
     if (ticket < this.#appliedCountTicket) return;
     this.#appliedCountTicket = ticket;
     this.pendingCount = pendingCount;
+    this.pendingQuestionCount = pendingQuestionCount;
   }
-}
-
-/** The text of a thrown value (Comlink carries only an Error's message across threads). */
-function textOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

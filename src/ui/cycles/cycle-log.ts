@@ -9,7 +9,7 @@ export const CYCLE_OUTCOME_LABELS = {
   advanced: 'Advanced',
   'no-change': 'No change',
   failed: 'Failed',
-  waiting: 'Waiting for approval',
+  waiting: 'Waiting for you',
 } as const satisfies Record<CycleRecord['outcome'], string>;
 
 /**

@@ -1,4 +1,5 @@
 import type { AgentApi, CycleRecord, GoalView, GraphStats } from '../../core/api.ts';
+import { messageOf } from '../common/error-message.ts';
 import { mergeCycles } from '../cycles/cycle-log.ts';
 import { type RunKind, type RunReport, describeRunEnd, runBlockedReason } from './run-messages.ts';
 
@@ -75,7 +76,7 @@ export class AgentRun {
       this.goalsError = undefined;
     } catch (error) {
       if (ticket < this.#appliedTicket) return;
-      this.goalsError = textOf(error);
+      this.goalsError = messageOf(error);
       this.goalsStatus = 'error';
     }
   }
@@ -89,7 +90,7 @@ export class AgentRun {
       this.cyclesStatus = 'ready';
       this.cyclesError = undefined;
     } catch (error) {
-      this.cyclesError = textOf(error);
+      this.cyclesError = messageOf(error);
       this.cyclesStatus = 'error';
     }
   }
@@ -121,7 +122,7 @@ export class AgentRun {
       });
       this.report = describeRunEnd(result);
     } catch (error) {
-      this.report = { tone: 'failure', message: `The run stopped with an error: ${textOf(error)}`, problems: [] };
+      this.report = { tone: 'failure', message: `The run stopped with an error: ${messageOf(error)}`, problems: [] };
     } finally {
       this.activity = { status: 'idle' };
     }
@@ -129,7 +130,7 @@ export class AgentRun {
     try {
       this.#host.graphChanged(await client.kgStats({ sessionId }));
     } catch (error) {
-      this.report = { tone: 'failure', message: `${this.report?.message ?? ''} The graph's counts could not be refreshed: ${textOf(error)}`.trim(), problems: [] };
+      this.report = { tone: 'failure', message: `${this.report?.message ?? ''} The graph's counts could not be refreshed: ${messageOf(error)}`.trim(), problems: [] };
     }
   }
 
@@ -144,7 +145,7 @@ export class AgentRun {
       if (!isCancelled && this.activity.status === 'running' && this.activity.operationId === operationId) this.activity.isPausing = false;
     } catch (error) {
       if (this.activity.status === 'running' && this.activity.operationId === operationId) this.activity.isPausing = false;
-      this.report = { tone: 'failure', message: `The run could not be paused: ${textOf(error)}`, problems: [] };
+      this.report = { tone: 'failure', message: `The run could not be paused: ${messageOf(error)}`, problems: [] };
     }
   }
 
@@ -163,9 +164,4 @@ export class AgentRun {
       }
     });
   }
-}
-
-/** The text of a thrown value (Comlink carries only an Error's message across threads). */
-function textOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

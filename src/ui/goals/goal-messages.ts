@@ -4,7 +4,7 @@ import type { GoalView } from '../../core/api.ts';
 export const GOAL_STATUS_LABELS = {
   active: 'Active',
   suspended: 'Suspended',
-  waiting: 'Waiting for approval',
+  waiting: 'Waiting for you',
   completed: 'Completed',
   failed: 'Failed',
 } as const satisfies Record<GoalView['status'], string>;

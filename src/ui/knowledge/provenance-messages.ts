@@ -20,4 +20,6 @@ export const PROVENANCE_KIND_LABELS = {
   'approval-request': 'Asked for approval',
   'approval-decision': 'Answered',
   'psyche-change': 'Psyche changed',
+  question: 'Asked you',
+  'user-answer': 'Your answer',
 } as const satisfies Record<ProvenanceRecord['kind'], string>;

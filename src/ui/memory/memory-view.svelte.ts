@@ -1,5 +1,6 @@
 import type { AgentApi } from '../../core/api.ts';
 import { describeProblem } from '../../core/result.ts';
+import { messageOf } from '../common/error-message.ts';
 import { consolidateBlockedReason, consolidationText } from './memory-messages.ts';
 
 /** What the memory view needs of the app's agent state. */
@@ -93,7 +94,7 @@ export class MemoryView {
         ? { status: 'ended', message: consolidationText(result) }
         : { status: 'failed', message: 'Working memory was not consolidated:', problems: result.problems.map(describeProblem) };
     } catch (error) {
-      this.consolidation = { status: 'failed', message: `Working memory was not consolidated: ${textOf(error)}`, problems: [] };
+      this.consolidation = { status: 'failed', message: `Working memory was not consolidated: ${messageOf(error)}`, problems: [] };
     }
     await this.load();
   }
@@ -108,7 +109,7 @@ export class MemoryView {
       const { episodes } = await this.#host.client.memoryRecall({ sessionId: this.#host.sessionId, text: trimmed, k: RECALL_LIMIT });
       if (ticket === this.#recallTicket) this.recall = { status: 'ended', text: trimmed, episodes };
     } catch (error) {
-      if (ticket === this.#recallTicket) this.recall = { status: 'failed', message: textOf(error) };
+      if (ticket === this.#recallTicket) this.recall = { status: 'failed', message: messageOf(error) };
     }
   }
 
@@ -119,13 +120,8 @@ export class MemoryView {
       this.status = 'ready';
       this.errorMessage = undefined;
     } catch (error) {
-      this.errorMessage = textOf(error);
+      this.errorMessage = messageOf(error);
       this.status = 'error';
     }
   }
-}
-
-/** The text of a thrown value (Comlink carries only an Error's message across threads). */
-function textOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

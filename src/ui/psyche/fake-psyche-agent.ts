@@ -76,7 +76,7 @@ export function fakePsycheAgent(options: { canWrite?: boolean } = {}) {
       const restored = versions.find((known) => known.version === version);
       return restored ? add(structuredClone(restored.psyche), `restored version ${version}`) : { ok: false as const, reason: 'not-found' as const, problems: [], warnings: [] };
     },
-    psycheExport: async () => ({ fileName: 'psyche.toml', text: `explorer = ${current().psyche.archetypes.explorer}` }),
+    psycheExport: async () => ({ fileName: 'psyche.toml', mediaType: 'application/toml', text: `explorer = ${current().psyche.archetypes.explorer}` }),
   } satisfies Partial<AgentApi>;
   const host: PsycheHost = { client: client as unknown as AgentApi, sessionId: 's', canWrite: options.canWrite ?? true };
   return { host, calls, versions };

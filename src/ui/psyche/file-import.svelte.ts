@@ -1,6 +1,7 @@
+import { messageOf } from '../common/error-message.ts';
 import type { ChangeReport } from './psyche-messages.ts';
 import { type CheckAnswer, draftCheckOf } from './toml-draft.svelte.ts';
-import { type PsycheView, textOf } from './psyche-view.svelte.ts';
+import type { PsycheView } from './psyche-view.svelte.ts';
 
 /** Where importing a psyche.toml file stands: checked and previewed first, imported only once confirmed. */
 export type FileImportState =
@@ -30,7 +31,7 @@ export class PsycheFileImport {
     try {
       check = draftCheckOf(await this.#view.check(text));
     } catch (error) {
-      check = { status: 'failed', message: textOf(error) };
+      check = { status: 'failed', message: messageOf(error) };
     }
     if (ticket === this.#ticket) this.state = { status: 'checked', fileName, text, check };
   }
@@ -38,7 +39,7 @@ export class PsycheFileImport {
   /** Says that a chosen file could not be read. */
   failToRead(fileName: string, error: unknown): void {
     this.#ticket += 1;
-    this.state = { status: 'ended', report: { tone: 'failure', message: `${fileName} could not be read; nothing changed: ${textOf(error)}`, problems: [], warnings: [] } };
+    this.state = { status: 'ended', report: { tone: 'failure', message: `${fileName} could not be read; nothing changed: ${messageOf(error)}`, problems: [], warnings: [] } };
   }
 
   /** Imports the previewed file. Never rejects. */

@@ -1,4 +1,5 @@
 import type { AgentApi, Psyche, PsycheHistoryEntry, PsycheVersionView } from '../../core/api.ts';
+import { messageOf } from '../common/error-message.ts';
 import { type ChangeKind, type ChangeReport, type PsycheChange, type PsycheCheck, READ_ONLY_REASON, describeChange } from './psyche-messages.ts';
 
 /** What the psyche view needs of the app's agent state. */
@@ -52,7 +53,7 @@ export class PsycheView {
       this.errorMessage = undefined;
     } catch (error) {
       if (ticket < this.#appliedTicket) return;
-      this.errorMessage = textOf(error);
+      this.errorMessage = messageOf(error);
       this.status = 'error';
     }
   }
@@ -97,15 +98,10 @@ export class PsycheView {
       }
       report = describeChange(change, result);
     } catch (error) {
-      return { tone: 'failure', message: `Nothing changed: ${textOf(error)}`, problems: [], warnings: [] };
+      return { tone: 'failure', message: `Nothing changed: ${messageOf(error)}`, problems: [], warnings: [] };
     }
     // The history gains the new version.
     if (report.tone === 'success') await this.load();
     return report;
   }
-}
-
-/** The text of a thrown value (Comlink carries only an Error's message across threads). */
-export function textOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,7 +1,7 @@
 import type { Psyche } from '../../core/api.ts';
 import { describeProblem } from '../../core/result.ts';
+import { messageOf } from '../common/error-message.ts';
 import type { PsycheCheck } from './psyche-messages.ts';
-import { textOf } from './psyche-view.svelte.ts';
 
 /** What checking the text found: the psyche it would give, or the located problems; warnings either way, in words. */
 export type DraftCheck =
@@ -74,7 +74,7 @@ export class TomlDraft {
       const result = await this.#check(text);
       if (ticket === this.#ticket) this.check = draftCheckOf(result);
     } catch (error) {
-      if (ticket === this.#ticket) this.check = { status: 'failed', message: textOf(error) };
+      if (ticket === this.#ticket) this.check = { status: 'failed', message: messageOf(error) };
     }
   }
 

@@ -4,9 +4,9 @@ import { type Locator, type Page, expect } from '@playwright/test';
 const OPEN_TIMEOUT_MS = 45_000;
 
 /** A value of an approval, named by its label. */
-export type ApprovalLabel = 'Status' | 'Tool' | 'Goal' | 'Pattern' | 'Cycle' | 'Asked' | 'Decided' | 'Done in cycle';
+export type ApprovalLabel = 'Status' | 'Tool' | 'Goal' | 'Pattern' | 'Cycle' | 'Asked' | 'Decided' | 'Done in cycle' | 'Answered' | 'Facts added';
 
-/** The Approvals screen: the actions waiting for the user, then the decided ones. */
+/** The Approvals screen: the questions and actions waiting for the user, then the answered and decided ones. */
 export class ApprovalsPage {
   readonly page: Page;
   readonly pendingRegion: Locator;
@@ -50,6 +50,23 @@ export class ApprovalsPage {
   /** The line that says what a decision leads to. */
   status(text: RegExp | string): Locator {
     return this.pendingRegion.getByRole('status').filter({ hasText: text });
+  }
+
+  /** A question of the agent about a goal: an article named "Question about “<goal>”" (the newest first when decided). */
+  question(goal: string, where: 'pending' | 'decided' = 'pending'): Locator {
+    return (where === 'pending' ? this.pendingList : this.decidedList).getByRole('article', { name: `Question about “${goal}”`, exact: true }).first();
+  }
+
+  /** Answers a question with fact lines and/or a note. */
+  async answer(question: Locator, answer: { facts?: string; note?: string }): Promise<void> {
+    await question.getByRole('textbox', { name: /^Facts/ }).fill(answer.facts ?? '');
+    await question.getByRole('textbox', { name: 'Note (optional)' }).fill(answer.note ?? '');
+    await question.getByRole('button', { name: 'Answer', exact: true }).click();
+  }
+
+  /** A problem shown after an answer or a decision was refused. */
+  alert(): Locator {
+    return this.pendingRegion.getByRole('alert');
   }
 
   async approve(approval: Locator): Promise<void> {
