@@ -172,6 +172,22 @@ export const questionViewSchema = z.object({
 });
 export type QuestionView = z.infer<typeof questionViewSchema>;
 
+export { MAX_DOCUMENT_BYTES } from './kg/document.ts';
+
+/** A document as the Knowledge screen lists it. */
+export const documentViewSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  /** Its size in characters. */
+  size: z.number().int(),
+  createdAt: z.number(),
+  /** The first few hundred characters, as plain text. */
+  preview: z.string(),
+  ingestedAt: z.number().optional(),
+  factsExtracted: z.number().int().optional(),
+});
+export type DocumentView = z.infer<typeof documentViewSchema>;
+
 /** The grammars synthesis can use: the built-in ones and the psyche's custom grammar. */
 export const grammarChoiceSchema = z.string().min(1).max(200);
 
@@ -393,6 +409,21 @@ export const agentContract = {
   approvalDecide: {
     args: z.object({ sessionId: sessionIdSchema, approvalId: z.number().int(), decision: z.enum(['approve', 'deny']), reason: z.string().max(1000).optional() }),
     result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), approval: approvalViewSchema }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+  },
+  /** Imports a text document (.txt, .md) for the agent to read and turn into facts; refused whole when empty, binary or over 2 MB. */
+  documentImport: {
+    args: z.object({ sessionId: sessionIdSchema, fileName: z.string().min(1).max(500), text: z.string() }),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), document: documentViewSchema }),
+      z.object({ ok: z.literal(false), reason: z.enum(['invalid', 'read-only']), problems: z.array(problemSchema) }),
+    ]),
+  },
+  /** The session's documents, newest first. */
+  documentList: { args: z.object({ sessionId: sessionIdSchema }), result: z.object({ documents: z.array(documentViewSchema) }) },
+  /** Deletes a document; facts already extracted from it stay, with their provenance. */
+  documentDelete: {
+    args: z.object({ sessionId: sessionIdSchema, documentId: z.number().int() }),
+    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true) }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
   },
   /** The agent's questions waiting for an answer first (oldest first), then answered ones (newest first). */
   questionList: { args: z.object({ sessionId: sessionIdSchema, limit: z.number().int().min(1).max(1000).default(100) }), result: z.object({ questions: z.array(questionViewSchema), pendingCount: z.number().int() }) },

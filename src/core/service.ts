@@ -2,6 +2,7 @@ import { agentService } from './agent/agent-service.ts';
 import { approvalService } from './agent/approval-service.ts';
 import { writeUpService } from './agent/write-up-service.ts';
 import { questionService } from './agent/question-service.ts';
+import { documentService } from './kg/document-service.ts';
 import { psycheService } from './psyche/psyche-service.ts';
 import type { AgentServiceImplementation } from './api.ts';
 import { kgService } from './kg/kg-service.ts';
@@ -53,6 +54,7 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
     ...approvalService(context),
     ...writeUpService(context),
     ...questionService(context),
+    ...documentService(context),
 
     async cancel({ operationId }) {
       const controller = operations.get(operationId);

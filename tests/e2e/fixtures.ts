@@ -2,6 +2,7 @@ import { test as base } from '@playwright/test';
 import { AppShell } from './page-models/app-shell.ts';
 import { ApprovalsPage } from './page-models/approvals-page.ts';
 import { CyclesPage } from './page-models/cycles-page.ts';
+import { DocumentsPage } from './page-models/documents-page.ts';
 import { GoalsPage } from './page-models/goals-page.ts';
 import { KnowledgePage } from './page-models/knowledge-page.ts';
 import { MemoryPage } from './page-models/memory-page.ts';
@@ -16,6 +17,7 @@ export const test = base.extend<{
   memory: MemoryPage;
   psyche: PsychePage;
   approvals: ApprovalsPage;
+  documents: DocumentsPage;
 }>({
   shell: async ({ page }, use) => {
     await use(new AppShell(page));
@@ -37,6 +39,9 @@ export const test = base.extend<{
   },
   approvals: async ({ page }, use) => {
     await use(new ApprovalsPage(page));
+  },
+  documents: async ({ page }, use) => {
+    await use(new DocumentsPage(page));
   },
 });
 

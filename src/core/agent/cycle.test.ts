@@ -12,7 +12,7 @@ const graph = graphOf([
 ]);
 
 function decisionFor(goal: Goal): Decision {
-  const decision = decide({ sessionId: 's', cycle: 40, now: 1, graph, similarity: new SimilarityIndex(graph), goals: [goal], memoryEntryCount: 0, memoryCapacity: 100, episodes: [], tools: TOOLS, psyche: defaultPsyche() });
+  const decision = decide({ sessionId: 's', cycle: 40, now: 1, graph, similarity: new SimilarityIndex(graph), goals: [goal], memoryEntryCount: 0, memoryCapacity: 100, episodes: [], documents: [], tools: TOOLS, psyche: defaultPsyche() });
   if (!decision || !('tool' in decision)) throw new Error('no decision');
   return decision;
 }

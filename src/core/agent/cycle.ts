@@ -4,7 +4,9 @@ import { runQuery, triplesOfAnswer } from '../kg/query.ts';
 import type { SimilarityIndex } from '../kg/similarity.ts';
 import { spreadActivation } from '../kg/traversal.ts';
 import type { Psyche } from '../psyche/psyche.ts';
+import type { DocumentRecord } from '../kg/document.ts';
 import { describeAction, judgeAction, normaliseForShadow } from '../psyche/shadow.ts';
+import { singular } from '../kg/sentence-facts.ts';
 import type { AgentTool, FactIds, ToolOutcome, ToolState } from '../tools/tool.ts';
 import { type Criteria, type Goal, goalSymbols, keywordsOf, parseCriteria } from './goal.ts';
 import { type Episode, recallEpisodes } from './episodes.ts';
@@ -47,6 +49,7 @@ export type CycleContext = {
   memoryEntryCount: number;
   memoryCapacity: number;
   episodes: readonly Episode[];
+  documents: readonly DocumentRecord[];
   tools: readonly AgentTool[];
   /** Its archetype weights bias the choice; its shadow's bias patterns penalise it. */
   psyche: Psyche;
@@ -108,6 +111,7 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
     goalSymbols: symbols,
     inferredAtTripleCount: goal.inferredAtTripleCount,
     episodes: context.episodes,
+    documents: context.documents,
   };
   const candidates: CycleRecord['candidates'] = [];
   let best: { tool: AgentTool; total: number; input: unknown } | undefined;
@@ -201,9 +205,10 @@ export function evaluateGoal(graph: KnowledgeGraph, decision: Decision, outcome:
     const ownNames = new Set(keywordsOf(goal.description));
     const wanted = criteria.keywords.filter((keyword) => !ownNames.has(keyword));
     const keywords = wanted.length > 0 ? wanted : criteria.keywords;
-    const text = `${findings.map((fact) => fact.map((id) => graph.symbol(id)?.label ?? '').join(' ')).join(' ')} ${outcome.summary}`;
-    const words = new Set(text.normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}-]+/u));
-    const matched = keywords.filter((keyword) => words.has(keyword));
+    const text = `${findings.map((fact) => fact.map((id) => graph.symbol(id)?.label ?? '').join(' ')).join(' ')} ${outcome.evidence ?? outcome.summary}`;
+    // Singular on both sides: "volcano" is found in "volcanoes".
+    const words = new Set(text.normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}-]+/u).map(singular));
+    const matched = keywords.filter((keyword) => words.has(singular(keyword)));
     isMet = matched.length * 2 >= keywords.length;
     if (isMet) metBecause = `found ${matched.join(', ')} (${matched.length} of ${keywords.length} keywords)`;
   }

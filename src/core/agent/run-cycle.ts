@@ -70,7 +70,7 @@ type ActGate =
  */
 export async function runCycle(dependencies: CycleDependencies): Promise<CycleRecord | undefined> {
   const { db, sessionId, graph, similarity, now } = dependencies;
-  const [session, goals, memory, episodes, psyche, approved] = await db.transaction('r', [db.sessions, db.goals, db.workingMemory, db.episodes, db.psyches, db.approvals], () =>
+  const [session, goals, memory, episodes, psyche, approved, documents] = await db.transaction('r', [db.sessions, db.goals, db.workingMemory, db.episodes, db.psyches, db.approvals, db.documents], () =>
     Promise.all([
       db.sessions.get(sessionId),
       db.goals.where('sessionId').equals(sessionId).toArray(),
@@ -78,6 +78,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       db.episodes.where('sessionId').equals(sessionId).sortBy('id'),
       currentPsyche(db, sessionId),
       db.approvals.where('status').equals('approved').filter((approval) => approval.sessionId === sessionId).sortBy('id'),
+      db.documents.where('sessionId').equals(sessionId).sortBy('id'),
     ]),
   );
   if (!session) throw new Error(`no session with id ${sessionId}`);
@@ -93,6 +94,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
     memoryEntryCount: memory.length,
     memoryCapacity: DEFAULT_MEMORY_CAPACITY,
     episodes,
+    documents,
     tools: TOOLS,
     psyche: psyche.psyche,
   });
@@ -118,7 +120,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   }
   const outcome: ToolOutcome = gate.kind === 'run' ? decision.tool.run(decision.input, decision.state) : { ok: false, summary: '', facts: [], symbols: [], rejection: 'policy_block' };
 
-  return db.transaction('rw', [db.sessions, db.goals, db.workingMemory, db.episodes, db.cycles, db.provenance, db.symbolChunks, db.tripleChunks, db.psyches, db.approvals, db.questions], async () => {
+  return db.transaction('rw', [db.sessions, db.goals, db.workingMemory, db.episodes, db.cycles, db.provenance, db.symbolChunks, db.tripleChunks, db.psyches, db.approvals, db.questions, db.documents], async () => {
     const change = outcome.graphChange;
     if (change) {
       const stored = await storeGraphDelta(db, { graph, sessionId, delta: change.delta, provenance: change.provenance, now: startedAt });
@@ -126,6 +128,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       dependencies.onGraphApplied?.(stored);
     }
     if (invalidated.length > 0) await db.approvals.bulkPut(invalidated);
+    if (outcome.ingestedDocument) await db.documents.update(outcome.ingestedDocument.id, { ingestedAt: startedAt, factsExtracted: outcome.ingestedDocument.facts });
     const common = { db, sessionId, cycle, startedAt };
     const result =
       gate.kind === 'vetoed'

@@ -5,6 +5,7 @@ import type { Goal } from '../agent/goal.ts';
 import type { MemoryEntry } from '../agent/working-memory.ts';
 import type { Approval } from '../agent/approval.ts';
 import type { Question } from '../agent/question.ts';
+import type { DocumentRecord } from '../kg/document.ts';
 import type { PsycheVersion } from '../psyche/psyche-version.ts';
 import type { SymbolChunkRecord, TripleChunkRecord } from './graph-chunks.ts';
 import { UPGRADES } from './migrations.ts';
@@ -34,6 +35,7 @@ export class AnimaDatabase extends Dexie {
   psyches!: EntityTable<PsycheVersion, 'id'>;
   approvals!: EntityTable<Approval, 'id'>;
   questions!: EntityTable<Question, 'id'>;
+  documents!: EntityTable<DocumentRecord, 'id'>;
   settings!: EntityTable<SettingRecord, 'key'>;
 
   constructor(name: string, options: DatabaseOptions = {}) {

@@ -14,6 +14,7 @@ import { goalSchema } from '../agent/goal.ts';
 import { memoryEntrySchema } from '../agent/working-memory.ts';
 import { approvalSchema } from '../agent/approval.ts';
 import { questionSchema } from '../agent/question.ts';
+import { documentSchema } from '../kg/document.ts';
 import { psycheVersionSchema } from '../psyche/psyche-version.ts';
 import { psycheHistory } from './psyche-store.ts';
 
@@ -24,9 +25,10 @@ import { psycheHistory } from './psyche-store.ts';
 export const SNAPSHOT_FORMAT = 'anima-snapshot';
 /**
  * Version 2 added the agent's goals, working memory and cycle log; 3 its episodes; 4 the psyche's
- * versions and the approvals; 5 the agent's questions. Older files are migrated on import.
+ * versions and the approvals; 5 the agent's questions; 6 the imported documents. Older files are
+ * migrated on import.
  */
-export const SNAPSHOT_VERSION = 5;
+export const SNAPSHOT_VERSION = 6;
 
 export const snapshotSchema = z
   .object({
@@ -43,6 +45,7 @@ export const snapshotSchema = z
     psyches: z.array(psycheVersionSchema.omit({ sessionId: true, id: true }).strict()),
     approvals: z.array(approvalSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
     questions: z.array(questionSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
+    documents: z.array(documentSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
   })
   .strict();
 export type Snapshot = z.infer<typeof snapshotSchema>;
@@ -54,7 +57,7 @@ export type Snapshot = z.infer<typeof snapshotSchema>;
 export async function exportSnapshot(db: AnimaDatabase, sessionId: string): Promise<Snapshot> {
   const session = await db.sessions.get(sessionId);
   if (!session) throw new Error(`no session with id ${sessionId}`);
-  const [graph, provenance, goals, workingMemory, cycles, episodes, psyches, approvals, questions] = await Promise.all([
+  const [graph, provenance, goals, workingMemory, cycles, episodes, psyches, approvals, questions, documents] = await Promise.all([
     loadGraph(db, sessionId),
     db.provenance.where('sessionId').equals(sessionId).sortBy('id'),
     db.goals.where('sessionId').equals(sessionId).sortBy('id'),
@@ -64,6 +67,7 @@ export async function exportSnapshot(db: AnimaDatabase, sessionId: string): Prom
     psycheHistory(db, sessionId),
     db.approvals.where('sessionId').equals(sessionId).sortBy('id'),
     db.questions.where('sessionId').equals(sessionId).sortBy('id'),
+    db.documents.where('sessionId').equals(sessionId).sortBy('id'),
   ]);
   const withoutSession = <T extends { sessionId: string }>({ sessionId: _sessionId, ...rest }: T) => rest;
   return snapshotSchema.parse({
@@ -82,6 +86,7 @@ export async function exportSnapshot(db: AnimaDatabase, sessionId: string): Prom
     psyches: psyches.map(({ id: _id, ...version }) => withoutSession(version)),
     approvals: approvals.map(withoutSession),
     questions: questions.map(withoutSession),
+    documents: documents.map(withoutSession),
   });
 }
 
@@ -158,6 +163,8 @@ function migrateSnapshot(value: unknown): unknown {
   if (migrated.version === 3) migrated = { ...migrated, version: 4, psyches: [], approvals: [] };
   // 4 -> 5: sessions gained the agent's questions; a version 4 session had asked none.
   if (migrated.version === 4) migrated = { ...migrated, version: 5, questions: [] };
+  // 5 -> 6: sessions gained imported documents; a version 5 session had none.
+  if (migrated.version === 5) migrated = { ...migrated, version: 6, documents: [] };
   return migrated;
 }
 
@@ -168,7 +175,7 @@ function migrateSnapshot(value: unknown): unknown {
 export async function restoreSnapshot(db: AnimaDatabase, snapshot: Snapshot): Promise<void> {
   const sessionId = snapshot.session.id;
   const { symbolChunks, tripleChunks } = chunksOfGraph(KnowledgeGraph.from(snapshot.symbols, snapshot.triples), sessionId);
-  await db.transaction('rw', [db.sessions, db.symbolChunks, db.tripleChunks, db.provenance, db.settings, db.goals, db.workingMemory, db.cycles, db.episodes, db.psyches, db.approvals, db.questions], async () => {
+  await db.transaction('rw', [db.sessions, db.symbolChunks, db.tripleChunks, db.provenance, db.settings, db.goals, db.workingMemory, db.cycles, db.episodes, db.psyches, db.approvals, db.questions, db.documents], async () => {
     await chunksOfSession(db.symbolChunks, sessionId).delete();
     await chunksOfSession(db.tripleChunks, sessionId).delete();
     await db.provenance.where('sessionId').equals(sessionId).delete();
@@ -186,6 +193,8 @@ export async function restoreSnapshot(db: AnimaDatabase, snapshot: Snapshot): Pr
     await db.approvals.bulkAdd(snapshot.approvals.map((approval) => ({ ...approval, sessionId })));
     await db.questions.where('sessionId').equals(sessionId).delete();
     await db.questions.bulkAdd(snapshot.questions.map((question) => ({ ...question, sessionId })));
+    await db.documents.where('sessionId').equals(sessionId).delete();
+    await db.documents.bulkAdd(snapshot.documents.map((document) => ({ ...document, sessionId })));
     await db.sessions.put(snapshot.session);
     await db.symbolChunks.bulkAdd(symbolChunks);
     await db.tripleChunks.bulkAdd(tripleChunks);

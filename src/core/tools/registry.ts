@@ -6,6 +6,8 @@ import { reason } from './reason.ts';
 import { synthesizeTriple } from './synthesize-triple.ts';
 import { similaritySearch } from './similarity-search.ts';
 import { userInteract } from './user-interact.ts';
+import { fileIo } from './file-io.ts';
+import { textIngest } from './text-ingest.ts';
 import { type AgentTool, defineTool } from './tool.ts';
 
 /** Every tool the agent can choose from. */
@@ -18,4 +20,6 @@ export const TOOLS: readonly AgentTool[] = [
   defineTool(reason),
   defineTool(synthesizeTriple),
   defineTool(userInteract),
+  defineTool(fileIo),
+  defineTool(textIngest),
 ];

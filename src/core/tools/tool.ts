@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Episode } from '../agent/episodes.ts';
+import type { DocumentRecord } from '../kg/document.ts';
 import type { Criteria, Goal } from '../agent/goal.ts';
 import type { GraphDelta, KnowledgeGraph } from '../kg/graph.ts';
 import type { SimilarityIndex } from '../kg/similarity.ts';
@@ -36,6 +37,8 @@ export type ToolState = {
   inferredAtTripleCount: number | undefined;
   /** The session's episodes (long-term memory). */
   episodes: readonly Episode[];
+  /** The documents the user imported, whole. */
+  documents: readonly DocumentRecord[];
 };
 
 /** A change of the graph a tool asks for, stored in the cycle's transaction with this provenance. */
@@ -49,8 +52,12 @@ export type ToolOutcome = {
   /** Symbols the outcome is about (for working memory). */
   symbols: number[];
   graphChange?: GraphChange;
+  /** The text the goal's keywords are matched against, when not the summary (which may name files and words asked for). */
+  evidence?: string;
   /** A question for the user: the goal waits for the answer. */
   question?: string;
+  /** A document text_ingest turned into facts (read once). */
+  ingestedDocument?: { id: number; facts: number };
   rejection?: 'precondition_miss' | 'invalid_arguments' | 'policy_block' | 'dependency_unavailable';
 };
 

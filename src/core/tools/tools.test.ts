@@ -11,7 +11,7 @@ function stateFor(graph: KnowledgeGraph, description: string, criteria: string):
   const parsed = parseCriteria(criteria, description);
   if (!parsed.ok) throw new Error('criteria');
   const goal: Goal = { id: 1, sessionId: 's', description, successCriteria: criteria, priority: 128, status: 'active', cyclesWorked: 0, lastProgressCycle: 0, stallThreshold: 5, findings: [], toolsUsed: [], createdAt: 1 };
-  return { sessionId: 's', cycle: 1, now: 5, graph, similarity: new SimilarityIndex(graph), goal, criteria: parsed.value, goalSymbols: goalSymbols(graph, goal, parsed.value), inferredAtTripleCount: undefined, episodes: [] };
+  return { sessionId: 's', cycle: 1, now: 5, graph, similarity: new SimilarityIndex(graph), goal, criteria: parsed.value, goalSymbols: goalSymbols(graph, goal, parsed.value), inferredAtTripleCount: undefined, episodes: [], documents: [] };
 }
 
 const tool = (name: string) => TOOLS.find((candidate) => candidate.name === name)!;

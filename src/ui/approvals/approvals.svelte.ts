@@ -1,5 +1,6 @@
 import type { AgentApi, ApprovalView, QuestionView } from '../../core/api.ts';
 import { messageOf } from '../common/error-message.ts';
+import { CoalescedFetch } from '../common/coalesced-fetch.ts';
 import { type Decision, type DecisionReport, READ_ONLY_REASON, describeAnswer, describeDecision } from './approval-messages.ts';
 
 /** What the approvals state needs of the app's agent state. */
@@ -31,6 +32,8 @@ export const APPROVAL_LIST_LIMIT = 100;
  */
 export class Approvals {
   readonly #host: ApprovalsHost;
+  /** Fetches never pile up (see CoalescedFetch). */
+  readonly #coalescedRefreshCount = new CoalescedFetch(() => this.#fetchCount());
 
   /** Pending approvals first (oldest first), then decided ones (newest first), as the agent lists them. */
   approvals = $state<ApprovalView[]>([]);
@@ -53,8 +56,6 @@ export class Approvals {
   #appliedListTicket = 0;
   #countTicket = 0;
   #appliedCountTicket = 0;
-  #countInFlight: Promise<void> | undefined;
-  #countPending: Promise<void> | undefined;
 
   constructor(host: ApprovalsHost) {
     this.#host = host;
@@ -91,19 +92,7 @@ export class Approvals {
 
   /** Fetches only the pending count, for the navigation's badge. Never rejects: the badge keeps its last count. */
   refreshCount(): Promise<void> {
-    if (this.#countPending) return this.#countPending;
-    if (this.#countInFlight) {
-      // The fetch in flight may have started before the cycle the caller wants counted: one more after it.
-      this.#countPending = this.#countInFlight.then(() => {
-        this.#countPending = undefined;
-        return this.refreshCount();
-      });
-      return this.#countPending;
-    }
-    this.#countInFlight = this.#fetchCount().finally(() => {
-      this.#countInFlight = undefined;
-    });
-    return this.#countInFlight;
+    return this.#coalescedRefreshCount.run();
   }
 
   /** Approves or denies a pending action, says what happens next, and fetches the approvals and the goals again. Never rejects. */

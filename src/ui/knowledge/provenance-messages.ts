@@ -22,4 +22,5 @@ export const PROVENANCE_KIND_LABELS = {
   'psyche-change': 'Psyche changed',
   question: 'Asked you',
   'user-answer': 'Your answer',
+  extraction: 'Read in a document',
 } as const satisfies Record<ProvenanceRecord['kind'], string>;

@@ -1,6 +1,7 @@
 import type { AgentApi } from '../../core/api.ts';
 import { describeProblem } from '../../core/result.ts';
 import { messageOf } from '../common/error-message.ts';
+import { CoalescedFetch } from '../common/coalesced-fetch.ts';
 import { consolidateBlockedReason, consolidationText } from './memory-messages.ts';
 
 /** What the memory view needs of the app's agent state. */
@@ -44,6 +45,8 @@ export const RECALL_LIMIT = 5;
  */
 export class MemoryView {
   readonly #host: MemoryHost;
+  /** Fetches never pile up (see CoalescedFetch). */
+  readonly #coalescedLoad = new CoalescedFetch(() => this.#fetch());
 
   snapshot = $state<MemorySnapshot | undefined>();
   status = $state<MemoryLoadStatus>('idle');
@@ -53,8 +56,6 @@ export class MemoryView {
 
   readonly entryCount = $derived(this.snapshot?.entries.length ?? 0);
 
-  #inFlight: Promise<void> | undefined;
-  #pending: Promise<void> | undefined;
   /** Orders recalls: an answer to an older search is dropped. */
   #recallTicket = 0;
 
@@ -69,19 +70,7 @@ export class MemoryView {
 
   /** Fetches working memory and the episodes again. Never rejects: a failure shows as status 'error'. */
   load(): Promise<void> {
-    if (this.#pending) return this.#pending;
-    if (this.#inFlight) {
-      // The fetch in flight may have started before the change the caller wants to see: one more after it.
-      this.#pending = this.#inFlight.then(() => {
-        this.#pending = undefined;
-        return this.load();
-      });
-      return this.#pending;
-    }
-    this.#inFlight = this.#fetch().finally(() => {
-      this.#inFlight = undefined;
-    });
-    return this.#inFlight;
+    return this.#coalescedLoad.run();
   }
 
   /** Consolidates working memory into episodes now, reports what it did, and fetches the lists again. Never rejects. */

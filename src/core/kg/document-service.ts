@@ -1,0 +1,66 @@
+import type { AgentServiceImplementation, DocumentView } from '../api.ts';
+import type { Problem } from '../result.ts';
+import type { ServiceContext } from '../service-context.ts';
+import { READ_ONLY_MESSAGE } from '../service-context.ts';
+import { type DocumentRecord, MAX_DOCUMENT_BYTES } from './document.ts';
+
+type DocumentMethods = 'documentImport' | 'documentList' | 'documentDelete';
+
+const PREVIEW_CHARACTERS = 300;
+
+function viewOf(document: DocumentRecord): DocumentView {
+  return {
+    id: document.id!,
+    name: document.name,
+    size: document.text.length,
+    createdAt: document.createdAt,
+    preview: document.text.slice(0, PREVIEW_CHARACTERS),
+    ...(document.ingestedAt !== undefined ? { ingestedAt: document.ingestedAt } : {}),
+    ...(document.factsExtracted !== undefined ? { factsExtracted: document.factsExtracted } : {}),
+  };
+}
+
+/** What is wrong with a document's text, if anything: empty, binary, or too large. */
+function problemsOf(fileName: string, text: string): Problem[] {
+  if (text.trim() === '') return [{ message: `${fileName} is empty: there is nothing to read` }];
+  if (new TextEncoder().encode(text).length > MAX_DOCUMENT_BYTES) return [{ message: `${fileName} is over ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB; split it into smaller documents` }];
+  if (text.includes('\u0000')) return [{ message: `${fileName} is not a text file (it holds NUL bytes); import .txt or .md text` }];
+  const replacement = text.indexOf('\uFFFD');
+  if (replacement !== -1) {
+    const line = text.slice(0, replacement).split('\n').length;
+    return [{ line, message: `${fileName} is not valid UTF-8 text (an undecodable byte at line ${line}); save it as UTF-8 and import it again` }];
+  }
+  return [];
+}
+
+/** The documents slice of the AgentService: text the agent reads (file_io) and turns into facts (text_ingest). */
+export function documentService(context: ServiceContext): Pick<AgentServiceImplementation, DocumentMethods> {
+  const { db, now, exclusively, canWrite, sessionOf } = context;
+  return {
+    async documentImport({ sessionId, fileName, text }) {
+      if (!canWrite()) return { ok: false, reason: 'read-only', problems: [{ message: READ_ONLY_MESSAGE }] };
+      await sessionOf(sessionId);
+      const problems = problemsOf(fileName, text);
+      if (problems.length > 0) return { ok: false, reason: 'invalid', problems };
+      const document: DocumentRecord = { sessionId, name: fileName, text, createdAt: now() };
+      document.id = (await exclusively(() => db.documents.add(document))) as number;
+      return { ok: true, document: viewOf(document) };
+    },
+
+    async documentList({ sessionId }) {
+      await sessionOf(sessionId);
+      const documents = await db.documents.where('sessionId').equals(sessionId).reverse().sortBy('id');
+      return { documents: documents.map(viewOf) };
+    },
+
+    async documentDelete({ sessionId, documentId }) {
+      if (!canWrite()) return { ok: false, problems: [{ message: READ_ONLY_MESSAGE }] };
+      return exclusively(async () => {
+        const document = await db.documents.get(documentId);
+        if (!document || document.sessionId !== sessionId) return { ok: false, problems: [{ message: `there is no document ${documentId}` }] };
+        await db.documents.delete(documentId);
+        return { ok: true };
+      });
+    },
+  };
+}
