@@ -173,6 +173,9 @@ export const questionViewSchema = z.object({
 export type QuestionView = z.infer<typeof questionViewSchema>;
 
 export { MAX_DOCUMENT_BYTES } from './kg/document.ts';
+import { webAccessSchema } from './tools/web-access.ts';
+export { webAccessSchema };
+export type { WebAccess } from './tools/web-access.ts';
 
 /** A document as the Knowledge screen lists it. */
 export const documentViewSchema = z.object({
@@ -424,6 +427,13 @@ export const agentContract = {
   documentDelete: {
     args: z.object({ sessionId: sessionIdSchema, documentId: z.number().int() }),
     result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true) }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+  },
+  /** What the user allows the agent on the web (this device's setting): address prefixes, time and size caps. */
+  webAccessGet: { args: z.object({}), result: webAccessSchema },
+  /** Changes it; each prefix must be an http(s) address. */
+  webAccessSet: {
+    args: z.object({ webAccess: webAccessSchema }),
+    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), webAccess: webAccessSchema }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
   },
   /** The agent's questions waiting for an answer first (oldest first), then answered ones (newest first). */
   questionList: { args: z.object({ sessionId: sessionIdSchema, limit: z.number().int().min(1).max(1000).default(100) }), result: z.object({ questions: z.array(questionViewSchema), pendingCount: z.number().int() }) },

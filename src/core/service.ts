@@ -3,6 +3,7 @@ import { approvalService } from './agent/approval-service.ts';
 import { writeUpService } from './agent/write-up-service.ts';
 import { questionService } from './agent/question-service.ts';
 import { documentService } from './kg/document-service.ts';
+import { webAccessService } from './tools/web-access-service.ts';
 import { psycheService } from './psyche/psyche-service.ts';
 import type { AgentServiceImplementation } from './api.ts';
 import { kgService } from './kg/kg-service.ts';
@@ -55,6 +56,7 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
     ...writeUpService(context),
     ...questionService(context),
     ...documentService(context),
+    ...webAccessService(context),
 
     async cancel({ operationId }) {
       const controller = operations.get(operationId);

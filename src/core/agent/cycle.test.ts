@@ -1,3 +1,4 @@
+import { DEFAULT_WEB_ACCESS } from '../tools/web-access.ts';
 import { describe, expect, it } from 'vitest';
 import { SimilarityIndex } from '../kg/similarity.ts';
 import { graphOf } from '../testing/graph-of.ts';
@@ -12,7 +13,7 @@ const graph = graphOf([
 ]);
 
 function decisionFor(goal: Goal): Decision {
-  const decision = decide({ sessionId: 's', cycle: 40, now: 1, graph, similarity: new SimilarityIndex(graph), goals: [goal], memoryEntryCount: 0, memoryCapacity: 100, episodes: [], documents: [], tools: TOOLS, psyche: defaultPsyche() });
+  const decision = decide({ sessionId: 's', cycle: 40, now: 1, graph, similarity: new SimilarityIndex(graph), goals: [goal], memoryEntryCount: 0, memoryCapacity: 100, episodes: [], documents: [], webAccess: DEFAULT_WEB_ACCESS, isOnline: true, tools: TOOLS, psyche: defaultPsyche() });
   if (!decision || !('tool' in decision)) throw new Error('no decision');
   return decision;
 }

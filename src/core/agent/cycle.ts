@@ -5,6 +5,7 @@ import type { SimilarityIndex } from '../kg/similarity.ts';
 import { spreadActivation } from '../kg/traversal.ts';
 import type { Psyche } from '../psyche/psyche.ts';
 import type { DocumentRecord } from '../kg/document.ts';
+import type { WebAccess } from '../tools/web-access.ts';
 import { describeAction, judgeAction, normaliseForShadow } from '../psyche/shadow.ts';
 import { singular } from '../kg/sentence-facts.ts';
 import type { AgentTool, FactIds, ToolOutcome, ToolState } from '../tools/tool.ts';
@@ -50,6 +51,8 @@ export type CycleContext = {
   memoryCapacity: number;
   episodes: readonly Episode[];
   documents: readonly DocumentRecord[];
+  webAccess: WebAccess;
+  isOnline: boolean;
   tools: readonly AgentTool[];
   /** Its archetype weights bias the choice; its shadow's bias patterns penalise it. */
   psyche: Psyche;
@@ -112,6 +115,8 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
     inferredAtTripleCount: goal.inferredAtTripleCount,
     episodes: context.episodes,
     documents: context.documents,
+    webAccess: context.webAccess,
+    isOnline: context.isOnline,
   };
   const candidates: CycleRecord['candidates'] = [];
   let best: { tool: AgentTool; total: number; input: unknown } | undefined;

@@ -27,6 +27,8 @@ export const goalSchema = z.object({
   findings: z.array(findingSchema),
   /** The graph's triple count when the rules last ran around this goal (unchanged graph: nothing new to infer). */
   inferredAtTripleCount: z.number().int().nonnegative().optional(),
+  /** The addresses http_fetch fetched for it (each once). */
+  fetchedUrls: z.array(z.string()).optional(),
   /** The goal's own cycle count when it last asked the user a question. */
   askedAtCycle: z.number().int().nonnegative().optional(),
   /** Actions the shadow vetoed or the user denied for it (as `tool=... input=...`): later cycles leave them out. */

@@ -10,6 +10,7 @@ import { decisiveVeto, describeAction, judgeAction, type ShadowMatch } from '../
 import { addPsycheVersion, countShadowEncounter, currentPsyche } from '../store/psyche-store.ts';
 import { actionDigest } from '../tools/action-digest.ts';
 import type { ToolOutcome } from '../tools/tool.ts';
+import { DEFAULT_WEB_ACCESS, WEB_ACCESS_KEY, webAccessSchema } from '../tools/web-access.ts';
 import type { Goal } from './goal.ts';
 import { consolidate } from './episodes.ts';
 import { addToMemory, DEFAULT_MEMORY_CAPACITY, type MemoryEntry, memoryPressure } from './working-memory.ts';
@@ -70,7 +71,7 @@ type ActGate =
  */
 export async function runCycle(dependencies: CycleDependencies): Promise<CycleRecord | undefined> {
   const { db, sessionId, graph, similarity, now } = dependencies;
-  const [session, goals, memory, episodes, psyche, approved, documents] = await db.transaction('r', [db.sessions, db.goals, db.workingMemory, db.episodes, db.psyches, db.approvals, db.documents], () =>
+  const [session, goals, memory, episodes, psyche, approved, documents, webAccessSetting] = await db.transaction('r', [db.sessions, db.goals, db.workingMemory, db.episodes, db.psyches, db.approvals, db.documents, db.settings], () =>
     Promise.all([
       db.sessions.get(sessionId),
       db.goals.where('sessionId').equals(sessionId).toArray(),
@@ -79,6 +80,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       currentPsyche(db, sessionId),
       db.approvals.where('status').equals('approved').filter((approval) => approval.sessionId === sessionId).sortBy('id'),
       db.documents.where('sessionId').equals(sessionId).sortBy('id'),
+      db.settings.get(WEB_ACCESS_KEY),
     ]),
   );
   if (!session) throw new Error(`no session with id ${sessionId}`);
@@ -95,6 +97,10 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
     memoryCapacity: DEFAULT_MEMORY_CAPACITY,
     episodes,
     documents,
+    // A stored setting that no longer reads (an older shape) allows nothing.
+    webAccess: webAccessSchema.safeParse(webAccessSetting?.value).data ?? DEFAULT_WEB_ACCESS,
+    // Node (the CLI) has no navigator: it tries, and a failed fetch says why.
+    isOnline: (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine ?? true,
     tools: TOOLS,
     psyche: psyche.psyche,
   });
@@ -118,7 +124,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
     const veto = decisiveVeto(judgeAction(psyche.psyche, { tool: decision.tool.name, danger: decision.tool.danger, capabilities: decision.tool.capabilities, input: decision.input }));
     gate = !veto ? { kind: 'run' } : veto.pattern.requireApproval ? { kind: 'ask', veto, digest: await actionDigest(decision.tool, decision.input) } : { kind: 'vetoed', veto };
   }
-  const outcome: ToolOutcome = gate.kind === 'run' ? decision.tool.run(decision.input, decision.state) : { ok: false, summary: '', facts: [], symbols: [], rejection: 'policy_block' };
+  const outcome: ToolOutcome = gate.kind === 'run' ? await decision.tool.run(decision.input, decision.state) : { ok: false, summary: '', facts: [], symbols: [], rejection: 'policy_block' };
 
   return db.transaction('rw', [db.sessions, db.goals, db.workingMemory, db.episodes, db.cycles, db.provenance, db.symbolChunks, db.tripleChunks, db.psyches, db.approvals, db.questions, db.documents], async () => {
     const change = outcome.graphChange;
@@ -164,6 +170,7 @@ type Settled = { record: CycleRecord; updatedGoals: Goal[] };
 async function settleRun(context: CommitContext, graph: KnowledgeGraph, decision: Decision, outcome: ToolOutcome, goals: readonly Goal[], approval: Approval | undefined): Promise<Settled> {
   const { db, sessionId, cycle, startedAt } = context;
   const evaluated = evaluateGoal(graph, decision, outcome);
+  if (outcome.fetchedUrl !== undefined) evaluated.goal.fetchedUrls = [...(evaluated.goal.fetchedUrls ?? []), outcome.fetchedUrl].slice(-50);
   const change = outcome.graphChange;
   if (change?.inferredAtTripleCount !== undefined) evaluated.goal.inferredAtTripleCount = change.inferredAtTripleCount;
   const updatedGoals: Goal[] = [evaluated.goal];

@@ -1,3 +1,4 @@
+import { DEFAULT_WEB_ACCESS } from '../tools/web-access.ts';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { CycleRecord } from '../api.ts';
@@ -144,7 +145,7 @@ describe('archetypes steer the choice', () => {
     const goal = { id: 1, sessionId: 's', description: 'Learn about Mars', successCriteria: 'volcano crater', priority: 128, status: 'active' as const, cyclesWorked: 3, lastProgressCycle: 0, stallThreshold: 5, findings: [], toolsUsed: ['similarity_search', 'kg_query', 'infer_rules'], inferredAtTripleCount: 4, createdAt: 0 };
     const choose = (archetypes: Psyche['archetypes']) => {
       const psyche = { ...defaultPsyche(), archetypes };
-      const decision = decide({ sessionId: 's', cycle: 4, now: 1, graph, similarity: new SimilarityIndex(graph), goals: [goal], memoryEntryCount: 0, memoryCapacity: 100, episodes: [], documents: [], tools: TOOLS, psyche });
+      const decision = decide({ sessionId: 's', cycle: 4, now: 1, graph, similarity: new SimilarityIndex(graph), goals: [goal], memoryEntryCount: 0, memoryCapacity: 100, episodes: [], documents: [], webAccess: DEFAULT_WEB_ACCESS, isOnline: true, tools: TOOLS, psyche });
       if (!decision || !('tool' in decision)) throw new Error('no decision');
       return decision.record;
     };

@@ -8,6 +8,7 @@ import { similaritySearch } from './similarity-search.ts';
 import { userInteract } from './user-interact.ts';
 import { fileIo } from './file-io.ts';
 import { textIngest } from './text-ingest.ts';
+import { httpFetch } from './http-fetch.ts';
 import { type AgentTool, defineTool } from './tool.ts';
 
 /** Every tool the agent can choose from. */
@@ -22,4 +23,5 @@ export const TOOLS: readonly AgentTool[] = [
   defineTool(userInteract),
   defineTool(fileIo),
   defineTool(textIngest),
+  defineTool(httpFetch),
 ];

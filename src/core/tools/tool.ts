@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Episode } from '../agent/episodes.ts';
 import type { DocumentRecord } from '../kg/document.ts';
+import type { WebAccess } from './web-access.ts';
 import type { Criteria, Goal } from '../agent/goal.ts';
 import type { GraphDelta, KnowledgeGraph } from '../kg/graph.ts';
 import type { SimilarityIndex } from '../kg/similarity.ts';
@@ -39,6 +40,9 @@ export type ToolState = {
   episodes: readonly Episode[];
   /** The documents the user imported, whole. */
   documents: readonly DocumentRecord[];
+  /** What the user allows on the web, and whether the device is online now. */
+  webAccess: WebAccess;
+  isOnline: boolean;
 };
 
 /** A change of the graph a tool asks for, stored in the cycle's transaction with this provenance. */
@@ -56,6 +60,8 @@ export type ToolOutcome = {
   evidence?: string;
   /** A question for the user: the goal waits for the answer. */
   question?: string;
+  /** An address http_fetch asked (fetched once per goal, whatever came back). */
+  fetchedUrl?: string;
   /** A document text_ingest turned into facts (read once). */
   ingestedDocument?: { id: number; facts: number };
   rejection?: 'precondition_miss' | 'invalid_arguments' | 'policy_block' | 'dependency_unavailable';
@@ -76,7 +82,8 @@ export type Tool<Input = unknown> = {
   unavailableBecause(state: ToolState): string | undefined;
   baseScore(state: ToolState): number;
   proposeInput(state: ToolState): Input;
-  run(input: Input, state: ToolState): ToolOutcome;
+  /** Symbolic tools answer at once; a tool that reaches outside (the network) answers later. */
+  run(input: Input, state: ToolState): ToolOutcome | Promise<ToolOutcome>;
 };
 
 /** The domain triples around a set of symbols (metadata left out), at most `limit`. */
@@ -105,7 +112,7 @@ export type AgentTool = Omit<Tool, 'input' | 'proposeInput' | 'run'> & {
   /** The tool's definition as stable text (what it is, how dangerous, its input's JSON Schema): an approval is bound to it. */
   definition: string;
   proposeInput(state: ToolState): unknown;
-  run(input: unknown, state: ToolState): ToolOutcome;
+  run(input: unknown, state: ToolState): Promise<ToolOutcome>;
 };
 
 export function defineTool<Input>(tool: Tool<Input>): AgentTool {
@@ -114,14 +121,14 @@ export function defineTool<Input>(tool: Tool<Input>): AgentTool {
     ...tool,
     definition: JSON.stringify({ name, description, archetype: archetype ?? null, danger, capabilities, input: z.toJSONSchema(tool.input) }),
     proposeInput: (state) => tool.proposeInput(state),
-    run(input, state) {
+    async run(input, state) {
       const parsed = tool.input.safeParse(input);
       if (!parsed.success) {
         const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ');
         return { ok: false, summary: `${tool.name} refused its input (${detail})`, facts: [], symbols: [], rejection: 'invalid_arguments' };
       }
       try {
-        return tool.run(parsed.data, state);
+        return await tool.run(parsed.data, state);
       } catch (error) {
         return { ok: false, summary: `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`, facts: [], symbols: [] };
       }

@@ -5,13 +5,14 @@ import { KnowledgeGraph } from '../kg/graph.ts';
 import { SimilarityIndex } from '../kg/similarity.ts';
 import { TOOLS } from './registry.ts';
 import type { ToolState } from './tool.ts';
+import { DEFAULT_WEB_ACCESS } from './web-access.ts';
 
 
 function stateFor(graph: KnowledgeGraph, description: string, criteria: string): ToolState {
   const parsed = parseCriteria(criteria, description);
   if (!parsed.ok) throw new Error('criteria');
   const goal: Goal = { id: 1, sessionId: 's', description, successCriteria: criteria, priority: 128, status: 'active', cyclesWorked: 0, lastProgressCycle: 0, stallThreshold: 5, findings: [], toolsUsed: [], createdAt: 1 };
-  return { sessionId: 's', cycle: 1, now: 5, graph, similarity: new SimilarityIndex(graph), goal, criteria: parsed.value, goalSymbols: goalSymbols(graph, goal, parsed.value), inferredAtTripleCount: undefined, episodes: [], documents: [] };
+  return { sessionId: 's', cycle: 1, now: 5, graph, similarity: new SimilarityIndex(graph), goal, criteria: parsed.value, goalSymbols: goalSymbols(graph, goal, parsed.value), inferredAtTripleCount: undefined, episodes: [], documents: [], webAccess: DEFAULT_WEB_ACCESS, isOnline: true };
 }
 
 const tool = (name: string) => TOOLS.find((candidate) => candidate.name === name)!;
@@ -31,25 +32,25 @@ const ZOO = graphOf([
 ]);
 
 describe('reason (symbolic)', () => {
-  it('proves every answer of a transitive pattern by its chain, storing nothing', () => {
+  it('proves every answer of a transitive pattern by its chain, storing nothing', async () => {
     const state = stateFor(ZOO, 'Find mammals', '?x is-a mammal, at least 3');
-    const outcome = tool('reason').run(tool('reason').proposeInput(state), state);
+    const outcome = await tool('reason').run(tool('reason').proposeInput(state), state);
     expect(outcome.summary).toBe('proved 6 is-a Mammal by chains: Canine, Cat, Dog, Wolf, Tom, Rex');
     expect(labels(ZOO, outcome.facts)).toEqual(expect.arrayContaining(['Rex is-a Dog', 'Dog is-a Canine', 'Canine is-a Mammal']));
     expect(outcome.graphChange).toBeUndefined();
   });
 
-  it('connects two goal symbols by the shortest chain of facts', () => {
+  it('connects two goal symbols by the shortest chain of facts', async () => {
     const state = stateFor(ZOO, 'How are Rex and Tom related', 'related');
-    const outcome = tool('reason').run(tool('reason').proposeInput(state), state);
+    const outcome = await tool('reason').run(tool('reason').proposeInput(state), state);
     expect(outcome.summary).toBe('Rex connects to Tom through Rex is-a Dog, Dog is-a Canine, Canine is-a Mammal, Cat is-a Mammal, Tom is-a Cat');
   });
 });
 
 describe('synthesize_triple (symbolic analogy)', () => {
-  it('proposes what the most similar symbol has, at a capped confidence with the analogy as provenance', () => {
+  it('proposes what the most similar symbol has, at a capped confidence with the analogy as provenance', async () => {
     const state = stateFor(ZOO, 'Learn about Dog', 'diet habitat');
-    const outcome = tool('synthesize_triple').run(tool('synthesize_triple').proposeInput(state), state);
+    const outcome = await tool('synthesize_triple').run(tool('synthesize_triple').proposeInput(state), state);
     expect(outcome.summary).toMatch(/^by analogy with Wolf \(similarity 0\.\d\d\): Dog eats Meat, Dog lives-in Forest at 0\.\d\d$/);
     const added = outcome.graphChange!.delta.addedTriples;
     expect(added).toHaveLength(2);
@@ -59,8 +60,8 @@ describe('synthesize_triple (symbolic analogy)', () => {
 });
 
 describe('tool input checks', () => {
-  it('turns an input that fails the schema into a refused outcome instead of an exception', () => {
+  it('turns an input that fails the schema into a refused outcome instead of an exception', async () => {
     const state = stateFor(ZOO, 'Learn about Dog', 'diet habitat');
-    expect(tool('kg_query').run({ symbol: 'Dog' }, state)).toMatchObject({ ok: false, rejection: 'invalid_arguments', summary: expect.stringContaining('kg_query refused its input') });
+    expect(await tool('kg_query').run({ symbol: 'Dog' }, state)).toMatchObject({ ok: false, rejection: 'invalid_arguments', summary: expect.stringContaining('kg_query refused its input') });
   });
 });

@@ -23,4 +23,5 @@ export const PROVENANCE_KIND_LABELS = {
   question: 'Asked you',
   'user-answer': 'Your answer',
   extraction: 'Read in a document',
+  fetch: 'Fetched from the web',
 } as const satisfies Record<ProvenanceRecord['kind'], string>;

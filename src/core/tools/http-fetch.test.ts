@@ -1,0 +1,121 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CycleRecord } from '../api.ts';
+import { runAnswering } from '../testing/answering-run.ts';
+import { testService } from '../testing/test-database.ts';
+
+let server: Server;
+let base: string;
+
+/** A local web server: what http_fetch meets in the wild, without the network. */
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    const path = request.url ?? '/';
+    if (path === '/Dog') {
+      response.writeHead(200, { 'content-type': 'text/turtle; charset=utf-8' });
+      response.end(`<${base}Dog> <urn:anima:kg#has-part> <urn:anima:kg#Tail> .\n<${base}Dog> <urn:anima:kg#eats> <urn:anima:kg#Bone> .\n`);
+    } else if (path === '/Cat') {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end('A cat is a mammal. Cats have whiskers.');
+    } else if (path === '/Big') {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end('x'.repeat(3000));
+    } else if (path === '/Page') {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end('<script>alert(1)</script>');
+    } else if (path === '/Slow') {
+      // Never answers: the time cap ends it.
+    } else {
+      response.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+async function sessionAbout(name: string, criteria: string, webAccess = { allowedPrefixes: [base], timeoutSeconds: 1, maxKilobytes: 2 }) {
+  const { db, service } = testService();
+  const { session } = await service.open({});
+  const sessionId = session.id;
+  await service.kgImport({ sessionId, operationId: 'op', fileName: 'zoo.nt', data: `<${base}${name}> <urn:anima:kg#is-a> <urn:anima:kg#Animal> .\n` });
+  expect(await service.webAccessSet({ webAccess })).toMatchObject({ ok: true });
+  await service.goalAdd({ sessionId, description: `Learn about ${name}`, criteria });
+  return { db, service, sessionId };
+}
+
+async function run(service: Awaited<ReturnType<typeof sessionAbout>>['service'], sessionId: string, maxCycles: number) {
+  const cycles: CycleRecord[] = [];
+  await service.agentRun({ sessionId, operationId: 'run', maxCycles }, (record) => cycles.push(record));
+  return cycles;
+}
+
+/** Runs until http_fetch acted (approving what the default psyche holds for approval), and returns that cycle. */
+async function fetchCycle(session: Awaited<ReturnType<typeof sessionAbout>>) {
+  const { service, sessionId } = session;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const cycles = await run(service, sessionId, 6);
+    const fetched = cycles.find((record) => record.tool === 'http_fetch' && record.outcome !== 'waiting');
+    if (fetched) return fetched;
+    const { approvals } = await service.approvalList({ sessionId });
+    const pending = approvals.find((approval) => approval.status === 'pending');
+    if (pending) await service.approvalDecide({ sessionId, approvalId: pending.id, decision: 'approve' });
+  }
+  throw new Error('http_fetch never ran');
+}
+
+describe('http_fetch', () => {
+  it('waits for approval (the default psyche), then GETs the goal symbol\'s address and takes in its RDF', async () => {
+    const session = await sessionAbout('Dog', 'tail bone');
+    const cycles = await run(session.service, session.sessionId, 6);
+    const asked = cycles.find((record) => record.tool === 'http_fetch');
+    expect(asked).toMatchObject({ outcome: 'waiting', shadow: { pattern: 'external_request', because: 'http_fetch uses network' } });
+    const fetched = await fetchCycle(session);
+    expect(fetched.act).toBe(`GET ${base}Dog: 2 facts (text/turtle, ${fetched.act.match(/(\d+) characters/)![1]} characters) -> completed (completed: found tail, bone (2 of 2 keywords))`);
+    const [goal] = (await session.service.goalList({ sessionId: session.sessionId })).goals;
+    const tail = goal!.findings.find((fact) => fact.object.label === 'Tail')!;
+    expect(await session.db.provenance.get(tail.provenanceId!)).toMatchObject({ kind: 'fetch', sources: [`${base}Dog`] });
+  });
+
+  it('reads plain text for simple sentences', async () => {
+    const fetched = await fetchCycle(await sessionAbout('Cat', 'whisker'));
+    expect(fetched.act).toMatch(/^GET .*Cat: 2 facts \(text\/plain/);
+    expect(fetched.outcome).toBe('completed');
+  });
+
+  it('fails clearly past its caps, on content it cannot read, and on HTTP errors, and fetches each address once', async () => {
+    for (const [name, expected] of [
+      ['Big', /the answer is over 2 KB, the cap of Settings, Web access/],
+      ['Page', /cannot read text\/html \(Turtle, N-Triples, CSV or plain text only\)/],
+      ['Slow', /no answer within 1 s/],
+      ['Nowhere', /HTTP 404/],
+    ] as const) {
+      const session = await sessionAbout(name, 'whatever thing');
+      const fetched = await fetchCycle(session);
+      expect(fetched).toMatchObject({ outcome: 'failed', act: expect.stringMatching(expected) });
+      const later = await runAnswering(session.service, session.sessionId, 2);
+      expect(later.length).toBeGreaterThan(0);
+      for (const record of later)
+        expect(record.candidates.find((candidate) => candidate.tool === 'http_fetch')?.skippedBecause).toBe("no allowed address names the goal's symbols, or all were fetched");
+    }
+  }, 20_000);
+
+  it('stays offline unless an address is allowed, and refuses addresses that are not web addresses', async () => {
+    const session = await sessionAbout('Dog', 'tail', { allowedPrefixes: [], timeoutSeconds: 10, maxKilobytes: 1024 });
+    const [first] = await run(session.service, session.sessionId, 1);
+    expect(first!.candidates.find((candidate) => candidate.tool === 'http_fetch')).toEqual({ tool: 'http_fetch', skippedBecause: 'no web address is allowed (Settings, Web access)' });
+    expect(await session.service.webAccessSet({ webAccess: { allowedPrefixes: ['ftp://example.org/', 'not an address'], timeoutSeconds: 10, maxKilobytes: 1024 } })).toEqual({
+      ok: false,
+      problems: [
+        { path: 'allowedPrefixes.0', message: '"ftp://example.org/" is not an http or https address' },
+        { path: 'allowedPrefixes.1', message: '"not an address" is not a web address (start it with https://)' },
+      ],
+    });
+    expect(await session.service.webAccessGet({})).toEqual({ allowedPrefixes: [], timeoutSeconds: 10, maxKilobytes: 1024 });
+  });
+});

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { readGraphFile } from '../kg/import/read-graph-file.ts';
+import type { KgImportFormat } from '../kg/import/statement.ts';
+import { factsOfText } from '../kg/sentence-facts.ts';
+import { EXTRACTION_CONFIDENCE } from './text-ingest.ts';
+import type { FactIds, Tool, ToolOutcome, ToolState } from './tool.ts';
+import { isAllowed } from './web-access.ts';
+
+/** The addresses the goal's symbols are known by (their IRIs) that the user allowed and the goal has not fetched. */
+function candidates(state: ToolState): string[] {
+  const fetched = new Set(state.goal.fetchedUrls ?? []);
+  return state.goalSymbols
+    .flatMap((id) => state.graph.symbol(id)?.iri ?? [])
+    .filter((iri) => /^https?:/.test(iri) && isAllowed(state.webAccess, iri) && !fetched.has(iri));
+}
+
+const FORMATS: Record<string, KgImportFormat | 'text'> = {
+  'text/turtle': 'turtle',
+  'application/n-triples': 'n-triples',
+  'text/csv': 'csv',
+  'text/plain': 'text',
+  'text/markdown': 'text',
+};
+
+const failed = (summary: string, url: string, rejection?: ToolOutcome['rejection']): ToolOutcome => ({ ok: false, summary, facts: [], symbols: [], fetchedUrl: url, ...(rejection ? { rejection } : {}) });
+
+/** Reads a response body up to a cap, or says it is larger. */
+async function readCapped(response: Response, maxBytes: number): Promise<string | undefined> {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/**
+ * GETs what a goal's symbol's address says about it (Linked Data: RDF as Turtle or N-Triples;
+ * plain text read for simple sentences), online only, only from addresses the user allowed, within
+ * the time and size caps of the setting. Each address is fetched once per goal.
+ */
+export const httpFetch: Tool<{ url: string }> = {
+  name: 'http_fetch',
+  description: 'GET an allowed web address about the goal (RDF or plain text), with size and time caps',
+  archetype: 'explorer',
+  danger: 'cautious',
+  capabilities: ['network'],
+  input: z.object({ url: z.url({ protocol: /^https?$/ }) }),
+  unavailableBecause: (state) => {
+    if (!state.isOnline) return 'this device is offline';
+    if (state.webAccess.allowedPrefixes.length === 0) return 'no web address is allowed (Settings, Web access)';
+    return candidates(state).length === 0 ? "no allowed address names the goal's symbols, or all were fetched" : undefined;
+  },
+  baseScore: () => 0.55,
+  proposeInput: (state) => ({ url: candidates(state)[0] ?? '' }),
+  async run(input, state) {
+    const { url } = input;
+    if (!isAllowed(state.webAccess, url)) return failed(`${url} is not an address you allowed`, url, 'policy_block');
+    const { timeoutSeconds, maxKilobytes } = state.webAccess;
+    let response: Response;
+    try {
+      response = await fetch(url, { headers: { accept: 'text/turtle, application/n-triples;q=0.9, text/plain;q=0.5' }, signal: AbortSignal.timeout(timeoutSeconds * 1000), redirect: 'follow' });
+    } catch (error) {
+      const reason = error instanceof DOMException && error.name === 'TimeoutError' ? `no answer within ${timeoutSeconds} s` : error instanceof Error ? error.message : String(error);
+      return failed(`GET ${url} failed: ${reason}`, url, 'dependency_unavailable');
+    }
+    if (!response.ok) return failed(`GET ${url}: HTTP ${response.status}`, url, 'dependency_unavailable');
+    const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    const format = FORMATS[mediaType];
+    if (!format) return failed(`GET ${url}: cannot read ${mediaType || 'an unnamed content type'} (Turtle, N-Triples, CSV or plain text only)`, url, 'precondition_miss');
+    let text: string | undefined;
+    try {
+      text = await readCapped(response, maxKilobytes * 1024);
+    } catch (error) {
+      const reason = error instanceof DOMException && error.name === 'TimeoutError' ? `no answer within ${timeoutSeconds} s` : error instanceof Error ? error.message : String(error);
+      return failed(`GET ${url} failed while reading: ${reason}`, url, 'dependency_unavailable');
+    }
+    if (text === undefined) return failed(`GET ${url}: the answer is over ${maxKilobytes} KB, the cap of Settings, Web access`, url, 'precondition_miss');
+
+    const batch = state.graph.batch({ now: state.now });
+    let confidence = 1;
+    if (format === 'text') {
+      confidence = EXTRACTION_CONFIDENCE;
+      for (const fact of factsOfText(text)) {
+        batch.assert(batch.resolve({ type: 'label', value: fact.subject }, 'subject'), batch.resolve({ type: 'label', value: fact.predicate }, 'predicate'), batch.resolve({ type: 'label', value: fact.object }, 'object'), confidence);
+      }
+    } else if (text.trim() !== '') {
+      const read = await readGraphFile({ source: text, format, batch });
+      if (!read.ok) return failed(`GET ${url}: ${read.error === 'cancelled' ? 'cancelled' : read.error.map((problem) => `${problem.line !== undefined ? `line ${problem.line}: ` : ''}${problem.message}`).join('; ')}`, url, 'precondition_miss');
+    }
+    const delta = batch.delta;
+    const facts: FactIds[] = [...delta.addedTriples, ...delta.updatedTriples].map((triple) => [triple.subject, triple.predicate, triple.object]);
+    return {
+      ok: true,
+      summary: `GET ${url}: ${facts.length} facts (${mediaType}, ${text.length} characters)`,
+      facts,
+      evidence: '',
+      symbols: [...new Set(facts.flatMap(([subject, , object]) => [subject, object]))].slice(0, 50),
+      fetchedUrl: url,
+      graphChange: {
+        delta,
+        provenance: () => ({ sessionId: state.sessionId, kind: 'fetch', sources: [url], confidence, cycle: state.cycle, detail: `GET ${url} (${mediaType})`, createdAt: state.now }),
+      },
+    };
+  },
+};
