@@ -164,7 +164,8 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
   };
 }
 
-const MAX_FINDINGS = 2000;
+/** A goal keeps at most this many findings. */
+export const MAX_FINDINGS = 2000;
 
 /**
  * Evaluates a goal after its tool ran and the graph took in the tool's changes: records the new

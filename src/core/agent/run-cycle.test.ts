@@ -105,6 +105,27 @@ describe('stalled goals', () => {
   });
 });
 
+describe('a split goal', () => {
+  it('resumes its parent with all its children found once they complete, and the parent completes on them', async () => {
+    const { service, sessionId } = await agentOnStarterGraph();
+    await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano, crater' });
+    await runAnswering(service, sessionId, 8);
+    expect((await service.goalList({ sessionId })).goals.map((goal) => [goal.successCriteria, goal.status])).toEqual([
+      ['volcano, crater', 'suspended'],
+      ['volcano', 'active'],
+      ['crater', 'active'],
+    ]);
+    // Now the agent has something to read.
+    await service.documentImport({ sessionId, fileName: 'mars.txt', text: 'Mars has volcanoes. Mars has craters.' });
+    await runAnswering(service, sessionId, 10);
+    const [parent, ...children] = (await service.goalList({ sessionId })).goals;
+    expect(children.map((child) => child.status)).toEqual(['completed', 'completed']);
+    expect(parent).toMatchObject({ status: 'completed' });
+    const found = parent!.findings.map((fact) => `${fact.subject.label} ${fact.predicate.label} ${fact.object.label}`);
+    expect(found).toEqual(expect.arrayContaining(['Mars has Volcano', 'Mars has Crater']));
+  });
+});
+
 describe('episodic memory in the loop', () => {
   it('consolidates when working memory passes 0.8 pressure, then recalls the episodes for the goal', async () => {
     const { db, service, sessionId } = await agentOnStarterGraph();

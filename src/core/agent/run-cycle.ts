@@ -3,7 +3,7 @@ import type { SimilarityIndex } from '../kg/similarity.ts';
 import type { AnimaDatabase } from '../store/database.ts';
 import { storeGraphDelta } from '../store/kg-repository.ts';
 import { TOOLS } from '../tools/registry.ts';
-import { type CycleRecord, type Decision, decide, decomposeIfStalled, evaluateGoal, type NoToolAvailable } from './cycle.ts';
+import { type CycleRecord, type Decision, decide, decomposeIfStalled, evaluateGoal, MAX_FINDINGS, type NoToolAvailable } from './cycle.ts';
 import type { Approval } from './approval.ts';
 import { evolvePsyche } from '../psyche/evolve.ts';
 import { decisiveVeto, describeAction, judgeAction, type ShadowMatch } from '../psyche/shadow.ts';
@@ -194,8 +194,17 @@ async function settleRun(context: CommitContext, graph: KnowledgeGraph, decision
   if (evaluated.goal.status === 'completed' && evaluated.goal.parentId !== undefined) {
     const siblings = goals.filter((goal) => goal.parentId === evaluated.goal.parentId && goal.id !== evaluated.goal.id);
     const parent = goals.find((goal) => goal.id === evaluated.goal.parentId);
-    if (parent && parent.status === 'suspended' && siblings.every((sibling) => sibling.status === 'completed'))
-      updatedGoals.push({ ...parent, status: 'active', statusReason: 'its sub-goals are complete', lastProgressCycle: parent.cyclesWorked });
+    if (parent && parent.status === 'suspended' && siblings.every((sibling) => sibling.status === 'completed')) {
+      // The parent takes in what its children found: its own criteria are judged on all of it.
+      const known = new Set(parent.findings.map((fact) => fact.join(' ')));
+      const inherited = [...siblings, evaluated.goal].flatMap((child) => child.findings).filter((fact) => {
+        const key = fact.join(' ');
+        if (known.has(key)) return false;
+        known.add(key);
+        return true;
+      });
+      updatedGoals.push({ ...parent, status: 'active', statusReason: 'its sub-goals are complete', lastProgressCycle: parent.cyclesWorked, findings: [...parent.findings, ...inherited].slice(0, MAX_FINDINGS) });
+    }
   }
   if (approval) await db.approvals.put({ ...approval, status: 'done', doneInCycle: cycle });
   const act = `${outcome.summary} -> ${evaluated.outcome}${statusChange ? ` (${statusChange})` : ''}`;
