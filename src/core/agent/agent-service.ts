@@ -67,7 +67,7 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
             await db.approvals
               .where('sessionId')
               .equals(sessionId)
-              .filter((approval) => approval.goalId === goalId && approval.status === 'pending')
+              .filter((approval) => approval.goalId === goalId && (approval.status === 'pending' || approval.status === 'approved'))
               .modify({ status: 'invalidated', reason: 'its goal was cancelled', decidedAt: now() });
             await db.questions
               .where('sessionId')

@@ -46,9 +46,10 @@ export function questionService(context: ServiceContext): Pick<AgentServiceImple
       const note = noteText.trim();
       if (factLines === '' && note === '') return { ok: false, problems: [{ path: 'answer', message: 'write an answer: facts as "subject, predicate, object" lines, or a note' }] };
       const answer = [factLines, note].filter((part) => part !== '').join('\n');
-      const session = await sessionOf(sessionId);
-      const graph = await graphOf(sessionId);
+      // Read inside the write queue: a cycle ahead of this answer may change (or drop) the graph.
       return exclusively(async () => {
+        const session = await sessionOf(sessionId);
+        const graph = await graphOf(sessionId);
         const question = await db.questions.get(questionId);
         if (!question || question.sessionId !== sessionId) return { ok: false as const, problems: [{ message: `there is no question ${questionId}` }] };
         if (question.status !== 'pending') return { ok: false as const, problems: [{ message: `question ${questionId} was already ${question.status}` }] };

@@ -113,6 +113,12 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   let gate: ActGate | undefined;
   for (const approval of approved.filter((candidate) => candidate.goalId === decided.goal.id)) {
     const tool = TOOLS.find((candidate) => candidate.name === approval.tool);
+    // A hard veto added since the approval still stops the action: the user's psyche spoke last.
+    const hardVeto = tool && judgeAction(psyche.psyche, { tool: tool.name, danger: tool.danger, capabilities: tool.capabilities, input: approval.input }).vetoes.find((match) => !match.pattern.requireApproval);
+    if (tool && hardVeto) {
+      invalidated.push({ ...approval, status: 'invalidated', reason: `the veto pattern ${hardVeto.pattern.name} now forbids it (${hardVeto.because})`, decidedAt: startedAt });
+      continue;
+    }
     if (tool && (await actionDigest(tool, approval.input)) === approval.digest) {
       decision = { ...decided, tool, input: approval.input, record: { ...decided.record, tool: tool.name, input: approval.input, decide: `${tool.name}: carrying out approved action #${approval.id} (the choice was ${decided.record.decide})` } };
       gate = { kind: 'run', approval };

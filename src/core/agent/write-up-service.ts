@@ -1,6 +1,7 @@
 import type { AgentServiceImplementation } from '../api.ts';
 import type { KnowledgeGraph } from '../kg/graph.ts';
 import { runQuery, triplesOfAnswer } from '../kg/query.ts';
+import { singular } from '../kg/sentence-facts.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { currentPsyche } from '../store/psyche-store.ts';
 import type { ProvenanceRecord } from '../store/provenance.ts';
@@ -41,15 +42,16 @@ async function synthesisInputOf(context: ServiceContext, graph: KnowledgeGraph, 
     isAnswer = (triple) => answerKeys.has(`${triple.subject} ${triple.predicate} ${triple.object}`);
     missing = answer.rows.length >= criteria.minCount ? [] : [`${criteria.minCount - answer.rows.length} more answers to ${criteria.text}`];
   } else {
-    const wanted = new Set(criteria.keywords);
+    // Singular on both sides, as the goal's evaluation compares them.
+    const wanted = new Set(criteria.keywords.map(singular));
     const found = new Set<string>();
     isAnswer = (triple) => {
-      const matched = [triple.subject, triple.predicate, triple.object].flatMap((id) => wordsOf(label(id))).filter((word) => wanted.has(word));
+      const matched = [triple.subject, triple.predicate, triple.object].flatMap((id) => wordsOf(label(id)).map(singular)).filter((word) => wanted.has(word));
       for (const word of matched) found.add(word);
       return matched.length > 0;
     };
     for (const triple of triples) isAnswer(triple);
-    missing = criteria.keywords.filter((keyword) => !found.has(keyword));
+    missing = criteria.keywords.filter((keyword) => !found.has(singular(keyword)));
   }
   const findings = triples.map(
     (triple): SynthesisFinding => ({

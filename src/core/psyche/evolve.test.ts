@@ -40,4 +40,13 @@ describe('psyche evolution', () => {
     const nearlyWhole = { ...psyche, selfIntegration: { ...psyche.selfIntegration, individuationLevel: 0.995, shadowEncounters: 12 } };
     expect(evolvePsyche(nearlyWhole, [], 30).psyche.selfIntegration.individuationLevel).toBe(1);
   });
+
+  it('never moves a weight set outside [0.1, 0.95] against the evidence', () => {
+    const start = defaultPsyche();
+    start.archetypes = { sage: 1, healer: 0.5, explorer: 0.5, guardian: 0.05 };
+    const { psyche, changes } = evolvePsyche(start, [...uses('kg_query', 'sage', [true, true]), ...uses('memory_recall', 'guardian', [false, false])], 5);
+    expect(psyche.archetypes).toMatchObject({ sage: 1, guardian: 0.05 });
+    expect(changes).toEqual([]);
+    expect(psyche.selfIntegration.rebalanceCount).toBe(0);
+  });
 });

@@ -39,7 +39,8 @@ export function evolvePsyche(psyche: Psyche, uses: readonly ToolUse[], cycle: nu
     const step = rate > EVOLUTION.successRate ? EVOLUTION.step : rate < EVOLUTION.failureRate ? -EVOLUTION.step : 0;
     if (step === 0) continue;
     const before = archetypes[counts.archetype];
-    const after = round(Math.min(EVOLUTION.maxWeight, Math.max(EVOLUTION.minWeight, before + step)));
+    // Clamped in the step's direction only: a weight set outside the range by the user never moves against the evidence.
+    const after = round(step > 0 ? Math.max(before, Math.min(EVOLUTION.maxWeight, before + step)) : Math.min(before, Math.max(EVOLUTION.minWeight, before + step)));
     if (after === before) continue;
     archetypes[counts.archetype] = after;
     changes.push(`${counts.archetype} ${before.toFixed(2)} -> ${after.toFixed(2)} (${tool} succeeded ${counts.successes} of ${counts.uses})`);

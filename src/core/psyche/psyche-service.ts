@@ -24,22 +24,32 @@ function grammarProblems(psyche: Psyche): Problem[] {
 export function psycheService(context: ServiceContext): Pick<AgentServiceImplementation, PsycheMethods> {
   const { db, now, exclusively, canWrite, sessionOf } = context;
 
-  /** Stores a new current psyche, with a provenance record saying why. */
-  const change = (sessionId: string, psyche: Psyche, reason: string) =>
+  /**
+   * Stores a new current psyche made from the current one, with a provenance record saying why.
+   * The current psyche is read inside the write queue and the transaction, so a cycle's counted
+   * encounter or evolution is never overwritten by a change computed from an older version.
+   */
+  const change = (sessionId: string, make: (current: PsycheVersion) => { psyche: Psyche; reason: string } | { problems: Problem[]; reason: 'invalid' | 'not-found' }) =>
     exclusively(async () => {
       const session = await sessionOf(sessionId);
       return db.transaction('rw', [db.psyches, db.provenance], async () => {
-        const version = await addPsycheVersion(db, { sessionId, psyche, cycle: session.cycle, reason, now: now() });
-        await db.provenance.add({ sessionId, kind: 'psyche-change', sources: [`psyche:${version.version}`], confidence: 1, cycle: session.cycle, detail: `version ${version.version}: ${reason}`, createdAt: now() });
+        const made = make(await currentPsyche(db, sessionId));
+        if ('problems' in made) return made;
+        const version = await addPsycheVersion(db, { sessionId, psyche: made.psyche, cycle: session.cycle, reason: made.reason, now: now() });
+        await db.provenance.add({ sessionId, kind: 'psyche-change', sources: [`psyche:${version.version}`], confidence: 1, cycle: session.cycle, detail: `version ${version.version}: ${made.reason}`, createdAt: now() });
         return viewOf(version);
       });
     });
 
+  /** The outcome of a change, as the contract says it. */
+  const outcomeOf = (changed: PsycheVersionView | { problems: Problem[]; reason: 'invalid' | 'not-found' }, warnings: Problem[] = []) =>
+    'problems' in changed ? { ok: false as const, reason: changed.reason, problems: changed.problems, warnings } : { ok: true as const, current: changed, warnings };
+
   const readOnly = { ok: false as const, reason: 'read-only' as const, problems: [{ message: READ_ONLY_MESSAGE }], warnings: [] };
 
-  /** Reads a psyche.toml over the current psyche, with its custom grammar checked. */
-  const check = async (sessionId: string, toml: string) => {
-    const read = parsePsycheToml(toml, (await currentPsyche(db, sessionId)).psyche);
+  /** Reads a psyche.toml over a psyche, with its custom grammar checked. */
+  const readOver = (base: Psyche, toml: string) => {
+    const read = parsePsycheToml(toml, base);
     if (!read.ok) return read;
     const problems = grammarProblems(read.psyche);
     return problems.length > 0 ? { ok: false as const, problems, warnings: read.warnings } : read;
@@ -73,15 +83,19 @@ export function psycheService(context: ServiceContext): Pick<AgentServiceImpleme
 
     async psycheCheck({ sessionId, toml }) {
       await sessionOf(sessionId);
-      return check(sessionId, toml);
+      return readOver((await currentPsyche(db, sessionId)).psyche, toml);
     },
 
     async psycheImport({ sessionId, toml, fileName }) {
       if (!canWrite()) return readOnly;
       await sessionOf(sessionId);
-      const read = await check(sessionId, toml);
-      if (!read.ok) return { ok: false, reason: 'invalid', problems: read.problems, warnings: read.warnings };
-      return { ok: true, current: await change(sessionId, read.psyche, `imported ${fileName ?? 'psyche.toml'}`), warnings: read.warnings };
+      let warnings: Problem[] = [];
+      const changed = await change(sessionId, (current) => {
+        const read = readOver(current.psyche, toml);
+        warnings = read.warnings;
+        return read.ok ? { psyche: read.psyche, reason: `imported ${fileName ?? 'psyche.toml'}` } : { problems: read.problems, reason: 'invalid' };
+      });
+      return outcomeOf(changed, warnings);
     },
 
     async psycheSave({ sessionId, psyche: edited }) {
@@ -92,19 +106,22 @@ export function psycheService(context: ServiceContext): Pick<AgentServiceImpleme
       const problems = grammarProblems(parsed.data);
       if (problems.length > 0) return { ok: false, reason: 'invalid', problems, warnings: [] };
       // The form edits character, not history: the counters stay the current ones.
-      const current = await currentPsyche(db, sessionId);
-      const psyche: Psyche = { ...parsed.data, selfIntegration: { ...current.psyche.selfIntegration, dominantArchetype: dominantArchetype(parsed.data.archetypes) } };
-      return { ok: true, current: await change(sessionId, psyche, 'edited'), warnings: [] };
+      const form = parsed.data;
+      return outcomeOf(await change(sessionId, (current) => ({ psyche: { ...form, selfIntegration: { ...current.psyche.selfIntegration, dominantArchetype: dominantArchetype(form.archetypes) } }, reason: 'edited' })));
     },
 
     async psycheRestore({ sessionId, version }) {
       if (!canWrite()) return readOnly;
       await sessionOf(sessionId);
-      const [stored, current] = await Promise.all([db.psyches.where('[sessionId+version]').equals([sessionId, version]).first(), currentPsyche(db, sessionId)]);
+      const stored = await db.psyches.where('[sessionId+version]').equals([sessionId, version]).first();
       if (!stored) return { ok: false, reason: 'not-found', problems: [{ message: `there is no psyche version ${version}` }], warnings: [] };
       // Restoring brings back character (persona, shadow, weights, grammar); encounters and growth already happened.
-      const psyche: Psyche = { ...stored.psyche, selfIntegration: { ...current.psyche.selfIntegration, dominantArchetype: dominantArchetype(stored.psyche.archetypes) } };
-      return { ok: true, current: await change(sessionId, psyche, `restored version ${version}`), warnings: [] };
+      return outcomeOf(
+        await change(sessionId, (current) => ({
+          psyche: { ...stored.psyche, selfIntegration: { ...current.psyche.selfIntegration, dominantArchetype: dominantArchetype(stored.psyche.archetypes) } },
+          reason: `restored version ${version}`,
+        })),
+      );
     },
 
     async psycheExport({ sessionId }) {

@@ -24,6 +24,8 @@ describe('the shadow check', () => {
     ['a no-break space', 'rm\u00a0-rf'],
     ['a zero-width space', 'rm\u200b -rf'],
     ['a soft hyphen', 'r\u00adm -rf'],
+    ['a Unicode tag character', 'rm\u{E0020}-rf'.replace('\u{E0020}', '\u{E0020} ')],
+    ['tag characters between letters', 'DELETE\u{E0041} ALL'],
     ['JSON escapes in the text', 'rm\\u0020-rf'],
     ['a JSON-escaped JSON string', JSON.stringify(JSON.stringify({ command: 'RM  -RF' }))],
     ['ligature-free mixed case', 'Drop   TABLE users'],

@@ -11,8 +11,9 @@ export function describeAction(action: Pick<ShadowAction, 'tool' | 'input'>): st
 
 const JSON_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g;
 const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-// Characters that render as nothing: they would split a trigger without being seen.
-const INVISIBLE = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]/gu;
+// Characters that render as nothing (zero-width, bidi controls, variation selectors, tag
+// characters): they would split a trigger without being seen.
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
 
 /**
  * The form both triggers and descriptions are compared in, so a trigger cannot be dodged by
