@@ -4,6 +4,7 @@ import { readGraphFile, type GraphFileSource } from './kg/import/read-graph-file
 import type { KgImportFormat } from './kg/import/statement.ts';
 import { SimilarityIndex, symbolsTouchedBy } from './kg/similarity.ts';
 import type { AnimaDatabase } from './store/database.ts';
+import { type ReadableDocument, readableDocument } from './kg/document.ts';
 import { type GraphLoadProgress, loadGraph, storeGraphDelta } from './store/kg-repository.ts';
 import type { SessionRecord } from './store/session.ts';
 import { cancelledOutcome, statsOf } from './views.ts';
@@ -58,7 +59,10 @@ export function createServiceContext(dependencies: AgentServiceDependencies) {
   let writeQueue: Promise<unknown> = Promise.resolve();
   const canWrite = () => dependencies.writeAccess?.canWrite() ?? true;
   // Taking over from another tab: what it wrote since this tab loaded is read again from storage.
-  dependencies.writeAccess?.onGranted(() => graphs.clear());
+  dependencies.writeAccess?.onGranted(() => {
+    graphs.clear();
+    documentCaches.clear();
+  });
 
   /** Runs writes one after another, so each batch is computed against the graph it is applied to. */
   const exclusively = <T>(work: () => Promise<T>): Promise<T> => {
@@ -77,6 +81,20 @@ export function createServiceContext(dependencies: AgentServiceDependencies) {
     }
     return graph;
   };
+
+  // The documents of each session, in memory with their words: a cycle reads them without
+  // reading or tokenising megabytes of text again. This worker is their only writer.
+  const documentCaches = new Map<string, Promise<ReadableDocument[]>>();
+  const documentsOf = (sessionId: string): Promise<ReadableDocument[]> => {
+    let documents = documentCaches.get(sessionId);
+    if (!documents) {
+      documents = db.documents.where('sessionId').equals(sessionId).sortBy('id').then((records) => records.map(readableDocument));
+      documentCaches.set(sessionId, documents);
+      documents.catch(() => documentCaches.delete(sessionId));
+    }
+    return documents;
+  };
+  const forgetDocuments = (sessionId: string) => documentCaches.delete(sessionId);
 
   const sessionOf = async (sessionId: string): Promise<SessionRecord> => {
     const session = await db.sessions.get(sessionId);
@@ -168,5 +186,7 @@ export function createServiceContext(dependencies: AgentServiceDependencies) {
     sessionOf,
     importInto,
     loadStarterGraphIfPending,
+    documentsOf,
+    forgetDocuments,
   };
 }

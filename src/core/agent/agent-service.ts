@@ -11,7 +11,7 @@ type AgentMethods = 'goalAdd' | 'goalList' | 'goalUpdate' | 'agentRun' | 'cycleL
 
 /** The agent's slice of the AgentService: goals, cycles, memory. */
 export function agentService(context: ServiceContext): Pick<AgentServiceImplementation, AgentMethods> {
-  const { db, now, graphs, graphOf, sessionOf, exclusively, canWrite, operations, similarityOf, invalidateSimilarity } = context;
+  const { db, now, graphs, graphOf, sessionOf, exclusively, canWrite, operations, similarityOf, invalidateSimilarity, documentsOf, forgetDocuments } = context;
   return {
     async goalAdd({ sessionId, description: text, criteria, priority }) {
       if (!canWrite()) return { ok: false, problems: [{ message: READ_ONLY_MESSAGE }] };
@@ -92,10 +92,20 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
           const graph = await graphOf(sessionId);
           const record = await exclusively(async () => {
             try {
-              return await runCycle({ db, sessionId, graph, similarity: similarityOf(graph), now, onGraphApplied: (stored) => invalidateSimilarity(graph, stored) });
+              return await runCycle({
+                db,
+                sessionId,
+                graph,
+                similarity: similarityOf(graph),
+                now,
+                onGraphApplied: (stored) => invalidateSimilarity(graph, stored),
+                documents: await documentsOf(sessionId),
+                onDocumentsChanged: () => forgetDocuments(sessionId),
+              });
             } catch (error) {
-              // The cycle's facts may be in memory but not stored: read the graph again from storage.
+              // The cycle's facts may be in memory but not stored: read the graph (and documents) again from storage.
               graphs.delete(sessionId);
+              forgetDocuments(sessionId);
               throw error;
             }
           });

@@ -4,7 +4,7 @@ import { runQuery, triplesOfAnswer } from '../kg/query.ts';
 import type { SimilarityIndex } from '../kg/similarity.ts';
 import { spreadActivation } from '../kg/traversal.ts';
 import type { Psyche } from '../psyche/psyche.ts';
-import type { DocumentRecord } from '../kg/document.ts';
+import type { ReadableDocument } from '../kg/document.ts';
 import type { WebAccess } from '../tools/web-access.ts';
 import { describeAction, judgeAction, normaliseForShadow } from '../psyche/shadow.ts';
 import { singular } from '../kg/sentence-facts.ts';
@@ -50,7 +50,7 @@ export type CycleContext = {
   memoryEntryCount: number;
   memoryCapacity: number;
   episodes: readonly Episode[];
-  documents: readonly DocumentRecord[];
+  documents: readonly ReadableDocument[];
   webAccess: WebAccess;
   isOnline: boolean;
   tools: readonly AgentTool[];

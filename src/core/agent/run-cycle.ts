@@ -10,6 +10,7 @@ import { decisiveVeto, describeAction, judgeAction, type ShadowMatch } from '../
 import { addPsycheVersion, countShadowEncounter, currentPsyche } from '../store/psyche-store.ts';
 import { actionDigest } from '../tools/action-digest.ts';
 import type { ToolOutcome } from '../tools/tool.ts';
+import type { ReadableDocument } from '../kg/document.ts';
 import { DEFAULT_WEB_ACCESS, WEB_ACCESS_KEY, webAccessSchema } from '../tools/web-access.ts';
 import type { Goal } from './goal.ts';
 import { consolidate } from './episodes.ts';
@@ -51,6 +52,10 @@ export type CycleDependencies = {
   now: () => number;
   /** Called after the graph took in the cycle's changes, before they are committed. */
   onGraphApplied?: (delta: Parameters<KnowledgeGraph['apply']>[0]) => void;
+  /** The session's documents, with their words (held in memory by the service). */
+  documents: readonly ReadableDocument[];
+  /** Called when the cycle changed a document (text_ingest marked it read). */
+  onDocumentsChanged?: () => void;
 };
 
 /** Every this many cycles the agent reflects: for now, its psyche evolves (DESIGN sections 7 and 8). */
@@ -71,7 +76,8 @@ type ActGate =
  */
 export async function runCycle(dependencies: CycleDependencies): Promise<CycleRecord | undefined> {
   const { db, sessionId, graph, similarity, now } = dependencies;
-  const [session, goals, memory, episodes, psyche, approved, documents, webAccessSetting] = await db.transaction('r', [db.sessions, db.goals, db.workingMemory, db.episodes, db.psyches, db.approvals, db.documents, db.settings], () =>
+  const { documents } = dependencies;
+  const [session, goals, memory, episodes, psyche, approved, webAccessSetting] = await db.transaction('r', [db.sessions, db.goals, db.workingMemory, db.episodes, db.psyches, db.approvals, db.settings], () =>
     Promise.all([
       db.sessions.get(sessionId),
       db.goals.where('sessionId').equals(sessionId).toArray(),
@@ -79,7 +85,6 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       db.episodes.where('sessionId').equals(sessionId).sortBy('id'),
       currentPsyche(db, sessionId),
       db.approvals.where('status').equals('approved').filter((approval) => approval.sessionId === sessionId).sortBy('id'),
-      db.documents.where('sessionId').equals(sessionId).sortBy('id'),
       db.settings.get(WEB_ACCESS_KEY),
     ]),
   );
@@ -140,7 +145,10 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       dependencies.onGraphApplied?.(stored);
     }
     if (invalidated.length > 0) await db.approvals.bulkPut(invalidated);
-    if (outcome.ingestedDocument) await db.documents.update(outcome.ingestedDocument.id, { ingestedAt: startedAt, factsExtracted: outcome.ingestedDocument.facts });
+    if (outcome.ingestedDocument) {
+      await db.documents.update(outcome.ingestedDocument.id, { ingestedAt: startedAt, factsExtracted: outcome.ingestedDocument.facts });
+      dependencies.onDocumentsChanged?.();
+    }
     const common = { db, sessionId, cycle, startedAt };
     const result =
       gate.kind === 'vetoed'

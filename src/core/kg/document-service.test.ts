@@ -48,13 +48,31 @@ describe('documents', () => {
       ['kg_query', 'advanced'],
       ['text_ingest', 'completed'],
     ]);
-    expect(cycles[2]!.act).toBe('mars.txt: 3 facts from its sentences: Mars has Volcano, Mars has Crater, OlympusMons is-a Volcano -> completed (completed: found volcano, crater (2 of 2 keywords))');
+    expect(cycles[2]!.act).toBe('mars.txt: 3 facts from its sentences, 3 about the goal: Mars has Volcano, Mars has Crater, OlympusMons is-a Volcano -> completed (completed: found volcano, crater (2 of 2 keywords))');
     const [document] = (await service.documentList({ sessionId })).documents;
     expect(document).toMatchObject({ factsExtracted: 3, ingestedAt: expect.any(Number) });
     const [goal] = (await service.goalList({ sessionId })).goals;
     const volcano = goal!.findings.find((fact) => fact.object.label === 'Volcano' && fact.subject.label === 'Mars')!;
     expect(volcano.confidence).toBe(0.8);
     expect(await db.provenance.get(volcano.provenanceId!)).toMatchObject({ kind: 'extraction', sources: ['document:1'], detail: 'mars.txt: "Mars has volcanoes"' });
+  });
+
+  it('takes every fact of a document into the graph, but only those about the goal as its findings; documents not about it wait', async () => {
+    const { service, sessionId } = await agentOnStarterGraph();
+    await service.documentImport({ sessionId, fileName: 'kitchen.md', text: 'Pasta is a food. A wok is a pan.' });
+    await service.documentImport({ sessionId, fileName: 'mixed.md', text: 'Pasta is a food. A crater is a hole. Mars has craters.' });
+    await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'crater' });
+    const cycles: CycleRecord[] = [];
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 10 }, (record) => cycles.push(record));
+    const ingested = cycles.filter((record) => record.tool === 'text_ingest');
+    expect(ingested.map((record) => record.act.split(' -> ')[0])).toEqual(['mixed.md: 3 facts from its sentences, 2 about the goal: Pasta is-a Food, Crater is-a Hole, Mars has Crater']);
+    const [goal] = (await service.goalList({ sessionId })).goals;
+    expect(goal!.findings.map((fact) => `${fact.subject.label} ${fact.predicate.label} ${fact.object.label}`)).not.toContain('Pasta is-a Food');
+    expect(await service.kgQuery({ sessionId, query: 'Pasta is-a ?x' })).toMatchObject({ ok: true, rows: [{ x: { label: 'Food' } }] });
+    expect((await service.documentList({ sessionId })).documents.map((document) => [document.name, document.ingestedAt !== undefined])).toEqual([
+      ['mixed.md', true],
+      ['kitchen.md', false],
+    ]);
   });
 
   it('reads a document that mentions the goal with file_io, an explorer tool, when it holds no simple facts', async () => {
@@ -64,7 +82,7 @@ describe('documents', () => {
     const cycles: CycleRecord[] = [];
     await service.agentRun({ sessionId, operationId: 'run', maxCycles: 8 }, (record) => cycles.push(record));
     // No simple sentence to turn into facts; reading it finds what the goal asks for.
-    expect(cycles.find((record) => record.tool === 'text_ingest')?.act).toMatch(/^dust\.txt: 0 facts from its sentences -> no-change/);
+    expect(cycles.find((record) => record.tool === 'text_ingest')?.act).toMatch(/^dust\.txt: 0 facts from its sentences, 0 about the goal -> no-change/);
     expect(cycles.map((record) => record.tool)).toContain('file_io');
     const read = cycles.find((record) => record.tool === 'file_io')!;
     expect(read.act).toMatch(/^dust\.txt: 1 sentence about dust, storm, mars: "Dust storms on Mars can cover the whole planet for months" -> completed/);

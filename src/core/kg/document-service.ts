@@ -35,7 +35,7 @@ function problemsOf(fileName: string, text: string): Problem[] {
 
 /** The documents slice of the AgentService: text the agent reads (file_io) and turns into facts (text_ingest). */
 export function documentService(context: ServiceContext): Pick<AgentServiceImplementation, DocumentMethods> {
-  const { db, now, exclusively, canWrite, sessionOf } = context;
+  const { db, now, exclusively, canWrite, sessionOf, documentsOf, forgetDocuments } = context;
   return {
     async documentImport({ sessionId, fileName, text }) {
       if (!canWrite()) return { ok: false, reason: 'read-only', problems: [{ message: READ_ONLY_MESSAGE }] };
@@ -43,14 +43,19 @@ export function documentService(context: ServiceContext): Pick<AgentServiceImple
       const problems = problemsOf(fileName, text);
       if (problems.length > 0) return { ok: false, reason: 'invalid', problems };
       const document: DocumentRecord = { sessionId, name: fileName, text, createdAt: now() };
-      document.id = (await exclusively(() => db.documents.add(document))) as number;
+      document.id = (await exclusively(async () => {
+        const id = await db.documents.add(document);
+        forgetDocuments(sessionId);
+        return id;
+      })) as number;
       return { ok: true, document: viewOf(document) };
     },
 
     async documentList({ sessionId }) {
       await sessionOf(sessionId);
-      const documents = await db.documents.where('sessionId').equals(sessionId).reverse().sortBy('id');
-      return { documents: documents.map(viewOf) };
+      // From memory: the list is fetched after every cycle, and the texts may be megabytes.
+      const documents = await documentsOf(sessionId);
+      return { documents: [...documents].reverse().map(viewOf) };
     },
 
     async documentDelete({ sessionId, documentId }) {
@@ -59,6 +64,7 @@ export function documentService(context: ServiceContext): Pick<AgentServiceImple
         const document = await db.documents.get(documentId);
         if (!document || document.sessionId !== sessionId) return { ok: false, problems: [{ message: `there is no document ${documentId}` }] };
         await db.documents.delete(documentId);
+        forgetDocuments(sessionId);
         return { ok: true };
       });
     },

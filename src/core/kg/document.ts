@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { wordsOfText } from './sentence-facts.ts';
 
 /** The largest text document Anima takes in (the agent reads documents whole, in memory). */
 export const MAX_DOCUMENT_BYTES = 2 * 1024 * 1024;
@@ -18,3 +19,10 @@ export const documentSchema = z.object({
   factsExtracted: z.number().int().nonnegative().optional(),
 });
 export type DocumentRecord = z.infer<typeof documentSchema>;
+
+/** A document as the agent holds it in memory: with its words, found once (its text never changes). */
+export type ReadableDocument = DocumentRecord & { readonly words: ReadonlySet<string> };
+
+export function readableDocument(record: DocumentRecord): ReadableDocument {
+  return { ...record, words: wordsOfText(record.text) };
+}

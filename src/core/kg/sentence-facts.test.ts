@@ -12,6 +12,7 @@ describe('facts from simple sentences', () => {
 
   it('leaves alone what it cannot read safely', () => {
     expect(facts('It is a planet. Cats are cute. Mars is red. The probe that landed on Mars in 2021 has a drill. There are many moons.')).toEqual([]);
+    expect(facts('Bats are not birds. Venus has no moons. The dog has been sleeping. A whale is not a fish.')).toEqual([]);
   });
 
   it('splits sentences at punctuation and blank lines, and strips Markdown bullets and headings', () => {
@@ -22,5 +23,11 @@ describe('facts from simple sentences', () => {
   it('makes words singular the simple way, and knows a text\'s words', () => {
     expect(['volcanoes', 'moons', 'species', 'boxes', 'berries', 'glass', 'bus'].map(singular)).toEqual(['volcano', 'moon', 'species', 'box', 'berry', 'glass', 'bus']);
     expect(wordsOfText('Mars has volcanoes and CRATERS.')).toEqual(new Set(['mar', 'has', 'volcano', 'and', 'crater']));
+  });
+
+  it('spells a plural as the graph already does', () => {
+    const known = new Set(['Horse', 'Shoe']);
+    const read = (text: string) => factsOfText(text, { isKnown: (label) => known.has(label) }).map(({ subject, predicate, object }) => `${subject} ${predicate} ${object}`);
+    expect(read('Horses are mammals. Runners have shoes. Tortoises are reptiles.')).toEqual(['Horse is-a Mammal', 'Runner has Shoe', 'Tortoise is-a Reptile']);
   });
 });

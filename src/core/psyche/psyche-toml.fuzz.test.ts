@@ -189,10 +189,11 @@ const randomCount = (random: Random) => pick(random, [0, 1, 42, below(random, 1e
 function randomExtraValue(random: Random, depth = 0): unknown {
   switch (below(random, depth > 1 ? 5 : 7)) {
     case 0: return randomWords(random, 0, 12);
-    case 1: return pick(random, [0, -1, 2.5, 1e21, -0, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60, 0.1 + 0.2]);
+    // What a psyche can hold: what survives IndexedDB and JSON (nan, inf and dates never reach extras).
+    case 1: return pick(random, [0, -1, 2.5, 1e21, 2 ** 60, 0.1 + 0.2]);
     case 2: return random() < 0.5;
     case 3: return below(random, 1000);
-    case 4: return new TomlDate(new Date(Date.UTC(2000 + below(random, 30), below(random, 12), 1 + below(random, 28), below(random, 24))));
+    case 4: return new TomlDate(new Date(Date.UTC(2000 + below(random, 30), below(random, 12), 1 + below(random, 28), below(random, 24)))).toISOString();
     case 5: return Array.from({ length: below(random, 3) }, () => randomExtraValue(random, depth + 1));
     default: return Object.fromEntries(Array.from({ length: below(random, 3) }, (_, index) => [`${randomWords(random, 0, 4)}${index}`, randomExtraValue(random, depth + 1)]));
   }

@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { TomlDate } from 'smol-toml';
 import { describe, expect, test } from 'vitest';
 import { describeProblem } from '../result.ts';
 import { defaultPsyche, psycheSchema, type Psyche } from './psyche.ts';
@@ -58,7 +57,7 @@ function everyFeaturePsyche(): Psyche {
       '': { comment: 'kept at the root', version: 2 },
       persona: { mood: 'calm', voice: { pitch: 1.5, words: ['a', 'b'], nested: { deep: true } } },
       shadow: { 'odd key': 'quoted key' },
-      'shadow.veto_patterns.1': { since: new TomlDate('2024-05-01T10:00:00Z'), tags: [{ a: 1 }, { a: 2 }] },
+      'shadow.veto_patterns.1': { since: '2024-05-01T10:00:00Z', tags: [{ a: 1 }, { a: 2 }] },
       archetypes: { trickster: 0.25 },
       self_integration: { big: 2 ** 60, nothing: {} },
       grammar: { author: 'me' },
@@ -172,7 +171,7 @@ describe('writing and reading back', () => {
     expect(text).toContain('last_evolution_cycle = 42\n');
     expect(text).toContain('tone = [\n  "warm tone number 0",\n');
     expect(text).toContain('voice = { pitch = 1.5, words = ["a", "b"], nested = { deep = true } }');
-    expect(text).toContain('since = 2024-05-01T10:00:00.000Z');
+    expect(text).toContain('since = "2024-05-01T10:00:00Z"');
     expect(text).toContain('big = 1152921504606847000.0');
     expect(text).toContain('"odd key" = "quoted key"');
   });
@@ -580,5 +579,18 @@ describe.skipIf(!existsSync(fixtures))("akh-medu's real psyche files", () => {
     const outcome = read('akh-medu-psyche-compartment.toml');
     expect(outcome.ok).toBe(false);
     expect(!outcome.ok && outcome.problems[0]?.message).toMatch(/^not a psyche file: /);
+  });
+});
+
+describe('unknown values that cannot travel', () => {
+  test('dates are kept as their text and nan or inf are dropped, each with a warning, so exports and snapshots always work', () => {
+    const outcome = readOk('[persona]\nname = "Clerk"\ngrammar_preference = "terse"\ntraits = []\ntone = []\nborn = 1979-05-27\nweird = nan\nlist = [1, inf]\n');
+    expect(outcome.psyche.extras).toEqual({ persona: { born: '1979-05-27' } });
+    expect(outcome.warnings.map((warning) => warning.message)).toEqual(
+      expect.arrayContaining(['unknown key persona.born, kept (its dates as text)', 'unknown key persona.weird holds nan or inf, which Anima cannot keep; dropped', 'unknown key persona.list holds nan or inf, which Anima cannot keep; dropped']),
+    );
+    const stored = JSON.parse(JSON.stringify(outcome.psyche)) as typeof outcome.psyche;
+    expect(stored).toEqual(outcome.psyche);
+    expect(psycheToToml(stored)).toBe(psycheToToml(outcome.psyche));
   });
 });

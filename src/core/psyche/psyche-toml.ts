@@ -371,18 +371,42 @@ function readSection(reading: Reading, root: TomlTable, section: Section): TomlT
 function keepUnknownKeys(reading: Reading, table: TomlTable, tablePath: string, known: readonly string[]): void {
   const unknown = Object.keys(table).filter((key) => !known.includes(key));
   if (unknown.length === 0) return;
-  reading.extras[tablePath] = Object.fromEntries(unknown.map((key) => [key, plainValue(table[key])]));
+  const kept: [string, unknown][] = [];
   for (const key of unknown) {
     const path = tablePath === '' ? key : `${tablePath}.${key}`;
-    reading.warnings.push(located(reading, path, `unknown key ${path}, kept`));
+    // Kept values travel through IndexedDB and snapshot JSON: dates become text, nan and inf cannot go.
+    const value = storableValue(table[key]);
+    if (value === NOT_STORABLE) {
+      reading.warnings.push(located(reading, path, `unknown key ${path} holds nan or inf, which Anima cannot keep; dropped`));
+      continue;
+    }
+    kept.push([key, value]);
+    reading.warnings.push(located(reading, path, hasDate(table[key]) ? `unknown key ${path}, kept (its dates as text)` : `unknown key ${path}, kept`));
   }
+  if (kept.length > 0) reading.extras[tablePath] = Object.fromEntries(kept);
 }
 
-/** smol-toml's tables have no prototype; extras are plain objects like the rest of the psyche. */
-function plainValue(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(plainValue);
-  if (isTable(value)) return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, plainValue(entry)]));
+const NOT_STORABLE = Symbol('not storable');
+
+/** A TOML value as plain JSON-safe data: tables as plain objects, dates as their TOML text; nan and inf are not storable. */
+function storableValue(value: unknown): unknown {
+  if (typeof value === 'number' && !Number.isFinite(value)) return NOT_STORABLE;
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) {
+    const items = value.map(storableValue);
+    return items.includes(NOT_STORABLE) ? NOT_STORABLE : items;
+  }
+  if (isTable(value)) {
+    const entries = Object.entries(value).map(([key, entry]) => [key, storableValue(entry)] as const);
+    return entries.some(([, entry]) => entry === NOT_STORABLE) ? NOT_STORABLE : Object.fromEntries(entries);
+  }
   return value;
+}
+
+function hasDate(value: unknown): boolean {
+  if (value instanceof Date) return true;
+  if (Array.isArray(value)) return value.some(hasDate);
+  return isTable(value) && Object.values(value).some(hasDate);
 }
 
 function copyPattern(pattern: ShadowPattern): ShadowPattern {

@@ -10,8 +10,7 @@ function mentioning(state: ToolState) {
   const words = goalWords(state);
   return state.documents
     .map((document) => {
-      const text = wordsOfText(document.text);
-      return { document, words: words.filter((word) => text.has(singular(word))) };
+      return { document, words: words.filter((word) => document.words.has(singular(word))) };
     })
     .filter((entry) => entry.words.length > 0)
     .sort((a, b) => b.words.length - a.words.length || (a.document.id ?? 0) - (b.document.id ?? 0));

@@ -96,7 +96,7 @@ export const httpFetch: Tool<{ url: string }> = {
     let confidence = 1;
     if (format === 'text') {
       confidence = EXTRACTION_CONFIDENCE;
-      for (const fact of factsOfText(text)) {
+      for (const fact of factsOfText(text, { isKnown: (label) => state.graph.symbolByLabel(label) !== undefined })) {
         batch.assert(batch.resolve({ type: 'label', value: fact.subject }, 'subject'), batch.resolve({ type: 'label', value: fact.predicate }, 'predicate'), batch.resolve({ type: 'label', value: fact.object }, 'object'), confidence);
       }
     } else if (text.trim() !== '') {

@@ -6,23 +6,17 @@ import type { FactIds, Tool, ToolState } from './tool.ts';
 /** Facts read from a document are stated by someone, not checked: below what an import asserts. */
 export const EXTRACTION_CONFIDENCE = 0.8;
 
-function unread(state: ToolState) {
-  return state.documents.filter((document) => document.ingestedAt === undefined);
-}
-
-/** The first unread document that mentions the goal, else the first unread one. */
-function bestDocument(state: ToolState) {
-  const words = goalWords(state);
-  const documents = unread(state);
-  return documents.find((document) => {
-    const text = wordsOfText(document.text);
-    return words.some((word) => text.has(singular(word)));
-  }) ?? documents[0];
+/** The unread documents that mention the goal, first imported first. */
+function unreadAboutGoal(state: ToolState) {
+  const words = goalWords(state).map(singular);
+  return state.documents.filter((document) => document.ingestedAt === undefined && words.some((word) => document.words.has(word)));
 }
 
 /**
- * Turns a document into facts: its simple "X is a Y" / "X has Y" sentences (the symbolic form;
- * a model reads more), each with the sentence as provenance. Each document is read once.
+ * Turns a document that mentions the goal into facts: its simple "X is a Y" / "X has Y"
+ * sentences (the symbolic form; a model reads more), each with the sentence as provenance. Each
+ * document is read once; every fact it states enters the graph, and those about the goal are
+ * the goal's findings.
  */
 export const textIngest: Tool<{ documentId: number }> = {
   name: 'text_ingest',
@@ -33,19 +27,14 @@ export const textIngest: Tool<{ documentId: number }> = {
   input: z.object({ documentId: z.number().int() }),
   unavailableBecause: (state) => {
     if (state.documents.length === 0) return 'no document has been imported';
-    return unread(state).length === 0 ? 'every document has been turned into facts already' : undefined;
+    return unreadAboutGoal(state).length === 0 ? 'no unread document mentions the goal' : undefined;
   },
-  baseScore: (state) => {
-    const document = bestDocument(state);
-    if (!document) return 0;
-    const words = wordsOfText(document.text);
-    return goalWords(state).some((word) => words.has(singular(word))) ? 0.7 : 0.3;
-  },
-  proposeInput: (state) => ({ documentId: bestDocument(state)?.id ?? -1 }),
+  baseScore: () => 0.7,
+  proposeInput: (state) => ({ documentId: unreadAboutGoal(state)[0]?.id ?? -1 }),
   run(input, state) {
     const document = state.documents.find((candidate) => candidate.id === input.documentId);
     if (!document) return { ok: false, summary: `there is no document ${input.documentId}`, facts: [], symbols: [], rejection: 'precondition_miss' };
-    const read = factsOfText(document.text);
+    const read = factsOfText(document.text, { isKnown: (label) => state.graph.symbolByLabel(label) !== undefined });
     const batch = state.graph.batch({ now: state.now });
     const sentenceOf = new Map<string, string>();
     for (const fact of read) {
@@ -56,16 +45,23 @@ export const textIngest: Tool<{ documentId: number }> = {
       sentenceOf.set(`${subject} ${predicate} ${object}`, fact.sentence);
     }
     const delta = batch.delta;
-    const facts: FactIds[] = [...delta.addedTriples, ...delta.updatedTriples].map((triple) => [triple.subject, triple.predicate, triple.object]);
+    // Every fact enters the graph; only those about the goal are its findings.
+    const goalSymbols = new Set(state.goalSymbols);
+    const words = new Set(goalWords(state).map(singular));
+    const labelOf = (id: number) => state.graph.symbol(id)?.label ?? delta.symbols.find((symbol) => symbol.id === id)?.label ?? '';
+    const isAboutGoal = (id: number) => goalSymbols.has(id) || [...wordsOfText(labelOf(id).replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2'))].some((word) => words.has(word));
+    const facts: FactIds[] = [...delta.addedTriples, ...delta.updatedTriples]
+      .filter((triple) => isAboutGoal(triple.subject) || isAboutGoal(triple.object))
+      .map((triple) => [triple.subject, triple.predicate, triple.object]);
     const shown = read.slice(0, 5).map((fact) => `${fact.subject} ${fact.predicate} ${fact.object}`);
     return {
       ok: true,
-      summary: `${document.name}: ${read.length} facts from its sentences${shown.length > 0 ? `: ${shown.join(', ')}${read.length > shown.length ? ', …' : ''}` : ''}`,
+      summary: `${document.name}: ${read.length} facts from its sentences, ${facts.length} about the goal${shown.length > 0 ? `: ${shown.join(', ')}${read.length > shown.length ? ', …' : ''}` : ''}`,
       facts,
       // What it found is in the facts; the document's name proves nothing.
       evidence: '',
       symbols: [...new Set(facts.flatMap(([subject, , object]) => [subject, object]))].slice(0, 50),
-      ingestedDocument: { id: document.id!, facts: facts.length },
+      ingestedDocument: { id: document.id!, facts: delta.addedTriples.length + delta.updatedTriples.length },
       graphChange: {
         delta,
         provenance: (triple) => ({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Episode } from '../agent/episodes.ts';
-import type { DocumentRecord } from '../kg/document.ts';
+import type { ReadableDocument } from '../kg/document.ts';
 import type { WebAccess } from './web-access.ts';
 import type { Criteria, Goal } from '../agent/goal.ts';
 import type { GraphDelta, KnowledgeGraph } from '../kg/graph.ts';
@@ -39,7 +39,7 @@ export type ToolState = {
   /** The session's episodes (long-term memory). */
   episodes: readonly Episode[];
   /** The documents the user imported, whole. */
-  documents: readonly DocumentRecord[];
+  documents: readonly ReadableDocument[];
   /** What the user allows on the web, and whether the device is online now. */
   webAccess: WebAccess;
   isOnline: boolean;

@@ -36,8 +36,8 @@ describe('listOf', () => {
     expect(listOf('   ')).toEqual([]);
   });
 
-  it('splits triggers by commas and new lines, keeping phrases whole', () => {
-    expect(listOf('delete all\nrm -rf, drop table\n', 'comma-or-line')).toEqual(['delete all', 'rm -rf', 'drop table']);
+  it('splits triggers by lines only, keeping phrases with commas whole', () => {
+    expect(listOf('delete all\nrm -rf\n drop table users, orders \n', 'line')).toEqual(['delete all', 'rm -rf', 'drop table users, orders']);
   });
 });
 
@@ -50,7 +50,7 @@ describe('formOf and psycheOf', () => {
   it('number each pattern with its own key', () => {
     const form = formOf(scholar(), counter());
     expect([...form.vetoPatterns, ...form.biasPatterns].map((pattern) => pattern.key)).toEqual([1, 2]);
-    expect(form.vetoPatterns[0]).toMatchObject({ triggers: 'delete all, rm -rf', dangerThreshold: 'critical' });
+    expect(form.vetoPatterns[0]).toMatchObject({ triggers: 'delete all\nrm -rf', dangerThreshold: 'critical' });
   });
 
   it('save the edits, keeping self-integration and unknown keys, with the dominant archetype following the weights', () => {

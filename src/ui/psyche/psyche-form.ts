@@ -54,10 +54,10 @@ export type PsycheForm = {
   grammar: CustomGrammar | undefined;
 };
 
-/** Splits a typed list: by commas, or (for triggers, which can be phrases) by commas and new lines; trimmed, without empty items. */
-export function listOf(text: string, separator: 'comma' | 'comma-or-line' = 'comma'): string[] {
+/** Splits a typed list: by commas, or (for triggers, which may hold commas: "drop table a, b") by lines only; trimmed, without empty items. */
+export function listOf(text: string, separator: 'comma' | 'line' = 'comma'): string[] {
   return text
-    .split(separator === 'comma' ? /,/ : /[,\n]/)
+    .split(separator === 'comma' ? /,/ : /\n/)
     .map((item) => item.trim())
     .filter((item) => item !== '');
 }
@@ -72,7 +72,7 @@ export function formOf(psyche: Psyche, nextKey: () => number): PsycheForm {
   const patternForm = (pattern: ShadowPattern): PatternForm => ({
     key: nextKey(),
     name: pattern.name,
-    triggers: listText(pattern.triggers),
+    triggers: pattern.triggers.join('\n'),
     capabilityTriggers: [...pattern.capabilityTriggers],
     dangerThreshold: pattern.dangerThreshold ?? '',
     severity: pattern.severity,
@@ -99,7 +99,7 @@ export function formOf(psyche: Psyche, nextKey: () => number): PsycheForm {
 export function psycheOf(form: PsycheForm, base: Psyche): Psyche {
   const pattern = (kind: PatternKind) => (patternForm: PatternForm) => ({
     name: patternForm.name.trim(),
-    triggers: listOf(patternForm.triggers, 'comma-or-line'),
+    triggers: listOf(patternForm.triggers, 'line'),
     capabilityTriggers: CAPABILITIES.filter((capability) => patternForm.capabilityTriggers.includes(capability)),
     ...(patternForm.dangerThreshold === '' ? {} : { dangerThreshold: patternForm.dangerThreshold }),
     severity: patternForm.severity,
