@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Psyche } from '../../core/api.ts';
-import { CAPABILITIES, DANGER_LEVELS, dominantArchetype, formOf, grammarFromFile, grammarOptions, listOf, newPattern, psycheOf, withGrammar } from './psyche-form.ts';
+import { CAPABILITIES, formFingerprint, DANGER_LEVELS, dominantArchetype, formOf, grammarFromFile, grammarOptions, listOf, newPattern, psycheOf, withGrammar } from './psyche-form.ts';
 
 function scholar(): Psyche {
   return {
@@ -112,5 +112,14 @@ describe('the allowed values', () => {
   it('give ties of weight to the archetype listed first', () => {
     expect(dominantArchetype({ sage: 0.5, healer: 0.5, explorer: 0.2, guardian: 0.5 })).toBe('sage');
     expect(dominantArchetype({ sage: 0.5, healer: 0.6, explorer: 0.6, guardian: 0.1 })).toBe('healer');
+  });
+
+  it('fingerprints what a form says, not how its patterns are numbered on screen', () => {
+    let key = 0;
+    const first = formOf(scholar(), () => ++key);
+    const second = formOf(scholar(), () => ++key);
+    expect(formFingerprint(first)).toBe(formFingerprint(second));
+    second.archetypes.sage = 0.2;
+    expect(formFingerprint(first)).not.toBe(formFingerprint(second));
   });
 });

@@ -146,3 +146,9 @@ export function withGrammar(form: PsycheForm, grammar: CustomGrammar | undefined
   const isPreferred = form.grammar !== undefined && form.grammarPreference === form.grammar.name;
   return { ...form, grammar: undefined, grammarPreference: isPreferred ? 'narrative' : form.grammarPreference };
 }
+
+/** What a form says, without the keys that number its patterns on screen: equal forms describe the same psyche. */
+export function formFingerprint(form: PsycheForm): string {
+  const withoutKey = ({ key: _key, ...pattern }: PatternForm) => pattern;
+  return JSON.stringify({ ...form, vetoPatterns: form.vetoPatterns.map(withoutKey), biasPatterns: form.biasPatterns.map(withoutKey) });
+}

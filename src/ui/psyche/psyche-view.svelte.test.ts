@@ -15,6 +15,19 @@ describe('PsycheView', () => {
     expect(view.history.map((entry) => entry.version)).toEqual([1]);
   });
 
+  it('fetches the history again only when the version changed (a cycle mostly changes nothing)', async () => {
+    const { host, calls } = fakePsycheAgent();
+    const view = new PsycheView(host);
+    await view.load();
+    await view.load();
+    expect(calls.filter((call) => call === 'psycheHistory')).toHaveLength(1);
+    const psyche = scholar();
+    psyche.persona.name = 'Explorer';
+    await view.save(psyche);
+    expect(calls.filter((call) => call === 'psycheHistory')).toHaveLength(2);
+    expect(view.history.map((entry) => entry.version)).toEqual([1, 2]);
+  });
+
   it('saves, imports and restores, each as a new version, and fetches the history again', async () => {
     const { host } = fakePsycheAgent();
     const view = new PsycheView(host);

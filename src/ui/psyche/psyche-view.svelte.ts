@@ -28,6 +28,8 @@ export class PsycheView {
   /** Orders answers: one that started before an answer or a change already applied is dropped. */
   #ticket = 0;
   #appliedTicket = 0;
+  /** The version the history was fetched at. */
+  #historyVersion: number | undefined;
 
   constructor(host: PsycheHost) {
     this.#host = host;
@@ -44,11 +46,16 @@ export class PsycheView {
     if (this.status !== 'ready') this.status = 'loading';
     const { client, sessionId } = this.#host;
     try {
-      const [current, { versions }] = await Promise.all([client.psycheGet({ sessionId }), client.psycheHistory({ sessionId })]);
+      const current = await client.psycheGet({ sessionId });
+      // The history changes only with the version: after most cycles there is nothing new to fetch.
+      const versions = current.version === this.#historyVersion ? undefined : (await client.psycheHistory({ sessionId })).versions;
       if (ticket < this.#appliedTicket) return;
       this.#appliedTicket = ticket;
       this.current = current;
-      this.history = versions;
+      if (versions) {
+        this.history = versions;
+        this.#historyVersion = current.version;
+      }
       this.status = 'ready';
       this.errorMessage = undefined;
     } catch (error) {
