@@ -360,8 +360,10 @@ async function evolveAtReflection(context: CommitContext, record: CycleRecord): 
     .map((ran) => ({ tool: ran.tool, archetype: archetypeOf.get(ran.tool), hasSucceeded: ran.outcome === 'advanced' || ran.outcome === 'completed' }));
   const { psyche, changes } = evolvePsyche(current.psyche, uses, cycle);
   if (changes.length === 0) {
-    // Nothing moved: the window still closes, on the current version, without a new one.
+    // Nothing moved: the window still closes, on the current version, without a new one (the
+    // default is stored as version 1 for that, or every reflection would read all cycles again).
     if (current.id !== undefined) await db.psyches.put({ ...current, psyche });
+    else await db.psyches.add({ ...current, version: 1, psyche, createdAt: startedAt });
     return;
   }
   const version = await addPsycheVersion(db, { sessionId, psyche, cycle, reason: `evolution at cycle ${cycle}: ${changes.join('; ')}`, now: startedAt });

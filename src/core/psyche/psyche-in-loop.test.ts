@@ -133,6 +133,17 @@ describe('evolution at reflection', () => {
   });
 });
 
+describe('a reflection that changes nothing', () => {
+  it('still closes its window, so the next one reads only the cycles since', async () => {
+    const { db, service, sessionId } = await agentOnStarterGraph();
+    // Five different tools, each used once: no rate to judge, no encounter, nothing evolves.
+    await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano crater' });
+    await run(service, sessionId, 5);
+    const current = await currentPsyche(db, sessionId);
+    expect(current).toMatchObject({ version: 1, reason: 'the default psyche', psyche: { selfIntegration: { lastEvolutionCycle: 5 } } });
+  });
+});
+
 describe('archetypes steer the choice', () => {
   it('an explorer-heavy and a sage-heavy psyche choose different tools on the same graph and goal, and the breakdown says why', () => {
     const graph = graphOf([
