@@ -68,12 +68,12 @@ export function approvalService(context: ServiceContext): Pick<AgentServiceImple
                   ...goal,
                   status: 'active',
                   statusReason: `you denied ${approval.tool} (approval #${approvalId})${trimmedReason ? `: ${trimmedReason}` : ''}; the goal goes on without it`,
-                  blockedActions: [action, ...(goal.blockedActions ?? []).filter((blocked) => blocked !== action)].slice(0, 50),
+                  deniedActions: [action, ...(goal.deniedActions ?? []).filter((denied) => denied !== action)].slice(0, 50),
                 };
           await db.approvals.put(decided);
           // A waiting goal goes on; one the user suspended meanwhile stays suspended, with the answer kept.
           if (goal.status === 'waiting') await db.goals.put(goalAfter);
-          else if (decision === 'deny') await db.goals.put({ ...goal, blockedActions: goalAfter.blockedActions });
+          else if (decision === 'deny') await db.goals.put({ ...goal, deniedActions: goalAfter.deniedActions });
           await db.provenance.add({
             sessionId,
             kind: 'approval-decision',

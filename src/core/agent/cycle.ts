@@ -120,7 +120,8 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
   };
   const candidates: CycleRecord['candidates'] = [];
   let best: { tool: AgentTool; total: number; input: unknown } | undefined;
-  const blocked = new Set((goal.blockedActions ?? []).map(normaliseForShadow));
+  const vetoed = new Set((goal.blockedActions ?? []).map(normaliseForShadow));
+  const denied = new Set((goal.deniedActions ?? []).map(normaliseForShadow));
   for (const tool of [...context.tools].sort((a, b) => a.name.localeCompare(b.name))) {
     const skippedBecause = tool.unavailableBecause(state);
     if (skippedBecause) {
@@ -128,11 +129,19 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
       continue;
     }
     const proposed = tool.proposeInput(state);
-    if (blocked.has(normaliseForShadow(describeAction({ tool: tool.name, input: proposed })))) {
-      candidates.push({ tool: tool.name, skippedBecause: 'this very action was vetoed or denied for this goal before' });
+    const action = normaliseForShadow(describeAction({ tool: tool.name, input: proposed }));
+    const verdict = judgeAction(context.psyche, { tool: tool.name, danger: tool.danger, capabilities: tool.capabilities, input: proposed });
+    if (denied.has(action)) {
+      candidates.push({ tool: tool.name, skippedBecause: 'you denied this very action for this goal' });
       continue;
     }
-    const { biases, biasSeverity } = judgeAction(context.psyche, { tool: tool.name, danger: tool.danger, capabilities: tool.capabilities, input: proposed });
+    // A vetoed action stays out while a hard veto still forbids it: an edited psyche may allow it again.
+    const hardVeto = verdict.vetoes.find((match) => !match.pattern.requireApproval);
+    if (vetoed.has(action) && hardVeto) {
+      candidates.push({ tool: tool.name, skippedBecause: `this very action was vetoed for this goal (${hardVeto.pattern.name})` });
+      continue;
+    }
+    const { biases, biasSeverity } = verdict;
     const score = scoreTool({
       base: tool.baseScore(state),
       recentTools: goal.toolsUsed,

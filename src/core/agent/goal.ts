@@ -31,8 +31,10 @@ export const goalSchema = z.object({
   fetchedUrls: z.array(z.string()).optional(),
   /** The goal's own cycle count when it last asked the user a question. */
   askedAtCycle: z.number().int().nonnegative().optional(),
-  /** Actions the shadow vetoed or the user denied for it (as `tool=... input=...`): later cycles leave them out. */
+  /** Actions the shadow vetoed for it (as `tool=... input=...`): left out while a veto still forbids them. */
   blockedActions: z.array(z.string()).optional(),
+  /** Actions the user denied for it: left out for good. */
+  deniedActions: z.array(z.string()).optional(),
   /** The tools chosen for it, most recent first (the recency and novelty of scoring). */
   toolsUsed: z.array(z.string()),
   createdAt: z.number(),

@@ -50,7 +50,7 @@ describe('the shadow in the loop', () => {
     ]);
     expect(cycles[1]!.act).toBe('vetoed by no_queries ("tool=kg_query" in the action): no_queries explained -> failed');
     expect(cycles[1]!.shadow).toMatchObject({ pattern: 'no_queries', because: '"tool=kg_query" in the action' });
-    expect(cycles[2]!.candidates.find((candidate) => candidate.tool === 'kg_query')).toEqual({ tool: 'kg_query', skippedBecause: 'this very action was vetoed or denied for this goal before' });
+    expect(cycles[2]!.candidates.find((candidate) => candidate.tool === 'kg_query')).toEqual({ tool: 'kg_query', skippedBecause: 'this very action was vetoed for this goal (no_queries)' });
     const veto = await db.provenance.get(cycles[1]!.shadow!.provenanceId);
     expect(veto).toMatchObject({ kind: 'shadow-veto', cycle: 2, sources: expect.arrayContaining(['pattern:no_queries', 'tool:kg_query']) });
     expect((await currentPsyche(db, sessionId)).psyche.selfIntegration.shadowEncounters).toBe(1);
@@ -92,7 +92,18 @@ describe('the shadow in the loop', () => {
     expect((await service.goalList({ sessionId })).goals[0]).toMatchObject({ status: 'active', statusReason: 'you denied kg_query (approval #1): not now; the goal goes on without it' });
     const { cycles } = await run(service, sessionId, 1);
     expect(cycles[0]!.tool).not.toBe('kg_query');
-    expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'kg_query')?.skippedBecause).toBe('this very action was vetoed or denied for this goal before');
+    expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'kg_query')?.skippedBecause).toBe('you denied this very action for this goal');
+  });
+
+  it('lets a vetoed action back in once the psyche no longer forbids it', async () => {
+    const { db, service, sessionId } = await agentOnStarterGraph();
+    await wear(db, sessionId, withVeto(pattern('no_queries', ['tool=kg_query'], false)));
+    await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano crater' });
+    await run(service, sessionId, 2);
+    await wear(db, sessionId, defaultPsyche());
+    const { cycles } = await run(service, sessionId, 1);
+    // A candidate again, scored like any other (just used, so its recency counts against it).
+    expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'kg_query')).toMatchObject({ score: expect.any(Number), breakdown: expect.stringContaining('recency=-0.40') });
   });
 
   it('refuses to carry out an approval bound to another definition of the tool', async () => {
