@@ -79,6 +79,8 @@ describe('the shadow in the loop', () => {
     expect(carried.cycles[0]).toMatchObject({ tool: 'kg_query', input: asked.cycles[1]!.input, decide: expect.stringMatching(/^kg_query: carrying out approved action #1/) });
     expect(carried.cycles[0]!.outcome).not.toBe('waiting');
     // Approved once, run once: the next cycle chooses anew, and the shadow asks again for a new query.
+    expect(carried.cycles.filter((record) => record.decide.includes('carrying out approved action #1'))).toHaveLength(1);
+    expect(carried.cycles).toHaveLength(2);
     expect((await service.approvalList({ sessionId })).approvals[0]).toMatchObject({ id: 1, status: 'done', doneInCycle: 3 });
     expect(await db.provenance.where('kind').equals('approval-decision').count()).toBe(1);
   });

@@ -34,10 +34,18 @@ export function normaliseForShadow(text: string): string {
 /** Why a pattern fired: the trigger that matched. */
 export type ShadowMatch = { pattern: ShadowPattern; because: string };
 
+// Decide judges every candidate's action against every pattern: a pattern's triggers are normalised once.
+const normalisedTriggers = new WeakMap<ShadowPattern, string[]>();
+function normalisedTriggersOf(pattern: ShadowPattern): string[] {
+  let triggers = normalisedTriggers.get(pattern);
+  if (!triggers) normalisedTriggers.set(pattern, (triggers = pattern.triggers.map((trigger) => normaliseForShadow(trigger).trim())));
+  return triggers;
+}
+
 function matchOf(pattern: ShadowPattern, action: ShadowAction, description: string): ShadowMatch | undefined {
-  for (const trigger of pattern.triggers) {
-    const wanted = normaliseForShadow(trigger).trim();
-    if (wanted !== '' && description.includes(wanted)) return { pattern, because: `"${trigger}" in the action` };
+  const wanted = normalisedTriggersOf(pattern);
+  for (const [index, trigger] of pattern.triggers.entries()) {
+    if (wanted[index] !== '' && description.includes(wanted[index]!)) return { pattern, because: `"${trigger}" in the action` };
   }
   const capability = pattern.capabilityTriggers.find((candidate) => action.capabilities.includes(candidate));
   if (capability) return { pattern, because: `${action.tool} uses ${capability}` };
