@@ -47,9 +47,13 @@ export function createServiceContext(dependencies: AgentServiceDependencies) {
     if (!index) similarityIndexes.set(graph, (index = new SimilarityIndex(graph)));
     return index;
   };
-  /** Raised confidences change the meaning of their ends (added triples the index notices itself). */
+  /**
+   * Raised confidences and removals change the meaning of their ends (added triples the index
+   * notices itself, unless a removal moved one to an earlier position: then every end is told).
+   */
   const invalidateSimilarity = (graph: KnowledgeGraph, stored: GraphDelta) => {
-    if (stored.updatedTriples.length > 0) similarityIndexes.get(graph)?.invalidate(symbolsTouchedBy({ ...stored, addedTriples: [] }));
+    if (stored.updatedTriples.length > 0 || stored.removedTriples.length > 0)
+      similarityIndexes.get(graph)?.invalidate(symbolsTouchedBy(stored.removedTriples.length > 0 ? stored : { ...stored, addedTriples: [] }));
   };
   /** Applies a stored delta to the graph. */
   const applyStored = (graph: KnowledgeGraph, stored: GraphDelta) => {

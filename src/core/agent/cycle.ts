@@ -8,11 +8,13 @@ import type { ReadableDocument } from '../kg/document.ts';
 import type { WebAccess } from '../tools/web-access.ts';
 import { describeAction, judgeAction, normaliseForShadow } from '../psyche/shadow.ts';
 import { singular } from '../kg/sentence-facts.ts';
-import type { AgentTool, FactIds, ToolOutcome, ToolState } from '../tools/tool.ts';
+import { type AgentTool, type FactIds, shadowViewOf, type ToolOutcome, type ToolState } from '../tools/tool.ts';
 import { type Criteria, type Goal, goalSymbols, keywordsOf, parseCriteria } from './goal.ts';
 import { type Episode, recallEpisodes } from './episodes.ts';
 import { memoryPressure } from './working-memory.ts';
 import { formatBreakdown, scoreTool } from './score.ts';
+import { describeChange, isChangeMade } from './requested-change.ts';
+import { kgMutateActionOf } from '../tools/kg-mutate.ts';
 
 /** How a cycle ended for its goal. */
 export const cycleOutcomeSchema = z.enum(['completed', 'advanced', 'no-change', 'failed', 'waiting']);
@@ -84,11 +86,11 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
   const active = context.goals.filter((goal) => goal.status === 'active').sort(byAttention);
   const goal = active[0];
   if (!goal) return undefined;
-  const parsed = parseCriteria(goal.successCriteria, goal.description);
+  const { graph } = context;
+  const parsed = parseCriteria(goal.successCriteria, goal.description, (label) => graph.symbolByLabel(label) !== undefined);
   // Criteria were checked when the goal was added; a goal stored by an older version falls back to its words.
   const criteria: Criteria = parsed.ok ? parsed.value : { kind: 'keywords', keywords: keywordsOf(goal.description) };
-  const symbols = goalSymbols(context.graph, goal, criteria);
-  const { graph } = context;
+  const symbols = goalSymbols(graph, goal, criteria);
   const label = (id: number) => graph.symbol(id)?.label ?? `#${id}`;
   const pressure = memoryPressure(context.memoryEntryCount, context.memoryCapacity);
 
@@ -130,7 +132,7 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
     }
     const proposed = tool.proposeInput(state);
     const action = normaliseForShadow(describeAction({ tool: tool.name, input: proposed }));
-    const verdict = judgeAction(context.psyche, { tool: tool.name, danger: tool.danger, capabilities: tool.capabilities, input: proposed });
+    const verdict = judgeAction(context.psyche, shadowViewOf(tool, proposed));
     if (denied.has(action)) {
       candidates.push({ tool: tool.name, skippedBecause: 'you denied this very action for this goal' });
       continue;
@@ -213,6 +215,19 @@ export function evaluateGoal(graph: KnowledgeGraph, decision: Decision, outcome:
       seen.clear();
       for (const fact of [...answers, ...others]) addFinding(fact);
       metBecause = `${answer.rows.length} answers to ${criteria.text}, at least ${criteria.minCount} needed`;
+    }
+  } else if (criteria.kind === 'changes') {
+    const pending = criteria.changes.filter((change) => !isChangeMade(graph, change));
+    isMet = pending.length === 0;
+    if (isMet) metBecause = `the graph is as asked: ${criteria.changes.map(describeChange).join('; ')}`;
+    else {
+      // Only kg_mutate makes the change: once the user denied it, or a hard veto blocks it, nothing will.
+      const action = kgMutateActionOf(pending);
+      const refusal = goal.deniedActions?.includes(action) ? 'you denied' : goal.blockedActions?.includes(action) ? 'the psyche forbids' : undefined;
+      if (refusal) {
+        const reason = `${refusal} ${pending.map(describeChange).join('; ')}, and no other tool can make the change`;
+        return { goal: { ...base, status: 'failed', statusReason: reason }, outcome: 'failed', statusChange: `failed: ${reason}` };
+      }
     }
   } else {
     // Whole words only, and a keyword that names the goal's own subject (a word of its

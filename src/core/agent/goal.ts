@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { KnowledgeGraph } from '../kg/graph.ts';
 import { parseQuery, type TriplePattern } from '../kg/query.ts';
 import type { Problem, Result } from '../result.ts';
+import { type RequestedChange, requestedChangesOf } from './requested-change.ts';
 
 export const goalStatusSchema = z.enum(['active', 'suspended', 'waiting', 'completed', 'failed']);
 export type GoalStatus = z.infer<typeof goalStatusSchema>;
@@ -44,17 +45,25 @@ export type Goal = z.infer<typeof goalSchema>;
 export const DEFAULT_STALL_THRESHOLD = 5;
 export const DEFAULT_PRIORITY = 128;
 
-/** Success criteria, read: keywords to find, or patterns that must have at least `minCount` answers. */
-export type Criteria = { kind: 'keywords'; keywords: string[] } | { kind: 'pattern'; patterns: TriplePattern[]; minCount: number; text: string };
+/**
+ * Success criteria, read: keywords to find, patterns that must have at least `minCount` answers,
+ * or changes to the graph the goal asks for (met when the graph is as asked; `keywords` are the
+ * description's, for the tools that look for words).
+ */
+export type Criteria =
+  | { kind: 'keywords'; keywords: string[] }
+  | { kind: 'pattern'; patterns: TriplePattern[]; minCount: number; text: string }
+  | { kind: 'changes'; changes: RequestedChange[]; keywords: string[] };
 
 const PATTERN_CRITERIA = /^(?<pattern>.*\?[\p{L}\p{N}_-]+.*?)(?:\s*,\s*at least\s+(?<count>\d+))?\s*$/iu;
 
 /**
  * Reads success criteria. A text with a `?variable` is a pattern, optionally followed by
  * `, at least N` (default 1); anything else gives keywords: its words longer than 3 letters,
- * lower-cased. Empty criteria fall back to the description's keywords.
+ * lower-cased. Empty criteria fall back to the changes the description asks for ("Remember that
+ * Tux is a penguin"), else to its keywords. `isKnown` spells plurals as the graph does.
  */
-export function parseCriteria(criteria: string, description: string): Result<Criteria> {
+export function parseCriteria(criteria: string, description: string, isKnown?: (label: string) => boolean): Result<Criteria> {
   const match = PATTERN_CRITERIA.exec(criteria.trim());
   if (match?.groups?.pattern) {
     const parsed = parseQuery(match.groups.pattern);
@@ -62,6 +71,10 @@ export function parseCriteria(criteria: string, description: string): Result<Cri
     const minCount = match.groups.count === undefined ? 1 : Number(match.groups.count);
     if (minCount < 1) return { ok: false, error: [{ path: 'criteria', message: '"at least" needs a count of 1 or more' }] };
     return { ok: true, value: { kind: 'pattern', patterns: parsed.value, minCount, text: match.groups.pattern.trim() } };
+  }
+  if (criteria.trim() === '') {
+    const changes = requestedChangesOf(description, isKnown);
+    if (changes) return { ok: true, value: { kind: 'changes', changes, keywords: keywordsOf(description) } };
   }
   const keywords = keywordsOf(criteria.trim() === '' ? description : criteria);
   if (keywords.length === 0) return { ok: false, error: [{ path: 'criteria', message: 'no words longer than 3 letters to look for; give keywords or a pattern like "?x is-a mammal, at least 5"' }] };

@@ -47,7 +47,7 @@ describe('the agent loop', () => {
     await service.agentRun({ sessionId, operationId: 'run', maxCycles: 4 }, (record) => cycles.push(record));
     // Cycle 3: similarity_search 0.30 + 0.15 - 0.015 (guardian 0.4) beats gap_analysis 0.25 + 0.15; kg_query has seen it all and was just used.
     expect(cycles.map((record) => record.tool)).toEqual(['infer_rules', 'kg_query', 'similarity_search', 'gap_analysis']);
-    expect(cycles[0]!.candidates.map((candidate) => candidate.tool)).toEqual(['file_io', 'gap_analysis', 'http_fetch', 'infer_rules', 'kg_query', 'memory_recall', 'reason', 'similarity_search', 'synthesize_triple', 'text_ingest', 'user_interact']);
+    expect(cycles[0]!.candidates.map((candidate) => candidate.tool)).toEqual(['file_io', 'gap_analysis', 'http_fetch', 'infer_rules', 'kg_mutate', 'kg_query', 'memory_recall', 'reason', 'similarity_search', 'synthesize_triple', 'text_ingest', 'user_interact']);
     expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'reason')?.skippedBecause).toMatch(/^nothing to prove/);
     expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'memory_recall')).toEqual({ tool: 'memory_recall', skippedBecause: 'there are no episodes yet' });
     expect(cycles[1]!.candidates.find((candidate) => candidate.tool === 'infer_rules')).toMatchObject({ skippedBecause: 'the rules have already run around this goal on the graph as it is' });

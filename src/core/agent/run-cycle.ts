@@ -9,7 +9,7 @@ import { evolvePsyche } from '../psyche/evolve.ts';
 import { decisiveVeto, describeAction, judgeAction, type ShadowMatch } from '../psyche/shadow.ts';
 import { addPsycheVersion, countShadowEncounter, currentPsyche } from '../store/psyche-store.ts';
 import { actionDigest } from '../tools/action-digest.ts';
-import type { ToolOutcome } from '../tools/tool.ts';
+import { shadowViewOf, type ToolOutcome } from '../tools/tool.ts';
 import type { ReadableDocument } from '../kg/document.ts';
 import { DEFAULT_WEB_ACCESS, WEB_ACCESS_KEY, webAccessSchema } from '../tools/web-access.ts';
 import type { Goal } from './goal.ts';
@@ -119,7 +119,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   for (const approval of approved.filter((candidate) => candidate.goalId === decided.goal.id)) {
     const tool = TOOLS.find((candidate) => candidate.name === approval.tool);
     // A hard veto added since the approval still stops the action: the user's psyche spoke last.
-    const hardVeto = tool && judgeAction(psyche.psyche, { tool: tool.name, danger: tool.danger, capabilities: tool.capabilities, input: approval.input }).vetoes.find((match) => !match.pattern.requireApproval);
+    const hardVeto = tool && judgeAction(psyche.psyche, shadowViewOf(tool, approval.input)).vetoes.find((match) => !match.pattern.requireApproval);
     if (tool && hardVeto) {
       invalidated.push({ ...approval, status: 'invalidated', reason: `the veto pattern ${hardVeto.pattern.name} now forbids it (${hardVeto.because})`, decidedAt: startedAt });
       continue;
@@ -132,7 +132,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
     invalidated.push({ ...approval, status: 'invalidated', reason: tool ? `${approval.tool} changed since it was approved; the agent asks again if it still needs it` : `there is no tool ${approval.tool} any more`, decidedAt: startedAt });
   }
   if (!gate) {
-    const veto = decisiveVeto(judgeAction(psyche.psyche, { tool: decision.tool.name, danger: decision.tool.danger, capabilities: decision.tool.capabilities, input: decision.input }));
+    const veto = decisiveVeto(judgeAction(psyche.psyche, shadowViewOf(decision.tool, decision.input)));
     gate = !veto ? { kind: 'run' } : veto.pattern.requireApproval ? { kind: 'ask', veto, digest: await actionDigest(decision.tool, decision.input) } : { kind: 'vetoed', veto };
   }
   const outcome: ToolOutcome = gate.kind === 'run' ? await decision.tool.run(decision.input, decision.state) : { ok: false, summary: '', facts: [], symbols: [], rejection: 'policy_block' };

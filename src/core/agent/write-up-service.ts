@@ -30,7 +30,7 @@ async function synthesisInputOf(context: ServiceContext, graph: KnowledgeGraph, 
   const provenanceIds = [...new Set(triples.flatMap((triple) => (triple.provenanceId !== undefined ? [triple.provenanceId] : [])))];
   const records = await context.db.provenance.bulkGet(provenanceIds);
   const recordById = new Map(records.flatMap((record) => (record?.id !== undefined ? [[record.id, record] as const] : [])));
-  const parsed = parseCriteria(goal.successCriteria, goal.description);
+  const parsed = parseCriteria(goal.successCriteria, goal.description, (label) => graph.symbolByLabel(label) !== undefined);
   const criteria: Criteria = parsed.ok ? parsed.value : { kind: 'keywords', keywords: keywordsOf(goal.description) };
   const label = (id: number) => graph.symbol(id)?.label ?? `#${id}`;
 

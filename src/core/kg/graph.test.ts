@@ -137,4 +137,43 @@ describe('labels of imported symbols', () => {
       ['entity', 'http://example.org/'],
     ]);
   });
+
+  it('answers every pattern as a plain set of facts would, through random additions and removals', () => {
+    const graph = new KnowledgeGraph();
+    const held = new Map<string, [number, number, number]>();
+    let seed = 7;
+    const random = (below: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % below;
+    };
+    applyBatch(graph, (batch) => {
+      for (let id = 0; id < 12; id++) batch.resolve({ type: 'label', value: `S${id}` }, 'subject');
+    });
+    for (let round = 0; round < 60; round++) {
+      applyBatch(graph, (batch) => {
+        for (let step = 0; step < 8; step++) {
+          const fact: [number, number, number] = [1 + random(12), 1 + random(3), 1 + random(12)];
+          const key = fact.join(' ');
+          if (random(3) === 0) {
+            expect(batch.retract(...fact)).toBe(held.delete(key));
+          } else {
+            batch.assert(...fact, 0.5);
+            held.set(key, fact);
+          }
+        }
+      });
+      expect(graph.tripleCount).toBe(held.size);
+      for (let symbol = 1; symbol <= 12; symbol++) {
+        const expected = (position: 0 | 1 | 2) => [...held.values()].filter((fact) => fact[position] === symbol).map((fact) => fact.join(' ')).sort();
+        const actual = (found: { subject: number; predicate: number; object: number }[]) => found.map((triple) => `${triple.subject} ${triple.predicate} ${triple.object}`).sort();
+        expect(actual(graph.match(symbol))).toEqual(expected(0));
+        expect(actual(graph.match(undefined, symbol))).toEqual(expected(1));
+        expect(actual(graph.match(undefined, undefined, symbol))).toEqual(expected(2));
+        // The position lists stay in ascending order (oldest first, as documented).
+        const positions = graph.positionsFrom(symbol);
+        expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+      }
+      for (const fact of held.values()) expect(graph.positionOf(...fact)).not.toBe(-1);
+    }
+  });
 });

@@ -3,11 +3,16 @@ import { type Triple, tripleKey } from './triple.ts';
 import { allocateColumns, NO_PROVENANCE, resizeColumns, type TripleColumns, TripleKeyIndex } from './triple-columns.ts';
 import type { Term } from './term.ts';
 
-/** What a batch adds to or changes in the graph; written to storage before it is applied in memory. */
+/**
+ * What a batch adds to, changes in or removes from the graph; written to storage before it is
+ * applied in memory. Applied in this order: added triples are appended, updated ones changed in
+ * place, then each removed triple's place is taken by the last triple (see {@link layoutAfter}).
+ */
 export type GraphDelta = {
   symbols: KgSymbol[];
   addedTriples: Triple[];
   updatedTriples: Triple[];
+  removedTriples: Triple[];
 };
 
 /** Where a term stands in a triple: a predicate becomes a relation symbol, anything else an entity. */
@@ -41,14 +46,14 @@ export class KnowledgeGraph {
   /** Builds a graph from triple records (tests, snapshots). */
   static from(symbols: Iterable<KgSymbol>, triples: Iterable<Triple>): KnowledgeGraph {
     const graph = new KnowledgeGraph();
-    graph.apply({ symbols: [...symbols], addedTriples: [...triples], updatedTriples: [] });
+    graph.apply({ symbols: [...symbols], addedTriples: [...triples], updatedTriples: [], removedTriples: [] });
     return graph;
   }
 
   /** Builds a graph from stored columns in one pass (the fast path of a reload); takes ownership of the columns. */
   static fromColumns(symbols: Iterable<KgSymbol>, columns: TripleColumns, count: number): KnowledgeGraph {
     const graph = new KnowledgeGraph(count);
-    graph.apply({ symbols: [...symbols], addedTriples: [], updatedTriples: [] });
+    graph.apply({ symbols: [...symbols], addedTriples: [], updatedTriples: [], removedTriples: [] });
     graph.#columns = columns.subjects.length >= Math.max(16, count) ? columns : resizeColumns(columns, count, Math.max(16, count));
     for (let position = 0; position < count; position++) graph.#index(position);
     graph.#count = count;
@@ -214,7 +219,7 @@ export class KnowledgeGraph {
     return new GraphBatch(this, options.now);
   }
 
-  /** Applies a stored delta: new symbols, new triples appended in order, raised confidences. */
+  /** Applies a stored delta: new symbols, new triples appended in order, raised confidences, removals. */
   apply(delta: GraphDelta): void {
     for (const symbol of delta.symbols) {
       this.#symbolsById.set(symbol.id, symbol);
@@ -240,6 +245,36 @@ export class KnowledgeGraph {
       this.#columns.confidences[position] = triple.confidence;
       this.#columns.provenanceIds[position] = triple.provenanceId ?? NO_PROVENANCE;
     }
+    for (const triple of delta.removedTriples) {
+      const position = this.positionOf(triple.subject, triple.predicate, triple.object);
+      if (position === -1) throw new Error(`removal of a triple the graph does not hold: ${triple.subject} ${triple.predicate} ${triple.object}`);
+      this.#remove(position);
+    }
+  }
+
+  /** Removes the triple at a position; the last triple takes its place, so positions stay dense. */
+  #remove(position: number): void {
+    const columns = this.#columns;
+    const last = this.#count - 1;
+    this.#keys.remove(columns, position);
+    this.#unindex(position);
+    if (position !== last) {
+      this.#keys.move(columns, last, position);
+      this.#unindex(last);
+      this.#write(position, this.tripleAt(last));
+      insertSorted(this.#bySubject, columns.subjects[position]!, position);
+      insertSorted(this.#byPredicate, columns.predicates[position]!, position);
+      insertSorted(this.#byObject, columns.objects[position]!, position);
+    }
+    this.#count--;
+  }
+
+  /** Takes a position out of the by-subject, by-predicate and by-object lists of the triple held there. */
+  #unindex(position: number): void {
+    const columns = this.#columns;
+    removeSorted(this.#bySubject, columns.subjects[position]!, position);
+    removeSorted(this.#byPredicate, columns.predicates[position]!, position);
+    removeSorted(this.#byObject, columns.objects[position]!, position);
   }
 
   #write(position: number, triple: Triple): void {
@@ -284,6 +319,7 @@ export class GraphBatch {
   readonly #wantedLabels = new Map<number, string>();
   readonly #added = new Map<string, Triple>();
   readonly #updated = new Map<string, Triple>();
+  readonly #removed = new Map<string, Triple>();
   #nextId: number;
 
   constructor(graph: KnowledgeGraph, now: number) {
@@ -302,6 +338,10 @@ export class GraphBatch {
 
   get symbolCount(): number {
     return this.#newSymbols.size;
+  }
+
+  get removedCount(): number {
+    return this.#removed.size;
   }
 
   /** The symbol a term stands for, created (in this batch) when it does not exist yet. */
@@ -349,10 +389,24 @@ export class GraphBatch {
     }
     const existing = this.#graph.triple(subject, predicate, object);
     if (existing) {
+      // Asserted again after a retraction in this batch: it stays.
+      this.#removed.delete(key);
       if (confidence > existing.confidence) this.#updated.set(key, { ...existing, confidence });
       return;
     }
     this.#added.set(key, { subject, predicate, object, confidence, createdAt: this.#now });
+  }
+
+  /** Retracts a fact: one staged in this batch is dropped, one the graph holds is removed. Returns whether there was one. */
+  retract(subject: number, predicate: number, object: number): boolean {
+    const key = tripleKey(subject, predicate, object);
+    if (this.#added.delete(key)) return true;
+    if (this.#removed.has(key)) return false;
+    this.#updated.delete(key);
+    const existing = this.#graph.triple(subject, predicate, object);
+    if (!existing) return false;
+    this.#removed.set(key, existing);
+    return true;
   }
 
   /**
@@ -371,7 +425,7 @@ export class GraphBatch {
       assigned.add(labelKey(label));
       return { ...symbol, label };
     });
-    return { symbols, addedTriples: [...this.#added.values()], updatedTriples: [...this.#updated.values()] };
+    return { symbols, addedTriples: [...this.#added.values()], updatedTriples: [...this.#updated.values()], removedTriples: [...this.#removed.values()] };
   }
 
   #create(fields: Omit<KgSymbol, 'id' | 'createdAt'>): KgSymbol {
@@ -389,6 +443,73 @@ export class GraphBatch {
 
 function kindFor(role: TermRole): SymbolKind {
   return role === 'predicate' ? 'relation' : 'entity';
+}
+
+/**
+ * Where triples will sit once a delta is applied to a graph (which it is not yet): the positions
+ * whose content changes, with their new triple, and the new count. Storage rewrites only the
+ * chunks of these positions.
+ */
+export function layoutAfter(graph: KnowledgeGraph, delta: GraphDelta): { writes: Map<number, Triple>; count: number } {
+  const writes = new Map<number, Triple>();
+  // Where a triple sits when the graph's own index no longer says (it was added or moved in this delta).
+  const moved = new Map<string, number>();
+  let count = graph.tripleCount;
+  for (const triple of delta.addedTriples) {
+    moved.set(tripleKey(triple.subject, triple.predicate, triple.object), count);
+    writes.set(count++, triple);
+  }
+  for (const triple of delta.updatedTriples) {
+    const position = graph.positionOf(triple.subject, triple.predicate, triple.object);
+    if (position === -1) throw new Error(`update of a triple the graph does not hold: ${triple.subject} ${triple.predicate} ${triple.object}`);
+    writes.set(position, triple);
+  }
+  for (const triple of delta.removedTriples) {
+    const key = tripleKey(triple.subject, triple.predicate, triple.object);
+    const position = moved.get(key) ?? graph.positionOf(triple.subject, triple.predicate, triple.object);
+    if (position === -1) throw new Error(`removal of a triple the graph does not hold: ${triple.subject} ${triple.predicate} ${triple.object}`);
+    const last = count - 1;
+    if (position !== last) {
+      const lastTriple = writes.get(last) ?? graph.tripleAt(last);
+      writes.set(position, lastTriple);
+      moved.set(tripleKey(lastTriple.subject, lastTriple.predicate, lastTriple.object), position);
+    }
+    writes.delete(last);
+    moved.set(key, -1);
+    count--;
+  }
+  return { writes, count };
+}
+
+/** Inserts into an ascending position list. */
+function insertSorted<Key>(index: Map<Key, number[]>, key: Key, value: number): void {
+  const list = index.get(key);
+  if (!list) {
+    index.set(key, [value]);
+    return;
+  }
+  list.splice(lowerBound(list, value), 0, value);
+}
+
+/** Removes from an ascending position list (the key goes when its list empties). */
+function removeSorted<Key>(index: Map<Key, number[]>, key: Key, value: number): void {
+  const list = index.get(key);
+  if (!list) return;
+  const at = lowerBound(list, value);
+  if (list[at] !== value) return;
+  list.splice(at, 1);
+  if (list.length === 0) index.delete(key);
+}
+
+function lowerBound(list: readonly number[], value: number): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (list[middle]! < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 function pushTo<Key>(index: Map<Key, number[]>, key: Key, value: number): void {

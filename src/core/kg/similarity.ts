@@ -71,13 +71,13 @@ type Direction = 'outgoing' | 'incoming';
 type Feature = { predicate: number; other: number; direction: Direction; weight: number };
 
 /**
- * The symbols whose meaning vectors a stored delta changes: the subjects and objects of its added
- * and updated triples. Added triples are noticed without help; pass these to
- * {@link SimilarityIndex.invalidate} when a delta raised confidences.
+ * The symbols whose meaning vectors a stored delta changes: the subjects and objects of its added,
+ * updated and removed triples. Added triples are noticed without help; pass these to
+ * {@link SimilarityIndex.invalidate} when a delta raised confidences or removed triples.
  */
 export function symbolsTouchedBy(delta: GraphDelta): Set<number> {
   const touched = new Set<number>();
-  for (const triple of [...delta.addedTriples, ...delta.updatedTriples]) {
+  for (const triple of [...delta.addedTriples, ...delta.updatedTriples, ...delta.removedTriples]) {
     touched.add(triple.subject);
     touched.add(triple.object);
   }
@@ -99,8 +99,8 @@ export function symbolsTouchedBy(delta: GraphDelta): Set<number> {
  *   domain triples has its base vector as its meaning. A hub is described by its first
  *   `featureLimit` triples (outgoing first, in the order they were added).
  * - Meaning vectors are cached (least recently used, bounded). Triples added to the graph are
- *   noticed on the next call (the graph only appends), and the vectors of their subjects and
- *   objects recomputed; a raised confidence needs {@link invalidate}.
+ *   noticed on the next call (the graph appends them), and the vectors of their subjects and
+ *   objects recomputed; a raised confidence or a removal needs {@link invalidate}.
  *
  * The index for {@link nearest}: the graph's own positions by subject and by object (read from its
  * columns, so no triple objects are made), from which candidates are gathered structurally: the
@@ -207,9 +207,11 @@ export class SimilarityIndex {
     return this.#best(hits, k);
   }
 
-  /** Forgets the meaning vectors of symbols whose triples changed other than by addition (a raised confidence). */
+  /** Forgets the meaning vectors of symbols whose triples changed other than by addition (a raised confidence, a removal). */
   invalidate(symbolIds: Iterable<number>): void {
     for (const symbolId of symbolIds) this.#meanings.delete(symbolId);
+    // After a removal the graph is shorter: triples appended from here on are still new.
+    this.#seenCount = Math.min(this.#seenCount, this.#graph.tripleCount);
   }
 
   /** Forgets every cached vector and the label word index, e.g. after many confidences changed. */

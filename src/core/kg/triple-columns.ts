@@ -79,6 +79,36 @@ export class TripleKeyIndex {
     this.#size++;
   }
 
+  /** Forgets a triple's position (backward-shift deletion, so later lookups stay correct without tombstones). */
+  remove(columns: TripleColumns, position: number): void {
+    let hole = this.#slotOf(columns, position);
+    this.#slots[hole] = -1;
+    this.#size--;
+    for (let slot = (hole + 1) & this.#mask; this.#slots[slot] !== -1; slot = (slot + 1) & this.#mask) {
+      const moved = this.#slots[slot]!;
+      const home = hash(columns.subjects[moved]!, columns.predicates[moved]!, columns.objects[moved]!) & this.#mask;
+      // An entry may fill the hole only if its home is not between the hole and where it sits.
+      const staysPut = hole <= slot ? hole < home && home <= slot : hole < home || home <= slot;
+      if (staysPut) continue;
+      this.#slots[hole] = moved;
+      this.#slots[slot] = -1;
+      hole = slot;
+    }
+  }
+
+  /** Records that the triple at `from` now sits at `to` (its columns are still read at `from`). */
+  move(columns: TripleColumns, from: number, to: number): void {
+    this.#slots[this.#slotOf(columns, from)] = to;
+  }
+
+  #slotOf(columns: TripleColumns, position: number): number {
+    for (let slot = hash(columns.subjects[position]!, columns.predicates[position]!, columns.objects[position]!) & this.#mask; ; slot = (slot + 1) & this.#mask) {
+      const held = this.#slots[slot]!;
+      if (held === position) return slot;
+      if (held === -1) throw new Error(`the key index does not hold position ${position}`);
+    }
+  }
+
   #place(columns: TripleColumns, position: number): void {
     let slot = hash(columns.subjects[position]!, columns.predicates[position]!, columns.objects[position]!) & this.#mask;
     while (this.#slots[slot] !== -1) slot = (slot + 1) & this.#mask;

@@ -1,4 +1,4 @@
-import type { GraphDelta, KnowledgeGraph } from '../kg/graph.ts';
+import { type GraphDelta, type KnowledgeGraph, layoutAfter } from '../kg/graph.ts';
 import type { KgSymbol } from '../kg/symbol.ts';
 import { allocateColumns, COLUMN_NAMES, type TripleColumns } from '../kg/triple-columns.ts';
 
@@ -14,25 +14,25 @@ export const SYMBOLS_PER_CHUNK = 4096;
 export type TripleChunkRecord = TripleColumns & { sessionId: string; index: number; count: number };
 export type SymbolChunkRecord = { sessionId: string; index: number; symbols: KgSymbol[] };
 
-/** The chunk records a delta changes, as they will be once it is applied to the graph (which it is not yet). */
-export function chunksForDelta(graph: KnowledgeGraph, sessionId: string, delta: GraphDelta): { tripleChunks: TripleChunkRecord[]; symbolChunks: SymbolChunkRecord[] } {
+/**
+ * The chunk records a delta changes, as they will be once it is applied to the graph (which it is
+ * not yet), and the indexes of chunks that removals leave empty (to delete).
+ */
+export function chunksForDelta(graph: KnowledgeGraph, sessionId: string, delta: GraphDelta): { tripleChunks: TripleChunkRecord[]; symbolChunks: SymbolChunkRecord[]; emptiedChunkIndexes: number[] } {
   const oldCount = graph.tripleCount;
-  const newCount = oldCount + delta.addedTriples.length;
-  const positions = new Map<number, GraphDelta['addedTriples'][number]>();
-  delta.addedTriples.forEach((triple, offset) => positions.set(oldCount + offset, triple));
-  for (const triple of delta.updatedTriples) {
-    const position = graph.positionOf(triple.subject, triple.predicate, triple.object);
-    if (position === -1) throw new Error(`update of a triple the graph does not hold: ${triple.subject} ${triple.predicate} ${triple.object}`);
-    positions.set(position, triple);
-  }
-  const tripleChunkIndexes = new Set([...positions.keys()].map((position) => Math.floor(position / TRIPLES_PER_CHUNK)));
+  const { writes, count: newCount } = layoutAfter(graph, delta);
+  const tripleChunkIndexes = new Set([...writes.keys()].map((position) => Math.floor(position / TRIPLES_PER_CHUNK)));
+  // Removals shorten the last chunk even where they write nothing into it.
+  if (newCount < oldCount && newCount % TRIPLES_PER_CHUNK !== 0) tripleChunkIndexes.add(Math.floor(newCount / TRIPLES_PER_CHUNK));
+  const emptiedChunkIndexes: number[] = [];
+  for (let index = Math.ceil(newCount / TRIPLES_PER_CHUNK); index < Math.ceil(oldCount / TRIPLES_PER_CHUNK); index++) emptiedChunkIndexes.push(index);
   const tripleChunks = [...tripleChunkIndexes].map((index) => {
     const start = index * TRIPLES_PER_CHUNK;
     const end = Math.min(start + TRIPLES_PER_CHUNK, newCount);
     const columns = allocateColumns(end - start);
     const stored = Math.max(0, Math.min(end, oldCount) - start);
     for (const name of COLUMN_NAMES) (columns[name] as Int32Array | Float64Array).set((graph.columns[name] as Int32Array | Float64Array).subarray(start, start + stored));
-    for (const [position, triple] of positions) {
+    for (const [position, triple] of writes) {
       if (position < start || position >= end) continue;
       const offset = position - start;
       columns.subjects[offset] = triple.subject;
@@ -55,7 +55,7 @@ export function chunksForDelta(graph: KnowledgeGraph, sessionId: string, delta: 
     }
     return { sessionId, index, symbols };
   });
-  return { tripleChunks, symbolChunks };
+  return { tripleChunks, symbolChunks, emptiedChunkIndexes };
 }
 
 /** Every chunk of a graph (writing a whole graph: a snapshot restore, a migration). */

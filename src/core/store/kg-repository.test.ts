@@ -50,4 +50,38 @@ describe('graph storage in chunks', () => {
     expect(reloaded.symbolByLabel('thing16000')?.id).toBe(graph.symbolByLabel('Thing16000')?.id);
     expect(progress.at(-1)).toBe(3);
   });
+
+  it('reloads a graph after removals exactly as memory holds it, dropping chunks that empty', async () => {
+    const db = new AnimaDatabase('anima', freshIndexedDb());
+    await db.sessions.add({ id: SESSION, name: 'test', cycle: 0, createdAt: 0, updatedAt: 0 });
+    const graph = new KnowledgeGraph();
+    const count = TRIPLES_PER_CHUNK * 2 + 5;
+    await store(db, graph, (batch) => {
+      const isA = batch.resolve({ type: 'label', value: 'is-a' }, 'predicate');
+      for (let index = 0; index < count; index++) batch.assert(batch.resolve({ type: 'label', value: `Thing${index}` }, 'subject'), isA, batch.resolve({ type: 'label', value: `Kind${index % 7}` }, 'object'), 0.5);
+    });
+    // Removals from the first chunk, the middle and the end, with additions in the same delta.
+    const doomed = [0, 17, TRIPLES_PER_CHUNK + 3, count - 1].map((position) => graph.tripleAt(position));
+    await store(db, graph, (batch) => {
+      const isA = batch.resolve({ type: 'label', value: 'is-a' }, 'predicate');
+      batch.assert(batch.resolve({ type: 'label', value: 'Newcomer' }, 'subject'), isA, batch.resolve({ type: 'label', value: 'Kind1' }, 'object'), 0.7);
+      for (const triple of doomed) batch.retract(triple.subject, triple.predicate, triple.object);
+    });
+    expect(graph.tripleCount).toBe(count - 3);
+    for (const triple of doomed) expect(graph.triple(triple.subject, triple.predicate, triple.object)).toBeUndefined();
+    let reloaded = await loadGraph(db, SESSION);
+    expect([...reloaded.triples()]).toEqual([...graph.triples()]);
+    const removals = await db.provenance.where('kind').equals('import').count();
+    expect(removals).toBeGreaterThanOrEqual(2);
+
+    // Down to the last chunk's start: the third chunk record is deleted, not left behind.
+    const tail = [...graph.triples()].slice(TRIPLES_PER_CHUNK * 2);
+    await store(db, graph, (batch) => {
+      for (const triple of tail) batch.retract(triple.subject, triple.predicate, triple.object);
+    });
+    expect(graph.tripleCount).toBe(TRIPLES_PER_CHUNK * 2);
+    expect(await db.tripleChunks.count()).toBe(2);
+    reloaded = await loadGraph(db, SESSION);
+    expect([...reloaded.triples()]).toEqual([...graph.triples()]);
+  });
 });

@@ -34,7 +34,7 @@ export async function loadGraph(db: AnimaDatabase, sessionId: string, onProgress
 /**
  * Stores a graph delta with the provenance that explains it, in one transaction: all of it, or
  * (on any failure) none of it. One record for the whole delta (an import), or one per triple (a
- * derivation with its own rule and premises). Only the chunks the delta touches are rewritten.
+ * derivation with its own rule and premises; a removal with its reason). Only the chunks the delta touches are rewritten.
  * Returns the delta with its triples stamped with their provenance ids, ready to apply to the
  * graph (which must not change between this call and that apply).
  */
@@ -44,7 +44,8 @@ export async function storeGraphDelta(
 ): Promise<GraphDelta> {
   const { graph, sessionId, delta, provenance, now } = change;
   return db.transaction('rw', [db.symbolChunks, db.tripleChunks, db.sessions, db.provenance], async () => {
-    const changed = [...delta.addedTriples, ...delta.updatedTriples];
+    // Removed triples get a record too: what took them out, and why.
+    const changed = [...delta.addedTriples, ...delta.updatedTriples, ...delta.removedTriples];
     let idOf: (index: number) => number;
     if (typeof provenance === 'function') {
       const ids = (await db.provenance.bulkAdd(changed.map(provenance), { allKeys: true })) as number[];
@@ -57,11 +58,13 @@ export async function storeGraphDelta(
     const stamped: GraphDelta = {
       symbols: delta.symbols,
       addedTriples: stampedTriples.slice(0, delta.addedTriples.length),
-      updatedTriples: stampedTriples.slice(delta.addedTriples.length),
+      updatedTriples: stampedTriples.slice(delta.addedTriples.length, delta.addedTriples.length + delta.updatedTriples.length),
+      removedTriples: delta.removedTriples,
     };
-    const { symbolChunks, tripleChunks } = chunksForDelta(graph, sessionId, stamped);
+    const { symbolChunks, tripleChunks, emptiedChunkIndexes } = chunksForDelta(graph, sessionId, stamped);
     await db.symbolChunks.bulkPut(symbolChunks);
     await db.tripleChunks.bulkPut(tripleChunks);
+    if (emptiedChunkIndexes.length > 0) await db.tripleChunks.bulkDelete(emptiedChunkIndexes.map((index): [string, number] => [sessionId, index]));
     await db.sessions.update(sessionId, { updatedAt: now });
     return stamped;
   });

@@ -7,7 +7,7 @@ import type { ToolState } from './tool.ts';
 export function goalWords(state: Pick<ToolState, 'criteria' | 'goalSymbols' | 'graph'>): string[] {
   const { criteria, graph } = state;
   const words =
-    criteria.kind === 'keywords'
+    criteria.kind !== 'pattern'
       ? criteria.keywords
       : criteria.patterns.flatMap((pattern) => pattern.flatMap((term) => (term.type === 'label' ? [term.value.toLowerCase()] : [])));
   const labels = state.goalSymbols.map((id) => (graph.symbol(id)?.label ?? '').toLowerCase()).filter((label) => label !== '');

@@ -1,6 +1,7 @@
 import { gapAnalysis } from './gap-analysis.ts';
 import { inferRules } from './infer-rules.ts';
 import { kgQuery } from './kg-query.ts';
+import { kgMutate } from './kg-mutate.ts';
 import { memoryRecall } from './memory-recall.ts';
 import { reason } from './reason.ts';
 import { synthesizeTriple } from './synthesize-triple.ts';
@@ -14,6 +15,7 @@ import { type AgentTool, defineTool } from './tool.ts';
 /** Every tool the agent can choose from. */
 export const TOOLS: readonly AgentTool[] = [
   defineTool(kgQuery),
+  defineTool(kgMutate),
   defineTool(inferRules),
   defineTool(similaritySearch),
   defineTool(gapAnalysis),

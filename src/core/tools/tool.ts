@@ -9,6 +9,7 @@ import type { Triple } from '../kg/triple.ts';
 import type { ProvenanceDraft } from '../store/provenance.ts';
 
 import type { Archetype } from '../psyche/psyche.ts';
+import type { ShadowAction } from '../psyche/shadow.ts';
 
 /** How much harm a tool can do, in increasing order (a shadow pattern's threshold compares on this order). */
 export const DANGER_LEVELS = ['safe', 'cautious', 'dangerous', 'critical'] as const;
@@ -75,7 +76,10 @@ export type Tool<Input = unknown> = {
   name: string;
   description: string;
   archetype: Archetype | undefined;
+  /** The most harm the tool can do; {@link dangerOf} may say less for a given input. */
   danger: DangerLevel;
+  /** How dangerous this very action is, where that depends on the input (asserting a fact vs retracting one). */
+  dangerOf?(input: Input): DangerLevel;
   capabilities: readonly Capability[];
   input: z.ZodType<Input>;
   /** Why the tool cannot be a candidate now (offline, no model, nothing to work on), or undefined. */
@@ -108,12 +112,19 @@ export function factIdsOf(triple: Pick<Triple, 'subject' | 'predicate' | 'object
  * against the tool's schema first, and turns a throwing tool into a failed outcome, so neither
  * a bad input nor a bug stops the loop.
  */
-export type AgentTool = Omit<Tool, 'input' | 'proposeInput' | 'run'> & {
+export type AgentTool = Omit<Tool, 'input' | 'proposeInput' | 'run' | 'dangerOf'> & {
   /** The tool's definition as stable text (what it is, how dangerous, its input's JSON Schema): an approval is bound to it. */
   definition: string;
+  /** How dangerous an action with this input is (an input the tool would refuse counts at the tool's worst). */
+  dangerOf(input: unknown): DangerLevel;
   proposeInput(state: ToolState): unknown;
   run(input: unknown, state: ToolState): Promise<ToolOutcome>;
 };
+
+/** What the shadow judges of a tool's action: its name, its danger for this input, its capabilities, the input. */
+export function shadowViewOf(tool: AgentTool, input: unknown): ShadowAction {
+  return { tool: tool.name, danger: tool.dangerOf(input), capabilities: tool.capabilities, input };
+}
 
 export function defineTool<Input>(tool: Tool<Input>): AgentTool {
   const { name, description, archetype, danger, capabilities } = tool;
@@ -121,6 +132,10 @@ export function defineTool<Input>(tool: Tool<Input>): AgentTool {
     ...tool,
     definition: JSON.stringify({ name, description, archetype: archetype ?? null, danger, capabilities, input: z.toJSONSchema(tool.input) }),
     proposeInput: (state) => tool.proposeInput(state),
+    dangerOf(input) {
+      const parsed = tool.input.safeParse(input);
+      return parsed.success && tool.dangerOf ? tool.dangerOf(parsed.data) : danger;
+    },
     async run(input, state) {
       const parsed = tool.input.safeParse(input);
       if (!parsed.success) {

@@ -24,4 +24,6 @@ export const PROVENANCE_KIND_LABELS = {
   'user-answer': 'Your answer',
   extraction: 'Read in a document',
   fetch: 'Fetched from the web',
+  assertion: 'Asserted as asked',
+  retraction: 'Retracted as asked',
 } as const satisfies Record<ProvenanceRecord['kind'], string>;
