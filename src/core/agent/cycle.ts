@@ -60,8 +60,8 @@ export type CycleContext = {
   psyche: Psyche;
 };
 
-/** When no tool can work on the chosen goal: the goal and every tool's reason. */
-export type NoToolAvailable = { goal: Goal; record: Omit<CycleRecord, 'act' | 'outcome' | 'statusChange' | 'tool' | 'input' | 'shadow'> };
+/** When no tool can work on the chosen goal: the goal, what the tools saw, and every tool's reason. */
+export type NoToolAvailable = { goal: Goal; criteria: Criteria; state: ToolState; record: Omit<CycleRecord, 'act' | 'outcome' | 'statusChange' | 'tool' | 'input' | 'shadow'> };
 
 /** The decision of a cycle: the goal, the tool and its input, and the record of how it was reached. */
 export type Decision = {
@@ -162,7 +162,7 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
     if (!best || score.total > best.total) best = { tool, total: score.total, input: proposed };
   }
   const common = { sessionId: context.sessionId, cycle: context.cycle, goalId: goal.id!, startedAt: context.now, observe, orient, candidates };
-  if (!best) return { goal, record: { ...common, decide: 'no tool can work on this goal now' } };
+  if (!best) return { goal, criteria, state, record: { ...common, decide: 'no tool can work on this goal now' } };
   const { input } = best;
   const decided = `${best.tool.name} ${candidates.find((candidate) => candidate.tool === best.tool.name)!.breakdown}`;
   return {

@@ -110,11 +110,11 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
     psyche: psyche.psyche,
   });
   if (!decided) return undefined;
-  if (!('tool' in decided)) return commitIdleCycle(db, decided, { sessionId, cycle, startedAt });
 
-  // An action the user approved for this goal takes the place of the choice, if its tool is unchanged.
+  // An action the user approved for this goal takes the place of the choice (or of having none),
+  // if its tool is unchanged and can run now; one that cannot run yet stays approved.
   const invalidated: Approval[] = [];
-  let decision = decided;
+  let decision: Decision | undefined = 'tool' in decided ? decided : undefined;
   let gate: ActGate | undefined;
   for (const approval of approved.filter((candidate) => candidate.goalId === decided.goal.id)) {
     const tool = TOOLS.find((candidate) => candidate.name === approval.tool);
@@ -125,12 +125,20 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       continue;
     }
     if (tool && (await actionDigest(tool, approval.input)) === approval.digest) {
-      decision = { ...decided, tool, input: approval.input, record: { ...decided.record, tool: tool.name, input: approval.input, decide: `${tool.name}: carrying out approved action #${approval.id} (the choice was ${decided.record.decide})` } };
+      if (tool.unavailableBecause(decided.state) !== undefined) continue;
+      const choice = 'tool' in decided ? ` (the choice was ${decided.record.decide})` : '';
+      decision = {
+        ...decided,
+        tool,
+        input: approval.input,
+        record: { ...decided.record, tool: tool.name, input: approval.input, decide: `${tool.name}: carrying out approved action #${approval.id}${choice}` },
+      };
       gate = { kind: 'run', approval };
       break;
     }
     invalidated.push({ ...approval, status: 'invalidated', reason: tool ? `${approval.tool} changed since it was approved; the agent asks again if it still needs it` : `there is no tool ${approval.tool} any more`, decidedAt: startedAt });
   }
+  if (!decision) return commitIdleCycle(db, decided, invalidated, { sessionId, cycle, startedAt });
   if (!gate) {
     const veto = decisiveVeto(judgeAction(psyche.psyche, shadowViewOf(decision.tool, decision.input)));
     gate = !veto ? { kind: 'run' } : veto.pattern.requireApproval ? { kind: 'ask', veto, digest: await actionDigest(decision.tool, decision.input) } : { kind: 'vetoed', veto };
@@ -374,11 +382,12 @@ async function evolveAtReflection(context: CommitContext, record: CycleRecord): 
  * When no tool can work on the goal, looping would only repeat that: the goal is suspended with
  * every tool's reason (the user can resume it once something changed), in a recorded cycle.
  */
-async function commitIdleCycle(db: AnimaDatabase, idle: NoToolAvailable, context: { sessionId: string; cycle: number; startedAt: number }): Promise<CycleRecord> {
+async function commitIdleCycle(db: AnimaDatabase, idle: NoToolAvailable, invalidated: readonly Approval[], context: { sessionId: string; cycle: number; startedAt: number }): Promise<CycleRecord> {
   const reasons = idle.record.candidates.map((candidate) => `${candidate.tool}: ${candidate.skippedBecause}`).join('; ');
   const statusChange = `suspended: no tool can work on it now (${reasons})`;
   const record: CycleRecord = { ...idle.record, tool: 'none', input: null, act: `nothing to do -> failed (${statusChange})`, outcome: 'failed', statusChange };
-  await db.transaction('rw', [db.sessions, db.goals, db.cycles, db.provenance], async () => {
+  await db.transaction('rw', [db.sessions, db.goals, db.cycles, db.provenance, db.approvals], async () => {
+    if (invalidated.length > 0) await db.approvals.bulkPut(invalidated);
     await db.goals.put({ ...idle.goal, status: 'suspended', statusReason: statusChange, cyclesWorked: idle.goal.cyclesWorked + 1 });
     await db.cycles.add(record);
     await db.provenance.add({ sessionId: context.sessionId, kind: 'decision', sources: [`goal:${idle.goal.id}`], confidence: 1, cycle: context.cycle, detail: record.act, createdAt: context.startedAt });

@@ -82,6 +82,23 @@ describe('http_fetch', () => {
     expect(await session.db.provenance.get(tail.provenanceId!)).toMatchObject({ kind: 'fetch', sources: [`${base}Dog`] });
   });
 
+  it('keeps an approved fetch while web access is off, and carries it out once it is back', async () => {
+    const session = await sessionAbout('Dog', 'tail bone');
+    const { service, sessionId } = session;
+    await run(service, sessionId, 6);
+    const [pending] = (await service.approvalList({ sessionId })).approvals;
+    await service.approvalDecide({ sessionId, approvalId: pending!.id, decision: 'approve' });
+    await service.webAccessSet({ webAccess: { allowedPrefixes: [], timeoutSeconds: 1, maxKilobytes: 2 } });
+    const offline = await run(service, sessionId, 2);
+    expect(offline.map((record) => record.tool)).not.toContain('http_fetch');
+    expect((await service.approvalList({ sessionId })).approvals[0]).toMatchObject({ status: 'approved' });
+
+    await service.webAccessSet({ webAccess: { allowedPrefixes: [base], timeoutSeconds: 1, maxKilobytes: 2 } });
+    const [carried] = await run(service, sessionId, 1);
+    expect(carried).toMatchObject({ tool: 'http_fetch', decide: expect.stringMatching(/^http_fetch: carrying out approved action #1 \(the choice was /), outcome: 'completed' });
+    expect((await service.approvalList({ sessionId })).approvals[0]).toMatchObject({ status: 'done' });
+  });
+
   it('reads plain text for simple sentences', async () => {
     const fetched = await fetchCycle(await sessionAbout('Cat', 'whisker'));
     expect(fetched.act).toMatch(/^GET .*Cat: 2 facts \(text\/plain/);
