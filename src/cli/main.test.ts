@@ -180,6 +180,11 @@ describe('anima psyche commands', () => {
     const written = await anima('write-up', '1', '--snapshot', snapshot);
     expect(written.out).toMatch(/^Dog -> is-a -> Mammal \[[\d.]+\]$/m);
     expect((await anima('write-up', '1', '--snapshot', snapshot, '--grammar', 'formal')).out).toMatch(/^- Cat is-a Mammal \(confidence 1\.00\)$/m);
+    expect(await anima('notes', '--snapshot', snapshot)).toMatchObject({ code: 0, out: '', error: expect.stringContaining('no notes') });
+    await anima('run', '--goal', 'Find canines and keep notes', '--criteria', '?x is-a canine, at least 1', '--snapshot', snapshot);
+    const notes = await anima('notes', '2', '--snapshot', snapshot);
+    expect(notes.out).toMatch(/^# Notes: Find canines and keep notes\n\nGoal 2, written at cycle \d+: \d+ findings?\.\n\n- Dog is-a Canine \(confidence [\d.]+\)$/m);
+    expect((await anima('notes', 'x', '--snapshot', snapshot)).code).toBe(2);
     const refused = await anima('run', '--goal', 'x y z', '--psyche', await file('bad.toml', '[archetypes]\nsage = 2\n'), '--snapshot', snapshot);
     expect(refused).toMatchObject({ code: 1, error: expect.stringContaining('nothing was run') });
   });

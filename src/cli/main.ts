@@ -29,6 +29,7 @@ The agent (goals and cycles live in the same snapshot):
   anima consolidate --snapshot S
   anima recall --query TEXT --snapshot S [--limit K] [--json]
   anima write-up GOAL_ID --snapshot S [--grammar narrative|formal|terse|NAME]
+  anima notes [GOAL_ID] --snapshot S             the notes the agent wrote (goals that ask for notes)
   anima questions --snapshot S [--json]          what the agent asked (its goal waits for the answer)
   anima answer QUESTION_ID [--facts "S, P, O[, C]" ...] [--note TEXT] --snapshot S
 
@@ -46,7 +47,7 @@ Options:
 `;
 
 const KG_COMMANDS = ['import', 'stats', 'query', 'export', 'infer', 'path', 'similar'];
-const AGENT_COMMANDS = ['run', 'resume', 'cycle', 'goals', 'consolidate', 'recall', 'write-up', 'questions', 'answer'];
+const AGENT_COMMANDS = ['run', 'resume', 'cycle', 'goals', 'consolidate', 'recall', 'write-up', 'notes', 'questions', 'answer'];
 const PSYCHE_COMMANDS = ['check', 'import', 'export'];
 
 const defaultOutput: CliOutput = {
@@ -304,7 +305,7 @@ async function runPsycheCommand({ command, file, service, sessionId, outputFile,
 
 type AgentCommand = {
   area: string;
-  /** The word after the command: write-up's goal id. */
+  /** The word after the command: the goal id of write-up and notes, the question id of answer. */
   positional: string | undefined;
   service: AgentApi;
   sessionId: string;
@@ -337,6 +338,15 @@ async function runAgentCommand({ area, positional, service, sessionId, values, o
     const written = await service.synthesize({ sessionId, goalId, ...(values.grammar ? { grammar: values.grammar } : {}) });
     if (!written.ok) throw new CliError(written.problems.map(describeProblem).join('\n'));
     output.out(`${written.text}\n`);
+    return 0;
+  }
+  if (area === 'notes') {
+    const goalId = positional === undefined ? undefined : numberOption(positional, 'GOAL_ID', { min: 1, max: Number.MAX_SAFE_INTEGER, fallback: Number.NaN, isInteger: true });
+    if (Number.isNaN(goalId)) throw new CliError(`notes: GOAL_ID must be a goal's number (\`anima goals\` lists them)`, 2);
+    const { notes } = await service.noteList({ sessionId });
+    const shown = notes.filter((note) => goalId === undefined || note.goalId === goalId);
+    if (shown.length === 0) output.error(`anima: no notes${goalId === undefined ? '' : ` for goal ${goalId}`} (a goal gets notes when its words ask for them: "... and keep notes")\n`);
+    output.out(shown.map((note) => note.text).join('\n'));
     return 0;
   }
   if (area === 'run') {

@@ -8,6 +8,7 @@ import { provenanceRecordSchema } from './store/provenance.ts';
 import { psycheSchema } from './psyche/psyche.ts';
 import { approvalStatusSchema } from './agent/approval.ts';
 import { questionStatusSchema } from './agent/question.ts';
+import { scratchNoteSchema } from './agent/scratch-note.ts';
 
 /**
  * The contract of the AgentService: every method's arguments, result and (for long operations)
@@ -190,6 +191,10 @@ export const documentViewSchema = z.object({
   factsExtracted: z.number().int().optional(),
 });
 export type DocumentView = z.infer<typeof documentViewSchema>;
+
+/** A note of the agent's scratch area as the Goals screen shows it (text, for reading and download). */
+export const scratchNoteViewSchema = scratchNoteSchema.omit({ sessionId: true }).extend({ id: z.number().int() });
+export type ScratchNoteView = z.infer<typeof scratchNoteViewSchema>;
 
 /** The grammars synthesis can use: the built-in ones and the psyche's custom grammar. */
 export const grammarChoiceSchema = z.string().min(1).max(200);
@@ -406,6 +411,8 @@ export const agentContract = {
       z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
     ]),
   },
+  /** The notes the agent wrote in the session's scratch area (file_io, for goals that ask for notes), newest first. */
+  noteList: { args: z.object({ sessionId: sessionIdSchema }), result: z.object({ notes: z.array(scratchNoteViewSchema) }) },
   /** Actions waiting for approval first (oldest first), then decided ones (newest first). */
   approvalList: { args: z.object({ sessionId: sessionIdSchema, limit: z.number().int().min(1).max(1000).default(100) }), result: z.object({ approvals: z.array(approvalViewSchema), pendingCount: z.number().int() }) },
   /** Approves (the goal goes on and runs the action next) or denies (the goal goes on without it) a pending action. */

@@ -14,6 +14,7 @@ import { type Episode, recallEpisodes } from './episodes.ts';
 import { memoryPressure } from './working-memory.ts';
 import { formatBreakdown, scoreTool } from './score.ts';
 import { describeChange, isChangeMade } from './requested-change.ts';
+import { asksForNotes, NOTES_PENDING } from './scratch-note.ts';
 import { kgMutateActionOf } from '../tools/kg-mutate.ts';
 
 /** How a cycle ended for its goal. */
@@ -242,6 +243,9 @@ export function evaluateGoal(graph: KnowledgeGraph, decision: Decision, outcome:
     isMet = matched.length * 2 >= keywords.length;
     if (isMet) metBecause = `found ${matched.join(', ')} (${matched.length} of ${keywords.length} keywords)`;
   }
+  const notedFindings = outcome.note?.findingsNoted ?? goal.notedFindings ?? 0;
+  if (isMet && asksForNotes(goal) && findings.length > notedFindings)
+    return { goal: { ...base, status: 'active', statusReason: NOTES_PENDING, lastProgressCycle: base.cyclesWorked }, outcome: 'advanced', statusChange: NOTES_PENDING };
   // Progress is counted in the goal's own cycles, the unit its stall threshold is in.
   if (isMet) return { goal: { ...base, status: 'completed', statusReason: metBecause, lastProgressCycle: base.cyclesWorked }, outcome: 'completed', statusChange: `completed: ${metBecause}` };
   if (hasAdvanced) return { goal: { ...base, lastProgressCycle: base.cyclesWorked }, outcome: 'advanced' };

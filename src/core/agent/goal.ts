@@ -28,6 +28,8 @@ export const goalSchema = z.object({
   findings: z.array(findingSchema),
   /** The graph's triple count when the rules last ran around this goal (unchanged graph: nothing new to infer). */
   inferredAtTripleCount: z.number().int().nonnegative().optional(),
+  /** How many of its findings its scratch note holds (a goal that asks for notes; see scratch-note.ts). */
+  notedFindings: z.number().int().nonnegative().optional(),
   /** The addresses http_fetch fetched for it (each once). */
   fetchedUrls: z.array(z.string()).optional(),
   /** The goal's own cycle count when it last asked the user a question. */

@@ -10,6 +10,7 @@ import { decisiveVeto, describeAction, judgeAction, type ShadowMatch } from '../
 import { addPsycheVersion, countShadowEncounter, currentPsyche } from '../store/psyche-store.ts';
 import { actionDigest } from '../tools/action-digest.ts';
 import { shadowViewOf, type ToolOutcome } from '../tools/tool.ts';
+import { storeScratchNote } from './scratch-note.ts';
 import type { ReadableDocument } from '../kg/document.ts';
 import { DEFAULT_WEB_ACCESS, WEB_ACCESS_KEY, webAccessSchema } from '../tools/web-access.ts';
 import type { Goal } from './goal.ts';
@@ -145,7 +146,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   }
   const outcome: ToolOutcome = gate.kind === 'run' ? await decision.tool.run(decision.input, decision.state) : { ok: false, summary: '', facts: [], symbols: [], rejection: 'policy_block' };
 
-  return db.transaction('rw', [db.sessions, db.goals, db.workingMemory, db.episodes, db.cycles, db.provenance, db.symbolChunks, db.tripleChunks, db.psyches, db.approvals, db.questions, db.documents], async () => {
+  return db.transaction('rw', [db.sessions, db.goals, db.workingMemory, db.episodes, db.cycles, db.provenance, db.symbolChunks, db.tripleChunks, db.psyches, db.approvals, db.questions, db.documents, db.artifacts], async () => {
     const change = outcome.graphChange;
     if (change) {
       const stored = await storeGraphDelta(db, { graph, sessionId, delta: change.delta, provenance: change.provenance, now: startedAt });
@@ -195,6 +196,10 @@ async function settleRun(context: CommitContext, graph: KnowledgeGraph, decision
   if (outcome.fetchedUrl !== undefined) evaluated.goal.fetchedUrls = [...(evaluated.goal.fetchedUrls ?? []), outcome.fetchedUrl].slice(-50);
   const change = outcome.graphChange;
   if (change?.inferredAtTripleCount !== undefined) evaluated.goal.inferredAtTripleCount = change.inferredAtTripleCount;
+  if (outcome.note) {
+    await storeScratchNote(db, { sessionId, goalId: decision.goal.id!, cycle, now: startedAt, ...outcome.note });
+    evaluated.goal.notedFindings = outcome.note.findingsNoted;
+  }
   const updatedGoals: Goal[] = [evaluated.goal];
   let statusChange = evaluated.statusChange;
   const split = decomposeIfStalled(evaluated.goal, startedAt);

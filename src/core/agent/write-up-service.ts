@@ -1,3 +1,4 @@
+import { scratchNotesOf } from './scratch-note.ts';
 import type { AgentServiceImplementation } from '../api.ts';
 import type { KnowledgeGraph } from '../kg/graph.ts';
 import { runQuery, triplesOfAnswer } from '../kg/query.ts';
@@ -72,10 +73,13 @@ async function synthesisInputOf(context: ServiceContext, graph: KnowledgeGraph, 
   };
 }
 
-/** The write-up slice of the AgentService: a goal's findings in the persona's voice. */
-export function writeUpService(context: ServiceContext): Pick<AgentServiceImplementation, 'synthesize'> {
+/** The write-up slice of the AgentService: a goal's findings in the persona's voice, and the agent's own notes. */
+export function writeUpService(context: ServiceContext): Pick<AgentServiceImplementation, 'synthesize' | 'noteList'> {
   const { db, graphOf } = context;
   return {
+    async noteList({ sessionId }) {
+      return { notes: (await scratchNotesOf(db, sessionId)).map(({ sessionId: _sessionId, id, ...note }) => ({ id: id!, ...note })) };
+    },
     async synthesize({ sessionId, goalId, grammar: asked }) {
       const graph = await graphOf(sessionId);
       const goal = await db.goals.get(goalId);

@@ -6,6 +6,7 @@ import type { MemoryEntry } from '../agent/working-memory.ts';
 import type { Approval } from '../agent/approval.ts';
 import type { Question } from '../agent/question.ts';
 import type { DocumentRecord } from '../kg/document.ts';
+import type { ScratchNote } from '../agent/scratch-note.ts';
 import type { PsycheVersion } from '../psyche/psyche-version.ts';
 import type { SymbolChunkRecord, TripleChunkRecord } from './graph-chunks.ts';
 import { UPGRADES } from './migrations.ts';
@@ -36,6 +37,8 @@ export class AnimaDatabase extends Dexie {
   approvals!: EntityTable<Approval, 'id'>;
   questions!: EntityTable<Question, 'id'>;
   documents!: EntityTable<DocumentRecord, 'id'>;
+  /** The agent's scratch area: notes it wrote (file_io). */
+  artifacts!: EntityTable<ScratchNote, 'id'>;
   settings!: EntityTable<SettingRecord, 'key'>;
 
   constructor(name: string, options: DatabaseOptions = {}) {

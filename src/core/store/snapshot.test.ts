@@ -41,7 +41,7 @@ describe('session snapshots', () => {
 
   it('migrates a version 1 snapshot (a graph, no agent state) to the current version', () => {
     const parsed = parseSnapshot({ format: 'anima-snapshot', version: 1, session: { id: 's', name: 'n', cycle: 0, createdAt: 0, updatedAt: 0 }, symbols: [], triples: [], provenance: [] });
-    expect(parsed).toMatchObject({ ok: true, value: { version: 6, goals: [], workingMemory: [], cycles: [], episodes: [], psyches: [], approvals: [], questions: [], documents: [] } });
+    expect(parsed).toMatchObject({ ok: true, value: { version: 7, goals: [], workingMemory: [], cycles: [], episodes: [], psyches: [], approvals: [], questions: [], documents: [], notes: [] } });
   });
 
   it('round-trips the agent state, and refuses goals that name missing parents or symbols', async () => {

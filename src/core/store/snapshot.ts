@@ -15,6 +15,7 @@ import { memoryEntrySchema } from '../agent/working-memory.ts';
 import { approvalSchema } from '../agent/approval.ts';
 import { questionSchema } from '../agent/question.ts';
 import { documentSchema } from '../kg/document.ts';
+import { scratchNoteSchema } from '../agent/scratch-note.ts';
 import { psycheVersionSchema } from '../psyche/psyche-version.ts';
 import { psycheHistory } from './psyche-store.ts';
 
@@ -25,10 +26,10 @@ import { psycheHistory } from './psyche-store.ts';
 export const SNAPSHOT_FORMAT = 'anima-snapshot';
 /**
  * Version 2 added the agent's goals, working memory and cycle log; 3 its episodes; 4 the psyche's
- * versions and the approvals; 5 the agent's questions; 6 the imported documents. Older files are
- * migrated on import.
+ * versions and the approvals; 5 the agent's questions; 6 the imported documents; 7 the agent's
+ * scratch notes. Older files are migrated on import.
  */
-export const SNAPSHOT_VERSION = 6;
+export const SNAPSHOT_VERSION = 7;
 
 export const snapshotSchema = z
   .object({
@@ -46,6 +47,7 @@ export const snapshotSchema = z
     approvals: z.array(approvalSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
     questions: z.array(questionSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
     documents: z.array(documentSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
+    notes: z.array(scratchNoteSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
   })
   .strict();
 export type Snapshot = z.infer<typeof snapshotSchema>;
@@ -57,7 +59,7 @@ export type Snapshot = z.infer<typeof snapshotSchema>;
 export async function exportSnapshot(db: AnimaDatabase, sessionId: string): Promise<Snapshot> {
   const session = await db.sessions.get(sessionId);
   if (!session) throw new Error(`no session with id ${sessionId}`);
-  const [graph, provenance, goals, workingMemory, cycles, episodes, psyches, approvals, questions, documents] = await Promise.all([
+  const [graph, provenance, goals, workingMemory, cycles, episodes, psyches, approvals, questions, documents, notes] = await Promise.all([
     loadGraph(db, sessionId),
     db.provenance.where('sessionId').equals(sessionId).sortBy('id'),
     db.goals.where('sessionId').equals(sessionId).sortBy('id'),
@@ -68,6 +70,7 @@ export async function exportSnapshot(db: AnimaDatabase, sessionId: string): Prom
     db.approvals.where('sessionId').equals(sessionId).sortBy('id'),
     db.questions.where('sessionId').equals(sessionId).sortBy('id'),
     db.documents.where('sessionId').equals(sessionId).sortBy('id'),
+    db.artifacts.where('sessionId').equals(sessionId).sortBy('id'),
   ]);
   const withoutSession = <T extends { sessionId: string }>({ sessionId: _sessionId, ...rest }: T) => rest;
   return snapshotSchema.parse({
@@ -87,6 +90,7 @@ export async function exportSnapshot(db: AnimaDatabase, sessionId: string): Prom
     approvals: approvals.map(withoutSession),
     questions: questions.map(withoutSession),
     documents: documents.map(withoutSession),
+    notes: notes.map(withoutSession),
   });
 }
 
@@ -165,6 +169,8 @@ function migrateSnapshot(value: unknown): unknown {
   if (migrated.version === 4) migrated = { ...migrated, version: 5, questions: [] };
   // 5 -> 6: sessions gained imported documents; a version 5 session had none.
   if (migrated.version === 5) migrated = { ...migrated, version: 6, documents: [] };
+  // 6 -> 7: sessions gained the agent's scratch notes; a version 6 session had written none.
+  if (migrated.version === 6) migrated = { ...migrated, version: 7, notes: [] };
   return migrated;
 }
 
@@ -175,7 +181,7 @@ function migrateSnapshot(value: unknown): unknown {
 export async function restoreSnapshot(db: AnimaDatabase, snapshot: Snapshot): Promise<void> {
   const sessionId = snapshot.session.id;
   const { symbolChunks, tripleChunks } = chunksOfGraph(KnowledgeGraph.from(snapshot.symbols, snapshot.triples), sessionId);
-  await db.transaction('rw', [db.sessions, db.symbolChunks, db.tripleChunks, db.provenance, db.settings, db.goals, db.workingMemory, db.cycles, db.episodes, db.psyches, db.approvals, db.questions, db.documents], async () => {
+  await db.transaction('rw', [db.sessions, db.symbolChunks, db.tripleChunks, db.provenance, db.settings, db.goals, db.workingMemory, db.cycles, db.episodes, db.psyches, db.approvals, db.questions, db.documents, db.artifacts], async () => {
     await chunksOfSession(db.symbolChunks, sessionId).delete();
     await chunksOfSession(db.tripleChunks, sessionId).delete();
     await db.provenance.where('sessionId').equals(sessionId).delete();
@@ -195,6 +201,8 @@ export async function restoreSnapshot(db: AnimaDatabase, snapshot: Snapshot): Pr
     await db.questions.bulkAdd(snapshot.questions.map((question) => ({ ...question, sessionId })));
     await db.documents.where('sessionId').equals(sessionId).delete();
     await db.documents.bulkAdd(snapshot.documents.map((document) => ({ ...document, sessionId })));
+    await db.artifacts.where('sessionId').equals(sessionId).delete();
+    await db.artifacts.bulkAdd(snapshot.notes.map((note) => ({ ...note, sessionId })));
     await db.sessions.put(snapshot.session);
     await db.symbolChunks.bulkAdd(symbolChunks);
     await db.tripleChunks.bulkAdd(tripleChunks);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { sentencesOf, singular, wordsOfText } from '../kg/sentence-facts.ts';
+import { asksForNotes, NOTES_PENDING, scratchNoteName, scratchNoteText } from '../agent/scratch-note.ts';
 import { goalWords } from './goal-words.ts';
 import type { Tool, ToolState } from './tool.ts';
 
@@ -16,27 +17,59 @@ function mentioning(state: ToolState) {
     .sort((a, b) => b.words.length - a.words.length || (a.document.id ?? 0) - (b.document.id ?? 0));
 }
 
+/** Why the goal has no note to write now, or undefined. */
+function noNoteBecause(state: ToolState): string | undefined {
+  if (!asksForNotes(state.goal)) return 'the goal asks for no notes';
+  if (state.goal.findings.length <= (state.goal.notedFindings ?? 0)) return 'its notes already hold every finding';
+  return undefined;
+}
+
+type FileIoInput = { documentId: number; words: string[] } | { note: string };
+
 /**
- * Reads what the imported documents say about the goal: the sentences of a document that
- * mention its words. What it reads counts as the tool's output for the goal's criteria.
+ * Works with files: reads what the imported documents say about the goal (the sentences of a
+ * document that mention its words; what it reads counts as the tool's output for the goal's
+ * criteria), and, for a goal that asks for notes, writes its findings to a note in the scratch
+ * area (a download on the Goals screen). Writing comes first: a goal asking for notes completes
+ * only once they hold every finding.
  */
-export const fileIo: Tool<{ documentId: number; words: string[] }> = {
+export const fileIo: Tool<FileIoInput> = {
   name: 'file_io',
-  description: 'read what an imported document says about the goal',
+  description: 'read what an imported document says about the goal; write the goal\'s notes to the scratch area',
   archetype: 'explorer',
   danger: 'safe',
-  capabilities: ['readFiles'],
-  input: z.object({ documentId: z.number().int(), words: z.array(z.string().min(1).max(200)).min(1).max(50) }),
+  capabilities: ['readFiles', 'writeFiles'],
+  input: z.union([
+    z.object({ documentId: z.number().int(), words: z.array(z.string().min(1).max(200)).min(1).max(50) }).strict(),
+    z.object({ note: z.string().min(1).max(200) }).strict(),
+  ]),
   unavailableBecause: (state) => {
-    if (state.documents.length === 0) return 'no document has been imported';
-    return mentioning(state).length === 0 ? 'no imported document mentions the goal' : undefined;
+    const noNote = noNoteBecause(state);
+    if (noNote === undefined) return undefined;
+    if (state.documents.length === 0) return `no document has been imported, and ${noNote}`;
+    return mentioning(state).length === 0 ? `no imported document mentions the goal, and ${noNote}` : undefined;
   },
-  baseScore: () => 0.5,
+  baseScore: (state) => (noNoteBecause(state) !== undefined ? 0.5 : state.goal.statusReason === NOTES_PENDING ? 1 : 0.7),
   proposeInput: (state) => {
+    if (noNoteBecause(state) === undefined) return { note: scratchNoteName(state.goal.id!) };
     const [best] = mentioning(state);
     return { documentId: best?.document.id ?? -1, words: best?.words ?? goalWords(state).slice(0, 1) };
   },
   run(input, state) {
+    if ('note' in input) {
+      const { goal } = state;
+      if (input.note !== scratchNoteName(goal.id!)) return { ok: false, summary: `file_io writes only its goal's own note (${scratchNoteName(goal.id!)})`, facts: [], symbols: [], rejection: 'invalid_arguments' };
+      const text = scratchNoteText(state.graph, goal, state.cycle);
+      return {
+        ok: true,
+        summary: `wrote ${input.note}: ${goal.findings.length} finding${goal.findings.length === 1 ? '' : 's'}`,
+        facts: [],
+        // Writing down what was found finds nothing new.
+        evidence: '',
+        symbols: [...state.goalSymbols].slice(0, 20),
+        note: { name: input.note, text, findingsNoted: goal.findings.length },
+      };
+    }
     const document = state.documents.find((candidate) => candidate.id === input.documentId);
     if (!document) return { ok: false, summary: `there is no document ${input.documentId}`, facts: [], symbols: [], rejection: 'precondition_miss' };
     const wanted = new Set(input.words.map(singular));

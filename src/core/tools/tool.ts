@@ -63,6 +63,8 @@ export type ToolOutcome = {
   question?: string;
   /** An address http_fetch asked (fetched once per goal, whatever came back). */
   fetchedUrl?: string;
+  /** A note file_io wrote to the scratch area: stored (in place of the goal's last one) in the cycle's transaction. */
+  note?: { name: string; text: string; findingsNoted: number };
   /** A document text_ingest turned into facts (read once). */
   ingestedDocument?: { id: number; facts: number };
   rejection?: 'precondition_miss' | 'invalid_arguments' | 'policy_block' | 'dependency_unavailable';
