@@ -65,6 +65,16 @@ describe('session snapshots', () => {
     const refused = parseSnapshot(broken);
     expect(refused.ok).toBe(false);
     if (!refused.ok) expect(refused.error.map(describeProblem)).toEqual(['at goals.0.parentId: 77 is not a goal of this snapshot', expect.stringMatching(/^at goals\.0\.findings\.\d+: names a symbol/)]);
+
+    // Repeated row ids, and a cycle naming an approval the file lacks.
+    const repeated = structuredClone(snapshot);
+    repeated.workingMemory.push(structuredClone(repeated.workingMemory[0]!));
+    repeated.cycles[0]!.shadow = { pattern: 'p', because: 'b', provenanceId: 1, approvalId: 5 };
+    const refusedAgain = parseSnapshot(repeated);
+    expect(refusedAgain.ok ? [] : refusedAgain.error.map(describeProblem)).toEqual([
+      `at workingMemory.${repeated.workingMemory.length - 1}.id: id ${repeated.workingMemory[0]!.id} appears twice`,
+      'at cycles.0.shadow.approvalId: 5 is not an approval of this snapshot',
+    ]);
   });
 
   it('round-trips the psyche history and the approvals', async () => {

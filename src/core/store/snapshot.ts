@@ -151,6 +151,21 @@ export function parseSnapshot(value: unknown): Result<Snapshot> {
     if (!goalIds.has(approval.goalId)) problems.push({ path: `approvals.${index}.goalId`, message: `${approval.goalId} is not a goal of this snapshot` });
   for (const [index, question] of snapshot.questions.entries())
     if (!goalIds.has(question.goalId)) problems.push({ path: `questions.${index}.goalId`, message: `${question.goalId} is not a goal of this snapshot` });
+  for (const [index, note] of snapshot.notes.entries())
+    if (!goalIds.has(note.goalId)) problems.push({ path: `notes.${index}.goalId`, message: `${note.goalId} is not a goal of this snapshot` });
+  // Row ids are primary keys: a repeat would make the restore fail half way (it is one transaction, but say why).
+  const rows = { goals: snapshot.goals, workingMemory: snapshot.workingMemory, episodes: snapshot.episodes, approvals: snapshot.approvals, questions: snapshot.questions, documents: snapshot.documents, notes: snapshot.notes };
+  for (const [table, records] of Object.entries(rows)) {
+    const seen = new Set<number>();
+    for (const [index, record] of records.entries()) {
+      if (seen.has(record.id)) problems.push({ path: `${table}.${index}.id`, message: `id ${record.id} appears twice` });
+      seen.add(record.id);
+    }
+  }
+  const approvalIds = new Set(snapshot.approvals.map((approval) => approval.id));
+  for (const [index, record] of snapshot.cycles.entries())
+    if (record.shadow?.approvalId !== undefined && !approvalIds.has(record.shadow.approvalId))
+      problems.push({ path: `cycles.${index}.shadow.approvalId`, message: `${record.shadow.approvalId} is not an approval of this snapshot` });
   return problems.length > 0 ? { ok: false, error: problems.slice(0, 20) } : { ok: true, value: snapshot };
 }
 
