@@ -52,7 +52,7 @@ async function measure(triples: number): Promise<Figures> {
   await storeGraphDelta(db, {
     graph: empty,
     sessionId: 's',
-    delta: { symbols: [...generated.symbols()], addedTriples: [...generated.triples()], updatedTriples: [] },
+    delta: { symbols: [...generated.symbols()], addedTriples: [...generated.triples()], updatedTriples: [], removedTriples: [] },
     provenance: { sessionId: 's', kind: 'import', sources: ['generated'], confidence: 1, cycle: 0, detail: 'bench', createdAt: 0 },
     now: 0,
   });
