@@ -185,6 +185,9 @@ describe('anima psyche commands', () => {
     const notes = await anima('notes', '2', '--snapshot', snapshot);
     expect(notes.out).toMatch(/^# Notes: Find canines and keep notes\n\nGoal 2, written at cycle \d+: \d+ findings?\.\n\n- Dog is-a Canine \(confidence [\d.]+\)$/m);
     expect((await anima('notes', 'x', '--snapshot', snapshot)).code).toBe(2);
+    const plan = await anima('plan', '--goal', 'Find mammals', '--criteria', '?x is-a mammal, at least 3', '--snapshot', snapshot);
+    expect(plan.out.split('\n').slice(0, 2)).toEqual(['explore first (attempt 0); needs knowledge: kg_query -> infer_rules -> reason -> gap_analysis', '1. kg_query {"pattern":"?x is-a mammal"}: knowledge: look up what the graph holds about the goal']);
+    expect((await anima('plan', '--goal', 'Find mammals', '--attempt', '1', '--snapshot', snapshot, '--json')).out).toMatch(/^\{"attempt":1,"needs":\["knowledge"\],"strategy":"reason first \(attempt 1\); needs knowledge: infer_rules/);
     const refused = await anima('run', '--goal', 'x y z', '--psyche', await file('bad.toml', '[archetypes]\nsage = 2\n'), '--snapshot', snapshot);
     expect(refused).toMatchObject({ code: 1, error: expect.stringContaining('nothing was run') });
   });

@@ -29,6 +29,7 @@ The agent (goals and cycles live in the same snapshot):
   anima consolidate --snapshot S
   anima recall --query TEXT --snapshot S [--limit K] [--json]
   anima write-up GOAL_ID --snapshot S [--grammar narrative|formal|terse|NAME]
+  anima plan --goal TEXT [--criteria C] [--attempt N] --snapshot S [--json]   the plan it would make
   anima notes [GOAL_ID] --snapshot S             the notes the agent wrote (goals that ask for notes)
   anima questions --snapshot S [--json]          what the agent asked (its goal waits for the answer)
   anima answer QUESTION_ID [--facts "S, P, O[, C]" ...] [--note TEXT] --snapshot S
@@ -47,7 +48,7 @@ Options:
 `;
 
 const KG_COMMANDS = ['import', 'stats', 'query', 'export', 'infer', 'path', 'similar'];
-const AGENT_COMMANDS = ['run', 'resume', 'cycle', 'goals', 'consolidate', 'recall', 'write-up', 'notes', 'questions', 'answer'];
+const AGENT_COMMANDS = ['run', 'resume', 'cycle', 'goals', 'consolidate', 'recall', 'write-up', 'notes', 'plan', 'questions', 'answer'];
 const PSYCHE_COMMANDS = ['check', 'import', 'export'];
 
 const defaultOutput: CliOutput = {
@@ -93,6 +94,7 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
         facts: { type: 'string', multiple: true },
         note: { type: 'string' },
         grammar: { type: 'string' },
+        attempt: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     });
@@ -309,7 +311,7 @@ type AgentCommand = {
   positional: string | undefined;
   service: AgentApi;
   sessionId: string;
-  values: { json?: boolean; goal?: string; criteria?: string; priority?: string; kg?: string; 'max-cycles'?: string; query?: string; limit?: string; grammar?: string; facts?: string[]; note?: string };
+  values: { json?: boolean; goal?: string; criteria?: string; priority?: string; kg?: string; 'max-cycles'?: string; query?: string; limit?: string; grammar?: string; attempt?: string; facts?: string[]; note?: string };
   output: CliOutput;
   save: () => Promise<void>;
 };
@@ -338,6 +340,16 @@ async function runAgentCommand({ area, positional, service, sessionId, values, o
     const written = await service.synthesize({ sessionId, goalId, ...(values.grammar ? { grammar: values.grammar } : {}) });
     if (!written.ok) throw new CliError(written.problems.map(describeProblem).join('\n'));
     output.out(`${written.text}\n`);
+    return 0;
+  }
+  if (area === 'plan') {
+    if (!values.goal) throw new CliError(`plan: --goal "TEXT" is required\n\n${USAGE}`, 2);
+    const attempt = numberOption(values.attempt, '--attempt', { min: 0, max: 100, fallback: 0, isInteger: true });
+    const planned = await service.planPreview({ sessionId, description: values.goal, criteria: values.criteria ?? '', attempt });
+    if (!planned.ok) throw new CliError([`plan: the goal cannot be planned:`, ...planned.problems.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
+    const { plan } = planned;
+    if (values.json) output.out(`${JSON.stringify(plan)}\n`);
+    else output.out(`${plan.strategy}\n${plan.steps.map((step, index) => `${index + 1}. ${step.tool} ${JSON.stringify(step.input)}: ${step.rationale}`).join('\n')}\n`);
     return 0;
   }
   if (area === 'notes') {

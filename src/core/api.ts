@@ -9,6 +9,7 @@ import { psycheSchema } from './psyche/psyche.ts';
 import { approvalStatusSchema } from './agent/approval.ts';
 import { questionStatusSchema } from './agent/question.ts';
 import { scratchNoteSchema } from './agent/scratch-note.ts';
+import { planSchema } from './agent/plan.ts';
 
 /**
  * The contract of the AgentService: every method's arguments, result and (for long operations)
@@ -408,6 +409,14 @@ export const agentContract = {
     args: z.object({ sessionId: sessionIdSchema, goalId: z.number().int(), grammar: grammarChoiceSchema.optional() }),
     result: z.discriminatedUnion('ok', [
       z.object({ ok: z.literal(true), grammar: z.string(), text: z.string(), grammars: z.array(z.string()) }),
+      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+    ]),
+  },
+  /** The plan the agent would make for a goal (not stored): what it needs, the strategy of the attempt, the steps with their inputs and why. */
+  planPreview: {
+    args: z.object({ sessionId: sessionIdSchema, description: z.string().trim().min(1).max(2000), criteria: z.string().max(2000).default(''), attempt: z.number().int().min(0).max(100).default(0) }),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), plan: planSchema.pick({ attempt: true, needs: true, strategy: true, steps: true }) }),
       z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
     ]),
   },

@@ -78,38 +78,10 @@ type ActGate =
 export async function runCycle(dependencies: CycleDependencies): Promise<CycleRecord | undefined> {
   const { db, sessionId, graph, similarity, now } = dependencies;
   const { documents } = dependencies;
-  const [session, goals, memory, episodes, psyche, approved, webAccessSetting] = await db.transaction('r', [db.sessions, db.goals, db.workingMemory, db.episodes, db.psyches, db.approvals, db.settings], () =>
-    Promise.all([
-      db.sessions.get(sessionId),
-      db.goals.where('sessionId').equals(sessionId).toArray(),
-      db.workingMemory.where('sessionId').equals(sessionId).sortBy('id'),
-      db.episodes.where('sessionId').equals(sessionId).sortBy('id'),
-      currentPsyche(db, sessionId),
-      db.approvals.where('status').equals('approved').filter((approval) => approval.sessionId === sessionId).sortBy('id'),
-      db.settings.get(WEB_ACCESS_KEY),
-    ]),
-  );
-  if (!session) throw new Error(`no session with id ${sessionId}`);
+  const { session, goals, memory, episodes, psyche, approved, webAccess } = await readCycleInputs(db, sessionId);
   const cycle = session.cycle + 1;
   const startedAt = now();
-  const decided = decide({
-    sessionId,
-    cycle,
-    now: startedAt,
-    graph,
-    similarity,
-    goals,
-    memoryEntryCount: memory.length,
-    memoryCapacity: DEFAULT_MEMORY_CAPACITY,
-    episodes,
-    documents,
-    // A stored setting that no longer reads (an older shape) allows nothing.
-    webAccess: webAccessSchema.safeParse(webAccessSetting?.value).data ?? DEFAULT_WEB_ACCESS,
-    // Node (the CLI) has no navigator: it tries, and a failed fetch says why.
-    isOnline: (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine ?? true,
-    tools: TOOLS,
-    psyche: psyche.psyche,
-  });
+  const decided = decide({ ...cycleContextOf({ goals, memory, episodes, psyche, webAccess }), sessionId, cycle, now: startedAt, graph, similarity, documents });
   if (!decided) return undefined;
 
   // An action the user approved for this goal takes the place of the choice (or of having none),
@@ -184,6 +156,40 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
     await db.sessions.update(sessionId, { cycle, updatedAt: startedAt });
     return record;
   });
+}
+
+/** What a cycle reads from the database before it decides, in one read transaction. */
+export async function readCycleInputs(db: AnimaDatabase, sessionId: string) {
+  const [session, goals, memory, episodes, psyche, approved, webAccessSetting] = await db.transaction('r', [db.sessions, db.goals, db.workingMemory, db.episodes, db.psyches, db.approvals, db.settings], () =>
+    Promise.all([
+      db.sessions.get(sessionId),
+      db.goals.where('sessionId').equals(sessionId).toArray(),
+      db.workingMemory.where('sessionId').equals(sessionId).sortBy('id'),
+      db.episodes.where('sessionId').equals(sessionId).sortBy('id'),
+      currentPsyche(db, sessionId),
+      db.approvals.where('status').equals('approved').filter((approval) => approval.sessionId === sessionId).sortBy('id'),
+      db.settings.get(WEB_ACCESS_KEY),
+    ]),
+  );
+  if (!session) throw new Error(`no session with id ${sessionId}`);
+  // A stored setting that no longer reads (an older shape) allows nothing.
+  const webAccess = webAccessSchema.safeParse(webAccessSetting?.value).data ?? DEFAULT_WEB_ACCESS;
+  return { session, goals, memory, episodes, psyche, approved, webAccess };
+}
+
+/** The parts of decide's context that come from those inputs. */
+export function cycleContextOf(inputs: Pick<Awaited<ReturnType<typeof readCycleInputs>>, 'goals' | 'memory' | 'episodes' | 'psyche' | 'webAccess'>) {
+  return {
+    goals: inputs.goals,
+    memoryEntryCount: inputs.memory.length,
+    memoryCapacity: DEFAULT_MEMORY_CAPACITY,
+    episodes: inputs.episodes,
+    webAccess: inputs.webAccess,
+    // Node (the CLI) has no navigator: it tries, and a failed fetch says why.
+    isOnline: (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine ?? true,
+    tools: TOOLS,
+    psyche: inputs.psyche.psyche,
+  };
 }
 
 type CommitContext = { db: AnimaDatabase; sessionId: string; cycle: number; startedAt: number };

@@ -1,0 +1,25 @@
+import type { AgentServiceImplementation } from '../api.ts';
+import type { ServiceContext } from '../service-context.ts';
+import { decide } from './cycle.ts';
+import { DEFAULT_PRIORITY, DEFAULT_STALL_THRESHOLD, type Goal, parseCriteria } from './goal.ts';
+import { makePlan } from './plan.ts';
+import { cycleContextOf, readCycleInputs } from './run-cycle.ts';
+
+/** The planning slice of the AgentService: the plan the agent would make for a goal, on the session's graph as it is. */
+export function planService(context: ServiceContext): Pick<AgentServiceImplementation, 'planPreview'> {
+  const { graphOf, similarityOf, documentsOf, now } = context;
+  return {
+    async planPreview({ sessionId, description, criteria, attempt }) {
+      const parsed = parseCriteria(criteria, description);
+      if (!parsed.ok) return { ok: false, problems: parsed.error };
+      const graph = await graphOf(sessionId);
+      const inputs = await readCycleInputs(context.db, sessionId);
+      // The goal as it would be added; id 0 is no stored goal's.
+      const goal: Goal = { id: 0, sessionId, description, successCriteria: criteria, priority: DEFAULT_PRIORITY, status: 'active', cyclesWorked: 0, lastProgressCycle: 0, stallThreshold: DEFAULT_STALL_THRESHOLD, findings: [], toolsUsed: [], createdAt: now() };
+      const decided = decide({ ...cycleContextOf(inputs), goals: [goal], sessionId, cycle: inputs.session.cycle + 1, now: now(), graph, similarity: similarityOf(graph), documents: await documentsOf(sessionId) });
+      if (!decided) return { ok: false, problems: [{ message: 'the goal cannot be planned' }] };
+      const { needs, strategy, steps } = makePlan(cycleContextOf(inputs).tools, decided.state, attempt);
+      return { ok: true, plan: { attempt, needs, strategy, steps } };
+    },
+  };
+}

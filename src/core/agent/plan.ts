@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { bundle, type Hypervector, similarity, textWords, wordHypervector } from '../kg/hypervector.ts';
+import type { AgentTool, ToolState } from '../tools/tool.ts';
+
+/** What a goal can need, with the words that show it (seed 002's strategy patterns). */
+export const STRATEGY_KEYWORDS = {
+  knowledge: ['find', 'query', 'search', 'discover', 'explore', 'list', 'identify'],
+  reasoning: ['reason', 'infer', 'deduce', 'classify', 'analyze', 'why'],
+  creation: ['create', 'add', 'build', 'connect', 'link', 'store', 'write'],
+  external: ['file', 'http', 'command', 'shell', 'fetch', 'download'],
+  similarity: ['similar', 'like', 'related', 'compare', 'cluster'],
+} as const;
+export const NEEDS = Object.keys(STRATEGY_KEYWORDS) as Need[];
+export type Need = keyof typeof STRATEGY_KEYWORDS;
+export const needSchema = z.enum(NEEDS as [Need, ...Need[]]);
+
+/** The tools that serve each need, in the order a plan tries them. */
+const TOOLS_FOR_NEED: Record<Need, readonly string[]> = {
+  knowledge: ['kg_query', 'memory_recall', 'file_io', 'text_ingest'],
+  reasoning: ['infer_rules', 'reason', 'gap_analysis'],
+  creation: ['kg_mutate', 'synthesize_triple'],
+  external: ['http_fetch', 'text_ingest', 'file_io'],
+  similarity: ['similarity_search', 'synthesize_triple'],
+};
+
+/** Why a plan takes each tool. */
+const RATIONALE: Record<string, string> = {
+  kg_query: 'look up what the graph holds about the goal',
+  memory_recall: 'recall what earlier goals learned',
+  file_io: 'read what the imported documents say',
+  text_ingest: 'turn documents into facts',
+  infer_rules: 'derive the facts the rules imply',
+  reason: 'prove answers by chains of facts',
+  gap_analysis: 'find what the graph is missing',
+  kg_mutate: 'make the change the goal asks for',
+  synthesize_triple: 'propose facts by analogy',
+  http_fetch: 'fetch the addresses of the goal\'s symbols',
+  similarity_search: 'find the symbols most like the goal\'s',
+};
+
+/** A plan holds at most this many steps: a plan is a direction, re-made when it runs out or fails. */
+export const MAX_PLAN_STEPS = 6;
+
+export const planStepStatusSchema = z.enum(['pending', 'completed', 'failed', 'skipped']);
+export const planStepSchema = z.object({
+  tool: z.string(),
+  input: z.unknown(),
+  rationale: z.string(),
+  status: planStepStatusSchema,
+});
+export type PlanStep = z.infer<typeof planStepSchema>;
+
+/** A goal's plan (DESIGN section 8): ordered tool steps, the strategy that ordered them, and its attempt. */
+export const planSchema = z.object({
+  id: z.number().int().optional(),
+  sessionId: z.string(),
+  goalId: z.number().int(),
+  /** 0 for a goal's first plan; each new plan for the goal counts one more. */
+  attempt: z.number().int().nonnegative(),
+  needs: z.array(needSchema),
+  strategy: z.string(),
+  steps: z.array(planStepSchema),
+  status: z.enum(['active', 'completed', 'failed', 'superseded']),
+  /** Why it ended (failed: the step that failed and how). */
+  statusReason: z.string().optional(),
+  cycle: z.number().int().nonnegative(),
+  createdAt: z.number(),
+});
+export type Plan = z.infer<typeof planSchema>;
+
+/** A word is taken for a strategy's keyword when its vector is this similar to the bundle of the strategy's keywords. */
+const MEMBERSHIP = 0.56;
+
+const strategyVectors = new Map<Need, Hypervector>();
+function strategyVector(need: Need): Hypervector {
+  let vector = strategyVectors.get(need);
+  if (!vector) strategyVectors.set(need, (vector = bundle(STRATEGY_KEYWORDS[need].map((keyword) => wordHypervector(keyword)))));
+  return vector;
+}
+
+/** "finding" -> "find", "inferred" -> "infer", "lists" -> "list", "analyzing" -> "analyz" (close enough to fail, see below). */
+function stem(word: string): string {
+  for (const suffix of ['ing', 'ed', 'es', 's']) if (word.length > suffix.length + 3 && word.endsWith(suffix)) return word.slice(0, -suffix.length);
+  return word;
+}
+
+/**
+ * What a goal needs, from its words: each word (and its stem) is compared, as a hypervector, with
+ * the bundle of each strategy's keywords (seed 002's interference test), so "Find", "finding"
+ * and "finds" all show knowledge. A goal that shows no need is taken to need knowledge.
+ */
+export function needsOf(text: string): { needs: Need[]; words: Partial<Record<Need, string[]>> } {
+  const words: Partial<Record<Need, string[]>> = {};
+  for (const word of new Set(textWords(text))) {
+    for (const need of NEEDS) {
+      const isMember = [word, stem(word)].some((form) => similarity(wordHypervector(form), strategyVector(need)) >= MEMBERSHIP);
+      if (isMember) (words[need] ??= []).push(word);
+    }
+  }
+  const needs = NEEDS.filter((need) => words[need] !== undefined);
+  return { needs: needs.length > 0 ? needs : ['knowledge'], words };
+}
+
+/**
+ * A plan for a goal: on even attempts explore first (knowledge tools, then reasoning), on odd
+ * attempts reason first; then the tools of the goal's other needs. Only tools that can work on
+ * the goal now are planned, each with the input it would take now and why.
+ */
+export function makePlan(tools: readonly AgentTool[], state: ToolState, attempt: number): Omit<Plan, 'id' | 'cycle' | 'createdAt'> {
+  const { needs } = needsOf(`${state.goal.description} ${state.goal.successCriteria}`);
+  const core: Need[] = attempt % 2 === 0 ? ['knowledge', 'reasoning'] : ['reasoning', 'knowledge'];
+  const order = [...core, ...needs.filter((need) => !core.includes(need))];
+  const steps: PlanStep[] = [];
+  for (const need of order) {
+    for (const name of TOOLS_FOR_NEED[need]) {
+      if (steps.length >= MAX_PLAN_STEPS || steps.some((step) => step.tool === name)) continue;
+      const tool = tools.find((candidate) => candidate.name === name);
+      if (!tool || tool.unavailableBecause(state) !== undefined) continue;
+      steps.push({ tool: name, input: tool.proposeInput(state), rationale: `${need}: ${RATIONALE[name] ?? tool.description}`, status: 'pending' });
+    }
+  }
+  const approach = attempt % 2 === 0 ? 'explore first' : 'reason first';
+  const strategy = `${approach} (attempt ${attempt}); needs ${needs.join(', ')}: ${steps.map((step) => step.tool).join(' -> ') || 'no tool can work on it now'}`;
+  return { sessionId: state.sessionId, goalId: state.goal.id!, attempt, needs, strategy, steps, status: 'active' };
+}
