@@ -149,6 +149,30 @@ export class GoalsPage {
     await expect(this.findings(description)).toBeVisible();
   }
 
+  /** The "Notes" disclosure of a goal whose note the agent keeps in the scratch area. */
+  notesButton(description: string): Locator {
+    return this.goal(description).getByRole('button', { name: 'Notes', exact: true });
+  }
+
+  /** What the disclosure shows: a group named "Notes of <description>". */
+  notes(description: string): Locator {
+    return this.goal(description).getByRole('group', { name: `Notes of ${description}`, exact: true });
+  }
+
+  /** The note's text, shown as plain text in a figure named by the note's file name. */
+  noteText(description: string): Locator {
+    return this.notes(description).getByRole('figure');
+  }
+
+  noteDownloadButton(description: string): Locator {
+    return this.notes(description).getByRole('button', { name: 'Download', exact: true });
+  }
+
+  async showNotes(description: string): Promise<void> {
+    await this.notesButton(description).click();
+    await expect(this.notes(description)).toBeVisible();
+  }
+
   /** The list of sub-goals nested under a goal. */
   subGoals(description: string): Locator {
     return this.goalList.getByRole('list', { name: `Sub-goals of ${description}`, exact: true });
