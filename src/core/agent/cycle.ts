@@ -16,6 +16,7 @@ import { formatBreakdown, scoreTool } from './score.ts';
 import { describeChange, isChangeMade } from './requested-change.ts';
 import { asksForNotes, NOTES_PENDING } from './scratch-note.ts';
 import { kgMutateActionOf } from '../tools/kg-mutate.ts';
+import { noteActionOf } from '../tools/file-io.ts';
 
 /** How a cycle ended for its goal. */
 export const cycleOutcomeSchema = z.enum(['completed', 'advanced', 'no-change', 'failed', 'waiting']);
@@ -244,8 +245,12 @@ export function evaluateGoal(graph: KnowledgeGraph, decision: Decision, outcome:
     if (isMet) metBecause = `found ${matched.join(', ')} (${matched.length} of ${keywords.length} keywords)`;
   }
   const notedFindings = outcome.note?.findingsNoted ?? goal.notedFindings ?? 0;
-  if (isMet && asksForNotes(goal) && findings.length > notedFindings)
-    return { goal: { ...base, status: 'active', statusReason: NOTES_PENDING, lastProgressCycle: base.cyclesWorked }, outcome: 'advanced', statusChange: NOTES_PENDING };
+  if (isMet && asksForNotes(goal) && findings.length > notedFindings) {
+    // A note the psyche or the user will not let it write is not waited for.
+    const noteAction = noteActionOf(goal.id!);
+    if (goal.blockedActions?.includes(noteAction) || goal.deniedActions?.includes(noteAction)) metBecause = `${metBecause}; its notes could not be written (the action was refused)`;
+    else return { goal: { ...base, status: 'active', statusReason: NOTES_PENDING, lastProgressCycle: base.cyclesWorked }, outcome: 'advanced', statusChange: NOTES_PENDING };
+  }
   // Progress is counted in the goal's own cycles, the unit its stall threshold is in.
   if (isMet) return { goal: { ...base, status: 'completed', statusReason: metBecause, lastProgressCycle: base.cyclesWorked }, outcome: 'completed', statusChange: `completed: ${metBecause}` };
   if (hasAdvanced) return { goal: { ...base, lastProgressCycle: base.cyclesWorked }, outcome: 'advanced' };

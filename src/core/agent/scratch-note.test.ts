@@ -2,6 +2,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { CycleRecord } from '../api.ts';
 import { AnimaDatabase } from '../store/database.ts';
+import { addPsycheVersion } from '../store/psyche-store.ts';
+import { defaultPsyche } from '../psyche/psyche.ts';
+import { TOOLS } from '../tools/registry.ts';
+import { shadowViewOf } from '../tools/tool.ts';
 import { exportSnapshot, parseSnapshot, restoreSnapshot } from '../store/snapshot.ts';
 import { freshIndexedDb, testService } from '../testing/test-database.ts';
 
@@ -53,6 +57,24 @@ describe('scratch notes', () => {
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.error));
     await restoreSnapshot(other, parsed.value);
     expect(JSON.stringify(await exportSnapshot(other, sessionId))).toBe(JSON.stringify(snapshot));
+  });
+
+  it('a veto on writing files stops the note, not reading, and the goal completes without waiting for it', async () => {
+    const { db, service, sessionId, run } = await agentOnStarterGraph();
+    const psyche = defaultPsyche();
+    psyche.shadow.vetoPatterns = [{ name: 'no_writing', triggers: [], capabilityTriggers: ['writeFiles'], severity: 1, explanation: 'nothing is written', requireApproval: false }];
+    await db.transaction('rw', db.psyches, () => addPsycheVersion(db, { sessionId, psyche, cycle: 0, reason: 'test', now: 1 }));
+    expect(shadowViewOf(TOOLS.find((tool) => tool.name === 'file_io')!, { documentId: 1, words: ['mammal'] }).capabilities).toEqual(['readFiles']);
+    await service.goalAdd({ sessionId, description: 'Find mammals and keep notes', criteria: '?x is-a mammal, at least 5' });
+    const cycles = await run(5);
+    expect(cycles.map((record) => [record.tool, record.outcome])).toEqual([
+      ['infer_rules', 'advanced'],
+      ['file_io', 'failed'],
+      ['reason', 'completed'],
+    ]);
+    expect(cycles[1]!.shadow).toMatchObject({ pattern: 'no_writing', because: 'file_io uses writeFiles' });
+    expect(cycles[2]!.statusChange).toMatch(/; its notes could not be written \(the action was refused\)$/);
+    expect((await service.noteList({ sessionId })).notes).toEqual([]);
   });
 
   it('writes no note for a goal that does not ask for one', async () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { sentencesOf, singular, wordsOfText } from '../kg/sentence-facts.ts';
 import { asksForNotes, NOTES_PENDING, scratchNoteName, scratchNoteText } from '../agent/scratch-note.ts';
+import { describeAction } from '../psyche/shadow.ts';
 import { goalWords } from './goal-words.ts';
 import type { Tool, ToolState } from './tool.ts';
 
@@ -26,6 +27,11 @@ function noNoteBecause(state: ToolState): string | undefined {
 
 type FileIoInput = { documentId: number; words: string[] } | { note: string };
 
+/** The action that writes a goal's note, as the shadow and the goal's blocked and denied actions name it. */
+export function noteActionOf(goalId: number): string {
+  return describeAction({ tool: 'file_io', input: { note: scratchNoteName(goalId) } satisfies FileIoInput });
+}
+
 /**
  * Works with files: reads what the imported documents say about the goal (the sentences of a
  * document that mention its words; what it reads counts as the tool's output for the goal's
@@ -39,6 +45,7 @@ export const fileIo: Tool<FileIoInput> = {
   archetype: 'explorer',
   danger: 'safe',
   capabilities: ['readFiles', 'writeFiles'],
+  capabilitiesOf: (input) => ('note' in input ? ['writeFiles'] : ['readFiles']),
   input: z.union([
     z.object({ documentId: z.number().int(), words: z.array(z.string().min(1).max(200)).min(1).max(50) }).strict(),
     z.object({ note: z.string().min(1).max(200) }).strict(),

@@ -82,7 +82,10 @@ export type Tool<Input = unknown> = {
   danger: DangerLevel;
   /** How dangerous this very action is, where that depends on the input (asserting a fact vs retracting one). */
   dangerOf?(input: Input): DangerLevel;
+  /** Everything the tool may touch; {@link capabilitiesOf} may say less for a given input. */
   capabilities: readonly Capability[];
+  /** What this very action touches, where that depends on the input (reading a document vs writing a note). */
+  capabilitiesOf?(input: Input): readonly Capability[];
   input: z.ZodType<Input>;
   /** Why the tool cannot be a candidate now (offline, no model, nothing to work on), or undefined. */
   unavailableBecause(state: ToolState): string | undefined;
@@ -114,18 +117,20 @@ export function factIdsOf(triple: Pick<Triple, 'subject' | 'predicate' | 'object
  * against the tool's schema first, and turns a throwing tool into a failed outcome, so neither
  * a bad input nor a bug stops the loop.
  */
-export type AgentTool = Omit<Tool, 'input' | 'proposeInput' | 'run' | 'dangerOf'> & {
+export type AgentTool = Omit<Tool, 'input' | 'proposeInput' | 'run' | 'dangerOf' | 'capabilitiesOf'> & {
   /** The tool's definition as stable text (what it is, how dangerous, its input's JSON Schema): an approval is bound to it. */
   definition: string;
   /** How dangerous an action with this input is (an input the tool would refuse counts at the tool's worst). */
   dangerOf(input: unknown): DangerLevel;
+  /** What an action with this input touches (an input the tool would refuse counts as all it may touch). */
+  capabilitiesOf(input: unknown): readonly Capability[];
   proposeInput(state: ToolState): unknown;
   run(input: unknown, state: ToolState): Promise<ToolOutcome>;
 };
 
-/** What the shadow judges of a tool's action: its name, its danger for this input, its capabilities, the input. */
+/** What the shadow judges of a tool's action: its name, and its danger and capabilities for this input, the input. */
 export function shadowViewOf(tool: AgentTool, input: unknown): ShadowAction {
-  return { tool: tool.name, danger: tool.dangerOf(input), capabilities: tool.capabilities, input };
+  return { tool: tool.name, danger: tool.dangerOf(input), capabilities: tool.capabilitiesOf(input), input };
 }
 
 export function defineTool<Input>(tool: Tool<Input>): AgentTool {
@@ -137,6 +142,10 @@ export function defineTool<Input>(tool: Tool<Input>): AgentTool {
     dangerOf(input) {
       const parsed = tool.input.safeParse(input);
       return parsed.success && tool.dangerOf ? tool.dangerOf(parsed.data) : danger;
+    },
+    capabilitiesOf(input) {
+      const parsed = tool.input.safeParse(input);
+      return parsed.success && tool.capabilitiesOf ? tool.capabilitiesOf(parsed.data) : capabilities;
     },
     async run(input, state) {
       const parsed = tool.input.safeParse(input);
