@@ -224,8 +224,7 @@ export function evaluateGoal(graph: KnowledgeGraph, decision: Decision, outcome:
     if (isMet) metBecause = `the graph is as asked: ${criteria.changes.map(describeChange).join('; ')}`;
     else {
       // Only kg_mutate makes the change: once the user denied it, or a hard veto blocks it, nothing will.
-      const action = kgMutateActionOf(pending);
-      const refusal = goal.deniedActions?.includes(action) ? 'you denied' : goal.blockedActions?.includes(action) ? 'the psyche forbids' : undefined;
+      const refusal = refusalOf(goal, kgMutateActionOf(pending));
       if (refusal) {
         const reason = `${refusal} ${pending.map(describeChange).join('; ')}, and no other tool can make the change`;
         return { goal: { ...base, status: 'failed', statusReason: reason }, outcome: 'failed', statusChange: `failed: ${reason}` };
@@ -247,14 +246,19 @@ export function evaluateGoal(graph: KnowledgeGraph, decision: Decision, outcome:
   const notedFindings = outcome.note?.findingsNoted ?? goal.notedFindings ?? 0;
   if (isMet && asksForNotes(goal) && findings.length > notedFindings) {
     // A note the psyche or the user will not let it write is not waited for.
-    const noteAction = noteActionOf(goal.id!);
-    if (goal.blockedActions?.includes(noteAction) || goal.deniedActions?.includes(noteAction)) metBecause = `${metBecause}; its notes could not be written (the action was refused)`;
+    if (refusalOf(goal, noteActionOf(goal.id!))) metBecause = `${metBecause}; its notes could not be written (the action was refused)`;
     else return { goal: { ...base, status: 'active', statusReason: NOTES_PENDING, lastProgressCycle: base.cyclesWorked }, outcome: 'advanced', statusChange: NOTES_PENDING };
   }
   // Progress is counted in the goal's own cycles, the unit its stall threshold is in.
   if (isMet) return { goal: { ...base, status: 'completed', statusReason: metBecause, lastProgressCycle: base.cyclesWorked }, outcome: 'completed', statusChange: `completed: ${metBecause}` };
   if (hasAdvanced) return { goal: { ...base, lastProgressCycle: base.cyclesWorked }, outcome: 'advanced' };
   return { goal: base, outcome: 'no-change' };
+}
+
+/** Who refused a goal an action for good, if anyone: the user (denied) or the psyche (a hard veto). */
+function refusalOf(goal: Goal, action: string): 'you denied' | 'the psyche forbids' | undefined {
+  if (goal.deniedActions?.includes(action)) return 'you denied';
+  return goal.blockedActions?.includes(action) ? 'the psyche forbids' : undefined;
 }
 
 /**

@@ -16,9 +16,10 @@ export function planService(context: ServiceContext): Pick<AgentServiceImplement
       const inputs = await readCycleInputs(context.db, sessionId);
       // The goal as it would be added; id 0 is no stored goal's.
       const goal: Goal = { id: 0, sessionId, description, successCriteria: criteria, priority: DEFAULT_PRIORITY, status: 'active', cyclesWorked: 0, lastProgressCycle: 0, stallThreshold: DEFAULT_STALL_THRESHOLD, findings: [], toolsUsed: [], createdAt: now() };
-      const decided = decide({ ...cycleContextOf(inputs), goals: [goal], sessionId, cycle: inputs.session.cycle + 1, now: now(), graph, similarity: similarityOf(graph), documents: await documentsOf(sessionId) });
+      const cycleContext = cycleContextOf(inputs);
+      const decided = decide({ ...cycleContext, goals: [goal], sessionId, cycle: inputs.session.cycle + 1, now: now(), graph, similarity: similarityOf(graph), documents: await documentsOf(sessionId) });
       if (!decided) return { ok: false, problems: [{ message: 'the goal cannot be planned' }] };
-      const { needs, strategy, steps } = makePlan(cycleContextOf(inputs).tools, decided.state, attempt);
+      const { needs, strategy, steps } = makePlan(cycleContext.tools, decided.state, attempt);
       return { ok: true, plan: { attempt, needs, strategy, steps } };
     },
   };

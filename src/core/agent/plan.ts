@@ -78,7 +78,7 @@ function strategyVector(need: Need): Hypervector {
   return vector;
 }
 
-/** "finding" -> "find", "inferred" -> "infer", "lists" -> "list", "analyzing" -> "analyz" (close enough to fail, see below). */
+/** "finding" -> "find", "inferred" -> "infer", "lists" -> "list": a crude stem, tried beside the word itself. */
 function stem(word: string): string {
   for (const suffix of ['ing', 'ed', 'es', 's']) if (word.length > suffix.length + 3 && word.endsWith(suffix)) return word.slice(0, -suffix.length);
   return word;
