@@ -7,9 +7,8 @@ import type { Psyche } from '../psyche/psyche.ts';
 import type { ReadableDocument } from '../kg/document.ts';
 import type { WebAccess } from '../tools/web-access.ts';
 import { describeAction, judgeAction, normaliseForShadow } from '../psyche/shadow.ts';
-import { singular } from '../kg/sentence-facts.ts';
 import { type AgentTool, type FactIds, shadowViewOf, type ToolOutcome, type ToolState } from '../tools/tool.ts';
-import { type Criteria, type Goal, goalSymbols, keywordsOf, parseCriteria } from './goal.ts';
+import { type Criteria, factsText, type Goal, goalSymbols, keywordsOf, matchKeywords, parseCriteria } from './goal.ts';
 import { type Episode, recallEpisodes } from './episodes.ts';
 import { memoryPressure } from './working-memory.ts';
 import { formatBreakdown, scoreTool } from './score.ts';
@@ -17,6 +16,7 @@ import { describeChange, isChangeMade } from './requested-change.ts';
 import { asksForNotes, NOTES_PENDING } from './scratch-note.ts';
 import { kgMutateActionOf } from '../tools/kg-mutate.ts';
 import { noteActionOf } from '../tools/file-io.ts';
+import { makePlan, nextStep, type Plan, skipBlockedSteps } from './plan.ts';
 
 /** How a cycle ended for its goal. */
 export const cycleOutcomeSchema = z.enum(['completed', 'advanced', 'no-change', 'failed', 'waiting']);
@@ -60,18 +60,24 @@ export type CycleContext = {
   tools: readonly AgentTool[];
   /** Its archetype weights bias the choice; its shadow's bias patterns penalise it. */
   psyche: Psyche;
+  /** Planning on: the session's active plans; the next step of the goal's plan gets the plan bonus. Absent: planning off. */
+  planning?: { activePlans: readonly Plan[] };
 };
 
 /** When no tool can work on the chosen goal: the goal, what the tools saw, and every tool's reason. */
 export type NoToolAvailable = { goal: Goal; criteria: Criteria; state: ToolState; record: Omit<CycleRecord, 'act' | 'outcome' | 'statusChange' | 'tool' | 'input' | 'shadow'> };
 
-/** The decision of a cycle: the goal, the tool and its input, and the record of how it was reached. */
+/** The plan that steers a cycle: the goal's active plan (new when it has no id), and a plan this cycle ended. */
+export type PlanSteering = { plan: Plan; ended?: Plan };
+
+/** The decision of a cycle: the goal, the tool and its input, the plan that steered it, and the record of how it was reached. */
 export type Decision = {
   goal: Goal;
   criteria: Criteria;
   state: ToolState;
   tool: AgentTool;
   input: unknown;
+  plan?: PlanSteering;
   record: Omit<CycleRecord, 'act' | 'outcome' | 'statusChange' | 'shadow'>;
 };
 
@@ -122,30 +128,37 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
     webAccess: context.webAccess,
     isOnline: context.isOnline,
   };
-  const candidates: CycleRecord['candidates'] = [];
-  let best: { tool: AgentTool; total: number; input: unknown } | undefined;
+  // Every tool is assessed first: the plan skips the steps whose tool cannot run, then the choice is scored.
+  type Assessed = { tool: AgentTool; skippedBecause: string } | { tool: AgentTool; skippedBecause?: undefined; input: unknown; verdict: ReturnType<typeof judgeAction> };
   const vetoed = new Set((goal.blockedActions ?? []).map(normaliseForShadow));
   const denied = new Set((goal.deniedActions ?? []).map(normaliseForShadow));
-  for (const tool of [...context.tools].sort((a, b) => a.name.localeCompare(b.name))) {
-    const skippedBecause = tool.unavailableBecause(state);
-    if (skippedBecause) {
-      candidates.push({ tool: tool.name, skippedBecause });
+  const assessed = [...context.tools]
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((tool): Assessed => {
+      const unavailable = tool.unavailableBecause(state);
+      if (unavailable) return { tool, skippedBecause: unavailable };
+      const input = tool.proposeInput(state);
+      const action = normaliseForShadow(describeAction({ tool: tool.name, input }));
+      const verdict = judgeAction(context.psyche, shadowViewOf(tool, input));
+      if (denied.has(action)) return { tool, skippedBecause: 'you denied this very action for this goal' };
+      // A vetoed action stays out while a hard veto still forbids it: an edited psyche may allow it again.
+      const hardVeto = verdict.vetoes.find((match) => !match.pattern.requireApproval);
+      if (vetoed.has(action) && hardVeto) return { tool, skippedBecause: `this very action was vetoed for this goal (${hardVeto.pattern.name})` };
+      return { tool, input, verdict };
+    });
+  const skipped = new Map(assessed.flatMap((entry) => (entry.skippedBecause !== undefined ? [[entry.tool.name, entry.skippedBecause] as const] : [])));
+  const steering = context.planning ? steerPlan(context, goal, state, assessed.filter((entry) => entry.skippedBecause === undefined).map((entry) => entry.tool), skipped) : undefined;
+  const planTool = steering && nextStep(steering.plan)?.tool;
+
+  const candidates: CycleRecord['candidates'] = [];
+  let best: { tool: AgentTool; total: number; input: unknown } | undefined;
+  for (const entry of assessed) {
+    const { tool } = entry;
+    if (entry.skippedBecause !== undefined) {
+      candidates.push({ tool: tool.name, skippedBecause: entry.skippedBecause });
       continue;
     }
-    const proposed = tool.proposeInput(state);
-    const action = normaliseForShadow(describeAction({ tool: tool.name, input: proposed }));
-    const verdict = judgeAction(context.psyche, shadowViewOf(tool, proposed));
-    if (denied.has(action)) {
-      candidates.push({ tool: tool.name, skippedBecause: 'you denied this very action for this goal' });
-      continue;
-    }
-    // A vetoed action stays out while a hard veto still forbids it: an edited psyche may allow it again.
-    const hardVeto = verdict.vetoes.find((match) => !match.pattern.requireApproval);
-    if (vetoed.has(action) && hardVeto) {
-      candidates.push({ tool: tool.name, skippedBecause: `this very action was vetoed for this goal (${hardVeto.pattern.name})` });
-      continue;
-    }
-    const { biases, biasSeverity } = verdict;
+    const { biases, biasSeverity } = entry.verdict;
     const score = scoreTool({
       base: tool.baseScore(state),
       recentTools: goal.toolsUsed,
@@ -156,14 +169,15 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
       memoryPressure: pressure,
       archetypeWeight: tool.archetype ? context.psyche.archetypes[tool.archetype] : 0.5,
       biasSeverity,
-      isPlanStep: false,
+      isPlanStep: tool.name === planTool,
       priority: goal.priority,
     });
     const biasedBy = biases.length > 0 ? ` biased by ${biases.map((match) => `${match.pattern.name} (${match.because})`).join(', ')}` : '';
     candidates.push({ tool: tool.name, score: score.total, breakdown: `${formatBreakdown(score)}${biasedBy}` });
-    if (!best || score.total > best.total) best = { tool, total: score.total, input: proposed };
+    if (!best || score.total > best.total) best = { tool, total: score.total, input: entry.input };
   }
-  const common = { sessionId: context.sessionId, cycle: context.cycle, goalId: goal.id!, startedAt: context.now, observe, orient, candidates };
+  const planned = steering ? `; ${describeSteering(steering)}` : '';
+  const common = { sessionId: context.sessionId, cycle: context.cycle, goalId: goal.id!, startedAt: context.now, observe: `${observe}${planned}`, orient, candidates };
   if (!best) return { goal, criteria, state, record: { ...common, decide: 'no tool can work on this goal now' } };
   const { input } = best;
   const decided = `${best.tool.name} ${candidates.find((candidate) => candidate.tool === best.tool.name)!.breakdown}`;
@@ -173,8 +187,38 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
     state,
     tool: best.tool,
     input,
+    ...(steering ? { plan: steering } : {}),
     record: { ...common, decide: decided, tool: best.tool.name, input },
   };
+}
+
+/**
+ * The goal's plan for this cycle: its active plan with the steps it cannot take now skipped; a
+ * plan that ran out of steps ends, and a goal without a plan gets a new one (attempt = the plans
+ * made for it so far), built only from the tools that can work on it now.
+ */
+function steerPlan(context: CycleContext, goal: Goal, state: ToolState, usable: readonly AgentTool[], skipped: ReadonlyMap<string, string>): PlanSteering | undefined {
+  if (usable.length === 0) return undefined;
+  const blockedBecause = (tool: string) => skipped.get(tool) ?? (usable.some((candidate) => candidate.name === tool) ? undefined : `there is no tool ${tool}`);
+  const active = context.planning?.activePlans.find((plan) => plan.goalId === goal.id);
+  let ended: Plan | undefined;
+  if (active) {
+    const current = skipBlockedSteps(active, blockedBecause, context.cycle);
+    if (nextStep(current)) return { plan: current };
+    ended = { ...current, status: 'completed', statusReason: 'it ran all its steps; the goal is not met yet, so a new plan is made' };
+  }
+  const made = makePlan(usable, state, goal.plansMade ?? 0);
+  // No tool the plan knows for the goal's needs can run: the plain score chooses, and the ended plan waits to be closed.
+  if (made.steps.length === 0) return undefined;
+  return { plan: { ...made, cycle: context.cycle, createdAt: context.now }, ...(ended ? { ended } : {}) };
+}
+
+/** The plan as the cycle log's observation tells it. */
+function describeSteering({ plan, ended }: PlanSteering): string {
+  const step = nextStep(plan);
+  const position = step ? `step ${plan.steps.indexOf(step) + 1} of ${plan.steps.length}, ${step.tool} (${step.rationale})` : 'no step left';
+  const made = plan.id === undefined ? `new plan: ${plan.strategy}${ended ? ` (plan ${ended.id ?? '?'} ended: ${ended.statusReason})` : ''}; ` : `plan ${plan.id} attempt ${plan.attempt}: `;
+  return `${made}${position}`;
 }
 
 /** A goal keeps at most this many findings. */
@@ -231,17 +275,10 @@ export function evaluateGoal(graph: KnowledgeGraph, decision: Decision, outcome:
       }
     }
   } else {
-    // Whole words only, and a keyword that names the goal's own subject (a word of its
-    // description) proves nothing: every fact about Mars says "Mars".
-    const ownNames = new Set(keywordsOf(goal.description));
-    const wanted = criteria.keywords.filter((keyword) => !ownNames.has(keyword));
-    const keywords = wanted.length > 0 ? wanted : criteria.keywords;
-    const text = `${findings.map((fact) => fact.map((id) => graph.symbol(id)?.label ?? '').join(' ')).join(' ')} ${outcome.evidence ?? outcome.summary}`;
-    // Singular on both sides: "volcano" is found in "volcanoes".
-    const words = new Set(text.normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}-]+/u).map(singular));
-    const matched = keywords.filter((keyword) => words.has(singular(keyword)));
-    isMet = matched.length * 2 >= keywords.length;
-    if (isMet) metBecause = `found ${matched.join(', ')} (${matched.length} of ${keywords.length} keywords)`;
+    const text = `${factsText(graph, findings)} ${outcome.evidence ?? outcome.summary}`;
+    const match = matchKeywords(goal, criteria.keywords, text);
+    isMet = match.isMet;
+    if (isMet) metBecause = `found ${match.matched.join(', ')} (${match.matched.length} of ${match.keywords.length} keywords)`;
   }
   const notedFindings = outcome.note?.findingsNoted ?? goal.notedFindings ?? 0;
   if (isMet && asksForNotes(goal) && findings.length > notedFindings) {

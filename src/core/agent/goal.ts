@@ -3,6 +3,7 @@ import type { KnowledgeGraph } from '../kg/graph.ts';
 import { parseQuery, type TriplePattern } from '../kg/query.ts';
 import type { Problem, Result } from '../result.ts';
 import { type RequestedChange, requestedChangesOf } from './requested-change.ts';
+import { singular } from '../kg/sentence-facts.ts';
 
 export const goalStatusSchema = z.enum(['active', 'suspended', 'waiting', 'completed', 'failed']);
 export type GoalStatus = z.infer<typeof goalStatusSchema>;
@@ -38,6 +39,9 @@ export const goalSchema = z.object({
   blockedActions: z.array(z.string()).optional(),
   /** Actions the user denied for it: left out for good. */
   deniedActions: z.array(z.string()).optional(),
+  /** How many plans were made for it (the next plan's attempt number), and how many of them failed. */
+  plansMade: z.number().int().nonnegative().optional(),
+  plansFailed: z.number().int().nonnegative().optional(),
   /** The tools chosen for it, most recent first (the recency and novelty of scoring). */
   toolsUsed: z.array(z.string()),
   createdAt: z.number(),
@@ -86,6 +90,26 @@ export function parseCriteria(criteria: string, description: string, isKnown?: (
 /** Words longer than 3 letters, lower-cased, without repeats (the seed's keyword rule). */
 export function keywordsOf(text: string): string[] {
   return [...new Set(text.normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}-]+/u).filter((word) => word.length > 3))];
+}
+
+/**
+ * Which of a keyword goal's keywords a text holds; met when at least half do. Whole words only,
+ * and a keyword that names the goal's own subject (a word of its description) proves nothing:
+ * every fact about Mars says "Mars".
+ */
+export function matchKeywords(goal: Pick<Goal, 'description'>, criteriaKeywords: readonly string[], text: string): { keywords: readonly string[]; matched: string[]; isMet: boolean } {
+  const ownNames = new Set(keywordsOf(goal.description));
+  const wanted = criteriaKeywords.filter((keyword) => !ownNames.has(keyword));
+  const keywords = wanted.length > 0 ? wanted : criteriaKeywords;
+  // Singular on both sides: "volcano" is found in "volcanoes".
+  const words = new Set(text.normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}-]+/u).map(singular));
+  const matched = keywords.filter((keyword) => words.has(singular(keyword)));
+  return { keywords, matched, isMet: matched.length * 2 >= keywords.length };
+}
+
+/** Facts as the words of their labels, for keyword matching. */
+export function factsText(graph: KnowledgeGraph, facts: readonly (readonly [number, number, number])[]): string {
+  return facts.map((fact) => fact.map((id) => graph.symbol(id)?.label ?? '').join(' ')).join(' ');
 }
 
 /**

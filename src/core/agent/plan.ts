@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { bundle, type Hypervector, similarity, textWords, wordHypervector } from '../kg/hypervector.ts';
-import type { AgentTool, ToolState } from '../tools/tool.ts';
+import { runQuery } from '../kg/query.ts';
+import { LOOKUP_LIMIT } from '../tools/kg-query.ts';
+import { type AgentTool, domainTriplesAround, factIdsOf, type ToolState } from '../tools/tool.ts';
+import { factsText, matchKeywords } from './goal.ts';
 
 /** What a goal can need, with the words that show it (seed 002's strategy patterns). */
 export const STRATEGY_KEYWORDS = {
@@ -16,7 +19,8 @@ export const needSchema = z.enum(NEEDS as [Need, ...Need[]]);
 
 /** The tools that serve each need, in the order a plan tries them. */
 const TOOLS_FOR_NEED: Record<Need, readonly string[]> = {
-  knowledge: ['kg_query', 'memory_recall', 'file_io', 'text_ingest'],
+  // text_ingest before file_io: facts serve the rules and the criteria, words only keyword goals.
+  knowledge: ['kg_query', 'memory_recall', 'text_ingest', 'file_io'],
   reasoning: ['infer_rules', 'reason', 'gap_analysis'],
   creation: ['kg_mutate', 'synthesize_triple'],
   external: ['http_fetch', 'text_ingest', 'file_io'],
@@ -38,15 +42,23 @@ const RATIONALE: Record<string, string> = {
   similarity_search: 'find the symbols most like the goal\'s',
 };
 
+/** A goal fails when this many of its plans failed (seed 002's max_backtrack_attempts). */
+export const DEFAULT_MAX_FAILED_PLANS = 3;
+
 /** A plan holds at most this many steps: a plan is a direction, re-made when it runs out or fails. */
 export const MAX_PLAN_STEPS = 6;
 
 export const planStepStatusSchema = z.enum(['pending', 'completed', 'failed', 'skipped']);
 export const planStepSchema = z.object({
   tool: z.string(),
+  /** The input proposed when planned; once run, the input it ran with (a tool proposes from the graph as it is then). */
   input: z.unknown(),
   rationale: z.string(),
   status: planStepStatusSchema,
+  /** How it ended: the tool's summary, or why it was skipped. */
+  result: z.string().optional(),
+  /** The session cycle in which it ended. */
+  cycle: z.number().int().positive().optional(),
 });
 export type PlanStep = z.infer<typeof planStepSchema>;
 
@@ -108,7 +120,9 @@ export function needsOf(text: string): { needs: Need[]; words: Partial<Record<Ne
  */
 export function makePlan(tools: readonly AgentTool[], state: ToolState, attempt: number): Omit<Plan, 'id' | 'cycle' | 'createdAt'> {
   const { needs } = needsOf(`${state.goal.description} ${state.goal.successCriteria}`);
-  const core: Need[] = attempt % 2 === 0 ? ['knowledge', 'reasoning'] : ['reasoning', 'knowledge'];
+  const explored: Need[] = attempt % 2 === 0 ? ['knowledge', 'reasoning'] : ['reasoning', 'knowledge'];
+  // A goal that asks for a change to the graph is met only by making it: that comes first.
+  const core: Need[] = state.criteria.kind === 'changes' ? ['creation', ...explored] : explored;
   const order = [...core, ...needs.filter((need) => !core.includes(need))];
   const steps: PlanStep[] = [];
   for (const need of order) {
@@ -116,10 +130,72 @@ export function makePlan(tools: readonly AgentTool[], state: ToolState, attempt:
       if (steps.length >= MAX_PLAN_STEPS || steps.some((step) => step.tool === name)) continue;
       const tool = tools.find((candidate) => candidate.name === name);
       if (!tool || tool.unavailableBecause(state) !== undefined) continue;
-      steps.push({ tool: name, input: tool.proposeInput(state), rationale: `${need}: ${RATIONALE[name] ?? tool.description}`, status: 'pending' });
+      const step: PlanStep = { tool: name, input: tool.proposeInput(state), rationale: `${need}: ${RATIONALE[name] ?? tool.description}`, status: 'pending' };
+      steps.push(name === 'kg_query' ? lookedUpWhilePlanning(step, state) : step);
     }
   }
-  const approach = attempt % 2 === 0 ? 'explore first' : 'reason first';
+  const approach = `${state.criteria.kind === 'changes' ? 'change first, then ' : ''}${attempt % 2 === 0 ? 'explore first' : 'reason first'}`;
   const strategy = `${approach} (attempt ${attempt}); needs ${needs.join(', ')}: ${steps.map((step) => step.tool).join(' -> ') || 'no tool can work on it now'}`;
   return { sessionId: state.sessionId, goalId: state.goal.id!, attempt, needs, strategy, steps, status: 'active' };
+}
+
+/**
+ * The planner does the goal's lookup itself, to see whether a cycle spent on it would help: a
+ * pattern's answers are checked against the graph every cycle anyway, and the triples around a
+ * keyword goal's symbol help only when they hold its keywords. A lookup that cannot help is
+ * done already (with what it saw); one that can stays the plan's first step.
+ */
+function lookedUpWhilePlanning(step: PlanStep, state: ToolState): PlanStep {
+  const { graph, criteria, goal } = state;
+  const done = (result: string): PlanStep => ({ ...step, status: 'completed', result: `looked up while planning: ${result}` });
+  if (criteria.kind === 'pattern') {
+    const answers = runQuery(graph, criteria.patterns, criteria.minCount).rows.length;
+    const found = answers >= criteria.minCount ? `${criteria.minCount} or more answers` : `${answers} answer${answers === 1 ? '' : 's'}`;
+    return done(`${found} to ${criteria.text}, ${criteria.minCount} needed`);
+  }
+  const { symbol } = step.input as { symbol?: number };
+  if (criteria.kind !== 'keywords' || symbol === undefined) return step;
+  const around = domainTriplesAround(graph, [symbol], LOOKUP_LIMIT).map(factIdsOf);
+  const match = matchKeywords(goal, criteria.keywords, factsText(graph, [...goal.findings, ...around]));
+  if (match.isMet) return step;
+  const missing = match.keywords.filter((keyword) => !match.matched.includes(keyword));
+  return done(`the ${around.length} triples around ${graph.symbol(symbol)?.label ?? `#${symbol}`} do not hold ${missing.join(', ')}`);
+}
+
+/** The step the plan does next, if any is left. */
+export function nextStep(plan: Pick<Plan, 'steps'>): PlanStep | undefined {
+  return plan.steps.find((step) => step.status === 'pending');
+}
+
+/** How a cycle went for the tool it chose, as a plan step sees it. */
+export type StepRun = { tool: string; input: unknown; result: 'completed' | 'failed' | 'skipped' | 'waiting'; summary: string; cycle: number };
+
+/**
+ * The plan after a cycle: the first pending step of the tool that was chosen takes the cycle's
+ * result (a step is done when its tool ran for the goal, in or out of turn); a step held for
+ * approval stays pending; a failed step fails the plan.
+ */
+export function advancePlan(plan: Plan, run: StepRun): Plan {
+  const { result } = run;
+  const index = plan.steps.findIndex((step) => step.status === 'pending' && step.tool === run.tool);
+  if (index === -1 || result === 'waiting') return plan;
+  const steps = plan.steps.map((step, at): PlanStep => (at === index ? { ...step, input: run.input, status: result, result: run.summary, cycle: run.cycle } : step));
+  if (result !== 'failed') return { ...plan, steps };
+  return { ...plan, steps, status: 'failed', statusReason: `step ${index + 1} (${run.tool}) failed: ${run.summary}` };
+}
+
+/**
+ * Marks the pending steps at the head of the plan whose tool cannot run now as skipped (with
+ * why), so the plan's next step is one that can. Steps further on wait for their turn.
+ */
+export function skipBlockedSteps(plan: Plan, blockedBecause: (tool: string) => string | undefined, cycle: number): Plan {
+  const steps = [...plan.steps];
+  for (let at = 0; at < steps.length; at++) {
+    const step = steps[at]!;
+    if (step.status !== 'pending') continue;
+    const because = blockedBecause(step.tool);
+    if (because === undefined) break;
+    steps[at] = { ...step, status: 'skipped', result: because, cycle };
+  }
+  return { ...plan, steps };
 }

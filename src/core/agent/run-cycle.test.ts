@@ -22,11 +22,12 @@ describe('the agent loop', () => {
     const run = await service.agentRun({ sessionId, operationId: 'run', maxCycles: 20 }, (record) => cycles.push(record));
     expect(run).toMatchObject({ ok: true, stoppedBecause: 'no-active-goal' });
     expect(cycles.length).toBeLessThanOrEqual(20);
-    // The rules run first (chains reach Mammal), then the criteria are met.
+    // The plan looked up the pattern while planning, so its next step, the rules, runs first (chains reach Mammal); then the criteria are met.
     expect(cycles.map((record) => record.tool)).toEqual(['infer_rules']);
     expect(cycles[0]).toMatchObject({ outcome: 'completed', cycle: 1 });
+    expect(cycles[0]!.observe).toContain('new plan: explore first (attempt 0); needs knowledge: kg_query -> infer_rules -> reason -> gap_analysis; step 2 of 4, infer_rules');
     expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'infer_rules')!.breakdown).toBe(
-      '[score=0.77: base=0.85 recency=-0.00 novelty=+0.15 episodic=+0.00 pressure=+0.00 archetype=+0.030 bias=-0.00 plan=+0.00]',
+      '[score=0.96: base=0.85 recency=-0.00 novelty=+0.15 episodic=+0.00 pressure=+0.00 archetype=+0.030 bias=-0.00 plan=+0.25]',
     );
     const [goal] = (await service.goalList({ sessionId })).goals;
     expect(goal).toMatchObject({ status: 'completed', cyclesWorked: 1 });
@@ -40,13 +41,17 @@ describe('the agent loop', () => {
     expect(stored.ok && new Set(stored.rows.map((row) => row.x!.label))).toEqual(new Set(mammals));
   });
 
-  it('chooses by score, records every candidate, and moves on when a goal makes no progress', async () => {
+  it('chooses by score with the plan\'s next step weighted, records every candidate, and moves on when a goal makes no progress', async () => {
     const { service, sessionId } = await agentOnStarterGraph();
     await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano crater', priority: 255 });
     const cycles: CycleRecord[] = [];
     await service.agentRun({ sessionId, operationId: 'run', maxCycles: 4 }, (record) => cycles.push(record));
-    // Cycle 3: similarity_search 0.30 + 0.15 - 0.015 (guardian 0.4) beats gap_analysis 0.25 + 0.15; kg_query has seen it all and was just used.
-    expect(cycles.map((record) => record.tool)).toEqual(['infer_rules', 'kg_query', 'similarity_search', 'gap_analysis']);
+    // Cycle 1: the plan's lookup was done while planning (the triples around Mars hold neither word), so the rules get the plan bonus.
+    // Cycle 2: kg_query 0.80 + 0.15 beats the plan's gap_analysis 0.25 + 0.15 + 0.25: the plan weighs in, the score decides.
+    // Cycle 3: gap_analysis, with the plan bonus. Cycle 4: the plan is done; the new plan's gap_analysis was just used
+    // (-0.20), and similarity_search 0.30 + 0.15 - 0.015 (guardian 0.4) wins.
+    expect(cycles.map((record) => record.tool)).toEqual(['infer_rules', 'kg_query', 'gap_analysis', 'similarity_search']);
+    expect(cycles[3]!.observe).toContain('new plan: reason first (attempt 1); needs knowledge: gap_analysis -> kg_query (plan 1 ended: it ran all its steps; the goal is not met yet, so a new plan is made); step 1 of 2, gap_analysis');
     expect(cycles[0]!.candidates.map((candidate) => candidate.tool)).toEqual(['file_io', 'gap_analysis', 'http_fetch', 'infer_rules', 'kg_mutate', 'kg_query', 'memory_recall', 'reason', 'similarity_search', 'synthesize_triple', 'text_ingest', 'user_interact']);
     expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'reason')?.skippedBecause).toMatch(/^nothing to prove/);
     expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'memory_recall')).toEqual({ tool: 'memory_recall', skippedBecause: 'there are no episodes yet' });

@@ -9,13 +9,16 @@ import { evolvePsyche } from '../psyche/evolve.ts';
 import { decisiveVeto, describeAction, judgeAction, type ShadowMatch } from '../psyche/shadow.ts';
 import { addPsycheVersion, countShadowEncounter, currentPsyche } from '../store/psyche-store.ts';
 import { actionDigest } from '../tools/action-digest.ts';
-import { shadowViewOf, type ToolOutcome } from '../tools/tool.ts';
+import { type AgentTool, shadowViewOf, type ToolOutcome } from '../tools/tool.ts';
 import { storeScratchNote } from './scratch-note.ts';
 import type { ReadableDocument } from '../kg/document.ts';
 import { DEFAULT_WEB_ACCESS, WEB_ACCESS_KEY, webAccessSchema } from '../tools/web-access.ts';
 import type { Goal } from './goal.ts';
 import { consolidate } from './episodes.ts';
 import { addToMemory, DEFAULT_MEMORY_CAPACITY, type MemoryEntry, memoryPressure } from './working-memory.ts';
+import { AGENT_SETTINGS_KEY, storedAgentSettings } from './agent-settings.ts';
+import { advancePlan, type Plan, type StepRun } from './plan.ts';
+import { describeReflection, type Reflection, reflectOn } from './reflection.ts';
 
 /** Above this memory pressure, a cycle consolidates working memory into episodes (DESIGN: 0.8). */
 export const CONSOLIDATION_PRESSURE = 0.8;
@@ -57,10 +60,9 @@ export type CycleDependencies = {
   documents: readonly ReadableDocument[];
   /** Called when the cycle changed a document (text_ingest marked it read). */
   onDocumentsChanged?: () => void;
+  /** The tools the agent has (default: all of them). */
+  tools?: readonly AgentTool[];
 };
-
-/** Every this many cycles the agent reflects: for now, its psyche evolves (DESIGN sections 7 and 8). */
-export const REFLECTION_INTERVAL = 5;
 
 /** What the shadow made of the chosen action before Act. */
 type ActGate =
@@ -78,10 +80,12 @@ type ActGate =
 export async function runCycle(dependencies: CycleDependencies): Promise<CycleRecord | undefined> {
   const { db, sessionId, graph, similarity, now } = dependencies;
   const { documents } = dependencies;
-  const { session, goals, memory, episodes, psyche, approved, webAccess } = await readCycleInputs(db, sessionId);
+  const inputs = await readCycleInputs(db, sessionId);
+  const { session, goals, memory, psyche, approved, settings } = inputs;
   const cycle = session.cycle + 1;
   const startedAt = now();
-  const decided = decide({ ...cycleContextOf({ goals, memory, episodes, psyche, webAccess }), sessionId, cycle, now: startedAt, graph, similarity, documents });
+  const tools = dependencies.tools ?? TOOLS;
+  const decided = decide({ ...cycleContextOf(inputs), tools, sessionId, cycle, now: startedAt, graph, similarity, documents });
   if (!decided) return undefined;
 
   // An action the user approved for this goal takes the place of the choice (or of having none),
@@ -90,7 +94,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   let decision: Decision | undefined = 'tool' in decided ? decided : undefined;
   let gate: ActGate | undefined;
   for (const approval of approved.filter((candidate) => candidate.goalId === decided.goal.id)) {
-    const tool = TOOLS.find((candidate) => candidate.name === approval.tool);
+    const tool = tools.find((candidate) => candidate.name === approval.tool);
     // A hard veto added since the approval still stops the action: the user's psyche spoke last.
     const hardVeto = tool && judgeAction(psyche.psyche, shadowViewOf(tool, approval.input)).vetoes.find((match) => !match.pattern.requireApproval);
     if (tool && hardVeto) {
@@ -118,7 +122,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   }
   const outcome: ToolOutcome = gate.kind === 'run' ? await decision.tool.run(decision.input, decision.state) : { ok: false, summary: '', facts: [], symbols: [], rejection: 'policy_block' };
 
-  return db.transaction('rw', [db.sessions, db.goals, db.workingMemory, db.episodes, db.cycles, db.provenance, db.symbolChunks, db.tripleChunks, db.psyches, db.approvals, db.questions, db.documents, db.artifacts], async () => {
+  return db.transaction('rw', [db.sessions, db.goals, db.workingMemory, db.episodes, db.cycles, db.provenance, db.symbolChunks, db.tripleChunks, db.psyches, db.approvals, db.questions, db.documents, db.artifacts, db.plans, db.reflections], async () => {
     const change = outcome.graphChange;
     if (change) {
       const stored = await storeGraphDelta(db, { graph, sessionId, delta: change.delta, provenance: change.provenance, now: startedAt });
@@ -139,7 +143,13 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
           : outcome.question !== undefined
             ? await settleQuestion(common, decision, outcome.question, gate.approval)
             : await settleRun(common, graph, decision, outcome, goals, gate.approval);
-    const { record, updatedGoals } = result;
+    const { record } = result;
+    const updatedGoals = decision.plan ? await settlePlan(common, decision, gate, outcome, result.updatedGoals, settings.maxFailedPlans) : result.updatedGoals;
+    if (updatedGoals[0]!.status === 'failed' && result.updatedGoals[0]!.status !== 'failed') {
+      record.outcome = 'failed';
+      record.statusChange = `failed: ${updatedGoals[0]!.statusReason}`;
+      record.act = `${record.act} (${record.statusChange})`;
+    }
     await db.goals.bulkPut(updatedGoals);
     await rememberCycle(common, decision, record, outcome, memory);
     await db.cycles.add(record);
@@ -152,7 +162,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       detail: `${record.decide} -> ${record.outcome}`,
       createdAt: startedAt,
     });
-    if (cycle % REFLECTION_INTERVAL === 0) await evolveAtReflection(common, record);
+    if (cycle % settings.reflectionInterval === 0) await reflect(common, 'interval');
     await db.sessions.update(sessionId, { cycle, updatedAt: startedAt });
     return record;
   });
@@ -160,7 +170,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
 
 /** What a cycle reads from the database before it decides, in one read transaction. */
 export async function readCycleInputs(db: AnimaDatabase, sessionId: string) {
-  const [session, goals, memory, episodes, psyche, approved, webAccessSetting] = await db.transaction('r', [db.sessions, db.goals, db.workingMemory, db.episodes, db.psyches, db.approvals, db.settings], () =>
+  const [session, goals, memory, episodes, psyche, approved, webAccessSetting, agentSetting, activePlans] = await db.transaction('r', [db.sessions, db.goals, db.workingMemory, db.episodes, db.psyches, db.approvals, db.settings, db.plans], () =>
     Promise.all([
       db.sessions.get(sessionId),
       db.goals.where('sessionId').equals(sessionId).toArray(),
@@ -169,17 +179,20 @@ export async function readCycleInputs(db: AnimaDatabase, sessionId: string) {
       currentPsyche(db, sessionId),
       db.approvals.where('status').equals('approved').filter((approval) => approval.sessionId === sessionId).sortBy('id'),
       db.settings.get(WEB_ACCESS_KEY),
+      db.settings.get(AGENT_SETTINGS_KEY),
+      db.plans.where('[sessionId+status]').equals([sessionId, 'active']).toArray(),
     ]),
   );
   if (!session) throw new Error(`no session with id ${sessionId}`);
   // A stored setting that no longer reads (an older shape) allows nothing.
   const webAccess = webAccessSchema.safeParse(webAccessSetting?.value).data ?? DEFAULT_WEB_ACCESS;
-  return { session, goals, memory, episodes, psyche, approved, webAccess };
+  return { session, goals, memory, episodes, psyche, approved, webAccess, settings: storedAgentSettings(agentSetting?.value), activePlans };
 }
 
 /** The parts of decide's context that come from those inputs. */
-export function cycleContextOf(inputs: Pick<Awaited<ReturnType<typeof readCycleInputs>>, 'goals' | 'memory' | 'episodes' | 'psyche' | 'webAccess'>) {
+export function cycleContextOf(inputs: Pick<Awaited<ReturnType<typeof readCycleInputs>>, 'goals' | 'memory' | 'episodes' | 'psyche' | 'webAccess' | 'settings' | 'activePlans'>) {
   return {
+    ...(inputs.settings.planning ? { planning: { activePlans: inputs.activePlans } } : {}),
     goals: inputs.goals,
     memoryEntryCount: inputs.memory.length,
     memoryCapacity: DEFAULT_MEMORY_CAPACITY,
@@ -364,17 +377,77 @@ async function rememberCycle(context: CommitContext, decision: Decision, record:
 }
 
 /**
+ * The plan after the cycle: its step takes the cycle's result, a plan the cycle ended or made is
+ * stored (a new one counted on its goal), and a failed plan is counted; once `maxFailedPlans`
+ * failed, the goal fails, with the reason. A plan ends with its goal.
+ */
+async function settlePlan(context: CommitContext, decision: Decision, gate: ActGate, outcome: ToolOutcome, updatedGoals: Goal[], maxFailedPlans: number): Promise<Goal[]> {
+  const { db, cycle } = context;
+  const steering = decision.plan!;
+  const step: Pick<StepRun, 'result' | 'summary'> =
+    gate.kind === 'vetoed'
+      ? { result: 'skipped', summary: `vetoed by ${gate.veto.pattern.name} (${gate.veto.because})` }
+      : gate.kind === 'ask'
+        ? { result: 'waiting', summary: '' }
+        : outcome.question !== undefined
+          ? { result: 'completed', summary: `asked: ${outcome.question}` }
+          : { result: outcome.ok ? 'completed' : 'failed', summary: outcome.summary };
+  let plan: Plan = advancePlan(steering.plan, { ...step, tool: decision.tool.name, input: decision.input, cycle });
+  let goal = updatedGoals[0]!;
+  if (steering.ended) await db.plans.put(steering.ended);
+  if (steering.plan.id === undefined) goal = { ...goal, plansMade: (decision.goal.plansMade ?? 0) + 1 };
+  if (plan.status === 'failed') {
+    const plansFailed = (goal.plansFailed ?? 0) + 1;
+    goal = { ...goal, plansFailed };
+    if (plansFailed >= maxFailedPlans && (goal.status === 'active' || goal.status === 'suspended'))
+      goal = { ...goal, status: 'failed', statusReason: `${plansFailed} of its plans failed (the limit is ${maxFailedPlans}); the last: ${plan.statusReason}` };
+  } else if (goal.status === 'completed') plan = { ...plan, status: 'completed', statusReason: 'its goal is met' };
+  else if (goal.status === 'failed') plan = { ...plan, status: 'failed', statusReason: `its goal failed: ${goal.statusReason ?? ''}` };
+  await db.plans.put(plan);
+  return [goal, ...updatedGoals.slice(1)];
+}
+
+/**
+ * Reflects on the cycles since the last reflection (see reflection.ts), applies the adjustments
+ * (priorities, re-planning, consolidation), then evolves the psyche; stores the reflection with a
+ * provenance record. Call inside a transaction over the tables it writes.
+ */
+export async function reflect(context: CommitContext, trigger: Reflection['trigger']): Promise<Reflection> {
+  const { db, sessionId, cycle, startedAt } = context;
+  const last = await db.reflections.where('[sessionId+cycle]').between([sessionId, 0], [sessionId, cycle], true, true).last();
+  const sinceCycle = last?.cycle ?? 0;
+  const [cycles, goals, memory] = await Promise.all([
+    db.cycles.where('[sessionId+cycle]').between([sessionId, sinceCycle + 1], [sessionId, cycle], true, true).toArray(),
+    db.goals.where('sessionId').equals(sessionId).toArray(),
+    db.workingMemory.where('sessionId').equals(sessionId).toArray(),
+  ]);
+  const seen = reflectOn({ cycles, goals, memoryEntryCount: memory.length, memoryCapacity: DEFAULT_MEMORY_CAPACITY });
+  for (const adjustment of seen.adjustments) {
+    const goal = goals.find((candidate) => candidate.id === adjustment.goalId);
+    if ((adjustment.kind === 'boost' || adjustment.kind === 'demote') && goal) await db.goals.update(goal.id!, { priority: adjustment.to! });
+    if (adjustment.kind === 'replan' && goal)
+      await db.plans.where('[sessionId+status]').equals([sessionId, 'active']).filter((plan) => plan.goalId === goal.id).modify({ status: 'superseded', statusReason: `reflection at cycle ${cycle}: ${adjustment.reason}` });
+    if (adjustment.kind === 'consolidate') await consolidateMemory(db, { sessionId, cycle, now: startedAt, entries: memory, reason: `reflection at cycle ${cycle}` });
+  }
+  const evolved = await evolveAtReflection(context);
+  const reflection: Reflection = { sessionId, cycle, trigger, sinceCycle, ...seen, psycheChanges: evolved?.changes ?? [], ...(evolved ? { psycheVersion: evolved.version } : {}), createdAt: startedAt };
+  reflection.id = (await db.reflections.add(reflection)) as number;
+  await db.provenance.add({ sessionId, kind: 'reflection', sources: [`reflection:${reflection.id}`, ...seen.adjustments.flatMap((adjustment) => (adjustment.goalId !== undefined ? [`goal:${adjustment.goalId}`] : []))], confidence: 1, cycle, detail: describeReflection(reflection), createdAt: startedAt });
+  return reflection;
+}
+
+/**
  * Reflection's psyche step: the tools' success since the last evolution (a use succeeds when its
  * goal advanced or completed; actions the shadow stopped did not run and do not count) moves the
  * archetypes, encounters grow individuation. A change is a new psyche version with provenance.
  */
-async function evolveAtReflection(context: CommitContext, record: CycleRecord): Promise<void> {
+async function evolveAtReflection(context: CommitContext): Promise<{ changes: string[]; version: number } | undefined> {
   const { db, sessionId, cycle, startedAt } = context;
   const current = await currentPsyche(db, sessionId);
   const since = current.psyche.selfIntegration.lastEvolutionCycle;
   const window = await db.cycles.where('[sessionId+cycle]').between([sessionId, since + 1], [sessionId, cycle], true, true).toArray();
   const archetypeOf = new Map(TOOLS.map((tool) => [tool.name, tool.archetype]));
-  const uses = [...window.filter((earlier) => earlier.cycle !== record.cycle), record]
+  const uses = window
     .filter((ran) => ran.tool !== 'none' && ran.shadow === undefined)
     .map((ran) => ({ tool: ran.tool, archetype: archetypeOf.get(ran.tool), hasSucceeded: ran.outcome === 'advanced' || ran.outcome === 'completed' }));
   const { psyche, changes } = evolvePsyche(current.psyche, uses, cycle);
@@ -383,10 +456,11 @@ async function evolveAtReflection(context: CommitContext, record: CycleRecord): 
     // default is stored as version 1 for that, or every reflection would read all cycles again).
     if (current.id !== undefined) await db.psyches.put({ ...current, psyche });
     else await db.psyches.add({ ...current, version: 1, psyche, createdAt: startedAt });
-    return;
+    return undefined;
   }
   const version = await addPsycheVersion(db, { sessionId, psyche, cycle, reason: `evolution at cycle ${cycle}: ${changes.join('; ')}`, now: startedAt });
   await db.provenance.add({ sessionId, kind: 'psyche-change', sources: [`psyche:${version.version}`], confidence: 1, cycle, detail: version.reason, createdAt: startedAt });
+  return { changes, version: version.version };
 }
 
 /**

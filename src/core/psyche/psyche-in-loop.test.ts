@@ -46,7 +46,8 @@ describe('the shadow in the loop', () => {
     expect(cycles.map((record) => [record.tool, record.outcome])).toEqual([
       ['infer_rules', 'advanced'],
       ['kg_query', 'failed'],
-      ['similarity_search', 'no-change'],
+      // The plan's next step.
+      ['gap_analysis', 'no-change'],
     ]);
     expect(cycles[1]!.act).toBe('vetoed by no_queries ("tool=kg_query" in the action): no_queries explained -> failed');
     expect(cycles[1]!.shadow).toMatchObject({ pattern: 'no_queries', because: '"tool=kg_query" in the action' });

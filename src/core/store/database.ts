@@ -7,6 +7,8 @@ import type { Approval } from '../agent/approval.ts';
 import type { Question } from '../agent/question.ts';
 import type { DocumentRecord } from '../kg/document.ts';
 import type { ScratchNote } from '../agent/scratch-note.ts';
+import type { Plan } from '../agent/plan.ts';
+import type { Reflection } from '../agent/reflection.ts';
 import type { PsycheVersion } from '../psyche/psyche-version.ts';
 import type { SymbolChunkRecord, TripleChunkRecord } from './graph-chunks.ts';
 import { UPGRADES } from './migrations.ts';
@@ -40,6 +42,8 @@ export class AnimaDatabase extends Dexie {
   /** The agent's scratch area: notes it wrote (file_io). */
   artifacts!: EntityTable<ScratchNote, 'id'>;
   settings!: EntityTable<SettingRecord, 'key'>;
+  plans!: EntityTable<Plan, 'id'>;
+  reflections!: EntityTable<Reflection, 'id'>;
 
   constructor(name: string, options: DatabaseOptions = {}) {
     super(name, options);

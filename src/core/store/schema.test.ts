@@ -54,6 +54,8 @@ const RECORDS_WRITTEN_BY: Record<number, Record<string, object[]>> = {
 RECORDS_WRITTEN_BY[3] = RECORDS_WRITTEN_BY[2]!;
 // Version 4 only adds the questions table.
 RECORDS_WRITTEN_BY[4] = RECORDS_WRITTEN_BY[2]!;
+// Version 5 indexes plans by status and adds the reflections table.
+RECORDS_WRITTEN_BY[5] = RECORDS_WRITTEN_BY[2]!;
 
 async function writeDatabaseAtVersion(version: number, indexedDb: ReturnType<typeof freshIndexedDb>): Promise<void> {
   const old = new Dexie('anima', indexedDb);
@@ -103,6 +105,7 @@ const RELEASED_STORES: Record<number, Record<string, string | null>> = {
   2: { symbols: null, triples: null, symbolChunks: '[sessionId+index]', tripleChunks: '[sessionId+index]' },
   3: { cycles: '[sessionId+cycle]' },
   4: { questions: '++id, sessionId, status' },
+  5: { plans: '++id, sessionId, goalId, [sessionId+status]', reflections: '++id, [sessionId+cycle]' },
 };
 
 describe('database schema migrations', () => {
@@ -118,7 +121,7 @@ describe('database schema migrations', () => {
         if (spec === null) tables.delete(table);
         else tables.add(table);
       }
-    for (const table of ['sessions', 'symbolChunks', 'tripleChunks', 'goals', 'plans', 'workingMemory', 'episodes', 'provenance', 'psyches', 'personas', 'parts', 'traits', 'skills', 'guardrails', 'arcs', 'arcStages', 'personaParts', 'personaTraits', 'personaSkills', 'personaGuardrails', 'stageParts', 'personaArcs', 'approvals', 'documents', 'artifacts', 'models', 'settings', 'cycles', 'questions'])
+    for (const table of ['sessions', 'symbolChunks', 'tripleChunks', 'goals', 'plans', 'workingMemory', 'episodes', 'provenance', 'psyches', 'personas', 'parts', 'traits', 'skills', 'guardrails', 'arcs', 'arcStages', 'personaParts', 'personaTraits', 'personaSkills', 'personaGuardrails', 'stageParts', 'personaArcs', 'approvals', 'documents', 'artifacts', 'models', 'settings', 'cycles', 'questions', 'reflections'])
       expect(tables).toContain(table);
   });
 

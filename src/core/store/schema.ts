@@ -63,6 +63,11 @@ export const SCHEMA_VERSIONS = [
     // Questions the agent asked the user (user_interact), waiting for or holding the answer.
     stores: { questions: '++id, sessionId, status' },
   },
+  {
+    version: 5,
+    // Plans steer the loop: each cycle reads the session's active plans. Reflections are stored.
+    stores: { plans: '++id, sessionId, goalId, [sessionId+status]', reflections: '++id, [sessionId+cycle]' },
+  },
 ] as const satisfies readonly { version: number; stores: Record<string, string | null> }[];
 
 export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;

@@ -47,7 +47,7 @@ describe('kg_mutate in the loop', () => {
       outcome: 'completed',
     });
     expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'kg_mutate')).toMatchObject({
-      breakdown: '[score=0.86: base=1.00 recency=-0.00 novelty=+0.15 episodic=+0.00 pressure=+0.00 archetype=+0.000 bias=-0.00 plan=+0.00]',
+      breakdown: '[score=1.05: base=1.00 recency=-0.00 novelty=+0.15 episodic=+0.00 pressure=+0.00 archetype=+0.000 bias=-0.00 plan=+0.25]',
     });
 
     const graph = await loadGraph(db, sessionId);

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { parseQuery, runQuery, triplesOfAnswer } from '../kg/query.ts';
 import { domainTriplesAround, type FactIds, factIdsOf, type Tool } from './tool.ts';
 
-const LIMIT = 200;
+/** A lookup returns at most this many answers or triples. */
+export const LOOKUP_LIMIT = 200;
 
 /**
  * Looks up what the graph knows: the answers of the goal's criteria pattern, or the triples
@@ -18,7 +19,7 @@ export const kgQuery: Tool<{ pattern?: string; symbol?: number }> = {
   unavailableBecause: (state) =>
     state.criteria.kind === 'keywords' && state.goalSymbols.length === 0 ? 'the goal names no symbol the graph knows' : undefined,
   baseScore(state) {
-    const around = domainTriplesAround(state.graph, state.goalSymbols, LIMIT).length;
+    const around = domainTriplesAround(state.graph, state.goalSymbols, LOOKUP_LIMIT).length;
     const seen = state.goal.findings.length;
     return around === 0 && state.criteria.kind === 'keywords' ? 0.1 : seen * 2 < Math.max(1, around) ? 0.8 : 0.2;
   },
@@ -27,7 +28,7 @@ export const kgQuery: Tool<{ pattern?: string; symbol?: number }> = {
     if (input.pattern !== undefined) {
       const parsed = parseQuery(input.pattern);
       if (!parsed.ok) return { ok: false, summary: `cannot read the pattern ${input.pattern}`, facts: [], symbols: [], rejection: 'invalid_arguments' };
-      const answer = runQuery(state.graph, parsed.value, LIMIT);
+      const answer = runQuery(state.graph, parsed.value, LOOKUP_LIMIT);
       const facts: FactIds[] = answer.rows.flatMap((row) => triplesOfAnswer(state.graph, parsed.value, row));
       const labels = answer.rows.slice(0, 8).map((row) => Object.values(row).map((id) => state.graph.symbol(id)?.label).join(' '));
       return {
@@ -39,7 +40,7 @@ export const kgQuery: Tool<{ pattern?: string; symbol?: number }> = {
     }
     const symbol = input.symbol;
     if (symbol === undefined || !state.graph.symbol(symbol)) return { ok: false, summary: 'no symbol to look up', facts: [], symbols: [], rejection: 'invalid_arguments' };
-    const triples = domainTriplesAround(state.graph, [symbol], LIMIT);
+    const triples = domainTriplesAround(state.graph, [symbol], LOOKUP_LIMIT);
     return {
       ok: true,
       summary: `${triples.length} triples around ${state.graph.symbol(symbol)!.label}`,

@@ -26,4 +26,5 @@ export const PROVENANCE_KIND_LABELS = {
   fetch: 'Fetched from the web',
   assertion: 'Asserted as asked',
   retraction: 'Retracted as asked',
+  reflection: 'Reflected',
 } as const satisfies Record<ProvenanceRecord['kind'], string>;

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import type { Result } from '../result.ts';
+import { DEFAULT_MAX_FAILED_PLANS } from './plan.ts';
+
+/** The setting (a device setting, like web access) that tunes the agent's loop. */
+export const AGENT_SETTINGS_KEY = 'agent';
+
+/** How the loop plans and reflects (DESIGN section 8): for engineers who study and tune the agent. */
+export const agentSettingsSchema = z.object({
+  /** Plans steer the choice of tool; off, the score alone chooses (to compare). */
+  planning: z.boolean(),
+  /** The agent reflects every this many cycles. */
+  reflectionInterval: z.number().int().min(1).max(1000),
+  /** A goal fails when this many of its plans failed. */
+  maxFailedPlans: z.number().int().min(1).max(20),
+});
+export type AgentSettings = z.infer<typeof agentSettingsSchema>;
+
+export const DEFAULT_AGENT_SETTINGS: AgentSettings = { planning: true, reflectionInterval: 5, maxFailedPlans: DEFAULT_MAX_FAILED_PLANS };
+
+/** Reads settings as given by a user: each problem names its field. */
+export function parseAgentSettings(value: unknown): Result<AgentSettings> {
+  const parsed = agentSettingsSchema.safeParse(value);
+  if (!parsed.success) return { ok: false, error: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })) };
+  return { ok: true, value: parsed.data };
+}
+
+/** The stored settings; a stored value that no longer reads (an older shape) gives the defaults. */
+export function storedAgentSettings(stored: unknown): AgentSettings {
+  return agentSettingsSchema.safeParse(stored).data ?? DEFAULT_AGENT_SETTINGS;
+}
