@@ -10,6 +10,8 @@ import { approvalStatusSchema } from './agent/approval.ts';
 import { questionStatusSchema } from './agent/question.ts';
 import { scratchNoteSchema } from './agent/scratch-note.ts';
 import { planSchema } from './agent/plan.ts';
+import { reflectionSchema } from './agent/reflection.ts';
+import { agentSettingsSchema } from './agent/agent-settings.ts';
 
 /**
  * The contract of the AgentService: every method's arguments, result and (for long operations)
@@ -419,6 +421,22 @@ export const agentContract = {
       z.object({ ok: z.literal(true), plan: planSchema.pick({ attempt: true, needs: true, strategy: true, steps: true }) }),
       z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
     ]),
+  },
+  /** A session's plans, oldest first (a goal's active plan is its last): each with its steps, their status and results. */
+  planList: { args: z.object({ sessionId: sessionIdSchema, goalId: z.number().int().optional() }), result: z.object({ plans: z.array(planSchema.extend({ id: z.number().int() })) }) },
+  /** Reflects now, on the cycles since the last reflection: adjustments applied and logged, then the psyche evolves. */
+  reflect: {
+    args: z.object({ sessionId: sessionIdSchema }),
+    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), reflection: reflectionSchema.extend({ id: z.number().int() }) }), z.object({ ok: z.literal(false), reason: z.literal('read-only'), problems: z.array(problemSchema) })]),
+  },
+  /** The session's reflections, newest first. */
+  reflectionList: { args: z.object({ sessionId: sessionIdSchema, limit: z.number().int().min(1).max(1000).default(50) }), result: z.object({ reflections: z.array(reflectionSchema.extend({ id: z.number().int() })) }) },
+  /** How the session's agent plans and reflects. */
+  agentSettingsGet: { args: z.object({ sessionId: sessionIdSchema }), result: agentSettingsSchema },
+  /** Changes them (each field checked). */
+  agentSettingsSet: {
+    args: z.object({ sessionId: sessionIdSchema, settings: z.unknown() }),
+    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), settings: agentSettingsSchema }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
   },
   /** The notes the agent wrote in the session's scratch area (file_io, for goals that ask for notes), newest first. */
   noteList: { args: z.object({ sessionId: sessionIdSchema }), result: z.object({ notes: z.array(scratchNoteViewSchema) }) },

@@ -2,6 +2,7 @@ import { agentService } from './agent/agent-service.ts';
 import { approvalService } from './agent/approval-service.ts';
 import { writeUpService } from './agent/write-up-service.ts';
 import { planService } from './agent/plan-service.ts';
+import { reflectionService } from './agent/reflection-service.ts';
 import { questionService } from './agent/question-service.ts';
 import { documentService } from './kg/document-service.ts';
 import { webAccessService } from './tools/web-access-service.ts';
@@ -56,6 +57,7 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
     ...approvalService(context),
     ...writeUpService(context),
     ...planService(context),
+    ...reflectionService(context),
     ...questionService(context),
     ...documentService(context),
     ...webAccessService(context),

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import type { Result } from '../result.ts';
 import { DEFAULT_MAX_FAILED_PLANS } from './plan.ts';
 
-/** The setting (a device setting, like web access) that tunes the agent's loop. */
-export const AGENT_SETTINGS_KEY = 'agent';
-
-/** How the loop plans and reflects (DESIGN section 8): for engineers who study and tune the agent. */
+/**
+ * How a session's loop plans and reflects (DESIGN section 8), for engineers who study and tune
+ * the agent: kept with the session (and its snapshots), so two sessions can be compared.
+ */
 export const agentSettingsSchema = z.object({
   /** Plans steer the choice of tool; off, the score alone chooses (to compare). */
   planning: z.boolean(),
@@ -23,9 +23,4 @@ export function parseAgentSettings(value: unknown): Result<AgentSettings> {
   const parsed = agentSettingsSchema.safeParse(value);
   if (!parsed.success) return { ok: false, error: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })) };
   return { ok: true, value: parsed.data };
-}
-
-/** The stored settings; a stored value that no longer reads (an older shape) gives the defaults. */
-export function storedAgentSettings(stored: unknown): AgentSettings {
-  return agentSettingsSchema.safeParse(stored).data ?? DEFAULT_AGENT_SETTINGS;
 }

@@ -5,10 +5,15 @@ import { DEFAULT_PRIORITY, DEFAULT_STALL_THRESHOLD, type Goal, parseCriteria } f
 import { makePlan } from './plan.ts';
 import { cycleContextOf, readCycleInputs } from './run-cycle.ts';
 
-/** The planning slice of the AgentService: the plan the agent would make for a goal, on the session's graph as it is. */
-export function planService(context: ServiceContext): Pick<AgentServiceImplementation, 'planPreview'> {
-  const { graphOf, similarityOf, documentsOf, now } = context;
+/** The planning slice of the AgentService: the plans made, and the plan the agent would make for a goal, on the session's graph as it is. */
+export function planService(context: ServiceContext): Pick<AgentServiceImplementation, 'planPreview' | 'planList'> {
+  const { db, graphOf, similarityOf, documentsOf, now } = context;
   return {
+    async planList({ sessionId, goalId }) {
+      const plans = await (goalId === undefined ? db.plans.where('sessionId').equals(sessionId) : db.plans.where('goalId').equals(goalId).filter((plan) => plan.sessionId === sessionId)).sortBy('id');
+      return { plans: plans.map((plan) => ({ ...plan, id: plan.id! })) };
+    },
+
     async planPreview({ sessionId, description, criteria, attempt }) {
       const parsed = parseCriteria(criteria, description);
       if (!parsed.ok) return { ok: false, problems: parsed.error };

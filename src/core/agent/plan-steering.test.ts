@@ -72,7 +72,7 @@ describe('plans that steer', () => {
 
   it('goes on with its plan after a reload, step by step, and the limit of failed plans is a setting', async () => {
     const first = await sessionWithGoal();
-    await first.db.settings.put({ key: 'agent', value: { planning: true, reflectionInterval: 5, maxFailedPlans: 1 } });
+    await first.db.sessions.update(first.sessionId, { agentSettings: { planning: true, reflectionInterval: 5, maxFailedPlans: 1 } });
     await cycles(first.db, first.sessionId, 1);
     first.db.close();
     const db = new AnimaDatabase('anima', first.indexedDb);
@@ -108,7 +108,7 @@ describe('plans that steer', () => {
     expect(plan!.steps[1]).toMatchObject({ tool: 'infer_rules', status: 'skipped', result: 'vetoed by no_rules ("infer_rules" in the action)', cycle: 1 });
 
     const off = await sessionWithGoal();
-    await off.db.settings.put({ key: 'agent', value: { planning: false, reflectionInterval: 5, maxFailedPlans: 3 } });
+    await off.db.sessions.update(off.sessionId, { agentSettings: { planning: false, reflectionInterval: 5, maxFailedPlans: 3 } });
     const [plain] = await cycles(off.db, off.sessionId, 1);
     expect(plain!.decide).toMatch(/plan=\+0\.00\]$/);
     expect(plain!.observe).not.toContain('plan');

@@ -16,7 +16,7 @@ import { DEFAULT_WEB_ACCESS, WEB_ACCESS_KEY, webAccessSchema } from '../tools/we
 import type { Goal } from './goal.ts';
 import { consolidate } from './episodes.ts';
 import { addToMemory, DEFAULT_MEMORY_CAPACITY, type MemoryEntry, memoryPressure } from './working-memory.ts';
-import { AGENT_SETTINGS_KEY, storedAgentSettings } from './agent-settings.ts';
+import { DEFAULT_AGENT_SETTINGS } from './agent-settings.ts';
 import { advancePlan, type Plan, type StepRun } from './plan.ts';
 import { describeReflection, type Reflection, reflectOn } from './reflection.ts';
 
@@ -170,7 +170,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
 
 /** What a cycle reads from the database before it decides, in one read transaction. */
 export async function readCycleInputs(db: AnimaDatabase, sessionId: string) {
-  const [session, goals, memory, episodes, psyche, approved, webAccessSetting, agentSetting, activePlans] = await db.transaction('r', [db.sessions, db.goals, db.workingMemory, db.episodes, db.psyches, db.approvals, db.settings, db.plans], () =>
+  const [session, goals, memory, episodes, psyche, approved, webAccessSetting, activePlans] = await db.transaction('r', [db.sessions, db.goals, db.workingMemory, db.episodes, db.psyches, db.approvals, db.settings, db.plans], () =>
     Promise.all([
       db.sessions.get(sessionId),
       db.goals.where('sessionId').equals(sessionId).toArray(),
@@ -179,14 +179,13 @@ export async function readCycleInputs(db: AnimaDatabase, sessionId: string) {
       currentPsyche(db, sessionId),
       db.approvals.where('status').equals('approved').filter((approval) => approval.sessionId === sessionId).sortBy('id'),
       db.settings.get(WEB_ACCESS_KEY),
-      db.settings.get(AGENT_SETTINGS_KEY),
       db.plans.where('[sessionId+status]').equals([sessionId, 'active']).toArray(),
     ]),
   );
   if (!session) throw new Error(`no session with id ${sessionId}`);
   // A stored setting that no longer reads (an older shape) allows nothing.
   const webAccess = webAccessSchema.safeParse(webAccessSetting?.value).data ?? DEFAULT_WEB_ACCESS;
-  return { session, goals, memory, episodes, psyche, approved, webAccess, settings: storedAgentSettings(agentSetting?.value), activePlans };
+  return { session, goals, memory, episodes, psyche, approved, webAccess, settings: session.agentSettings ?? DEFAULT_AGENT_SETTINGS, activePlans };
 }
 
 /** The parts of decide's context that come from those inputs. */
@@ -432,7 +431,7 @@ export async function reflect(context: CommitContext, trigger: Reflection['trigg
   const evolved = await evolveAtReflection(context);
   const reflection: Reflection = { sessionId, cycle, trigger, sinceCycle, ...seen, psycheChanges: evolved?.changes ?? [], ...(evolved ? { psycheVersion: evolved.version } : {}), createdAt: startedAt };
   reflection.id = (await db.reflections.add(reflection)) as number;
-  await db.provenance.add({ sessionId, kind: 'reflection', sources: [`reflection:${reflection.id}`, ...seen.adjustments.flatMap((adjustment) => (adjustment.goalId !== undefined ? [`goal:${adjustment.goalId}`] : []))], confidence: 1, cycle, detail: describeReflection(reflection), createdAt: startedAt });
+  await db.provenance.add({ sessionId, kind: 'reflection', sources: [`reflection:${reflection.id}`, ...new Set(seen.adjustments.flatMap((adjustment) => (adjustment.goalId !== undefined ? [`goal:${adjustment.goalId}`] : [])))], confidence: 1, cycle, detail: describeReflection(reflection), createdAt: startedAt });
   return reflection;
 }
 

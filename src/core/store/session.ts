@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { agentSettingsSchema } from '../agent/agent-settings.ts';
 
 /** A session is a workspace: its own graph, goals, memory and psyche. */
 export const sessionRecordSchema = z.object({
@@ -8,5 +9,7 @@ export const sessionRecordSchema = z.object({
   cycle: z.number().int().nonnegative(),
   createdAt: z.number(),
   updatedAt: z.number(),
+  /** How its agent plans and reflects; absent: the defaults. */
+  agentSettings: agentSettingsSchema.optional(),
 });
 export type SessionRecord = z.infer<typeof sessionRecordSchema>;

@@ -41,7 +41,7 @@ describe('session snapshots', () => {
 
   it('migrates a version 1 snapshot (a graph, no agent state) to the current version', () => {
     const parsed = parseSnapshot({ format: 'anima-snapshot', version: 1, session: { id: 's', name: 'n', cycle: 0, createdAt: 0, updatedAt: 0 }, symbols: [], triples: [], provenance: [] });
-    expect(parsed).toMatchObject({ ok: true, value: { version: 7, goals: [], workingMemory: [], cycles: [], episodes: [], psyches: [], approvals: [], questions: [], documents: [], notes: [] } });
+    expect(parsed).toMatchObject({ ok: true, value: { version: 8, goals: [], workingMemory: [], cycles: [], episodes: [], psyches: [], approvals: [], questions: [], documents: [], notes: [], plans: [], reflections: [] } });
   });
 
   it('round-trips the agent state, and refuses goals that name missing parents or symbols', async () => {
@@ -53,6 +53,7 @@ describe('session snapshots', () => {
     const snapshot = await exportSnapshot(db, session.id);
     expect(snapshot.goals).toHaveLength(1);
     expect(snapshot.cycles.length).toBeGreaterThan(0);
+    expect(snapshot.plans.map((plan) => [plan.goalId, plan.status])).toEqual([[1, 'completed']]);
     const elsewhere = new AnimaDatabase('elsewhere', freshIndexedDb());
     const parsed = parseSnapshot(JSON.parse(JSON.stringify(snapshot)));
     if (!parsed.ok) throw new Error(parsed.error.map(describeProblem).join('\n'));
@@ -66,13 +67,16 @@ describe('session snapshots', () => {
     expect(refused.ok).toBe(false);
     if (!refused.ok) expect(refused.error.map(describeProblem)).toEqual(['at goals.0.parentId: 77 is not a goal of this snapshot', expect.stringMatching(/^at goals\.0\.findings\.\d+: names a symbol/)]);
 
-    // Repeated row ids, and a cycle naming an approval the file lacks.
+    // Repeated row ids, a plan of a missing goal, and a cycle naming an approval the file lacks.
     const repeated = structuredClone(snapshot);
     repeated.workingMemory.push(structuredClone(repeated.workingMemory[0]!));
+    repeated.plans.push({ ...structuredClone(repeated.plans[0]!), goalId: 9 });
     repeated.cycles[0]!.shadow = { pattern: 'p', because: 'b', provenanceId: 1, approvalId: 5 };
     const refusedAgain = parseSnapshot(repeated);
     expect(refusedAgain.ok ? [] : refusedAgain.error.map(describeProblem)).toEqual([
+      'at plans.1.goalId: 9 is not a goal of this snapshot',
       `at workingMemory.${repeated.workingMemory.length - 1}.id: id ${repeated.workingMemory[0]!.id} appears twice`,
+      `at plans.1.id: id ${repeated.plans[0]!.id} appears twice`,
       'at cycles.0.shadow.approvalId: 5 is not an approval of this snapshot',
     ]);
   });

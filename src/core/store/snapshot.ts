@@ -17,6 +17,8 @@ import { questionSchema } from '../agent/question.ts';
 import { documentSchema } from '../kg/document.ts';
 import { scratchNoteSchema } from '../agent/scratch-note.ts';
 import { psycheVersionSchema } from '../psyche/psyche-version.ts';
+import { planSchema } from '../agent/plan.ts';
+import { reflectionSchema } from '../agent/reflection.ts';
 import { psycheHistory } from './psyche-store.ts';
 
 /**
@@ -27,9 +29,9 @@ export const SNAPSHOT_FORMAT = 'anima-snapshot';
 /**
  * Version 2 added the agent's goals, working memory and cycle log; 3 its episodes; 4 the psyche's
  * versions and the approvals; 5 the agent's questions; 6 the imported documents; 7 the agent's
- * scratch notes. Older files are migrated on import.
+ * scratch notes; 8 its plans and reflections. Older files are migrated on import.
  */
-export const SNAPSHOT_VERSION = 7;
+export const SNAPSHOT_VERSION = 8;
 
 export const snapshotSchema = z
   .object({
@@ -48,6 +50,8 @@ export const snapshotSchema = z
     questions: z.array(questionSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
     documents: z.array(documentSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
     notes: z.array(scratchNoteSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
+    plans: z.array(planSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
+    reflections: z.array(reflectionSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
   })
   .strict();
 export type Snapshot = z.infer<typeof snapshotSchema>;
@@ -59,7 +63,7 @@ export type Snapshot = z.infer<typeof snapshotSchema>;
 export async function exportSnapshot(db: AnimaDatabase, sessionId: string): Promise<Snapshot> {
   const session = await db.sessions.get(sessionId);
   if (!session) throw new Error(`no session with id ${sessionId}`);
-  const [graph, provenance, goals, workingMemory, cycles, episodes, psyches, approvals, questions, documents, notes] = await Promise.all([
+  const [graph, provenance, goals, workingMemory, cycles, episodes, psyches, approvals, questions, documents, notes, plans, reflections] = await Promise.all([
     loadGraph(db, sessionId),
     db.provenance.where('sessionId').equals(sessionId).sortBy('id'),
     db.goals.where('sessionId').equals(sessionId).sortBy('id'),
@@ -71,6 +75,8 @@ export async function exportSnapshot(db: AnimaDatabase, sessionId: string): Prom
     db.questions.where('sessionId').equals(sessionId).sortBy('id'),
     db.documents.where('sessionId').equals(sessionId).sortBy('id'),
     db.artifacts.where('sessionId').equals(sessionId).sortBy('id'),
+    db.plans.where('sessionId').equals(sessionId).sortBy('id'),
+    db.reflections.where('[sessionId+cycle]').between([sessionId, 0], [sessionId, Number.MAX_SAFE_INTEGER]).sortBy('id'),
   ]);
   const withoutSession = <T extends { sessionId: string }>({ sessionId: _sessionId, ...rest }: T) => rest;
   return snapshotSchema.parse({
@@ -91,6 +97,8 @@ export async function exportSnapshot(db: AnimaDatabase, sessionId: string): Prom
     questions: questions.map(withoutSession),
     documents: documents.map(withoutSession),
     notes: notes.map(withoutSession),
+    plans: plans.map(withoutSession),
+    reflections: reflections.map(withoutSession),
   });
 }
 
@@ -153,8 +161,10 @@ export function parseSnapshot(value: unknown): Result<Snapshot> {
     if (!goalIds.has(question.goalId)) problems.push({ path: `questions.${index}.goalId`, message: `${question.goalId} is not a goal of this snapshot` });
   for (const [index, note] of snapshot.notes.entries())
     if (!goalIds.has(note.goalId)) problems.push({ path: `notes.${index}.goalId`, message: `${note.goalId} is not a goal of this snapshot` });
+  for (const [index, plan] of snapshot.plans.entries())
+    if (!goalIds.has(plan.goalId)) problems.push({ path: `plans.${index}.goalId`, message: `${plan.goalId} is not a goal of this snapshot` });
   // Row ids are primary keys: a repeat would make the restore fail half way (it is one transaction, but say why).
-  const rows = { goals: snapshot.goals, workingMemory: snapshot.workingMemory, episodes: snapshot.episodes, approvals: snapshot.approvals, questions: snapshot.questions, documents: snapshot.documents, notes: snapshot.notes };
+  const rows = { goals: snapshot.goals, workingMemory: snapshot.workingMemory, episodes: snapshot.episodes, approvals: snapshot.approvals, questions: snapshot.questions, documents: snapshot.documents, notes: snapshot.notes, plans: snapshot.plans, reflections: snapshot.reflections };
   for (const [table, records] of Object.entries(rows)) {
     const seen = new Set<number>();
     for (const [index, record] of records.entries()) {
@@ -186,6 +196,8 @@ function migrateSnapshot(value: unknown): unknown {
   if (migrated.version === 5) migrated = { ...migrated, version: 6, documents: [] };
   // 6 -> 7: sessions gained the agent's scratch notes; a version 6 session had written none.
   if (migrated.version === 6) migrated = { ...migrated, version: 7, notes: [] };
+  // 7 -> 8: sessions gained plans and reflections; a version 7 session had made none (its goals plan afresh).
+  if (migrated.version === 7) migrated = { ...migrated, version: 8, plans: [], reflections: [] };
   return migrated;
 }
 
@@ -196,7 +208,7 @@ function migrateSnapshot(value: unknown): unknown {
 export async function restoreSnapshot(db: AnimaDatabase, snapshot: Snapshot): Promise<void> {
   const sessionId = snapshot.session.id;
   const { symbolChunks, tripleChunks } = chunksOfGraph(KnowledgeGraph.from(snapshot.symbols, snapshot.triples), sessionId);
-  await db.transaction('rw', [db.sessions, db.symbolChunks, db.tripleChunks, db.provenance, db.settings, db.goals, db.workingMemory, db.cycles, db.episodes, db.psyches, db.approvals, db.questions, db.documents, db.artifacts], async () => {
+  await db.transaction('rw', [db.sessions, db.symbolChunks, db.tripleChunks, db.provenance, db.settings, db.goals, db.workingMemory, db.cycles, db.episodes, db.psyches, db.approvals, db.questions, db.documents, db.artifacts, db.plans, db.reflections], async () => {
     await chunksOfSession(db.symbolChunks, sessionId).delete();
     await chunksOfSession(db.tripleChunks, sessionId).delete();
     await db.provenance.where('sessionId').equals(sessionId).delete();
@@ -218,6 +230,10 @@ export async function restoreSnapshot(db: AnimaDatabase, snapshot: Snapshot): Pr
     await db.documents.bulkAdd(snapshot.documents.map((document) => ({ ...document, sessionId })));
     await db.artifacts.where('sessionId').equals(sessionId).delete();
     await db.artifacts.bulkAdd(snapshot.notes.map((note) => ({ ...note, sessionId })));
+    await db.plans.where('sessionId').equals(sessionId).delete();
+    await db.plans.bulkAdd(snapshot.plans.map((plan) => ({ ...plan, sessionId })));
+    await db.reflections.where('[sessionId+cycle]').between([sessionId, 0], [sessionId, Number.MAX_SAFE_INTEGER]).delete();
+    await db.reflections.bulkAdd(snapshot.reflections.map((reflection) => ({ ...reflection, sessionId })));
     await db.sessions.put(snapshot.session);
     await db.symbolChunks.bulkAdd(symbolChunks);
     await db.tripleChunks.bulkAdd(tripleChunks);
