@@ -186,10 +186,51 @@ describe('anima psyche commands', () => {
     expect(notes.out).toMatch(/^# Notes: Find canines and keep notes\n\nGoal 2, written at cycle \d+: \d+ findings?\.\n\n- Dog is-a Canine \(confidence [\d.]+\)$/m);
     expect((await anima('notes', 'x', '--snapshot', snapshot)).code).toBe(2);
     const plan = await anima('plan', '--goal', 'Find mammals', '--criteria', '?x is-a mammal, at least 3', '--snapshot', snapshot);
-    expect(plan.out.split('\n').slice(0, 2)).toEqual(['explore first (attempt 0); needs knowledge: kg_query -> infer_rules -> reason -> gap_analysis', '1. kg_query {"pattern":"?x is-a mammal"}: knowledge: look up what the graph holds about the goal']);
+    expect(plan.out.split('\n').slice(0, 3)).toEqual([
+      'explore first (attempt 0); needs knowledge: kg_query -> infer_rules -> reason -> gap_analysis',
+      '  1. [completed] kg_query {"pattern":"?x is-a mammal"}: knowledge: look up what the graph holds about the goal -> looked up while planning: 3 or more answers to ?x is-a mammal, 3 needed',
+      '  2. [pending] infer_rules {"minConfidence":0.1}: reasoning: derive the facts the rules imply',
+    ]);
     expect((await anima('plan', '--goal', 'Find mammals', '--attempt', '1', '--snapshot', snapshot, '--json')).out).toMatch(/^\{"attempt":1,"needs":\["knowledge"\],"strategy":"reason first \(attempt 1\); needs knowledge: infer_rules/);
     const refused = await anima('run', '--goal', 'x y z', '--psyche', await file('bad.toml', '[archetypes]\nsage = 2\n'), '--snapshot', snapshot);
     expect(refused).toMatchObject({ code: 1, error: expect.stringContaining('nothing was run') });
+  });
+});
+
+describe('anima plan, reflect and settings', () => {
+  it('shows the plans a goal had, reflects on demand, lists reflections, and keeps the settings in the snapshot', async () => {
+    const snapshot = join(folder, 'planning.json');
+    const kg = await file('mars.csv', 'Mars,is-a,Planet\nPlanet,is-a,CelestialBody\nMars,orbits,Sun\n');
+    expect((await anima('settings', '--snapshot', snapshot)).code).toBe(1);
+    await anima('run', '--goal', 'Learn about Mars', '--criteria', 'volcano crater', '--kg', kg, '--max-cycles', '3', '--snapshot', snapshot);
+    const plans = await anima('plan', '1', '--snapshot', snapshot);
+    expect(plans.out.split('\n').slice(0, 3)).toEqual([
+      'plan 1, made at cycle 1: active',
+      'explore first (attempt 0); needs knowledge: kg_query -> infer_rules -> gap_analysis',
+      '  1. [completed] kg_query {"symbol":1}: knowledge: look up what the graph holds about the goal -> looked up while planning: the 2 triples around Mars do not hold volcano, crater',
+    ]);
+    expect(plans.out).toMatch(/^ {2}2\. \[completed\] infer_rules \{"minConfidence":0\.1\}: reasoning: derive the facts the rules imply -> derived .* \(cycle 1\)$/m);
+    expect(await anima('plan', '2', '--snapshot', snapshot)).toMatchObject({ code: 0, error: expect.stringContaining('goal 2 has no plan yet') });
+    expect(await anima('reflections', '--snapshot', snapshot)).toMatchObject({ code: 0, out: '', error: expect.stringContaining('no reflections yet') });
+
+    const reflected = await anima('reflect', '--snapshot', snapshot);
+    expect(reflected.out.split('\n')[0]).toBe('reflection at cycle 3 (asked for; cycles 1 to 3)');
+    expect(reflected.out).toMatch(/^ {2}boost goal 1 128 -> 148: it advanced in 3 cycles since the last reflection: keep its momentum$/m);
+    // Saved in the snapshot: listed by the next command, and the priority changed.
+    expect((await anima('reflections', '--snapshot', snapshot)).out).toBe(reflected.out);
+    expect(JSON.parse((await anima('goals', '--snapshot', snapshot, '--json')).out).goals).toHaveLength(1);
+
+    expect((await anima('settings', '--snapshot', snapshot)).out).toBe('planning on\nreflection every 5 cycles\na goal fails after 3 failed plans\n');
+    expect((await anima('settings', '--planning', 'maybe', '--snapshot', snapshot)).code).toBe(2);
+    expect(JSON.parse((await anima('settings', '--planning', 'off', '--reflection-interval', '2', '--snapshot', snapshot, '--json')).out)).toEqual({ planning: false, reflectionInterval: 2, maxFailedPlans: 3 });
+    await anima('resume', '--max-cycles', '2', '--snapshot', snapshot);
+    // Cycles 4 and 5 ran without a plan; cycle 4 reflected (every 2 cycles now).
+    expect((await anima('plan', '1', '--snapshot', snapshot)).out.match(/^plan \d+/gm)).toEqual(['plan 1']);
+    const listed = JSON.parse((await anima('reflections', '--snapshot', snapshot, '--json')).out) as { cycle: number; trigger: string }[];
+    expect(listed.map((reflection) => [reflection.cycle, reflection.trigger])).toEqual([
+      [4, 'interval'],
+      [3, 'request'],
+    ]);
   });
 });
 

@@ -2,6 +2,8 @@ import { openAsBlob } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { AgentApi, Fact, GoalView } from '../core/api.ts';
+import type { Plan } from '../core/agent/plan.ts';
+import type { Reflection } from '../core/agent/reflection.ts';
 import { withContractChecks } from '../core/api.ts';
 import { describeProblem, type Problem } from '../core/result.ts';
 import { createAgentService } from '../core/service.ts';
@@ -30,11 +32,16 @@ The agent (goals and cycles live in the same snapshot):
   anima recall --query TEXT --snapshot S [--limit K] [--json]
   anima write-up GOAL_ID --snapshot S [--grammar narrative|formal|terse|NAME]
   anima plan --goal TEXT [--criteria C] [--attempt N] --snapshot S [--json]   the plan it would make
+  anima plan GOAL_ID --snapshot S [--json]       the plans a goal has had: the current one last
+  anima reflect --snapshot S [--json]            reflect now: adjust goals, then evolve the psyche
+  anima reflections --snapshot S [--limit N] [--json]
+  anima settings --snapshot S [--planning on|off] [--reflection-interval N] [--max-failed-plans N] [--json]
   anima notes [GOAL_ID] --snapshot S             the notes the agent wrote (goals that ask for notes)
   anima questions --snapshot S [--json]          what the agent asked (its goal waits for the answer)
   anima answer QUESTION_ID [--facts "S, P, O[, C]" ...] [--note TEXT] --snapshot S
 
-  run and resume take --psyche FILE: the psyche.toml the agent wears from then on.
+  run and resume take --psyche FILE: the psyche.toml the agent wears from then on. They plan,
+  reflect (every N cycles, see settings) and evolve the psyche exactly as the app does.
   --json prints one JSON object per cycle, then {"goals":[...]} with each goal's findings.
 
 The psyche (kept in the snapshot, version by version):
@@ -48,7 +55,7 @@ Options:
 `;
 
 const KG_COMMANDS = ['import', 'stats', 'query', 'export', 'infer', 'path', 'similar'];
-const AGENT_COMMANDS = ['run', 'resume', 'cycle', 'goals', 'consolidate', 'recall', 'write-up', 'notes', 'plan', 'questions', 'answer'];
+const AGENT_COMMANDS = ['run', 'resume', 'cycle', 'goals', 'consolidate', 'recall', 'write-up', 'notes', 'plan', 'reflect', 'reflections', 'settings', 'questions', 'answer'];
 const PSYCHE_COMMANDS = ['check', 'import', 'export'];
 
 const defaultOutput: CliOutput = {
@@ -95,6 +102,9 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
         note: { type: 'string' },
         grammar: { type: 'string' },
         attempt: { type: 'string' },
+        planning: { type: 'string' },
+        'reflection-interval': { type: 'string' },
+        'max-failed-plans': { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     });
@@ -311,7 +321,23 @@ type AgentCommand = {
   positional: string | undefined;
   service: AgentApi;
   sessionId: string;
-  values: { json?: boolean; goal?: string; criteria?: string; priority?: string; kg?: string; 'max-cycles'?: string; query?: string; limit?: string; grammar?: string; attempt?: string; facts?: string[]; note?: string };
+  values: {
+    json?: boolean;
+    goal?: string;
+    criteria?: string;
+    priority?: string;
+    kg?: string;
+    'max-cycles'?: string;
+    query?: string;
+    limit?: string;
+    grammar?: string;
+    attempt?: string;
+    facts?: string[];
+    note?: string;
+    planning?: string;
+    'reflection-interval'?: string;
+    'max-failed-plans'?: string;
+  };
   output: CliOutput;
   save: () => Promise<void>;
 };
@@ -343,13 +369,50 @@ async function runAgentCommand({ area, positional, service, sessionId, values, o
     return 0;
   }
   if (area === 'plan') {
-    if (!values.goal) throw new CliError(`plan: --goal "TEXT" is required\n\n${USAGE}`, 2);
+    if (positional !== undefined) {
+      const goalId = numberOption(positional, 'GOAL_ID', { min: 1, max: Number.MAX_SAFE_INTEGER, fallback: Number.NaN, isInteger: true });
+      const { plans } = await service.planList({ sessionId, goalId });
+      if (values.json) output.out(`${JSON.stringify(plans)}\n`);
+      else if (plans.length === 0) output.error(`anima: goal ${goalId} has no plan yet (the agent plans when it first works on a goal; \`anima goals\` lists them)\n`);
+      else for (const plan of plans) output.out(`plan ${plan.id}, made at cycle ${plan.cycle}: ${plan.status}${plan.statusReason ? ` (${plan.statusReason})` : ''}\n${planText(plan)}`);
+      return 0;
+    }
+    if (!values.goal) throw new CliError(`plan: --goal "TEXT" (the plan it would make) or GOAL_ID (a goal's plans) is required\n\n${USAGE}`, 2);
     const attempt = numberOption(values.attempt, '--attempt', { min: 0, max: 100, fallback: 0, isInteger: true });
     const planned = await service.planPreview({ sessionId, description: values.goal, criteria: values.criteria ?? '', attempt });
     if (!planned.ok) throw new CliError([`plan: the goal cannot be planned:`, ...planned.problems.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
-    const { plan } = planned;
-    if (values.json) output.out(`${JSON.stringify(plan)}\n`);
-    else output.out(`${plan.strategy}\n${plan.steps.map((step, index) => `${index + 1}. ${step.tool} ${JSON.stringify(step.input)}: ${step.rationale}`).join('\n')}\n`);
+    output.out(values.json ? `${JSON.stringify(planned.plan)}\n` : planText(planned.plan));
+    return 0;
+  }
+  if (area === 'reflect') {
+    const reflected = await service.reflect({ sessionId });
+    if (!reflected.ok) throw new CliError(reflected.problems.map(describeProblem).join('\n'));
+    await save();
+    output.out(values.json ? `${JSON.stringify(reflected.reflection)}\n` : reflectionText(reflected.reflection));
+    return 0;
+  }
+  if (area === 'reflections') {
+    const limit = numberOption(values.limit, '--limit', { min: 1, max: 1000, fallback: 50, isInteger: true });
+    const { reflections } = await service.reflectionList({ sessionId, limit });
+    if (values.json) output.out(`${JSON.stringify(reflections)}\n`);
+    else if (reflections.length === 0) output.error('anima: no reflections yet (the agent reflects every few cycles; `anima reflect` reflects now)\n');
+    else output.out(reflections.map(reflectionText).join(''));
+    return 0;
+  }
+  if (area === 'settings') {
+    const current = await service.agentSettingsGet({ sessionId });
+    const wanted = {
+      planning: values.planning === undefined ? current.planning : onOff(values.planning, '--planning'),
+      reflectionInterval: numberOption(values['reflection-interval'], '--reflection-interval', { min: 1, max: 1000, fallback: current.reflectionInterval, isInteger: true }),
+      maxFailedPlans: numberOption(values['max-failed-plans'], '--max-failed-plans', { min: 1, max: 20, fallback: current.maxFailedPlans, isInteger: true }),
+    };
+    const changed = JSON.stringify(wanted) !== JSON.stringify(current);
+    if (changed) {
+      const set = await service.agentSettingsSet({ sessionId, settings: wanted });
+      if (!set.ok) throw new CliError(set.problems.map(describeProblem).join('\n'));
+      await save();
+    }
+    output.out(values.json ? `${JSON.stringify(wanted)}\n` : `planning ${wanted.planning ? 'on' : 'off'}\nreflection every ${wanted.reflectionInterval} cycles\na goal fails after ${wanted.maxFailedPlans} failed plans\n`);
     return 0;
   }
   if (area === 'notes') {
@@ -416,6 +479,35 @@ async function runAgentCommand({ area, positional, service, sessionId, values, o
     for (const goal of goals) output.out(`#${goal.id}\t${goal.status}\t${goal.description}\t${goal.findingsTotal} findings${goal.statusReason ? `\t${goal.statusReason}` : ''}\n`);
   }
   return 0;
+}
+
+/** A plan as lines: its strategy, then each step with its status, input, why, and how it ended. */
+function planText(plan: Pick<Plan, 'strategy' | 'steps'>): string {
+  const steps = plan.steps.map((step, index) => {
+    const ended = step.result === undefined ? '' : ` -> ${step.result}${step.cycle === undefined ? '' : ` (cycle ${step.cycle})`}`;
+    return `  ${index + 1}. [${step.status}] ${step.tool} ${JSON.stringify(step.input)}: ${step.rationale}${ended}\n`;
+  });
+  return `${plan.strategy}\n${steps.join('')}`;
+}
+
+/** A reflection as lines: what it looked at, what it changed and why, and how the psyche evolved. */
+function reflectionText(reflection: Reflection): string {
+  const lines = [`reflection at cycle ${reflection.cycle} (${reflection.trigger === 'interval' ? 'every few cycles' : 'asked for'}; cycles ${reflection.sinceCycle + 1} to ${reflection.cycle})`];
+  for (const stat of reflection.toolStats) lines.push(`  tool ${stat.tool}: ${stat.successes} of ${stat.uses} uses advanced a goal`);
+  for (const goal of reflection.goals) lines.push(`  goal ${goal.goalId} "${goal.description}": ${goal.progressed ? 'progressed' : `no progress for ${goal.stagnantFor} of its cycles`}`);
+  lines.push(`  memory ${Math.round(reflection.memoryPressure * 100)}% full`);
+  for (const adjustment of reflection.adjustments)
+    lines.push(`  ${adjustment.kind}${adjustment.goalId === undefined ? '' : ` goal ${adjustment.goalId}`}${adjustment.to === undefined ? '' : ` ${adjustment.from} -> ${adjustment.to}`}: ${adjustment.reason}`);
+  if (reflection.adjustments.length === 0) lines.push('  nothing to adjust');
+  for (const change of reflection.psycheChanges) lines.push(`  psyche: ${change}`);
+  if (reflection.psycheVersion !== undefined) lines.push(`  the psyche is now version ${reflection.psycheVersion}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** "on" or "off", as a flag's value. */
+function onOff(text: string, name: string): boolean {
+  if (text === 'on' || text === 'off') return text === 'on';
+  throw new CliError(`${name} must be on or off, not "${text}"`, 2);
 }
 
 /** The last line of `--json` output: each goal with its findings as labels. */
