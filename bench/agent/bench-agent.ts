@@ -1,9 +1,12 @@
 /**
  * The agent benchmark: cycles per second of the real loop (decide, tool, evaluate, commit in one
  * transaction) on generated graphs of 1k, 100k and 1M triples, and whether a long run slows
- * down (the first 10% of cycles against the last 10%). Storage is fake-indexeddb in Node, as in
- * the CLI. Prints a readable table, then one JSON object as the last line.
+ * down (the first 10% of cycles against the last 10%); then, on the starter graph, how many
+ * cycles goals that need inference take with planning on, against the baseline "planning off".
+ * Storage is fake-indexeddb in Node, as in the CLI. Prints a readable table, then one JSON object
+ * as the last line.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { withContractChecks } from '../../src/core/api.ts';
 import { KnowledgeGraph } from '../../src/core/kg/graph.ts';
@@ -14,7 +17,7 @@ import { freshIndexedDb } from '../../src/core/testing/test-database.ts';
 import { runAnswering } from '../../src/core/testing/answering-run.ts';
 
 const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,100000,1000000' }, cycles: { type: 'string', default: '1000' } } });
-const sizes = values.sizes.split(',').map(Number);
+const sizes = values.sizes === '' ? [] : values.sizes.split(',').map(Number);
 const cycleCount = Number(values.cycles);
 
 /** A deterministic taxonomy (is-a, branching 4) with attribute triples, about `triples` in all. */
@@ -84,6 +87,42 @@ async function measure(triples: number): Promise<Figures> {
   };
 }
 
+/**
+ * Goals whose answers the starter graph holds only through its rules (Tux: after reading a
+ * document, then the rules), and one answered by a document alone (Mars).
+ */
+const PLANNING_GOALS = [
+  { description: 'Find what Tux is', criteria: 'Tux is-a ?x, at least 4', document: 'Tux is a penguin.' },
+  { description: 'Find mammals', criteria: '?x is-a Mammal, at least 20' },
+  { description: 'Find animals', criteria: '?x is-a Animal, at least 30' },
+  { description: 'Find the parts of the human body', criteria: '?x part-of HumanBody, at least 8' },
+  { description: 'Learn what holds the Earth', criteria: 'galaxy' },
+  { description: 'Learn about Mars', criteria: 'volcano crater', document: 'Mars has volcanoes. Mars has craters.' },
+];
+const MAX_GOAL_CYCLES = 30;
+
+type GoalFigures = { goal: string; criteria: string; cycles_planning_on: number | null; cycles_planning_off: number | null };
+
+/** Cycles until the goal completes (null: not within MAX_GOAL_CYCLES), in a fresh session on the starter graph. */
+async function cyclesToComplete(goal: (typeof PLANNING_GOALS)[number], planning: boolean): Promise<number | null> {
+  const starter = readFileSync(new URL('../../public/starter-graph.ttl', import.meta.url), 'utf8');
+  const db = new AnimaDatabase('bench-planning', freshIndexedDb());
+  const service = withContractChecks(createAgentService({ db, now: () => 1, newId: () => 's', loadStarterGraph: async () => starter }));
+  const { session } = await service.open({});
+  const sessionId = session.id;
+  await service.agentSettingsSet({ sessionId, settings: { planning, reflectionInterval: 5, maxFailedPlans: 3 } });
+  if (goal.document) await service.documentImport({ sessionId, fileName: 'notes.txt', text: goal.document });
+  await service.goalAdd({ sessionId, description: goal.description, criteria: goal.criteria });
+  let completedAt: number | null = null;
+  let cycles = 0;
+  await runAnswering(service, sessionId, MAX_GOAL_CYCLES, (record) => {
+    cycles++;
+    if (record.outcome === 'completed' && completedAt === null) completedAt = cycles;
+  });
+  db.close();
+  return completedAt;
+}
+
 const results: Figures[] = [];
 for (const size of sizes) {
   results.push(await measure(size));
@@ -93,4 +132,19 @@ for (const size of sizes) {
       `ms/cycle first 10% ${figures.first_tenth_ms_per_cycle}, last 10% ${figures.last_tenth_ms_per_cycle}; first cycle ${figures.first_cycle_ms} ms`,
   );
 }
-console.log(JSON.stringify({ benchmark: 'agent', storage: 'fake-indexeddb (node)', results }));
+const planning: GoalFigures[] = [];
+for (const goal of PLANNING_GOALS) {
+  planning.push({ goal: goal.description, criteria: goal.criteria, cycles_planning_on: await cyclesToComplete(goal, true), cycles_planning_off: await cyclesToComplete(goal, false) });
+  const figures = planning.at(-1)!;
+  const shown = (cycles: number | null) => (cycles === null ? `not within ${MAX_GOAL_CYCLES}` : String(cycles));
+  console.log(`${figures.goal} (${figures.criteria}): planning on ${shown(figures.cycles_planning_on)} cycles, off (baseline) ${shown(figures.cycles_planning_off)}`);
+}
+const total = (key: 'cycles_planning_on' | 'cycles_planning_off') => planning.reduce((sum, figures) => sum + (figures[key] ?? MAX_GOAL_CYCLES), 0);
+console.log(
+  JSON.stringify({
+    benchmark: 'agent',
+    storage: 'fake-indexeddb (node)',
+    results,
+    planning: { baseline: 'planning off', max_cycles_per_goal: MAX_GOAL_CYCLES, goals: planning, total_cycles_planning_on: total('cycles_planning_on'), total_cycles_planning_off: total('cycles_planning_off') },
+  }),
+);

@@ -240,7 +240,8 @@ export function evaluateGoal(graph: KnowledgeGraph, decision: Decision, outcome:
     findings.push(fact);
     return true;
   };
-  const goalSymbolSet = new Set(decision.state.goalSymbols);
+  // A tool that added to the graph may have brought in a symbol the goal names ("Tux", read from a document).
+  const goalSymbolSet = new Set(outcome.graphChange ? goalSymbols(graph, goal, criteria) : decision.state.goalSymbols);
   let hasAdvanced = false;
   for (const fact of outcome.facts) if (addFinding(fact) && (goalSymbolSet.has(fact[0]) || goalSymbolSet.has(fact[2]))) hasAdvanced = true;
 

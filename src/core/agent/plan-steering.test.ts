@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SimilarityIndex } from '../kg/similarity.ts';
 import { defaultPsyche, type ShadowPattern } from '../psyche/psyche.ts';
@@ -113,5 +114,28 @@ describe('plans that steer', () => {
     expect(plain!.decide).toMatch(/plan=\+0\.00\]$/);
     expect(plain!.observe).not.toContain('plan');
     expect(await off.db.plans.count()).toBe(0);
+  });
+});
+
+describe('planning on the starter graph', () => {
+  const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
+
+  async function cyclesFor(planning: boolean): Promise<string[]> {
+    const { service } = testService({ db: new AnimaDatabase('anima', freshIndexedDb()), loadStarterGraph: async () => STARTER });
+    const { session } = await service.open({});
+    const sessionId = session.id;
+    await service.agentSettingsSet({ sessionId, settings: { planning, reflectionInterval: 5, maxFailedPlans: 3 } });
+    await service.documentImport({ sessionId, fileName: 'tux.txt', text: 'Tux is a penguin.' });
+    await service.goalAdd({ sessionId, description: 'Find what Tux is', criteria: 'Tux is-a ?x, at least 4' });
+    const records: string[] = [];
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 10 }, (record) => records.push(`${record.tool} ${record.outcome}`));
+    return records;
+  }
+
+  it('reaches a fact only the rules give (Tux is-a Animal, once a document says Tux is a penguin) in fewer cycles than without a plan', async () => {
+    // The plan did the lookup while planning (nothing about Tux yet), so it reads the document, then runs the rules.
+    expect(await cyclesFor(true)).toEqual(['text_ingest advanced', 'infer_rules completed']);
+    // The score alone looks the pattern up first, and finds nothing.
+    expect(await cyclesFor(false)).toEqual(['kg_query no-change', 'text_ingest advanced', 'infer_rules completed']);
   });
 });
