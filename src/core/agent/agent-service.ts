@@ -4,7 +4,7 @@ import { READ_ONLY_MESSAGE } from '../service-context.ts';
 import { goalViewOf, refOf } from '../views.ts';
 import { recallEpisodes } from './episodes.ts';
 import { DEFAULT_STALL_THRESHOLD, type Goal, parseCriteria } from './goal.ts';
-import { consolidateMemory, runCycle } from './run-cycle.ts';
+import { consolidateMemory, endActivePlans, runCycle } from './run-cycle.ts';
 import { DEFAULT_MEMORY_CAPACITY, memoryPressure } from './working-memory.ts';
 
 type AgentMethods = 'goalAdd' | 'goalList' | 'goalUpdate' | 'agentRun' | 'cycleList' | 'memoryConsolidate' | 'memoryList' | 'memoryRecall';
@@ -60,10 +60,11 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
           // Resuming restarts the stall count, so a resumed goal is not split at once.
           ...(status !== undefined ? { status, statusReason: reasons[status], ...(status === 'active' ? { lastProgressCycle: goal.cyclesWorked } : {}) } : {}),
         };
-        await db.transaction('rw', [db.goals, db.approvals, db.questions], async () => {
+        await db.transaction('rw', [db.goals, db.approvals, db.questions, db.plans], async () => {
           await db.goals.put(updated);
-          // A cancelled goal's approvals and questions have nobody left to answer them.
+          // A cancelled goal's approvals and questions have nobody left to answer them, and its plan ends.
           if (status === 'failed') {
+            await endActivePlans(db, goal, 'its goal was cancelled by the user');
             await db.approvals
               .where('sessionId')
               .equals(sessionId)

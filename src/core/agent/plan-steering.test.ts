@@ -117,6 +117,23 @@ describe('plans that steer', () => {
   });
 });
 
+describe('plans of goals that end', () => {
+  it('end when the user cancels the goal, or when it completes while planning is off', async () => {
+    const { db, service, sessionId } = await sessionWithGoal();
+    await cycles(db, sessionId, 1);
+    await service.goalUpdate({ sessionId, goalId: 1, status: 'failed' });
+    expect((await service.planList({ sessionId, goalId: 1 })).plans.map((plan) => [plan.status, plan.statusReason])).toEqual([['superseded', 'its goal was cancelled by the user']]);
+
+    const other = await sessionWithGoal('?x is-a CelestialBody, at least 2');
+    await cycles(other.db, other.sessionId, 1, TOOLS.filter((tool) => tool.name !== 'infer_rules'));
+    expect((await other.service.planList({ sessionId: other.sessionId })).plans.map((plan) => plan.status)).toEqual(['active']);
+    await other.service.agentSettingsSet({ sessionId: other.sessionId, settings: { planning: false, reflectionInterval: 5, maxFailedPlans: 3 } });
+    const [last] = await cycles(other.db, other.sessionId, 1);
+    expect(last!.outcome).toBe('completed');
+    expect((await other.service.planList({ sessionId: other.sessionId })).plans.map((plan) => [plan.status, plan.statusReason])).toEqual([['superseded', 'its goal completed']]);
+  });
+});
+
 describe('planning on the starter graph', () => {
   const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
 

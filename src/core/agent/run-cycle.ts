@@ -151,6 +151,8 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       record.act = `${record.act} (${record.statusChange})`;
     }
     await db.goals.bulkPut(updatedGoals);
+    // A goal that ended without its plan steering (planning was turned off) leaves no plan active.
+    if (!decision.plan && (updatedGoals[0]!.status === 'completed' || updatedGoals[0]!.status === 'failed')) await endActivePlans(db, decision.goal, `its goal ${updatedGoals[0]!.status}`);
     await rememberCycle(common, decision, record, outcome, memory);
     await db.cycles.add(record);
     await db.provenance.add({
@@ -406,6 +408,15 @@ async function settlePlan(context: CommitContext, decision: Decision, gate: ActG
   return [goal, ...updatedGoals.slice(1)];
 }
 
+/** Ends a goal's active plans (its goal ended, or was cancelled), with why; call inside a transaction over plans. */
+export async function endActivePlans(db: AnimaDatabase, goal: Pick<Goal, 'id' | 'sessionId'>, reason: string): Promise<void> {
+  await db.plans
+    .where('[sessionId+status]')
+    .equals([goal.sessionId, 'active'])
+    .filter((plan) => plan.goalId === goal.id)
+    .modify({ status: 'superseded', statusReason: reason });
+}
+
 /**
  * Reflects on the cycles since the last reflection (see reflection.ts), applies the adjustments
  * (priorities, re-planning, consolidation), then evolves the psyche; stores the reflection with a
@@ -424,8 +435,7 @@ export async function reflect(context: CommitContext, trigger: Reflection['trigg
   for (const adjustment of seen.adjustments) {
     const goal = goals.find((candidate) => candidate.id === adjustment.goalId);
     if ((adjustment.kind === 'boost' || adjustment.kind === 'demote') && goal) await db.goals.update(goal.id!, { priority: adjustment.to! });
-    if (adjustment.kind === 'replan' && goal)
-      await db.plans.where('[sessionId+status]').equals([sessionId, 'active']).filter((plan) => plan.goalId === goal.id).modify({ status: 'superseded', statusReason: `reflection at cycle ${cycle}: ${adjustment.reason}` });
+    if (adjustment.kind === 'replan' && goal) await endActivePlans(db, goal, `reflection at cycle ${cycle}: ${adjustment.reason}`);
     if (adjustment.kind === 'consolidate') await consolidateMemory(db, { sessionId, cycle, now: startedAt, entries: memory, reason: `reflection at cycle ${cycle}` });
   }
   const evolved = await evolveAtReflection(context);
