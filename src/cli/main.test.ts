@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startOpenAiServer } from '../core/testing/openai-server.ts';
 import { promisify } from 'node:util';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { main } from './main.ts';
@@ -247,5 +248,24 @@ describe('anima questions and answers', () => {
     expect(answered).toMatchObject({ code: 0, out: expect.stringContaining('2 facts added') });
     expect((await anima('kg', 'query', '?x is-a Volcano', '--snapshot', snapshot)).out).toBe('?x\nOlympusMons\n');
     expect((await anima('resume', '--snapshot', snapshot)).out).toMatch(/^#1\tcompleted\tLearn about Mars/m);
+  });
+});
+
+describe('anima llm check', () => {
+  it('makes one structured call to an OpenAI-compatible server and prints the value, or the bottleneck, with attempts and tokens', async () => {
+    const server = await startOpenAiServer([{ text: '{"city":"Paris"}', promptTokens: 30, completionTokens: 5 }, { text: 'Paris' }, { text: '{}' }, { text: '{"town":"Paris"}' }]);
+    try {
+      const ok = await anima('llm', 'check', '--provider', 'openai', '--base-url', server.baseUrl, '--model', 'tiny');
+      expect(ok).toMatchObject({ code: 0, out: 'ok: {"city":"Paris"} after 1 attempt; 30 prompt + 5 completion tokens\n' });
+      const failed = await anima('llm', 'check', '--provider', 'openai', '--base-url', server.baseUrl, '--model', 'tiny', '--json');
+      expect(failed.code).toBe(1);
+      expect(JSON.parse(failed.out)).toMatchObject({ ok: false, bottleneck: { kind: 'invalid_output' }, attempts: [{ text: 'Paris' }, { text: '{}' }, { text: '{"town":"Paris"}' }], usage: { promptTokens: 30, completionTokens: 15 } });
+      expect(server.requests[0]!.body).toMatchObject({ model: 'tiny', response_format: { type: 'json_schema', json_schema: { name: 'capital', strict: true } } });
+    } finally {
+      await server.close();
+    }
+    expect(await anima('llm', 'check', '--provider', 'openai', '--base-url', server.baseUrl, '--model', 'tiny')).toMatchObject({ code: 1, out: expect.stringMatching(/^bottleneck dependency_unavailable: openai-compatible \(tiny\): cannot reach /) });
+    expect(await anima('llm', 'check', '--provider', 'webllm', '--model', 'x')).toMatchObject({ code: 2 });
+    expect(await anima('llm', 'check', '--provider', 'openai', '--base-url', 'file:///x', '--model', 'tiny')).toMatchObject({ code: 2, error: expect.stringContaining('http(s) address') });
   });
 });

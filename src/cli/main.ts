@@ -4,6 +4,8 @@ import { parseArgs } from 'node:util';
 import type { AgentApi, Fact, GoalView } from '../core/api.ts';
 import type { Plan } from '../core/agent/plan.ts';
 import type { Reflection } from '../core/agent/reflection.ts';
+import { checkProvider } from '../core/llm/endpoint-check.ts';
+import { openAiCompatibleProvider, openAiEndpointSchema } from '../core/llm/openai-compatible.ts';
 import { withContractChecks } from '../core/api.ts';
 import { describeProblem, type Problem } from '../core/result.ts';
 import { createAgentService } from '../core/service.ts';
@@ -48,6 +50,11 @@ The psyche (kept in the snapshot, version by version):
   anima psyche check FILE                       validate only: problems and warnings, exit 0 or 1
   anima psyche import FILE --snapshot S         wear it from now on (a new version)
   anima psyche export --snapshot S [--output FILE]
+
+Language models:
+  anima llm check --provider openai --base-url URL --model M [--api-key KEY] [--json]
+                 one structured call through the agent's contract: the typed value, or the
+                 bottleneck and its kind; the attempts and the tokens used. Exit 0 or 1.
 
 Options:
   --snapshot S   the session snapshot file (JSON)
@@ -102,6 +109,10 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
         note: { type: 'string' },
         grammar: { type: 'string' },
         attempt: { type: 'string' },
+        provider: { type: 'string' },
+        'base-url': { type: 'string' },
+        model: { type: 'string' },
+        'api-key': { type: 'string' },
         planning: { type: 'string' },
         'reflection-interval': { type: 'string' },
         'max-failed-plans': { type: 'string' },
@@ -118,6 +129,7 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
     return 0;
   }
   if (area === undefined) throw new CliError(`which command?\n\n${USAGE}`, 2);
+  if (area === 'llm') return runLlmCommand(command, values, output);
   const isAgentCommand = AGENT_COMMANDS.includes(area);
   if (area !== 'kg' && area !== 'psyche' && !isAgentCommand) throw new CliError(`unknown command "${area}"\n\n${USAGE}`, 2);
   if (area === 'kg' && !KG_COMMANDS.includes(command ?? '')) throw new CliError(`unknown command "kg ${command ?? ''}"\n\n${USAGE}`, 2);
@@ -479,6 +491,21 @@ async function runAgentCommand({ area, positional, service, sessionId, values, o
     for (const goal of goals) output.out(`#${goal.id}\t${goal.status}\t${goal.description}\t${goal.findingsTotal} findings${goal.statusReason ? `\t${goal.statusReason}` : ''}\n`);
   }
   return 0;
+}
+
+/** `anima llm check`: needs no session, only the endpoint. */
+async function runLlmCommand(command: string | undefined, values: { provider?: string; 'base-url'?: string; model?: string; 'api-key'?: string; json?: boolean }, output: CliOutput): Promise<number> {
+  if (command !== 'check') throw new CliError(`unknown command "llm ${command ?? ''}"\n\n${USAGE}`, 2);
+  if (values.provider !== 'openai') throw new CliError(`llm check: --provider openai is the one the CLI can reach (WebLLM and GGUF run in the browser)\n\n${USAGE}`, 2);
+  if (values['base-url'] === undefined || values.model === undefined) throw new CliError(`llm check: --base-url URL and --model M are required\n\n${USAGE}`, 2);
+  const endpoint = openAiEndpointSchema.safeParse({ baseUrl: values['base-url'], model: values.model, ...(values['api-key'] ? { apiKey: values['api-key'] } : {}) });
+  if (!endpoint.success) throw new CliError(`llm check: ${endpoint.error.issues.map((issue) => issue.message).join('; ')}`, 2);
+  const outcome = await checkProvider(openAiCompatibleProvider(endpoint.data));
+  const tokens = `${outcome.usage.promptTokens} prompt + ${outcome.usage.completionTokens} completion tokens`;
+  if (values.json) output.out(`${JSON.stringify(outcome)}\n`);
+  else if (outcome.ok) output.out(`ok: ${JSON.stringify(outcome.value)} after ${outcome.attempts.length} attempt${outcome.attempts.length === 1 ? '' : 's'}; ${tokens}\n`);
+  else output.out(`bottleneck ${outcome.bottleneck.kind}: ${outcome.bottleneck.detail}\n${outcome.attempts.length} attempts; ${tokens}\n`);
+  return outcome.ok ? 0 : 1;
 }
 
 /** A plan as lines: its strategy, then each step with its status, input, why, and how it ended. */

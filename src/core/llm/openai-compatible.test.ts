@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { startOpenAiServer, type ServerReply } from '../testing/openai-server.ts';
+import { openAiCompatibleProvider, openAiEndpointSchema } from './openai-compatible.ts';
+import { structuredCall } from './structured-call.ts';
+
+const city = z.object({ city: z.string() });
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+async function serverWith(script: ServerReply[]) {
+  const server = await startOpenAiServer(script);
+  close = server.close;
+  return server;
+}
+
+describe('the openai-compatible provider', () => {
+  it('sends the schema the standard way, with the key, and returns the typed value and the tokens used', async () => {
+    const server = await serverWith([{ text: '{"city":"Paris"}', promptTokens: 21, completionTokens: 6 }]);
+    const provider = openAiCompatibleProvider({ baseUrl: server.baseUrl, model: 'tiny', apiKey: 'sk-local' });
+    const outcome = await structuredCall(provider, city, { name: 'capital', prompt: 'The capital of France?' });
+    expect(outcome).toMatchObject({ ok: true, value: { city: 'Paris' }, usage: { promptTokens: 21, completionTokens: 6 } });
+    expect(server.requests[0]).toEqual({
+      authorization: 'Bearer sk-local',
+      body: {
+        model: 'tiny',
+        messages: [{ role: 'user', content: 'The capital of France?' }],
+        response_format: { type: 'json_schema', json_schema: { name: 'capital', strict: true, schema: expect.objectContaining({ type: 'object', required: ['city'] }) } },
+      },
+    });
+  });
+
+  it('validates what comes back even so: invalid, then valid', async () => {
+    const server = await serverWith([{ text: '{"town":"Paris"}' }, { text: '{"city":"Paris"}' }]);
+    const outcome = await structuredCall(openAiCompatibleProvider({ baseUrl: server.baseUrl, model: 'tiny' }), city, { name: 'capital', prompt: 'The capital of France?' });
+    expect(outcome).toMatchObject({ ok: true, value: { city: 'Paris' } });
+    expect(outcome.attempts).toHaveLength(2);
+    expect(server.requests[1]!.authorization).toBeUndefined();
+  });
+
+  it('streams server-sent events, split anywhere, into the same text', async () => {
+    const server = await serverWith([{ text: '{"city": "Ulaanbaatar, the coldest capital"}', promptTokens: 3, completionTokens: 9 }]);
+    const pieces: string[] = [];
+    const completion = await openAiCompatibleProvider({ baseUrl: server.baseUrl, model: 'tiny' }).complete({ messages: [{ role: 'user', content: 'hi' }], onText: (piece) => pieces.push(piece) });
+    expect(completion).toEqual({ text: '{"city": "Ulaanbaatar, the coldest capital"}', finishReason: 'stop', usage: { promptTokens: 3, completionTokens: 9 } });
+    expect(pieces.length).toBeGreaterThan(4);
+    expect(server.requests[0]!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+  });
+
+  it('turns HTTP errors and an unreachable server into a dependency_unavailable bottleneck that says what happened', async () => {
+    const server = await serverWith([{ status: 500, body: '{"error":{"message":"model tiny is not loaded"}}' }, { status: 401, body: 'bad key' }]);
+    const provider = openAiCompatibleProvider({ baseUrl: `${server.baseUrl}/`, model: 'tiny' });
+    expect(await structuredCall(provider, city, { name: 'capital', prompt: 'x' })).toMatchObject({
+      ok: false,
+      attempts: [],
+      bottleneck: { kind: 'dependency_unavailable', detail: `openai-compatible (tiny): ${server.baseUrl}/chat/completions answered HTTP 500: model tiny is not loaded` },
+    });
+    expect(await structuredCall(provider, city, { name: 'capital', prompt: 'x' })).toMatchObject({ ok: false, bottleneck: { detail: expect.stringContaining('answered HTTP 401: bad key') } });
+    await close!();
+    close = undefined;
+    expect(await structuredCall(provider, city, { name: 'capital', prompt: 'x' })).toMatchObject({ ok: false, bottleneck: { kind: 'dependency_unavailable', detail: expect.stringContaining(`cannot reach ${server.baseUrl}/chat/completions`) } });
+  });
+
+  it('checks an endpoint before it is used', () => {
+    expect(openAiEndpointSchema.safeParse({ baseUrl: 'ftp://x', model: 'm' }).error?.issues[0]?.message).toBe('the base URL must be an http(s) address, like http://localhost:8080/v1');
+    expect(openAiEndpointSchema.safeParse({ baseUrl: 'http://localhost:8080/v1', model: ' ' }).error?.issues[0]?.message).toBe('name the model');
+  });
+});

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { cancelled, type Completion, type CompletionRequest, type LlmProvider, ProviderError } from './provider.ts';
+
+/** Where an OpenAI-compatible server is (llama.cpp's server, vLLM, Ollama, a hosted API). The key stays on this device. */
+export const openAiEndpointSchema = z.object({
+  baseUrl: z.url({ protocol: /^https?$/, error: 'the base URL must be an http(s) address, like http://localhost:8080/v1' }),
+  model: z.string().trim().min(1, 'name the model'),
+  apiKey: z.string().optional(),
+});
+export type OpenAiEndpoint = z.infer<typeof openAiEndpointSchema>;
+
+const usageSchema = z.object({ prompt_tokens: z.number(), completion_tokens: z.number() }).partial();
+const completionSchema = z.object({
+  choices: z.array(z.object({ message: z.object({ content: z.string().nullable().optional() }), finish_reason: z.string().nullable().optional() })).min(1),
+  usage: usageSchema.nullable().optional(),
+});
+const chunkSchema = z.object({
+  choices: z.array(z.object({ delta: z.object({ content: z.string().nullable().optional() }).optional(), finish_reason: z.string().nullable().optional() })).optional(),
+  usage: usageSchema.nullable().optional(),
+});
+
+/**
+ * A provider that speaks the OpenAI chat-completions protocol. It sends the schema the standard
+ * way, `response_format: {type: "json_schema", json_schema: {name, schema, strict: true}}`; the
+ * contract validates what comes back all the same.
+ */
+export function openAiCompatibleProvider(endpoint: OpenAiEndpoint, fetchImpl: typeof fetch = fetch): LlmProvider {
+  const url = `${endpoint.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  return {
+    name: 'openai-compatible',
+    model: endpoint.model,
+    async complete(request: CompletionRequest): Promise<Completion> {
+      const { signal } = request;
+      const isStreaming = request.onText !== undefined;
+      const body = {
+        model: endpoint.model,
+        messages: request.messages,
+        ...(request.jsonSchema ? { response_format: { type: 'json_schema', json_schema: { name: request.jsonSchema.name, schema: request.jsonSchema.schema, strict: true } } } : {}),
+        ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
+        ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+        ...(isStreaming ? { stream: true, stream_options: { include_usage: true } } : {}),
+      };
+      let response: Response;
+      try {
+        response = await fetchImpl(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}) },
+          body: JSON.stringify(body),
+          ...(signal ? { signal } : {}),
+        });
+      } catch (error) {
+        if (signal?.aborted) throw cancelled(signal);
+        throw new ProviderError('unavailable', `cannot reach ${url}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`);
+      }
+      if (!response.ok) throw new ProviderError(response.status === 401 || response.status === 403 ? 'refused' : 'unavailable', `${url} answered HTTP ${response.status}${await errorDetail(response)}`);
+      try {
+        return isStreaming ? await readStream(response, request.onText!) : readCompletion(await response.json());
+      } catch (error) {
+        if (signal?.aborted) throw cancelled(signal);
+        if (error instanceof ProviderError) throw error;
+        throw new ProviderError('unavailable', `${url} sent an answer that is not a chat completion: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    },
+  };
+}
+
+function readCompletion(json: unknown): Completion {
+  const parsed = completionSchema.safeParse(json);
+  if (!parsed.success) throw new ProviderError('unavailable', `the answer is not a chat completion (${parsed.error.issues[0]?.message ?? 'unknown shape'})`);
+  const [choice] = parsed.data.choices;
+  return { text: choice!.message.content ?? '', finishReason: choice!.finish_reason ?? 'stop', usage: { promptTokens: parsed.data.usage?.prompt_tokens ?? 0, completionTokens: parsed.data.usage?.completion_tokens ?? 0 } };
+}
+
+/** Reads server-sent events (`data: {...}` lines, then `data: [DONE]`). */
+async function readStream(response: Response, onText: (text: string) => void): Promise<Completion> {
+  if (!response.body) throw new ProviderError('unavailable', 'the stream has no body');
+  const decoder = new TextDecoder();
+  let buffered = '';
+  let text = '';
+  let finishReason = 'stop';
+  let usage = { promptTokens: 0, completionTokens: 0 };
+  const take = (line: string) => {
+    if (!line.startsWith('data:')) return;
+    const data = line.slice(5).trim();
+    if (data === '' || data === '[DONE]') return;
+    const chunk = chunkSchema.parse(JSON.parse(data));
+    const choice = chunk.choices?.[0];
+    const piece = choice?.delta?.content ?? '';
+    if (piece !== '') {
+      text += piece;
+      onText(piece);
+    }
+    finishReason = choice?.finish_reason ?? finishReason;
+    if (chunk.usage) usage = { promptTokens: chunk.usage.prompt_tokens ?? 0, completionTokens: chunk.usage.completion_tokens ?? 0 };
+  };
+  for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
+    buffered += decoder.decode(bytes, { stream: true });
+    const lines = buffered.split(/\r?\n/);
+    buffered = lines.pop() ?? '';
+    for (const line of lines) take(line);
+  }
+  take(buffered + decoder.decode());
+  return { text, finishReason, usage };
+}
+
+/** The error message a server put in its body, if any (OpenAI's `{error: {message}}`), shortened. */
+async function errorDetail(response: Response): Promise<string> {
+  const text = await response.text().catch(() => '');
+  let message = text;
+  try {
+    const json = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
+    const candidate = typeof json.error === 'string' ? json.error : (json.error?.message ?? json.message);
+    if (typeof candidate === 'string') message = candidate;
+  } catch {
+    // Not JSON: the text itself.
+  }
+  message = message.trim().replace(/\s+/g, ' ');
+  return message === '' ? '' : `: ${message.slice(0, 300)}`;
+}

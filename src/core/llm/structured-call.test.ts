@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ScriptedEngine } from '../testing/scripted-engine.ts';
+import { engineProvider } from './chat-engine.ts';
+import { structuredCall } from './structured-call.ts';
+import { UsageBudget } from './usage-budget.ts';
+
+const fact = z.object({ subject: z.string().min(1), predicate: z.string().min(1), object: z.string().min(1), confidence: z.number().min(0).max(1) });
+const ask = { name: 'fact', system: 'You are Anima.', prompt: 'Give one fact about Mars.' };
+
+function providerWith(script: ConstructorParameters<typeof ScriptedEngine>[0]) {
+  const engine = new ScriptedEngine(script);
+  return { engine, provider: engineProvider(engine, { name: 'webllm', model: 'scripted-1' }) };
+}
+
+describe('the structured call', () => {
+  it('returns the typed value, and sends the schema as WebLLM takes it', async () => {
+    const { engine, provider } = providerWith([{ text: '{"subject":"Mars","predicate":"has","object":"Volcano","confidence":0.9}' }]);
+    const outcome = await structuredCall(provider, fact, ask);
+    expect(outcome).toMatchObject({ ok: true, value: { subject: 'Mars', predicate: 'has', object: 'Volcano', confidence: 0.9 }, usage: { promptTokens: 8, completionTokens: 1 } });
+    expect(outcome.attempts).toHaveLength(1);
+    const [request] = engine.requests;
+    expect(request!.messages).toEqual([
+      { role: 'system', content: 'You are Anima.' },
+      { role: 'user', content: 'Give one fact about Mars.' },
+    ]);
+    expect(request!.response_format!.type).toBe('json_object');
+    expect(JSON.parse(request!.response_format!.schema!)).toMatchObject({ type: 'object', required: ['subject', 'predicate', 'object', 'confidence'] });
+  });
+
+  it('re-asks with the problems of invalid output, and takes the valid answer that follows', async () => {
+    const { engine, provider } = providerWith([{ text: '{"subject":"Mars","predicate":"has","confidence":2}' }, { text: 'sure!' }, { text: '{"subject":"Mars","predicate":"has","object":"Crater","confidence":0.8}' }]);
+    const outcome = await structuredCall(provider, fact, ask);
+    expect(outcome).toMatchObject({ ok: true, value: { object: 'Crater' } });
+    expect(outcome.attempts.map((attempt) => attempt.problems)).toEqual([
+      ['at object: Invalid input: expected string, received undefined', 'at confidence: Too big: expected number to be <=1'],
+      [expect.stringMatching(/^not JSON: /)],
+      undefined,
+    ]);
+    // The second request carries the first answer and what was wrong with it.
+    expect(engine.requests[1]!.messages.slice(2)).toEqual([
+      { role: 'assistant', content: '{"subject":"Mars","predicate":"has","confidence":2}' },
+      { role: 'user', content: 'That answer is not valid:\n- at object: Invalid input: expected string, received undefined\n- at confidence: Too big: expected number to be <=1\nAnswer again with only JSON that matches the schema.' },
+    ]);
+  });
+
+  it('ends in an invalid_output bottleneck after the retries, never an invented answer', async () => {
+    const { engine, provider } = providerWith([{ text: '{}' }, { text: '{}' }, { text: '{}' }, { text: '{"subject":"x","predicate":"y","object":"z","confidence":1}' }]);
+    const outcome = await structuredCall(provider, fact, ask);
+    expect(outcome).toMatchObject({ ok: false, bottleneck: { kind: 'invalid_output', detail: expect.stringMatching(/^3 answers, none valid; the last: at subject: /) } });
+    expect(engine.requests).toHaveLength(3);
+    expect(await structuredCall(providerWith([{ text: '{}' }]).provider, fact, { ...ask, retries: 0 })).toMatchObject({ ok: false, attempts: [{ text: '{}' }] });
+  });
+
+  it('cancels a slow answer: the engine is interrupted and the call throws an AbortError', async () => {
+    const { engine, provider } = providerWith([{ text: '{"subject":"Mars","predicate":"has","object":"Volcano","confidence":0.9}', delayMs: 10_000 }]);
+    const controller = new AbortController();
+    const started = Date.now();
+    const call = structuredCall(provider, fact, { ...ask, signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    await expect(call).rejects.toMatchObject({ name: 'AbortError' });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(engine.interrupts).toBe(1);
+  });
+
+  it('says the device was lost as a dependency_unavailable bottleneck with what to do', async () => {
+    const { provider } = providerWith([{ fail: 'GPUDeviceLostInfo: Device was lost' }]);
+    expect(await structuredCall(provider, fact, ask)).toMatchObject({ ok: false, bottleneck: { kind: 'dependency_unavailable', detail: expect.stringContaining('webllm (scripted-1): the GPU device was lost') } });
+  });
+
+  it('stops with budget_exhausted once the run spent its requests, shared with a child call', async () => {
+    const { engine, provider } = providerWith([{ text: '{}' }, { text: '{}' }, { text: '{}' }]);
+    const budget = new UsageBudget({ requests: 2 });
+    const outcome = await structuredCall(provider, fact, { ...ask, budget });
+    expect(outcome).toMatchObject({ ok: false, bottleneck: { kind: 'budget_exhausted', detail: "the run's budget is spent: 2 requests, the limit is 2" } });
+    expect(engine.requests).toHaveLength(2);
+    // A child call drawing from the same budget stops at once.
+    expect(await structuredCall(provider, fact, { ...ask, budget })).toMatchObject({ ok: false, attempts: [], bottleneck: { kind: 'budget_exhausted' } });
+    // 8 prompt words, then 59 with the first answer and its problems sent back.
+    expect(budget.totals).toMatchObject({ requests: 2, inputTokens: 67 });
+  });
+
+  it('streams the text as it comes', async () => {
+    const { provider } = providerWith([{ text: '{"subject": "Mars", "predicate": "has", "object": "Dust", "confidence": 0.5}' }]);
+    const pieces: string[] = [];
+    const completion = await provider.complete({ messages: [{ role: 'user', content: 'go' }], onText: (piece) => pieces.push(piece) });
+    expect(pieces.length).toBeGreaterThan(3);
+    expect(pieces.join('')).toBe(completion.text);
+    expect(completion.usage).toEqual({ promptTokens: 1, completionTokens: 8 });
+  });
+});

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { cancelled, type ChatMessage, type LlmProvider, ProviderError, type TokenUsage } from './provider.ts';
+import type { UsageBudget } from './usage-budget.ts';
+
+/** A truthful stop (DESIGN section 10): what kept the call from an answer, never a made-up one. */
+export const bottleneckSchema = z.object({
+  kind: z.enum(['contradiction', 'missing_input', 'invalid_output', 'policy_block', 'dependency_unavailable', 'budget_exhausted']),
+  detail: z.string(),
+});
+export type Bottleneck = z.infer<typeof bottleneckSchema>;
+
+/** What one attempt sent and got back, for the log: the text, its tokens, and why it was refused. */
+export type Attempt = { text: string; usage: TokenUsage; problems?: string[] };
+
+export type CallOutcome<T> = ({ ok: true; value: T } | { ok: false; bottleneck: Bottleneck }) & { attempts: Attempt[]; usage: TokenUsage };
+
+export type CallOptions = {
+  /** The schema's name, as the provider is told it (letters, digits, _ and -). */
+  name: string;
+  system?: string;
+  prompt: string;
+  /** Re-asks after invalid output, with the problems fed back (default 2). */
+  retries?: number;
+  signal?: AbortSignal;
+  budget?: UsageBudget;
+  maxTokens?: number;
+};
+
+export const DEFAULT_RETRIES = 2;
+
+/**
+ * Asks the provider for a value of the schema: the schema goes to the provider as JSON Schema
+ * (constrained decoding where it can), and what comes back is parsed and validated with zod.
+ * Invalid output is sent back with its problems, up to `retries` times; then the outcome is an
+ * `invalid_output` bottleneck. A provider that cannot answer is `dependency_unavailable`, a spent
+ * budget `budget_exhausted`. A cancelled call throws the signal's reason (an AbortError).
+ */
+export async function structuredCall<T>(provider: LlmProvider, schema: z.ZodType<T>, options: CallOptions): Promise<CallOutcome<T>> {
+  const retries = options.retries ?? DEFAULT_RETRIES;
+  const jsonSchema = z.toJSONSchema(schema) as Record<string, unknown>;
+  const messages: ChatMessage[] = [...(options.system ? [{ role: 'system' as const, content: options.system }] : []), { role: 'user', content: options.prompt }];
+  const attempts: Attempt[] = [];
+  const usage: TokenUsage = { promptTokens: 0, completionTokens: 0 };
+  const stop = (bottleneck: Bottleneck): CallOutcome<T> => ({ ok: false, bottleneck, attempts, usage });
+  for (let attempt = 0; attempt <= retries; attempt++) {
+    if (options.signal?.aborted) throw cancelled(options.signal);
+    const spent = options.budget?.spentBecause();
+    if (spent) return stop({ kind: 'budget_exhausted', detail: `the run's budget is spent: ${spent}` });
+    let completion;
+    try {
+      completion = await provider.complete({ messages, jsonSchema: { name: options.name, schema: jsonSchema }, signal: options.signal, ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}) });
+    } catch (error) {
+      if (options.signal?.aborted) throw cancelled(options.signal);
+      if (error instanceof ProviderError) return stop({ kind: 'dependency_unavailable', detail: `${provider.name} (${provider.model}): ${error.message}` });
+      throw error;
+    }
+    usage.promptTokens += completion.usage.promptTokens;
+    usage.completionTokens += completion.usage.completionTokens;
+    options.budget?.chargeRequest(completion.usage);
+    const problems = problemsOf(schema, completion.text);
+    attempts.push({ text: completion.text, usage: completion.usage, ...(problems.ok ? {} : { problems: problems.error }) });
+    if (problems.ok) return { ok: true, value: problems.value, attempts, usage };
+    messages.push({ role: 'assistant', content: completion.text });
+    messages.push({ role: 'user', content: `That answer is not valid:\n${problems.error.map((problem) => `- ${problem}`).join('\n')}\nAnswer again with only JSON that matches the schema.` });
+  }
+  const last = attempts.at(-1)?.problems ?? [];
+  return stop({ kind: 'invalid_output', detail: `${attempts.length} answers, none valid; the last: ${last.join('; ')}` });
+}
+
+/** The value in a model's text, or what is wrong with it, each problem naming its place. */
+function problemsOf<T>(schema: z.ZodType<T>, text: string): { ok: true; value: T } | { ok: false; error: string[] } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, error: [`not JSON: ${error instanceof Error ? error.message : String(error)}`] };
+  }
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  return { ok: false, error: parsed.error.issues.map((issue) => `${issue.path.length > 0 ? `at ${issue.path.join('.')}: ` : ''}${issue.message}`) };
+}

@@ -1,0 +1,45 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What the test server answers to one request: a completion's text, or an HTTP error. */
+export type ServerReply = { text: string; promptTokens?: number; completionTokens?: number } | { status: number; body: string };
+
+/**
+ * A local HTTP server that speaks the OpenAI chat-completions protocol (plain and streamed), for
+ * testing the openai-compatible provider and the CLI end to end without the network. It answers
+ * with its script, in order, and keeps each request's JSON body and headers.
+ */
+export async function startOpenAiServer(script: ServerReply[]): Promise<{ baseUrl: string; requests: { body: Record<string, unknown>; authorization?: string }[]; close: () => Promise<void> }> {
+  const requests: { body: Record<string, unknown>; authorization?: string }[] = [];
+  const server: Server = createServer(async (request, response) => {
+    const body = JSON.parse(await readBody(request)) as Record<string, unknown>;
+    requests.push({ body, ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}) });
+    const reply = request.url === '/v1/chat/completions' ? script.shift() : { status: 404, body: '{"error":{"message":"no such route"}}' };
+    if (!reply) return void response.writeHead(500).end('{"error":{"message":"the test server has no more replies"}}');
+    if ('status' in reply) return void response.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body);
+    const usage = { prompt_tokens: reply.promptTokens ?? 10, completion_tokens: reply.completionTokens ?? 5 };
+    if (body.stream) {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      // Split mid-token, the way networks split.
+      for (const piece of reply.text.match(/.{1,7}/gs) ?? []) response.write(`data: ${JSON.stringify({ choices: [{ delta: { content: piece } }] })}\n\n`);
+      response.write(`data: ${JSON.stringify({ choices: [{ delta: {}, finish_reason: 'stop' }] })}\n\ndata: ${JSON.stringify({ choices: [], usage })}\n\ndata: [DONE]\n\n`);
+      return void response.end();
+    }
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: reply.text }, finish_reason: 'stop' }], usage }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    requests,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  let text = '';
+  for await (const chunk of request) text += chunk;
+  return text;
+}

@@ -1,0 +1,61 @@
+import type { ChatEngine, EngineChunk, EngineCompletion, EngineRequest } from '../llm/chat-engine.ts';
+
+/** One scripted reply: text at once, text after a delay (an interrupt cuts it short), or a failure with this message. */
+export type ScriptedReply = { text: string; delayMs?: number } | { fail: string };
+
+/**
+ * A deterministic engine with WebLLM's interface, for tests: it answers with its script, in order,
+ * counts a token per word, and keeps every request it was sent.
+ */
+export class ScriptedEngine implements ChatEngine {
+  readonly requests: EngineRequest[] = [];
+  interrupts = 0;
+  readonly #script: ScriptedReply[];
+  #interrupt: (() => void) | undefined;
+
+  constructor(script: readonly ScriptedReply[]) {
+    this.#script = [...script];
+  }
+
+  readonly chat = {
+    completions: {
+      create: ((request: EngineRequest) => this.#create(request)) as ChatEngine['chat']['completions']['create'],
+    },
+  };
+
+  interruptGenerate(): void {
+    this.interrupts++;
+    this.#interrupt?.();
+  }
+
+  async #create(request: EngineRequest): Promise<EngineCompletion | AsyncIterable<EngineChunk>> {
+    this.requests.push(structuredClone(request));
+    const reply = this.#script.shift();
+    if (!reply) throw new Error('the scripted engine has no more replies');
+    if ('fail' in reply) throw new Error(reply.fail);
+    let finishReason = 'stop';
+    if (reply.delayMs !== undefined) {
+      const wasInterrupted = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), reply.delayMs);
+        this.#interrupt = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+      });
+      this.#interrupt = undefined;
+      if (wasInterrupted) finishReason = 'abort';
+    }
+    const text = finishReason === 'abort' ? '' : reply.text;
+    const usage = { prompt_tokens: request.messages.reduce((sum, message) => sum + words(message.content), 0), completion_tokens: words(text) };
+    if (!request.stream) return { choices: [{ message: { content: text }, finish_reason: finishReason }], usage };
+    const pieces = text.match(/\S+\s*/g) ?? [];
+    return (async function* () {
+      for (const piece of pieces) yield { choices: [{ delta: { content: piece } }] };
+      yield { choices: [{ delta: {}, finish_reason: finishReason }], usage };
+    })();
+  }
+}
+
+function words(text: string): number {
+  return text.split(/\s+/).filter((word) => word !== '').length;
+}
