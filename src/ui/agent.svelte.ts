@@ -2,6 +2,7 @@ import { getContext, setContext, untrack } from 'svelte';
 import type { AgentApi, GraphStats, OpenProgress } from '../core/api.ts';
 import { Approvals } from './approvals/approvals.svelte.ts';
 import { messageOf } from './common/error-message.ts';
+import { AgentReflections } from './cycles/reflections.svelte.ts';
 import { AgentRun } from './goals/agent-run.svelte.ts';
 
 /** Where the app stands with the agent worker. */
@@ -30,11 +31,14 @@ export class AgentState {
   readonly run: AgentRun;
   /** The actions waiting for the user's approval, shared by the Approvals screen and the navigation's badge. */
   readonly approvals: Approvals;
+  /** The agent's reflections and its planning and reflection settings, shared by the run controls, the Cycles, Goals and Settings screens. */
+  readonly reflections: AgentReflections;
 
   constructor(client: AgentApi) {
     this.client = client;
     this.run = new AgentRun(this);
     this.approvals = new Approvals(this);
+    this.reflections = new AgentReflections(this);
   }
 
   /** The open session's id; views call it only once the status is 'ready'. */

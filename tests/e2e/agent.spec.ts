@@ -26,7 +26,9 @@ test.describe('goals and cycles', () => {
     await expect(cycles.outcome(1)).toContainText('Completed');
     await expect(cycles.goal(1)).toContainText('Find mammals');
     await cycles.showScores(1);
-    await expect(cycles.scores(1).getByRole('listitem').filter({ hasText: /^infer_rules/ })).toContainText('[score=0.77: base=0.85 recency=-0.00 novelty=+0.15');
+    // The plan's next step (infer_rules) gets the plan bonus on top of its score.
+    await expect(cycles.scores(1).getByRole('listitem').filter({ hasText: /^infer_rules/ })).toContainText('[score=0.96: base=0.85 recency=-0.00 novelty=+0.15');
+    await expect(cycles.scores(1).getByRole('listitem').filter({ hasText: /^infer_rules/ })).toContainText('plan=+0.25');
   });
 
   test('the n shortcut runs one cycle at a time, and the log shows the newest first', async ({ shell, goals, cycles }) => {
@@ -49,8 +51,10 @@ test.describe('goals and cycles', () => {
 
   test('the run buttons name their shortcuts, and a shortcut typed in a field is only text', async ({ goals }) => {
     await expect(goals.run.runOneButton).toHaveAttribute('aria-keyshortcuts', '. n');
-    await expect(goals.run.runUntilDoneButton).toHaveAttribute('aria-keyshortcuts', 'r');
-    await expect(goals.run.pauseButton).toHaveAttribute('aria-keyshortcuts', 'Escape p');
+    await expect(goals.run.runUntilDoneButton).toHaveAttribute('aria-keyshortcuts', 'g');
+    await expect(goals.run.pauseButton).toHaveAttribute('aria-keyshortcuts', 'Escape');
+    await expect(goals.run.planButton).toHaveAttribute('aria-keyshortcuts', 'p');
+    await expect(goals.run.reflectButton).toHaveAttribute('aria-keyshortcuts', 'r');
     await expect(goals.run.region).toContainText('Shortcuts');
 
     await goals.addGoal({ description: 'Learn about Mars', criteria: 'volcano crater' });
@@ -65,7 +69,7 @@ test.describe('goals and cycles', () => {
     await expect(goals.cyclesWorked('Learn about Mars')).toContainText('1');
   });
 
-  test('run until done counts the cycles live, and Escape pauses it after the current cycle', async ({ shell, goals, cycles, psyche }) => {
+  test('run until done (g) counts the cycles live, and Escape pauses it after the current cycle', async ({ shell, goals, cycles, psyche }) => {
     // Keywords the starter graph never satisfies, and a psyche that never asks: the goal stays active, so only a pause ends the run.
     await psyche.open();
     await psyche.importToml(NEVER_ASK);
@@ -73,7 +77,7 @@ test.describe('goals and cycles', () => {
     await goals.addGoal({ description: 'Learn about Mars', criteria: 'volcano crater' });
     await shell.goTo('Cycles');
 
-    await cycles.run.pressShortcut('r');
+    await cycles.run.pressShortcut('g');
     await expect(cycles.run.status).toHaveText(/^Running until no goal is active: ([3-9]|\d\d+) cycles done\.$/, { timeout: RUN_TIMEOUT_MS });
     await expect(cycles.run.runOneButton).toBeDisabled();
     await cycles.run.pressShortcut('Escape');
@@ -193,4 +197,7 @@ test('a second tab shows the goals read-only: it cannot add, change or run them,
   await expect(second.run.runOneButton).toHaveAccessibleDescription(/open in another tab/);
   await expect(second.addButton).toBeDisabled();
   await expect(second.action('Learn about Mars', 'Suspend')).toBeDisabled();
+  await expect(second.run.planButton).toBeDisabled();
+  await expect(second.run.reflectButton).toBeDisabled();
+  await expect(second.run.reflectButton).toHaveAccessibleDescription(/open in another tab/);
 });

@@ -7,6 +7,7 @@ import { GoalsPage } from './page-models/goals-page.ts';
 import { KnowledgePage } from './page-models/knowledge-page.ts';
 import { MemoryPage } from './page-models/memory-page.ts';
 import { PsychePage } from './page-models/psyche-page.ts';
+import { SettingsPage } from './page-models/settings-page.ts';
 
 /** The e2e test function with the app's page models as fixtures. */
 export const test = base.extend<{
@@ -18,6 +19,7 @@ export const test = base.extend<{
   psyche: PsychePage;
   approvals: ApprovalsPage;
   documents: DocumentsPage;
+  settings: SettingsPage;
 }>({
   shell: async ({ page }, use) => {
     await use(new AppShell(page));
@@ -42,6 +44,9 @@ export const test = base.extend<{
   },
   documents: async ({ page }, use) => {
     await use(new DocumentsPage(page));
+  },
+  settings: async ({ page }, use) => {
+    await use(new SettingsPage(page));
   },
 });
 

@@ -8,11 +8,11 @@ import { DEFAULT_MAX_FAILED_PLANS } from './plan.ts';
  */
 export const agentSettingsSchema = z.object({
   /** Plans steer the choice of tool; off, the score alone chooses (to compare). */
-  planning: z.boolean(),
+  planning: z.boolean({ error: 'planning is on (true) or off (false)' }),
   /** The agent reflects every this many cycles. */
-  reflectionInterval: z.number().int().min(1).max(1000),
+  reflectionInterval: z.number({ error: 'give a whole number of cycles' }).int('give a whole number of cycles').min(1, 'reflect at least every 1 cycle').max(1000, 'reflect at least every 1000 cycles'),
   /** A goal fails when this many of its plans failed. */
-  maxFailedPlans: z.number().int().min(1).max(20),
+  maxFailedPlans: z.number({ error: 'give a whole number of plans' }).int('give a whole number of plans').min(1, 'at least 1 failed plan').max(20, 'at most 20 failed plans'),
 });
 export type AgentSettings = z.infer<typeof agentSettingsSchema>;
 

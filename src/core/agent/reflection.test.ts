@@ -58,9 +58,9 @@ describe('reflection', () => {
       { tool: 'kg_query', uses: 2, successes: 1 },
     ]);
     expect(seen.goals).toEqual([
-      { goalId: 1, description: 'goal 1', cyclesWorked: 2, progressed: true, stagnantFor: 0 },
-      { goalId: 2, description: 'goal 2', cyclesWorked: 2, progressed: false, stagnantFor: 8 },
-      { goalId: 3, description: 'goal 3', cyclesWorked: 1, progressed: false, stagnantFor: 11 },
+      { goalId: 1, description: 'goal 1', cyclesSinceLastReflection: 2, progressed: true, stagnantFor: 0 },
+      { goalId: 2, description: 'goal 2', cyclesSinceLastReflection: 2, progressed: false, stagnantFor: 8 },
+      { goalId: 3, description: 'goal 3', cyclesSinceLastReflection: 1, progressed: false, stagnantFor: 11 },
     ]);
     expect(seen.memoryPressure).toBe(0.75);
     expect(seen.adjustments).toEqual([

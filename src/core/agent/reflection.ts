@@ -33,7 +33,7 @@ export const reflectionSchema = z.object({
   /** It looked at the cycles after this one. */
   sinceCycle: z.number().int().nonnegative(),
   toolStats: z.array(z.object({ tool: z.string(), uses: z.number().int().nonnegative(), successes: z.number().int().nonnegative() })),
-  goals: z.array(z.object({ goalId: z.number().int(), description: z.string(), cyclesWorked: z.number().int().nonnegative(), progressed: z.boolean(), stagnantFor: z.number().int().nonnegative() })),
+  goals: z.array(z.object({ goalId: z.number().int(), description: z.string(), cyclesSinceLastReflection: z.number().int().nonnegative(), progressed: z.boolean(), stagnantFor: z.number().int().nonnegative() })),
   memoryPressure: z.number().min(0),
   adjustments: z.array(adjustmentSchema),
   psycheChanges: z.array(z.string()),
@@ -74,7 +74,7 @@ export function reflectOn(input: ReflectionInput): Pick<Reflection, 'toolStats' 
     if (goal.status !== 'active' || worked.length === 0) continue;
     const progressed = worked.some(hasSucceeded);
     const stagnantFor = goal.cyclesWorked - goal.lastProgressCycle;
-    goals.push({ goalId: goal.id!, description: goal.description, cyclesWorked: worked.length, progressed, stagnantFor });
+    goals.push({ goalId: goal.id!, description: goal.description, cyclesSinceLastReflection: worked.length, progressed, stagnantFor });
     const during = `in ${worked.length} cycle${worked.length === 1 ? '' : 's'} since the last reflection`;
     if (progressed) {
       const to = Math.min(255, goal.priority + REFLECTION.boost);

@@ -109,6 +109,26 @@ describe('AgentRun', () => {
     expect(run.cycles.map((record) => record.cycle)).toEqual([3, 2, 1]);
   });
 
+  it("asks the Goals screen for the plan of the goal the agent works on next, and says so", async () => {
+    const { host } = fakeHost({ goals: [{ ...goal(1), priority: 100 }, { ...goal(2), priority: 200 }, { ...goal(3, 'suspended'), priority: 255 }, { ...goal(4), priority: 200 }] });
+    const run = new AgentRun(host);
+    await run.loadGoals();
+    flushSync();
+    expect(run.nextGoal?.id).toBe(2);
+    expect(run.requestNextPlan()).toBe(true);
+    expect(run.planRequest).toEqual({ goalId: 2 });
+    expect(run.report).toEqual({ tone: 'notice', message: 'Showing the plan of “goal 2”, the goal the agent works on next.', problems: [] });
+  });
+
+  it('says there is no plan to show while no goal is active', async () => {
+    const { host } = fakeHost({ goals: [goal(1, 'suspended'), goal(2, 'completed')] });
+    const run = new AgentRun(host);
+    await run.loadGoals();
+    expect(run.requestNextPlan()).toBe(false);
+    expect(run.planRequest).toBeUndefined();
+    expect(run.report?.message).toMatch(/^No goal is active, so the agent works on none next/);
+  });
+
   it('keeps a goal the user just changed over a list fetched before the change', async () => {
     const { host } = fakeHost({ goals: [goal(1)] });
     const run = new AgentRun(host);

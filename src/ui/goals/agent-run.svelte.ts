@@ -1,6 +1,7 @@
 import type { AgentApi, CycleRecord, GoalView, GraphStats } from '../../core/api.ts';
 import { messageOf } from '../common/error-message.ts';
 import { mergeCycles } from '../cycles/cycle-log.ts';
+import { NO_NEXT_GOAL_TEXT, goalWorkedOnNext, showingPlanText } from './plan-messages.ts';
 import { type RunKind, type RunReport, describeRunEnd, runBlockedReason } from './run-messages.ts';
 
 /** What the run state needs of the app's agent state. */
@@ -36,12 +37,16 @@ export class AgentRun {
   cyclesStatus = $state<LoadStatus>('idle');
   cyclesError = $state<string | undefined>();
   activity = $state<RunActivity>({ status: 'idle' });
-  /** How the latest run ended, until the next one starts. */
+  /** What the run controls did last: how the latest run ended, a reflection, a plan shown; cleared when a run starts. */
   report = $state<RunReport | undefined>();
+  /** The goal whose plan the Goals screen opens (the Plan button), until that goal's card has opened it. */
+  planRequest = $state<{ goalId: number } | undefined>();
 
   readonly hasActiveGoal = $derived(this.goals.some((goal) => goal.status === 'active'));
   readonly hasWaitingGoal = $derived(this.goals.some((goal) => goal.status === 'waiting'));
   readonly goalsById = $derived(new Map(this.goals.map((goal) => [goal.id, goal])));
+  /** The goal the agent works on next: the active one with the highest priority, then the lowest id. */
+  readonly nextGoal = $derived(goalWorkedOnNext(this.goals));
 
   /** Orders goal list answers: one that started before a newer answer or a local change is dropped. */
   #ticket = 0;
@@ -147,6 +152,27 @@ export class AgentRun {
       if (this.activity.status === 'running' && this.activity.operationId === operationId) this.activity.isPausing = false;
       this.report = { tone: 'failure', message: `The run could not be paused: ${messageOf(error)}`, problems: [] };
     }
+  }
+
+  /**
+   * Asks the Goals screen to open the plan of the goal the agent works on next, and says so; says
+   * why not when no goal is active. Returns whether there is a plan to show (the caller then
+   * shows the Goals screen).
+   */
+  requestNextPlan(): boolean {
+    const goal = this.nextGoal;
+    if (!goal) {
+      this.report = { tone: 'notice', message: NO_NEXT_GOAL_TEXT, problems: [] };
+      return false;
+    }
+    this.planRequest = { goalId: goal.id };
+    this.report = { tone: 'notice', message: showingPlanText(goal), problems: [] };
+    return true;
+  }
+
+  /** Shows what the run controls did (a reflection, say) in their status line. */
+  showReport(report: RunReport): void {
+    this.report = report;
   }
 
   /** Fetches the goals once per burst of cycles: at most one fetch in flight, and one more after it. */

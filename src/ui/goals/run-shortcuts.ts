@@ -1,11 +1,16 @@
-/** What a run shortcut does. */
-export type RunShortcut = 'run-one' | 'run-until-done' | 'pause';
+/** What a run shortcut does: run cycles, pause, show the plan of the goal worked on next, or reflect. */
+export type RunShortcut = 'run-one' | 'run-until-done' | 'pause' | 'show-plan' | 'reflect';
 
-/** The keys of each shortcut, as KeyboardEvent.key names them (and aria-keyshortcuts lists them). */
+/**
+ * The keys of each shortcut, as KeyboardEvent.key names them (and aria-keyshortcuts lists them):
+ * n (next) or . for one cycle, g (go) until done, Escape to pause, p for the plan, r to reflect.
+ */
 export const RUN_SHORTCUT_KEYS = {
   'run-one': ['.', 'n'],
-  'run-until-done': ['r'],
-  pause: ['Escape', 'p'],
+  'run-until-done': ['g'],
+  pause: ['Escape'],
+  'show-plan': ['p'],
+  reflect: ['r'],
 } as const satisfies Record<RunShortcut, readonly string[]>;
 
 /** The aria-keyshortcuts value of a shortcut's button: its keys, space-separated. */

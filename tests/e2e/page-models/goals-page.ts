@@ -12,7 +12,7 @@ export type NewGoal = { description: string; criteria?: string; priority?: numbe
 /** A goal's own actions. */
 export type GoalAction = 'Suspend' | 'Resume' | 'Cancel' | 'Cancel the goal' | 'Keep it';
 
-/** The run controls that the Goals and Cycles screens share: run one, some or all cycles, and pause. */
+/** The run controls that the Goals and Cycles screens share: run one, some or all cycles, pause, show the next goal's plan, and reflect. */
 export class RunControls {
   readonly page: Page;
   readonly region: Locator;
@@ -21,6 +21,8 @@ export class RunControls {
   readonly runButton: Locator;
   readonly runUntilDoneButton: Locator;
   readonly pauseButton: Locator;
+  readonly planButton: Locator;
+  readonly reflectButton: Locator;
   readonly status: Locator;
   readonly alert: Locator;
 
@@ -32,6 +34,8 @@ export class RunControls {
     this.runButton = this.region.getByRole('button', { name: 'Run', exact: true });
     this.runUntilDoneButton = this.region.getByRole('button', { name: 'Run until done' });
     this.pauseButton = this.region.getByRole('button', { name: 'Pause' });
+    this.planButton = this.region.getByRole('button', { name: 'Plan', exact: true });
+    this.reflectButton = this.region.getByRole('button', { name: 'Reflect', exact: true });
     this.status = this.region.getByRole('status');
     this.alert = this.region.getByRole('alert');
   }
@@ -171,6 +175,40 @@ export class GoalsPage {
   async showNotes(description: string): Promise<void> {
     await this.notesButton(description).click();
     await expect(this.notes(description)).toBeVisible();
+  }
+
+  /** The "Plan" disclosure of a goal. */
+  planButton(description: string): Locator {
+    return this.goal(description).getByRole('button', { name: 'Plan', exact: true });
+  }
+
+  /** What the disclosure shows: a group named "Plan of <description>". */
+  plan(description: string): Locator {
+    return this.goal(description).getByRole('group', { name: `Plan of ${description}`, exact: true });
+  }
+
+  async showPlan(description: string): Promise<void> {
+    await this.planButton(description).click();
+    await expect(this.plan(description)).toBeVisible();
+  }
+
+  /** The steps of the goal's current plan (or latest, once it ended), in order. */
+  currentPlanSteps(description: string): Locator {
+    return this.plan(description).getByRole('list', { name: /^Steps of (current|latest) plan$/ });
+  }
+
+  /** A step of the current plan by its tool, e.g. "infer_rules"; it reads "2. infer_rules Completed in cycle 1 …". */
+  currentPlanStep(description: string, tool: string): Locator {
+    return this.currentPlanSteps(description).getByRole('listitem').filter({ has: this.page.getByText(tool, { exact: true }) });
+  }
+
+  /** The "Earlier plans (N)" disclosure of a goal's plan. */
+  earlierPlansButton(description: string): Locator {
+    return this.plan(description).getByRole('button', { name: /^Earlier plans \(/ });
+  }
+
+  earlierPlans(description: string): Locator {
+    return this.plan(description).getByRole('list', { name: `Earlier plans of ${description}`, exact: true });
   }
 
   /** The list of sub-goals nested under a goal. */

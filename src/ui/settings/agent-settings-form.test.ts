@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { describeProblems, describeSave, emptyFieldProblems, formOf, rangeHint } from './agent-settings-form.ts';
+
+describe('the agent settings form', () => {
+  it('holds the saved settings', () => {
+    expect(formOf({ planning: false, reflectionInterval: 7, maxFailedPlans: 2 })).toEqual({ planning: false, reflectionInterval: 7, maxFailedPlans: 2 });
+  });
+
+  it('finds an emptied number field before asking the agent', () => {
+    expect(emptyFieldProblems({ planning: true, reflectionInterval: null, maxFailedPlans: 3 })).toEqual([{ path: 'reflectionInterval', message: 'Enter a whole number from 1 to 1,000.' }]);
+    expect(emptyFieldProblems({ planning: true, reflectionInterval: 5, maxFailedPlans: Number.NaN })).toEqual([{ path: 'maxFailedPlans', message: rangeHint('maxFailedPlans') }]);
+    expect(emptyFieldProblems({ planning: true, reflectionInterval: 5, maxFailedPlans: 3 })).toEqual([]);
+  });
+
+  it('puts each refused value next to its field, and names the field in the list', () => {
+    const report = describeSave({
+      ok: false,
+      problems: [
+        { path: 'reflectionInterval', message: 'Too small: expected number to be >=1' },
+        { message: 'Anima is open in another tab' },
+      ],
+    });
+    expect(report).toEqual({
+      tone: 'failure',
+      message: 'The agent settings were not changed:',
+      problems: ['Reflection interval (cycles): Too small: expected number to be >=1', 'Anima is open in another tab'],
+      byField: { reflectionInterval: ['Too small: expected number to be >=1'] },
+    });
+    expect(describeProblems([{ path: 'maxFailedPlans', message: 'Too big' }]).problems).toEqual(['Failed plans before a goal fails: Too big']);
+  });
+
+  it('says what was saved', () => {
+    expect(describeSave({ ok: true, settings: { planning: true, reflectionInterval: 5, maxFailedPlans: 3 } })).toEqual({
+      tone: 'success',
+      message: 'Saved: planning on, a reflection every 5 cycles, a goal fails after 3 failed plans.',
+    });
+    expect(describeSave({ ok: true, settings: { planning: false, reflectionInterval: 1, maxFailedPlans: 1 } }).message).toBe(
+      'Saved: planning off, a reflection every cycle, a goal fails after 1 failed plan.',
+    );
+  });
+});
