@@ -94,7 +94,7 @@ test.describe('planning and reflection', () => {
     await settings.saveAgentButton.click();
     await expect(settings.agentAlert).toContainText('Reflection interval (cycles):');
     await expect(settings.reflectionIntervalInput).toHaveAttribute('aria-invalid', 'true');
-    await expect(settings.reflectionIntervalInput).toHaveAccessibleDescription(/expected number to be >=1/);
+    await expect(settings.reflectionIntervalInput).toHaveAccessibleDescription(/reflect every 1 cycle or more/);
 
     await settings.reflectionIntervalInput.fill('3');
     await settings.maxFailedPlansInput.fill('4');

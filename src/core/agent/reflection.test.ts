@@ -124,7 +124,7 @@ describe('reflection', () => {
     const { session } = await service.open({});
     const sessionId = session.id;
     expect(await service.agentSettingsGet({ sessionId })).toEqual({ planning: true, reflectionInterval: 5, maxFailedPlans: 3 });
-    expect(await service.agentSettingsSet({ sessionId, settings: { planning: true, reflectionInterval: 0, maxFailedPlans: 3 } })).toMatchObject({ ok: false, problems: [{ path: 'reflectionInterval' }] });
+    expect(await service.agentSettingsSet({ sessionId, settings: { planning: true, reflectionInterval: 0, maxFailedPlans: 3 } })).toEqual({ ok: false, problems: [{ path: 'reflectionInterval', message: 'reflect every 1 cycle or more' }] });
     expect(await service.agentSettingsSet({ sessionId, settings: { planning: false, reflectionInterval: 2, maxFailedPlans: 1 } })).toEqual({ ok: true, settings: { planning: false, reflectionInterval: 2, maxFailedPlans: 1 } });
     await service.kgImport({ sessionId, operationId: 'op', fileName: 'mars.csv', data: 'Mars,is-a,Planet\n' });
     await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano crater' });
