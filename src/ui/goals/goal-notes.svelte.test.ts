@@ -1,7 +1,8 @@
 import { flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
 import type { AgentApi, ScratchNoteView } from '../../core/api.ts';
-import { GoalNotes, type NotesHost } from './goal-notes.svelte.ts';
+import { GoalNotes } from './goal-notes.svelte.ts';
+import type { PerGoalListHost } from './per-goal-list.svelte.ts';
 
 function note(goalId: number, cycle: number, findingsNoted: number): ScratchNoteView {
   const name = `goal-${goalId}-notes.md`;
@@ -24,7 +25,7 @@ function fakeHost(options: { isHoldingLists?: boolean } = {}) {
       return { notes: state.notes };
     },
   } satisfies Partial<AgentApi>;
-  const host: NotesHost = { client: client as unknown as AgentApi, sessionId: 's' };
+  const host: PerGoalListHost = { client: client as unknown as AgentApi, sessionId: 's' };
   return { host, calls, held, state };
 }
 

@@ -1,7 +1,8 @@
 import { flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
 import type { AgentApi } from '../../core/api.ts';
-import { GoalPlans, type PlansHost } from './goal-plans.svelte.ts';
+import { GoalPlans } from './goal-plans.svelte.ts';
+import type { PerGoalListHost } from './per-goal-list.svelte.ts';
 import type { PlanView } from './plan-messages.ts';
 
 function plan(id: number, goalId: number, status: PlanView['status'], stepStatus: PlanView['steps'][number]['status'] = 'pending'): PlanView {
@@ -30,7 +31,7 @@ function fakeHost() {
       return { plans: state.plans };
     },
   } satisfies Partial<AgentApi>;
-  const host: PlansHost = { client: client as unknown as AgentApi, sessionId: 's' };
+  const host: PerGoalListHost = { client: client as unknown as AgentApi, sessionId: 's' };
   return { host, calls, state };
 }
 
