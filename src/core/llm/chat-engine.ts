@@ -29,7 +29,7 @@ export type EngineCompletion = { choices: { message: { content: string | null };
 export type EngineChunk = { choices: { delta: { content?: string | null }; finish_reason?: string | null }[]; usage?: EngineUsage };
 
 /** What an engine's failure means for the run, read from its message (WebGPU says "device lost", "out of memory"). */
-export function engineFailure(error: unknown): ProviderError {
+function engineFailure(error: unknown): ProviderError {
   const message = error instanceof Error ? error.message : String(error);
   if (/device (was |is )?lost|GPUDeviceLost/i.test(message)) return new ProviderError('device-lost', `the GPU device was lost (${message}); reload the model, or run with provider none`);
   if (/out of memory|OOM|allocation failed/i.test(message)) return new ProviderError('out-of-memory', `the model ran out of memory (${message}); a smaller model may fit`);

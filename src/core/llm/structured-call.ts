@@ -26,7 +26,7 @@ export type CallOptions = {
   maxTokens?: number;
 };
 
-export const DEFAULT_RETRIES = 2;
+const DEFAULT_RETRIES = 2;
 
 /**
  * Asks the provider for a value of the schema: the schema goes to the provider as JSON Schema
