@@ -26,11 +26,19 @@ export default defineConfig({
       },
       workbox: {
         globPatterns: ['**/*.{html,js,css,svg,png,ttl,webmanifest}'],
+        // WebLLM's code (6 MB) is not part of a first visit: it is cached the first time a model is
+        // listed or loaded, and from then on served from that cache, offline too.
+        globIgnores: ['**/webllm-*.js'],
+        runtimeCaching: [{ urlPattern: /\/assets\/webllm-[^/]+\.js$/, handler: 'CacheFirst', options: { cacheName: 'anima-webllm-code', expiration: { maxEntries: 2 } } }],
         navigateFallback: 'index.html',
       },
     }),
   ],
-  worker: { format: 'es' },
+  worker: {
+    format: 'es',
+    // WebLLM's chunk gets a name of its own, for the service worker's rules above.
+    rolldownOptions: { output: { chunkFileNames: (chunk) => (chunk.moduleIds.some((id) => id.includes('@mlc-ai/web-llm')) ? 'assets/webllm-[hash].js' : 'assets/[name]-[hash].js') } },
+  },
   build: { target: 'es2022', sourcemap: false },
   test: {
     include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts'],

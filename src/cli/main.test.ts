@@ -269,3 +269,41 @@ describe('anima llm check', () => {
     expect(await anima('llm', 'check', '--provider', 'openai', '--base-url', 'file:///x', '--model', 'tiny')).toMatchObject({ code: 2, error: expect.stringContaining('http(s) address') });
   });
 });
+
+describe('anima run with a language model', () => {
+  const ZORBLAX = JSON.stringify({ kind: 'final', answer: 'Zorblax is a moon of Kepler.', triples: [{ subject: 'Zorblax', predicate: 'is-a', object: 'Moon', confidence: 0.9 }] });
+
+  it('binds the OpenAI-compatible endpoint for the run: reason asks it, the fact is capped, the key stays out of the snapshot', async () => {
+    const server = await startOpenAiServer([{ text: ZORBLAX, promptTokens: 300, completionTokens: 40 }]);
+    const snapshot = join(folder, 'session.json');
+    try {
+      const facts = await file('mars.csv', 'Mars,is-a,Planet\nPlanet,is-a,CelestialBody\n');
+      const ran = await anima('run', '--goal', 'What is Zorblax', '--criteria', 'Zorblax is-a ?x', '--kg', facts, '--provider', 'openai', '--base-url', server.baseUrl, '--model', 'tiny', '--api-key', 'sk-test-key', '--snapshot', snapshot);
+      expect(ran.code).toBe(0);
+      expect(ran.out).toMatch(/^cycle 1\tkg_query\tno-change\t/);
+      expect(ran.out).toMatch(/\ncycle 2\treason\tcompleted\tthe model \(tiny\) answered: Zorblax is a moon of Kepler\.; 1 facts at 0\.7 or less/);
+      expect(ran.error).toBe('anima: 2 cycles run (no goal is active); openai-compatible tiny: 1 requests, 300 tokens in, 40 out\n');
+      expect(server.requests[0]!.authorization).toBe('Bearer sk-test-key');
+      const saved = await readFile(snapshot, 'utf8');
+      expect(saved).not.toContain('sk-test-key');
+      expect(JSON.parse((await anima('kg', 'query', 'Zorblax is-a ?x', '--snapshot', snapshot, '--json')).out).rows).toEqual([{ x: 'Moon' }]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('stops at the run\'s request limit and says which limit; refuses a provider it cannot reach', async () => {
+    const server = await startOpenAiServer([{ text: 'not JSON' }, { text: ZORBLAX }]);
+    const snapshot = join(folder, 'session.json');
+    try {
+      const ran = await anima('run', '--goal', 'What is Zorblax', '--criteria', 'Zorblax is-a ?x', '--provider', 'openai', '--base-url', server.baseUrl, '--model', 'tiny', '--max-requests', '1', '--max-cycles', '10', '--json', '--snapshot', snapshot);
+      const lines = ran.out.trim().split('\n').map((line) => JSON.parse(line));
+      expect(lines[1]).toMatchObject({ tool: 'reason', model: { requests: 1, bottleneck: { kind: 'budget_exhausted' } } });
+      expect(lines).toHaveLength(3);
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+    expect(await anima('run', '--goal', 'x', '--provider', 'webllm', '--snapshot', snapshot)).toMatchObject({ code: 2, error: expect.stringContaining('--provider is openai or none') });
+  });
+});

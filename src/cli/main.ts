@@ -5,7 +5,8 @@ import type { AgentApi, Fact, GoalView } from '../core/api.ts';
 import type { Plan } from '../core/agent/plan.ts';
 import type { Reflection } from '../core/agent/reflection.ts';
 import { checkProvider } from '../core/llm/endpoint-check.ts';
-import { openAiCompatibleProvider, openAiEndpointSchema } from '../core/llm/openai-compatible.ts';
+import { type OpenAiEndpoint, openAiCompatibleProvider, openAiEndpointSchema } from '../core/llm/openai-compatible.ts';
+import { DEFAULT_CONFIDENCE_CAP, type InferenceSettings } from '../core/llm/inference-settings.ts';
 import { withContractChecks } from '../core/api.ts';
 import { describeProblem, type Problem } from '../core/result.ts';
 import { createAgentService } from '../core/service.ts';
@@ -42,6 +43,9 @@ The agent (goals and cycles live in the same snapshot):
   anima questions --snapshot S [--json]          what the agent asked (its goal waits for the answer)
   anima answer QUESTION_ID [--facts "S, P, O[, C]" ...] [--note TEXT] --snapshot S
 
+  run, resume and cycle take --provider openai --base-url URL --model M [--api-key KEY]
+  [--max-requests N] [--max-tokens N]: the language model of this run (the reason and
+  synthesize_triple tools ask it; the facts it adds are capped at confidence 0.7).
   run and resume take --psyche FILE: the psyche.toml the agent wears from then on. They plan,
   reflect (every N cycles, see settings) and evolve the psyche exactly as the app does.
   --json prints one JSON object per cycle, then {"goals":[...]} with each goal's findings.
@@ -113,6 +117,8 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
         'base-url': { type: 'string' },
         model: { type: 'string' },
         'api-key': { type: 'string' },
+        'max-requests': { type: 'string' },
+        'max-tokens': { type: 'string' },
         planning: { type: 'string' },
         'reflection-interval': { type: 'string' },
         'max-failed-plans': { type: 'string' },
@@ -349,6 +355,12 @@ type AgentCommand = {
     planning?: string;
     'reflection-interval'?: string;
     'max-failed-plans'?: string;
+    provider?: string;
+    'base-url'?: string;
+    model?: string;
+    'api-key'?: string;
+    'max-requests'?: string;
+    'max-tokens'?: string;
   };
   output: CliOutput;
   save: () => Promise<void>;
@@ -356,6 +368,8 @@ type AgentCommand = {
 
 /** run, resume, cycle and goals: the agent over the snapshot's session, saved after every run. */
 async function runAgentCommand({ area, positional, service, sessionId, values, output, save }: AgentCommand): Promise<number> {
+  // Checked before anything is done, like every usage error.
+  const inference = values.provider === undefined ? undefined : runInference(values);
   if (area === 'questions') {
     const { questions } = await service.questionList({ sessionId });
     if (values.json) output.out(`${JSON.stringify(questions)}\n`);
@@ -475,10 +489,10 @@ async function runAgentCommand({ area, positional, service, sessionId, values, o
     return 0;
   }
   const maxCycles = area === 'cycle' ? 1 : numberOption(values['max-cycles'], '--max-cycles', { min: 1, max: 100_000, fallback: 20, isInteger: true });
-  const run = await service.agentRun({ sessionId, operationId: 'cli-run', maxCycles }, (record) => {
+  const run = await service.agentRun({ sessionId, operationId: 'cli-run', maxCycles, ...(inference ? { inference } : {}) }, (record) => {
     if (values.json)
       output.out(
-        `${JSON.stringify({ cycle: record.cycle, goalId: record.goalId, phases: { observe: record.observe, orient: record.orient, decide: record.decide, act: record.act }, tool: record.tool, breakdown: record.candidates.find((candidate) => candidate.tool === record.tool)?.breakdown, candidates: record.candidates, outcome: record.outcome })}\n`,
+        `${JSON.stringify({ cycle: record.cycle, goalId: record.goalId, phases: { observe: record.observe, orient: record.orient, decide: record.decide, act: record.act }, tool: record.tool, breakdown: record.candidates.find((candidate) => candidate.tool === record.tool)?.breakdown, candidates: record.candidates, outcome: record.outcome, ...(record.model ? { model: record.model } : {}) })}\n`,
       );
     else output.out(`cycle ${record.cycle}\t${record.tool}\t${record.outcome}\t${record.act}\n`);
   });
@@ -487,20 +501,40 @@ async function runAgentCommand({ area, positional, service, sessionId, values, o
   const { goals } = await service.goalList({ sessionId, findingsLimit: 100_000 });
   if (values.json) output.out(`${JSON.stringify(goalsSummary(goals))}\n`);
   else {
-    output.error(`anima: ${run.cyclesRun} cycles run (${run.stoppedBecause === 'no-active-goal' ? 'no goal is active' : `stopped: ${run.stoppedBecause}`})\n`);
+    const { usage } = run;
+    const stopped = run.stoppedBecause === 'no-active-goal' ? 'no goal is active' : run.stoppedBecause === 'budget' ? `stopped: the run's budget is spent, ${run.budgetSpent}` : `stopped: ${run.stoppedBecause}`;
+    const model = usage.model ? `; ${usage.provider} ${usage.model}: ${usage.requests} requests, ${usage.inputTokens} tokens in, ${usage.outputTokens} out` : '';
+    output.error(`anima: ${run.cyclesRun} cycles run (${stopped})${model}\n`);
+    if (usage.fellBackBecause) output.error(`anima: went on without the model: ${usage.fellBackBecause}\n`);
     for (const goal of goals) output.out(`#${goal.id}\t${goal.status}\t${goal.description}\t${goal.findingsTotal} findings${goal.statusReason ? `\t${goal.statusReason}` : ''}\n`);
   }
   return 0;
+}
+
+/** The endpoint --base-url, --model and --api-key describe. */
+function endpointOption(values: { 'base-url'?: string; model?: string; 'api-key'?: string }, command: string): OpenAiEndpoint {
+  if (values['base-url'] === undefined || values.model === undefined) throw new CliError(`${command}: --base-url URL and --model M are required\n\n${USAGE}`, 2);
+  const endpoint = openAiEndpointSchema.safeParse({ baseUrl: values['base-url'], model: values.model, ...(values['api-key'] ? { apiKey: values['api-key'] } : {}) });
+  if (!endpoint.success) throw new CliError(`${command}: ${endpoint.error.issues.map((issue) => issue.message).join('; ')}`, 2);
+  return endpoint.data;
+}
+
+/** The model a run binds from --provider (openai or none), with its limits (--max-requests, --max-tokens). */
+function runInference(values: { provider?: string; 'base-url'?: string; model?: string; 'api-key'?: string; 'max-requests'?: string; 'max-tokens'?: string }): InferenceSettings {
+  const limits = {
+    ...(values['max-requests'] !== undefined ? { requests: numberOption(values['max-requests'], '--max-requests', { min: 1, max: 1_000_000, fallback: 1, isInteger: true }) } : {}),
+    ...(values['max-tokens'] !== undefined ? { inputTokens: numberOption(values['max-tokens'], '--max-tokens', { min: 1, max: 1_000_000_000, fallback: 1, isInteger: true }) } : {}),
+  };
+  if (values.provider === 'none') return { provider: 'none', limits, confidenceCap: DEFAULT_CONFIDENCE_CAP };
+  if (values.provider !== 'openai') throw new CliError(`--provider is openai or none (WebLLM and GGUF run in the browser)\n\n${USAGE}`, 2);
+  return { provider: 'openai-compatible', openAi: endpointOption(values, 'run'), limits, confidenceCap: DEFAULT_CONFIDENCE_CAP };
 }
 
 /** `anima llm check`: needs no session, only the endpoint. */
 async function runLlmCommand(command: string | undefined, values: { provider?: string; 'base-url'?: string; model?: string; 'api-key'?: string; json?: boolean }, output: CliOutput): Promise<number> {
   if (command !== 'check') throw new CliError(`unknown command "llm ${command ?? ''}"\n\n${USAGE}`, 2);
   if (values.provider !== 'openai') throw new CliError(`llm check: --provider openai is the one the CLI can reach (WebLLM and GGUF run in the browser)\n\n${USAGE}`, 2);
-  if (values['base-url'] === undefined || values.model === undefined) throw new CliError(`llm check: --base-url URL and --model M are required\n\n${USAGE}`, 2);
-  const endpoint = openAiEndpointSchema.safeParse({ baseUrl: values['base-url'], model: values.model, ...(values['api-key'] ? { apiKey: values['api-key'] } : {}) });
-  if (!endpoint.success) throw new CliError(`llm check: ${endpoint.error.issues.map((issue) => issue.message).join('; ')}`, 2);
-  const outcome = await checkProvider(openAiCompatibleProvider(endpoint.data));
+  const outcome = await checkProvider(openAiCompatibleProvider(endpointOption(values, 'llm check')));
   const tokens = `${outcome.usage.promptTokens} prompt + ${outcome.usage.completionTokens} completion tokens`;
   if (values.json) output.out(`${JSON.stringify(outcome)}\n`);
   else if (outcome.ok) output.out(`ok: ${JSON.stringify(outcome.value)} after ${outcome.attempts.length} attempt${outcome.attempts.length === 1 ? '' : 's'}; ${tokens}\n`);

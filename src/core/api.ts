@@ -12,6 +12,9 @@ import { scratchNoteSchema } from './agent/scratch-note.ts';
 import { planSchema } from './agent/plan.ts';
 import { reflectionSchema } from './agent/reflection.ts';
 import { agentSettingsSchema } from './agent/agent-settings.ts';
+import { inferenceSettingsSchema, inferenceViewSchema } from './llm/inference-settings.ts';
+import { bottleneckSchema } from './llm/structured-call.ts';
+import { gpuReportSchema } from './llm/webllm-models.ts';
 
 /**
  * The contract of the AgentService: every method's arguments, result and (for long operations)
@@ -23,6 +26,43 @@ import { agentSettingsSchema } from './agent/agent-settings.ts';
 export const problemSchema = z.object({ line: z.number().int().positive().optional(), path: z.string().optional(), message: z.string() });
 
 const sessionIdSchema = z.string().min(1);
+
+/** What a run used of its limits, and the model it bound (none: the symbolic engine alone, and why, when one was chosen). */
+export const runUsageSchema = z.object({
+  provider: z.string(),
+  model: z.string().optional(),
+  /** Why the run went on without the chosen model (it could not be loaded, or stopped answering). */
+  fellBackBecause: z.string().optional(),
+  requests: z.number().int(),
+  toolCalls: z.number().int(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+});
+export type RunUsage = z.infer<typeof runUsageSchema>;
+
+/** A WebLLM model as the Models screen lists it: its needs, whether it is downloaded, recommended, or cannot run here (and why). */
+export const modelViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  vramMB: z.number(),
+  contextTokens: z.number().int(),
+  needsShaderF16: z.boolean(),
+  cached: z.boolean(),
+  recommended: z.boolean(),
+  notRunnableBecause: z.string().optional(),
+});
+export type ModelView = z.infer<typeof modelViewSchema>;
+
+/** The outcome of a one-call check of the bound model: its answer, or the bottleneck; attempts and tokens. */
+export const inferenceCheckSchema = z.object({
+  provider: z.string(),
+  model: z.string(),
+  answer: z.string().optional(),
+  bottleneck: bottleneckSchema.optional(),
+  attempts: z.number().int(),
+  promptTokens: z.number().int(),
+  completionTokens: z.number().int(),
+});
 const operationIdSchema = z.string().min(1).max(100);
 
 /** A symbol as lists show it. */
@@ -350,9 +390,23 @@ export const agentContract = {
   },
   /** Runs cycles: up to maxCycles, or until no goal is active; each cycle is reported as it commits. */
   agentRun: {
-    args: z.object({ sessionId: sessionIdSchema, operationId: operationIdSchema, maxCycles: z.number().int().min(1).max(100_000).default(1) }),
+    args: z.object({
+      sessionId: sessionIdSchema,
+      operationId: operationIdSchema,
+      maxCycles: z.number().int().min(1).max(100_000).default(1),
+      /** The model to bind for this run only (the CLI's --provider); absent: the device's inference settings. */
+      inference: inferenceSettingsSchema.optional(),
+    }),
     result: z.discriminatedUnion('ok', [
-      z.object({ ok: z.literal(true), cyclesRun: z.number().int(), lastCycle: z.number().int(), stoppedBecause: z.enum(['max-cycles', 'no-active-goal', 'cancelled']) }),
+      z.object({
+        ok: z.literal(true),
+        cyclesRun: z.number().int(),
+        lastCycle: z.number().int(),
+        stoppedBecause: z.enum(['max-cycles', 'no-active-goal', 'cancelled', 'budget']),
+        /** Which limit was spent, when the budget stopped the run. */
+        budgetSpent: z.string().optional(),
+        usage: runUsageSchema,
+      }),
       z.object({ ok: z.literal(false), reason: z.literal('read-only'), problems: z.array(problemSchema) }),
     ]),
     progress: cycleRecordSchema,
@@ -463,6 +517,34 @@ export const agentContract = {
     result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true) }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
   },
   /** What the user allows the agent on the web (this device's setting): address prefixes, time and size caps. */
+  /** Which language model runs bind (a device setting; the API key is never sent back, only whether one is stored). */
+  inferenceGet: { args: z.object({}), result: inferenceViewSchema },
+  /** Changes it: an endpoint without apiKey keeps the stored key, an empty apiKey removes it. */
+  inferenceSet: {
+    args: z.object({ settings: z.unknown() }),
+    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), settings: inferenceViewSchema }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+  },
+  /** Makes one structured call through the contract with the chosen model: a user's way to test it. */
+  inferenceCheck: {
+    args: z.object({ operationId: operationIdSchema }),
+    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), check: inferenceCheckSchema }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+  },
+  /** The GPU as WebGPU sees it, the WebLLM models with their state, this origin's storage, and the chosen model. */
+  modelList: {
+    args: z.object({}),
+    result: z.object({ gpu: gpuReportSchema, models: z.array(modelViewSchema), storage: z.object({ usageBytes: z.number(), quotaBytes: z.number() }).optional(), chosen: z.string().optional() }),
+  },
+  /** Downloads a model and loads it on the GPU, reporting progress; cancel stops it (what was fetched stays cached). */
+  modelDownload: {
+    args: z.object({ operationId: operationIdSchema, modelId: z.string().min(1).max(200) }),
+    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), modelId: z.string() }), z.object({ ok: z.literal(false), cancelled: z.boolean().optional(), problems: z.array(problemSchema) })]),
+    progress: z.object({ fraction: z.number(), text: z.string() }),
+  },
+  /** Deletes a model's files (also what a broken download left). */
+  modelDelete: {
+    args: z.object({ modelId: z.string().min(1).max(200) }),
+    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), modelId: z.string() }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+  },
   webAccessGet: { args: z.object({}), result: webAccessSchema },
   /** Changes it; each prefix must be an http(s) address. */
   webAccessSet: {

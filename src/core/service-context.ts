@@ -7,6 +7,7 @@ import type { AnimaDatabase } from './store/database.ts';
 import { type ReadableDocument, readableDocument } from './kg/document.ts';
 import { type GraphLoadProgress, loadGraph, storeGraphDelta } from './store/kg-repository.ts';
 import type { SessionRecord } from './store/session.ts';
+import type { ProviderReach } from './llm/bind-provider.ts';
 import { cancelledOutcome, statsOf } from './views.ts';
 
 export type AgentServiceDependencies = {
@@ -17,6 +18,8 @@ export type AgentServiceDependencies = {
   loadStarterGraph?: () => Promise<string>;
   /** Whether this instance may write (another tab may hold the database); absent means always (the CLI). */
   writeAccess?: WriteAccess;
+  /** What a run can bind a language model with: the network, and the in-browser engines this place has. */
+  providerReach?: ProviderReach;
 };
 
 /** Permission to write, held by one tab at a time; `ready` settles once the first answer is known. */

@@ -6,6 +6,8 @@ import { reflectionService } from './agent/reflection-service.ts';
 import { questionService } from './agent/question-service.ts';
 import { documentService } from './kg/document-service.ts';
 import { webAccessService } from './tools/web-access-service.ts';
+import { inferenceService } from './llm/inference-service.ts';
+import { modelService } from './llm/model-service.ts';
 import { psycheService } from './psyche/psyche-service.ts';
 import type { AgentServiceImplementation } from './api.ts';
 import { kgService } from './kg/kg-service.ts';
@@ -61,6 +63,8 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
     ...questionService(context),
     ...documentService(context),
     ...webAccessService(context),
+    ...inferenceService(context),
+    ...modelService(context),
 
     async cancel({ operationId }) {
       const controller = operations.get(operationId);

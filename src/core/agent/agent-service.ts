@@ -5,6 +5,7 @@ import { goalViewOf, refOf } from '../views.ts';
 import { recallEpisodes } from './episodes.ts';
 import { DEFAULT_STALL_THRESHOLD, type Goal, parseCriteria } from './goal.ts';
 import { consolidateMemory, endActivePlans, runCycle } from './run-cycle.ts';
+import { bindRunModel } from '../llm/inference-service.ts';
 import { DEFAULT_MEMORY_CAPACITY, memoryPressure } from './working-memory.ts';
 
 type AgentMethods = 'goalAdd' | 'goalList' | 'goalUpdate' | 'agentRun' | 'cycleList' | 'memoryConsolidate' | 'memoryList' | 'memoryRecall';
@@ -81,15 +82,34 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
       });
     },
 
-    async agentRun({ sessionId, operationId, maxCycles }, onProgress) {
+    async agentRun({ sessionId, operationId, maxCycles, inference }, onProgress) {
       if (!canWrite()) return { ok: false, reason: 'read-only', problems: [{ message: READ_ONLY_MESSAGE }] };
       const controller = new AbortController();
       operations.set(operationId, controller);
       let cyclesRun = 0;
       let lastCycle = (await sessionOf(sessionId)).cycle;
+      const bound = await bindRunModel(context, inference, controller.signal);
+      let model = bound.access;
+      let fellBackBecause = bound.unavailableBecause;
+      const { budget } = bound;
+      const finish = (stoppedBecause: 'max-cycles' | 'no-active-goal' | 'cancelled' | 'budget', budgetSpent?: string) => ({
+        ok: true as const,
+        cyclesRun,
+        lastCycle,
+        stoppedBecause,
+        ...(budgetSpent ? { budgetSpent } : {}),
+        usage: {
+          provider: bound.access?.provider.name ?? 'none',
+          ...(bound.access ? { model: bound.access.provider.model } : {}),
+          ...(fellBackBecause ? { fellBackBecause } : {}),
+          ...budget.totals,
+        },
+      });
       try {
         while (cyclesRun < maxCycles) {
-          if (controller.signal.aborted) return { ok: true, cyclesRun, lastCycle, stoppedBecause: 'cancelled' };
+          if (controller.signal.aborted) return finish('cancelled');
+          const spent = budget.spentBecause();
+          if (spent) return finish('budget', spent);
           const graph = await graphOf(sessionId);
           const record = await exclusively(async () => {
             try {
@@ -102,22 +122,32 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
                 onGraphApplied: (stored) => invalidateSimilarity(graph, stored),
                 documents: await documentsOf(sessionId),
                 onDocumentsChanged: () => forgetDocuments(sessionId),
+                ...(model ? { model } : {}),
               });
             } catch (error) {
               // The cycle's facts may be in memory but not stored: read the graph (and documents) again from storage.
               graphs.delete(sessionId);
               forgetDocuments(sessionId);
+              // A cancel during a model call ends the run; the cycle wrote nothing.
+              if (controller.signal.aborted) return 'cancelled' as const;
               throw error;
             }
           });
-          if (!record) return { ok: true, cyclesRun, lastCycle, stoppedBecause: 'no-active-goal' };
+          if (record === 'cancelled') return finish('cancelled');
+          if (!record) return finish('no-active-goal');
           cyclesRun++;
           lastCycle = record.cycle;
+          if (record.tool !== '') budget.chargeToolCall();
+          // A model that cannot be reached (or lost its device) leaves the rest of the run to the symbolic engine.
+          if (record.model?.bottleneck?.kind === 'dependency_unavailable') {
+            fellBackBecause = record.model.bottleneck.detail;
+            model = undefined;
+          }
           onProgress?.(record);
           // Lets a cancel (or any other call) in between cycles.
           await new Promise((resolve) => setTimeout(resolve, 0));
         }
-        return { ok: true, cyclesRun, lastCycle, stoppedBecause: 'max-cycles' };
+        return finish('max-cycles');
       } finally {
         operations.delete(operationId);
       }

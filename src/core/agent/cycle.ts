@@ -16,6 +16,7 @@ import { describeChange, isChangeMade } from './requested-change.ts';
 import { asksForNotes, NOTES_PENDING } from './scratch-note.ts';
 import { kgMutateActionOf } from '../tools/kg-mutate.ts';
 import { noteActionOf } from '../tools/file-io.ts';
+import { type ModelAccess, modelUseSchema } from '../tools/model-facts.ts';
 import { makePlan, nextStep, type Plan, skipBlockedSteps } from './plan.ts';
 
 /** How a cycle ended for its goal. */
@@ -40,6 +41,8 @@ export const cycleRecordSchema = z.object({
   statusChange: z.string().optional(),
   /** When the shadow stopped the action: the veto pattern, why it fired, its provenance, and the approval it asked for. */
   shadow: z.object({ pattern: z.string(), because: z.string(), provenanceId: z.number().int(), approvalId: z.number().int().optional() }).optional(),
+  /** When the tool asked a language model: which, what it used, and the bottleneck it ended in. */
+  model: modelUseSchema.optional(),
 });
 export type CycleRecord = z.infer<typeof cycleRecordSchema>;
 
@@ -62,6 +65,8 @@ export type CycleContext = {
   psyche: Psyche;
   /** Planning on: the session's active plans; the next step of the goal's plan gets the plan bonus. Absent: planning off. */
   planning?: { activePlans: readonly Plan[] };
+  /** The language model the run bound (absent: the symbolic engine alone). */
+  model?: ModelAccess;
 };
 
 /** When no tool can work on the chosen goal: the goal, what the tools saw, and every tool's reason. */
@@ -127,6 +132,7 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
     documents: context.documents,
     webAccess: context.webAccess,
     isOnline: context.isOnline,
+    ...(context.model ? { model: context.model } : {}),
   };
   // Every tool is assessed first: the plan skips the steps whose tool cannot run, then the choice is scored.
   type Assessed = { tool: AgentTool; skippedBecause: string } | { tool: AgentTool; skippedBecause?: undefined; input: unknown; verdict: ReturnType<typeof judgeAction> };

@@ -10,6 +10,7 @@ import { decisiveVeto, describeAction, judgeAction, type ShadowMatch } from '../
 import { addPsycheVersion, countShadowEncounter, currentPsyche } from '../store/psyche-store.ts';
 import { actionDigest } from '../tools/action-digest.ts';
 import { type AgentTool, shadowViewOf, type ToolOutcome } from '../tools/tool.ts';
+import type { ModelAccess } from '../tools/model-facts.ts';
 import { storeScratchNote } from './scratch-note.ts';
 import type { ReadableDocument } from '../kg/document.ts';
 import { DEFAULT_WEB_ACCESS, WEB_ACCESS_KEY, webAccessSchema } from '../tools/web-access.ts';
@@ -62,6 +63,8 @@ export type CycleDependencies = {
   onDocumentsChanged?: () => void;
   /** The tools the agent has (default: all of them). */
   tools?: readonly AgentTool[];
+  /** The language model the run bound (absent: the symbolic engine alone). */
+  model?: ModelAccess;
 };
 
 /** What the shadow made of the chosen action before Act. */
@@ -85,7 +88,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   const cycle = session.cycle + 1;
   const startedAt = now();
   const tools = dependencies.tools ?? TOOLS;
-  const decided = decide({ ...cycleContextOf(inputs), tools, sessionId, cycle, now: startedAt, graph, similarity, documents });
+  const decided = decide({ ...cycleContextOf(inputs), tools, sessionId, cycle, now: startedAt, graph, similarity, documents, ...(dependencies.model ? { model: dependencies.model } : {}) });
   if (!decided) return undefined;
 
   // An action the user approved for this goal takes the place of the choice (or of having none),
@@ -144,6 +147,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
             ? await settleQuestion(common, decision, outcome.question, gate.approval)
             : await settleRun(common, graph, decision, outcome, goals, gate.approval);
     const { record } = result;
+    if (outcome.modelUse) record.model = outcome.modelUse;
     const updatedGoals = decision.plan ? await settlePlan(common, decision, gate, outcome, result.updatedGoals, settings.maxFailedPlans) : result.updatedGoals;
     if (updatedGoals[0]!.status === 'failed' && result.updatedGoals[0]!.status !== 'failed') {
       record.outcome = 'failed';

@@ -12,6 +12,9 @@ export type ServerReply = { text: string; promptTokens?: number; completionToken
 export async function startOpenAiServer(script: ServerReply[]): Promise<{ baseUrl: string; requests: { body: Record<string, unknown>; authorization?: string }[]; close: () => Promise<void> }> {
   const requests: { body: Record<string, unknown>; authorization?: string }[] = [];
   const server: Server = createServer(async (request, response) => {
+    // A page of another origin (the app in a browser test) may call it: every answer allows that, and a preflight gets no body.
+    for (const [name, value] of Object.entries(CORS_HEADERS)) response.setHeader(name, value);
+    if (request.method === 'OPTIONS') return void response.writeHead(204).end();
     const body = JSON.parse(await readBody(request)) as Record<string, unknown>;
     requests.push({ body, ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}) });
     const reply = request.url === '/v1/chat/completions' ? script.shift() : { status: 404, body: '{"error":{"message":"no such route"}}' };
@@ -37,6 +40,12 @@ export async function startOpenAiServer(script: ServerReply[]): Promise<{ baseUr
     },
   };
 }
+
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-headers': 'content-type, authorization',
+  'access-control-allow-methods': 'POST, OPTIONS',
+};
 
 async function readBody(request: IncomingMessage): Promise<string> {
   let text = '';

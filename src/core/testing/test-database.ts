@@ -10,7 +10,7 @@ export function freshIndexedDb() {
 
 /** A service over a fresh database, with a fixed clock and counting ids, checked against the contract. */
 export function testService(
-  options: { db?: AnimaDatabase; loadStarterGraph?: AgentServiceDependencies['loadStarterGraph']; writeAccess?: AgentServiceDependencies['writeAccess'] } = {},
+  options: { db?: AnimaDatabase; loadStarterGraph?: AgentServiceDependencies['loadStarterGraph']; writeAccess?: AgentServiceDependencies['writeAccess']; providerReach?: AgentServiceDependencies['providerReach'] } = {},
 ) {
   const db = options.db ?? new AnimaDatabase('anima-test', freshIndexedDb());
   let nextId = 1;
@@ -21,6 +21,7 @@ export function testService(
       newId: () => `session-${nextId++}`,
       loadStarterGraph: options.loadStarterGraph,
       writeAccess: options.writeAccess,
+      providerReach: options.providerReach,
     }),
   );
   return { db, service };

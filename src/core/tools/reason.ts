@@ -1,33 +1,43 @@
 import { z } from 'zod';
 import { BUILT_IN_RULES } from '../kg/inference.ts';
 import { shortestPath, transitiveClosure } from '../kg/traversal.ts';
-import { factIdsOf, type FactIds, type Tool } from './tool.ts';
+import { factIdsOf, type FactIds, type Tool, type ToolOutcome, type ToolState } from './tool.ts';
+import { askForFacts, bottleneckOutcome, goalContextOf, type ModelAccess, modelFactsChange } from './model-facts.ts';
 
 const TRANSITIVE = BUILT_IN_RULES.filter((rule) => rule.kind === 'transitive').map((rule) => rule.predicate);
 
 /**
- * Derives an answer without a model, by proof: for a pattern `?x P C` over a transitive
- * relation, every x that reaches C through P-chains, each with its chain as the proof; for two
- * goal symbols, the chain of facts that connects them. Nothing is stored: the proof is the answer.
+ * Derives an answer. Without a model, by proof: for a pattern `?x P C` over a transitive relation,
+ * every x that reaches C through P-chains, each with its chain as the proof; for two goal symbols,
+ * the chain of facts that connects them (nothing is stored: the proof is the answer). With a model
+ * bound, where no proof applies, the model answers from the facts around the goal: its answer and
+ * the facts it stands on (stored at a capped confidence), or a truthful bottleneck.
  */
-export const reason: Tool<{ mode: 'closure'; predicate: number; target: number } | { mode: 'connect'; from: number; to: number }> = {
+export const reason: Tool<{ mode: 'closure'; predicate: number; target: number } | { mode: 'connect'; from: number; to: number } | { mode: 'model'; question: string }> = {
   name: 'reason',
-  description: 'derive an answer by proof over the graph (symbolic)',
+  description: 'derive an answer by proof over the graph, or ask the bound model from the facts around the goal',
   archetype: 'sage',
-  danger: 'safe',
-  capabilities: ['readKg', 'reason'],
+  // A proof only reads; a model's answer adds facts to the graph.
+  danger: 'cautious',
+  dangerOf: (input) => (input.mode === 'model' ? 'cautious' : 'safe'),
+  capabilities: ['readKg', 'reason', 'writeKg', 'llm'],
+  capabilitiesOf: (input) => (input.mode === 'model' ? ['readKg', 'reason', 'writeKg', 'llm'] : ['readKg', 'reason']),
   input: z.discriminatedUnion('mode', [
     z.object({ mode: z.literal('closure'), predicate: z.number().int(), target: z.number().int() }),
     z.object({ mode: z.literal('connect'), from: z.number().int(), to: z.number().int() }),
+    z.object({ mode: z.literal('model'), question: z.string().min(1).max(2000) }),
   ]),
-  unavailableBecause: (state) => (closureOf(state) === undefined && state.goalSymbols.length < 2 ? 'nothing to prove: no transitive pattern and fewer than two goal symbols' : undefined),
-  baseScore: (state) => (closureOf(state) !== undefined ? 0.6 : 0.3),
+  unavailableBecause: (state) =>
+    closureOf(state) === undefined && state.goalSymbols.length < 2 && !state.model ? 'nothing to prove: no transitive pattern and fewer than two goal symbols, and no model is bound' : undefined,
+  baseScore: (state) => (closureOf(state) !== undefined ? 0.6 : state.model ? 0.5 : 0.3),
   proposeInput(state) {
     const closure = closureOf(state);
-    return closure ? { mode: 'closure', ...closure } : { mode: 'connect', from: state.goalSymbols[0]!, to: state.goalSymbols[1]! };
+    if (closure) return { mode: 'closure', ...closure };
+    return state.model ? { mode: 'model', question: state.goal.description } : { mode: 'connect', from: state.goalSymbols[0]!, to: state.goalSymbols[1]! };
   },
   run(input, state) {
     const { graph } = state;
+    if (input.mode === 'model') return state.model ? reasonWithModel(input.question, { ...state, model: state.model }) : { ok: false, summary: 'reason: no model is bound to this run', facts: [], symbols: [], rejection: 'dependency_unavailable' };
     const label = (id: number) => graph.symbol(id)?.label ?? `#${id}`;
     if (input.mode === 'connect') {
       const path = shortestPath(graph, input.from, input.to);
@@ -64,4 +74,24 @@ function closureOf(state: Parameters<Tool['baseScore']>[0]): { predicate: number
   const predicateId = state.graph.symbolsNamed(predicate.value)[0]?.id;
   const target = state.graph.symbolsNamed(object.value).find((symbol) => symbol.kind === 'entity')?.id;
   return predicateId !== undefined && target !== undefined ? { predicate: predicateId, target } : undefined;
+}
+
+/** The model's answer to the goal's question from the facts around it, with the facts it stands on stored at a capped confidence. */
+async function reasonWithModel(question: string, state: ToolState & { model: ModelAccess }): Promise<ToolOutcome> {
+  const answer = await askForFacts(state.model, {
+    name: 'reason',
+    prompt: `${goalContextOf(state)}\nQuestion: ${question}\nAnswer the question from the known facts and what you know for certain, with the facts your answer stands on.`,
+  });
+  if (!answer.ok) return bottleneckOutcome('reason', answer, state.goalSymbols);
+  if (answer.triples.length === 0) return { ok: true, summary: `the model answered without facts: ${answer.answer}`, facts: [], symbols: [...state.goalSymbols], evidence: answer.answer, modelUse: answer.use };
+  const { change, facts } = modelFactsChange(state, answer.triples, { tool: 'reason', answer: answer.answer });
+  return {
+    ok: true,
+    summary: `the model (${state.model.provider.model}) answered: ${answer.answer}; ${facts.length} facts at ${state.model.confidenceCap} or less`,
+    facts,
+    symbols: [...new Set([...state.goalSymbols, ...facts.flatMap(([subject, , object]) => [subject, object])])].slice(0, 50),
+    evidence: answer.answer,
+    graphChange: change,
+    modelUse: answer.use,
+  };
 }

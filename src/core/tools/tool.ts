@@ -10,6 +10,7 @@ import type { ProvenanceDraft } from '../store/provenance.ts';
 
 import type { Archetype } from '../psyche/psyche.ts';
 import type { ShadowAction } from '../psyche/shadow.ts';
+import type { ModelAccess, ModelUse } from './model-facts.ts';
 
 /** How much harm a tool can do, in increasing order (a shadow pattern's threshold compares on this order). */
 export const DANGER_LEVELS = ['safe', 'cautious', 'dangerous', 'critical'] as const;
@@ -44,6 +45,8 @@ export type ToolState = {
   /** What the user allows on the web, and whether the device is online now. */
   webAccess: WebAccess;
   isOnline: boolean;
+  /** The language model the run bound, if any (absent: the symbolic engine alone). */
+  model?: ModelAccess;
 };
 
 /** A change of the graph a tool asks for, stored in the cycle's transaction with this provenance. */
@@ -68,6 +71,8 @@ export type ToolOutcome = {
   /** A document text_ingest turned into facts (read once). */
   ingestedDocument?: { id: number; facts: number };
   rejection?: 'precondition_miss' | 'invalid_arguments' | 'policy_block' | 'dependency_unavailable';
+  /** What the tool's model calls used (and the bottleneck they ended in). */
+  modelUse?: ModelUse;
 };
 
 /**
@@ -156,6 +161,8 @@ export function defineTool<Input>(tool: Tool<Input>): AgentTool {
       try {
         return await tool.run(parsed.data, state);
       } catch (error) {
+        // A cancelled run ends the cycle uncommitted, rather than as a failed action.
+        if (error instanceof Error && error.name === 'AbortError') throw error;
         return { ok: false, summary: `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`, facts: [], symbols: [] };
       }
     },

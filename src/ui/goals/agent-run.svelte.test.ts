@@ -1,7 +1,10 @@
 import { flushSync } from 'svelte';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AgentApi, CycleRecord, GoalView, GraphStats } from '../../core/api.ts';
 import { AgentRun, type RunHost } from './agent-run.svelte.ts';
+
+/** What a run without a model used. */
+const NO_MODEL = { provider: 'none', requests: 0, toolCalls: 0, inputTokens: 0, outputTokens: 0 };
 
 const STATS: GraphStats = { symbols: 1, entities: 1, relations: 0, literals: 0, triples: 2 };
 
@@ -9,12 +12,12 @@ function goal(id: number, status: GoalView['status'] = 'active'): GoalView {
   return { id, description: `goal ${id}`, successCriteria: '', priority: 128, status, cyclesWorked: 0, findings: [], findingsTotal: 0 };
 }
 
-function cycle(number: number): CycleRecord {
-  return { sessionId: 's', cycle: number, goalId: 1, startedAt: 0, observe: '', orient: '', decide: '', act: '', candidates: [], tool: 'kg_query', input: {}, outcome: 'no-change' };
+function cycle(number: number, model?: CycleRecord['model']): CycleRecord {
+  return { sessionId: 's', cycle: number, goalId: 1, startedAt: 0, observe: '', orient: '', decide: '', act: '', candidates: [], tool: 'kg_query', input: {}, outcome: 'no-change', ...(model ? { model } : {}) };
 }
 
 /** A fake agent: scripted goals and cycles, recording the calls the run state makes. */
-function fakeHost(options: { goals: GoalView[]; cyclesPerRun?: number; canWrite?: boolean }) {
+function fakeHost(options: { goals: GoalView[]; cyclesPerRun?: number; canWrite?: boolean; modelOfCycle?: (cycle: number) => CycleRecord['model']; beforeRunEnds?: Promise<void> }) {
   const calls: string[] = [];
   let goals = options.goals;
   let lastCycle = 0;
@@ -29,17 +32,22 @@ function fakeHost(options: { goals: GoalView[]; cyclesPerRun?: number; canWrite?
     kgStats: async () => STATS,
     agentRun: async ({ operationId, maxCycles }: { operationId: string; maxCycles?: number }, onProgress?: (record: CycleRecord) => void) => {
       calls.push(`agentRun ${maxCycles}`);
-      if (!goals.some((known) => known.status === 'active')) return { ok: true as const, cyclesRun: 0, lastCycle, stoppedBecause: 'no-active-goal' as const };
+      if (!goals.some((known) => known.status === 'active')) return { ok: true as const, cyclesRun: 0, lastCycle, stoppedBecause: 'no-active-goal' as const, usage: NO_MODEL };
       let cyclesRun = 0;
       while (cyclesRun < Math.min(maxCycles ?? 1, options.cyclesPerRun ?? Infinity)) {
         await Promise.resolve();
-        if (cancelled.has(operationId)) return { ok: true as const, cyclesRun, lastCycle, stoppedBecause: 'cancelled' as const };
+        if (cancelled.has(operationId)) return { ok: true as const, cyclesRun, lastCycle, stoppedBecause: 'cancelled' as const, usage: NO_MODEL };
         lastCycle += 1;
         cyclesRun += 1;
-        onProgress?.(cycle(lastCycle));
+        onProgress?.(cycle(lastCycle, options.modelOfCycle?.(lastCycle)));
       }
+      await options.beforeRunEnds;
       goals = goals.map((known) => ({ ...known, status: 'completed' as const }));
-      return { ok: true as const, cyclesRun, lastCycle, stoppedBecause: 'no-active-goal' as const };
+      return { ok: true as const, cyclesRun, lastCycle, stoppedBecause: 'no-active-goal' as const, usage: NO_MODEL };
+    },
+    inferenceGet: async () => {
+      calls.push('inferenceGet');
+      return { provider: 'openai-compatible' as const, openAi: { baseUrl: 'http://localhost:8080/v1', model: 'llama-3', apiKeyStored: true }, limits: {}, confidenceCap: 0.7 };
     },
     cancel: async ({ operationId }: { operationId: string }) => {
       cancelled.add(operationId);
@@ -136,5 +144,30 @@ describe('AgentRun', () => {
     run.putGoal({ ...goal(1, 'suspended'), priority: 7 });
     await loading;
     expect(run.goals).toMatchObject([{ status: 'suspended', priority: 7 }]);
+  });
+
+  it("sums the model's requests and tokens from the cycles as they commit, for the live line", async () => {
+    let endRun = () => {};
+    const beforeRunEnds = new Promise<void>((resolve) => (endRun = resolve));
+    const use = { provider: 'openai-compatible', model: 'llama-3', requests: 1, promptTokens: 100, completionTokens: 20 };
+    const { host } = fakeHost({ goals: [goal(1)], cyclesPerRun: 3, modelOfCycle: (number) => (number === 2 ? undefined : use), beforeRunEnds });
+    const run = new AgentRun(host);
+    await run.loadGoals();
+    const started = run.start('until-done', 1000);
+    await vi.waitFor(() => expect(run.activity).toMatchObject({ status: 'running', cyclesRun: 3 }));
+    expect(run.activity).toMatchObject({ modelUse: { requests: 2, inputTokens: 200, outputTokens: 40 } });
+    endRun();
+    await started;
+    expect(run.activity).toEqual({ status: 'idle' });
+  });
+
+  it('reads which model runs bind, and shows the one the settings just saved', async () => {
+    const { host, calls } = fakeHost({ goals: [goal(1)] });
+    const run = new AgentRun(host);
+    await run.loadInference();
+    expect(calls).toContain('inferenceGet');
+    expect(run.inference).toMatchObject({ provider: 'openai-compatible', openAi: { model: 'llama-3' } });
+    run.putInference({ provider: 'none', limits: {}, confidenceCap: 0.7 });
+    expect(run.inference?.provider).toBe('none');
   });
 });

@@ -1,8 +1,9 @@
 import type { AgentApi, CycleRecord, GoalView, GraphStats } from '../../core/api.ts';
 import { messageOf } from '../common/error-message.ts';
+import type { InferenceView } from '../common/model-messages.ts';
 import { mergeCycles } from '../cycles/cycle-log.ts';
 import { NO_NEXT_GOAL_TEXT, goalWorkedOnNext, showingPlanText } from './plan-messages.ts';
-import { type RunKind, type RunReport, describeRunEnd, runBlockedReason } from './run-messages.ts';
+import { type LiveModelUse, type RunKind, type RunReport, addModelUse, describeRunEnd, runBlockedReason } from './run-messages.ts';
 
 /** What the run state needs of the app's agent state. */
 export type RunHost = {
@@ -15,7 +16,7 @@ export type RunHost = {
 /** Whether cycles are running, and how far the current run has got. */
 export type RunActivity =
   | { status: 'idle' }
-  | { status: 'running'; operationId: string; kind: RunKind; maxCycles: number; cyclesRun: number; isPausing: boolean };
+  | { status: 'running'; operationId: string; kind: RunKind; maxCycles: number; cyclesRun: number; isPausing: boolean; modelUse?: LiveModelUse | undefined };
 
 /** Where a list fetched from the agent stands. */
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
@@ -41,6 +42,9 @@ export class AgentRun {
   report = $state<RunReport | undefined>();
   /** The goal whose plan the Goals screen opens (the Plan button), until that goal's card has opened it. */
   planRequest = $state<{ goalId: number } | undefined>();
+  /** Which model runs bind (this device's setting), read when the run controls open and put by the Settings screen when it changes. */
+  inference = $state<InferenceView | undefined>();
+  inferenceError = $state<string | undefined>();
 
   readonly hasActiveGoal = $derived(this.goals.some((goal) => goal.status === 'active'));
   readonly hasWaitingGoal = $derived(this.goals.some((goal) => goal.status === 'waiting'));
@@ -100,6 +104,22 @@ export class AgentRun {
     }
   }
 
+  /** Reads which model runs bind. Never rejects: a failure shows as `inferenceError`. */
+  async loadInference(): Promise<void> {
+    try {
+      this.inference = await this.#host.client.inferenceGet({});
+      this.inferenceError = undefined;
+    } catch (error) {
+      this.inferenceError = messageOf(error);
+    }
+  }
+
+  /** Shows the model runs bind as the agent just saved it. */
+  putInference(view: InferenceView): void {
+    this.inference = view;
+    this.inferenceError = undefined;
+  }
+
   /** Shows a goal as the agent just returned it (added or updated), ahead of any list fetched before. */
   putGoal(goal: GoalView): void {
     this.#appliedTicket = ++this.#ticket;
@@ -122,7 +142,10 @@ export class AgentRun {
     try {
       const result = await client.agentRun({ sessionId, operationId, maxCycles }, (record) => {
         this.cycles = mergeCycles(this.cycles, [record]);
-        if (this.activity.status === 'running' && this.activity.operationId === operationId) this.activity.cyclesRun += 1;
+        if (this.activity.status === 'running' && this.activity.operationId === operationId) {
+          this.activity.cyclesRun += 1;
+          this.activity.modelUse = addModelUse(this.activity.modelUse, record.model);
+        }
         this.#refreshGoalsSoon();
       });
       this.report = describeRunEnd(result);

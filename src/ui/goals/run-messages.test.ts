@@ -1,22 +1,55 @@
 import { describe, expect, it } from 'vitest';
-import { describeRunEnd, runBlockedReason, runningText } from './run-messages.ts';
+import { type RunResult, addModelUse, describeRunEnd, runBlockedReason, runningText } from './run-messages.ts';
+
+/** What a run without a model used. */
+const NO_MODEL = { provider: 'none', requests: 0, toolCalls: 0, inputTokens: 0, outputTokens: 0 };
+
+function ended(result: Omit<Extract<RunResult, { ok: true }>, 'ok' | 'usage'> & { usage?: Extract<RunResult, { ok: true }>['usage'] }): RunResult {
+  return { ok: true, usage: NO_MODEL, ...result };
+}
 
 describe('describeRunEnd', () => {
   it('says how many cycles ran and up to which', () => {
-    expect(describeRunEnd({ ok: true, cyclesRun: 10, lastCycle: 12, stoppedBecause: 'max-cycles' }).message).toBe('Ran 10 cycles (up to cycle 12).');
-    expect(describeRunEnd({ ok: true, cyclesRun: 1, lastCycle: 1, stoppedBecause: 'max-cycles' }).message).toBe('Ran 1 cycle (up to cycle 1).');
+    expect(describeRunEnd(ended({ cyclesRun: 10, lastCycle: 12, stoppedBecause: 'max-cycles' })).message).toBe('Ran 10 cycles (up to cycle 12).');
+    expect(describeRunEnd(ended({ cyclesRun: 1, lastCycle: 1, stoppedBecause: 'max-cycles' })).message).toBe('Ran 1 cycle (up to cycle 1).');
   });
 
   it('says when the goals are done, and when nothing ran because no goal is active', () => {
-    expect(describeRunEnd({ ok: true, cyclesRun: 3, lastCycle: 3, stoppedBecause: 'no-active-goal' }).message).toBe('Ran 3 cycles (up to cycle 3); no goal is active any more.');
-    expect(describeRunEnd({ ok: true, cyclesRun: 0, lastCycle: 3, stoppedBecause: 'no-active-goal' }).message).toMatch(/^No goal is active, so no cycle ran/);
+    expect(describeRunEnd(ended({ cyclesRun: 3, lastCycle: 3, stoppedBecause: 'no-active-goal' })).message).toBe('Ran 3 cycles (up to cycle 3); no goal is active any more.');
+    expect(describeRunEnd(ended({ cyclesRun: 0, lastCycle: 3, stoppedBecause: 'no-active-goal' })).message).toMatch(/^No goal is active, so no cycle ran/);
   });
 
   it('says a paused run paused, and a refused run why', () => {
-    expect(describeRunEnd({ ok: true, cyclesRun: 2, lastCycle: 5, stoppedBecause: 'cancelled' }).message).toBe('Paused after 2 cycles (up to cycle 5).');
+    expect(describeRunEnd(ended({ cyclesRun: 2, lastCycle: 5, stoppedBecause: 'cancelled' })).message).toBe('Paused after 2 cycles (up to cycle 5).');
     const refused = describeRunEnd({ ok: false, reason: 'read-only', problems: [{ message: 'held by another tab' }] });
     expect(refused).toMatchObject({ tone: 'failure', problems: ['held by another tab'] });
     expect(refused.message).toContain('another tab');
+  });
+});
+
+describe('describeRunEnd with a language model', () => {
+  const usage = { provider: 'openai-compatible', model: 'llama-3', requests: 4, toolCalls: 2, inputTokens: 1200, outputTokens: 300 };
+
+  it('says the run stopped because its budget is spent, and which limit', () => {
+    const report = describeRunEnd(ended({ cyclesRun: 2, lastCycle: 7, stoppedBecause: 'budget', budgetSpent: '5 requests, the limit is 5', usage }));
+    expect(report.message).toBe("Ran 2 cycles (up to cycle 7). Stopped: the run's budget is spent (5 requests, the limit is 5).");
+    expect(report.tone).toBe('notice');
+    expect(describeRunEnd(ended({ cyclesRun: 0, lastCycle: 7, stoppedBecause: 'budget', budgetSpent: '5 requests, the limit is 5', usage })).message).toBe(
+      "Stopped: the run's budget is spent (5 requests, the limit is 5).",
+    );
+  });
+
+  it('adds what the bound model used, and nothing when the run bound none', () => {
+    expect(describeRunEnd(ended({ cyclesRun: 1, lastCycle: 1, stoppedBecause: 'max-cycles', usage })).details).toEqual(['openai-compatible · llama-3: 4 requests, 1,200 tokens in, 300 out']);
+    expect(describeRunEnd(ended({ cyclesRun: 1, lastCycle: 1, stoppedBecause: 'max-cycles' })).details).toBeUndefined();
+  });
+
+  it('says when the chosen model could not be used and the run went on without it', () => {
+    const report = describeRunEnd(ended({ cyclesRun: 3, lastCycle: 3, stoppedBecause: 'no-active-goal', usage: { ...NO_MODEL, fellBackBecause: 'WebLLM runs only in the browser, on WebGPU' } }));
+    expect(report.message).toBe(
+      'Ran 3 cycles (up to cycle 3); no goal is active any more. The model could not be used (WebLLM runs only in the browser, on WebGPU); the run went on with the symbolic engine alone.',
+    );
+    expect(report.details).toBeUndefined();
   });
 });
 
@@ -37,5 +70,16 @@ describe('runningText', () => {
     expect(runningText({ kind: 'some', cyclesRun: 3, maxCycles: 10, isPausing: false })).toBe('Running: 3 of 10 cycles done.');
     expect(runningText({ kind: 'until-done', cyclesRun: 1, maxCycles: 1000, isPausing: false })).toBe('Running until no goal is active: 1 cycle done.');
     expect(runningText({ kind: 'one', cyclesRun: 0, maxCycles: 1, isPausing: true })).toBe('Pausing after the current cycle: 0 of 1 cycle done.');
+  });
+
+  it("adds the model's requests and tokens, summed from the cycles that asked it", () => {
+    let modelUse = addModelUse(undefined, undefined);
+    expect(modelUse).toBeUndefined();
+    modelUse = addModelUse(modelUse, { requests: 1, promptTokens: 900, completionTokens: 100 });
+    modelUse = addModelUse(modelUse, undefined);
+    modelUse = addModelUse(modelUse, { requests: 2, promptTokens: 300, completionTokens: 200 });
+    expect(runningText({ kind: 'until-done', cyclesRun: 3, maxCycles: 1000, isPausing: false, modelUse })).toBe(
+      'Running until no goal is active: 3 cycles done. Model: 3 requests, 1,200 tokens in, 300 out.',
+    );
   });
 });

@@ -1,11 +1,12 @@
 import type { AgentApi } from '../../core/api.ts';
 import { describeProblem } from '../../core/result.ts';
+import { requestsAndTokensText, runUsageText } from '../common/model-messages.ts';
 
 /** What agentRun answers. */
 export type RunResult = Awaited<ReturnType<AgentApi['agentRun']>>;
 
-/** How a run ended, in words: a notice, or a failure with its problems. */
-export type RunReport = { tone: 'notice' | 'failure'; message: string; problems: string[] };
+/** How a run ended, in words: a notice, or a failure with its problems; `details` are further lines (the model's use). */
+export type RunReport = { tone: 'notice' | 'failure'; message: string; problems: string[]; details?: string[] };
 
 /** What the run controls can start: one cycle, a number of cycles, or cycles until no goal is active. */
 export type RunKind = 'one' | 'some' | 'until-done';
@@ -21,20 +22,29 @@ function cycles(count: number): string {
   return `${count.toLocaleString('en')} ${count === 1 ? 'cycle' : 'cycles'}`;
 }
 
-/** Says how a run ended, for the status line under the run controls. */
+/** Says how a run ended, for the status line under the run controls: why it stopped, a model it could not use, and what the bound model used. */
 export function describeRunEnd(result: RunResult): RunReport {
   if (!result.ok) return { tone: 'failure', message: READ_ONLY_REASON, problems: result.problems.map(describeProblem) };
+  const sentences = [stopSentence(result)];
+  if (result.usage.fellBackBecause !== undefined) sentences.push(`The model could not be used (${result.usage.fellBackBecause}); the run went on with the symbolic engine alone.`);
+  const usage = runUsageText(result.usage);
+  return { tone: 'notice', message: sentences.join(' '), problems: [], ...(usage !== undefined ? { details: [usage] } : {}) };
+}
+
+function stopSentence(result: Extract<RunResult, { ok: true }>): string {
   const { cyclesRun, lastCycle, stoppedBecause } = result;
   const upTo = cyclesRun > 0 ? ` (up to cycle ${lastCycle.toLocaleString('en')})` : '';
   switch (stoppedBecause) {
     case 'no-active-goal':
-      return cyclesRun === 0
-        ? { tone: 'notice', message: 'No goal is active, so no cycle ran. Add a goal, or resume a suspended one.', problems: [] }
-        : { tone: 'notice', message: `Ran ${cycles(cyclesRun)}${upTo}; no goal is active any more.`, problems: [] };
+      return cyclesRun === 0 ? 'No goal is active, so no cycle ran. Add a goal, or resume a suspended one.' : `Ran ${cycles(cyclesRun)}${upTo}; no goal is active any more.`;
     case 'max-cycles':
-      return { tone: 'notice', message: `Ran ${cycles(cyclesRun)}${upTo}.`, problems: [] };
+      return `Ran ${cycles(cyclesRun)}${upTo}.`;
     case 'cancelled':
-      return { tone: 'notice', message: `Paused after ${cycles(cyclesRun)}${upTo}.`, problems: [] };
+      return `Paused after ${cycles(cyclesRun)}${upTo}.`;
+    case 'budget': {
+      const spent = result.budgetSpent !== undefined ? `Stopped: the run's budget is spent (${result.budgetSpent}).` : "Stopped: the run's budget is spent.";
+      return cyclesRun > 0 ? `Ran ${cycles(cyclesRun)}${upTo}. ${spent}` : spent;
+    }
   }
 }
 
@@ -46,9 +56,20 @@ export function runBlockedReason(state: { canWrite: boolean; hasLoadedGoals: boo
   return undefined;
 }
 
-/** The live line while a run goes on: "Running: 3 of 10 cycles done." */
-export function runningText(run: { kind: RunKind; cyclesRun: number; maxCycles: number; isPausing: boolean }): string {
+/** What the model of a run has used so far, summed from the cycles it reported. */
+export type LiveModelUse = { requests: number; inputTokens: number; outputTokens: number };
+
+/** Adds a cycle's model use (its record's `model`) to what the run has used so far. */
+export function addModelUse(total: LiveModelUse | undefined, use: { requests: number; promptTokens: number; completionTokens: number } | undefined): LiveModelUse | undefined {
+  if (!use) return total;
+  const base = total ?? { requests: 0, inputTokens: 0, outputTokens: 0 };
+  return { requests: base.requests + use.requests, inputTokens: base.inputTokens + use.promptTokens, outputTokens: base.outputTokens + use.completionTokens };
+}
+
+/** The live line while a run goes on: "Running: 3 of 10 cycles done.", and the model's use so far once it asked the model. */
+export function runningText(run: { kind: RunKind; cyclesRun: number; maxCycles: number; isPausing: boolean; modelUse?: LiveModelUse | undefined }): string {
   const done = run.kind === 'until-done' ? `${cycles(run.cyclesRun)} done` : `${run.cyclesRun.toLocaleString('en')} of ${cycles(run.maxCycles)} done`;
-  if (run.isPausing) return `Pausing after the current cycle: ${done}.`;
-  return run.kind === 'until-done' ? `Running until no goal is active: ${done}.` : `Running: ${done}.`;
+  const model = run.modelUse ? ` Model: ${requestsAndTokensText(run.modelUse)}.` : '';
+  if (run.isPausing) return `Pausing after the current cycle: ${done}.${model}`;
+  return (run.kind === 'until-done' ? `Running until no goal is active: ${done}.` : `Running: ${done}.`) + model;
 }

@@ -27,4 +27,5 @@ export const PROVENANCE_KIND_LABELS = {
   assertion: 'Asserted as asked',
   retraction: 'Retracted as asked',
   reflection: 'Reflected',
+  model: 'Said by a model',
 } as const satisfies Record<ProvenanceRecord['kind'], string>;

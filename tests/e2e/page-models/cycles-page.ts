@@ -48,6 +48,11 @@ export class CyclesPage {
     return this.cycle(number).getByRole('group', { name: 'Goal', exact: true });
   }
 
+  /** What a cycle's tool asked of a language model: "Model: …" and, when it stopped short, "Bottleneck: …". */
+  modelUse(number: number): Locator {
+    return this.cycle(number).getByRole('group', { name: 'Language model', exact: true });
+  }
+
   scoresButton(number: number): Locator {
     return this.cycle(number).getByRole('button', { name: 'Scores', exact: true });
   }

@@ -25,6 +25,9 @@ export class RunControls {
   readonly reflectButton: Locator;
   readonly status: Locator;
   readonly alert: Locator;
+  /** Which model runs bind ("Model: none."), with a link to Settings. */
+  readonly boundModel: Locator;
+  readonly settingsLink: Locator;
 
   constructor(page: Page) {
     this.page = page;
@@ -38,6 +41,8 @@ export class RunControls {
     this.reflectButton = this.region.getByRole('button', { name: 'Reflect', exact: true });
     this.status = this.region.getByRole('status');
     this.alert = this.region.getByRole('alert');
+    this.boundModel = this.region.getByRole('group', { name: 'Model runs bind', exact: true });
+    this.settingsLink = this.boundModel.getByRole('link', { name: 'Change it in Settings' });
   }
 
   /** Presses a shortcut key with focus on the page, not in a field. */
@@ -54,7 +59,7 @@ export class RunControls {
 
   /** Waits until no run is going on: the status says how the last one ended. */
   async waitForRunEnd(): Promise<void> {
-    await expect(this.status).toContainText(/^(Ran|Paused|No goal is active)/, { timeout: RUN_TIMEOUT_MS });
+    await expect(this.status).toContainText(/^(Ran|Paused|Stopped|No goal is active)/, { timeout: RUN_TIMEOUT_MS });
   }
 }
 

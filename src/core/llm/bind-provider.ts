@@ -1,0 +1,35 @@
+import { engineProvider } from './chat-engine.ts';
+import type { InferenceSettings } from './inference-settings.ts';
+import { openAiCompatibleProvider } from './openai-compatible.ts';
+import type { LlmProvider } from './provider.ts';
+
+import { NO_WEBLLM_HERE, type WebLlmHost } from './webllm-host.ts';
+
+/** What binding can reach: the network (for an endpoint) and the in-browser engines this place has (none in Node, the CLI). */
+export type ProviderReach = { fetch?: typeof fetch; webLlm?: WebLlmHost };
+
+/** The provider a run binds: a model, none (the symbolic engine alone), or none with the reason the chosen one cannot be had. */
+export type Binding = { provider: LlmProvider } | { provider?: undefined; unavailableBecause?: string };
+
+/** Binds the provider the settings choose; one that cannot be had leaves the run to the symbolic engine, and says why. */
+export async function bindProvider(settings: InferenceSettings, reach: ProviderReach, signal?: AbortSignal): Promise<Binding> {
+  switch (settings.provider) {
+    case 'none':
+      return {};
+    case 'openai-compatible':
+      if (!settings.openAi) return { unavailableBecause: 'no endpoint is set for the OpenAI-compatible provider' };
+      return { provider: openAiCompatibleProvider(settings.openAi, reach.fetch ?? fetch) };
+    case 'webllm': {
+      if (!settings.webllmModel) return { unavailableBecause: 'no WebLLM model is chosen' };
+      if (!reach.webLlm) return { unavailableBecause: NO_WEBLLM_HERE };
+      // A run never starts a download of gigabytes by itself: that is the user's choice, on the Models screen.
+      if (!(await reach.webLlm.isCached(settings.webllmModel))) return { unavailableBecause: `${settings.webllmModel} is not downloaded yet: download it on the Models screen` };
+      try {
+        return { provider: engineProvider(await reach.webLlm.load(settings.webllmModel, signal ? { signal } : {}), { name: 'webllm', model: settings.webllmModel }) };
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        return { unavailableBecause: `WebLLM could not load ${settings.webllmModel}: ${error instanceof Error ? error.message : String(error)}` };
+      }
+    }
+  }
+}

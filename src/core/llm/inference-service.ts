@@ -1,0 +1,73 @@
+import type { AgentServiceImplementation } from '../api.ts';
+import type { ServiceContext } from '../service-context.ts';
+import { READ_ONLY_MESSAGE } from '../service-context.ts';
+import { TOOLS } from '../tools/registry.ts';
+import { type ModelAccess, systemPromptOf } from '../tools/model-facts.ts';
+import { bindProvider } from './bind-provider.ts';
+import { checkProvider } from './endpoint-check.ts';
+import { INFERENCE_KEY, type InferenceSettings, inferenceViewOf, parseInferenceSettings, storedInferenceSettings } from './inference-settings.ts';
+import { UsageBudget } from './usage-budget.ts';
+
+/** The inference slice of the AgentService: which model runs bind (a device setting), and a check of it. */
+export function inferenceService(context: ServiceContext): Pick<AgentServiceImplementation, 'inferenceGet' | 'inferenceSet' | 'inferenceCheck'> {
+  const { db, exclusively, canWrite, operations } = context;
+  return {
+    async inferenceGet() {
+      return inferenceViewOf(await inferenceSettingsOf(context));
+    },
+
+    async inferenceSet({ settings }) {
+      if (!canWrite()) return { ok: false, problems: [{ message: READ_ONLY_MESSAGE }] };
+      return exclusively(async () => {
+        const parsed = parseInferenceSettings(settings, await inferenceSettingsOf(context));
+        if (!parsed.ok) return { ok: false, problems: parsed.error };
+        await db.settings.put({ key: INFERENCE_KEY, value: parsed.value });
+        return { ok: true, settings: inferenceViewOf(parsed.value) };
+      });
+    },
+
+    async inferenceCheck({ operationId }) {
+      const controller = new AbortController();
+      operations.set(operationId, controller);
+      try {
+        const settings = await inferenceSettingsOf(context);
+        if (settings.provider === 'none') return { ok: false, problems: [{ message: 'no model is chosen: the agent runs on the symbolic engine alone' }] };
+        const binding = await bindProvider(settings, context.dependencies.providerReach ?? {}, controller.signal);
+        if (!binding.provider) return { ok: false, problems: [{ message: binding.unavailableBecause ?? 'no model is bound' }] };
+        const outcome = await checkProvider(binding.provider, controller.signal);
+        return {
+          ok: true,
+          check: {
+            provider: binding.provider.name,
+            model: binding.provider.model,
+            attempts: outcome.attempts.length,
+            promptTokens: outcome.usage.promptTokens,
+            completionTokens: outcome.usage.completionTokens,
+            ...(outcome.ok ? { answer: outcome.value.city } : { bottleneck: outcome.bottleneck }),
+          },
+        };
+      } catch (error) {
+        if (controller.signal.aborted) return { ok: false, problems: [{ message: 'the check was cancelled' }] };
+        throw error;
+      } finally {
+        operations.delete(operationId);
+      }
+    },
+  };
+}
+
+export async function inferenceSettingsOf(context: Pick<ServiceContext, 'db'>): Promise<InferenceSettings> {
+  return storedInferenceSettings((await context.db.settings.get(INFERENCE_KEY))?.value);
+}
+
+/** The model a run works with: bound from the settings once, at the start, with the run's budget. */
+export type RunModel = { access?: ModelAccess; unavailableBecause?: string; budget: UsageBudget };
+
+/** Binds the model of a run (the given settings, or the device's), its budget, and the stable system prompt. */
+export async function bindRunModel(context: ServiceContext, given: InferenceSettings | undefined, signal: AbortSignal): Promise<RunModel> {
+  const settings = given ?? (await inferenceSettingsOf(context));
+  const budget = new UsageBudget(settings.limits, context.now);
+  const binding = await bindProvider(settings, context.dependencies.providerReach ?? {}, signal);
+  if (!binding.provider) return { budget, ...(binding.unavailableBecause ? { unavailableBecause: binding.unavailableBecause } : {}) };
+  return { budget, access: { provider: binding.provider, budget, system: systemPromptOf(TOOLS), confidenceCap: settings.confidenceCap, signal } };
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import type { Result } from '../result.ts';
+import { openAiEndpointSchema } from './openai-compatible.ts';
+import { usageLimitsSchema } from './usage-budget.ts';
+
+/** Facts a model adds stay below this confidence until something confirms them (DESIGN section 10). */
+export const DEFAULT_CONFIDENCE_CAP = 0.7;
+
+/**
+ * Which language model the agent's runs bind (a device setting, never exported: the API key
+ * stays here), the limits of each run, and the confidence cap of facts a model adds.
+ */
+export const inferenceSettingsSchema = z.object({
+  provider: z.enum(['none', 'webllm', 'openai-compatible'], { error: 'the provider is none, webllm or openai-compatible' }),
+  openAi: openAiEndpointSchema.optional(),
+  /** A model id of WebLLM's prebuilt list. */
+  webllmModel: z.string().trim().min(1, 'name the WebLLM model').max(200).optional(),
+  limits: usageLimitsSchema.default({}),
+  confidenceCap: z.number({ error: 'give a confidence between 0 and 1' }).min(0.05, 'a cap below 0.05 keeps nothing').max(1, 'a confidence is at most 1').default(DEFAULT_CONFIDENCE_CAP),
+});
+export type InferenceSettings = z.infer<typeof inferenceSettingsSchema>;
+
+export const DEFAULT_INFERENCE_SETTINGS: InferenceSettings = { provider: 'none', limits: {}, confidenceCap: DEFAULT_CONFIDENCE_CAP };
+
+/** The settings key they are stored under. */
+export const INFERENCE_KEY = 'inference';
+
+/** The settings as the UI sees them: whether a key is stored, never the key. */
+export const inferenceViewSchema = inferenceSettingsSchema.extend({
+  openAi: openAiEndpointSchema.omit({ apiKey: true }).extend({ apiKeyStored: z.boolean() }).optional(),
+});
+export type InferenceView = z.infer<typeof inferenceViewSchema>;
+
+export function inferenceViewOf(settings: InferenceSettings): InferenceView {
+  const { openAi, ...rest } = settings;
+  if (!openAi) return rest;
+  const { apiKey, ...endpoint } = openAi;
+  return { ...rest, openAi: { ...endpoint, apiKeyStored: apiKey !== undefined && apiKey !== '' } };
+}
+
+/**
+ * Reads settings as a user gives them, over the stored ones: an endpoint without `apiKey` keeps
+ * the stored key, an empty `apiKey` removes it. The chosen provider must be fully described.
+ */
+export function parseInferenceSettings(value: unknown, stored: InferenceSettings): Result<InferenceSettings> {
+  const parsed = inferenceSettingsSchema.safeParse(value);
+  if (!parsed.success) return { ok: false, error: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })) };
+  const settings = parsed.data;
+  if (settings.openAi) {
+    const apiKey = settings.openAi.apiKey === undefined ? stored.openAi?.apiKey : settings.openAi.apiKey.trim();
+    const { apiKey: _given, ...endpoint } = settings.openAi;
+    settings.openAi = apiKey ? { ...endpoint, apiKey } : endpoint;
+  }
+  if (settings.provider === 'openai-compatible' && !settings.openAi) return { ok: false, error: [{ path: 'openAi', message: 'give the endpoint: its base URL and model' }] };
+  if (settings.provider === 'webllm' && !settings.webllmModel) return { ok: false, error: [{ path: 'webllmModel', message: 'choose a WebLLM model' }] };
+  return { ok: true, value: settings };
+}
+
+/** Stored settings that no longer read (an older shape) bind no model. */
+export function storedInferenceSettings(value: unknown): InferenceSettings {
+  return inferenceSettingsSchema.safeParse(value).data ?? DEFAULT_INFERENCE_SETTINGS;
+}

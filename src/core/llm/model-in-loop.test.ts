@@ -1,0 +1,200 @@
+import { describe, expect, it } from 'vitest';
+import type { CycleRecord } from '../api.ts';
+import { SimilarityIndex } from '../kg/similarity.ts';
+import { AnimaDatabase } from '../store/database.ts';
+import { loadGraph } from '../store/kg-repository.ts';
+import { runCycle } from '../agent/run-cycle.ts';
+import { freshIndexedDb, testService } from '../testing/test-database.ts';
+import { type ScriptedReply, ScriptedEngine } from '../testing/scripted-engine.ts';
+import { ScriptedWebLlmHost } from '../testing/scripted-webllm-host.ts';
+import { TOOLS } from '../tools/registry.ts';
+import { defineTool } from '../tools/tool.ts';
+import { synthesizeTriple } from '../tools/synthesize-triple.ts';
+import { systemPromptOf } from '../tools/model-facts.ts';
+import { engineProvider } from './chat-engine.ts';
+import { UsageBudget } from './usage-budget.ts';
+import type { InferenceSettings } from './inference-settings.ts';
+
+const FACTS = 'Mars,is-a,Planet\nMars,orbits,Sun\nPlanet,is-a,CelestialBody\nSun,is-a,Star\n';
+const ZORBLAX_IS_A_MOON = JSON.stringify({ kind: 'final', answer: 'Zorblax is a moon of Kepler.', triples: [{ subject: 'Zorblax', predicate: 'is-a', object: 'Moon', confidence: 0.9 }] });
+const WEBLLM: InferenceSettings = { provider: 'webllm', webllmModel: 'Tiny-q4f32_1-MLC', limits: {}, confidenceCap: 0.7 };
+
+/** A session with a few facts and the goal "What is Zorblax", whose runs bind a scripted engine in place of WebLLM's. */
+async function zorblaxSession(script: ScriptedReply[], options: { loads?: boolean } = {}) {
+  const engine = new ScriptedEngine(script);
+  const host = new ScriptedWebLlmHost(engine);
+  host.cached.add(WEBLLM.webllmModel!);
+  const { db, service } = testService({ db: new AnimaDatabase('anima', freshIndexedDb()), providerReach: options.loads === false ? {} : { webLlm: host } });
+  const loaded = host.loads;
+  const { session } = await service.open({});
+  const sessionId = session.id;
+  await service.kgImport({ sessionId, operationId: 'op', fileName: 'mars.csv', data: FACTS });
+  await service.goalAdd({ sessionId, description: 'What is Zorblax', criteria: 'Zorblax is-a ?x' });
+  return { db, service, sessionId, engine, loaded };
+}
+
+async function run(service: Awaited<ReturnType<typeof zorblaxSession>>['service'], sessionId: string, maxCycles: number, inference: InferenceSettings | undefined = WEBLLM) {
+  const cycles: CycleRecord[] = [];
+  const result = await service.agentRun({ sessionId, operationId: 'run', maxCycles, ...(inference ? { inference } : {}) }, (record) => cycles.push(record));
+  return { result, cycles };
+}
+
+describe('a language model in the loop', () => {
+  it('reaches a goal the symbolic engine cannot: reason asks the model, whose fact is stored capped at 0.7 with the model as provenance', async () => {
+    const { db, service, sessionId, engine, loaded } = await zorblaxSession([{ text: ZORBLAX_IS_A_MOON }]);
+    const { result, cycles } = await run(service, sessionId, 5);
+    expect(loaded).toEqual(['Tiny-q4f32_1-MLC']);
+    expect(cycles.map((record) => [record.tool, record.outcome])).toEqual([
+      ['kg_query', 'no-change'],
+      ['reason', 'completed'],
+    ]);
+    expect(cycles[1]!.input).toEqual({ mode: 'model', question: 'What is Zorblax' });
+    // Tokens as the engine counted them (a word each).
+    const [request] = engine.requests;
+    const promptWords = request!.messages.reduce((sum, message) => sum + message.content.split(/\s+/).filter(Boolean).length, 0);
+    expect(cycles[1]!.model).toEqual({ provider: 'webllm', model: 'Tiny-q4f32_1-MLC', requests: 1, promptTokens: promptWords, completionTokens: ZORBLAX_IS_A_MOON.split(/\s+/).length });
+    expect(result).toMatchObject({ ok: true, stoppedBecause: 'no-active-goal', usage: { provider: 'webllm', model: 'Tiny-q4f32_1-MLC', requests: 1, toolCalls: 2, inputTokens: promptWords } });
+    // The system message is the run's stable prefix; the schema constrains decoding.
+    expect(request!.messages[0]).toEqual({ role: 'system', content: systemPromptOf(TOOLS) });
+    expect(request!.messages[1]!.content).toContain('Goal: What is Zorblax');
+    expect(JSON.parse(request!.response_format!.schema!)).toMatchObject({ oneOf: expect.any(Array) });
+
+    const answer = await service.kgQuery({ sessionId, query: 'Zorblax is-a ?x', limit: 10 });
+    expect(answer.ok && answer.rows.map((row) => row.x!.label)).toEqual(['Moon']);
+    const graph = await loadGraph(db, sessionId);
+    const [zorblax, isA, moon] = ['Zorblax', 'is-a', 'Moon'].map((label) => graph.symbolByLabel(label)!.id);
+    expect(graph.triple(zorblax!, isA!, moon!)?.confidence).toBe(0.7);
+    const provenance = await db.provenance.where('sessionId').equals(sessionId).filter((record) => record.kind === 'model').toArray();
+    expect(provenance).toHaveLength(1);
+    expect(provenance[0]).toMatchObject({ confidence: 0.7, cycle: 2, sources: ['model:webllm/Tiny-q4f32_1-MLC', 'tool:reason', 'goal:1'] });
+    expect(provenance[0]!.detail).toBe('Zorblax is-a Moon, said by Tiny-q4f32_1-MLC (webllm) for "What is Zorblax": Zorblax is a moon of Kepler.');
+  });
+
+  it('without a model the same goal cannot be reached, and reason says why it is not a candidate', async () => {
+    const { service, sessionId } = await zorblaxSession([]);
+    const { result, cycles } = await run(service, sessionId, 4, { provider: 'none', limits: {}, confidenceCap: 0.7 });
+    expect(result).toMatchObject({ ok: true, stoppedBecause: 'max-cycles', usage: { provider: 'none', requests: 0, toolCalls: 4 } });
+    expect(cycles.every((record) => record.outcome !== 'completed' && record.model === undefined)).toBe(true);
+    expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'reason')?.skippedBecause).toBe('nothing to prove: no transitive pattern and fewer than two goal symbols, and no model is bound');
+  });
+
+  it('re-asks after invalid output with the problems fed back, and counts every request', async () => {
+    const { service, sessionId, engine } = await zorblaxSession([{ text: '{"kind":"final","answer":"a moon","triples":[{"subject":"agent:self","predicate":"is-a","object":"Moon","confidence":2}]}' }, { text: ZORBLAX_IS_A_MOON }]);
+    const { cycles } = await run(service, sessionId, 5);
+    expect(cycles.at(-1)).toMatchObject({ tool: 'reason', outcome: 'completed', model: { requests: 2 } });
+    const feedback = engine.requests[1]!.messages.at(-1)!.content;
+    expect(feedback).toContain('at triples.0.subject: names starting with "agent:" are the agent\'s own');
+    expect(feedback).toContain('at triples.0.confidence: Too big');
+  });
+
+  it('ends in a truthful bottleneck when the output stays invalid, and stores nothing the model said', async () => {
+    const { db, service, sessionId } = await zorblaxSession([{ text: 'Zorblax is a moon.' }, { text: '{"kind":"final"}' }, { text: '[]' }]);
+    const { cycles } = await run(service, sessionId, 2);
+    expect(cycles[1]).toMatchObject({ tool: 'reason', outcome: 'failed', model: { requests: 3, bottleneck: { kind: 'invalid_output' } } });
+    expect(cycles[1]!.act).toContain('reason asked the model and got no answer: invalid output (3 answers, none valid');
+    expect(await db.provenance.where('sessionId').equals(sessionId).filter((record) => record.kind === 'model').count()).toBe(0);
+  });
+
+  it('records the bottleneck a model states (missing input) instead of an answer', async () => {
+    const { service, sessionId } = await zorblaxSession([{ text: JSON.stringify({ kind: 'bottleneck', bottleneck: { kind: 'missing_input', detail: 'nothing is known about Zorblax' } }) }]);
+    const { cycles } = await run(service, sessionId, 2);
+    expect(cycles[1]).toMatchObject({ tool: 'reason', model: { requests: 1, bottleneck: { kind: 'missing_input', detail: 'nothing is known about Zorblax' } } });
+    expect(cycles[1]!.outcome).not.toBe('completed');
+  });
+
+  it('stops the run when a limit is spent, saying which', async () => {
+    const { service, sessionId } = await zorblaxSession([{ text: 'not json' }, { text: ZORBLAX_IS_A_MOON }]);
+    const { result, cycles } = await run(service, sessionId, 10, { ...WEBLLM, limits: { requests: 1 } });
+    expect(cycles[1]).toMatchObject({ tool: 'reason', model: { requests: 1, bottleneck: { kind: 'budget_exhausted', detail: "the run's budget is spent: 1 requests, the limit is 1" } } });
+    expect(result).toMatchObject({ ok: true, stoppedBecause: 'budget', budgetSpent: '1 requests, the limit is 1', cyclesRun: 2, usage: { requests: 1 } });
+  });
+
+  it('falls back to the symbolic engine when the GPU device is lost, and the session goes on', async () => {
+    const { service, sessionId, engine } = await zorblaxSession([{ fail: 'GPUDeviceLostInfo: device was lost' }]);
+    const { result, cycles } = await run(service, sessionId, 4);
+    expect(cycles[1]).toMatchObject({ tool: 'reason', model: { bottleneck: { kind: 'dependency_unavailable' } } });
+    expect(result).toMatchObject({ ok: true, stoppedBecause: 'max-cycles', cyclesRun: 4 });
+    expect(result.ok && result.usage.fellBackBecause).toMatch(/^webllm \(Tiny-q4f32_1-MLC\): the GPU device was lost/);
+    // No further call: reason is no candidate without a model.
+    expect(engine.requests).toHaveLength(1);
+    expect(cycles[3]!.candidates.find((candidate) => candidate.tool === 'reason')?.skippedBecause).toMatch(/no model is bound/);
+  });
+
+  it('runs on the symbolic engine, and says why, when the chosen engine cannot be had here', async () => {
+    const { service, sessionId } = await zorblaxSession([], { loads: false });
+    const { result } = await run(service, sessionId, 1);
+    expect(result).toMatchObject({ ok: true, cyclesRun: 1, usage: { provider: 'none', fellBackBecause: 'WebLLM runs only in the browser, on WebGPU' } });
+  });
+
+  it('a cancel during a model call ends the run and commits nothing of that cycle', async () => {
+    const { db, service, sessionId, engine } = await zorblaxSession([{ text: ZORBLAX_IS_A_MOON, delayMs: 10_000 }]);
+    const cycles: CycleRecord[] = [];
+    const running = service.agentRun({ sessionId, operationId: 'slow', maxCycles: 5, inference: WEBLLM }, (record) => cycles.push(record));
+    await expect.poll(() => engine.requests.length).toBe(1);
+    await service.cancel({ operationId: 'slow' });
+    expect(await running).toMatchObject({ ok: true, stoppedBecause: 'cancelled', cyclesRun: 1 });
+    expect(engine.interrupts).toBe(1);
+    expect((await db.sessions.get(sessionId))!.cycle).toBe(1);
+    expect(await db.cycles.count()).toBe(1);
+  });
+
+  it('synthesize_triple asks the model for new facts about the goal\'s symbol, capped', async () => {
+    const { db, service, sessionId } = await zorblaxSession([]);
+    await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano', priority: 255 });
+    const engine = new ScriptedEngine([{ text: JSON.stringify({ kind: 'final', answer: 'Mars has the volcano Olympus Mons.', triples: [{ subject: 'OlympusMons', predicate: 'is-a', object: 'Volcano', confidence: 0.95 }, { subject: 'OlympusMons', predicate: 'part-of', object: 'Mars', confidence: 0.5 }] }) }]);
+    const graph = await loadGraph(db, sessionId);
+    const provider = engineProvider(engine, { name: 'webllm', model: 'tiny' });
+    const budget = new UsageBudget();
+    const record = await runCycle({
+      db,
+      sessionId,
+      graph,
+      similarity: new SimilarityIndex(graph),
+      now: () => 5,
+      documents: [],
+      tools: [defineTool(synthesizeTriple)],
+      model: { provider, budget, system: systemPromptOf(TOOLS), confidenceCap: 0.7 },
+    });
+    expect(record).toMatchObject({ tool: 'synthesize_triple', input: { by: 'model' }, outcome: 'completed', model: { requests: 1 } });
+    expect(engine.requests[0]!.messages[1]!.content).toContain('Propose new facts about Mars');
+    const stored = await db.provenance.where('sessionId').equals(sessionId).filter((entry) => entry.kind === 'model').toArray();
+    expect(stored.map((entry) => entry.confidence).sort()).toEqual([0.5, 0.7]);
+    expect(budget.totals.requests).toBe(1);
+  });
+});
+
+describe('the inference settings', () => {
+  it('keep the API key on the device: never returned, kept when not given, removed when empty', async () => {
+    const { service } = testService();
+    expect(await service.inferenceGet({})).toEqual({ provider: 'none', limits: {}, confidenceCap: 0.7 });
+    const endpoint = { baseUrl: 'http://localhost:8080/v1', model: 'llama-3' };
+    const saved = await service.inferenceSet({ settings: { provider: 'openai-compatible', openAi: { ...endpoint, apiKey: 'sk-secret' }, limits: { requests: 20 } } });
+    expect(saved).toEqual({ ok: true, settings: { provider: 'openai-compatible', openAi: { ...endpoint, apiKeyStored: true }, limits: { requests: 20 }, confidenceCap: 0.7 } });
+    expect(JSON.stringify(await service.inferenceGet({}))).not.toContain('sk-secret');
+    await service.inferenceSet({ settings: { provider: 'openai-compatible', openAi: { ...endpoint, model: 'llama-3.1' } } });
+    expect((await service.inferenceGet({})).openAi).toEqual({ ...endpoint, model: 'llama-3.1', apiKeyStored: true });
+    await service.inferenceSet({ settings: { provider: 'openai-compatible', openAi: { ...endpoint, apiKey: '' } } });
+    expect((await service.inferenceGet({})).openAi).toEqual({ ...endpoint, apiKeyStored: false });
+  });
+
+  it('refuse what is not complete or not valid, naming the field, and change nothing', async () => {
+    const { service } = testService();
+    expect(await service.inferenceSet({ settings: { provider: 'openai-compatible' } })).toEqual({ ok: false, problems: [{ path: 'openAi', message: 'give the endpoint: its base URL and model' }] });
+    expect(await service.inferenceSet({ settings: { provider: 'openai-compatible', openAi: { baseUrl: 'ftp://x', model: 'm' }, limits: { requests: 0 } } })).toMatchObject({
+      ok: false,
+      problems: [{ path: 'openAi.baseUrl', message: 'the base URL must be an http(s) address, like http://localhost:8080/v1' }, { path: 'limits.requests' }],
+    });
+    expect(await service.inferenceSet({ settings: { provider: 'webllm' } })).toEqual({ ok: false, problems: [{ path: 'webllmModel', message: 'choose a WebLLM model' }] });
+    expect(await service.inferenceGet({})).toEqual({ provider: 'none', limits: {}, confidenceCap: 0.7 });
+  });
+
+  it('check the chosen model with one structured call', async () => {
+    const engine = new ScriptedEngine([{ text: '{"town":"Paris"}' }, { text: '{"city":"Paris"}' }]);
+    const host = new ScriptedWebLlmHost(engine);
+    host.cached.add('Tiny-q4f32_1-MLC');
+    const { service } = testService({ providerReach: { webLlm: host } });
+    expect(await service.inferenceCheck({ operationId: 'check' })).toEqual({ ok: false, problems: [{ message: 'no model is chosen: the agent runs on the symbolic engine alone' }] });
+    await service.inferenceSet({ settings: { provider: 'webllm', webllmModel: 'Tiny-q4f32_1-MLC' } });
+    expect(await service.inferenceCheck({ operationId: 'check' })).toMatchObject({ ok: true, check: { provider: 'webllm', model: 'Tiny-q4f32_1-MLC', answer: 'Paris', attempts: 2 } });
+  });
+});

@@ -1,0 +1,25 @@
+import type { ChatEngine } from './chat-engine.ts';
+import type { GpuReport } from './webllm-models.ts';
+
+/** Why there is no WebLLM here (Node, the CLI). */
+export const NO_WEBLLM_HERE = 'WebLLM runs only in the browser, on WebGPU';
+
+/** How far a model's download and load has got. */
+export type LoadProgress = { fraction: number; text: string };
+
+/**
+ * WebLLM as the worker has it (WebGPU, its model cache): the GPU check, the cached models, and
+ * loading one model at a time. The core reaches WebLLM only through this, so tests put a
+ * deterministic engine in its place; in Node there is none.
+ */
+export interface WebLlmHost {
+  /** Requests a WebGPU adapter (the presence of navigator.gpu proves nothing). */
+  gpu(): Promise<GpuReport>;
+  isCached(modelId: string): Promise<boolean>;
+  /** The model's engine: downloads what is not cached, then loads it on the GPU (one model at a time). */
+  load(modelId: string, options?: { onProgress?: (progress: LoadProgress) => void; signal?: AbortSignal }): Promise<ChatEngine>;
+  /** Deletes the model's files from the cache (also what is left of a broken download), unloading it first. */
+  remove(modelId: string): Promise<void>;
+  /** What this origin stores, and may store. */
+  storage(): Promise<{ usageBytes: number; quotaBytes: number } | undefined>;
+}

@@ -1,0 +1,52 @@
+import type { ChatEngine } from '../llm/chat-engine.ts';
+import type { LoadProgress, WebLlmHost } from '../llm/webllm-host.ts';
+import type { GpuReport } from '../llm/webllm-models.ts';
+import { cancelled } from '../llm/provider.ts';
+
+/**
+ * A WebLLM host for tests: a GPU as described, a model cache as a set, downloads that report
+ * progress in steps (and may fail or wait for a cancel), and the engine given for every model.
+ */
+export class ScriptedWebLlmHost implements WebLlmHost {
+  readonly cached = new Set<string>();
+  readonly loads: string[] = [];
+  /** A download fails with this message, or (true) waits until it is cancelled. */
+  downloadFails: string | undefined;
+  downloadWaits = false;
+
+  constructor(
+    readonly engine: ChatEngine,
+    readonly gpuReport: GpuReport = { available: true, adapter: 'Scripted GPU', shaderF16: true, maxBufferMB: 4096 },
+  ) {}
+
+  async gpu(): Promise<GpuReport> {
+    return this.gpuReport;
+  }
+
+  async isCached(modelId: string): Promise<boolean> {
+    return this.cached.has(modelId);
+  }
+
+  async load(modelId: string, options: { onProgress?: (progress: LoadProgress) => void; signal?: AbortSignal } = {}): Promise<ChatEngine> {
+    this.loads.push(modelId);
+    if (!this.gpuReport.available) throw new Error(this.gpuReport.reason);
+    if (!this.cached.has(modelId)) {
+      for (const fraction of [0.25, 0.5]) options.onProgress?.({ fraction, text: `Fetching param cache[${fraction * 4}/4]` });
+      if (this.downloadFails) throw new Error(this.downloadFails);
+      if (this.downloadWaits) {
+        await new Promise((_resolve, reject) => options.signal?.addEventListener('abort', () => reject(cancelled(options.signal)), { once: true }));
+      }
+      this.cached.add(modelId);
+    }
+    options.onProgress?.({ fraction: 1, text: 'Finish loading on WebGPU' });
+    return this.engine;
+  }
+
+  async remove(modelId: string): Promise<void> {
+    this.cached.delete(modelId);
+  }
+
+  async storage(): Promise<{ usageBytes: number; quotaBytes: number }> {
+    return { usageBytes: this.cached.size * 500 * 2 ** 20, quotaBytes: 10 * 2 ** 30 };
+  }
+}
