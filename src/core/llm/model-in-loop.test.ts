@@ -163,6 +163,35 @@ describe('a language model in the loop', () => {
   });
 });
 
+describe('text_ingest with a model', () => {
+  it('adds what the model reads in a document to the sentences\' facts, each with its own provenance', async () => {
+    const read = JSON.stringify({
+      kind: 'final',
+      answer: 'Zorblax is an icy moon with a nine-day orbit.',
+      triples: [
+        { subject: 'Zorblax', predicate: 'covered-in', object: 'Ice', confidence: 0.85 },
+        { subject: 'Zorblax', predicate: 'orbit-period', object: 'NineDays', confidence: 0.6 },
+        { subject: 'Zorblax', predicate: 'is-a', object: 'Moon', confidence: 0.9 },
+      ],
+    });
+    const { db, service, sessionId, engine } = await zorblaxSession([{ text: read }]);
+    await service.goalUpdate({ sessionId, goalId: 1, status: 'failed' });
+    await service.documentImport({ sessionId, fileName: 'zorblax.txt', text: 'Zorblax is a moon. Its surface is covered in ice, and its orbit takes nine days.' });
+    await service.goalAdd({ sessionId, description: 'Learn about Zorblax', criteria: 'zorblax' });
+    const { cycles } = await run(service, sessionId, 1);
+    expect(cycles[0]).toMatchObject({ tool: 'text_ingest', input: { by: 'model' }, outcome: 'completed', model: { requests: 1 } });
+    expect(cycles[0]!.act).toContain('zorblax.txt: 1 facts from its sentences, 3 read by the model, 3 about the goal');
+    expect(engine.requests[0]!.messages[1]!.content).toContain('Its surface is covered in ice');
+    const provenance = await db.provenance.where('sessionId').equals(sessionId).filter((record) => record.kind === 'model' || record.kind === 'extraction').toArray();
+    // The sentence keeps "is-a Moon" (0.8, extraction); the model's two others are its own, capped at 0.7.
+    expect(provenance.map((record) => [record.kind, record.confidence]).sort()).toEqual([
+      ['extraction', 0.8],
+      ['model', 0.6],
+      ['model', 0.7],
+    ]);
+  });
+});
+
 describe('the inference settings', () => {
   it('keep the API key on the device: never returned, kept when not given, removed when empty', async () => {
     const { service } = testService();

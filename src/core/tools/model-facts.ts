@@ -4,6 +4,8 @@ import { type Bottleneck, bottleneckSchema, structuredCall } from '../llm/struct
 import type { UsageBudget } from '../llm/usage-budget.ts';
 import { METADATA_PREFIX } from '../kg/symbol.ts';
 import type { Triple } from '../kg/triple.ts';
+import type { GraphBatch, GraphDelta } from '../kg/graph.ts';
+import type { ProvenanceDraft } from '../store/provenance.ts';
 import { domainTriplesAround, type FactIds, type GraphChange, type ToolOutcome, type ToolState } from './tool.ts';
 
 /** The model a run bound, as the tools reach it. */
@@ -94,39 +96,44 @@ export async function askForFacts(model: ModelAccess, task: { name: string; prom
   return { ok: true, answer: outcome.value.answer, triples: outcome.value.triples, use };
 }
 
-/**
- * The graph change for facts a model proposed: each asserted at the model's confidence, never
- * above the cap, with the model, the tool and the answer as provenance.
- */
-export function modelFactsChange(state: ToolState & { model: ModelAccess }, triples: readonly ProposedTriple[], context: { tool: string; answer: string }): { change: GraphChange; facts: FactIds[] } {
-  const batch = state.graph.batch({ now: state.now });
+/** Asserts facts a model proposed into a batch, each at its confidence but never above the cap; returns each fact's confidence by "s p o" ids. */
+export function assertModelFacts(batch: GraphBatch, triples: readonly ProposedTriple[], confidenceCap: number): Map<string, number> {
   const confidenceOf = new Map<string, number>();
   for (const proposed of triples) {
     const subject = batch.resolve({ type: 'label', value: proposed.subject }, 'subject');
     const predicate = batch.resolve({ type: 'label', value: proposed.predicate }, 'predicate');
     const object = batch.resolve({ type: 'label', value: proposed.object }, 'object');
-    const confidence = Math.min(state.model.confidenceCap, proposed.confidence);
+    const confidence = Math.min(confidenceCap, proposed.confidence);
     batch.assert(subject, predicate, object, confidence);
     confidenceOf.set(`${subject} ${predicate} ${object}`, confidence);
   }
-  const delta = batch.delta;
+  return confidenceOf;
+}
+
+/** The provenance of a fact a model said: the model, the tool, the goal, and (shortened) its answer. */
+export function modelProvenance(state: ToolState & { model: ModelAccess }, delta: GraphDelta, context: { tool: string; answer: string; confidenceOf: ReadonlyMap<string, number> }): (triple: Triple) => ProvenanceDraft {
   const { provider } = state.model;
   const labelOf = (id: number) => state.graph.symbol(id)?.label ?? delta.symbols.find((symbol) => symbol.id === id)?.label ?? `#${id}`;
   const answer = context.answer.length > 200 ? `${context.answer.slice(0, 200)}…` : context.answer;
+  return (triple) => ({
+    sessionId: state.sessionId,
+    kind: 'model',
+    sources: [`model:${provider.name}/${provider.model}`, `tool:${context.tool}`, `goal:${state.goal.id}`],
+    confidence: context.confidenceOf.get(`${triple.subject} ${triple.predicate} ${triple.object}`) ?? state.model.confidenceCap,
+    cycle: state.cycle,
+    detail: `${labelOf(triple.subject)} ${labelOf(triple.predicate)} ${labelOf(triple.object)}, said by ${provider.model} (${provider.name}) for "${state.goal.description}"${answer ? `: ${answer}` : ''}`,
+    createdAt: state.now,
+  });
+}
+
+/** The graph change for facts a model proposed, with the model, the tool and the answer as provenance. */
+export function modelFactsChange(state: ToolState & { model: ModelAccess }, triples: readonly ProposedTriple[], context: { tool: string; answer: string }): { change: GraphChange; facts: FactIds[] } {
+  const batch = state.graph.batch({ now: state.now });
+  const confidenceOf = assertModelFacts(batch, triples, state.model.confidenceCap);
+  const delta = batch.delta;
   return {
     facts: [...delta.addedTriples, ...delta.updatedTriples].map((triple) => [triple.subject, triple.predicate, triple.object]),
-    change: {
-      delta,
-      provenance: (triple: Triple) => ({
-        sessionId: state.sessionId,
-        kind: 'model',
-        sources: [`model:${provider.name}/${provider.model}`, `tool:${context.tool}`, `goal:${state.goal.id}`],
-        confidence: confidenceOf.get(`${triple.subject} ${triple.predicate} ${triple.object}`) ?? state.model.confidenceCap,
-        cycle: state.cycle,
-        detail: `${labelOf(triple.subject)} ${labelOf(triple.predicate)} ${labelOf(triple.object)}, said by ${provider.model} (${provider.name}) for "${state.goal.description}"${answer ? `: ${answer}` : ''}`,
-        createdAt: state.now,
-      }),
-    },
+    change: { delta, provenance: modelProvenance(state, delta, { ...context, confidenceOf }) },
   };
 }
 
