@@ -8,6 +8,9 @@ type GpuAdapter = { features: { has(name: string): boolean }; limits: { maxBuffe
 type Gpu = { requestAdapter(): Promise<GpuAdapter | null> };
 
 type WebLlm = typeof import('@mlc-ai/web-llm');
+
+/** The caches where WebLLM (with its default Cache API backend) keeps a model's weights and configuration, under its address. */
+const WEBLLM_MODEL_CACHES = ['webllm/model', 'webllm/config'];
 type Engine = InstanceType<WebLlm['MLCEngine']>;
 
 /**
@@ -75,7 +78,13 @@ export function browserWebLlmHost(): WebLlmHost {
 
     async remove(modelId) {
       if (loaded?.modelId === modelId) await unload();
-      await (await importWebLlm()).deleteModelAllInfoInCache(modelId);
+      // Straight from WebLLM's caches: its own delete first fetches the model's index, which fails
+      // offline and after a broken download, the very case a repair is for. The model library
+      // (a few MB of wasm) stays: other models may share it.
+      for (const name of WEBLLM_MODEL_CACHES) {
+        const cache = await caches.open(name);
+        for (const request of await cache.keys()) if (new URL(request.url).pathname.includes(`/${modelId}/`)) await cache.delete(request);
+      }
     },
 
     async storage() {

@@ -4,6 +4,7 @@ import { Approvals } from './approvals/approvals.svelte.ts';
 import { messageOf } from './common/error-message.ts';
 import { AgentReflections } from './cycles/reflections.svelte.ts';
 import { AgentRun } from './goals/agent-run.svelte.ts';
+import { ModelsView } from './models/models.svelte.ts';
 
 /** Where the app stands with the agent worker. */
 export type AgentStatus = 'opening' | 'ready' | 'error';
@@ -33,12 +34,15 @@ export class AgentState {
   readonly approvals: Approvals;
   /** The agent's reflections and its planning and reflection settings, shared by the run controls, the Cycles, Goals and Settings screens. */
   readonly reflections: AgentReflections;
+  /** The GPU, the WebLLM models and a download in progress, shared by the Models screen and the Settings screen's model choice. */
+  readonly models: ModelsView;
 
   constructor(client: AgentApi) {
     this.client = client;
     this.run = new AgentRun(this);
     this.approvals = new Approvals(this);
     this.reflections = new AgentReflections(this);
+    this.models = new ModelsView(this);
   }
 
   /** The open session's id; views call it only once the status is 'ready'. */

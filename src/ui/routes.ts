@@ -10,11 +10,7 @@ export const SCREENS = [
     title: 'Personas',
     plan: 'Pick a persona from the catalog and inspect its parts, traits, skills, guardrails and character arcs. Arrives with the persona catalog.',
   },
-  {
-    path: 'models',
-    title: 'Models',
-    plan: 'Download a language model that runs on this device, see its size and cache state, or delete it. Anima also works without one. Arrives with the model manager.',
-  },
+  { path: 'models', title: 'Models' },
   { path: 'approvals', title: 'Approvals' },
   {
     path: 'sessions',

@@ -6,6 +6,7 @@ import { DocumentsPage } from './page-models/documents-page.ts';
 import { GoalsPage } from './page-models/goals-page.ts';
 import { KnowledgePage } from './page-models/knowledge-page.ts';
 import { MemoryPage } from './page-models/memory-page.ts';
+import { ModelsPage } from './page-models/models-page.ts';
 import { PsychePage } from './page-models/psyche-page.ts';
 import { SettingsPage } from './page-models/settings-page.ts';
 
@@ -20,6 +21,7 @@ export const test = base.extend<{
   approvals: ApprovalsPage;
   documents: DocumentsPage;
   settings: SettingsPage;
+  models: ModelsPage;
 }>({
   shell: async ({ page }, use) => {
     await use(new AppShell(page));
@@ -47,6 +49,9 @@ export const test = base.extend<{
   },
   settings: async ({ page }, use) => {
     await use(new SettingsPage(page));
+  },
+  models: async ({ page }, use) => {
+    await use(new ModelsPage(page));
   },
 });
 

@@ -54,7 +54,11 @@ export function modelService(context: ServiceContext): Pick<AgentServiceImplemen
     async modelDelete({ modelId }) {
       const webLlm = host();
       if (!webLlm) return { ok: false, problems: [{ message: NO_WEBLLM_HERE }] };
-      await webLlm.remove(modelId);
+      try {
+        await webLlm.remove(modelId);
+      } catch (error) {
+        return { ok: false, problems: [{ message: `${modelId} could not be deleted: ${error instanceof Error ? error.message : String(error)}` }] };
+      }
       return { ok: true, modelId };
     },
   };

@@ -41,7 +41,7 @@ export const INFERENCE_FIELD_LABELS = {
   'openAi.baseUrl': 'Base URL',
   'openAi.model': 'Model',
   'openAi.apiKey': 'API key',
-  webllmModel: 'Model id',
+  webllmModel: 'WebLLM model',
   'limits.requests': 'Requests',
   'limits.toolCalls': 'Tool calls',
   'limits.inputTokens': 'Input tokens',
@@ -199,6 +199,3 @@ export function describeCheck(result: CheckResult, wasCancelled = false): CheckR
   if (check.bottleneck) return { tone: 'bottleneck', bottleneck: bottleneckText(check.bottleneck), summary };
   return { tone: 'answer', answer: check.answer ?? '', summary };
 }
-
-/** The hint under the provider choice when WebLLM is chosen. */
-export const WEBLLM_MODEL_HINT = `A model id of WebLLM's prebuilt list, such as Qwen2.5-0.5B-Instruct-q4f16_1-MLC. A Models screen to download and choose models will come later.`;

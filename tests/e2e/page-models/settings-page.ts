@@ -17,7 +17,9 @@ export class LanguageModelSection {
   readonly modelInput: Locator;
   readonly apiKeyInput: Locator;
   readonly removeKeyButton: Locator;
-  readonly webllmModelInput: Locator;
+  /** The WebLLM model: a choice among the downloaded models. */
+  readonly webllmModelSelect: Locator;
+  readonly modelsScreenLink: Locator;
   readonly confidenceCapInput: Locator;
   readonly saveButton: Locator;
   /** "Saved: …" after a save. */
@@ -38,7 +40,8 @@ export class LanguageModelSection {
     // A password field has no role: found by its label.
     this.apiKeyInput = this.region.getByLabel('API key', { exact: true });
     this.removeKeyButton = this.region.getByRole('button', { name: 'Remove the key', exact: true });
-    this.webllmModelInput = this.region.getByRole('textbox', { name: 'Model id', exact: true });
+    this.webllmModelSelect = this.region.getByRole('combobox', { name: 'WebLLM model', exact: true });
+    this.modelsScreenLink = this.region.getByRole('link', { name: /on the Models screen$/ });
     this.confidenceCapInput = this.region.getByRole('spinbutton', { name: 'Confidence cap for facts a model adds', exact: true });
     this.saveButton = this.region.getByRole('button', { name: 'Save language model', exact: true });
     this.saveStatus = this.region.getByRole('status', { name: 'Save result', exact: true });

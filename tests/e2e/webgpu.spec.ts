@@ -1,0 +1,136 @@
+import { expect, test } from './fixtures.ts';
+import { pretendDownloaded } from './page-models/models-page.ts';
+
+/**
+ * Run only in the "webgpu" project: headless Chromium with --enable-unsafe-webgpu gives WebGPU
+ * a software adapter (SwiftShader) without shader-f16. No model can be downloaded here (there is
+ * no network), so a download shows how one fails without a network.
+ */
+
+const SMOL_F32 = 'SmolLM2-360M-Instruct-q4f32_1-MLC';
+const SMOL_F16 = 'SmolLM2-360M-Instruct-q4f16_1-MLC';
+
+test('the Models screen finds the adapter without shader-f16, offers f32 models only, and shows the others with the reason', async ({ models }) => {
+  await models.open();
+  await expect(models.gpuRegion).toContainText('WebGPU found a GPU');
+  await expect(models.gpuDetail('Adapter')).not.toHaveText(/^Adapter\s*$/);
+  await expect(models.gpuDetail('shader-f16')).toContainText('No: only models with f32 weights can run');
+  await expect(models.gpuDetail('Largest buffer')).toContainText(/\d (MB|GB)$/);
+
+  // Only f32 models are offered, the recommended ones among them; none is downloaded.
+  await expect(models.model(SMOL_F32)).toBeVisible();
+  await expect(models.model(SMOL_F16)).toHaveCount(0);
+  const weights = models.runnableList.getByRole('group', { name: 'Weights', exact: true });
+  await expect(weights.first()).toBeVisible();
+  await expect(weights.filter({ hasText: 'f16' })).toHaveCount(0);
+  const recommended = models.runnableList.getByRole('article').filter({ hasText: 'Recommended' });
+  await expect(recommended.first()).toBeVisible();
+  for (const card of await recommended.all()) await expect(card.getByRole('group', { name: 'Weights', exact: true })).toContainText('f32');
+  await expect(models.listRegion.getByText('Downloaded', { exact: true })).toHaveCount(0);
+  await expect(models.action(SMOL_F32, 'Use this model')).toHaveCount(0);
+
+  const toggle = models.hiddenToggle();
+  await expect(toggle).toHaveText(/^Show \d+ models this GPU cannot run$/);
+  await toggle.click();
+  await expect(toggle).toHaveText(/^Hide \d+ models this GPU cannot run$/);
+  await expect(models.model(SMOL_F16)).toContainText('Cannot run here: its f16 weights need shader-f16, which this GPU lacks.');
+  await expect(models.hiddenList.getByRole('button')).toHaveCount(0);
+});
+
+test('without a network a download fails with a clear message, nothing is marked downloaded, and Repair deletes what it left, offline', async ({ context, models }) => {
+  await models.open();
+  // Cut only now: listing the models has loaded WebLLM's code.
+  await expect(models.action(SMOL_F32, 'Download')).toBeVisible();
+  await context.setOffline(true);
+
+  await models.action(SMOL_F32, 'Download').click();
+  await expect(models.alert(SMOL_F32)).toContainText('SmolLM2 360M was not downloaded:', { timeout: 30_000 });
+  await expect(models.alert(SMOL_F32)).toContainText('the network cannot be reached. Connect once to download it; after that it runs offline');
+  await expect(models.action(SMOL_F32, 'Try again')).toBeVisible();
+  await expect(models.action(SMOL_F32, 'Repair')).toBeVisible();
+  await expect(models.model(SMOL_F32)).toContainText('Not downloaded');
+  await expect(models.listRegion.getByText('Downloaded', { exact: true })).toHaveCount(0);
+
+  // The Download button went away: keyboard focus moves to what is offered now.
+  await expect(models.action(SMOL_F32, 'Try again')).toBeFocused();
+
+  // Repair deletes what a broken download left, offline too; other models' files stay.
+  await models.page.evaluate(async (id) => {
+    const cache = await caches.open('webllm/model');
+    await cache.put(`https://huggingface.co/mlc-ai/${id}/resolve/main/params_shard_0.bin`, new Response(new Uint8Array(8)));
+    await cache.put('https://huggingface.co/mlc-ai/Qwen2.5-0.5B-Instruct-q4f32_1-MLC/resolve/main/params_shard_0.bin', new Response(new Uint8Array(8)));
+  }, SMOL_F32);
+  await models.action(SMOL_F32, 'Repair').click();
+  await expect(models.model(SMOL_F32).getByRole('status')).toHaveText('Deleted what was fetched of SmolLM2 360M: a new download starts clean.');
+  const left = await models.page.evaluate(async () => (await (await caches.open('webllm/model')).keys()).map((request) => new URL(request.url).pathname));
+  expect(left).toEqual(['/mlc-ai/Qwen2.5-0.5B-Instruct-q4f32_1-MLC/resolve/main/params_shard_0.bin']);
+});
+
+test("Settings' WebLLM choice says no model is downloaded yet and links to the Models screen", async ({ shell, settings }) => {
+  await settings.open();
+  const model = settings.languageModel;
+  await model.provider("WebLLM (on this device's GPU)").check();
+  await expect(model.region).toContainText('No model is downloaded on this device yet.', { timeout: 30_000 });
+  await expect(model.webllmModelSelect).toHaveCount(0);
+  await model.modelsScreenLink.click();
+  await expect(shell.heading('Models')).toBeVisible();
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  test('the Models screen with its models fits without sideways scrolling', async ({ shell, models }) => {
+    await models.open();
+    await expect(models.model(SMOL_F32)).toBeVisible();
+    await models.hiddenToggle().click();
+    await expect(models.model('Llama-3.1-8B-Instruct-q4f16_1-MLC')).toBeVisible();
+    expect(await shell.pageWidth()).toBeLessThanOrEqual(360);
+  });
+});
+
+test('a downloaded model is used for runs, keeping the other settings, shows in Settings, and is deleted after a question', async ({ page, shell, models, settings, goals }) => {
+  const model = settings.languageModel;
+  await settings.open();
+  await model.saveEndpoint({ baseUrl: 'http://127.0.0.1:9/v1', model: 'tiny-test', limits: { Requests: 3 } });
+  await expect(model.saveStatus).toHaveText(/^Saved: runs bind tiny-test/);
+  await pretendDownloaded(page, SMOL_F32);
+
+  await shell.goTo('Models');
+  const card = models.model(SMOL_F32);
+  await expect(card.getByText('Downloaded', { exact: true })).toBeVisible();
+  await expect(models.action(SMOL_F32, 'Download')).toHaveCount(0);
+  await models.action(SMOL_F32, 'Use this model').click();
+  await expect(card.getByRole('status')).toHaveText('Runs now bind SmolLM2 360M (WebLLM). Your limits and other settings stay as they were.');
+  await expect(card.getByText('In use', { exact: true })).toBeVisible();
+  await expect(models.action(SMOL_F32, 'Use this model')).toHaveCount(0);
+  await expect(models.action(SMOL_F32, 'Delete')).toBeFocused();
+
+  // Settings shows the choice among the downloaded models, with the limits and the endpoint kept.
+  await shell.goTo('Settings');
+  await expect(model.provider("WebLLM (on this device's GPU)")).toBeChecked();
+  await expect(model.webllmModelSelect).toHaveValue(SMOL_F32);
+  await expect(model.limit('Requests')).toHaveValue('3');
+  await model.provider('OpenAI-compatible endpoint').check();
+  await expect(model.baseUrlInput).toHaveValue('http://127.0.0.1:9/v1');
+  await shell.goTo('Goals');
+  await expect(goals.run.boundModel).toContainText(`Model: ${SMOL_F32} (WebLLM).`);
+
+  // Deleting asks first (Escape keeps it), and says what runs do without the model.
+  await shell.goTo('Models');
+  await models.action(SMOL_F32, 'Delete').click();
+  await expect(card.getByRole('group', { name: /^Delete SmolLM2 360M/ })).toContainText('Runs bind it: until it is downloaded again, or you choose another, they use the symbolic engine alone.');
+  await expect(models.action(SMOL_F32, 'Delete the model')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(models.action(SMOL_F32, 'Delete')).toBeFocused();
+  await models.action(SMOL_F32, 'Delete').click();
+  await models.action(SMOL_F32, 'Delete the model').click();
+  await expect(card.getByRole('status')).toHaveText(`Deleted SmolLM2 360M (${SMOL_F32}) from this device.`);
+  await expect(card.getByText('Not downloaded', { exact: true })).toBeVisible();
+  await expect(models.action(SMOL_F32, 'Download')).toBeFocused();
+
+  // Still chosen, but not downloaded: Settings says what runs do meanwhile.
+  await shell.goTo('Settings');
+  await expect(model.webllmModelSelect).toHaveValue(SMOL_F32);
+  await expect(model.webllmModelSelect.getByRole('option', { name: `${SMOL_F32} (not downloaded)` })).toHaveCount(1);
+  await expect(model.region).toContainText('until the chosen one is downloaded, runs use the symbolic engine alone');
+});
