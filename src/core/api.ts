@@ -15,6 +15,7 @@ import { agentSettingsSchema } from './agent/agent-settings.ts';
 import { inferenceSettingsSchema, inferenceViewSchema } from './llm/inference-settings.ts';
 import { bottleneckSchema } from './llm/structured-call.ts';
 import { gpuReportSchema } from './llm/webllm-models.ts';
+import { personaContract } from './personas/persona-contract.ts';
 
 /**
  * The contract of the AgentService: every method's arguments, result and (for long operations)
@@ -22,8 +23,8 @@ import { gpuReportSchema } from './llm/webllm-models.ts';
  * validates results and progress. Only plain data crosses.
  */
 
-/** A problem with user input, located by line and/or key path. */
-export const problemSchema = z.object({ line: z.number().int().positive().optional(), path: z.string().optional(), message: z.string() });
+import { problemSchema } from './result.ts';
+export { problemSchema };
 
 const sessionIdSchema = z.string().min(1);
 
@@ -561,6 +562,7 @@ export const agentContract = {
       z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
     ]),
   },
+  ...personaContract,
   /** Cancels a long operation started with this operation id. */
   cancel: { args: z.object({ operationId: operationIdSchema }), result: z.object({ isCancelled: z.boolean() }) },
 } as const satisfies Record<string, { args: z.ZodType; result: z.ZodType; progress?: z.ZodType }>;

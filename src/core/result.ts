@@ -1,10 +1,11 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** An expected outcome as a value: success with a value, or failure with problems that say where. */
 export type Result<T, E = Problem[]> = { ok: true; value: T } | { ok: false; error: E };
 
 /** One thing wrong with a user's input, located by line (1-based) and/or a key path. */
-export type Problem = { line?: number; path?: string; message: string };
+export const problemSchema = z.object({ line: z.number().int().positive().optional(), path: z.string().optional(), message: z.string() });
+export type Problem = z.infer<typeof problemSchema>;
 
 /** Formats a problem as the user reads it: "line 3: ...", "at persona.name: ...". */
 export function describeProblem(problem: Problem): string {

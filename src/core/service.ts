@@ -9,6 +9,7 @@ import { webAccessService } from './tools/web-access-service.ts';
 import { inferenceService } from './llm/inference-service.ts';
 import { modelService } from './llm/model-service.ts';
 import { psycheService } from './psyche/psyche-service.ts';
+import { personaService } from './personas/persona-service.ts';
 import type { AgentServiceImplementation } from './api.ts';
 import { kgService } from './kg/kg-service.ts';
 import { type AgentServiceDependencies, createServiceContext, starterGraphKey } from './service-context.ts';
@@ -65,6 +66,7 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
     ...webAccessService(context),
     ...inferenceService(context),
     ...modelService(context),
+    ...personaService(context),
 
     async cancel({ operationId }) {
       const controller = operations.get(operationId);

@@ -88,7 +88,7 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
       operations.set(operationId, controller);
       let cyclesRun = 0;
       let lastCycle = (await sessionOf(sessionId)).cycle;
-      const bound = await bindRunModel(context, inference, controller.signal);
+      const bound = await bindRunModel(context, sessionId, inference, controller.signal);
       let model = bound.access;
       let fellBackBecause = bound.unavailableBecause;
       const { budget } = bound;

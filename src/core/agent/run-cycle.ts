@@ -8,6 +8,7 @@ import type { Approval } from './approval.ts';
 import { evolvePsyche } from '../psyche/evolve.ts';
 import { decisiveVeto, describeAction, judgeAction, type ShadowMatch } from '../psyche/shadow.ts';
 import { addPsycheVersion, countShadowEncounter, currentPsyche } from '../store/psyche-store.ts';
+import { readWornPersona, wearPersona } from '../personas/worn-persona.ts';
 import { actionDigest } from '../tools/action-digest.ts';
 import { type AgentTool, shadowViewOf, type ToolOutcome } from '../tools/tool.ts';
 import type { ModelAccess } from '../tools/model-facts.ts';
@@ -191,7 +192,10 @@ export async function readCycleInputs(db: AnimaDatabase, sessionId: string) {
   if (!session) throw new Error(`no session with id ${sessionId}`);
   // A stored setting that no longer reads (an older shape) allows nothing.
   const webAccess = webAccessSchema.safeParse(webAccessSetting?.value).data ?? DEFAULT_WEB_ACCESS;
-  return { session, goals, memory, episodes, psyche, approved, webAccess, settings: session.agentSettings ?? DEFAULT_AGENT_SETTINGS, activePlans };
+  // The worn persona's guardrails join the shadow for this cycle's decisions.
+  const worn = session.personaId !== undefined ? await readWornPersona(db, sessionId) : undefined;
+  const acting = { ...psyche, psyche: wearPersona(psyche.psyche, worn) };
+  return { session, goals, memory, episodes, psyche: acting, approved, webAccess, settings: session.agentSettings ?? DEFAULT_AGENT_SETTINGS, activePlans };
 }
 
 /** The parts of decide's context that come from those inputs. */

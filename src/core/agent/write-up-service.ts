@@ -5,6 +5,7 @@ import { runQuery, triplesOfAnswer } from '../kg/query.ts';
 import { singular } from '../kg/sentence-facts.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { currentPsyche } from '../store/psyche-store.ts';
+import { readWornPersona, wearPersona } from '../personas/worn-persona.ts';
 import type { ProvenanceRecord } from '../store/provenance.ts';
 import { BUILT_IN_GRAMMARS } from '../synthesis/built-in-grammars.ts';
 import type { SynthesisFinding, SynthesisInput } from '../synthesis/synthesis-input.ts';
@@ -84,7 +85,7 @@ export function writeUpService(context: ServiceContext): Pick<AgentServiceImplem
       const graph = await graphOf(sessionId);
       const goal = await db.goals.get(goalId);
       if (!goal || goal.sessionId !== sessionId) return { ok: false, problems: [{ message: `there is no goal ${goalId}` }] };
-      const { psyche } = await currentPsyche(db, sessionId);
+      const psyche = wearPersona((await currentPsyche(db, sessionId)).psyche, await readWornPersona(db, sessionId));
       const grammars = [...Object.keys(BUILT_IN_GRAMMARS), ...(psyche.grammar ? [psyche.grammar.name] : [])];
       const preference = asked ?? psyche.persona.grammarPreference;
       let chosen = grammarNamed(preference, psyche.grammar);

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../service-context.ts';
 import { READ_ONLY_MESSAGE } from '../service-context.ts';
 import { TOOLS } from '../tools/registry.ts';
 import { type ModelAccess, systemPromptOf } from '../tools/model-facts.ts';
+import { readWornPersona } from '../personas/worn-persona.ts';
 import { bindProvider } from './bind-provider.ts';
 import { checkProvider } from './endpoint-check.ts';
 import { INFERENCE_KEY, type InferenceSettings, inferenceViewOf, parseInferenceSettings, storedInferenceSettings } from './inference-settings.ts';
@@ -64,10 +65,13 @@ export async function inferenceSettingsOf(context: Pick<ServiceContext, 'db'>): 
 export type RunModel = { access?: ModelAccess; unavailableBecause?: string; budget: UsageBudget };
 
 /** Binds the model of a run (the given settings, or the device's), its budget, and the stable system prompt. */
-export async function bindRunModel(context: ServiceContext, given: InferenceSettings | undefined, signal: AbortSignal): Promise<RunModel> {
+export async function bindRunModel(context: ServiceContext, sessionId: string, given: InferenceSettings | undefined, signal: AbortSignal): Promise<RunModel> {
   const settings = given ?? (await inferenceSettingsOf(context));
   const budget = new UsageBudget(settings.limits, context.now);
   const binding = await bindProvider(settings, context.dependencies.providerReach ?? {}, signal);
   if (!binding.provider) return { budget, ...(binding.unavailableBecause ? { unavailableBecause: binding.unavailableBecause } : {}) };
-  return { budget, access: { provider: binding.provider, budget, system: systemPromptOf(TOOLS), confidenceCap: settings.confidenceCap, signal } };
+  // The worn persona's prompt leads: it and the tool list are the same every request of the run, a prefix the engine can reuse.
+  const worn = await readWornPersona(context.db, sessionId);
+  const system = worn && worn.prompt.trim() !== '' ? `${worn.prompt}\n\n${systemPromptOf(TOOLS)}` : systemPromptOf(TOOLS);
+  return { budget, access: { provider: binding.provider, budget, system, confidenceCap: settings.confidenceCap, signal } };
 }

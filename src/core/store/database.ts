@@ -10,6 +10,21 @@ import type { ScratchNote } from '../agent/scratch-note.ts';
 import type { Plan } from '../agent/plan.ts';
 import type { Reflection } from '../agent/reflection.ts';
 import type { PsycheVersion } from '../psyche/psyche-version.ts';
+import type {
+  ArcRecord,
+  ArcStageRecord,
+  GuardrailRecord,
+  PartRecord,
+  PersonaArcRecord,
+  PersonaGuardrailLink,
+  PersonaPartLink,
+  PersonaRecord,
+  PersonaSkillLink,
+  PersonaTraitLink,
+  SkillRecord,
+  StagePartLink,
+  TraitRecord,
+} from '../personas/catalog.ts';
 import type { SymbolChunkRecord, TripleChunkRecord } from './graph-chunks.ts';
 import { UPGRADES } from './migrations.ts';
 import type { ProvenanceRecord } from './provenance.ts';
@@ -44,6 +59,20 @@ export class AnimaDatabase extends Dexie {
   settings!: EntityTable<SettingRecord, 'key'>;
   plans!: EntityTable<Plan, 'id'>;
   reflections!: EntityTable<Reflection, 'id'>;
+  // The persona catalog (the device's, shared by sessions).
+  personas!: EntityTable<PersonaRecord, 'id'>;
+  parts!: EntityTable<PartRecord, 'id'>;
+  traits!: EntityTable<TraitRecord, 'id'>;
+  skills!: EntityTable<SkillRecord, 'id'>;
+  guardrails!: EntityTable<GuardrailRecord, 'id'>;
+  arcs!: EntityTable<ArcRecord, 'id'>;
+  arcStages!: EntityTable<ArcStageRecord, 'id'>;
+  personaParts!: Table<PersonaPartLink, [number, number]>;
+  personaTraits!: Table<PersonaTraitLink, [number, number]>;
+  personaSkills!: Table<PersonaSkillLink, [number, number]>;
+  personaGuardrails!: Table<PersonaGuardrailLink, [number, number]>;
+  stageParts!: Table<StagePartLink, [number, number]>;
+  personaArcs!: Table<PersonaArcRecord, number>;
 
   constructor(name: string, options: DatabaseOptions = {}) {
     super(name, options);

@@ -56,6 +56,8 @@ RECORDS_WRITTEN_BY[3] = RECORDS_WRITTEN_BY[2]!;
 RECORDS_WRITTEN_BY[4] = RECORDS_WRITTEN_BY[2]!;
 // Version 5 indexes plans by status and adds the reflections table.
 RECORDS_WRITTEN_BY[5] = RECORDS_WRITTEN_BY[2]!;
+// Version 6 makes part and trait names unique (the catalog was never written before it).
+RECORDS_WRITTEN_BY[6] = RECORDS_WRITTEN_BY[2]!;
 
 async function writeDatabaseAtVersion(version: number, indexedDb: ReturnType<typeof freshIndexedDb>): Promise<void> {
   const old = new Dexie('anima', indexedDb);
@@ -106,6 +108,7 @@ const RELEASED_STORES: Record<number, Record<string, string | null>> = {
   3: { cycles: '[sessionId+cycle]' },
   4: { questions: '++id, sessionId, status' },
   5: { plans: '++id, sessionId, goalId, [sessionId+status]', reflections: '++id, [sessionId+cycle]' },
+  6: { parts: '++id, &name, type', traits: '++id, &name, type' },
 };
 
 describe('database schema migrations', () => {

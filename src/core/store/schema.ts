@@ -68,6 +68,12 @@ export const SCHEMA_VERSIONS = [
     // Plans steer the loop: each cycle reads the session's active plans. Reflections are stored.
     stores: { plans: '++id, sessionId, goalId, [sessionId+status]', reflections: '++id, [sessionId+cycle]' },
   },
+  {
+    version: 6,
+    // The persona catalog arrives: overrides and links find parts and traits by name, so their
+    // names become unique (version 1 declared the tables, and nothing wrote them before).
+    stores: { parts: '++id, &name, type', traits: '++id, &name, type' },
+  },
 ] as const satisfies readonly { version: number; stores: Record<string, string | null> }[];
 
 export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;

@@ -11,5 +11,7 @@ export const sessionRecordSchema = z.object({
   updatedAt: z.number(),
   /** How its agent plans and reflects; absent: the defaults. */
   agentSettings: agentSettingsSchema.optional(),
+  /** The catalog persona it wears (by id, so a rename keeps it); absent: none. */
+  personaId: z.number().int().optional(),
 });
 export type SessionRecord = z.infer<typeof sessionRecordSchema>;

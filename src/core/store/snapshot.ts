@@ -37,7 +37,8 @@ export const snapshotSchema = z
   .object({
     format: z.literal(SNAPSHOT_FORMAT),
     version: z.literal(SNAPSHOT_VERSION),
-    session: sessionRecordSchema,
+    // The worn persona is the device catalog's (by a local id), so a snapshot does not name it.
+    session: sessionRecordSchema.omit({ personaId: true }),
     symbols: z.array(symbolSchema.strict()),
     triples: z.array(tripleSchema.strict()),
     provenance: z.array(provenanceRecordSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
@@ -79,10 +80,11 @@ export async function exportSnapshot(db: AnimaDatabase, sessionId: string): Prom
     db.reflections.where('[sessionId+cycle]').between([sessionId, 0], [sessionId, Number.MAX_SAFE_INTEGER]).sortBy('id'),
   ]);
   const withoutSession = <T extends { sessionId: string }>({ sessionId: _sessionId, ...rest }: T) => rest;
+  const { personaId: _personaId, ...sessionFields } = session;
   return snapshotSchema.parse({
     format: SNAPSHOT_FORMAT,
     version: SNAPSHOT_VERSION,
-    session,
+    session: sessionFields,
     symbols: [...graph.symbols()].sort((a, b) => a.id - b.id),
     // In the order they were added, which a restore keeps.
     triples: [...graph.triples()],

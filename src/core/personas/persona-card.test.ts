@@ -1,0 +1,124 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { AgentApi } from '../api.ts';
+import { testService } from '../testing/test-database.ts';
+import { V2_CARD, V3_CARD, v2CardPng, HTML_CARD } from './__fixtures__/character-cards.ts';
+import { readCharacterCard } from './character-card.ts';
+import { readPngText } from './png-text.ts';
+
+const PUBLIC_CARDS = path.resolve(import.meta.dirname, '../../../../shared/fixtures/public/cards');
+
+async function fresh(): Promise<AgentApi> {
+  const { service } = testService();
+  await service.open({});
+  return service;
+}
+
+async function imported(service: AgentApi, fileName: string, data: string | Uint8Array, asName?: string) {
+  const result = await service.personaImport({ fileName, data, ...(asName ? { asName } : {}) });
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
+  return result.item;
+}
+
+describe('character cards in the persona catalog', () => {
+  it('previews a V2 card JSON as parts, keeping greetings, lorebook and extensions, then imports it', async () => {
+    const service = await fresh();
+    const check = await service.personaImportCheck({ fileName: 'bram.json', data: JSON.stringify(V2_CARD) });
+    if (!check.ok) throw new Error(JSON.stringify(check.problems));
+    expect(check.preview).toMatchObject({ format: 'card-v2', persona: { name: 'Bram', description: 'Works best with slow-burn stories.', tags: ['fantasy', 'slice of life'] }, hasImage: false });
+    expect(check.preview.items.map((item) => [item.name, item.type, item.state])).toEqual([
+      ['Bram: description', 'identity', 'new'],
+      ['Bram: personality', 'soul', 'new'],
+      ['Bram: scenario', 'context', 'new'],
+      ['Bram: system prompt', 'system', 'new'],
+      ['Bram: post-history instructions', 'protocol', 'new'],
+      ['Bram: example messages', 'voice', 'new'],
+    ]);
+    expect(check.preview.kept).toEqual(expect.arrayContaining(['alternate_greetings', 'character_book', 'first_mes', 'extensions.depth_prompt', 'extensions.talkativeness']));
+    expect(await imported(service, 'bram.json', JSON.stringify(V2_CARD))).toMatchObject({ name: 'Bram', parts: 6 });
+    const prompt = await service.personaGet({ name: 'Bram' });
+    expect(prompt.ok && prompt.assembled.text).toContain('## Identity\n{{char}} keeps the lighthouse on the northern cape.');
+  });
+
+  it('exports a card back with its kept fields and Anima data under extensions.anima, and reads that back whole', async () => {
+    const service = await fresh();
+    await imported(service, 'bram.json', JSON.stringify(V2_CARD));
+    await service.traitCreate({ fields: { name: 'gruff', type: 'social', description: 'Few words.' } });
+    await service.personaLink({ persona: 'Bram', kind: 'trait', name: 'gruff' });
+    const exported = await service.personaExport({ name: 'Bram', format: 'card-json' });
+    if (!exported.ok || typeof exported.data !== 'string') throw new Error('no card');
+    expect(exported.fileName).toBe('bram.card.json');
+    const card = JSON.parse(exported.data);
+    expect(card).toMatchObject({
+      spec: 'chara_card_v3',
+      data: {
+        name: 'Bram',
+        description: '{{char}} keeps the lighthouse on the northern cape.',
+        personality: 'gruff, loyal',
+        first_mes: 'Shut the door, the wind bites.',
+        alternate_greetings: ['The lamp flickers.', 'Another ship tonight?'],
+        character_book: { name: 'Northern cape' },
+        extensions: { talkativeness: '0.5', anima: { format: 'anima-persona', traits: [{ name: 'gruff' }] } },
+      },
+    });
+    // Into another catalog: the embedded bundle brings the trait too; exporting again gives the same bytes.
+    const other = await fresh();
+    expect(await imported(other, 'bram.card.json', exported.data)).toMatchObject({ name: 'Bram', parts: 6, traits: 1 });
+    const again = await other.personaExport({ name: 'Bram', format: 'card-json' });
+    expect(again.ok && again.data).toBe(exported.data);
+  });
+
+  it('imports a PNG card with its image, and exports a PNG card on the same image with ccv3 and chara chunks', async () => {
+    const service = await fresh();
+    const png = v2CardPng();
+    const check = await service.personaImportCheck({ fileName: 'bram.png', data: png });
+    expect(check).toMatchObject({ ok: true, preview: { format: 'card-v2', hasImage: true } });
+    await imported(service, 'bram.png', png);
+    const exported = await service.personaExport({ name: 'Bram', format: 'card-png' });
+    if (!exported.ok || !(exported.data instanceof Uint8Array)) throw new Error('no png');
+    expect(exported).toMatchObject({ fileName: 'bram.card.png', mediaType: 'image/png' });
+    const chunks = readPngText(exported.data);
+    expect(chunks.ok && chunks.value.map((chunk) => chunk.keyword).sort()).toEqual(['ccv3', 'chara']);
+    const card = readCharacterCard({ bytes: exported.data });
+    expect(card.ok && card.value).toMatchObject({ spec: 'v3', name: 'Bram', personality: 'gruff, loyal' });
+  });
+
+  it('imports a card under another name, its parts named after it', async () => {
+    const service = await fresh();
+    await imported(service, 'cleo.json', JSON.stringify(V3_CARD));
+    expect(await service.personaImport({ fileName: 'cleo.json', data: JSON.stringify(V3_CARD) })).toMatchObject({ ok: false, reason: 'name-taken' });
+    expect(await imported(service, 'cleo.json', JSON.stringify(V3_CARD), 'Cleo II')).toMatchObject({ name: 'Cleo II' });
+    expect((await service.partList({ text: 'Cleo II:' })).items.length).toBeGreaterThan(0);
+  });
+
+  it('keeps markup in a card as plain text', async () => {
+    const service = await fresh();
+    await imported(service, 'html.json', JSON.stringify(HTML_CARD));
+    const prompt = await service.personaGet({ name: HTML_CARD.data.name });
+    expect(prompt.ok && prompt.assembled.text).toContain('# <b>Mallory</b>');
+    expect(prompt.ok && prompt.assembled.text).toContain('<script>alert("card")</script><img src=x onerror="alert(1)">');
+  });
+
+  it('refuses what is not a card, and a card without a name, saying where', async () => {
+    const service = await fresh();
+    expect(await service.personaImportCheck({ fileName: 'x.json', data: '{"hello": 1}' })).toMatchObject({ ok: false, reason: 'invalid' });
+    expect(await service.personaImportCheck({ fileName: 'x.png', data: Uint8Array.of(1, 2, 3) })).toMatchObject({ ok: false, problems: [{ message: 'neither a PNG image nor a JSON character card' }] });
+    expect(await service.personaImportCheck({ fileName: 'x.json', data: JSON.stringify({ spec: 'chara_card_v2', data: { description: 'no name' } }) })).toMatchObject({ ok: false, problems: [{ path: 'data.name' }] });
+  });
+
+  describe.skipIf(!existsSync(PUBLIC_CARDS))('real cards other applications wrote', () => {
+    it('imports Seraphina (ccv3 with a lorebook) and Coding Sensei (chara only, CRLF), and exports them again', async () => {
+      const service = await fresh();
+      const seraphina = await imported(service, 'default_Seraphina.png', new Uint8Array(readFileSync(path.join(PUBLIC_CARDS, 'default_Seraphina.png'))));
+      expect(seraphina.name).toBe('Seraphina');
+      const sensei = await imported(service, 'default_CodingSensei.png', new Uint8Array(readFileSync(path.join(PUBLIC_CARDS, 'default_CodingSensei.png'))));
+      expect(sensei.name).toBe('Coding Sensei');
+      const nova = await imported(service, 'tavern_kit_full_v3_card.json', readFileSync(path.join(PUBLIC_CARDS, 'tavern_kit_full_v3_card.json'), 'utf8'));
+      expect(nova.name).toBe('Nova');
+      const exported = await service.personaExport({ name: 'Seraphina', format: 'card-png' });
+      const card = exported.ok && exported.data instanceof Uint8Array ? readCharacterCard({ bytes: exported.data }) : undefined;
+      expect(card?.ok && card.value.extras).toHaveProperty('character_book');
+    });
+  });
+});
