@@ -16,6 +16,7 @@ import { inferenceSettingsSchema, inferenceViewSchema } from './llm/inference-se
 import { bottleneckSchema } from './llm/structured-call.ts';
 import { gpuReportSchema } from './llm/webllm-models.ts';
 import { personaContract } from './personas/persona-contract.ts';
+import { modelUseSchema } from './tools/model-facts.ts';
 
 /**
  * The contract of the AgentService: every method's arguments, result and (for long operations)
@@ -467,6 +468,14 @@ export const agentContract = {
     result: z.discriminatedUnion('ok', [
       z.object({ ok: z.literal(true), grammar: z.string(), text: z.string(), grammars: z.array(z.string()) }),
       z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+    ]),
+  },
+  /** A goal's findings written by the bound model in the worn persona's voice (cancellable); the findings themselves come beneath, numbered as cited. */
+  synthesizeInVoice: {
+    args: z.object({ sessionId: sessionIdSchema, goalId: z.number().int(), operationId: operationIdSchema }),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), persona: z.string(), text: z.string(), findings: z.array(z.string()), cites: z.array(z.number().int()), model: modelUseSchema }),
+      z.object({ ok: z.literal(false), reason: z.enum(['not-found', 'no-model', 'unavailable', 'bottleneck', 'cancelled']), problems: z.array(problemSchema), model: modelUseSchema.optional() }),
     ]),
   },
   /** The plan the agent would make for a goal (not stored): what it needs, the strategy of the attempt, the steps with their inputs and why. */

@@ -10,6 +10,10 @@ import type { ProvenanceRecord } from '../store/provenance.ts';
 import { BUILT_IN_GRAMMARS } from '../synthesis/built-in-grammars.ts';
 import type { SynthesisFinding, SynthesisInput } from '../synthesis/synthesis-input.ts';
 import { grammarNamed, synthesize } from '../synthesis/synthesize.ts';
+import { findingLine, writeInVoice } from '../synthesis/voiced-findings.ts';
+import { bindProvider } from '../llm/bind-provider.ts';
+import { inferenceSettingsOf } from '../llm/inference-service.ts';
+import { UsageBudget } from '../llm/usage-budget.ts';
 import { type Criteria, type Goal, keywordsOf, parseCriteria } from './goal.ts';
 
 /** How a fact came to be, from the provenance it points to. */
@@ -75,9 +79,34 @@ async function synthesisInputOf(context: ServiceContext, graph: KnowledgeGraph, 
 }
 
 /** The write-up slice of the AgentService: a goal's findings in the persona's voice, and the agent's own notes. */
-export function writeUpService(context: ServiceContext): Pick<AgentServiceImplementation, 'synthesize' | 'noteList'> {
-  const { db, graphOf } = context;
+export function writeUpService(context: ServiceContext): Pick<AgentServiceImplementation, 'synthesize' | 'synthesizeInVoice' | 'noteList'> {
+  const { db, graphOf, operations } = context;
   return {
+    async synthesizeInVoice({ sessionId, goalId, operationId }) {
+      const graph = await graphOf(sessionId);
+      const goal = await db.goals.get(goalId);
+      if (!goal || goal.sessionId !== sessionId) return { ok: false, reason: 'not-found', problems: [{ message: `there is no goal ${goalId}` }] };
+      const settings = await inferenceSettingsOf(context);
+      if (settings.provider === 'none') return { ok: false, reason: 'no-model', problems: [{ message: 'no language model is chosen; choose one in Settings to have the findings written in the persona\'s voice' }] };
+      const controller = new AbortController();
+      operations.set(operationId, controller);
+      try {
+        const binding = await bindProvider(settings, context.dependencies.providerReach ?? {}, controller.signal);
+        if (!binding.provider) return { ok: false, reason: 'unavailable', problems: [{ message: binding.unavailableBecause ?? 'the chosen model cannot be reached' }] };
+        const worn = await readWornPersona(db, sessionId);
+        const { persona } = wearPersona((await currentPsyche(db, sessionId)).psyche, worn);
+        const input = await synthesisInputOf(context, graph, goal, { name: persona.name, traits: persona.traits, tone: persona.tone });
+        const written = await writeInVoice(binding.provider, input, { ...(worn ? { personaPrompt: worn.prompt } : {}), budget: new UsageBudget(settings.limits, context.now), signal: controller.signal });
+        if (!written.ok) return { ok: false, reason: 'bottleneck', problems: [{ message: `the model did not write it (${written.bottleneck.kind}): ${written.bottleneck.detail}` }], model: written.use };
+        return { ok: true, persona: persona.name, text: written.text, findings: input.findings.map(findingLine), cites: written.cites, model: written.use };
+      } catch (error) {
+        if (controller.signal.aborted) return { ok: false, reason: 'cancelled', problems: [{ message: 'the write-up was cancelled' }] };
+        throw error;
+      } finally {
+        operations.delete(operationId);
+      }
+    },
+
     async noteList({ sessionId }) {
       return { notes: (await scratchNotesOf(db, sessionId)).map(({ sessionId: _sessionId, id, ...note }) => ({ id: id!, ...note })) };
     },
