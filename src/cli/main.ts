@@ -10,6 +10,9 @@ import { DEFAULT_CONFIDENCE_CAP, type InferenceSettings } from '../core/llm/infe
 import { withContractChecks } from '../core/api.ts';
 import { describeProblem, type Problem } from '../core/result.ts';
 import { createAgentService } from '../core/service.ts';
+import { openCatalog } from './catalog-file.ts';
+import { numberOption } from './options.ts';
+import { PERSONA_USAGE, runPersonaCommand } from './persona-commands.ts';
 import { CliError, openSnapshot, saveSnapshot } from './snapshot-file.ts';
 
 /** Where the CLI writes; tests pass their own. */
@@ -55,6 +58,7 @@ The psyche (kept in the snapshot, version by version):
   anima psyche import FILE --snapshot S         wear it from now on (a new version)
   anima psyche export --snapshot S [--output FILE]
 
+${PERSONA_USAGE}
 Language models:
   anima llm check --provider openai --base-url URL --model M [--api-key KEY] [--json]
                  one structured call through the agent's contract: the typed value, or the
@@ -62,6 +66,8 @@ Language models:
 
 Options:
   --snapshot S   the session snapshot file (JSON)
+  --catalog C    the persona catalog file (JSON); any command with --snapshot takes it, so the
+                 session wears the persona \`anima persona wear\` gave it
   --help         show this help
 `;
 
@@ -122,6 +128,17 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
         planning: { type: 'string' },
         'reflection-interval': { type: 'string' },
         'max-failed-plans': { type: 'string' },
+        catalog: { type: 'string' },
+        tag: { type: 'string', multiple: true },
+        search: { type: 'string' },
+        detail: { type: 'boolean' },
+        budget: { type: 'string' },
+        override: { type: 'string', multiple: true },
+        types: { type: 'string' },
+        as: { type: 'string' },
+        'dry-run': { type: 'boolean' },
+        force: { type: 'boolean' },
+        none: { type: 'boolean' },
         help: { type: 'boolean', default: false },
       },
     });
@@ -136,6 +153,7 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
   }
   if (area === undefined) throw new CliError(`which command?\n\n${USAGE}`, 2);
   if (area === 'llm') return runLlmCommand(command, values, output);
+  if (area === 'persona') return runPersonaCommand(command, rest[0], values, output);
   const isAgentCommand = AGENT_COMMANDS.includes(area);
   if (area !== 'kg' && area !== 'psyche' && !isAgentCommand) throw new CliError(`unknown command "${area}"\n\n${USAGE}`, 2);
   if (area === 'kg' && !KG_COMMANDS.includes(command ?? '')) throw new CliError(`unknown command "kg ${command ?? ''}"\n\n${USAGE}`, 2);
@@ -149,6 +167,8 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
   const createsSnapshot = area === 'kg' ? command === 'import' : area === 'run' || commandName === 'psyche import';
   if (snapshotPath && !hadSnapshot && !createsSnapshot)
     throw new CliError(`no snapshot at ${snapshotPath} (\`anima kg import FILE --snapshot ${snapshotPath}\` or \`anima run ... --snapshot ${snapshotPath}\` creates it)`);
+  // Read only: the session gets back the persona it wears (its guardrails, its prompt, its name); nothing here changes the catalog.
+  if (values.catalog) await openCatalog(db, values.catalog, { mustExist: true });
   const service: AgentApi = withContractChecks(createAgentService({ db, now: () => Date.now(), newId: () => crypto.randomUUID() }));
   const { session } = await service.open({});
   const save = () => (snapshotPath ? saveSnapshot(db, session.id, snapshotPath) : Promise.resolve());
@@ -266,15 +286,6 @@ async function symbolIdOf(service: AgentApi, sessionId: string, label: string): 
   const hit = hits[0];
   if (!hit || hit.symbol.label.toLowerCase() !== label.toLowerCase()) throw new CliError(`unknown symbol "${label}"${hit ? ` (did you mean ${hit.symbol.label}?)` : ''}`);
   return hit.symbol.id;
-}
-
-/** Reads a numeric option, or explains what it must be. */
-function numberOption(text: string | undefined, name: string, rule: { min: number; max: number; fallback: number; isInteger?: boolean }): number {
-  if (text === undefined) return rule.fallback;
-  const value = Number(text);
-  if (!Number.isFinite(value) || value < rule.min || value > rule.max || (rule.isInteger && !Number.isInteger(value)))
-    throw new CliError(`${name} must be ${rule.isInteger ? 'a whole number' : 'a number'} from ${rule.min} to ${rule.max}, not "${text}"`, 2);
-  return value;
 }
 
 /** Reads a psyche.toml, or says why it cannot. */

@@ -1,5 +1,6 @@
 import type { Result } from '../result.ts';
 import {
+  PART_TYPE_TITLES,
   PART_TYPES,
   type ArcRecord,
   type ArcStageRecord,
@@ -66,25 +67,6 @@ export type AssembledPersona = {
 /** The budget cannot hold what may not be dropped (the persona's own text, guardrails, pinned parts). */
 export type OverBudget = { reason: 'pinned-over-budget'; budgetTokens: number; fixedTokens: number; pinned: string[] };
 
-const TYPE_TITLES: Record<PartType, string> = {
-  system: 'System',
-  agent: 'Agent',
-  soul: 'Soul',
-  identity: 'Identity',
-  archetype: 'Archetype',
-  backstory: 'Backstory',
-  motivation: 'Motivation',
-  skill: 'Skill',
-  specialization: 'Specialization',
-  goal: 'Goal',
-  context: 'Context',
-  protocol: 'Protocol',
-  tone: 'Tone',
-  voice: 'Voice',
-  flaw: 'Flaw',
-  relationship: 'Relationship',
-};
-
 type Candidate = { part: PartRecord; order: number; priority: number; pinned: boolean; source: PartSource };
 
 /**
@@ -136,7 +118,7 @@ function render(definition: PersonaDefinition, view: 'summary' | 'detail', selec
   const isDetail = view === 'detail';
   const own = isDetail && persona.detail.trim() !== '' ? persona.detail : persona.summary;
   const blocks = [[`# ${persona.name}`, ...(own.trim() !== '' ? [own] : [])].join('\n')];
-  for (const part of selection.parts) blocks.push(`## ${TYPE_TITLES[part.type]}\n${part.text}`);
+  for (const part of selection.parts) blocks.push(`## ${PART_TYPE_TITLES[part.type]}\n${part.text}`);
   const list = (title: string, lines: string[]) => lines.length > 0 && blocks.push([`## ${title}`, ...lines].join('\n'));
   const line = (name: string, text: string) => (text.trim() !== '' ? `- ${name}: ${text}` : `- ${name}`);
   list('Traits', selection.traits.map((trait) => line(`${trait.name} (${trait.type})`, isDetail && trait.instruction.trim() !== '' ? trait.instruction : trait.description)));

@@ -28,6 +28,26 @@ export const PART_TYPES = [
 export const partTypeSchema = z.enum(PART_TYPES);
 export type PartType = z.infer<typeof partTypeSchema>;
 
+/** Each part type as a heading of the assembled prompt and a label in the UI. */
+export const PART_TYPE_TITLES: Record<PartType, string> = {
+  system: 'System',
+  agent: 'Agent',
+  soul: 'Soul',
+  identity: 'Identity',
+  archetype: 'Archetype',
+  backstory: 'Backstory',
+  motivation: 'Motivation',
+  skill: 'Skill',
+  specialization: 'Specialization',
+  goal: 'Goal',
+  context: 'Context',
+  protocol: 'Protocol',
+  tone: 'Tone',
+  voice: 'Voice',
+  flaw: 'Flaw',
+  relationship: 'Relationship',
+};
+
 /** The five trait types of seed 003. */
 export const TRAIT_TYPES = ['personality', 'cognitive', 'emotional', 'social', 'behavioral'] as const;
 export const traitTypeSchema = z.enum(TRAIT_TYPES);
