@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { AgentApi } from '../core/api.ts';
 import { AnimaDatabase } from '../core/store/database.ts';
 import { freshIndexedDb, testService } from '../core/testing/test-database.ts';
+import { buildMentorCatalog, expectAccepted } from '../core/testing/mentor-catalog.ts';
 import { openCatalog } from './catalog-file.ts';
 import { main } from './main.ts';
 
@@ -36,25 +37,10 @@ async function mentorCatalog(path: string): Promise<AgentApi> {
   const db = new AnimaDatabase('anima-test', freshIndexedDb());
   const file = await openCatalog(db, path, { mustExist: false });
   const { service } = testService({ db });
-  const ok = <T extends { ok: boolean }>(result: T) => {
-    if (!result.ok) throw new Error(JSON.stringify(result));
-  };
-  ok(await service.personaCreate({ fields: { name: 'Mentor', summary: 'A patient teacher.', tags: ['teaching', 'kind'] } }));
+  const ok = expectAccepted;
+  await buildMentorCatalog(service);
   ok(await service.personaCreate({ fields: { name: 'Clerk', description: 'Files things.', summary: 'A careful clerk.', tags: ['office'] } }));
-  ok(await service.partCreate({ fields: { name: 'mentor-identity', type: 'identity', summary: 'You are a mentor.' } }));
-  ok(await service.partCreate({ fields: { name: 'warm-tone', type: 'tone', summary: 'Speak warmly.' } }));
-  ok(await service.partCreate({ fields: { name: 'stern-tone', type: 'tone', summary: 'Speak sternly.' } }));
-  ok(await service.partCreate({ fields: { name: 'playful-tone', type: 'tone', summary: 'Speak playfully.' } }));
-  ok(await service.partCreate({ fields: { name: 'teach-goal', type: 'goal', summary: 'Help the learner understand.', content: 'Help the learner understand, one step at a time.' } }));
-  ok(await service.traitCreate({ fields: { name: 'patient', type: 'emotional', description: 'Never rushes.' } }));
-  ok(await service.skillCreate({ fields: { name: 'socratic', description: 'Asks questions.' } }));
-  ok(await service.guardrailCreate({ fields: { name: 'no-deletions', description: 'Never deletes knowledge.', triggers: ['kg_mutate'], severity: 0.9 } }));
-  for (const name of ['mentor-identity', 'warm-tone', 'teach-goal']) ok(await service.personaLink({ persona: 'Mentor', kind: 'part', name }));
-  ok(await service.personaLink({ persona: 'Mentor', kind: 'trait', name: 'patient' }));
-  ok(await service.personaLink({ persona: 'Mentor', kind: 'skill', name: 'socratic' }));
-  ok(await service.personaLink({ persona: 'Mentor', kind: 'guardrail', name: 'no-deletions' }));
-  ok(await service.arcCreate({ fields: { name: 'growth' }, stages: [{ name: 'novice' }, { name: 'stern' }, { name: 'master' }] }));
-  ok(await service.stagePartAdd({ arc: 'growth', stage: 'stern', part: 'stern-tone' }));
+  ok(await service.personaUpdate({ name: 'Mentor', changes: { tags: ['teaching', 'kind'] } }));
   ok(await service.personaArcAssign({ persona: 'Mentor', arc: 'growth', stage: 'stern' }));
   await file.save();
   return service;

@@ -1,38 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentApi } from '../api.ts';
 import { testService } from '../testing/test-database.ts';
+import { buildMentorCatalog, expectAccepted } from '../testing/mentor-catalog.ts';
 
 type Service = AgentApi;
-
-/** A small catalog: a mentor with three parts, a trait, a skill, a guardrail, and a growth arc. */
-async function mentorCatalog(service: Service) {
-  const ok = <T extends { ok: boolean }>(result: T) => {
-    if (!result.ok) throw new Error(JSON.stringify(result));
-    return result;
-  };
-  ok(await service.personaCreate({ fields: { name: 'Mentor', summary: 'A patient teacher.', tags: ['teaching'] } }));
-  ok(await service.partCreate({ fields: { name: 'mentor-identity', type: 'identity', summary: 'You are a mentor.' } }));
-  ok(await service.partCreate({ fields: { name: 'warm-tone', type: 'tone', summary: 'Speak warmly.' } }));
-  ok(await service.partCreate({ fields: { name: 'stern-tone', type: 'tone', summary: 'Speak sternly.' } }));
-  ok(await service.partCreate({ fields: { name: 'playful-tone', type: 'tone', summary: 'Speak playfully.' } }));
-  ok(await service.partCreate({ fields: { name: 'teach-goal', type: 'goal', summary: 'Help the learner understand.', content: 'Help the learner understand, one step at a time.' } }));
-  ok(await service.traitCreate({ fields: { name: 'patient', type: 'emotional', description: 'Never rushes.' } }));
-  ok(await service.skillCreate({ fields: { name: 'socratic', description: 'Asks questions.' } }));
-  ok(await service.guardrailCreate({ fields: { name: 'no-deletions', description: 'Never deletes knowledge.', triggers: ['kg_mutate'], severity: 0.9 } }));
-  for (const name of ['mentor-identity', 'warm-tone', 'teach-goal']) ok(await service.personaLink({ persona: 'Mentor', kind: 'part', name }));
-  ok(await service.personaLink({ persona: 'Mentor', kind: 'trait', name: 'patient' }));
-  ok(await service.personaLink({ persona: 'Mentor', kind: 'skill', name: 'socratic' }));
-  ok(await service.personaLink({ persona: 'Mentor', kind: 'guardrail', name: 'no-deletions' }));
-  ok(await service.arcCreate({ fields: { name: 'growth' }, stages: [{ name: 'novice' }, { name: 'stern' }, { name: 'master' }] }));
-  ok(await service.stagePartAdd({ arc: 'growth', stage: 'stern', part: 'stern-tone' }));
-  return ok;
-}
 
 async function setUp() {
   const { db, service } = testService();
   const { session } = await service.open({});
-  const ok = await mentorCatalog(service);
-  return { db, service, sessionId: session.id, ok };
+  await buildMentorCatalog(service);
+  return { db, service, sessionId: session.id, ok: expectAccepted };
 }
 
 const toneOf = async (service: Service, overrides: Record<string, string> = {}) => {
