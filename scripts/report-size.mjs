@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-const BUDGET_BYTES = 300 * 1024;
+const BUDGET_BYTES = 350 * 1024;
 const dist = new URL('../dist/', import.meta.url).pathname;
 const serviceWorker = readFileSync(join(dist, 'sw.js'), 'utf8');
 const precached = [...serviceWorker.matchAll(/url:"([^"]+)"/g)].map((match) => match[1]);

@@ -16,6 +16,20 @@ import { inferenceSettingsSchema, inferenceViewSchema } from './llm/inference-se
 import { bottleneckSchema } from './llm/structured-call.ts';
 import { gpuReportSchema } from './llm/webllm-models.ts';
 import { personaContract } from './personas/persona-contract.ts';
+export type {
+  ArcView,
+  AssembledPersonaView,
+  GuardrailView,
+  PartView,
+  PersonaDefinitionView,
+  PersonaImportPreview,
+  PersonaManifest,
+  PersonaSummary,
+  SkillView,
+  TraitView,
+} from './personas/persona-contract.ts';
+export { PART_TYPE_TITLES, PART_TYPES, TRAIT_TYPES } from './personas/catalog.ts';
+export type { PartType, TraitType } from './personas/catalog.ts';
 import { modelUseSchema } from './tools/model-facts.ts';
 
 /**

@@ -5,11 +5,7 @@ export const SCREENS = [
   { path: 'knowledge', title: 'Knowledge' },
   { path: 'memory', title: 'Memory' },
   { path: 'psyche', title: 'Psyche' },
-  {
-    path: 'personas',
-    title: 'Personas',
-    plan: 'Pick a persona from the catalog and inspect its parts, traits, skills, guardrails and character arcs. Arrives with the persona catalog.',
-  },
+  { path: 'personas', title: 'Personas' },
   { path: 'models', title: 'Models' },
   { path: 'approvals', title: 'Approvals' },
   {

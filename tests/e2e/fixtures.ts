@@ -7,6 +7,7 @@ import { GoalsPage } from './page-models/goals-page.ts';
 import { KnowledgePage } from './page-models/knowledge-page.ts';
 import { MemoryPage } from './page-models/memory-page.ts';
 import { ModelsPage } from './page-models/models-page.ts';
+import { PersonasPage } from './page-models/personas-page.ts';
 import { PsychePage } from './page-models/psyche-page.ts';
 import { SettingsPage } from './page-models/settings-page.ts';
 
@@ -22,6 +23,7 @@ export const test = base.extend<{
   documents: DocumentsPage;
   settings: SettingsPage;
   models: ModelsPage;
+  personas: PersonasPage;
 }>({
   shell: async ({ page }, use) => {
     await use(new AppShell(page));
@@ -52,6 +54,9 @@ export const test = base.extend<{
   },
   models: async ({ page }, use) => {
     await use(new ModelsPage(page));
+  },
+  personas: async ({ page }, use) => {
+    await use(new PersonasPage(page));
   },
 });
 

@@ -64,6 +64,42 @@ test('a model on an OpenAI-compatible endpoint answers the check, then helps a g
   }
 });
 
+test("a bound model writes a goal's findings in the persona's voice; the facts beneath are the graph's", async ({ shell, settings, goals }) => {
+  const prose = 'Aye, every mammal here I have seen with my own eyes [1], and more besides [2]. <img src=x onerror="window.__xss=1">';
+  const server = await startOpenAiServer([{ text: JSON.stringify({ kind: 'final', text: prose, cites: [1, 2] }) }]);
+  try {
+    await goals.open();
+    await goals.addGoal({ description: 'Find mammals', criteria: '?x is-a mammal, at least 5' });
+    await goals.run.runUntilDoneButton.click();
+    await expect(goals.status('Find mammals')).toContainText('Completed', { timeout: RUN_TIMEOUT_MS });
+    await goals.showFindings('Find mammals');
+    await goals.findings('Find mammals').getByRole('button', { name: 'Write up' }).click();
+    const voiced = goals.findings('Find mammals').getByRole('group', { name: "In the persona's voice", exact: true });
+
+    // No model yet: it says where to choose one.
+    await voiced.getByRole('button', { name: 'Write with the model' }).click();
+    await expect(voiced).toContainText('No language model is chosen. Choose one under Settings, Language model');
+
+    await shell.goTo('Settings');
+    await settings.languageModel.saveEndpoint({ baseUrl: server.baseUrl, model: 'tiny-test' });
+    await expect(settings.languageModel.saveStatus).toHaveText(/^Saved: runs bind tiny-test/);
+    await shell.goTo('Goals');
+    await goals.showFindings('Find mammals');
+    await goals.findings('Find mammals').getByRole('button', { name: 'Write up' }).click();
+    await voiced.getByRole('button', { name: 'Write with the model' }).click();
+    await expect(voiced.getByLabel("Write-up in the persona's voice")).toHaveText(prose);
+    await expect(voiced).toContainText('Written as Scholar by tiny-test.');
+    const findings = voiced.getByRole('list', { name: 'Findings the write-up stands on' }).getByRole('listitem');
+    await expect(findings.first()).toHaveText(/ -> is-a -> Mammal \[\d\.\d\d\]$/);
+    await expect(findings.nth(2)).toContainText('(not cited)');
+    expect(await voiced.page().evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
+    // The model was told the findings by number.
+    expect(JSON.stringify(server.requests.at(-1)?.body)).toContain('[1] ');
+  } finally {
+    await server.close();
+  }
+});
+
 test('an API key is sent as a bearer token, never shown again, and can be removed', async ({ page, settings }) => {
   const server = await startOpenAiServer([{ text: '{"city":"Paris"}' }, { text: '{"city":"Paris"}' }]);
   try {

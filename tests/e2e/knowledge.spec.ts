@@ -141,7 +141,7 @@ test('the Settings screen keeps the chosen theme after a reload', async ({ page,
 
 test('screens that are not built yet say what they will offer', async ({ shell, knowledge }) => {
   await knowledge.open();
-  await shell.goTo('Personas');
+  await shell.goTo('Sessions');
 
-  await expect(shell.page.getByText('Arrives with the persona catalog.')).toBeVisible();
+  await expect(shell.page.getByText('Arrives with session snapshots.')).toBeVisible();
 });

@@ -24,7 +24,7 @@ import {
  * manifest, import and export, and the persona a session wears.
  */
 
-const failure = <R extends [string, ...string[]]>(reasons: R) => z.object({ ok: z.literal(false), reason: z.enum(reasons), problems: z.array(problemSchema) });
+const failure = <const R extends readonly [string, ...string[]]>(reasons: R) => z.object({ ok: z.literal(false), reason: z.enum(reasons), problems: z.array(problemSchema) });
 /** Why a catalog change was refused: bad input, a name that is not there, one already taken, an item still in use, or this tab cannot write. */
 const CHANGE_REASONS = ['invalid', 'not-found', 'name-taken', 'in-use', 'read-only'] as const;
 const changeFailure = failure([...CHANGE_REASONS]);

@@ -36,7 +36,7 @@ type PersonaMethods = keyof typeof personaContract;
 type Refusal = { ok: false; reason: 'invalid' | 'not-found' | 'name-taken' | 'in-use' | 'read-only'; problems: Problem[] };
 
 /** A refusal, with the one problem that says why. */
-export const refusal = (reason: Refusal['reason'], message: string, path?: string): Refusal => ({ ok: false, reason, problems: [{ message, ...(path ? { path } : {}) }] });
+export const refusal = <R extends Refusal['reason']>(reason: R, message: string, path?: string) => ({ ok: false as const, reason, problems: [{ message, ...(path ? { path } : {}) }] });
 const readOnly = (): Refusal => refusal('read-only', READ_ONLY_MESSAGE);
 
 /** Thrown inside a catalog transaction to abort it with a refusal (nothing of the change is written). */
@@ -156,7 +156,7 @@ export function personaService(context: ServiceContext): Pick<AgentServiceImplem
   const touch = (personaId: number) => db.personas.update(personaId, { updatedAt: now() });
 
   /** Overrides by part type, resolved to parts of that type. */
-  const resolveOverrides = async (overrides: Record<string, string>): Promise<Partial<Record<PartType, PartRecord>> | Refusal> => {
+  const resolveOverrides = async (overrides: Record<string, string>): Promise<Partial<Record<PartType, PartRecord>> | { ok: false; reason: 'invalid'; problems: Problem[] }> => {
     const resolved: Partial<Record<PartType, PartRecord>> = {};
     const problems: Problem[] = [];
     for (const [type, partName] of Object.entries(overrides)) {
