@@ -15,6 +15,7 @@ import { agentSettingsSchema } from './agent/agent-settings.ts';
 import { inferenceSettingsSchema, inferenceViewSchema } from './llm/inference-settings.ts';
 import { bottleneckSchema } from './llm/structured-call.ts';
 import { gpuReportSchema } from './llm/webllm-models.ts';
+import { ggufModelRecordSchema } from './llm/gguf-model.ts';
 import { personaContract } from './personas/persona-contract.ts';
 export type {
   ArcView,
@@ -80,6 +81,10 @@ export const inferenceCheckSchema = z.object({
   completionTokens: z.number().int(),
 });
 const operationIdSchema = z.string().min(1).max(100);
+
+/** A GGUF model as the Models screen lists it: its record and about how much memory it takes loaded. */
+export const ggufModelViewSchema = ggufModelRecordSchema.extend({ memoryBytes: z.number() });
+export type GgufModelView = z.infer<typeof ggufModelViewSchema>;
 
 /** A symbol as lists show it. */
 export const symbolRefSchema = symbolSchema.pick({ id: true, label: true, kind: true, iri: true });
@@ -568,6 +573,28 @@ export const agentContract = {
   modelDelete: {
     args: z.object({ modelId: z.string().min(1).max(200) }),
     result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), modelId: z.string() }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+  },
+  /** The CPU engine (llama.cpp in WebAssembly): whether it is here, the GGUF models added, each with its header facts and the memory it needs loaded. */
+  ggufList: {
+    args: z.object({}),
+    result: z.object({ isAvailable: z.boolean(), unavailableBecause: z.string().optional(), models: z.array(ggufModelViewSchema), chosen: z.string().optional() }),
+  },
+  /** Adds a GGUF model from a file picked here or from an address, kept for offline use; a file that is not a model is refused and nothing is kept; cancellable. */
+  ggufAdd: {
+    args: z.object({
+      operationId: operationIdSchema,
+      source: z.discriminatedUnion('kind', [
+        z.object({ kind: z.literal('file'), file: z.instanceof(Blob), fileName: z.string().min(1).max(500) }),
+        z.object({ kind: z.literal('url'), url: z.url({ protocol: /^https?$/, error: 'give an http(s) address' }).max(2000) }),
+      ]),
+    }),
+    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), model: ggufModelViewSchema }), z.object({ ok: z.literal(false), cancelled: z.boolean().optional(), problems: z.array(problemSchema) })]),
+    progress: z.object({ phase: z.enum(['storing', 'downloading']), bytesWritten: z.number(), totalBytes: z.number().optional() }),
+  },
+  /** Deletes a GGUF model's file and record. */
+  ggufDelete: {
+    args: z.object({ id: z.string().min(1).max(200) }),
+    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), id: z.string() }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
   },
   webAccessGet: { args: z.object({}), result: webAccessSchema },
   /** Changes it; each prefix must be an http(s) address. */

@@ -8,6 +8,7 @@ import { documentService } from './kg/document-service.ts';
 import { webAccessService } from './tools/web-access-service.ts';
 import { inferenceService } from './llm/inference-service.ts';
 import { modelService } from './llm/model-service.ts';
+import { ggufService } from './llm/gguf-service.ts';
 import { psycheService } from './psyche/psyche-service.ts';
 import { personaService } from './personas/persona-service.ts';
 import type { AgentServiceImplementation } from './api.ts';
@@ -66,6 +67,7 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
     ...webAccessService(context),
     ...inferenceService(context),
     ...modelService(context),
+    ...ggufService(context),
     ...personaService(context),
 
     async cancel({ operationId }) {

@@ -11,8 +11,7 @@ import { BUILT_IN_GRAMMARS } from '../synthesis/built-in-grammars.ts';
 import type { SynthesisFinding, SynthesisInput } from '../synthesis/synthesis-input.ts';
 import { grammarNamed, synthesize } from '../synthesis/synthesize.ts';
 import { findingLine, writeInVoice } from '../synthesis/voiced-findings.ts';
-import { bindProvider } from '../llm/bind-provider.ts';
-import { inferenceSettingsOf } from '../llm/inference-service.ts';
+import { bindChosenProvider, inferenceSettingsOf } from '../llm/inference-service.ts';
 import { UsageBudget } from '../llm/usage-budget.ts';
 import { type Criteria, type Goal, keywordsOf, parseCriteria } from './goal.ts';
 
@@ -91,7 +90,7 @@ export function writeUpService(context: ServiceContext): Pick<AgentServiceImplem
       const controller = new AbortController();
       operations.set(operationId, controller);
       try {
-        const binding = await bindProvider(settings, context.dependencies.providerReach ?? {}, controller.signal);
+        const binding = await bindChosenProvider(context, settings, controller.signal);
         if (!binding.provider) return { ok: false, reason: 'unavailable', problems: [{ message: binding.unavailableBecause ?? 'the chosen model cannot be reached' }] };
         const worn = await readWornPersona(db, sessionId);
         const { persona } = wearPersona((await currentPsyche(db, sessionId)).psyche, worn);

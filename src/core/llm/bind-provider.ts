@@ -4,16 +4,34 @@ import { openAiCompatibleProvider } from './openai-compatible.ts';
 import type { LlmProvider } from './provider.ts';
 
 import { NO_WEBLLM_HERE, type WebLlmHost } from './webllm-host.ts';
+import { type GgufHost, NO_GGUF_HERE } from './gguf-host.ts';
+import { MAX_GGUF_CONTEXT, type GgufModelRecord } from './gguf-model.ts';
 
-/** What binding can reach: the network (for an endpoint) and the in-browser engines this place has (none in Node, the CLI). */
-export type ProviderReach = { fetch?: typeof fetch; webLlm?: WebLlmHost };
+/**
+ * What binding can reach: the network (for an endpoint), the in-browser engines this place has
+ * (none in Node, the CLI), and the records of the GGUF models added here.
+ */
+export type ProviderReach = { fetch?: typeof fetch; webLlm?: WebLlmHost; gguf?: GgufHost };
 
 /** The provider a run binds: a model, none (the symbolic engine alone), or none with the reason the chosen one cannot be had. */
 export type Binding = { provider: LlmProvider } | { provider?: undefined; unavailableBecause?: string };
 
 /** Binds the provider the settings choose; one that cannot be had leaves the run to the symbolic engine, and says why. */
-export async function bindProvider(settings: InferenceSettings, reach: ProviderReach, signal?: AbortSignal): Promise<Binding> {
+export async function bindProvider(settings: InferenceSettings, reach: ProviderReach, signal?: AbortSignal, ggufRecordOf?: (id: string) => Promise<GgufModelRecord | undefined>): Promise<Binding> {
   switch (settings.provider) {
+    case 'gguf': {
+      if (!settings.ggufModel) return { unavailableBecause: 'no GGUF model is chosen' };
+      if (!reach.gguf) return { unavailableBecause: NO_GGUF_HERE };
+      const record = await ggufRecordOf?.(settings.ggufModel);
+      if (!record || !(await reach.gguf.file(settings.ggufModel))) return { unavailableBecause: `the GGUF model ${settings.ggufModel} is not on this device: add it on the Models screen` };
+      try {
+        const contextTokens = Math.min(record.contextLength ?? MAX_GGUF_CONTEXT, MAX_GGUF_CONTEXT);
+        return { provider: engineProvider(await reach.gguf.load(record.id, { contextTokens, ...(signal ? { signal } : {}) }), { name: 'gguf', model: record.id }) };
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        return { unavailableBecause: `the CPU engine could not load ${record.id}: ${error instanceof Error ? error.message : String(error)}` };
+      }
+    }
     case 'none':
       return {};
     case 'openai-compatible':

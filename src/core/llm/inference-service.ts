@@ -4,7 +4,7 @@ import { READ_ONLY_MESSAGE } from '../service-context.ts';
 import { TOOLS } from '../tools/registry.ts';
 import { type ModelAccess, systemPromptOf } from '../tools/model-facts.ts';
 import { readWornPersona } from '../personas/worn-persona.ts';
-import { bindProvider } from './bind-provider.ts';
+import { type Binding, bindProvider } from './bind-provider.ts';
 import { checkProvider } from './endpoint-check.ts';
 import { INFERENCE_KEY, type InferenceSettings, inferenceViewOf, parseInferenceSettings, storedInferenceSettings } from './inference-settings.ts';
 import { UsageBudget } from './usage-budget.ts';
@@ -33,7 +33,7 @@ export function inferenceService(context: ServiceContext): Pick<AgentServiceImpl
       try {
         const settings = await inferenceSettingsOf(context);
         if (settings.provider === 'none') return { ok: false, problems: [{ message: 'no model is chosen: the agent runs on the symbolic engine alone' }] };
-        const binding = await bindProvider(settings, context.dependencies.providerReach ?? {}, controller.signal);
+        const binding = await bindChosenProvider(context, settings, controller.signal);
         if (!binding.provider) return { ok: false, problems: [{ message: binding.unavailableBecause ?? 'no model is bound' }] };
         const outcome = await checkProvider(binding.provider, controller.signal);
         return {
@@ -57,6 +57,11 @@ export function inferenceService(context: ServiceContext): Pick<AgentServiceImpl
   };
 }
 
+/** Binds the provider the settings choose, with what this place can reach and the GGUF models added here. */
+export function bindChosenProvider(context: Pick<ServiceContext, 'db' | 'dependencies'>, settings: InferenceSettings, signal?: AbortSignal): Promise<Binding> {
+  return bindProvider(settings, context.dependencies.providerReach ?? {}, signal, (id) => context.db.models.get(id));
+}
+
 export async function inferenceSettingsOf(context: Pick<ServiceContext, 'db'>): Promise<InferenceSettings> {
   return storedInferenceSettings((await context.db.settings.get(INFERENCE_KEY))?.value);
 }
@@ -68,7 +73,7 @@ export type RunModel = { access?: ModelAccess; unavailableBecause?: string; budg
 export async function bindRunModel(context: ServiceContext, sessionId: string, given: InferenceSettings | undefined, signal: AbortSignal): Promise<RunModel> {
   const settings = given ?? (await inferenceSettingsOf(context));
   const budget = new UsageBudget(settings.limits, context.now);
-  const binding = await bindProvider(settings, context.dependencies.providerReach ?? {}, signal);
+  const binding = await bindChosenProvider(context, settings, signal);
   if (!binding.provider) return { budget, ...(binding.unavailableBecause ? { unavailableBecause: binding.unavailableBecause } : {}) };
   // The worn persona's prompt leads: it and the tool list are the same every request of the run, a prefix the engine can reuse.
   const worn = await readWornPersona(context.db, sessionId);

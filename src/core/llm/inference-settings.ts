@@ -11,10 +11,12 @@ export const DEFAULT_CONFIDENCE_CAP = 0.7;
  * stays here), the limits of each run, and the confidence cap of facts a model adds.
  */
 export const inferenceSettingsSchema = z.object({
-  provider: z.enum(['none', 'webllm', 'openai-compatible'], { error: 'the provider is none, webllm or openai-compatible' }),
+  provider: z.enum(['none', 'webllm', 'gguf', 'openai-compatible'], { error: 'the provider is none, webllm, gguf or openai-compatible' }),
   openAi: openAiEndpointSchema.optional(),
   /** A model id of WebLLM's prebuilt list. */
   webllmModel: z.string().trim().min(1, 'name the WebLLM model').max(200).optional(),
+  /** The id of a GGUF model added for the CPU engine. */
+  ggufModel: z.string().trim().min(1, 'name the GGUF model').max(200).optional(),
   limits: usageLimitsSchema.default({}),
   confidenceCap: z.number({ error: 'give a confidence between 0 and 1' }).min(0.05, 'a cap below 0.05 keeps nothing').max(1, 'a confidence is at most 1').default(DEFAULT_CONFIDENCE_CAP),
 });
@@ -53,6 +55,7 @@ export function parseInferenceSettings(value: unknown, stored: InferenceSettings
   }
   if (settings.provider === 'openai-compatible' && !settings.openAi) return { ok: false, error: [{ path: 'openAi', message: 'give the endpoint: its base URL and model' }] };
   if (settings.provider === 'webllm' && !settings.webllmModel) return { ok: false, error: [{ path: 'webllmModel', message: 'choose a WebLLM model' }] };
+  if (settings.provider === 'gguf' && !settings.ggufModel) return { ok: false, error: [{ path: 'ggufModel', message: 'choose a GGUF model (add one on the Models screen)' }] };
   return { ok: true, value: settings };
 }
 

@@ -10,6 +10,7 @@ import type { ScratchNote } from '../agent/scratch-note.ts';
 import type { Plan } from '../agent/plan.ts';
 import type { Reflection } from '../agent/reflection.ts';
 import type { PsycheVersion } from '../psyche/psyche-version.ts';
+import type { GgufModelRecord } from '../llm/gguf-model.ts';
 import type {
   ArcRecord,
   ArcStageRecord,
@@ -73,6 +74,8 @@ export class AnimaDatabase extends Dexie {
   personaGuardrails!: Table<PersonaGuardrailLink, [number, number]>;
   stageParts!: Table<StagePartLink, [number, number]>;
   personaArcs!: Table<PersonaArcRecord, number>;
+  /** The GGUF models added for the CPU engine (their files are the GgufHost's). */
+  models!: EntityTable<GgufModelRecord, 'id'>;
 
   constructor(name: string, options: DatabaseOptions = {}) {
     super(name, options);

@@ -1,0 +1,99 @@
+import type { AgentServiceImplementation } from '../api.ts';
+import type { ServiceContext } from '../service-context.ts';
+import { READ_ONLY_MESSAGE } from '../service-context.ts';
+import { blobSource, GgufError, readGgufHeader } from './gguf-header.ts';
+import { NO_GGUF_HERE } from './gguf-host.ts';
+import { type GgufModelRecord, ggufIdFor, ggufMemoryBytes } from './gguf-model.ts';
+import { inferenceSettingsOf } from './inference-service.ts';
+
+/** The largest model file accepted: the biggest that a browser tab's memory can load on a laptop. */
+const MAX_GGUF_BYTES = 16 * 2 ** 30;
+
+const viewOf = (record: GgufModelRecord) => ({ ...record, memoryBytes: ggufMemoryBytes(record) });
+
+/** The CPU engine's slice of the AgentService: the GGUF models added here, adding one from a file or an address, deleting one. */
+export function ggufService(context: ServiceContext): Pick<AgentServiceImplementation, 'ggufList' | 'ggufAdd' | 'ggufDelete'> {
+  const { db, now, operations, canWrite, exclusively } = context;
+  const host = () => context.dependencies.providerReach?.gguf;
+
+  return {
+    async ggufList() {
+      const records = await db.models.toArray();
+      const settings = await inferenceSettingsOf(context);
+      return {
+        isAvailable: host() !== undefined,
+        ...(host() ? {} : { unavailableBecause: NO_GGUF_HERE }),
+        models: records.filter((record) => record.engine === 'gguf').sort((left, right) => left.addedAt - right.addedAt).map(viewOf),
+        ...(settings.ggufModel ? { chosen: settings.ggufModel } : {}),
+      };
+    },
+
+    async ggufAdd({ operationId, source }, onProgress) {
+      const gguf = host();
+      if (!gguf) return { ok: false, problems: [{ message: NO_GGUF_HERE }] };
+      if (!canWrite()) return { ok: false, problems: [{ message: READ_ONLY_MESSAGE }] };
+      const fileName = source.kind === 'file' ? source.fileName : decodeURIComponent(new URL(source.url).pathname.split('/').pop() || 'model.gguf');
+      const controller = new AbortController();
+      operations.set(operationId, controller);
+      const id = ggufIdFor(fileName, new Set((await db.models.toArray()).map((record) => record.id)));
+      let isStored = false;
+      try {
+        let header;
+        if (source.kind === 'file') {
+          if (source.file.size > MAX_GGUF_BYTES) return { ok: false, problems: [{ message: `${fileName} is ${(source.file.size / 2 ** 30).toFixed(1)} GB, more than the ${MAX_GGUF_BYTES / 2 ** 30} GB a browser tab can load` }] };
+          // The header is read before anything is copied: a file that is not a model is refused at once.
+          header = await readGgufHeader(blobSource(source.file));
+          await gguf.store(id, source.file, { totalBytes: source.file.size, signal: controller.signal, onProgress: (progress) => onProgress?.({ phase: 'storing', ...progress }) });
+          isStored = true;
+        } else {
+          const response = await (context.dependencies.providerReach?.fetch ?? fetch)(source.url, { signal: controller.signal });
+          if (!response.ok || !response.body) return { ok: false, problems: [{ message: `${source.url} answered ${response.status} ${response.statusText}`.trim() }] };
+          const length = Number(response.headers.get('content-length'));
+          const totalBytes = Number.isFinite(length) && length > 0 ? length : undefined;
+          if (totalBytes !== undefined && totalBytes > MAX_GGUF_BYTES) return { ok: false, problems: [{ message: `${source.url} is ${(totalBytes / 2 ** 30).toFixed(1)} GB, more than the ${MAX_GGUF_BYTES / 2 ** 30} GB a browser tab can load` }] };
+          await gguf.store(id, response.body, { ...(totalBytes !== undefined ? { totalBytes } : {}), signal: controller.signal, onProgress: (progress) => onProgress?.({ phase: 'downloading', ...progress }) });
+          isStored = true;
+          const stored = await gguf.file(id);
+          if (!stored) throw new Error('the downloaded file is gone');
+          header = await readGgufHeader(blobSource(stored));
+        }
+        const record: GgufModelRecord = {
+          id,
+          engine: 'gguf',
+          fileName,
+          sizeBytes: header.fileBytes,
+          architecture: header.architecture,
+          ...(header.name !== undefined ? { name: header.name } : {}),
+          ...(header.contextLength !== undefined ? { contextLength: header.contextLength } : {}),
+          quantisation: header.quantisation,
+          parameters: header.parameters,
+          source: source.kind === 'file' ? { kind: 'file' } : { kind: 'url', url: source.url },
+          addedAt: now(),
+        };
+        await exclusively(() => db.models.put(record));
+        return { ok: true, model: viewOf(record) };
+      } catch (error) {
+        if (isStored) await gguf.remove(id).catch(() => undefined);
+        if (controller.signal.aborted) return { ok: false, cancelled: true, problems: [{ message: `adding ${fileName} was cancelled; nothing was kept` }] };
+        if (error instanceof GgufError) return { ok: false, problems: [{ message: `${fileName}: ${error.message}` }] };
+        return { ok: false, problems: [{ message: `${fileName} could not be added: ${error instanceof Error ? error.message : String(error)}` }] };
+      } finally {
+        operations.delete(operationId);
+      }
+    },
+
+    async ggufDelete({ id }) {
+      const gguf = host();
+      if (!gguf) return { ok: false, problems: [{ message: NO_GGUF_HERE }] };
+      if (!canWrite()) return { ok: false, problems: [{ message: READ_ONLY_MESSAGE }] };
+      if (!(await db.models.get(id))) return { ok: false, problems: [{ message: `there is no GGUF model ${id}` }] };
+      try {
+        await gguf.remove(id);
+      } catch (error) {
+        return { ok: false, problems: [{ message: `${id} could not be deleted: ${error instanceof Error ? error.message : String(error)}` }] };
+      }
+      await exclusively(() => db.models.delete(id));
+      return { ok: true, id };
+    },
+  };
+}
