@@ -210,6 +210,10 @@ export const approvalViewSchema = z.object({
   tool: z.string(),
   /** The action as the shadow read it: `tool=... input=...`. */
   action: z.string(),
+  /** The action's input, for editing before approval. */
+  input: z.unknown(),
+  /** The user approved an edited input (`action` and `input` are the edit). */
+  isEdited: z.boolean(),
   pattern: z.string(),
   because: z.string(),
   explanation: z.string(),
@@ -525,9 +529,16 @@ export const agentContract = {
   noteList: { args: z.object({ sessionId: sessionIdSchema }), result: z.object({ notes: z.array(scratchNoteViewSchema) }) },
   /** Actions waiting for approval first (oldest first), then decided ones (newest first). */
   approvalList: { args: z.object({ sessionId: sessionIdSchema, limit: z.number().int().min(1).max(1000).default(100) }), result: z.object({ approvals: z.array(approvalViewSchema), pendingCount: z.number().int() }) },
-  /** Approves (the goal goes on and runs the action next) or denies (the goal goes on without it) a pending action. */
+  /** Approves (the goal goes on and runs the action next, with the user's edited input if given) or denies (the goal goes on without it) a pending action. */
   approvalDecide: {
-    args: z.object({ sessionId: sessionIdSchema, approvalId: z.number().int(), decision: z.enum(['approve', 'deny']), reason: z.string().max(1000).optional() }),
+    args: z.object({
+      sessionId: sessionIdSchema,
+      approvalId: z.number().int(),
+      decision: z.enum(['approve', 'deny']),
+      reason: z.string().max(1000).optional(),
+      /** With approve: the input to run instead of the one asked for (checked against the tool and the shadow). */
+      input: z.unknown().optional(),
+    }),
     result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), approval: approvalViewSchema }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
   },
   /** Imports a text document (.txt, .md) for the agent to read and turn into facts; refused whole when empty, binary or over 2 MB. */

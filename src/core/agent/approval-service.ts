@@ -1,5 +1,11 @@
 import type { AgentServiceImplementation, ApprovalView } from '../api.ts';
-import { describeAction } from '../psyche/shadow.ts';
+import { describeAction, judgeAction } from '../psyche/shadow.ts';
+import { readWornPersona, wearPersona } from '../personas/worn-persona.ts';
+import type { Problem } from '../result.ts';
+import { currentPsyche } from '../store/psyche-store.ts';
+import { actionDigest } from '../tools/action-digest.ts';
+import { TOOLS } from '../tools/registry.ts';
+import { shadowViewOf } from '../tools/tool.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { READ_ONLY_MESSAGE } from '../service-context.ts';
 import type { Approval } from './approval.ts';
@@ -15,6 +21,8 @@ function viewOf(approval: Approval, goal: Goal | undefined): ApprovalView {
     cycle: approval.cycle,
     tool: approval.tool,
     action: describeAction(approval),
+    input: approval.input,
+    isEdited: approval.askedInput !== undefined,
     pattern: approval.pattern,
     because: approval.because,
     explanation: approval.explanation,
@@ -29,6 +37,26 @@ function viewOf(approval: Approval, goal: Goal | undefined): ApprovalView {
 /** The approvals slice of the AgentService: actions the shadow held for the user, and the user's answers. */
 export function approvalService(context: ServiceContext): Pick<AgentServiceImplementation, ApprovalMethods> {
   const { db, now, exclusively, canWrite, sessionOf } = context;
+
+  /**
+   * Checks an edited input before it is approved: the tool must take it, and no hard veto of the
+   * psyche (or the worn persona's guardrails) may forbid it. Its digest binds the approval to it.
+   * Done outside the write transaction: hashing is asynchronous work IndexedDB does not wait for.
+   */
+  const checkEdit = async (sessionId: string, approvalId: number, input: unknown) => {
+    const refused = (problems: Problem[]) => ({ ok: false as const, problems });
+    const approval = await db.approvals.get(approvalId);
+    if (!approval || approval.sessionId !== sessionId) return refused([{ message: `there is no approval ${approvalId}` }]);
+    const tool = TOOLS.find((candidate) => candidate.name === approval.tool);
+    if (!tool) return refused([{ message: `there is no tool ${approval.tool} any more` }]);
+    const problems = tool.inputProblems(input);
+    if (problems.length > 0) return refused(problems.map((problem) => ({ ...problem, path: `input${problem.path ? `.${problem.path}` : ''}`, message: `${approval.tool} would refuse it: ${problem.message}` })));
+    const psyche = wearPersona((await currentPsyche(db, sessionId)).psyche, await readWornPersona(db, sessionId));
+    const hardVeto = judgeAction(psyche, shadowViewOf(tool, input)).vetoes.find((match) => !match.pattern.requireApproval);
+    if (hardVeto) return refused([{ path: 'input', message: `the veto pattern ${hardVeto.pattern.name} forbids the edited action (${hardVeto.because}): ${hardVeto.pattern.explanation}` }]);
+    return { ok: true as const, digest: await actionDigest(tool, input), digestOf: approval.digest };
+  };
+
   return {
     async approvalList({ sessionId, limit }) {
       await sessionOf(sessionId);
@@ -43,9 +71,11 @@ export function approvalService(context: ServiceContext): Pick<AgentServiceImple
       return { approvals: shown.map((approval) => viewOf(approval, goalById.get(approval.goalId))), pendingCount: pending.length };
     },
 
-    async approvalDecide({ sessionId, approvalId, decision, reason }) {
+    async approvalDecide({ sessionId, approvalId, decision, reason, input: editedInput }) {
       if (!canWrite()) return { ok: false, problems: [{ message: READ_ONLY_MESSAGE }] };
       const session = await sessionOf(sessionId);
+      const edit = decision === 'approve' && editedInput !== undefined ? await checkEdit(sessionId, approvalId, editedInput) : undefined;
+      if (edit && !edit.ok) return edit;
       return exclusively(() =>
         db.transaction('rw', [db.approvals, db.goals, db.provenance], async () => {
           const approval = await db.approvals.get(approvalId);
@@ -57,9 +87,12 @@ export function approvalService(context: ServiceContext): Pick<AgentServiceImple
           const decidedAt = now();
           const action = describeAction(approval);
           const trimmedReason = reason?.trim();
+          // The edit was checked against this very approval; should it have changed since, the user looks again.
+          if (edit && edit.digestOf !== approval.digest) return { ok: false as const, problems: [{ message: `approval ${approvalId} changed while you edited it; look at it again` }] };
+          const approvedAs = edit ? { input: editedInput, digest: edit.digest, askedInput: approval.input } : {};
           const decided: Approval =
             decision === 'approve'
-              ? { ...approval, status: 'approved', decidedAt }
+              ? { ...approval, ...approvedAs, status: 'approved', decidedAt }
               : { ...approval, status: 'denied', decidedAt, ...(trimmedReason ? { reason: trimmedReason } : {}) };
           const goalAfter: Goal =
             decision === 'approve'
@@ -80,7 +113,10 @@ export function approvalService(context: ServiceContext): Pick<AgentServiceImple
             sources: [`approval:${approvalId}`, `goal:${goal.id}`, `tool:${approval.tool}`],
             confidence: 1,
             cycle: session.cycle,
-            detail: `${decision === 'approve' ? 'approved' : 'denied'} ${action}${trimmedReason ? `: ${trimmedReason}` : ''}`,
+            detail:
+              decided.askedInput !== undefined
+                ? `approved ${describeAction(decided)}, edited from ${action}`
+                : `${decision === 'approve' ? 'approved' : 'denied'} ${action}${trimmedReason ? `: ${trimmedReason}` : ''}`,
             createdAt: decidedAt,
           });
           return { ok: true as const, approval: viewOf(decided, goal) };

@@ -27,6 +27,8 @@ export const approvalSchema = z.object({
   reason: z.string().optional(),
   createdAt: z.number(),
   decidedAt: z.number().optional(),
+  /** The input the agent asked with, when the user approved an edited one (`input` then holds the edit). */
+  askedInput: z.unknown().optional(),
   /** The cycle that carried the approved action out. */
   doneInCycle: z.number().int().positive().optional(),
 });

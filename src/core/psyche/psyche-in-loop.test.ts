@@ -98,6 +98,40 @@ describe('the shadow in the loop', () => {
     expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'kg_query')?.skippedBecause).toBe('you denied this very action for this goal');
   });
 
+  it('runs an approved action with the input the user edited, after checking it against the tool and the hard vetoes', async () => {
+    const { db, service, sessionId } = await agentOnStarterGraph();
+    const idOf = async (label: string) => (await service.kgSearch({ sessionId, text: label })).hits.find((hit) => hit.symbol.label === label)!.symbol.id;
+    const [earth, jupiter] = [await idOf('Earth'), await idOf('Jupiter')];
+    const psyche = withVeto(pattern('ask_before_queries', ['kg_query'], true));
+    psyche.shadow.vetoPatterns.push(pattern('never_earth', [`"symbol":${earth}}`], false));
+    await wear(db, sessionId, psyche);
+    await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano crater' });
+    await run(service, sessionId, 2);
+    const [asked] = (await service.approvalList({ sessionId })).approvals;
+    expect(asked).toMatchObject({ tool: 'kg_query', isEdited: false, input: { symbol: expect.any(Number) } });
+
+    expect(await service.approvalDecide({ sessionId, approvalId: 1, decision: 'approve', input: { symbol: 'Jupiter' } })).toMatchObject({
+      ok: false,
+      problems: [{ path: 'input.symbol', message: expect.stringMatching(/^kg_query would refuse it: /) }],
+    });
+    expect(await service.approvalDecide({ sessionId, approvalId: 1, decision: 'approve', input: { symbol: earth } })).toMatchObject({
+      ok: false,
+      problems: [{ path: 'input', message: expect.stringMatching(/^the veto pattern never_earth forbids the edited action/) }],
+    });
+    expect((await service.approvalList({ sessionId })).approvals[0]).toMatchObject({ status: 'pending' });
+
+    const edited = { symbol: jupiter };
+    expect(await service.approvalDecide({ sessionId, approvalId: 1, decision: 'approve', input: edited })).toMatchObject({
+      ok: true,
+      approval: { status: 'approved', isEdited: true, input: edited, action: `tool=kg_query input={"symbol":${jupiter}}` },
+    });
+    const carried = await run(service, sessionId, 1);
+    expect(carried.cycles[0]).toMatchObject({ tool: 'kg_query', input: edited, decide: expect.stringMatching(/^kg_query: carrying out approved action #1/) });
+    expect((await service.approvalList({ sessionId })).approvals[0]).toMatchObject({ status: 'done', isEdited: true });
+    const decision = await db.provenance.where('kind').equals('approval-decision').first();
+    expect(decision?.detail).toBe(`approved tool=kg_query input={"symbol":${jupiter}}, edited from tool=kg_query input=${JSON.stringify(asked!.input)}`);
+  });
+
   it('lets a vetoed action back in once the psyche no longer forbids it', async () => {
     const { db, service, sessionId } = await agentOnStarterGraph();
     await wear(db, sessionId, withVeto(pattern('no_queries', ['tool=kg_query'], false)));

@@ -130,6 +130,8 @@ export type AgentTool = Omit<Tool, 'input' | 'proposeInput' | 'run' | 'dangerOf'
   /** What an action with this input touches (an input the tool would refuse counts as all it may touch). */
   capabilitiesOf(input: unknown): readonly Capability[];
   proposeInput(state: ToolState): unknown;
+  /** Problems with an input the tool would refuse (each `path: message`), none for one it takes: what an edited approval is checked with. */
+  inputProblems(input: unknown): { path?: string; message: string }[];
   run(input: unknown, state: ToolState): Promise<ToolOutcome>;
 };
 
@@ -144,6 +146,10 @@ export function defineTool<Input>(tool: Tool<Input>): AgentTool {
     ...tool,
     definition: JSON.stringify({ name, description, archetype: archetype ?? null, danger, capabilities, input: z.toJSONSchema(tool.input) }),
     proposeInput: (state) => tool.proposeInput(state),
+    inputProblems(input) {
+      const parsed = tool.input.safeParse(input);
+      return parsed.success ? [] : parsed.error.issues.map((issue) => ({ ...(issue.path.length > 0 ? { path: issue.path.map(String).join('.') } : {}), message: issue.message }));
+    },
     dangerOf(input) {
       const parsed = tool.input.safeParse(input);
       return parsed.success && tool.dangerOf ? tool.dangerOf(parsed.data) : danger;

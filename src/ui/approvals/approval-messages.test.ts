@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvalTitle, dateTimeText, describeAnswer, describeDecision, pendingCountText } from './approval-messages.ts';
+import { approvalTitle, dateTimeText, describeAnswer, describeDecision, inputText, pendingCountText, readEditedInput } from './approval-messages.ts';
 
 describe('describeDecision', () => {
   it('says what happens next after an approval or a denial', () => {
@@ -10,6 +10,8 @@ describe('describeDecision', () => {
       cycle: 3,
       tool: 'kg_query',
       action: 'tool=kg_query input={}',
+      input: {},
+      isEdited: false,
       pattern: 'ask_first',
       because: 'trigger "kg_query"',
       explanation: '',
@@ -18,6 +20,13 @@ describe('describeDecision', () => {
     };
     expect(describeDecision('approve', { ok: true, approval })).toEqual({ tone: 'success', message: 'Approved: run the agent to carry it out.' });
     expect(describeDecision('deny', { ok: true, approval: { ...approval, status: 'denied' } })).toEqual({ tone: 'success', message: 'Denied: the goal goes on without it.' });
+    expect(describeDecision('approve', { ok: true, approval: { ...approval, isEdited: true } })).toEqual({ tone: 'success', message: 'Approved with your input: run the agent to carry it out.' });
+  });
+
+  it('shows an input as JSON to edit, and reads an edit back or says why it is not JSON', () => {
+    expect(inputText({ symbol: 3 })).toBe('{\n  "symbol": 3\n}');
+    expect(readEditedInput(' {"symbol": 4} ')).toEqual({ ok: true, input: { symbol: 4 } });
+    expect(readEditedInput('{symbol: 4}')).toMatchObject({ ok: false, message: expect.stringMatching(/^The edited input is not JSON: /) });
   });
 
   it('lists the problems when the agent refuses a decision', () => {

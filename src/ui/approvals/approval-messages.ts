@@ -33,6 +33,23 @@ export const DECISION_OUTCOMES = {
   deny: 'Denied: the goal goes on without it.',
 } as const satisfies Record<Decision, string>;
 
+/** What an approval with an edited input says once recorded. */
+export const EDITED_APPROVAL_OUTCOME = 'Approved with your input: run the agent to carry it out.';
+
+/** The input as the editor shows it: two-space JSON. */
+export function inputText(input: unknown): string {
+  return JSON.stringify(input, null, 2) ?? '';
+}
+
+/** Reads the edited input as JSON, or says where it is not JSON. */
+export function readEditedInput(text: string): { ok: true; input: unknown } | { ok: false; message: string } {
+  try {
+    return { ok: true, input: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { ok: false, message: `The edited input is not JSON: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
 export const READ_ONLY_REASON = 'Anima is open in another tab, and only that tab can change the session: close it to approve or deny actions here.';
 
 /** How a decision went: what happens next, or why it was not recorded. */
@@ -40,7 +57,7 @@ export type DecisionReport = { tone: 'success'; message: string } | { tone: 'fai
 
 /** Says how a decision went, from approvalDecide's answer. */
 export function describeDecision(decision: Decision, result: Awaited<ReturnType<AgentApi['approvalDecide']>>): DecisionReport {
-  if (result.ok) return { tone: 'success', message: DECISION_OUTCOMES[decision] };
+  if (result.ok) return { tone: 'success', message: result.approval.isEdited ? EDITED_APPROVAL_OUTCOME : DECISION_OUTCOMES[decision] };
   return { tone: 'failure', message: 'The decision was not recorded:', problems: result.problems.map(describeProblem) };
 }
 

@@ -11,6 +11,8 @@ function approval(id: number, status: ApprovalView['status'] = 'pending'): Appro
     cycle: id,
     tool: 'kg_query',
     action: `tool=kg_query input={"symbol":${id}}`,
+    input: { symbol: id },
+    isEdited: false,
     pattern: 'ask_first',
     because: 'trigger "kg_query"',
     explanation: 'Queries wait for you.',
@@ -40,11 +42,12 @@ function fakeHost(options: { approvals: ApprovalView[]; questions?: QuestionView
       if (options.isHoldingCounts && limit === 1) await new Promise<void>((resolve) => held.push(resolve));
       return { approvals: approvals.slice(0, limit), pendingCount: pendingCount() };
     },
-    approvalDecide: async ({ approvalId, decision, reason }: { approvalId: number; decision: 'approve' | 'deny'; reason?: string }) => {
-      calls.push(`approvalDecide ${approvalId} ${decision}${reason ? ` ${reason}` : ''}`);
+    approvalDecide: async ({ approvalId, decision, reason, input }: { approvalId: number; decision: 'approve' | 'deny'; reason?: string; input?: unknown }) => {
+      calls.push(`approvalDecide ${approvalId} ${decision}${reason ? ` ${reason}` : ''}${input !== undefined ? ` input=${JSON.stringify(input)}` : ''}`);
       const known = approvals.find((candidate) => candidate.id === approvalId);
       if (!known || known.status !== 'pending') return { ok: false as const, problems: [{ message: `approval ${approvalId} is not pending` }] };
-      const decided: ApprovalView = { ...known, status: decision === 'approve' ? 'approved' : 'denied', ...(reason ? { reason } : {}), decidedAt: 10 };
+      const edit = input !== undefined ? { input, isEdited: true } : {};
+      const decided: ApprovalView = { ...known, ...edit, status: decision === 'approve' ? 'approved' : 'denied', ...(reason ? { reason } : {}), decidedAt: 10 };
       approvals = [...approvals.filter((candidate) => candidate !== known), decided];
       return { ok: true as const, approval: decided };
     },
@@ -105,6 +108,15 @@ describe('Approvals', () => {
     await approvals.decide(1, 'deny');
     expect(approvals.decision).toEqual({ status: 'ended', approvalId: 1, tone: 'failure', message: 'The decision was not recorded:', problems: ['approval 1 is not pending'] });
     expect(calls.filter((call) => call.startsWith('approvalDecide'))).toEqual(['approvalDecide 1 approve', 'approvalDecide 1 deny']);
+  });
+
+  it('approves with an edited input, which it sends only with an approval', async () => {
+    const { host, calls } = fakeHost({ approvals: [approval(1), approval(2)] });
+    const approvals = new Approvals(host);
+    await approvals.decide(1, 'approve', '', { input: { symbol: 9 } });
+    expect(approvals.decision).toMatchObject({ tone: 'success', message: 'Approved with your input: run the agent to carry it out.' });
+    await approvals.decide(2, 'deny', '', { input: { symbol: 9 } });
+    expect(calls.filter((call) => call.startsWith('approvalDecide'))).toEqual(['approvalDecide 1 approve input={"symbol":9}', 'approvalDecide 2 deny']);
   });
 
   it('decides nothing in a read-only tab, and says why', async () => {

@@ -96,7 +96,7 @@ export class Approvals {
   }
 
   /** Approves or denies a pending action, says what happens next, and fetches the approvals and the goals again. Never rejects. */
-  async decide(approvalId: number, decision: Decision, reason?: string): Promise<void> {
+  async decide(approvalId: number, decision: Decision, reason?: string, editedInput?: { input: unknown }): Promise<void> {
     if (this.decision.status === 'deciding' || this.blockedReason !== undefined) return;
     this.decision = { status: 'deciding', approvalId };
     const trimmed = reason?.trim();
@@ -106,6 +106,7 @@ export class Approvals {
         approvalId,
         decision,
         ...(decision === 'deny' && trimmed ? { reason: trimmed } : {}),
+        ...(decision === 'approve' && editedInput ? { input: editedInput.input } : {}),
       });
       this.decision = { status: 'ended', approvalId, ...describeDecision(decision, result) };
     } catch (error) {
