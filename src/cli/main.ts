@@ -7,6 +7,7 @@ import type { Reflection } from '../core/agent/reflection.ts';
 import { checkProvider } from '../core/llm/endpoint-check.ts';
 import { type OpenAiEndpoint, openAiCompatibleProvider, openAiEndpointSchema } from '../core/llm/openai-compatible.ts';
 import { DEFAULT_CONFIDENCE_CAP, type InferenceSettings } from '../core/llm/inference-settings.ts';
+import { describeSpentLimit } from '../core/llm/usage-budget.ts';
 import { withContractChecks } from '../core/api.ts';
 import { describeProblem, type Problem } from '../core/result.ts';
 import { createAgentService } from '../core/service.ts';
@@ -513,7 +514,7 @@ async function runAgentCommand({ area, positional, service, sessionId, values, o
   if (values.json) output.out(`${JSON.stringify(goalsSummary(goals))}\n`);
   else {
     const { usage } = run;
-    const stopped = run.stoppedBecause === 'no-active-goal' ? 'no goal is active' : run.stoppedBecause === 'budget' ? `stopped: the run's budget is spent, ${run.budgetSpent}` : `stopped: ${run.stoppedBecause}`;
+    const stopped = run.stoppedBecause === 'no-active-goal' ? 'no goal is active' : run.stoppedBecause === 'budget' ? `stopped: the run's budget is spent${run.budgetSpent ? `, ${describeSpentLimit(run.budgetSpent)}` : ''}` : `stopped: ${run.stoppedBecause}`;
     const model = usage.model ? `; ${usage.provider} ${usage.model}: ${usage.requests} requests, ${usage.inputTokens} tokens in, ${usage.outputTokens} out` : '';
     output.error(`anima: ${run.cyclesRun} cycles run (${stopped})${model}\n`);
     if (usage.fellBackBecause) output.error(`anima: went on without the model: ${usage.fellBackBecause}\n`);

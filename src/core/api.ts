@@ -15,6 +15,7 @@ import { agentSettingsSchema } from './agent/agent-settings.ts';
 import { inferenceSettingsSchema, inferenceViewSchema } from './llm/inference-settings.ts';
 import { bottleneckSchema } from './llm/structured-call.ts';
 import { gpuReportSchema } from './llm/webllm-models.ts';
+import { spentLimitSchema } from './llm/usage-budget.ts';
 import { ggufModelRecordSchema } from './llm/gguf-model.ts';
 import { personaContract } from './personas/persona-contract.ts';
 export type {
@@ -429,7 +430,7 @@ export const agentContract = {
         lastCycle: z.number().int(),
         stoppedBecause: z.enum(['max-cycles', 'no-active-goal', 'cancelled', 'budget']),
         /** Which limit was spent, when the budget stopped the run. */
-        budgetSpent: z.string().optional(),
+        budgetSpent: spentLimitSchema.optional(),
         usage: runUsageSchema,
       }),
       z.object({ ok: z.literal(false), reason: z.literal('read-only'), problems: z.array(problemSchema) }),

@@ -166,14 +166,14 @@ test("a run stops once its budget is spent, and says which limit", async ({ shel
     await goals.addGoal(ZORBLAX);
     await goals.run.runUntilDoneButton.click();
     await goals.run.waitForRunEnd();
-    await expect(goals.run.status).toContainText("Stopped: the run's budget is spent (1 requests, the limit is 1).");
+    await expect(goals.run.status).toContainText("Stopped: the run's budget is spent (1 model request of 1).");
     await expect(goals.run.status).toContainText('openai-compatible · tiny-test: 1 request,');
     await expect(goals.status(ZORBLAX.description)).toContainText('Active');
     expect(server.requests).toHaveLength(1);
 
     await shell.goTo('Cycles');
     await expect(cycles.modelUse(2)).toContainText('Model: tiny-test (OpenAI-compatible): 1 request');
-    await expect(cycles.modelUse(2)).toContainText("Bottleneck: budget exhausted — the run's budget is spent: 1 requests, the limit is 1");
+    await expect(cycles.modelUse(2)).toContainText("Bottleneck: budget exhausted — the run's budget is spent: 1 request, the limit is 1");
   } finally {
     await server.close();
   }

@@ -6,6 +6,7 @@ import { recallEpisodes } from './episodes.ts';
 import { DEFAULT_STALL_THRESHOLD, type Goal, parseCriteria } from './goal.ts';
 import { consolidateMemory, endActivePlans, runCycle } from './run-cycle.ts';
 import { bindRunModel } from '../llm/inference-service.ts';
+import type { SpentLimit } from '../llm/usage-budget.ts';
 import { DEFAULT_MEMORY_CAPACITY, memoryPressure } from './working-memory.ts';
 
 type AgentMethods = 'goalAdd' | 'goalList' | 'goalUpdate' | 'agentRun' | 'cycleList' | 'memoryConsolidate' | 'memoryList' | 'memoryRecall';
@@ -92,7 +93,7 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
       let model = bound.access;
       let fellBackBecause = bound.unavailableBecause;
       const { budget } = bound;
-      const finish = (stoppedBecause: 'max-cycles' | 'no-active-goal' | 'cancelled' | 'budget', budgetSpent?: string) => ({
+      const finish = (stoppedBecause: 'max-cycles' | 'no-active-goal' | 'cancelled' | 'budget', budgetSpent?: SpentLimit) => ({
         ok: true as const,
         cyclesRun,
         lastCycle,
@@ -108,7 +109,7 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
       try {
         while (cyclesRun < maxCycles) {
           if (controller.signal.aborted) return finish('cancelled');
-          const spent = budget.spentBecause();
+          const spent = budget.spent();
           if (spent) return finish('budget', spent);
           const graph = await graphOf(sessionId);
           const record = await exclusively(async () => {

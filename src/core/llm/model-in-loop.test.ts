@@ -105,8 +105,8 @@ describe('a language model in the loop', () => {
   it('stops the run when a limit is spent, saying which', async () => {
     const { service, sessionId } = await zorblaxSession([{ text: 'not json' }, { text: ZORBLAX_IS_A_MOON }]);
     const { result, cycles } = await run(service, sessionId, 10, { ...WEBLLM, limits: { requests: 1 } });
-    expect(cycles[1]).toMatchObject({ tool: 'reason', model: { requests: 1, bottleneck: { kind: 'budget_exhausted', detail: "the run's budget is spent: 1 requests, the limit is 1" } } });
-    expect(result).toMatchObject({ ok: true, stoppedBecause: 'budget', budgetSpent: '1 requests, the limit is 1', cyclesRun: 2, usage: { requests: 1 } });
+    expect(cycles[1]).toMatchObject({ tool: 'reason', model: { requests: 1, bottleneck: { kind: 'budget_exhausted', detail: "the run's budget is spent: 1 request, the limit is 1" } } });
+    expect(result).toMatchObject({ ok: true, stoppedBecause: 'budget', budgetSpent: { limit: 'requests', used: 1, max: 1 }, cyclesRun: 2, usage: { requests: 1 } });
   });
 
   it('falls back to the symbolic engine when the GPU device is lost, and the session goes on', async () => {

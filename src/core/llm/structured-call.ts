@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cancelled, type ChatMessage, type LlmProvider, ProviderError, type TokenUsage } from './provider.ts';
-import type { UsageBudget } from './usage-budget.ts';
+import { describeSpentLimit, type UsageBudget } from './usage-budget.ts';
 
 /** A truthful stop (DESIGN section 10): what kept the call from an answer, never a made-up one. */
 export const bottleneckSchema = z.object({
@@ -44,8 +44,8 @@ export async function structuredCall<T>(provider: LlmProvider, schema: z.ZodType
   const stop = (bottleneck: Bottleneck): CallOutcome<T> => ({ ok: false, bottleneck, attempts, usage });
   for (let attempt = 0; attempt <= retries; attempt++) {
     if (options.signal?.aborted) throw cancelled(options.signal);
-    const spent = options.budget?.spentBecause();
-    if (spent) return stop({ kind: 'budget_exhausted', detail: `the run's budget is spent: ${spent}` });
+    const spent = options.budget?.spent();
+    if (spent) return stop({ kind: 'budget_exhausted', detail: `the run's budget is spent: ${describeSpentLimit(spent)}` });
     let completion;
     try {
       completion = await provider.complete({ messages, jsonSchema: { name: options.name, schema: jsonSchema }, signal: options.signal, ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}) });

@@ -13,6 +13,18 @@ export type UsageLimits = z.infer<typeof usageLimitsSchema>;
 
 export type UsageTotals = { requests: number; toolCalls: number; inputTokens: number; outputTokens: number };
 
+/** A limit a run reached: which, what was used, and the limit (a code and numbers; the UI and CLI word it). */
+export const spentLimitSchema = z.object({ limit: z.enum(['requests', 'toolCalls', 'inputTokens', 'outputTokens', 'wallSeconds']), used: z.number(), max: z.number() });
+export type SpentLimit = z.infer<typeof spentLimitSchema>;
+
+const LIMIT_UNITS = { requests: ['request', 'requests'], toolCalls: ['tool call', 'tool calls'], inputTokens: ['input token', 'input tokens'], outputTokens: ['output token', 'output tokens'], wallSeconds: ['second of wall time', 'seconds of wall time'] } as const;
+
+/** A spent limit in words, for a model's bottleneck and the CLI: "1 request, the limit is 1". */
+export function describeSpentLimit({ limit, used, max }: SpentLimit): string {
+  const [one, many] = LIMIT_UNITS[limit];
+  return `${used} ${used === 1 ? one : many}, the limit is ${max}`;
+}
+
 /**
  * What a run has used against its limits. A child run (a tool delegating to a model) is given the
  * same budget, so it draws from the same totals.
@@ -39,15 +51,15 @@ export class UsageBudget {
     this.totals.toolCalls++;
   }
 
-  /** Which limit is spent, in words, or undefined while there is room for another request. */
-  spentBecause(): string | undefined {
+  /** Which limit is spent (what was used, and the limit), or undefined while there is room for another request. */
+  spent(): SpentLimit | undefined {
     const { limits, totals } = this;
-    if (limits.requests !== undefined && totals.requests >= limits.requests) return `${totals.requests} requests, the limit is ${limits.requests}`;
-    if (limits.toolCalls !== undefined && totals.toolCalls >= limits.toolCalls) return `${totals.toolCalls} tool calls, the limit is ${limits.toolCalls}`;
-    if (limits.inputTokens !== undefined && totals.inputTokens >= limits.inputTokens) return `${totals.inputTokens} input tokens, the limit is ${limits.inputTokens}`;
-    if (limits.outputTokens !== undefined && totals.outputTokens >= limits.outputTokens) return `${totals.outputTokens} output tokens, the limit is ${limits.outputTokens}`;
+    for (const limit of ['requests', 'toolCalls', 'inputTokens', 'outputTokens'] as const) {
+      const max = limits[limit];
+      if (max !== undefined && totals[limit] >= max) return { limit, used: totals[limit], max };
+    }
     const seconds = (this.now() - this.#startedAt) / 1000;
-    if (limits.wallSeconds !== undefined && seconds >= limits.wallSeconds) return `${seconds.toFixed(1)} s of wall time, the limit is ${limits.wallSeconds} s`;
+    if (limits.wallSeconds !== undefined && seconds >= limits.wallSeconds) return { limit: 'wallSeconds', used: Math.round(seconds * 10) / 10, max: limits.wallSeconds };
     return undefined;
   }
 }

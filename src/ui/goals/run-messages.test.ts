@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type RunResult, addModelUse, describeRunEnd, runBlockedReason, runningText } from './run-messages.ts';
+import { type RunResult, addModelUse, describeRunEnd, runBlockedReason, runningText, spentLimitText } from './run-messages.ts';
 
 /** What a run without a model used. */
 const NO_MODEL = { provider: 'none', requests: 0, toolCalls: 0, inputTokens: 0, outputTokens: 0 };
@@ -30,13 +30,15 @@ describe('describeRunEnd', () => {
 describe('describeRunEnd with a language model', () => {
   const usage = { provider: 'openai-compatible', model: 'llama-3', requests: 4, toolCalls: 2, inputTokens: 1200, outputTokens: 300 };
 
-  it('says the run stopped because its budget is spent, and which limit', () => {
-    const report = describeRunEnd(ended({ cyclesRun: 2, lastCycle: 7, stoppedBecause: 'budget', budgetSpent: '5 requests, the limit is 5', usage }));
-    expect(report.message).toBe("Ran 2 cycles (up to cycle 7). Stopped: the run's budget is spent (5 requests, the limit is 5).");
+  it('says the run stopped because its budget is spent, and which limit, in words', () => {
+    const report = describeRunEnd(ended({ cyclesRun: 2, lastCycle: 7, stoppedBecause: 'budget', budgetSpent: { limit: 'requests', used: 5, max: 5 }, usage }));
+    expect(report.message).toBe("Ran 2 cycles (up to cycle 7). Stopped: the run's budget is spent (5 model requests of 5).");
     expect(report.tone).toBe('notice');
-    expect(describeRunEnd(ended({ cyclesRun: 0, lastCycle: 7, stoppedBecause: 'budget', budgetSpent: '5 requests, the limit is 5', usage })).message).toBe(
-      "Stopped: the run's budget is spent (5 requests, the limit is 5).",
+    expect(describeRunEnd(ended({ cyclesRun: 0, lastCycle: 7, stoppedBecause: 'budget', budgetSpent: { limit: 'requests', used: 1, max: 1 }, usage })).message).toBe(
+      "Stopped: the run's budget is spent (1 model request of 1).",
     );
+    expect(spentLimitText({ limit: 'wallSeconds', used: 61.2, max: 60 })).toBe('61.2 seconds of 60');
+    expect(spentLimitText({ limit: 'inputTokens', used: 12000, max: 10000 })).toBe('12,000 input tokens of 10,000');
   });
 
   it('adds what the bound model used, and nothing when the run bound none', () => {

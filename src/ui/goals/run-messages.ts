@@ -42,10 +42,24 @@ function stopSentence(result: Extract<RunResult, { ok: true }>): string {
     case 'cancelled':
       return `Paused after ${cycles(cyclesRun)}${upTo}.`;
     case 'budget': {
-      const spent = result.budgetSpent !== undefined ? `Stopped: the run's budget is spent (${result.budgetSpent}).` : "Stopped: the run's budget is spent.";
+      const spent = result.budgetSpent !== undefined ? `Stopped: the run's budget is spent (${spentLimitText(result.budgetSpent)}).` : "Stopped: the run's budget is spent.";
       return cyclesRun > 0 ? `Ran ${cycles(cyclesRun)}${upTo}. ${spent}` : spent;
     }
   }
+}
+
+/** The limits as the Settings form names them. */
+const LIMIT_WORDS = {
+  requests: (count: number) => `${count.toLocaleString('en')} model ${count === 1 ? 'request' : 'requests'}`,
+  toolCalls: (count: number) => `${count.toLocaleString('en')} tool ${count === 1 ? 'call' : 'calls'}`,
+  inputTokens: (count: number) => `${count.toLocaleString('en')} input ${count === 1 ? 'token' : 'tokens'}`,
+  outputTokens: (count: number) => `${count.toLocaleString('en')} output ${count === 1 ? 'token' : 'tokens'}`,
+  wallSeconds: (count: number) => `${count.toLocaleString('en')} ${count === 1 ? 'second' : 'seconds'}`,
+} as const;
+
+/** A spent limit in words: "5 model requests of 5", "61.2 seconds of 60". */
+export function spentLimitText(spent: NonNullable<Extract<RunResult, { ok: true }>['budgetSpent']>): string {
+  return `${LIMIT_WORDS[spent.limit](spent.used)} of ${spent.max.toLocaleString('en')}`;
 }
 
 /** Why the run buttons are disabled, or undefined when a run can start. */
