@@ -2,7 +2,16 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
 
+/** The chunk name of an in-browser engine's code, which the service worker caches at run time. */
+function engineChunkName(moduleIds: readonly string[]): string | undefined {
+  if (moduleIds.some((id) => id.includes('@mlc-ai/web-llm'))) return 'webllm';
+  if (moduleIds.some((id) => id.includes('@wllama/wllama'))) return 'wllama';
+  return undefined;
+}
+
 export default defineConfig({
+  // For `vite dev`: wllama's esm/index.js is one bundle already; served as it is.
+  optimizeDeps: { exclude: ['@wllama/wllama'] },
   plugins: [
     svelte(),
     VitePWA({
@@ -26,18 +35,24 @@ export default defineConfig({
       },
       workbox: {
         globPatterns: ['**/*.{html,js,css,svg,png,ttl,webmanifest}'],
-        // WebLLM's code (6 MB) is not part of a first visit: it is cached the first time a model is
-        // listed or loaded, and from then on served from that cache, offline too.
-        globIgnores: ['**/webllm-*.js'],
-        runtimeCaching: [{ urlPattern: /\/assets\/webllm-[^/]+\.js$/, handler: 'CacheFirst', options: { cacheName: 'anima-webllm-code', expiration: { maxEntries: 2 } } }],
+        // WebLLM's code (6 MB) and llama.cpp's (wllama: 400 KB of JS, a 9 MB wasm, which no glob
+        // here takes) are not part of a first visit: each is cached the first time a model needs it,
+        // and from then on served from that cache, offline too.
+        globIgnores: ['**/webllm-*.js', '**/wllama-*.js'],
+        runtimeCaching: [
+          { urlPattern: /\/assets\/webllm-[^/]+\.js$/, handler: 'CacheFirst', options: { cacheName: 'anima-webllm-code', expiration: { maxEntries: 2 } } },
+          // Its JS and its wasm: room for both, from this version and the one before.
+          { urlPattern: /\/assets\/wllama-[^/]+\.(js|wasm)$/, handler: 'CacheFirst', options: { cacheName: 'anima-wllama-code', expiration: { maxEntries: 4 } } },
+        ],
         navigateFallback: 'index.html',
       },
     }),
   ],
   worker: {
     format: 'es',
-    // WebLLM's chunk gets a name of its own, for the service worker's rules above.
-    rolldownOptions: { output: { chunkFileNames: (chunk) => (chunk.moduleIds.some((id) => id.includes('@mlc-ai/web-llm')) ? 'assets/webllm-[hash].js' : 'assets/[name]-[hash].js') } },
+    // WebLLM's and wllama's chunks get names of their own, for the service worker's rules above
+    // (wllama's wasm is named after its file already: assets/wllama-[hash].wasm).
+    rolldownOptions: { output: { chunkFileNames: (chunk) => `assets/${engineChunkName(chunk.moduleIds) ?? '[name]'}-[hash].js` } },
   },
   build: { target: 'es2022', sourcemap: false },
   test: {

@@ -5,6 +5,7 @@ import { createAgentService } from '../src/core/service.ts';
 import { AnimaDatabase, DATABASE_NAME } from '../src/core/store/database.ts';
 import { requestWriteAccess } from './write-access.ts';
 import { browserWebLlmHost } from './webllm-host.ts';
+import { browserGgufHost } from './gguf-host.ts';
 
 /**
  * The agent worker: owns the database writes and the in-memory graph, and exposes the
@@ -16,7 +17,7 @@ const service = createAgentService({
   now: () => Date.now(),
   newId: () => crypto.randomUUID(),
   writeAccess: requestWriteAccess(),
-  providerReach: { webLlm: browserWebLlmHost() },
+  providerReach: { webLlm: browserWebLlmHost(), gguf: browserGgufHost() },
   loadStarterGraph: async () => {
     const response = await fetch(new URL(`${import.meta.env.BASE_URL}starter-graph.ttl`, self.location.origin));
     if (!response.ok) throw new Error(`the starter graph could not be fetched (HTTP ${response.status})`);
