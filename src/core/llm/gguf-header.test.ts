@@ -34,6 +34,12 @@ describe('reading a GGUF header', () => {
     expect(header.parameters).toBe(2 * 64 * 364 + 2 * (4 * 64 * 64 + 3 * 64 * 128 + 2 * 64) + 64);
   });
 
+  it('says the context the model was made with, the same size whatever it is', async () => {
+    const long = tinyGguf(3, { contextLength: 4096 });
+    expect((await readGgufHeader(bytesSource(long))).contextLength).toBe(4096);
+    expect(long.byteLength).toBe(tinyGguf(3).byteLength);
+  });
+
   it('refuses a file that is not a GGUF model, a truncated one, and an unknown version, saying which', async () => {
     await expect(readGgufHeader(bytesSource(new TextEncoder().encode('PK\u0003\u0004 a zip file')))).rejects.toThrow('not a GGUF model: the file starts with "PK??", not "GGUF"');
     const bytes = tinyGguf(3);

@@ -181,9 +181,14 @@ function writeValue(writer: GgufWriter, value: Value): void {
   }
 }
 
-/** The tiny model as GGUF bytes; `seed` picks its weights. */
-export function tinyGguf(seed = 1): Uint8Array {
-  const { layers, width, heads, feedForward, context } = TINY_GGUF_SHAPE;
+/**
+ * The tiny model as GGUF bytes; `seed` picks its weights. `contextLength` is the context it says
+ * it was trained for (the agent's prompts need more than the default 256; RoPE has no size of its
+ * own, so the file is the same size).
+ */
+export function tinyGguf(seed = 1, options: { contextLength?: number } = {}): Uint8Array {
+  const { layers, width, heads, feedForward } = TINY_GGUF_SHAPE;
+  const context = options.contextLength ?? TINY_GGUF_SHAPE.context;
   const vocabulary = tinyVocabulary();
   const random = normalRandom(seed);
   const metadata: [string, Value][] = [
