@@ -35,14 +35,14 @@ export function browserWebLlmHost(): WebLlmHost {
   return {
     async gpu(): Promise<GpuReport> {
       const gpu = (navigator as Navigator & { gpu?: Gpu }).gpu;
-      if (!gpu) return { available: false, reason: 'this browser has no WebGPU (try a recent Chrome or Edge), so models run only through an OpenAI-compatible endpoint' };
+      if (!gpu) return { available: false, reason: 'this browser has no WebGPU (try a recent Chrome or Edge), so models run on the CPU engine or through an OpenAI-compatible endpoint' };
       let adapter: GpuAdapter | null;
       try {
         adapter = await gpu.requestAdapter();
       } catch (error) {
         return { available: false, reason: `WebGPU refused an adapter: ${error instanceof Error ? error.message : String(error)}` };
       }
-      if (!adapter) return { available: false, reason: 'WebGPU found no usable GPU (it may be turned off, or this device has none), so models run only through an OpenAI-compatible endpoint' };
+      if (!adapter) return { available: false, reason: 'WebGPU found no usable GPU (it may be turned off, or this device has none), so models run on the CPU engine or through an OpenAI-compatible endpoint' };
       const info = adapter.info ?? {};
       const name = [info.vendor, info.architecture, info.description].filter((part) => part && part.trim() !== '').join(' ');
       return { available: true, adapter: name || 'a GPU that does not say its name', shaderF16: adapter.features.has('shader-f16'), maxBufferMB: Math.round(adapter.limits.maxBufferSize / 2 ** 20) };

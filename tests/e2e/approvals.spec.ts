@@ -60,6 +60,33 @@ test.describe('approvals', () => {
     await expect(approvals.value(done, 'Done in cycle')).toBeVisible();
   });
 
+  test('an action approved with an edited input runs with that input; a bad edit is refused and changes nothing', async ({ shell, goals, cycles, approvals }) => {
+    await shell.goTo('Approvals');
+    const pending = approvals.pending('kg_query', GOAL.description);
+    await pending.getByRole('button', { name: 'Edit input', exact: true }).click();
+    await expect(pending.getByRole('textbox', { name: /^Input to run instead/ })).toHaveValue(/"symbol": \d+/);
+
+    await approvals.approveEdited(pending, '{"symbol": ');
+    await expect(pending).toContainText('The edited input is not JSON');
+    await approvals.approveEdited(pending, '{"symbol": "Mars"}');
+    await expect(approvals.alert()).toContainText('at input.symbol: kg_query would refuse it');
+    await expect(approvals.value(pending, 'Status')).toContainText('Pending');
+
+    await approvals.approveEdited(pending, '{"symbol": 1}');
+    await expect(approvals.status('Approved with your input: run the agent to carry it out.')).toBeVisible();
+    const approved = approvals.decided('kg_query', GOAL.description);
+    await expect(approvals.action(approved)).toHaveText('tool=kg_query input={"symbol":1}');
+    await expect(approved).toContainText('Edited by you before approving.');
+
+    await shell.goTo('Goals');
+    await goals.run.runOneButton.click();
+    await goals.run.waitForRunEnd();
+    await shell.goTo('Cycles');
+    const newest = cycles.entries().first();
+    await expect(newest.getByRole('group', { name: 'Tool', exact: true })).toContainText('kg_query');
+    await expect(newest).toContainText('carrying out approved action #1');
+  });
+
   test('a denied action is not asked for again: the goal goes on, and the next cycle does something else', async ({ shell, goals, cycles, approvals }) => {
     await shell.goTo('Approvals');
     const pending = approvals.pending('kg_query', GOAL.description);

@@ -45,7 +45,7 @@ test('a model on an OpenAI-compatible endpoint answers the check, then helps a g
     await goals.run.runUntilDoneButton.click();
     await expect(goals.status(ZORBLAX.description)).toContainText('Completed', { timeout: RUN_TIMEOUT_MS });
     await goals.run.waitForRunEnd();
-    await expect(goals.run.status).toContainText('openai-compatible · tiny-test: 1 request, 300 tokens in, 60 out');
+    await expect(goals.run.status).toContainText('tiny-test (OpenAI-compatible): 1 request, 300 tokens in, 60 out');
 
     await shell.goTo('Cycles');
     await expect(cycles.tool(1)).toContainText('kg_query');
@@ -167,7 +167,7 @@ test("a run stops once its budget is spent, and says which limit", async ({ shel
     await goals.run.runUntilDoneButton.click();
     await goals.run.waitForRunEnd();
     await expect(goals.run.status).toContainText("Stopped: the run's budget is spent (1 model request of 1).");
-    await expect(goals.run.status).toContainText('openai-compatible · tiny-test: 1 request,');
+    await expect(goals.run.status).toContainText('tiny-test (OpenAI-compatible): 1 request,');
     await expect(goals.status(ZORBLAX.description)).toContainText('Active');
     expect(server.requests).toHaveLength(1);
 

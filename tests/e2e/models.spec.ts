@@ -9,7 +9,7 @@ import { expect, test } from './fixtures.ts';
 test('without a usable GPU the Models screen says why and what to do instead, Settings says the same, and goals still run', async ({ shell, models, settings, goals }) => {
   await models.open();
   await expect(models.gpuRegion).toContainText('WebGPU cannot run a model here: WebGPU found no usable GPU');
-  await expect(models.gpuRegion).toContainText('Anima works without a model; or use an OpenAI-compatible endpoint in Settings.');
+  await expect(models.gpuRegion).toContainText('Anima works without a model. To run one here, add it to the CPU engine (llama.cpp), or use an OpenAI-compatible endpoint in Settings.');
   await expect(models.listRegion).toContainText('No model can run here.');
   await expect(models.runnableList.getByRole('article')).toHaveCount(0);
   await expect(models.listRegion.getByRole('button', { name: 'Download', exact: true })).toHaveCount(0);

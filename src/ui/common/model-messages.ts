@@ -24,6 +24,7 @@ export const PROVIDER_LABELS = {
   none: 'none',
   'openai-compatible': 'OpenAI-compatible',
   webllm: 'WebLLM',
+  gguf: 'CPU engine',
 } as const satisfies Record<InferenceView['provider'], string>;
 
 /** A provider's name in words; a name the UI does not know is shown as it came. */
@@ -52,10 +53,10 @@ export function requestsAndTokensText(usage: { requests: number; inputTokens: nu
   return `${countText(usage.requests, 'request')}, ${countText(usage.inputTokens, 'token')} in, ${usage.outputTokens.toLocaleString('en')} out`;
 }
 
-/** A run's use of its model: "openai-compatible · llama-3: 4 requests, 1,200 tokens in, 300 out"; undefined when it bound none. */
+/** A run's use of its model: "llama-3 (OpenAI-compatible): 4 requests, 1,200 tokens in, 300 out"; undefined when it bound none. */
 export function runUsageText(usage: RunUsage): string | undefined {
   if (usage.model === undefined || usage.provider === 'none') return undefined;
-  return `${usage.provider} · ${usage.model}: ${requestsAndTokensText(usage)}`;
+  return `${usage.model} (${providerLabel(usage.provider)}): ${requestsAndTokensText(usage)}`;
 }
 
 /** The model runs bind, as the run controls show it: "none", or "llama-3 (OpenAI-compatible)". */
@@ -67,5 +68,7 @@ export function boundModelText(view: InferenceView): string {
       return view.openAi ? `${view.openAi.model} (${PROVIDER_LABELS['openai-compatible']})` : `${PROVIDER_LABELS['openai-compatible']}, no endpoint set`;
     case 'webllm':
       return view.webllmModel ? `${view.webllmModel} (${PROVIDER_LABELS.webllm})` : `${PROVIDER_LABELS.webllm}, no model chosen`;
+    case 'gguf':
+      return view.ggufModel ? `${view.ggufModel} (${PROVIDER_LABELS.gguf})` : `${PROVIDER_LABELS.gguf}, no model chosen`;
   }
 }

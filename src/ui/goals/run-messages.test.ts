@@ -42,7 +42,7 @@ describe('describeRunEnd with a language model', () => {
   });
 
   it('adds what the bound model used, and nothing when the run bound none', () => {
-    expect(describeRunEnd(ended({ cyclesRun: 1, lastCycle: 1, stoppedBecause: 'max-cycles', usage })).details).toEqual(['openai-compatible · llama-3: 4 requests, 1,200 tokens in, 300 out']);
+    expect(describeRunEnd(ended({ cyclesRun: 1, lastCycle: 1, stoppedBecause: 'max-cycles', usage })).details).toEqual(['llama-3 (OpenAI-compatible): 4 requests, 1,200 tokens in, 300 out']);
     expect(describeRunEnd(ended({ cyclesRun: 1, lastCycle: 1, stoppedBecause: 'max-cycles' })).details).toBeUndefined();
   });
 

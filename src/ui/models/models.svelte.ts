@@ -3,6 +3,7 @@ import { CoalescedFetch } from '../common/coalesced-fetch.ts';
 import { messageOf } from '../common/error-message.ts';
 import type { InferenceView } from '../common/model-messages.ts';
 import { formOf, settingsOf } from '../settings/inference-form.ts';
+import { GgufModels } from './gguf-models.svelte.ts';
 import {
   type DownloadProgress,
   type ModelList,
@@ -50,6 +51,8 @@ export class ModelsView {
   readonly #host: ModelsHost;
   readonly #generateId: () => string;
   readonly #coalescedLoad = new CoalescedFetch(() => this.#fetch());
+  /** The CPU engine's models (llama.cpp in WebAssembly), loaded apart: they need no GPU, and listing them loads no engine code. */
+  readonly gguf: GgufModels;
 
   list = $state<ModelList | undefined>();
   status = $state<ModelsLoadStatus>('idle');
@@ -65,6 +68,7 @@ export class ModelsView {
   constructor(host: ModelsHost, generateId: () => string = () => crypto.randomUUID()) {
     this.#host = host;
     this.#generateId = generateId;
+    this.gguf = new GgufModels(host, generateId);
   }
 
   /** Why "Use this model" is disabled, or undefined when it works. */

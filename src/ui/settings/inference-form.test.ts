@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { InferenceView } from '../common/model-messages.ts';
-import { describeCheck, describeKeyRemoval, describeSave, formOf, formProblems, hasUnsavedChanges, limitsText, settingsOf } from './inference-form.ts';
+import { PROVIDER_CHOICES, describeCheck, describeKeyRemoval, describeSave, formOf, formProblems, hasUnsavedChanges, limitsText, settingsOf } from './inference-form.ts';
 
 const ENDPOINT_VIEW: InferenceView = {
   provider: 'openai-compatible',
@@ -18,6 +18,7 @@ describe('the language model form', () => {
       model: 'llama-3',
       apiKey: '',
       webllmModel: '',
+      ggufModel: '',
       limits: { requests: 5, toolCalls: null, inputTokens: null, outputTokens: null, wallSeconds: 30 },
       confidenceCap: 0.7,
     });
@@ -36,6 +37,23 @@ describe('the language model form', () => {
     expect(settingsOf({ ...form, provider: 'none', baseUrl: '', model: '' })).not.toHaveProperty('openAi');
     expect(settingsOf({ ...form, baseUrl: ' ', model: '' })).toMatchObject({ openAi: { baseUrl: '', model: '' } });
     expect(settingsOf({ ...form, provider: 'webllm', webllmModel: ' Qwen ' })).toMatchObject({ provider: 'webllm', webllmModel: 'Qwen' });
+  });
+
+  it('sends the chosen GGUF model for the CPU engine, and keeps the WebLLM model when switching', () => {
+    const form = formOf({ provider: 'webllm', webllmModel: 'Qwen', limits: {}, confidenceCap: 0.7 });
+    expect(form.ggufModel).toBe('');
+    expect(settingsOf({ ...form, provider: 'gguf', ggufModel: ' tiny.gguf ' })).toEqual({ provider: 'gguf', webllmModel: 'Qwen', ggufModel: 'tiny.gguf', limits: {}, confidenceCap: 0.7 });
+    // None chosen yet: the agent says to choose one (its problem names the field).
+    expect(settingsOf({ ...form, provider: 'gguf' })).not.toHaveProperty('ggufModel');
+    const saved = formOf({ provider: 'gguf', ggufModel: 'tiny.gguf', limits: {}, confidenceCap: 0.7 });
+    expect(saved).toMatchObject({ provider: 'gguf', ggufModel: 'tiny.gguf' });
+    expect(settingsOf({ ...saved, provider: 'none' })).toMatchObject({ provider: 'none', ggufModel: 'tiny.gguf' });
+    expect(hasUnsavedChanges({ ...saved, ggufModel: 'other.gguf' }, { provider: 'gguf', ggufModel: 'tiny.gguf', limits: {}, confidenceCap: 0.7 })).toBe(true);
+  });
+
+  it('offers the CPU engine among the providers', () => {
+    expect(PROVIDER_CHOICES.map((choice) => choice.label)).toContain('CPU engine (llama.cpp, any browser)');
+    expect(PROVIDER_CHOICES.find((choice) => choice.label.startsWith('CPU engine'))?.value).toBe('gguf');
   });
 
   it('knows when the form differs from the saved settings, which a check uses', () => {
@@ -62,13 +80,23 @@ describe('the language model form', () => {
         { path: 'openAi.baseUrl', message: 'the base URL must be an http(s) address, like http://localhost:8080/v1' },
         { path: 'limits.requests', message: 'Too small' },
         { message: 'something else' },
+        { path: 'ggufModel', message: 'choose a GGUF model (add one on the Models screen)' },
       ],
     });
     expect(report).toEqual({
       tone: 'failure',
       message: 'The language model settings were not changed:',
-      problems: ['Base URL: the base URL must be an http(s) address, like http://localhost:8080/v1', 'Requests: Too small', 'something else'],
-      byField: { 'openAi.baseUrl': ['the base URL must be an http(s) address, like http://localhost:8080/v1'], 'limits.requests': ['Too small'] },
+      problems: [
+        'Base URL: the base URL must be an http(s) address, like http://localhost:8080/v1',
+        'Requests: Too small',
+        'something else',
+        'GGUF model: choose a GGUF model (add one on the Models screen)',
+      ],
+      byField: {
+        'openAi.baseUrl': ['the base URL must be an http(s) address, like http://localhost:8080/v1'],
+        'limits.requests': ['Too small'],
+        ggufModel: ['choose a GGUF model (add one on the Models screen)'],
+      },
     });
   });
 
@@ -76,6 +104,9 @@ describe('the language model form', () => {
     expect(describeSave({ ok: true, settings: ENDPOINT_VIEW }).message).toBe('Saved: runs bind llama-3 (OpenAI-compatible), within 5 requests and 30 s of wall time each.');
     expect(describeSave({ ok: true, settings: { ...ENDPOINT_VIEW, limits: {} } }).message).toBe('Saved: runs bind llama-3 (OpenAI-compatible), with no limits.');
     expect(describeSave({ ok: true, settings: { provider: 'none', limits: {}, confidenceCap: 0.7 } }).message).toBe('Saved: runs use the symbolic engine alone.');
+    expect(describeSave({ ok: true, settings: { provider: 'gguf', ggufModel: 'tiny.gguf', limits: { requests: 2 }, confidenceCap: 0.7 } }).message).toBe(
+      'Saved: runs bind tiny.gguf (CPU engine), within 2 requests each.',
+    );
     expect(limitsText({ requests: 1, toolCalls: 2, outputTokens: 1000 })).toBe('1 request, 2 tool calls and 1,000 output tokens');
     expect(describeKeyRemoval({ ok: true, settings: ENDPOINT_VIEW }).message).toBe('The API key is removed from this device.');
   });

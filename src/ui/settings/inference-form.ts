@@ -10,6 +10,7 @@ export const PROVIDER_CHOICES = [
   { value: 'none', label: 'None (symbolic engine alone)', hint: 'The agent works with its own tools only, as before.' },
   { value: 'openai-compatible', label: 'OpenAI-compatible endpoint', hint: 'A server that speaks the OpenAI chat API: llama.cpp, vLLM, Ollama, or a hosted one.' },
   { value: 'webllm', label: "WebLLM (on this device's GPU)", hint: 'A model that runs in this browser with WebGPU, once downloaded.' },
+  { value: 'gguf', label: 'CPU engine (llama.cpp, any browser)', hint: 'A GGUF model that runs in this browser on the CPU, once added: slower than a GPU, but it needs none.' },
 ] as const satisfies readonly { value: ProviderChoice; label: string; hint: string }[];
 
 /** The limits of a run, each with its label; whole numbers except the wall time. */
@@ -30,6 +31,8 @@ export type InferenceForm = {
   model: string;
   apiKey: string;
   webllmModel: string;
+  /** The id of the chosen GGUF model ('' for none yet). */
+  ggufModel: string;
   limits: Record<LimitField, number | null>;
   confidenceCap: number | null;
 };
@@ -42,6 +45,7 @@ export const INFERENCE_FIELD_LABELS = {
   'openAi.model': 'Model',
   'openAi.apiKey': 'API key',
   webllmModel: 'WebLLM model',
+  ggufModel: 'GGUF model',
   'limits.requests': 'Requests',
   'limits.toolCalls': 'Tool calls',
   'limits.inputTokens': 'Input tokens',
@@ -73,6 +77,7 @@ export function formOf(view: InferenceView): InferenceForm {
     model: view.openAi?.model ?? '',
     apiKey: '',
     webllmModel: view.webllmModel ?? '',
+    ggufModel: view.ggufModel ?? '',
     limits,
     confidenceCap: view.confidenceCap,
   };
@@ -85,7 +90,8 @@ function isEmpty(value: number | null | undefined): value is null | undefined {
 /**
  * The settings a form asks for, as the agent takes them. The endpoint is sent when it is the
  * chosen provider, or when it is filled in (so choosing another provider keeps it, and its key);
- * an empty key field keeps the stored key, and `removeKey` removes it. Empty limits are no limits.
+ * an empty key field keeps the stored key, and `removeKey` removes it. The WebLLM and GGUF models
+ * are sent whenever chosen, so switching provider keeps the other's. Empty limits are no limits.
  */
 export function settingsOf(form: InferenceForm, options: { removeKey?: boolean } = {}): Record<string, unknown> {
   const baseUrl = form.baseUrl.trim();
@@ -93,6 +99,7 @@ export function settingsOf(form: InferenceForm, options: { removeKey?: boolean }
   const hasEndpoint = form.provider === 'openai-compatible' || (baseUrl !== '' && model !== '');
   const apiKey = options.removeKey ? '' : form.apiKey.trim() === '' ? undefined : form.apiKey.trim();
   const webllmModel = form.webllmModel.trim();
+  const ggufModel = form.ggufModel.trim();
   const limits: Partial<Record<LimitField, number>> = {};
   for (const field of LIMIT_FIELD_NAMES) {
     const value = form.limits[field];
@@ -102,6 +109,7 @@ export function settingsOf(form: InferenceForm, options: { removeKey?: boolean }
     provider: form.provider,
     ...(hasEndpoint ? { openAi: { baseUrl, model, ...(apiKey !== undefined ? { apiKey } : {}) } } : {}),
     ...(webllmModel !== '' ? { webllmModel } : {}),
+    ...(ggufModel !== '' ? { ggufModel } : {}),
     limits,
     confidenceCap: form.confidenceCap,
   };

@@ -73,6 +73,14 @@ export class ApprovalsPage {
     await approval.getByRole('button', { name: 'Approve', exact: true }).click();
   }
 
+  /** Opens the input editor, writes the text in it, and approves the action with it. */
+  async approveEdited(approval: Locator, input: string): Promise<void> {
+    const editor = approval.getByRole('textbox', { name: /^Input to run instead/ });
+    if (!(await editor.isVisible())) await approval.getByRole('button', { name: 'Edit input', exact: true }).click();
+    await editor.fill(input);
+    await approval.getByRole('button', { name: 'Approve with this input', exact: true }).click();
+  }
+
   async deny(approval: Locator, reason = ''): Promise<void> {
     await approval.getByRole('textbox', { name: 'Reason for denying (optional)' }).fill(reason);
     await approval.getByRole('button', { name: 'Deny', exact: true }).click();

@@ -21,7 +21,75 @@ export async function pretendDownloaded(page: Page, modelId: string): Promise<vo
 /** A model's own actions. */
 export type ModelAction = 'Download' | 'Cancel' | 'Try again' | 'Repair' | 'Use this model' | 'Delete' | 'Delete the model' | 'Keep it';
 
-/** The Models screen: the GPU as WebGPU sees it, the WebLLM models with their state and actions, and this origin's storage. */
+/** A GGUF model's own actions. */
+export type GgufAction = 'Use this model' | 'Delete' | 'Delete the model' | 'Keep it';
+
+/** A GGUF model's facts, by their labels. */
+export type GgufFact = 'Parameters' | 'Quantisation' | 'Context' | 'Architecture' | 'Size' | 'Memory needed' | 'From';
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The Models screen's CPU engine section (llama.cpp in WebAssembly): the GGUF models added here, adding one from a file or an address, and each model's actions. */
+export class GgufSection {
+  readonly page: Page;
+  readonly region: Locator;
+  /** The models added here. */
+  readonly list: Locator;
+  readonly fileInput: Locator;
+  readonly urlInput: Locator;
+  readonly downloadButton: Locator;
+  readonly cancelButton: Locator;
+  /** The progress of an addition. */
+  readonly progress: Locator;
+  /** What the last addition or deletion did (or that one is in progress). */
+  readonly status: Locator;
+
+  constructor(page: Page) {
+    this.page = page;
+    this.region = page.getByRole('region', { name: 'CPU engine (llama.cpp)', exact: true });
+    this.list = this.region.getByRole('list', { name: 'GGUF models added', exact: true });
+    // A file input has no role: found by its label.
+    this.fileInput = this.region.getByLabel('Model file (.gguf)', { exact: true });
+    this.urlInput = this.region.getByRole('textbox', { name: 'Model address', exact: true });
+    this.downloadButton = this.region.getByRole('button', { name: 'Download', exact: true });
+    this.cancelButton = this.region.getByRole('button', { name: 'Cancel', exact: true });
+    this.progress = this.region.getByRole('progressbar', { name: /^Adding / });
+    this.status = this.region.getByRole('status', { name: 'Last change', exact: true });
+  }
+
+  /** Picks a file to add, as a user would in the file chooser. */
+  async addFile(name: string, bytes: Uint8Array, mimeType = 'application/octet-stream'): Promise<void> {
+    await this.fileInput.setInputFiles({ name, mimeType, buffer: Buffer.from(bytes) });
+  }
+
+  /** Asks for a model at an address (without waiting for the outcome). */
+  async download(url: string): Promise<void> {
+    await this.urlInput.fill(url);
+    await this.downloadButton.click();
+  }
+
+  /** A model's card, found by its name (general.name, else the file name), then its file name. */
+  model(name: string): Locator {
+    return this.list.getByRole('article', { name: new RegExp(`^${escapeRegExp(name)} `) });
+  }
+
+  fact(name: string, fact: GgufFact): Locator {
+    return this.model(name).getByRole('group', { name: fact, exact: true });
+  }
+
+  action(name: string, action: GgufAction): Locator {
+    return this.model(name).getByRole('button', { name: action, exact: true });
+  }
+
+  /** The failure of the last addition, with the agent's problems. */
+  addAlert(): Locator {
+    return this.region.getByRole('alert').filter({ hasText: 'The model was not added:' });
+  }
+}
+
+/** The Models screen: the GPU as WebGPU sees it, the WebLLM models with their state and actions, the CPU engine's GGUF models, and this origin's storage. */
 export class ModelsPage {
   readonly page: Page;
   readonly gpuRegion: Locator;
@@ -33,9 +101,11 @@ export class ModelsPage {
   readonly hiddenList: Locator;
   readonly persistenceStatus: Locator;
   readonly persistButton: Locator;
+  readonly gguf: GgufSection;
 
   constructor(page: Page) {
     this.page = page;
+    this.gguf = new GgufSection(page);
     this.gpuRegion = page.getByRole('region', { name: 'WebGPU', exact: true });
     this.listRegion = page.getByRole('region', { name: 'WebLLM models', exact: true });
     this.storageRegion = page.getByRole('region', { name: 'Storage', exact: true });

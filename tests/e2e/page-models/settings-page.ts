@@ -7,7 +7,7 @@ const OPEN_TIMEOUT_MS = 45_000;
 export type ModelLimits = Partial<Record<'Requests' | 'Tool calls' | 'Input tokens' | 'Output tokens' | 'Wall time (seconds)', number>>;
 
 /** The provider choices of the Language model section. */
-export type ProviderChoice = 'None (symbolic engine alone)' | 'OpenAI-compatible endpoint' | "WebLLM (on this device's GPU)";
+export type ProviderChoice = 'None (symbolic engine alone)' | 'OpenAI-compatible endpoint' | "WebLLM (on this device's GPU)" | 'CPU engine (llama.cpp, any browser)';
 
 /** The Settings screen's Language model section: the provider, its endpoint or model, the limits of each run, and a check. */
 export class LanguageModelSection {
@@ -19,6 +19,8 @@ export class LanguageModelSection {
   readonly removeKeyButton: Locator;
   /** The WebLLM model: a choice among the downloaded models. */
   readonly webllmModelSelect: Locator;
+  /** The CPU engine's model: a choice among the GGUF models added. */
+  readonly ggufModelSelect: Locator;
   readonly modelsScreenLink: Locator;
   readonly confidenceCapInput: Locator;
   readonly saveButton: Locator;
@@ -41,6 +43,7 @@ export class LanguageModelSection {
     this.apiKeyInput = this.region.getByLabel('API key', { exact: true });
     this.removeKeyButton = this.region.getByRole('button', { name: 'Remove the key', exact: true });
     this.webllmModelSelect = this.region.getByRole('combobox', { name: 'WebLLM model', exact: true });
+    this.ggufModelSelect = this.region.getByRole('combobox', { name: 'GGUF model', exact: true });
     this.modelsScreenLink = this.region.getByRole('link', { name: /on the Models screen$/ });
     this.confidenceCapInput = this.region.getByRole('spinbutton', { name: 'Confidence cap for facts a model adds', exact: true });
     this.saveButton = this.region.getByRole('button', { name: 'Save language model', exact: true });
