@@ -1,6 +1,7 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
+import { ENGINE_CODE_CACHES } from './workers/engine-code.ts';
 
 /** The chunk name of an in-browser engine's code, which the service worker caches at run time. */
 function engineChunkName(moduleIds: readonly string[]): string | undefined {
@@ -40,9 +41,10 @@ export default defineConfig({
         // and from then on served from that cache, offline too.
         globIgnores: ['**/webllm-*.js', '**/wllama-*.js'],
         runtimeCaching: [
-          { urlPattern: /\/assets\/webllm-[^/]+\.js$/, handler: 'CacheFirst', options: { cacheName: 'anima-webllm-code', expiration: { maxEntries: 2 } } },
-          // Its JS and its wasm: room for both, from this version and the one before.
-          { urlPattern: /\/assets\/wllama-[^/]+\.(js|wasm)$/, handler: 'CacheFirst', options: { cacheName: 'anima-wllama-code', expiration: { maxEntries: 4 } } },
+          { urlPattern: /\/assets\/webllm-[^/]+\.js$/, handler: 'CacheFirst', options: { cacheName: ENGINE_CODE_CACHES.webllm, expiration: { maxEntries: 2 }, matchOptions: { ignoreVary: true } } },
+          // Its JS and its wasm: room for both, from this version and the one before. A module import
+          // sends an Origin header the cached response may Vary on: it must match all the same.
+          { urlPattern: /\/assets\/wllama-[^/]+\.(js|wasm)$/, handler: 'CacheFirst', options: { cacheName: ENGINE_CODE_CACHES.wllama, expiration: { maxEntries: 4 }, matchOptions: { ignoreVary: true } } },
         ],
         navigateFallback: 'index.html',
       },

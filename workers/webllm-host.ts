@@ -2,12 +2,13 @@ import type { ChatEngine } from '../src/core/llm/chat-engine.ts';
 import { cancelled } from '../src/core/llm/provider.ts';
 import type { LoadProgress, WebLlmHost } from '../src/core/llm/webllm-host.ts';
 import type { GpuReport } from '../src/core/llm/webllm-models.ts';
+import { ENGINE_CODE_CACHES, keepEngineCodeForOffline } from './engine-code.ts';
 
 /** The little of WebGPU the check reads (the DOM library may not describe it). */
 type GpuAdapter = { features: { has(name: string): boolean }; limits: { maxBufferSize: number }; info?: { vendor?: string; architecture?: string; description?: string } };
 type Gpu = { requestAdapter(): Promise<GpuAdapter | null> };
 
-type WebLlm = typeof import('@mlc-ai/web-llm');
+type WebLlm = typeof import('./webllm-code.ts');
 
 /** The caches where WebLLM (with its default Cache API backend) keeps a model's weights and configuration, under its address. */
 const WEBLLM_MODEL_CACHES = ['webllm/model', 'webllm/config'];
@@ -20,7 +21,10 @@ type Engine = InstanceType<WebLlm['MLCEngine']>;
 export function browserWebLlmHost(): WebLlmHost {
   let webLlm: Promise<WebLlm> | undefined;
   const importWebLlm = () =>
-    (webLlm ??= import('@mlc-ai/web-llm').catch((error: unknown) => {
+    (webLlm ??= import('./webllm-code.ts').then((module) => {
+      void keepEngineCodeForOffline(ENGINE_CODE_CACHES.webllm, [module.WEBLLM_CODE_URL]);
+      return module;
+    }).catch((error: unknown) => {
       webLlm = undefined;
       throw new Error(`WebLLM's code could not be loaded (${error instanceof Error ? error.message : String(error)}); open Anima online once to fetch it`);
     }));

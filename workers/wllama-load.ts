@@ -1,9 +1,10 @@
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import { cancelled } from '../src/core/llm/provider.ts';
 import { type WllamaEngine, wllamaEngine } from '../src/core/llm/wllama-engine.ts';
+import { ENGINE_CODE_CACHES, keepEngineCodeForOffline } from './engine-code.ts';
 
-// The package's `main` names a file it does not ship; its built ES module is esm/index.js.
-type WllamaModule = typeof import('@wllama/wllama/esm/index.js');
+// The package's `main` names a file it does not ship; its built ES module is esm/index.js (re-exported by wllama-code.ts).
+type WllamaModule = typeof import('./wllama-code.ts');
 
 /** A GGUF model loaded into llama.cpp, its engine, and the means to unload it. */
 export type LoadedWllama = {
@@ -15,10 +16,28 @@ export type LoadedWllama = {
 };
 
 let wllamaModule: Promise<WllamaModule> | undefined;
+let wasmAddress: Promise<string> | undefined;
+
+/**
+ * llama.cpp's wasm as a blob: address. wllama runs llama.cpp in a worker of its own, made from a
+ * blob: URL, whose fetches the service worker does not see: offline it could not get the wasm.
+ * This worker fetches it (from the service worker's cache when offline) and hands it over.
+ */
+function wasmBlobAddress(): Promise<string> {
+  return (wasmAddress ??= fetch(wasmUrl)
+    .then(async (response) => {
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      return URL.createObjectURL(await response.blob());
+    })
+    .catch((error: unknown) => {
+      wasmAddress = undefined;
+      throw new Error(`llama.cpp's wasm could not be loaded (${messageOf(error)}); open Anima online once to fetch it`);
+    }));
+}
 
 /** wllama's code (about 400 KB, its wasm apart), imported the first time a model is loaded. */
 function importWllama(): Promise<WllamaModule> {
-  return (wllamaModule ??= import('@wllama/wllama/esm/index.js').catch((error: unknown) => {
+  return (wllamaModule ??= import('./wllama-code.ts').catch((error: unknown) => {
     wllamaModule = undefined;
     throw new Error(`llama.cpp's code could not be loaded (${messageOf(error)}); open Anima online once to fetch it`);
   }));
@@ -35,12 +54,13 @@ function importWllama(): Promise<WllamaModule> {
  */
 export async function loadWllama(file: Blob, options: { contextTokens: number; signal?: AbortSignal }): Promise<LoadedWllama> {
   const { contextTokens, signal } = options;
-  const { Wllama, LogLevel } = await importWllama();
+  const { Wllama, LogLevel, WLLAMA_CODE_URL } = await importWllama();
+  const wasm = await wasmBlobAddress();
   if (signal?.aborted) throw cancelled(signal);
   // llama.cpp says why a load failed only in its log: its first error line while loading is the reason.
   let loadErrors: string[] | undefined = [];
   const wllama = new Wllama(
-    { default: wasmUrl },
+    { default: wasm },
     {
       logger: {
         // Its debug lines (every request's slot timings) would bury the worker's console.
@@ -65,6 +85,8 @@ export async function loadWllama(file: Blob, options: { contextTokens: number; s
   } finally {
     loadErrors = undefined;
   }
+  // Loaded, so the code and wasm were fetched: kept for offline use even on a first visit.
+  void keepEngineCodeForOffline(ENGINE_CODE_CACHES.wllama, [WLLAMA_CODE_URL, new URL(wasmUrl, WLLAMA_CODE_URL).href]);
   const engine = wllamaEngine(wllama);
   return {
     wllama,

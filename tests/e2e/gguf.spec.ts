@@ -2,6 +2,8 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TINY_GGUF_SHAPE, tinyGguf } from '../../src/core/testing/tiny-gguf.ts';
 import { expect, test } from './fixtures.ts';
+import type { GoalsPage } from './page-models/goals-page.ts';
+import type { ModelsPage } from './page-models/models-page.ts';
 
 /**
  * The CPU engine (llama.cpp in WebAssembly) on the Models screen and in Settings, in the default
@@ -163,25 +165,49 @@ test.describe('on a phone', () => {
   });
 });
 
-test('a run with the CPU engine loads the model in the browser and its cycles ask it, recording what it used', async ({ shell, models, goals, cycles }) => {
-  // A longer context than the default: the agent's system prompt and the goal's facts need more than 256 tokens.
-  const runnable = tinyGguf(1, { contextLength: 4096 });
-  await models.open();
-  await models.gguf.addFile('runnable.gguf', runnable);
-  await expect(models.gguf.model('anima-tiny-1')).toBeVisible();
+/** Adds a tiny model with a context long enough for the agent's prompts, and makes runs bind it. */
+async function useRunnableModel(models: ModelsPage): Promise<void> {
+  await models.gguf.addFile('runnable.gguf', tinyGguf(1, { contextLength: 4096 }));
   await models.gguf.action('anima-tiny-1', 'Use this model').click();
   await expect(models.gguf.model('anima-tiny-1')).toContainText('In use');
+}
 
+/**
+ * Two cycles of a goal only a model could answer: the symbolic engine finds nothing, then reason
+ * asks the model (its random words give a bottleneck or a proposed fact).
+ */
+async function askTheModel(goals: GoalsPage, subject: string): Promise<void> {
+  await goals.addGoal({ description: `What is ${subject}`, criteria: `${subject} is-a ?x`, priority: 255 });
+  for (let cycle = 0; cycle < 2; cycle++) {
+    await goals.run.runOneButton.click();
+    await goals.run.waitForRunEnd();
+  }
+}
+
+test('a run with the CPU engine loads the model in the browser and its cycles ask it, recording what it used', async ({ shell, models, goals, cycles }) => {
+  await models.open();
+  await useRunnableModel(models);
   await shell.goTo('Goals');
-  // Only the model could know: the symbolic engine finds nothing, then reason asks the model (its random words give a bottleneck or a proposed fact).
-  await goals.addGoal({ description: 'What is Zorblax', criteria: 'Zorblax is-a ?x' });
-  await goals.run.runOneButton.click();
-  await goals.run.waitForRunEnd();
-  await goals.run.runOneButton.click();
-  await goals.run.waitForRunEnd();
+  await askTheModel(goals, 'Zorblax');
   await expect(goals.run.status).toContainText(/runnable\.gguf \(CPU engine\): [1-3] requests?, [\d,]+ tokens in, [\d,]+ out/);
 
   await shell.goTo('Cycles');
   await expect(cycles.tool(2)).toContainText('reason');
   await expect(cycles.modelUse(2)).toContainText(/^Model: runnable\.gguf \(CPU engine\): [1-3] requests?, [\d,]+ prompt \+ [\d,]+ completion tokens/);
+});
+
+test('a model used on the first visit runs with the network off afterwards', async ({ page, context, shell, models, goals, settings }) => {
+  await models.open();
+  await page.waitForFunction(async () => (await navigator.serviceWorker.ready) !== null && navigator.serviceWorker.controller !== null);
+  // Still the first visit: the agent worker started before the service worker took control.
+  await useRunnableModel(models);
+  await shell.goTo('Goals');
+  await askTheModel(goals, 'Zorblax');
+  await expect(goals.run.status).toContainText('runnable.gguf (CPU engine)');
+
+  await context.setOffline(true);
+  await page.reload();
+  await settings.open();
+  await settings.languageModel.checkButton.click();
+  await expect(settings.languageModel.checkResult).toContainText(/runnable\.gguf \(CPU engine\): [1-3] attempts?, [\d,]+ prompt \+ [\d,]+ completion tokens/, { timeout: 60_000 });
 });
