@@ -81,6 +81,22 @@ describe('GGUF models for the CPU engine', () => {
     }
   });
 
+  it('gives two additions at once their own files, and reads an address whose name does not decode', async () => {
+    const { service, host } = ggufService();
+    const server = await fileServer(TINY);
+    try {
+      const [first, second] = await Promise.all([
+        service.ggufAdd({ operationId: 'a', source: { kind: 'url', url: `${server.baseUrl}/models/same.gguf` } }),
+        service.ggufAdd({ operationId: 'b', source: { kind: 'url', url: `${server.baseUrl}/models/same.gguf` } }),
+      ]);
+      expect([first, second].map((added) => added.ok && added.model.id).sort()).toEqual(['same.gguf', 'same.gguf-2']);
+      expect([...host.files.keys()].sort()).toEqual(['same.gguf', 'same.gguf-2']);
+      expect(await service.ggufAdd({ operationId: 'c', source: { kind: 'url', url: `${server.baseUrl}/models/m%E0%A4%A.gguf` } })).toMatchObject({ ok: true, model: { fileName: 'm%E0%A4%A.gguf' } });
+    } finally {
+      await server.close();
+    }
+  });
+
   it('cancels a download and keeps nothing', async () => {
     const { service, host } = ggufService();
     const server = await fileServer(new Uint8Array(4 * 2 ** 20));

@@ -11,10 +11,22 @@ const MAX_GGUF_BYTES = 16 * 2 ** 30;
 
 const viewOf = (record: GgufModelRecord) => ({ ...record, memoryBytes: ggufMemoryBytes(record) });
 
+/** The file name an address ends with (decoded where it can be), or a plain one. */
+function fileNameOf(url: string): string {
+  const last = new URL(url).pathname.split('/').pop() || 'model.gguf';
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}
+
 /** The CPU engine's slice of the AgentService: the GGUF models added here, adding one from a file or an address, deleting one. */
 export function ggufService(context: ServiceContext): Pick<AgentServiceImplementation, 'ggufList' | 'ggufAdd' | 'ggufDelete'> {
   const { db, now, operations, canWrite, exclusively } = context;
   const host = () => context.dependencies.providerReach?.gguf;
+  // Ids of additions under way: two at once never write to the same file.
+  const adding = new Set<string>();
 
   return {
     async ggufList() {
@@ -32,10 +44,11 @@ export function ggufService(context: ServiceContext): Pick<AgentServiceImplement
       const gguf = host();
       if (!gguf) return { ok: false, problems: [{ message: NO_GGUF_HERE }] };
       if (!canWrite()) return { ok: false, problems: [{ message: READ_ONLY_MESSAGE }] };
-      const fileName = source.kind === 'file' ? source.fileName : decodeURIComponent(new URL(source.url).pathname.split('/').pop() || 'model.gguf');
+      const fileName = source.kind === 'file' ? source.fileName : fileNameOf(source.url);
       const controller = new AbortController();
       operations.set(operationId, controller);
-      const id = ggufIdFor(fileName, new Set((await db.models.toArray()).map((record) => record.id)));
+      const id = ggufIdFor(fileName, new Set([...(await db.models.toArray()).map((record) => record.id), ...adding]));
+      adding.add(id);
       let isStored = false;
       try {
         let header;
@@ -78,6 +91,7 @@ export function ggufService(context: ServiceContext): Pick<AgentServiceImplement
         if (error instanceof GgufError) return { ok: false, problems: [{ message: `${fileName}: ${error.message}` }] };
         return { ok: false, problems: [{ message: `${fileName} could not be added: ${error instanceof Error ? error.message : String(error)}` }] };
       } finally {
+        adding.delete(id);
         operations.delete(operationId);
       }
     },

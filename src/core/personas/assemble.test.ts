@@ -95,9 +95,11 @@ describe('assembling a persona', () => {
   });
 
   describe('within a token budget', () => {
+    /** The tokens of what may not be left out: the persona, its guardrails, its pinned part in its summary. */
     const fixed = () => {
       const definition = mentor();
-      return assembled({ ...definition, parts: definition.parts.filter((link) => link.pinned), traits: [], skills: [] }, { detail: true }).tokens;
+      const pinnedOnly = { ...definition, parts: definition.parts.filter((link) => link.pinned).map((link) => ({ ...link, part: { ...link.part, content: '' } })), traits: [], skills: [] };
+      return assembled(pinnedOnly, { detail: true }).tokens;
     };
 
     it('always keeps the pinned parts and guardrails, then adds parts by priority while they fit', () => {
@@ -123,9 +125,9 @@ describe('assembling a persona', () => {
       expect(result.tokens).toBeLessThanOrEqual(budget);
     });
 
-    it('leaves out parts, then traits and skills, that do not fit even in summary', () => {
+    it('leaves out parts, then traits and skills, that do not fit even in summary; a pinned part shortens first', () => {
       const result = assembled(mentor(), { detail: true, budgetTokens: fixed() });
-      expect(result.parts.map((entry) => entry.name)).toEqual(['calm-identity']);
+      expect(result.parts).toEqual([expect.objectContaining({ name: 'calm-identity', view: 'summary', text: 'You are a mentor.' })]);
       expect(result.leftOut).toEqual([
         { kind: 'part', name: 'warm-tone', because: 'budget' },
         { kind: 'part', name: 'teach-goal', because: 'budget' },
@@ -135,7 +137,21 @@ describe('assembling a persona', () => {
       expect(result.tokens).toBe(fixed());
     });
 
-    it('says so when the pinned parts alone exceed the budget', () => {
+    it('keeps a short part of lower priority rather than the whole detail of a higher one', () => {
+      const definition = mentor();
+      const long = definition.parts[2]!;
+      definition.parts[2] = { ...long, priority: 50, part: { ...long.part, content: 'Step by step. '.repeat(200) } };
+      const withoutLong = assembled({ ...definition, parts: definition.parts.map((link) => (link === definition.parts[2] ? { ...link, part: { ...link.part, content: '' } } : link)) }, { detail: true });
+      const result = assembled(definition, { detail: true, budgetTokens: withoutLong.tokens });
+      expect(result.parts.map((part) => [part.name, part.view])).toEqual([
+        ['calm-identity', 'detail'],
+        ['warm-tone', 'detail'],
+        ['teach-goal', 'summary'],
+      ]);
+      expect(result.leftOut).toEqual([]);
+    });
+
+    it('says so when the pinned parts alone exceed the budget, even in their summary', () => {
       const result = assemblePersona(mentor(), { detail: true, budgetTokens: fixed() - 1 });
       expect(result).toEqual({ ok: false, error: { reason: 'pinned-over-budget', budgetTokens: fixed() - 1, fixedTokens: fixed(), pinned: ['calm-identity'] } });
     });

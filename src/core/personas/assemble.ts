@@ -136,9 +136,10 @@ function render(definition: PersonaDefinition, view: 'summary' | 'detail', selec
 /**
  * Assembles a persona's prompt (seed 003's get_agent_persona): the summary or detail view of the
  * persona and its effective parts, traits, skills and guardrails. `types` keeps parts of those
- * types; `limit` keeps the top-N parts by priority (pinned first); a token budget keeps the
- * persona's own text, its guardrails and pinned parts always, then adds the others by priority,
- * in their summary when the detail does not fit, and leaves out what still does not.
+ * types; `limit` keeps the top-N parts by priority (pinned first). A token budget keeps the
+ * persona's own text, its guardrails and pinned parts always; adds the others by priority in
+ * their summary, leaving out what does not fit; in the detail view then gives each part its
+ * detail, by priority, where that fits; and last adds traits and skills while they fit.
  */
 export function assemblePersona(definition: PersonaDefinition, options: AssemblyOptions): Result<AssembledPersona, OverBudget> {
   const view = options.detail ? 'detail' : 'summary';
@@ -169,23 +170,32 @@ export function assemblePersona(definition: PersonaDefinition, options: Assembly
 
   const budget = options.budgetTokens;
   if (budget !== undefined) {
-    for (const candidate of candidates) if (candidate.pinned) chosen.set(candidate, assembled(candidate, view));
+    const pinned = candidates.filter((candidate) => candidate.pinned).sort(byPriority);
+    const rest = candidates.filter((candidate) => !candidate.pinned).sort(byPriority);
+    const hasDetail = (candidate: Candidate) => view === 'detail' && candidate.part.content.trim() !== '';
     traits = [];
     skills = [];
     const tokensOf = () => estimateTokens(render(definition, view, { parts: inOrder(chosen), traits, skills }));
+    // What may not be left out (the persona's text, its guardrails, pinned parts), pinned parts in their summary at first.
+    // A part without detail is whole in its summary: it is not reported as shortened.
+    const shortest = (candidate: Candidate) => assembled(candidate, hasDetail(candidate) ? 'summary' : view);
+    for (const candidate of pinned) chosen.set(candidate, shortest(candidate));
     const fixedTokens = tokensOf();
-    if (fixedTokens > budget) return { ok: false, error: { reason: 'pinned-over-budget', budgetTokens: budget, fixedTokens, pinned: [...chosen.values()].map((part) => part.name) } };
-    // Parts by priority, then traits and skills in their order: each joins whole, else (detail) in its summary, else is left out.
-    const rest = candidates.filter((candidate) => !candidate.pinned).sort(byPriority);
+    if (fixedTokens > budget) return { ok: false, error: { reason: 'pinned-over-budget', budgetTokens: budget, fixedTokens, pinned: pinned.map((candidate) => candidate.part.name) } };
+    // Then the others by priority, each in its summary while it fits: a long part never crowds out a short one of lower priority.
     for (const candidate of rest) {
-      const views: ('summary' | 'detail')[] = view === 'detail' && candidate.part.content.trim() !== '' ? ['detail', 'summary'] : [view];
-      const fitting = views.find((partView) => {
-        chosen.set(candidate, assembled(candidate, partView));
-        if (tokensOf() <= budget) return true;
+      chosen.set(candidate, shortest(candidate));
+      if (tokensOf() > budget) {
         chosen.delete(candidate);
-        return false;
-      });
-      if (!fitting) leftOut.push({ kind: 'part', name: candidate.part.name, because: 'budget' });
+        leftOut.push({ kind: 'part', name: candidate.part.name, because: 'budget' });
+      }
+    }
+    // Then, in the detail view, each part in (pinned first, by priority) is given its detail while that fits.
+    for (const candidate of [...pinned, ...rest]) {
+      if (!chosen.has(candidate) || !hasDetail(candidate)) continue;
+      const summary = chosen.get(candidate)!;
+      chosen.set(candidate, assembled(candidate, 'detail'));
+      if (tokensOf() > budget) chosen.set(candidate, summary);
     }
     for (const trait of definition.traits) {
       traits = [...traits, trait];

@@ -57,8 +57,8 @@ export type TraitType = z.infer<typeof traitTypeSchema>;
 export const CATALOG_KINDS = ['persona', 'part', 'trait', 'skill', 'guardrail', 'arc'] as const;
 export type CatalogKind = (typeof CATALOG_KINDS)[number];
 
-/** The most text one field holds: a long system prompt or backstory fits, a pasted book does not. */
-export const MAX_FIELD_CHARS = 50_000;
+/** The most text one field holds: a long system prompt or backstory fits (as much as a character card's field), a pasted book does not. */
+export const MAX_FIELD_CHARS = 100_000;
 
 /** A name is how items are found, linked and overridden: one line, unique among items of its kind. */
 export const catalogNameSchema = z

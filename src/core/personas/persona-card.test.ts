@@ -122,3 +122,35 @@ describe('character cards in the persona catalog', () => {
     });
   });
 });
+
+describe('cards with flaws other applications let through', () => {
+  it('imports a card with blank and long tags, a multi-line or very long name, and long fields, tidied', async () => {
+    const service = await fresh();
+    const longName = `Sir ${'Reginald '.repeat(20)}the Third`;
+    const card = { spec: 'chara_card_v2', spec_version: '2.0', data: { ...V2_CARD.data, name: `  ${longName}\nof Somewhere  `, tags: ['', '  ', 'fantasy', 'fantasy', 'x'.repeat(80)], description: 'd'.repeat(80_000) } };
+    const check = await service.personaImportCheck({ fileName: 'sir.json', data: JSON.stringify(card) });
+    if (!check.ok) throw new Error(JSON.stringify(check.problems));
+    const { persona } = check.preview;
+    expect(persona.name.length).toBeLessThanOrEqual(120);
+    expect(persona.name).toMatch(/^Sir Reginald /);
+    expect(persona.name).not.toMatch(/\n/);
+    expect(persona.tags).toEqual(['fantasy', 'x'.repeat(60)]);
+    expect(new Set(check.preview.items.map((item) => item.name)).size).toBe(check.preview.items.length);
+    const imported = await service.personaImport({ fileName: 'sir.json', data: JSON.stringify(card) });
+    expect(imported).toMatchObject({ ok: true, item: { name: persona.name } });
+    // The persona can be used by its name: shown, exported.
+    expect(await service.personaGet({ name: persona.name })).toMatchObject({ ok: true });
+  });
+
+  it('gives a card carrying an Anima bundle a catalog name too', async () => {
+    const service = await fresh();
+    await imported(service, 'bram.json', JSON.stringify(V2_CARD));
+    const exported = await service.personaExport({ name: 'Bram', format: 'card-json' });
+    if (!exported.ok || typeof exported.data !== 'string') throw new Error('no card');
+    const card = JSON.parse(exported.data);
+    card.data.name = '  Evil\nName  ';
+    const other = await fresh();
+    expect(await imported(other, 'evil.json', JSON.stringify(card))).toMatchObject({ name: 'Evil Name' });
+    expect(await other.personaDelete({ name: 'Evil Name' })).toEqual({ ok: true });
+  });
+});

@@ -39,21 +39,25 @@ function summaryOf(text: string): string {
 export function bundleFromCard(card: CharacterCard): Result<PersonaBundle> {
   const { anima, ...extensions } = card.extensions;
   const kept = { extras: { ...card.extras, ...keptFields(card) }, extensions };
+  const name = catalogNameOf(card.name);
+  if (name === '') return { ok: false, error: [{ path: 'data.name', message: 'a card needs a name with some letters in it' }] };
   if (anima !== undefined) {
     const embedded = readBundle(anima);
     if (!embedded.ok) return { ok: false, error: embedded.error.map((problem) => ({ ...problem, path: `data.extensions.anima${problem.path ? `.${problem.path}` : ''}` })) };
-    return { ok: true, value: { ...embedded.value, persona: { ...embedded.value.persona, name: card.name }, card: kept } };
+    return fromCardChecked({ ...embedded.value, persona: { ...embedded.value.persona, name }, card: kept });
   }
+  // Part names say whose they are: the card's name, shortened so the label always fits.
   const parts = CARD_PARTS.flatMap(({ field, type, label }) => {
     const text = card[field];
     if (text.trim() === '') return [];
     const summary = summaryOf(text);
-    return [{ name: `${card.name}: ${label}`.slice(0, 120), type, description: `The card's ${label}.`, summary, content: summary === text ? '' : text, tags: [] }];
+    const owner = name.slice(0, MAX_NAME_CHARS - label.length - 2).trimEnd();
+    return [{ name: `${owner}: ${label}`, type, description: `The card's ${label}.`, summary, content: summary === text ? '' : text, tags: [] }];
   });
   const bundle: PersonaBundle = {
     format: BUNDLE_FORMAT,
     version: BUNDLE_VERSION,
-    persona: { name: card.name, description: card.creatorNotes.slice(0, 2000), summary: '', detail: '', tags: card.tags.slice(0, 50) },
+    persona: { name, description: card.creatorNotes.slice(0, 2000), summary: '', detail: '', tags: catalogTagsOf(card.tags) },
     parts,
     links: parts.map((part) => ({ part: part.name, priority: 0, pinned: false })),
     traits: [],
@@ -61,9 +65,27 @@ export function bundleFromCard(card: CharacterCard): Result<PersonaBundle> {
     guardrails: [],
     card: kept,
   };
-  // The bundle schema checks names, lengths and caps with their places.
+  return fromCardChecked(bundle);
+}
+
+/** The bundle schema checks names, lengths and caps with their places. */
+function fromCardChecked(bundle: PersonaBundle): Result<PersonaBundle> {
   const checked = readBundle(bundle);
   return checked.ok ? checked : { ok: false, error: checked.error.map((problem) => ({ ...problem, message: `${problem.message} (from the card)` })) };
+}
+
+const MAX_NAME_CHARS = 120;
+const MAX_TAG_CHARS = 60;
+
+/** A card's name as a catalog name: one line, spaces collapsed, at most 120 characters (cards allow more). */
+function catalogNameOf(name: string): string {
+  return name.replace(/[\p{Cc}\p{Zl}\p{Zp}\s]+/gu, ' ').trim().slice(0, MAX_NAME_CHARS).trimEnd();
+}
+
+/** A card's tags as catalog tags: blank ones dropped, long ones cut, each once, at most 50. */
+function catalogTagsOf(tags: readonly string[]): string[] {
+  const cleaned = tags.map((tag) => tag.replace(/\s+/gu, ' ').trim().slice(0, MAX_TAG_CHARS).trimEnd()).filter((tag) => tag !== '');
+  return [...new Set(cleaned)].slice(0, 50);
 }
 
 function keptFields(card: CharacterCard): Record<string, unknown> {

@@ -231,7 +231,7 @@ export const personaContract = {
   /** A persona as a file: an Anima bundle (JSON), or a character card (V3 JSON, or PNG with `ccv3` and `chara`). */
   personaExport: {
     args: z.object({ name, format: personaFileFormatSchema }),
-    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), fileName: z.string(), mediaType: z.string(), data: z.union([z.string(), bytesSchema]) }), failure(['not-found'])]),
+    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), fileName: z.string(), mediaType: z.string(), data: z.union([z.string(), bytesSchema]) }), failure(['not-found', 'too-large'])]),
   },
   /** Reads a bundle or character card and says what importing it would create; changes nothing. */
   personaImportCheck: { args: importArgs, result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), preview: personaImportPreviewSchema }), failure([...CHANGE_REASONS])]) },

@@ -8,7 +8,7 @@ import { BUNDLE_FORMAT, bundleOf, bundleText, readBundle, type PersonaBundle } f
 import { decodeUtf8, parseJsonText } from '../json-text.ts';
 import { readDefinition } from './persona-catalog-read.ts';
 import type { PersonaImportPreview, PersonaSummary } from './persona-contract.ts';
-import { isPng } from './png-text.ts';
+import { isPng, MAX_PNG_BYTES } from './png-text.ts';
 
 type FileMethods = 'personaExport' | 'personaImportCheck' | 'personaImport';
 type Refusal = { ok: false; reason: 'invalid' | 'not-found' | 'name-taken' | 'in-use' | 'read-only'; problems: Problem[] };
@@ -149,7 +149,11 @@ export function personaFilesService(context: ServiceContext, catalog: CatalogAcc
         if (format === 'bundle') return { ok: true as const, fileName: `${slug}.persona.json`, mediaType: 'application/json', data: bundleText(bundle) };
         const card = cardFromBundle(bundle);
         if (format === 'card-json') return { ok: true as const, fileName: `${slug}.card.json`, mediaType: 'application/json', data: writeCharacterCardJson(card) };
-        return { ok: true as const, fileName: `${slug}.card.png`, mediaType: 'image/png', data: writeCharacterCardPng(card, persona.card?.image) };
+        const png = writeCharacterCardPng(card, persona.card?.image);
+        // Its image and two copies of the card must still be a file an import reads back.
+        if (png.byteLength > MAX_PNG_BYTES)
+          return { ok: false as const, reason: 'too-large' as const, problems: [{ message: `the card PNG would be ${(png.byteLength / 2 ** 20).toFixed(1)} MB, more than the ${MAX_PNG_BYTES / 2 ** 20} MB a card import reads; export it as card JSON or as a bundle` }] };
+        return { ok: true as const, fileName: `${slug}.card.png`, mediaType: 'image/png', data: png };
       });
     },
 

@@ -161,6 +161,17 @@ describe('the persona catalog', () => {
     expect(manifest.manifest.onDemand.map((entry) => entry.call)).toContain('partGet(name)');
   });
 
+  it('compiles again by itself when the arc stage of a compiled persona changes', async () => {
+    const { service, ok } = await setUp();
+    ok(await service.personaArcAssign({ persona: 'Mentor', arc: 'growth' }));
+    ok(await service.personaCompile({ name: 'Mentor' }));
+    ok(await service.personaStageAdvance({ persona: 'Mentor' }));
+    const got = expectAccepted(await service.personaGet({ name: 'Mentor' }));
+    expect(got.compiled).toMatchObject({ isCurrent: true, summary: expect.stringContaining('Speak sternly.') });
+    ok(await service.personaArcAssign({ persona: 'Mentor', arc: null }));
+    expect(expectAccepted(await service.personaGet({ name: 'Mentor' })).compiled).toMatchObject({ isCurrent: true, summary: expect.stringContaining('Speak warmly.') });
+  });
+
   it('refuses a budget the pinned parts alone exceed, naming them', async () => {
     const { service, ok } = await setUp();
     ok(await service.personaLink({ persona: 'Mentor', kind: 'part', name: 'teach-goal', link: { priority: 0, pinned: true } }));
@@ -198,9 +209,9 @@ describe('persona bundles', () => {
     expect(await other.service.personaImport({ fileName: first.fileName, data: first.data })).toMatchObject({ ok: true, item: { name: 'Mentor', arc: { stage: 'stern' } } });
     const again = await other.service.personaExport({ name: 'Mentor', format: 'bundle' });
     expect(again.ok && again.data).toBe(first.data);
-    const original = await service.personaGet({ name: 'Mentor', detail: true });
-    const imported = await other.service.personaGet({ name: 'Mentor', detail: true });
-    expect(imported.ok && imported.assembled.text).toBe(original.ok && original.assembled.text);
+    const original = expectAccepted(await service.personaGet({ name: 'Mentor', detail: true }));
+    const imported = expectAccepted(await other.service.personaGet({ name: 'Mentor', detail: true }));
+    expect(imported.assembled.text).toBe(original.assembled.text);
   });
 
   it('refuses a persona name already taken, and imports under another name reusing identical parts', async () => {

@@ -155,6 +155,18 @@ export function personaService(context: ServiceContext): Pick<AgentServiceImplem
 
   const touch = (personaId: number) => db.personas.update(personaId, { updatedAt: now() });
 
+  /** The compiled summary and detail of a persona as it is now, stamped. */
+  const compiledNow = (definition: PersonaDefinition) => ({ compiledSummary: assembled(definition, false).text, compiledDetail: assembled(definition, true).text, compiledAt: now() });
+
+  /**
+   * A persona that was compiled is compiled again when its arc stage changes: seed 003 asks for a
+   * compile after every advance, and a session wearing it gives its model the compiled text.
+   */
+  const recompileIfCompiled = async (personaId: number) => {
+    const persona = await db.personas.get(personaId);
+    if (persona?.compiledAt !== undefined) await db.personas.put({ ...persona, ...compiledNow(await readDefinition(db, persona)) });
+  };
+
   /** Overrides by part type, resolved to parts of that type. */
   const resolveOverrides = async (overrides: Record<string, string>): Promise<Partial<Record<PartType, PartRecord>> | { ok: false; reason: 'invalid'; problems: Problem[] }> => {
     const resolved: Partial<Record<PartType, PartRecord>> = {};
@@ -281,6 +293,7 @@ export function personaService(context: ServiceContext): Pick<AgentServiceImplem
       if (!target) return refusal('invalid', `"${persona.name}" is already at the last stage, "${stages[index]?.name ?? '?'}"`, 'persona');
       await db.personaArcs.put({ ...onArc, currentStageId: target.id, updatedAt: now() });
       await touch(persona.id);
+      await recompileIfCompiled(persona.id);
       return { ok: true as const, item: await summaryOf((await db.personas.get(persona.id))!) };
     });
 
@@ -376,8 +389,7 @@ export function personaService(context: ServiceContext): Pick<AgentServiceImplem
       return change(async () => {
         const persona = await personaNamed(name);
         const definition = await readDefinition(db, persona);
-        const compiledAt = now();
-        const compiled = { compiledSummary: assembled(definition, false).text, compiledDetail: assembled(definition, true).text, compiledAt };
+        const compiled = compiledNow(definition);
         // Compiling is not an edit: updatedAt stays, so the catalog's order and "changed" marks mean edits.
         await db.personas.put({ ...persona, ...compiled });
         return { ok: true as const, compiled: compiledOf({ ...persona, ...compiled }, definition)! };
@@ -596,6 +608,7 @@ export function personaService(context: ServiceContext): Pick<AgentServiceImplem
           await db.personaArcs.put({ personaId: persona.id, arcId: arc.id, currentStageId: stage.id, updatedAt: now() });
         }
         await touch(persona.id);
+        await recompileIfCompiled(persona.id);
         return { ok: true as const, item: await summaryOf((await db.personas.get(persona.id))!) };
       });
     },

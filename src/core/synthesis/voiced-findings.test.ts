@@ -46,6 +46,14 @@ describe("findings written in the persona's voice", () => {
     expect(engine.requests[1]!.messages.at(-1)!.content).toMatch(/there are only \d findings/);
   });
 
+  it('sends back a citation in the prose of a finding that does not exist, or one left out of the list', async () => {
+    const { service, sessionId, goalId, engine } = await writerSession([final('The dog is a fish [9].', [1]), final('The dog is a mammal [1] with a tail [2].', [1]), final('The dog is a mammal [1].', [1])]);
+    const written = await service.synthesizeInVoice({ sessionId, goalId, operationId: 'write' });
+    expect(written).toMatchObject({ ok: true, text: 'The dog is a mammal [1].', model: { requests: 3 } });
+    expect(engine.requests[1]!.messages.at(-1)!.content).toMatch(/so not \[9\]/);
+    expect(engine.requests[2]!.messages.at(-1)!.content).toContain('[2] is cited in the text: list it in cites');
+  });
+
   it('says truthfully when the model gives a bottleneck, and when no model is chosen', async () => {
     const stuck = await writerSession([{ text: JSON.stringify({ kind: 'bottleneck', bottleneck: { kind: 'missing_input', detail: 'too few findings to write about' } }) }]);
     expect(await stuck.service.synthesizeInVoice({ sessionId: stuck.sessionId, goalId: stuck.goalId, operationId: 'write' })).toMatchObject({

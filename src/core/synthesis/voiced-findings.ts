@@ -17,12 +17,21 @@ export function findingLine(finding: SynthesisInput['findings'][number]): string
  * A citation of a finding that does not exist is invalid output (sent back to the model).
  */
 export function voicedAnswerSchema(findingCount: number) {
+  const exists = (number: number) => number >= 1 && number <= findingCount;
+  const noSuchFinding = (number: number) => (findingCount === 0 ? `there are no findings to cite, so not [${number}]` : `there are only ${findingCount} findings, so not [${number}]`);
   return z.discriminatedUnion('kind', [
-    z.object({
-      kind: z.literal('final'),
-      text: z.string().trim().min(1, 'the text is empty').max(MAX_PROSE_CHARS, `the text is longer than ${MAX_PROSE_CHARS} characters`),
-      cites: z.array(z.number().int().min(1).max(Math.max(1, findingCount), `there are only ${findingCount} findings`)).max(200),
-    }),
+    z
+      .object({
+        kind: z.literal('final'),
+        text: z.string().trim().min(1, 'the text is empty').max(MAX_PROSE_CHARS, `the text is longer than ${MAX_PROSE_CHARS} characters`),
+        cites: z.array(z.number().int()).max(200),
+      })
+      .superRefine((answer, context) => {
+        // Citations in the prose count as much as the list: each must name a finding, and be listed.
+        const inText = [...answer.text.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]));
+        for (const number of new Set([...answer.cites, ...inText])) if (!exists(number)) context.addIssue({ code: 'custom', path: inText.includes(number) ? ['text'] : ['cites'], message: noSuchFinding(number) });
+        for (const number of new Set(inText)) if (exists(number) && !answer.cites.includes(number)) context.addIssue({ code: 'custom', path: ['cites'], message: `[${number}] is cited in the text: list it in cites` });
+      }),
     z.object({ kind: z.literal('bottleneck'), bottleneck: bottleneckSchema }),
   ]);
 }
