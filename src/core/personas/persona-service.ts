@@ -29,18 +29,17 @@ import {
   type SkillView,
   type TraitView,
 } from './persona-contract.ts';
-import { personaFilesService } from './persona-files-service.ts';
+import { personaFilesService, type Refusal } from './persona-files-service.ts';
 import { estimateTokens } from './token-estimate.ts';
 
 type PersonaMethods = keyof typeof personaContract;
-type Refusal = { ok: false; reason: 'invalid' | 'not-found' | 'name-taken' | 'in-use' | 'read-only'; problems: Problem[] };
 
 /** A refusal, with the one problem that says why. */
-export const refusal = <R extends Refusal['reason']>(reason: R, message: string, path?: string) => ({ ok: false as const, reason, problems: [{ message, ...(path ? { path } : {}) }] });
+const refusal = <R extends Refusal['reason']>(reason: R, message: string, path?: string) => ({ ok: false as const, reason, problems: [{ message, ...(path ? { path } : {}) }] });
 const readOnly = (): Refusal => refusal('read-only', READ_ONLY_MESSAGE);
 
 /** Thrown inside a catalog transaction to abort it with a refusal (nothing of the change is written). */
-export class CatalogRefusal extends Error {
+class CatalogRefusal extends Error {
   constructor(readonly refusal: Refusal) {
     super(refusal.problems[0]?.message);
   }
