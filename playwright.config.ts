@@ -2,13 +2,15 @@ import { defineConfig } from '@playwright/test';
 import { CHROMIUM_FLAGS } from './scripts/find-chromium.mjs';
 
 /** The e2e tests run against the built app served by `vite preview` in Chromium (see scripts/run-e2e.mjs). */
-const PORT = 4319;
+// ANIMA_E2E_PORT (with ANIMA_DIST, see vite.config.ts) lets two runs on one machine keep apart.
+const PORT = Number(process.env.ANIMA_E2E_PORT ?? 4319);
 
 /** The WebGPU tests: the one file run in a Chromium with software WebGPU (SwiftShader). */
 const WEBGPU_SPEC = /webgpu\.spec\.ts$/;
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  outputDir: process.env.ANIMA_E2E_PORT ? `test-results/e2e-${process.env.ANIMA_E2E_PORT}` : 'test-results',
   fullyParallel: false,
   workers: 1,
   retries: 0,

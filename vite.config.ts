@@ -56,7 +56,8 @@ export default defineConfig({
     // (wllama's wasm is named after its file already: assets/wllama-[hash].wasm).
     rolldownOptions: { output: { chunkFileNames: (chunk) => `assets/${engineChunkName(chunk.moduleIds) ?? '[name]'}-[hash].js` } },
   },
-  build: { target: 'es2022', sourcemap: false },
+  // ANIMA_DIST lets parallel e2e runs (one per working copy or helper) build and serve apart.
+  build: { target: 'es2022', sourcemap: false, outDir: process.env.ANIMA_DIST ?? 'dist' },
   test: {
     include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts'],
     globalSetup: ['tests/unit/global-setup.ts'],

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 const BUDGET_BYTES = 350 * 1024;
-const dist = new URL('../dist/', import.meta.url).pathname;
+const dist = new URL(`../${process.env.ANIMA_DIST ?? 'dist'}/`, import.meta.url).pathname;
 const serviceWorker = readFileSync(join(dist, 'sw.js'), 'utf8');
 const precached = [...serviceWorker.matchAll(/url:"([^"]+)"/g)].map((match) => match[1]);
 const workboxRuntime = readdirSync(dist).filter((name) => /^workbox-.*\.js$/.test(name));
