@@ -133,6 +133,7 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
     webAccess: context.webAccess,
     isOnline: context.isOnline,
     ...(context.model ? { model: context.model } : {}),
+    psyche: context.psyche,
   };
   // Every tool is assessed first: the plan skips the steps whose tool cannot run, then the choice is scored.
   type Assessed = { tool: AgentTool; skippedBecause: string } | { tool: AgentTool; skippedBecause?: undefined; input: unknown; verdict: ReturnType<typeof judgeAction> };

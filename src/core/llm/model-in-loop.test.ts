@@ -227,3 +227,41 @@ describe('the inference settings', () => {
     expect(await service.inferenceCheck({ operationId: 'check' })).toMatchObject({ ok: true, check: { provider: 'webllm', model: 'Tiny-q4f32_1-MLC', answer: 'Paris', attempts: 2 } });
   });
 });
+
+describe('a model calling tools while it reasons', () => {
+  const toolCall = (input: unknown) => ({ text: JSON.stringify({ kind: 'tool_call', tool: 'kg_query', input }) });
+
+  it('sends an invalid call back with its problems, runs the valid one, and reads its result before answering', async () => {
+    const { service, sessionId, engine } = await zorblaxSession([toolCall({ pattern: 5 }), toolCall({ pattern: '?x is-a Planet' }), { text: ZORBLAX_IS_A_MOON }]);
+    const { result, cycles } = await run(service, sessionId, 5);
+    expect(cycles.map((record) => [record.tool, record.outcome])).toEqual([
+      ['kg_query', 'no-change'],
+      ['reason', 'completed'],
+    ]);
+    // The invalid input was answered with what is wrong, in the same step (a retry of the call).
+    expect(engine.requests[1]!.messages.at(-1)!.content).toContain('at input.pattern: kg_query does not take this input');
+    // The next step's prompt carries the tool's result; the system prompt, the stable prefix, never changes.
+    const next = engine.requests[2]!.messages;
+    expect(next[1]!.content).toContain('You called tool=kg_query');
+    expect(next[1]!.content).toContain('Mars');
+    expect(next[0]).toEqual(engine.requests[0]!.messages[0]);
+    expect(cycles[1]!.act).toContain('consulted kg_query');
+    expect(cycles[1]!.model).toMatchObject({ requests: 3 });
+    // The model's tool call draws from the run's budget like the cycles' own.
+    expect(result).toMatchObject({ ok: true, usage: { requests: 3, toolCalls: 3 } });
+    expect((await service.kgQuery({ sessionId, query: 'Zorblax is-a ?x', limit: 10 })).ok).toBe(true);
+  });
+
+  it("refuses a call the shadow vetoes as a policy block, without retrying it; asking again ends in a policy_block bottleneck", async () => {
+    const forbidden = { pattern: '?x forbidden-lore ?y' };
+    const { service, sessionId, engine } = await zorblaxSession([toolCall(forbidden), toolCall(forbidden)]);
+    await service.personaCreate({ fields: { name: 'Keeper', summary: 'Keeps secrets.' } });
+    await service.guardrailCreate({ fields: { name: 'no-lore', description: 'Never look up forbidden lore.', triggers: ['forbidden-lore'] } });
+    await service.personaLink({ persona: 'Keeper', kind: 'guardrail', name: 'no-lore' });
+    await service.sessionPersonaSet({ sessionId, persona: 'Keeper' });
+    const { cycles } = await run(service, sessionId, 2);
+    expect(engine.requests).toHaveLength(2);
+    expect(engine.requests[1]!.messages[1]!.content).toContain('(refused: policy block, do not call it again): the agent\'s shadow blocks this (guardrail: no-lore');
+    expect(cycles[1]).toMatchObject({ tool: 'reason', outcome: 'failed', model: { requests: 2, bottleneck: { kind: 'policy_block' } } });
+  });
+});

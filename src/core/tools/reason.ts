@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { BUILT_IN_RULES } from '../kg/inference.ts';
 import { shortestPath, transitiveClosure } from '../kg/traversal.ts';
 import { factIdsOf, type FactIds, type Tool, type ToolOutcome, type ToolState } from './tool.ts';
-import { askForFacts, bottleneckOutcome, goalContextOf, type ModelAccess, modelFactsChange } from './model-facts.ts';
+import { bottleneckOutcome, goalContextOf, type ModelAccess, modelFactsChange } from './model-facts.ts';
+import { askWithTools } from './model-steps.ts';
 
 const TRANSITIVE = BUILT_IN_RULES.filter((rule) => rule.kind === 'transitive').map((rule) => rule.predicate);
 
@@ -78,16 +79,17 @@ function closureOf(state: Parameters<Tool['baseScore']>[0]): { predicate: number
 
 /** The model's answer to the goal's question from the facts around it, with the facts it stands on stored at a capped confidence. */
 async function reasonWithModel(question: string, state: ToolState & { model: ModelAccess }): Promise<ToolOutcome> {
-  const answer = await askForFacts(state.model, {
+  const answer = await askWithTools(state, {
     name: 'reason',
-    prompt: `${goalContextOf(state)}\nQuestion: ${question}\nAnswer the question from the known facts and what you know for certain, with the facts your answer stands on.`,
+    prompt: `${goalContextOf(state)}\nQuestion: ${question}\nAnswer the question from the known facts, what the tools find and what you know for certain, with the facts your answer stands on.`,
   });
+  const consulted = answer.calls.length > 0 ? `; it consulted ${answer.calls.map((call) => `${call.metadata.tool}${call.rejection ? ` (refused: ${call.rejection.replace(/_/g, ' ')})` : ''}`).join(', ')}` : '';
   if (!answer.ok) return bottleneckOutcome('reason', answer, state.goalSymbols);
-  if (answer.triples.length === 0) return { ok: true, summary: `the model answered without facts: ${answer.answer}`, facts: [], symbols: [...state.goalSymbols], evidence: answer.answer, modelUse: answer.use };
+  if (answer.triples.length === 0) return { ok: true, summary: `the model answered without facts: ${answer.answer}${consulted}`, facts: [], symbols: [...state.goalSymbols], evidence: answer.answer, modelUse: answer.use };
   const { change, facts } = modelFactsChange(state, answer.triples, { tool: 'reason', answer: answer.answer });
   return {
     ok: true,
-    summary: `the model (${state.model.provider.model}) answered: ${answer.answer}; ${facts.length} facts at ${state.model.confidenceCap} or less`,
+    summary: `the model (${state.model.provider.model}) answered: ${answer.answer}; ${facts.length} facts at ${state.model.confidenceCap} or less${consulted}`,
     facts,
     symbols: [...new Set([...state.goalSymbols, ...facts.flatMap(([subject, , object]) => [subject, object])])].slice(0, 50),
     evidence: answer.answer,

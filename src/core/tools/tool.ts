@@ -8,7 +8,7 @@ import type { SimilarityIndex } from '../kg/similarity.ts';
 import type { Triple } from '../kg/triple.ts';
 import type { ProvenanceDraft } from '../store/provenance.ts';
 
-import type { Archetype } from '../psyche/psyche.ts';
+import type { Archetype, Psyche } from '../psyche/psyche.ts';
 import type { ShadowAction } from '../psyche/shadow.ts';
 import type { ModelAccess, ModelUse } from './model-facts.ts';
 
@@ -47,6 +47,8 @@ export type ToolState = {
   isOnline: boolean;
   /** The language model the run bound, if any (absent: the symbolic engine alone). */
   model?: ModelAccess;
+  /** The shadow the cycle judges actions by (the worn persona's guardrails included): a model's own tool calls pass it too. */
+  psyche?: Pick<Psyche, 'shadow'>;
 };
 
 /** A change of the graph a tool asks for, stored in the cycle's transaction with this provenance. */

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { decisiveVeto, describeAction, judgeAction } from '../psyche/shadow.ts';
+import { bottleneckSchema, structuredCall } from '../llm/structured-call.ts';
+import { kgQuery } from './kg-query.ts';
+import { memoryRecall } from './memory-recall.ts';
+import { type FactsAnswer, factsAnswerSchema, type ModelAccess, type ModelUse } from './model-facts.ts';
+import { type AgentTool, defineTool, shadowViewOf, type ToolOutcome, type ToolState } from './tool.ts';
+
+/**
+ * The tools a model may call while it reasons (DESIGN section 10: one envelope per step, tool
+ * call | final | bottleneck). Only tools that read: a model's call changes nothing, and whatever
+ * it learns reaches the graph only through its final answer's facts (at the capped confidence).
+ */
+export const CONSULTED_TOOLS: readonly AgentTool[] = [defineTool(kgQuery), defineTool(memoryRecall)];
+
+/** A model answers after at most this many tool calls; then it is a bottleneck. */
+export const MAX_MODEL_TOOL_CALLS = 4;
+
+/**
+ * What a consulted tool's call gives back (DESIGN section 10): the value the model reads, what
+ * the app keeps of it, and, when refused, why and whether asking again could help.
+ */
+export type ToolResult = {
+  ok: boolean;
+  value: string;
+  metadata: { tool: string; input: unknown; facts: number };
+  rejection?: NonNullable<ToolOutcome['rejection']>;
+  retryable: boolean;
+};
+
+/**
+ * The envelope of one step: a tool call whose input the named tool takes (a call it would refuse
+ * is invalid output, sent back with its problems and asked again, within the call's retries), a
+ * final answer, or a bottleneck.
+ */
+function envelopeSchema(tools: readonly AgentTool[]) {
+  const names = tools.map((tool) => tool.name) as [string, ...string[]];
+  const toolCall = z
+    .object({ kind: z.literal('tool_call'), tool: z.enum(names), input: z.record(z.string(), z.unknown()) })
+    .superRefine((call, context) => {
+      const tool = tools.find((candidate) => candidate.name === call.tool);
+      for (const problem of tool?.inputProblems(call.input) ?? [])
+        context.addIssue({ code: 'custom', path: ['input', ...(problem.path ? problem.path.split('.') : [])], message: `${call.tool} does not take this input: ${problem.message}` });
+    });
+  return z.discriminatedUnion('kind', [toolCall, ...factsAnswerSchema.options]);
+}
+
+/** The consulted tools and how to call them, for the prompt. */
+function toolGuide(tools: readonly AgentTool[]): string {
+  const inputs: Record<string, string> = {
+    kg_query: '{"pattern": "?x is-a mammal"} (triple patterns joined by " . ", variables start with ?)',
+    memory_recall: '{"text": "what to recall", "symbols": [], "k": 3}',
+  };
+  return [
+    'Before answering you may call one of these tools per step, with {"kind": "tool_call", "tool": NAME, "input": INPUT}:',
+    ...tools.map((tool) => `- ${tool.name}: ${tool.description}; input ${inputs[tool.name] ?? 'as its schema says'}`),
+    `At most ${MAX_MODEL_TOOL_CALLS} calls; then give the final answer or a bottleneck.`,
+  ].join('\n');
+}
+
+/** What a tool's result reads like to the model. */
+function resultText(call: { tool: string; input: unknown }, result: ToolResult): string {
+  const refused = result.rejection ? ` (refused: ${result.rejection.replace(/_/g, ' ')}${result.retryable ? '' : ', do not call it again'})` : '';
+  return `You called ${describeAction(call)}${refused}: ${result.value}`;
+}
+
+/**
+ * Asks the bound model, letting it call the consulted tools first: each step is one structured
+ * call (the system prompt stays the same, so an engine reuses its cache); a call the shadow vetoes
+ * is refused as a policy block, not retried, and the same call again ends in a policy_block
+ * bottleneck. Every request and tool call draws from the run's budget.
+ */
+export async function askWithTools(state: ToolState & { model: ModelAccess }, task: { name: string; prompt: string }): Promise<FactsAnswer & { calls: ToolResult[] }> {
+  const { model } = state;
+  const schema = envelopeSchema(CONSULTED_TOOLS);
+  const use: ModelUse = { provider: model.provider.name, model: model.provider.model, requests: 0, promptTokens: 0, completionTokens: 0 };
+  const calls: ToolResult[] = [];
+  const transcript: string[] = [];
+  const blocked = new Set<string>();
+  const stop = (bottleneck: z.infer<typeof bottleneckSchema>) => ({ ok: false as const, bottleneck, use: { ...use, bottleneck }, calls });
+  for (;;) {
+    const outcome = await structuredCall(model.provider, schema, {
+      name: task.name,
+      system: model.system,
+      // The guide first: with the system prompt it is the part every step repeats, which an engine's cache keeps.
+      prompt: [toolGuide(CONSULTED_TOOLS), task.prompt, ...transcript].join('\n\n'),
+      budget: model.budget,
+      maxTokens: 1024,
+      ...(model.signal ? { signal: model.signal } : {}),
+    });
+    use.requests += outcome.attempts.length;
+    use.promptTokens += outcome.usage.promptTokens;
+    use.completionTokens += outcome.usage.completionTokens;
+    if (!outcome.ok) return stop(outcome.bottleneck);
+    const envelope = outcome.value;
+    if (envelope.kind === 'bottleneck') return stop(envelope.bottleneck);
+    if (envelope.kind === 'final') return { ok: true, answer: envelope.answer, triples: envelope.triples, use, calls };
+    const action = describeAction({ tool: envelope.tool, input: envelope.input });
+    if (blocked.has(action)) return stop({ kind: 'policy_block', detail: `the model asked again for ${action}, which the shadow blocks` });
+    if (calls.length >= MAX_MODEL_TOOL_CALLS) return stop({ kind: 'missing_input', detail: `no answer after ${MAX_MODEL_TOOL_CALLS} tool calls` });
+    const result = await callTool(state, envelope.tool, envelope.input);
+    if (result.rejection === 'policy_block') blocked.add(action);
+    calls.push(result);
+    transcript.push(resultText(envelope, result));
+  }
+}
+
+/** Runs one consulted tool's call, after the shadow's judgement; its budget is the run's. */
+async function callTool(state: ToolState & { model: ModelAccess }, name: string, input: unknown): Promise<ToolResult> {
+  const tool = CONSULTED_TOOLS.find((candidate) => candidate.name === name)!;
+  const metadata = { tool: name, input, facts: 0 };
+  const veto = state.psyche ? decisiveVeto(judgeAction(state.psyche, shadowViewOf(tool, input))) : undefined;
+  if (veto) return { ok: false, value: `the agent's shadow blocks this (${veto.pattern.name}: ${veto.because})`, metadata, rejection: 'policy_block', retryable: false };
+  state.model.budget.chargeToolCall();
+  const outcome = await tool.run(input, state);
+  return {
+    ok: outcome.ok,
+    value: outcome.summary,
+    metadata: { ...metadata, facts: outcome.facts.length },
+    ...(outcome.rejection ? { rejection: outcome.rejection } : {}),
+    // A precondition or a missing dependency may change; a refused input or a policy never does by asking again.
+    retryable: outcome.rejection === undefined || outcome.rejection === 'precondition_miss' || outcome.rejection === 'dependency_unavailable',
+  };
+}
