@@ -14,6 +14,7 @@ import { createAgentService } from '../core/service.ts';
 import { openCatalog } from './catalog-file.ts';
 import { numberOption } from './options.ts';
 import { PERSONA_USAGE, runPersonaCommand } from './persona-commands.ts';
+import { SNAPSHOT_USAGE, runSnapshotCommand } from './snapshot-commands.ts';
 import { CliError, openSnapshot, saveSnapshot } from './snapshot-file.ts';
 
 /** Where the CLI writes; tests pass their own. */
@@ -60,13 +61,14 @@ The psyche (kept in the snapshot, version by version):
   anima psyche export --snapshot S [--output FILE]
 
 ${PERSONA_USAGE}
+${SNAPSHOT_USAGE}
 Language models:
   anima llm check --provider openai --base-url URL --model M [--api-key KEY] [--json]
                  one structured call through the agent's contract: the typed value, or the
                  bottleneck and its kind; the attempts and the tokens used. Exit 0 or 1.
 
 Options:
-  --snapshot S   the session snapshot file (JSON)
+  --snapshot S   the session snapshot file (JSON; gzipped when its name ends in .gz)
   --catalog C    the persona catalog file (JSON); any command with --snapshot takes it, so the
                  session wears the persona \`anima persona wear\` gave it
   --help         show this help
@@ -155,6 +157,7 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
   if (area === undefined) throw new CliError(`which command?\n\n${USAGE}`, 2);
   if (area === 'llm') return runLlmCommand(command, values, output);
   if (area === 'persona') return runPersonaCommand(command, rest[0], values, output);
+  if (area === 'snapshot') return runSnapshotCommand(command, rest[0], values, output);
   const isAgentCommand = AGENT_COMMANDS.includes(area);
   if (area !== 'kg' && area !== 'psyche' && !isAgentCommand) throw new CliError(`unknown command "${area}"\n\n${USAGE}`, 2);
   if (area === 'kg' && !KG_COMMANDS.includes(command ?? '')) throw new CliError(`unknown command "kg ${command ?? ''}"\n\n${USAGE}`, 2);

@@ -3,7 +3,8 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describeProblem } from '../core/result.ts';
 import { AnimaDatabase } from '../core/store/database.ts';
-import { exportSnapshot, parseSnapshot, restoreSnapshot } from '../core/store/snapshot.ts';
+import { exportSnapshot, restoreSnapshot, type Snapshot } from '../core/store/snapshot.ts';
+import { type ReadSnapshot, readSnapshotFile, snapshotFileBytes } from '../core/store/snapshot-file.ts';
 
 /** A database for one CLI command: in memory (fake-indexeddb), filled from and saved to a snapshot file. */
 export type CliDatabase = { db: AnimaDatabase; hadSnapshot: boolean };
@@ -12,23 +13,32 @@ export type CliDatabase = { db: AnimaDatabase; hadSnapshot: boolean };
 export async function openSnapshot(path: string | undefined): Promise<CliDatabase> {
   const db = new AnimaDatabase('anima-cli', { indexedDB: new IDBFactory(), IDBKeyRange });
   if (path === undefined || !existsSync(path)) return { db, hadSnapshot: false };
-  let value: unknown;
-  try {
-    value = JSON.parse(await readFile(path, 'utf8'));
-  } catch (error) {
-    throw new CliError(`${path}: not a readable snapshot (${error instanceof Error ? error.message : String(error)})`);
-  }
-  const parsed = parseSnapshot(value);
-  if (!parsed.ok) throw new CliError([`${path}: not a valid Anima snapshot:`, ...parsed.error.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
-  await restoreSnapshot(db, parsed.value);
+  await restoreSnapshot(db, (await readSnapshotAt(path)).snapshot);
   return { db, hadSnapshot: true };
 }
 
-/** Saves the session to the snapshot file; writes a temporary file first so a crash never leaves half a snapshot. */
+/** Reads and checks a snapshot file (plain or gzipped): its hash, format version and every part. */
+export async function readSnapshotAt(path: string): Promise<ReadSnapshot> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    throw new CliError(`${path}: not a readable file (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const read = await readSnapshotFile(bytes);
+  if (!read.ok) throw new CliError([`${path}: not a valid Anima snapshot:`, ...read.error.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
+  return read.value;
+}
+
+/** Saves the session to the snapshot file (gzipped when its name ends in .gz). */
 export async function saveSnapshot(db: AnimaDatabase, sessionId: string, path: string): Promise<void> {
-  const snapshot = await exportSnapshot(db, sessionId);
+  await writeSnapshotFile(await exportSnapshot(db, sessionId), path);
+}
+
+/** Writes a snapshot file, gzipped when its name ends in .gz; a temporary file first, so a crash never leaves half a snapshot. */
+export async function writeSnapshotFile(snapshot: Snapshot, path: string): Promise<void> {
   const temporary = `${path}.tmp-${process.pid}`;
-  await writeFile(temporary, `${JSON.stringify(snapshot)}\n`);
+  await writeFile(temporary, await snapshotFileBytes(snapshot, { gzip: path.endsWith('.gz') }));
   await rename(temporary, path);
 }
 

@@ -18,6 +18,8 @@ import { gpuReportSchema } from './llm/webllm-models.ts';
 import { spentLimitSchema } from './llm/usage-budget.ts';
 import { ggufModelRecordSchema } from './llm/gguf-model.ts';
 import { personaContract } from './personas/persona-contract.ts';
+import { sessionContract } from './sessions/session-contract.ts';
+export type { SessionImportPreview, SessionView } from './sessions/session-contract.ts';
 export type {
   ArcView,
   AssembledPersonaView,
@@ -625,6 +627,7 @@ export const agentContract = {
     ]),
   },
   ...personaContract,
+  ...sessionContract,
   /** Cancels a long operation started with this operation id. */
   cancel: { args: z.object({ operationId: operationIdSchema }), result: z.object({ isCancelled: z.boolean() }) },
 } as const satisfies Record<string, { args: z.ZodType; result: z.ZodType; progress?: z.ZodType }>;

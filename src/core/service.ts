@@ -11,6 +11,7 @@ import { modelService } from './llm/model-service.ts';
 import { ggufService } from './llm/gguf-service.ts';
 import { psycheService } from './psyche/psyche-service.ts';
 import { personaService } from './personas/persona-service.ts';
+import { sessionService } from './sessions/session-service.ts';
 import type { AgentServiceImplementation } from './api.ts';
 import { kgService } from './kg/kg-service.ts';
 import { type AgentServiceDependencies, createServiceContext, starterGraphKey } from './service-context.ts';
@@ -28,6 +29,7 @@ export type { AgentServiceDependencies, WriteAccess } from './service-context.ts
 export function createAgentService(dependencies: AgentServiceDependencies): AgentServiceImplementation {
   const context = createServiceContext(dependencies);
   const { db, now, newId, graphOf, exclusively, canWrite, operations, loadStarterGraphIfPending } = context;
+  const personas = personaService(context);
   return {
     async open(_args, onProgress) {
       await dependencies.writeAccess?.ready;
@@ -68,7 +70,8 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
     ...inferenceService(context),
     ...modelService(context),
     ...ggufService(context),
-    ...personaService(context),
+    ...personas,
+    ...sessionService(context, personas),
 
     async cancel({ operationId }) {
       const controller = operations.get(operationId);

@@ -1,6 +1,7 @@
 import type { AgentServiceImplementation } from '../api.ts';
 import type { Problem } from '../result.ts';
 import type { ServiceContext } from '../service-context.ts';
+import type { AnimaDatabase } from '../store/database.ts';
 import type { ArcRecord, PartRecord, PersonaRecord } from './catalog.ts';
 import { readCharacterCard, writeCharacterCardJson, writeCharacterCardPng, type CharacterCard } from './character-card.ts';
 import { bundleFromCard, cardFromBundle } from './persona-card.ts';
@@ -65,6 +66,24 @@ function readImport(data: string | Uint8Array, asName: string | undefined): Read
 const same = (left: unknown, right: unknown) => JSON.stringify(left) === JSON.stringify(right);
 const fieldsIn = <T extends object>(record: T, keys: readonly (keyof T)[]) => Object.fromEntries(keys.map((key) => [key, record[key]]));
 
+/** A stored persona as a bundle: its definition, its arc's stages with their parts, and its card's kept fields. */
+export async function personaBundleOf(db: AnimaDatabase, persona: PersonaRecord): Promise<PersonaBundle> {
+  const definition = await readDefinition(db, persona);
+  const stages = definition.arc ? await stagesWithParts(db, definition.arc.arc.id) : [];
+  return bundleOf(definition, stages, persona.card ? { extras: persona.card.extras, extensions: persona.card.extensions } : undefined);
+}
+
+async function stagesWithParts(db: AnimaDatabase, arcId: number) {
+  const stages = (await db.arcStages.where('arcId').equals(arcId).toArray()).sort((left, right) => left.position - right.position);
+  return Promise.all(
+    stages.map(async (stage) => {
+      const partIds = (await db.stageParts.where('stageId').equals(stage.id).toArray()).map((link) => link.partId);
+      const parts = (await db.parts.bulkGet(partIds)).filter((part): part is PartRecord => part !== undefined).sort((left, right) => (left.name < right.name ? -1 : 1));
+      return { stage, parts };
+    }),
+  );
+}
+
 /** Persona import and export: Anima bundles and character cards (see persona-bundle.ts, persona-card.ts). */
 export function personaFilesService(context: ServiceContext, catalog: CatalogAccess): Pick<AgentServiceImplementation, FileMethods> {
   const { db, now } = context;
@@ -127,25 +146,12 @@ export function personaFilesService(context: ServiceContext, catalog: CatalogAcc
     };
   };
 
-  const stagesWithParts = async (arcId: number) => {
-    const stages = (await db.arcStages.where('arcId').equals(arcId).toArray()).sort((left, right) => left.position - right.position);
-    return Promise.all(
-      stages.map(async (stage) => {
-        const partIds = (await db.stageParts.where('stageId').equals(stage.id).toArray()).map((link) => link.partId);
-        const parts = (await db.parts.bulkGet(partIds)).filter((part): part is PartRecord => part !== undefined).sort((left, right) => (left.name < right.name ? -1 : 1));
-        return { stage, parts };
-      }),
-    );
-  };
-
   return {
     async personaExport({ name, format }) {
       return catalog.read(async () => {
         const persona = await db.personas.where('name').equals(name).first();
         if (!persona) return { ok: false as const, reason: 'not-found' as const, problems: [{ path: 'name', message: `there is no persona named "${name}"` }] };
-        const definition = await readDefinition(db, persona);
-        const stages = definition.arc ? await stagesWithParts(definition.arc.arc.id) : [];
-        const bundle = bundleOf(definition, stages, persona.card ? { extras: persona.card.extras, extensions: persona.card.extensions } : undefined);
+        const bundle = await personaBundleOf(db, persona);
         const slug = slugOf(persona.name);
         if (format === 'bundle') return { ok: true as const, fileName: `${slug}.persona.json`, mediaType: 'application/json', data: bundleText(bundle) };
         const card = cardFromBundle(bundle);

@@ -94,13 +94,14 @@ describe('a session wearing a persona', () => {
     expect(system).not.toContain('riddles');
   });
 
-  it('leaves the device-local persona out of a session snapshot', async () => {
+  it('carries the worn persona in a session snapshot as a bundle, not by its device-local id', async () => {
     const { db, service } = testService();
     const { session } = await service.open({});
     await carefulPersona(service, { triggers: ['never matches this'] });
     await expectOk(service.sessionPersonaSet({ sessionId: session.id, persona: 'Careful Clerk' }));
     const snapshot = await exportSnapshot(db, session.id);
     expect(snapshot.session).not.toHaveProperty('personaId');
+    expect(snapshot.persona).toMatchObject({ persona: { name: 'Careful Clerk' }, guardrails: [{ name: 'no-queries' }] });
     expect(parseSnapshot(JSON.parse(JSON.stringify(snapshot))).ok).toBe(true);
   });
 

@@ -97,3 +97,33 @@ export const ACTIVE_SESSION_KEY = 'activeSessionId';
 export function chunksOfSession<T>(table: Table<T, [string, number]>, sessionId: string): Collection<T, [string, number]> {
   return table.where('[sessionId+index]').between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey]);
 }
+
+/** Every table that holds a session's own rows (the catalog, models and settings are the device's). */
+export function sessionTables(db: AnimaDatabase): Table[] {
+  return [db.sessions, db.symbolChunks, db.tripleChunks, db.provenance, db.goals, db.workingMemory, db.cycles, db.episodes, db.psyches, db.approvals, db.questions, db.documents, db.artifacts, db.plans, db.reflections];
+}
+
+/** Every row a session owns besides its session record, as one collection per table. */
+export function sessionRows(db: AnimaDatabase, sessionId: string): Collection<unknown>[] {
+  const everyCycle = [
+    [sessionId, 0],
+    [sessionId, Number.MAX_SAFE_INTEGER],
+  ] as const;
+  return [
+    chunksOfSession(db.symbolChunks, sessionId),
+    chunksOfSession(db.tripleChunks, sessionId),
+    db.cycles.where('[sessionId+cycle]').between(...everyCycle),
+    (db.reflections as Table).where('[sessionId+cycle]').between(...everyCycle),
+    ...[db.provenance, db.goals, db.workingMemory, db.episodes, db.psyches, db.approvals, db.questions, db.documents, db.artifacts, db.plans].map((table: Table) => table.where('sessionId').equals(sessionId)),
+  ];
+}
+
+/** Deletes a session and every row of it; call it inside a transaction over {@link sessionTables} and settings. */
+export async function deleteSessionRows(db: AnimaDatabase, sessionId: string): Promise<void> {
+  await Promise.all([
+    db.sessions.delete(sessionId),
+    ...sessionRows(db, sessionId).map((rows) => rows.delete()),
+    // The starter graph's load state (service-context.ts starterGraphKey).
+    db.settings.delete(`starterGraph:${sessionId}`),
+  ]);
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeProblem } from '../result.ts';
 import { freshIndexedDb, testService } from '../testing/test-database.ts';
 import { AnimaDatabase } from './database.ts';
-import { exportSnapshot, parseSnapshot, restoreSnapshot } from './snapshot.ts';
+import { exportSnapshot, parseSnapshot, restoreSnapshot, SNAPSHOT_VERSION } from './snapshot.ts';
 import { defaultPsyche } from '../psyche/psyche.ts';
 import { addPsycheVersion, currentPsyche } from './psyche-store.ts';
 
@@ -41,7 +41,7 @@ describe('session snapshots', () => {
 
   it('migrates a version 1 snapshot (a graph, no agent state) to the current version', () => {
     const parsed = parseSnapshot({ format: 'anima-snapshot', version: 1, session: { id: 's', name: 'n', cycle: 0, createdAt: 0, updatedAt: 0 }, symbols: [], triples: [], provenance: [] });
-    expect(parsed).toMatchObject({ ok: true, value: { version: 8, goals: [], workingMemory: [], cycles: [], episodes: [], psyches: [], approvals: [], questions: [], documents: [], notes: [], plans: [], reflections: [] } });
+    expect(parsed).toMatchObject({ ok: true, value: { version: SNAPSHOT_VERSION, goals: [], workingMemory: [], cycles: [], episodes: [], psyches: [], approvals: [], questions: [], documents: [], notes: [], plans: [], reflections: [] } });
   });
 
   it('round-trips the agent state, and refuses goals that name missing parents or symbols', async () => {

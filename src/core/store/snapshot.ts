@@ -3,7 +3,8 @@ import { symbolKey, symbolSchema } from '../kg/symbol.ts';
 import { tripleSchema } from '../kg/triple.ts';
 import { type Problem, problemsFromZod, type Result } from '../result.ts';
 import { KnowledgeGraph } from '../kg/graph.ts';
-import { ACTIVE_SESSION_KEY, type AnimaDatabase, chunksOfSession } from './database.ts';
+import type { Table } from 'dexie';
+import { ACTIVE_SESSION_KEY, type AnimaDatabase, deleteSessionRows, sessionTables } from './database.ts';
 import { chunksOfGraph } from './graph-chunks.ts';
 import { loadGraph } from './kg-repository.ts';
 import { provenanceRecordSchema } from './provenance.ts';
@@ -20,25 +21,30 @@ import { psycheVersionSchema } from '../psyche/psyche-version.ts';
 import { planSchema } from '../agent/plan.ts';
 import { reflectionSchema } from '../agent/reflection.ts';
 import { psycheHistory } from './psyche-store.ts';
+import { NUMBERED_PARTS, type NumberedPart, renumberSnapshot } from './snapshot-ids.ts';
+import { personaBundleSchema } from '../personas/persona-bundle.ts';
+import { personaBundleOf } from '../personas/persona-files-service.ts';
 
 /**
- * A session snapshot: one JSON document holding a whole session. This first version holds the
- * session and its knowledge graph with provenance; the sessions issue adds the rest (and a hash).
+ * A session snapshot: one JSON document holding a whole session (see snapshot-file.ts for the
+ * file around it: its hash, gzip and limits).
  */
 export const SNAPSHOT_FORMAT = 'anima-snapshot';
 /**
  * Version 2 added the agent's goals, working memory and cycle log; 3 its episodes; 4 the psyche's
  * versions and the approvals; 5 the agent's questions; 6 the imported documents; 7 the agent's
- * scratch notes; 8 its plans and reflections. Older files are migrated on import.
+ * scratch notes; 8 its plans and reflections; 9 the persona it wears (as a bundle), numbers each
+ * part's rows from 1 and carries the SHA-256 of its content. Older files are migrated on import.
  */
-export const SNAPSHOT_VERSION = 8;
+export const SNAPSHOT_VERSION = 9;
 
 export const snapshotSchema = z
   .object({
     format: z.literal(SNAPSHOT_FORMAT),
     version: z.literal(SNAPSHOT_VERSION),
-    // The worn persona is the device catalog's (by a local id), so a snapshot does not name it.
+    // The worn persona is the device catalog's (by a local id): a snapshot carries it whole instead.
     session: sessionRecordSchema.omit({ personaId: true }),
+    persona: personaBundleSchema.optional(),
     symbols: z.array(symbolSchema.strict()),
     triples: z.array(tripleSchema.strict()),
     provenance: z.array(provenanceRecordSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
@@ -58,33 +64,47 @@ export const snapshotSchema = z
 export type Snapshot = z.infer<typeof snapshotSchema>;
 
 /**
- * Reads a session out of the database as a snapshot, in a stable order; passing it through the
- * schema also fixes the key order, so the same data always gives the same JSON bytes.
+ * Reads a session out of the database as a snapshot, in a stable order, each part's rows numbered
+ * from 1; passing it through the schema also fixes the key order, so the same data always gives
+ * the same JSON bytes.
  */
 export async function exportSnapshot(db: AnimaDatabase, sessionId: string): Promise<Snapshot> {
-  const session = await db.sessions.get(sessionId);
-  if (!session) throw new Error(`no session with id ${sessionId}`);
-  const [graph, provenance, goals, workingMemory, cycles, episodes, psyches, approvals, questions, documents, notes, plans, reflections] = await Promise.all([
-    loadGraph(db, sessionId),
-    db.provenance.where('sessionId').equals(sessionId).sortBy('id'),
-    db.goals.where('sessionId').equals(sessionId).sortBy('id'),
-    db.workingMemory.where('sessionId').equals(sessionId).sortBy('id'),
-    db.cycles.where('[sessionId+cycle]').between([sessionId, 0], [sessionId, Number.MAX_SAFE_INTEGER]).toArray(),
-    db.episodes.where('sessionId').equals(sessionId).sortBy('id'),
-    psycheHistory(db, sessionId),
-    db.approvals.where('sessionId').equals(sessionId).sortBy('id'),
-    db.questions.where('sessionId').equals(sessionId).sortBy('id'),
-    db.documents.where('sessionId').equals(sessionId).sortBy('id'),
-    db.artifacts.where('sessionId').equals(sessionId).sortBy('id'),
-    db.plans.where('sessionId').equals(sessionId).sortBy('id'),
-    db.reflections.where('[sessionId+cycle]').between([sessionId, 0], [sessionId, Number.MAX_SAFE_INTEGER]).sortBy('id'),
-  ]);
+  // Parsed again: renumbering rebuilds rows, and the schema puts their keys back in order.
+  return snapshotSchema.parse(await renumberSnapshot(await readSession(db, sessionId), (_part, ordinal) => ordinal));
+}
+
+/** A session as it is stored (rows keep their database ids), in the snapshot's shape; unchecked beyond each row's schema. */
+export async function readSession(db: AnimaDatabase, sessionId: string): Promise<Snapshot> {
+  // One read transaction: a cycle committing meanwhile is either wholly in the snapshot or not at all.
+  const read = await db.transaction('r', db.tables, async () => {
+    const session = await db.sessions.get(sessionId);
+    if (!session) throw new Error(`no session with id ${sessionId}`);
+    const stored = await Promise.all([
+      loadGraph(db, sessionId),
+      db.provenance.where('sessionId').equals(sessionId).sortBy('id'),
+      db.goals.where('sessionId').equals(sessionId).sortBy('id'),
+      db.workingMemory.where('sessionId').equals(sessionId).sortBy('id'),
+      db.cycles.where('[sessionId+cycle]').between([sessionId, 0], [sessionId, Number.MAX_SAFE_INTEGER]).toArray(),
+      db.episodes.where('sessionId').equals(sessionId).sortBy('id'),
+      psycheHistory(db, sessionId),
+      db.approvals.where('sessionId').equals(sessionId).sortBy('id'),
+      db.questions.where('sessionId').equals(sessionId).sortBy('id'),
+      db.documents.where('sessionId').equals(sessionId).sortBy('id'),
+      db.artifacts.where('sessionId').equals(sessionId).sortBy('id'),
+      db.plans.where('sessionId').equals(sessionId).sortBy('id'),
+      db.reflections.where('[sessionId+cycle]').between([sessionId, 0], [sessionId, Number.MAX_SAFE_INTEGER]).sortBy('id'),
+    ]);
+    const persona = session.personaId !== undefined ? await db.personas.get(session.personaId) : undefined;
+    return { session, stored, personaBundle: persona ? await personaBundleOf(db, persona) : undefined };
+  });
+  const [graph, provenance, goals, workingMemory, cycles, episodes, psyches, approvals, questions, documents, notes, plans, reflections] = read.stored;
   const withoutSession = <T extends { sessionId: string }>({ sessionId: _sessionId, ...rest }: T) => rest;
-  const { personaId: _personaId, ...sessionFields } = session;
+  const { personaId: _personaId, ...sessionFields } = read.session;
   return snapshotSchema.parse({
     format: SNAPSHOT_FORMAT,
     version: SNAPSHOT_VERSION,
     session: sessionFields,
+    ...(read.personaBundle ? { persona: read.personaBundle } : {}),
     symbols: [...graph.symbols()].sort((a, b) => a.id - b.id),
     // In the order they were added, which a restore keeps.
     triples: [...graph.triples()],
@@ -200,46 +220,72 @@ function migrateSnapshot(value: unknown): unknown {
   if (migrated.version === 6) migrated = { ...migrated, version: 7, notes: [] };
   // 7 -> 8: sessions gained plans and reflections; a version 7 session had made none (its goals plan afresh).
   if (migrated.version === 7) migrated = { ...migrated, version: 8, plans: [], reflections: [] };
+  // 8 -> 9: sessions gained the persona they wear; a version 8 file carried none (its rows' ids are renumbered on restore).
+  if (migrated.version === 8) migrated = { ...migrated, version: 9 };
   return migrated;
 }
 
+/** Where a restore puts the snapshot: its own session id and name unless told otherwise, and the catalog persona it wears. */
+export type RestoreTarget = { sessionId?: string; name?: string; personaId?: number; activate?: boolean };
+
+/** The tables of the snapshot's numbered parts. */
+const numberedTables = (db: AnimaDatabase): Record<NumberedPart, Table<{ id?: number }, number>> => ({
+  provenance: db.provenance,
+  goals: db.goals,
+  workingMemory: db.workingMemory,
+  episodes: db.episodes,
+  approvals: db.approvals,
+  questions: db.questions,
+  documents: db.documents,
+  notes: db.artifacts,
+  plans: db.plans,
+  reflections: db.reflections,
+}) as never;
+
+/** The highest id each numbered table holds (0 when empty): a restore numbers its rows after it. */
+async function highestIds(db: AnimaDatabase): Promise<Record<NumberedPart, number>> {
+  const tables = numberedTables(db);
+  const highest = await Promise.all(NUMBERED_PARTS.map(async (part) => [part, Number((await tables[part].toCollection().lastKey()) ?? 0)] as const));
+  return Object.fromEntries(highest) as Record<NumberedPart, number>;
+}
+
 /**
- * Writes a checked snapshot as a session of the database, in one transaction, and makes it the
- * active session. A session with the same id is replaced whole.
+ * Writes a checked snapshot as a session of the database, in one transaction: the rows get ids
+ * after those the database holds (so it never collides with another session), and a session
+ * with the same id is replaced whole. Returns the session's id.
  */
-export async function restoreSnapshot(db: AnimaDatabase, snapshot: Snapshot): Promise<void> {
-  const sessionId = snapshot.session.id;
-  const { symbolChunks, tripleChunks } = chunksOfGraph(KnowledgeGraph.from(snapshot.symbols, snapshot.triples), sessionId);
-  await db.transaction('rw', [db.sessions, db.symbolChunks, db.tripleChunks, db.provenance, db.settings, db.goals, db.workingMemory, db.cycles, db.episodes, db.psyches, db.approvals, db.questions, db.documents, db.artifacts, db.plans, db.reflections], async () => {
-    await chunksOfSession(db.symbolChunks, sessionId).delete();
-    await chunksOfSession(db.tripleChunks, sessionId).delete();
-    await db.provenance.where('sessionId').equals(sessionId).delete();
-    await db.goals.where('sessionId').equals(sessionId).delete();
-    await db.workingMemory.where('sessionId').equals(sessionId).delete();
-    await db.cycles.where('[sessionId+cycle]').between([sessionId, 0], [sessionId, Number.MAX_SAFE_INTEGER]).delete();
-    await db.goals.bulkAdd(snapshot.goals.map((goal) => ({ ...goal, sessionId })));
-    await db.workingMemory.bulkAdd(snapshot.workingMemory.map((entry) => ({ ...entry, sessionId })));
-    await db.cycles.bulkAdd(snapshot.cycles.map((record) => ({ ...record, sessionId })));
-    await db.episodes.where('sessionId').equals(sessionId).delete();
-    await db.episodes.bulkAdd(snapshot.episodes.map((episode) => ({ ...episode, sessionId })));
-    await db.psyches.where('sessionId').equals(sessionId).delete();
-    await db.psyches.bulkAdd(snapshot.psyches.map((version) => ({ ...version, sessionId })));
-    await db.approvals.where('sessionId').equals(sessionId).delete();
-    await db.approvals.bulkAdd(snapshot.approvals.map((approval) => ({ ...approval, sessionId })));
-    await db.questions.where('sessionId').equals(sessionId).delete();
-    await db.questions.bulkAdd(snapshot.questions.map((question) => ({ ...question, sessionId })));
-    await db.documents.where('sessionId').equals(sessionId).delete();
-    await db.documents.bulkAdd(snapshot.documents.map((document) => ({ ...document, sessionId })));
-    await db.artifacts.where('sessionId').equals(sessionId).delete();
-    await db.artifacts.bulkAdd(snapshot.notes.map((note) => ({ ...note, sessionId })));
-    await db.plans.where('sessionId').equals(sessionId).delete();
-    await db.plans.bulkAdd(snapshot.plans.map((plan) => ({ ...plan, sessionId })));
-    await db.reflections.where('[sessionId+cycle]').between([sessionId, 0], [sessionId, Number.MAX_SAFE_INTEGER]).delete();
-    await db.reflections.bulkAdd(snapshot.reflections.map((reflection) => ({ ...reflection, sessionId })));
-    await db.sessions.put(snapshot.session);
-    await db.symbolChunks.bulkAdd(symbolChunks);
-    await db.tripleChunks.bulkAdd(tripleChunks);
-    await db.provenance.bulkAdd(snapshot.provenance.map((record) => ({ ...record, sessionId })));
-    await db.settings.put({ key: ACTIVE_SESSION_KEY, value: sessionId });
-  });
+export async function restoreSnapshot(db: AnimaDatabase, snapshot: Snapshot, target: RestoreTarget = {}): Promise<string> {
+  const sessionId = target.sessionId ?? snapshot.session.id;
+  // Renumbering may hash (an approval's digest), which cannot happen inside an IndexedDB
+  // transaction: the ids are taken first, and the write checks that nobody took them since.
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const bases = await highestIds(db);
+    const renumbered = await renumberSnapshot(snapshot, (part, ordinal) => bases[part] + ordinal);
+    const { symbolChunks, tripleChunks } = chunksOfGraph(KnowledgeGraph.from(renumbered.symbols, renumbered.triples), sessionId);
+    const isWritten = await db.transaction('rw', [...sessionTables(db), db.settings], async () => {
+      const now = await highestIds(db);
+      if (NUMBERED_PARTS.some((part) => now[part] !== bases[part])) return false;
+      await deleteSessionRows(db, sessionId);
+      const inSession = <T extends object>(rows: readonly T[]) => rows.map((row) => ({ ...row, sessionId }));
+      await db.sessions.put({ ...renumbered.session, id: sessionId, ...(target.name !== undefined ? { name: target.name } : {}), ...(target.personaId !== undefined ? { personaId: target.personaId } : {}) });
+      await db.symbolChunks.bulkAdd(symbolChunks);
+      await db.tripleChunks.bulkAdd(tripleChunks);
+      await db.provenance.bulkAdd(inSession(renumbered.provenance));
+      await db.goals.bulkAdd(inSession(renumbered.goals));
+      await db.workingMemory.bulkAdd(inSession(renumbered.workingMemory));
+      await db.cycles.bulkAdd(inSession(renumbered.cycles));
+      await db.episodes.bulkAdd(inSession(renumbered.episodes));
+      await db.psyches.bulkAdd(inSession(renumbered.psyches));
+      await db.approvals.bulkAdd(inSession(renumbered.approvals));
+      await db.questions.bulkAdd(inSession(renumbered.questions));
+      await db.documents.bulkAdd(inSession(renumbered.documents));
+      await db.artifacts.bulkAdd(inSession(renumbered.notes));
+      await db.plans.bulkAdd(inSession(renumbered.plans));
+      await db.reflections.bulkAdd(inSession(renumbered.reflections));
+      if (target.activate ?? true) await db.settings.put({ key: ACTIVE_SESSION_KEY, value: sessionId });
+      return true;
+    });
+    if (isWritten) return sessionId;
+  }
+  throw new Error('the database kept changing while the snapshot was being written; try again');
 }

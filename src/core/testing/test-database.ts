@@ -10,7 +10,7 @@ export function freshIndexedDb() {
 
 /** A service over a fresh database, with a fixed clock and counting ids, checked against the contract. */
 export function testService(
-  options: { db?: AnimaDatabase; loadStarterGraph?: AgentServiceDependencies['loadStarterGraph']; writeAccess?: AgentServiceDependencies['writeAccess']; providerReach?: AgentServiceDependencies['providerReach'] } = {},
+  options: { db?: AnimaDatabase; loadStarterGraph?: AgentServiceDependencies['loadStarterGraph']; writeAccess?: AgentServiceDependencies['writeAccess']; providerReach?: AgentServiceDependencies['providerReach']; idPrefix?: string } = {},
 ) {
   const db = options.db ?? new AnimaDatabase('anima-test', freshIndexedDb());
   let nextId = 1;
@@ -18,7 +18,7 @@ export function testService(
     createAgentService({
       db,
       now: () => 1_700_000_000_000,
-      newId: () => `session-${nextId++}`,
+      newId: () => `${options.idPrefix ?? 'session'}-${nextId++}`,
       loadStarterGraph: options.loadStarterGraph,
       writeAccess: options.writeAccess,
       providerReach: options.providerReach,

@@ -1,0 +1,113 @@
+import { decodeUtf8, parseJsonText } from '../json-text.ts';
+import type { Result } from '../result.ts';
+import { parseSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Snapshot } from './snapshot.ts';
+
+/**
+ * A snapshot file: the snapshot's JSON with `sha256` (of the rest of the document) after its
+ * version, optionally gzipped. This module writes and reads the file; snapshot.ts holds what is in it.
+ */
+
+/** The largest snapshot read (uncompressed): past this a browser tab would struggle to hold it. */
+export const MAX_SNAPSHOT_BYTES = 256 * 2 ** 20;
+
+/** The first version whose files carry a SHA-256 (older ones are read without one, and migrated). */
+const FIRST_HASHED_VERSION = 9;
+
+const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+
+/** The JSON of a value with every object's keys sorted: what the hash covers, so spacing or key order a tool gives the file do not matter. */
+function canonicalJson(value: unknown): string {
+  const sorted = (item: unknown): unknown =>
+    Array.isArray(item) ? item.map(sorted) : typeof item === 'object' && item !== null ? Object.fromEntries(Object.keys(item).sort().map((key) => [key, sorted((item as Record<string, unknown>)[key])])) : item;
+  return JSON.stringify(sorted(value));
+}
+
+/** SHA-256 (hex) of a snapshot document's content: everything but its `sha256` field. */
+async function contentSha256(document: object): Promise<string> {
+  const { sha256: _sha256, ...content } = document as Record<string, unknown>;
+  return hex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonicalJson(content))));
+}
+
+/** The file text of a snapshot: one line of JSON with its hash, and a final newline. The same snapshot always gives the same text. */
+export async function snapshotFileText(snapshot: Snapshot): Promise<string> {
+  const { format, version, ...rest } = snapshot;
+  return `${JSON.stringify({ format, version, sha256: await contentSha256(snapshot), ...rest })}\n`;
+}
+
+/** The file's bytes, gzipped when asked (`.anima.json.gz`). */
+export async function snapshotFileBytes(snapshot: Snapshot, options: { gzip: boolean }): Promise<Uint8Array> {
+  const bytes = new TextEncoder().encode(await snapshotFileText(snapshot));
+  return options.gzip ? (await streamBytes(new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'))))! : bytes;
+}
+
+/** The file name a session's snapshot is saved under. */
+export function snapshotFileName(sessionName: string, options: { gzip: boolean }): string {
+  const slug = sessionName.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '') || 'session';
+  return `${slug}.anima.json${options.gzip ? '.gz' : ''}`;
+}
+
+/** A read snapshot and the format version its file was written in (older versions are migrated). */
+export type ReadSnapshot = { snapshot: Snapshot; fileVersion: number };
+
+const refuse = (message: string, path?: string): Result<never> => ({ ok: false, error: [{ ...(path !== undefined ? { path } : {}), message }] });
+
+/**
+ * Reads a snapshot file (plain or gzipped) completely before anything is written: its size, its
+ * JSON, its format and version, its hash, then every part and reference (parseSnapshot). Problems
+ * say what is wrong and where; a file from a newer Anima is refused, an older one migrated.
+ */
+export async function readSnapshotFile(bytes: Uint8Array): Promise<Result<ReadSnapshot>> {
+  const plain = await unzipped(bytes);
+  if (!plain.ok) return plain;
+  const text = decodeUtf8(plain.value);
+  if (text === undefined) return refuse('this is not a snapshot: the file is neither JSON text (UTF-8) nor gzipped JSON');
+  const json = parseJsonText(text);
+  if (!json.ok) return refuse(`this is not a complete snapshot (${json.error[0]!.message}); a file cut short, by an interrupted download say, reads like this`);
+  const document = json.value;
+  if (typeof document !== 'object' || document === null || Array.isArray(document) || (document as { format?: unknown }).format !== SNAPSHOT_FORMAT)
+    return refuse(`this is not an Anima session snapshot (its "format" is not "${SNAPSHOT_FORMAT}")`, 'format');
+  const { version, sha256 } = document as { version?: unknown; sha256?: unknown };
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) return refuse('the format version is missing or not a whole number', 'version');
+  if (version > SNAPSHOT_VERSION) return refuse(`this snapshot is format version ${version}, written by a newer Anima; this one reads versions 1 to ${SNAPSHOT_VERSION}: update Anima (reload it online) to import it`, 'version');
+  if (version >= FIRST_HASHED_VERSION) {
+    if (typeof sha256 !== 'string') return refuse('the SHA-256 of the content is missing', 'sha256');
+    if (sha256 !== (await contentSha256(document))) return refuse('the content does not match its SHA-256: the file was changed or damaged after it was exported', 'sha256');
+  }
+  const { sha256: _sha256, ...content } = document as Record<string, unknown>;
+  const parsed = parseSnapshot(content);
+  return parsed.ok ? { ok: true, value: { snapshot: parsed.value, fileVersion: version } } : parsed;
+}
+
+/** The file's bytes, unzipped when they are gzip (by their magic number), refusing more than MAX_SNAPSHOT_BYTES. */
+async function unzipped(bytes: Uint8Array): Promise<Result<Uint8Array>> {
+  const tooLarge = (size: string) => refuse(`the snapshot is ${size}, more than the ${MAX_SNAPSHOT_BYTES / 2 ** 20} MB Anima reads`);
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes.byteLength > MAX_SNAPSHOT_BYTES ? tooLarge(`${(bytes.byteLength / 2 ** 20).toFixed(0)} MB`) : { ok: true, value: bytes };
+  try {
+    const unzippedBytes = await streamBytes(new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip')), MAX_SNAPSHOT_BYTES);
+    return unzippedBytes === undefined ? tooLarge('larger unzipped') : { ok: true, value: unzippedBytes };
+  } catch (error) {
+    return refuse(`the gzip data is damaged or cut short (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
+/** Reads a byte stream whole; undefined (and the stream cancelled) when it passes `limit`. */
+async function streamBytes(stream: ReadableStream<Uint8Array>, limit = Number.POSITIVE_INFINITY): Promise<Uint8Array | undefined> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = stream.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    size += read.value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(read.value);
+  }
+  const whole = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return whole;
+}
