@@ -1,3 +1,4 @@
+import './ui/jitless-zod.ts';
 import './ui/styles.css';
 import { mount } from 'svelte';
 import App from './ui/app.svelte';

@@ -3,6 +3,7 @@ import * as Comlink from 'comlink';
 import { withContractChecks } from '../src/core/api.ts';
 import { createAgentService } from '../src/core/service.ts';
 import { AnimaDatabase, DATABASE_NAME } from '../src/core/store/database.ts';
+import { openChangeFeed } from './change-feed.ts';
 import { requestWriteAccess } from './write-access.ts';
 import { browserWebLlmHost } from './webllm-host.ts';
 import { browserGgufHost } from './gguf-host.ts';
@@ -17,6 +18,7 @@ const service = createAgentService({
   now: () => Date.now(),
   newId: () => crypto.randomUUID(),
   writeAccess: requestWriteAccess(),
+  changeFeed: openChangeFeed(),
   providerReach: { webLlm: browserWebLlmHost(), gguf: browserGgufHost() },
   loadStarterGraph: async () => {
     const response = await fetch(new URL(`${import.meta.env.BASE_URL}starter-graph.ttl`, self.location.origin));

@@ -90,11 +90,6 @@ export function browserWebLlmHost(): WebLlmHost {
         for (const request of await cache.keys()) if (new URL(request.url).pathname.includes(`/${modelId}/`)) await cache.delete(request);
       }
     },
-
-    async storage() {
-      const estimate = await navigator.storage?.estimate?.();
-      return estimate ? { usageBytes: estimate.usage ?? 0, quotaBytes: estimate.quota ?? 0 } : undefined;
-    },
   };
 }
 

@@ -517,7 +517,14 @@ async function runAgentCommand({ area, positional, service, sessionId, values, o
   if (values.json) output.out(`${JSON.stringify(goalsSummary(goals))}\n`);
   else {
     const { usage } = run;
-    const stopped = run.stoppedBecause === 'no-active-goal' ? 'no goal is active' : run.stoppedBecause === 'budget' ? `stopped: the run's budget is spent${run.budgetSpent ? `, ${describeSpentLimit(run.budgetSpent)}` : ''}` : `stopped: ${run.stoppedBecause}`;
+    const stopped =
+      run.stoppedBecause === 'no-active-goal'
+        ? 'no goal is active'
+        : run.stoppedBecause === 'budget'
+          ? `stopped: the run's budget is spent${run.budgetSpent ? `, ${describeSpentLimit(run.budgetSpent)}` : ''}`
+          : run.stoppedBecause === 'storage-full'
+            ? `stopped: storage is full; the run paused after cycle ${run.lastCycle}, and nothing of the unfinished cycle was kept`
+            : `stopped: ${run.stoppedBecause}`;
     const model = usage.model ? `; ${usage.provider} ${usage.model}: ${usage.requests} requests, ${usage.inputTokens} tokens in, ${usage.outputTokens} out` : '';
     output.error(`anima: ${run.cyclesRun} cycles run (${stopped})${model}\n`);
     if (usage.fellBackBecause) output.error(`anima: went on without the model: ${usage.fellBackBecause}\n`);

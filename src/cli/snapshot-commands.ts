@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { describeProblem } from '../core/result.ts';
 import { checkSession } from '../core/store/session-check.ts';
-import { exportSnapshot, restoreSnapshot, SNAPSHOT_VERSION } from '../core/store/snapshot.ts';
+import { exportSnapshot, restoreSnapshot } from '../core/store/snapshot.ts';
+import { SNAPSHOT_VERSION } from '../core/store/snapshot-format.ts';
 import type { CliOutput } from './main.ts';
 import { CliError, openSnapshot, readSnapshotAt, writeSnapshotFile } from './snapshot-file.ts';
 

@@ -20,6 +20,9 @@ import { ggufModelRecordSchema } from './llm/gguf-model.ts';
 import { personaContract } from './personas/persona-contract.ts';
 import { sessionContract } from './sessions/session-contract.ts';
 export type { SessionImportPreview, SessionView } from './sessions/session-contract.ts';
+export { SNAPSHOT_VERSION } from './store/snapshot-format.ts';
+import { sessionWatchContract } from './session-watch-contract.ts';
+export type { SessionEvent } from './session-watch-contract.ts';
 export type {
   ArcView,
   AssembledPersonaView,
@@ -141,7 +144,7 @@ export const importOutcomeSchema = z.discriminatedUnion('ok', [
   }),
   z.object({
     ok: z.literal(false),
-    reason: z.enum(['invalid', 'cancelled', 'unknown-format', 'read-only']),
+    reason: z.enum(['invalid', 'cancelled', 'unknown-format', 'read-only', 'storage-full']),
     problems: z.array(problemSchema),
   }),
 ]);
@@ -430,7 +433,8 @@ export const agentContract = {
         ok: z.literal(true),
         cyclesRun: z.number().int(),
         lastCycle: z.number().int(),
-        stoppedBecause: z.enum(['max-cycles', 'no-active-goal', 'cancelled', 'budget']),
+        /** 'storage-full': a cycle could not be stored, and was not kept; `lastCycle` is the last one stored. */
+        stoppedBecause: z.enum(['max-cycles', 'no-active-goal', 'cancelled', 'budget', 'storage-full']),
         /** Which limit was spent, when the budget stopped the run. */
         budgetSpent: spentLimitSchema.optional(),
         usage: runUsageSchema,
@@ -549,7 +553,7 @@ export const agentContract = {
     args: z.object({ sessionId: sessionIdSchema, fileName: z.string().min(1).max(500), text: z.string() }),
     result: z.discriminatedUnion('ok', [
       z.object({ ok: z.literal(true), document: documentViewSchema }),
-      z.object({ ok: z.literal(false), reason: z.enum(['invalid', 'read-only']), problems: z.array(problemSchema) }),
+      z.object({ ok: z.literal(false), reason: z.enum(['invalid', 'read-only', 'storage-full']), problems: z.array(problemSchema) }),
     ]),
   },
   /** The session's documents, newest first. */
@@ -572,10 +576,10 @@ export const agentContract = {
     args: z.object({ operationId: operationIdSchema }),
     result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), check: inferenceCheckSchema }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
   },
-  /** The GPU as WebGPU sees it, the WebLLM models with their state, this origin's storage, and the chosen model. */
+  /** The GPU as WebGPU sees it, the WebLLM models with their state, and the chosen model. */
   modelList: {
     args: z.object({}),
-    result: z.object({ gpu: gpuReportSchema, models: z.array(modelViewSchema), storage: z.object({ usageBytes: z.number(), quotaBytes: z.number() }).optional(), chosen: z.string().optional() }),
+    result: z.object({ gpu: gpuReportSchema, models: z.array(modelViewSchema), chosen: z.string().optional() }),
   },
   /** Downloads a model and loads it on the GPU, reporting progress; cancel stops it (what was fetched stays cached). */
   modelDownload: {
@@ -627,6 +631,7 @@ export const agentContract = {
     ]),
   },
   ...personaContract,
+  ...sessionWatchContract,
   ...sessionContract,
   /** Cancels a long operation started with this operation id. */
   cancel: { args: z.object({ operationId: operationIdSchema }), result: z.object({ isCancelled: z.boolean() }) },

@@ -1,4 +1,5 @@
 import type { ImportOutcome, ImportProgress } from './api.ts';
+import type { ChangeFeed } from './change-feed.ts';
 import type { GraphDelta, KnowledgeGraph } from './kg/graph.ts';
 import { readGraphFile, type GraphFileSource } from './kg/import/read-graph-file.ts';
 import type { KgImportFormat } from './kg/import/statement.ts';
@@ -7,6 +8,7 @@ import type { AnimaDatabase } from './store/database.ts';
 import { type ReadableDocument, readableDocument } from './kg/document.ts';
 import { type GraphLoadProgress, loadGraph, storeGraphDelta } from './store/kg-repository.ts';
 import type { SessionRecord } from './store/session.ts';
+import type { SessionEvent } from './session-watch-contract.ts';
 import type { ProviderReach } from './llm/bind-provider.ts';
 import { cancelledOutcome, statsOf } from './views.ts';
 
@@ -20,6 +22,8 @@ export type AgentServiceDependencies = {
   writeAccess?: WriteAccess;
   /** What a run can bind a language model with: the network, and the in-browser engines this place has. */
   providerReach?: ProviderReach;
+  /** Notices of writes between tabs; absent in the CLI, the only writer of its database. */
+  changeFeed?: ChangeFeed;
 };
 
 /** Permission to write, held by one tab at a time; `ready` settles once the first answer is known. */
@@ -36,13 +40,17 @@ export type ServiceContext = ReturnType<typeof createServiceContext>;
 
 /**
  * The state behind the AgentService: the in-memory graphs (one per session, loaded on first
- * use), their similarity indexes, the queue that runs writes one at a time, and the running
- * operations that cancel() can stop.
+ * use), their similarity indexes, the queue that runs writes one at a time (and tells other tabs
+ * of them), the running operations that cancel() can stop, and the session events a watch hears.
  */
 export function createServiceContext(dependencies: AgentServiceDependencies) {
   const { db, now, newId } = dependencies;
   const graphs = new Map<string, Promise<KnowledgeGraph>>();
   const operations = new Map<string, AbortController>();
+  /** The operations that only watch the session (sessionWatch): they never make the agent busy. */
+  const watches = new Set<string>();
+  /** Whether a run, an import, a download or another long operation is under way. */
+  const isBusy = () => [...operations.keys()].some((operationId) => !watches.has(operationId));
   // One similarity index per loaded graph: a reloaded graph is a new object and gets a new index.
   const similarityIndexes = new WeakMap<KnowledgeGraph, SimilarityIndex>();
   const similarityOf = (graph: KnowledgeGraph): SimilarityIndex => {
@@ -65,16 +73,43 @@ export function createServiceContext(dependencies: AgentServiceDependencies) {
   };
   let writeQueue: Promise<unknown> = Promise.resolve();
   const canWrite = () => dependencies.writeAccess?.canWrite() ?? true;
-  // Taking over from another tab: what it wrote since this tab loaded is read again from storage.
-  dependencies.writeAccess?.onGranted(() => {
+  const sessionListeners = new Set<(event: SessionEvent) => void>();
+  /** Calls `listener` on each session event until the returned function is called. */
+  const onSessionEvent = (listener: (event: SessionEvent) => void): (() => void) => {
+    sessionListeners.add(listener);
+    return () => sessionListeners.delete(listener);
+  };
+  const notifySessionListeners = (event: SessionEvent) => {
+    for (const listener of sessionListeners) listener(event);
+  };
+  /** What another tab wrote is read again from storage on next use. */
+  const forgetStored = () => {
     graphs.clear();
     documentCaches.clear();
+  };
+  // Taking over from another tab: what it wrote since this tab loaded is read again from storage.
+  dependencies.writeAccess?.onGranted(() => {
+    forgetStored();
+    notifySessionListeners({ kind: 'write-access' });
   });
+  dependencies.changeFeed?.onChange(() => {
+    // The writer's memory is the truth; a notice it gets was sent before it took over, by a tab now closed.
+    if (canWrite()) return;
+    forgetStored();
+    notifySessionListeners({ kind: 'changed' });
+  });
+  const announceWrite = () => {
+    if (canWrite()) dependencies.changeFeed?.announce();
+  };
 
-  /** Runs writes one after another, so each batch is computed against the graph it is applied to. */
+  /**
+   * Runs writes one after another, so each batch is computed against the graph it is applied to;
+   * once each has settled, the other tabs are told (a failed one may have stored part of its work).
+   */
   const exclusively = <T>(work: () => Promise<T>): Promise<T> => {
     const run = writeQueue.then(work, work);
     writeQueue = run.catch(() => undefined);
+    if (dependencies.changeFeed) void run.then(announceWrite, announceWrite);
     return run;
   };
 
@@ -184,10 +219,13 @@ export function createServiceContext(dependencies: AgentServiceDependencies) {
     newId,
     graphs,
     operations,
+    watches,
+    isBusy,
     similarityOf,
     invalidateSimilarity,
     applyStored,
     canWrite,
+    onSessionEvent,
     exclusively,
     graphOf,
     sessionOf,

@@ -12,6 +12,7 @@ import { ggufService } from './llm/gguf-service.ts';
 import { psycheService } from './psyche/psyche-service.ts';
 import { personaService } from './personas/persona-service.ts';
 import { sessionService } from './sessions/session-service.ts';
+import { sessionWatchService } from './session-watch-service.ts';
 import type { AgentServiceImplementation } from './api.ts';
 import { kgService } from './kg/kg-service.ts';
 import { type AgentServiceDependencies, createServiceContext, starterGraphKey } from './service-context.ts';
@@ -20,6 +21,7 @@ import type { SessionRecord } from './store/session.ts';
 import { statsOf } from './views.ts';
 
 export type { AgentServiceDependencies, WriteAccess } from './service-context.ts';
+export type { ChangeFeed } from './change-feed.ts';
 
 /**
  * The one API of the agent: the worker exposes it with Comlink, the CLI calls it directly. It
@@ -72,6 +74,7 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
     ...ggufService(context),
     ...personas,
     ...sessionService(context, personas),
+    ...sessionWatchService(context),
 
     async cancel({ operationId }) {
       const controller = operations.get(operationId);

@@ -1,10 +1,12 @@
 import { getContext, setContext, untrack } from 'svelte';
-import type { AgentApi, GraphStats, OpenProgress } from '../core/api.ts';
+import type { AgentApi, GraphStats, OpenProgress, SessionEvent } from '../core/api.ts';
 import { Approvals } from './approvals/approvals.svelte.ts';
+import { CoalescedFetch } from './common/coalesced-fetch.ts';
 import { messageOf } from './common/error-message.ts';
 import { AgentReflections } from './cycles/reflections.svelte.ts';
 import { AgentRun } from './goals/agent-run.svelte.ts';
 import { ModelsView } from './models/models.svelte.ts';
+import { SessionsView } from './sessions/sessions.svelte.ts';
 
 /** Where the app stands with the agent worker. */
 export type AgentStatus = 'opening' | 'ready' | 'error';
@@ -25,8 +27,12 @@ export class AgentState {
   errorMessage = $state<string | undefined>();
   /** False while another tab holds the session: this one shows it read-only. */
   canWrite = $state(true);
+  /** True once this tab has taken the session over from another tab, which closed. */
+  hasTakenOver = $state(false);
   /** Goes up whenever the graph changes, so views that show parts of it fetch them again. */
   graphRevision = $state(0);
+  /** Goes up whenever another tab changes the session (or this one takes it over), so views of what is stored fetch it again. */
+  storedRevision = $state(0);
   readonly client: AgentApi;
   /** The goals, the cycle log and the run in progress, shared by the Goals and Cycles screens. */
   readonly run: AgentRun;
@@ -36,6 +42,11 @@ export class AgentState {
   readonly reflections: AgentReflections;
   /** The GPU, the WebLLM models and a download in progress, shared by the Models screen and the Settings screen's model choice. */
   readonly models: ModelsView;
+  /** The Sessions screen's list and what its last change did, kept while the app opens another session. */
+  readonly sessions: SessionsView;
+  /** Reads the session again after other tabs' changes: one read at a time, however many notices come. */
+  readonly #coalescedReload = new CoalescedFetch(() => this.#reload());
+  #isWatching = false;
 
   constructor(client: AgentApi) {
     this.client = client;
@@ -43,6 +54,7 @@ export class AgentState {
     this.approvals = new Approvals(this);
     this.reflections = new AgentReflections(this);
     this.models = new ModelsView(this);
+    this.sessions = new SessionsView(this);
   }
 
   /** The open session's id; views call it only once the status is 'ready'. */
@@ -59,14 +71,85 @@ export class AgentState {
       const opened = await this.client.open({}, (progress) => {
         this.openProgress = progress;
       });
-      this.session = opened.session;
+      this.showSession(opened.session);
       this.stats = opened.stats;
       this.canWrite = opened.canWrite;
       this.status = 'ready';
+      this.#watchSession();
     } catch (error) {
       this.errorMessage = messageOf(error);
       this.status = 'error';
     }
+  }
+
+  /**
+   * Shows the session the agent has open: under a new name, or another one (switched here or in
+   * the writing tab), without the old one's cycles; the screens, keyed on the session, start afresh.
+   */
+  showSession(session: SessionSummary): void {
+    if (session.id !== this.session?.id) this.#forgetSessionState();
+    this.session = session;
+  }
+
+  /**
+   * Opens the active session afresh after this tab switched to another, deleted the open one or
+   * replaced it by an import: what was shown of the session before is forgotten. Never rejects.
+   */
+  async reopen(): Promise<void> {
+    this.#forgetSessionState();
+    await this.open();
+  }
+
+  /** Forgets the shared lists of the session on show (goals, cycles, approvals, reflections): each screen fetches its session's own. */
+  #forgetSessionState(): void {
+    this.run.forgetSession();
+    this.approvals.forgetSession();
+    this.reflections.forgetSession();
+  }
+
+  /** Listens, for the life of the page, to what happens to the session outside this tab's calls. */
+  #watchSession(): void {
+    if (this.#isWatching) return;
+    this.#isWatching = true;
+    // It ends only if the worker is gone, and then every other call fails and says so.
+    void this.client.sessionWatch({ operationId: crypto.randomUUID() }, (event) => this.#onSessionEvent(event)).catch(() => undefined);
+  }
+
+  #onSessionEvent(event: SessionEvent): void {
+    switch (event.kind) {
+      case 'changed':
+        break;
+      case 'write-access':
+        // The watch says so at once in the tab that held it from the start.
+        if (this.canWrite) return;
+        this.canWrite = true;
+        this.hasTakenOver = true;
+        break;
+    }
+    void this.#coalescedReload.run();
+  }
+
+  /**
+   * Reads the session again: which one is active (the writing tab may have switched), the
+   * graph's counts, and the lists on show. Never rejects: a failed read keeps what is shown,
+   * and the next notice reads again.
+   */
+  async #reload(): Promise<void> {
+    let opened: Awaited<ReturnType<AgentApi['open']>>;
+    try {
+      opened = await this.client.open({});
+    } catch {
+      return;
+    }
+    this.showSession(opened.session);
+    this.graphChanged(opened.stats);
+    this.storedRevision += 1;
+    const { run } = this;
+    await Promise.all([
+      run.goalsStatus === 'idle' ? undefined : run.loadGoals(),
+      run.cyclesStatus === 'idle' ? undefined : run.loadCycles(),
+      run.inference === undefined ? undefined : run.loadInference(),
+    ]);
   }
 
   /** Records that the graph changed: new counts, and views showing the graph fetch again. */
@@ -92,8 +175,8 @@ export function useAgent(): AgentState {
 
 /**
  * Calls `refresh` once the agent is ready and again as each cycle commits, whichever screen ran
- * it: for views of what cycles change. Call it while a component initialises; the effect it sets
- * up ends with the component.
+ * it, and whenever another tab changes the session: for views of what cycles change. Call it
+ * while a component initialises; the effect it sets up ends with the component.
  */
 export function refreshEachCycle(agent: AgentState, refresh: () => Promise<void>): void {
   /** The newest cycle the shared run state knows of. */
@@ -101,6 +184,7 @@ export function refreshEachCycle(agent: AgentState, refresh: () => Promise<void>
   $effect(() => {
     if (agent.status !== 'ready') return;
     void latestCycle;
+    void agent.storedRevision;
     // Untracked, so that the refresh's own state changes do not start another.
     untrack(() => void refresh());
   });

@@ -13,11 +13,12 @@ describe('screenFromHash', () => {
     expect(screenFromHash('#/nowhere').path).toBe('knowledge');
   });
 
-  it('opens the Psyche, Personas, Models and Approvals screens themselves, not their plans', () => {
+  it('opens the Psyche, Personas, Models, Approvals and Sessions screens themselves, not their plans', () => {
     expect(screenFromHash('#/psyche')).toEqual({ path: 'psyche', title: 'Psyche' });
     expect(screenFromHash('#/personas')).toEqual({ path: 'personas', title: 'Personas' });
     expect(screenFromHash('#/models')).toEqual({ path: 'models', title: 'Models' });
     expect(screenFromHash('#/approvals')).toEqual({ path: 'approvals', title: 'Approvals' });
+    expect(screenFromHash('#/sessions')).toEqual({ path: 'sessions', title: 'Sessions' });
   });
 
   it('ignores what follows the screen name', () => {

@@ -8,13 +8,9 @@ export const SCREENS = [
   { path: 'personas', title: 'Personas' },
   { path: 'models', title: 'Models' },
   { path: 'approvals', title: 'Approvals' },
-  {
-    path: 'sessions',
-    title: 'Sessions',
-    plan: 'Switch between sessions, each a workspace with its own graph, and export a session to one file to import it on another device. Arrives with session snapshots.',
-  },
+  { path: 'sessions', title: 'Sessions' },
   { path: 'settings', title: 'Settings' },
-] as const satisfies readonly { path: string; title: string; plan?: string }[];
+] as const satisfies readonly { path: string; title: string }[];
 
 export type Screen = (typeof SCREENS)[number];
 export type ScreenPath = Screen['path'];

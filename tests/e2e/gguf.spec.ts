@@ -189,11 +189,13 @@ test('a run with the CPU engine loads the model in the browser and its cycles as
   await useRunnableModel(models);
   await shell.goTo('Goals');
   await askTheModel(goals, 'Zorblax');
-  await expect(goals.run.status).toContainText(/runnable\.gguf \(CPU engine\): [1-3] requests?, [\d,]+ tokens in, [\d,]+ out/);
+  // A step may call a tool before it answers: each call is one more request.
+  await expect(goals.run.status).toContainText(/runnable\.gguf \(CPU engine\): [\d,]+ requests?, [\d,]+ tokens in, [\d,]+ out/);
+  await expect(goals.run.status).not.toContainText('could not be used');
 
   await shell.goTo('Cycles');
   await expect(cycles.tool(2)).toContainText('reason');
-  await expect(cycles.modelUse(2)).toContainText(/^Model: runnable\.gguf \(CPU engine\): [1-3] requests?, [\d,]+ prompt \+ [\d,]+ completion tokens/);
+  await expect(cycles.modelUse(2)).toContainText(/^Model: runnable\.gguf \(CPU engine\): [\d,]+ requests?, [\d,]+ prompt \+ [\d,]+ completion tokens/);
 });
 
 test('a model used on the first visit runs with the network off afterwards', async ({ page, context, shell, models, goals, settings }) => {

@@ -138,10 +138,3 @@ test('the Settings screen keeps the chosen theme after a reload', async ({ page,
   await expect(page.getByRole('radio', { name: 'Dark' })).toBeChecked();
   expect(await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme)).toBe('dark');
 });
-
-test('screens that are not built yet say what they will offer', async ({ shell, knowledge }) => {
-  await knowledge.open();
-  await shell.goTo('Sessions');
-
-  await expect(shell.page.getByText('Arrives with session snapshots.')).toBeVisible();
-});

@@ -23,11 +23,11 @@ test('without a usable GPU the Models screen says why and what to do instead, Se
   await expect(models.model('SmolLM2-360M-Instruct-q4f32_1-MLC')).toContainText('Cannot run here: WebGPU found no usable GPU');
   await expect(models.hiddenList.getByRole('button')).toHaveCount(0);
 
-  await expect(models.storageRegion).toContainText(/ used, .* free \(of /);
+  await expect(models.storageRegion).toContainText(/ of .* used/);
   // The page asks the browser to keep the data (only the page can); the browser decides.
-  await expect(models.persistenceStatus).toHaveText(/^Not persistent: when space runs low/);
+  await expect(models.persistenceStatus).toHaveText(/^Not persistent: the browser may clear Anima's data/);
   await models.persistButton.click();
-  await expect(models.persistenceStatus).toHaveText(/^(Persistent: this browser keeps|Not persistent: this browser said no)/);
+  await expect(models.persistenceStatus).toHaveText(/^(Persistent: this browser keeps|The browser said no)/);
 
   await models.gpuRegion.getByRole('link', { name: 'Settings', exact: true }).click();
   await expect(shell.heading('Settings')).toBeVisible();

@@ -6,6 +6,7 @@ import { recallEpisodes } from './episodes.ts';
 import { DEFAULT_STALL_THRESHOLD, type Goal, parseCriteria } from './goal.ts';
 import { consolidateMemory, endActivePlans, runCycle } from './run-cycle.ts';
 import { bindRunModel } from '../llm/inference-service.ts';
+import { isQuotaExceeded } from '../store/quota.ts';
 import type { SpentLimit } from '../llm/usage-budget.ts';
 import { DEFAULT_MEMORY_CAPACITY, memoryPressure } from './working-memory.ts';
 
@@ -93,7 +94,7 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
       let model = bound.access;
       let fellBackBecause = bound.unavailableBecause;
       const { budget } = bound;
-      const finish = (stoppedBecause: 'max-cycles' | 'no-active-goal' | 'cancelled' | 'budget', budgetSpent?: SpentLimit) => ({
+      const finish = (stoppedBecause: 'max-cycles' | 'no-active-goal' | 'cancelled' | 'budget' | 'storage-full', budgetSpent?: SpentLimit) => ({
         ok: true as const,
         cyclesRun,
         lastCycle,
@@ -129,12 +130,14 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
               // The cycle's facts may be in memory but not stored: read the graph (and documents) again from storage.
               graphs.delete(sessionId);
               forgetDocuments(sessionId);
+              // Storage ran out as the cycle committed: none of it was kept, and the run stops there.
+              if (isQuotaExceeded(error)) return 'storage-full' as const;
               // A cancel during a model call ends the run; the cycle wrote nothing.
               if (controller.signal.aborted) return 'cancelled' as const;
               throw error;
             }
           });
-          if (record === 'cancelled') return finish('cancelled');
+          if (record === 'cancelled' || record === 'storage-full') return finish(record);
           if (!record) return finish('no-active-goal');
           cyclesRun++;
           lastCycle = record.cycle;

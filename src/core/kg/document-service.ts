@@ -2,6 +2,7 @@ import type { AgentServiceImplementation, DocumentView } from '../api.ts';
 import type { Problem } from '../result.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { READ_ONLY_MESSAGE } from '../service-context.ts';
+import { isQuotaExceeded, storageFull } from '../store/quota.ts';
 import { type DocumentRecord, MAX_DOCUMENT_BYTES } from './document.ts';
 
 type DocumentMethods = 'documentImport' | 'documentList' | 'documentDelete';
@@ -43,11 +44,16 @@ export function documentService(context: ServiceContext): Pick<AgentServiceImple
       const problems = problemsOf(fileName, text);
       if (problems.length > 0) return { ok: false, reason: 'invalid', problems };
       const document: DocumentRecord = { sessionId, name: fileName, text, createdAt: now() };
-      document.id = (await exclusively(async () => {
-        const id = await db.documents.add(document);
-        forgetDocuments(sessionId);
-        return id;
-      })) as number;
+      try {
+        document.id = (await exclusively(async () => {
+          const id = await db.documents.add(document);
+          forgetDocuments(sessionId);
+          return id;
+        })) as number;
+      } catch (error) {
+        if (isQuotaExceeded(error)) return storageFull();
+        throw error;
+      }
       return { ok: true, document: viewOf(document) };
     },
 

@@ -9,6 +9,7 @@ import { parseQuery, runQuery } from './query.ts';
 import { searchSymbols } from './search.ts';
 import { shortestPath } from './traversal.ts';
 import { storeGraphDelta } from '../store/kg-repository.ts';
+import { isQuotaExceeded, storageFull } from '../store/quota.ts';
 
 type KgMethods = 'kgStats' | 'kgSearch' | 'kgSymbol' | 'kgImport' | 'kgExport' | 'kgQuery' | 'kgInfer' | 'kgSimilar' | 'kgPath' | 'kgProvenance';
 
@@ -65,6 +66,10 @@ export function kgService(context: ServiceContext): Pick<AgentServiceImplementat
           onWriting: () => operations.delete(operationId),
           onProgress,
         });
+      } catch (error) {
+        // The import is stored in one transaction, and the graph takes it in only once it is stored: nothing changed.
+        if (isQuotaExceeded(error)) return storageFull();
+        throw error;
       } finally {
         operations.delete(operationId);
       }

@@ -17,11 +17,10 @@ describe('the model manager', () => {
   it('on a GPU without shader-f16: f16 models cannot run, small f32 ones are recommended, an f16 download is refused', async () => {
     const host = new ScriptedWebLlmHost(new ScriptedEngine([]), SOFTWARE_GPU);
     const { service } = testService({ providerReach: { webLlm: host } });
-    const { gpu, models, storage } = await service.modelList({});
+    const { gpu, models } = await service.modelList({});
     expect(gpu).toEqual(SOFTWARE_GPU);
     expect(models.find((model) => model.id === 'Llama-3.2-1B-Instruct-q4f16_1-MLC')).toMatchObject({ notRunnableBecause: 'its f16 weights need shader-f16, which this GPU lacks', recommended: false });
     expect(models.filter((model) => model.recommended).map((model) => model.id)).toEqual(['SmolLM2-360M-Instruct-q4f32_1-MLC', 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC', 'Llama-3.2-1B-Instruct-q4f32_1-MLC']);
-    expect(storage).toEqual({ usageBytes: 0, quotaBytes: 10 * 2 ** 30 });
     expect(await service.modelDownload({ operationId: 'd', modelId: 'Llama-3.2-1B-Instruct-q4f16_1-MLC' })).toEqual({
       ok: false,
       problems: [{ message: 'Llama-3.2-1B-Instruct-q4f16_1-MLC has f16 weights, which need shader-f16; this GPU lacks it, so choose an f32 model' }],

@@ -27,8 +27,7 @@ export function modelService(context: ServiceContext): Pick<AgentServiceImplemen
           };
         }),
       );
-      const storage = await webLlm?.storage();
-      return { gpu, models, ...(storage ? { storage } : {}), ...(settings.webllmModel ? { chosen: settings.webllmModel } : {}) };
+      return { gpu, models, ...(settings.webllmModel ? { chosen: settings.webllmModel } : {}) };
     },
 
     async modelDownload({ operationId, modelId }, onProgress) {

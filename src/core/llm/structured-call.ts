@@ -28,6 +28,9 @@ export type CallOptions = {
 
 const DEFAULT_RETRIES = 2;
 
+/** How much of an invalid answer is sent back with its problems. */
+const MAX_ECHOED_CHARS = 400;
+
 /**
  * Asks the provider for a value of the schema: the schema goes to the provider as JSON Schema
  * (constrained decoding where it can), and what comes back is parsed and validated with zod.
@@ -60,7 +63,8 @@ export async function structuredCall<T>(provider: LlmProvider, schema: z.ZodType
     const problems = problemsOf(schema, completion.text);
     attempts.push({ text: completion.text, usage: completion.usage, ...(problems.ok ? {} : { problems: problems.error }) });
     if (problems.ok) return { ok: true, value: problems.value, attempts, usage };
-    messages.push({ role: 'assistant', content: completion.text });
+    // Shortened: the problems say what is wrong, and a long invalid answer would crowd a small model's context.
+    messages.push({ role: 'assistant', content: completion.text.length > MAX_ECHOED_CHARS ? `${completion.text.slice(0, MAX_ECHOED_CHARS)}…` : completion.text });
     messages.push({ role: 'user', content: `That answer is not valid:\n${problems.error.map((problem) => `- ${problem}`).join('\n')}\nAnswer again with only JSON that matches the schema.` });
   }
   const last = attempts.at(-1)?.problems ?? [];

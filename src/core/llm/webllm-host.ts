@@ -20,6 +20,4 @@ export interface WebLlmHost {
   load(modelId: string, options?: { onProgress?: (progress: LoadProgress) => void; signal?: AbortSignal }): Promise<ChatEngine>;
   /** Deletes the model's files from the cache (also what is left of a broken download), unloading it first. */
   remove(modelId: string): Promise<void>;
-  /** What this origin stores, and may store. */
-  storage(): Promise<{ usageBytes: number; quotaBytes: number } | undefined>;
 }

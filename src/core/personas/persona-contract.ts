@@ -25,8 +25,8 @@ import {
  */
 
 const failure = <const R extends readonly [string, ...string[]]>(reasons: R) => z.object({ ok: z.literal(false), reason: z.enum(reasons), problems: z.array(problemSchema) });
-/** Why a catalog change was refused: bad input, a name that is not there, one already taken, an item still in use, or this tab cannot write. */
-const CHANGE_REASONS = ['invalid', 'not-found', 'name-taken', 'in-use', 'read-only'] as const;
+/** Why a catalog change was refused: bad input, a name that is not there, one already taken, an item still in use, this tab cannot write, or storage is full. */
+const CHANGE_REASONS = ['invalid', 'not-found', 'name-taken', 'in-use', 'read-only', 'storage-full'] as const;
 const changeFailure = failure([...CHANGE_REASONS]);
 const changed = <T extends z.ZodType>(value: T) => z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), item: value }), changeFailure]);
 const done = z.discriminatedUnion('ok', [z.object({ ok: z.literal(true) }), changeFailure]);

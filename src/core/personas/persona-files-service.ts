@@ -13,7 +13,7 @@ import { isPng, MAX_PNG_BYTES } from './png-text.ts';
 
 type FileMethods = 'personaExport' | 'personaImportCheck' | 'personaImport';
 /** Why a catalog change was refused, with the problems that say where. */
-export type Refusal = { ok: false; reason: 'invalid' | 'not-found' | 'name-taken' | 'in-use' | 'read-only'; problems: Problem[] };
+export type Refusal = { ok: false; reason: 'invalid' | 'not-found' | 'name-taken' | 'in-use' | 'read-only' | 'storage-full'; problems: Problem[] };
 
 /** What the catalog service lends the file operations: its write transaction, read transaction and persona summary. */
 export type CatalogAccess = {

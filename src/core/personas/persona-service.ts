@@ -4,6 +4,7 @@ import { problemsFromZod, type Problem } from '../result.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { READ_ONLY_MESSAGE } from '../service-context.ts';
 import type { AnimaDatabase } from '../store/database.ts';
+import { isQuotaExceeded, storageFull } from '../store/quota.ts';
 import { assemblePersona, type AssembledPersona, type OverBudget, type PersonaDefinition } from './assemble.ts';
 import {
   arcFieldsSchema,
@@ -89,6 +90,7 @@ export function personaService(context: ServiceContext): Pick<AgentServiceImplem
     } catch (error) {
       if (error instanceof CatalogRefusal) return error.refusal;
       if (error instanceof Error && error.name === 'ConstraintError') return refusal('name-taken', 'that name is already taken');
+      if (isQuotaExceeded(error)) return storageFull();
       throw error;
     }
   };

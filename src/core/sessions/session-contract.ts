@@ -40,7 +40,7 @@ export type SessionImportPreview = z.infer<typeof sessionImportPreviewSchema>;
 const sessionId = z.string().min(1).max(200);
 const sessionName = z.string().trim().min(1, 'give the session a name').max(120, 'a session name has at most 120 characters').refine((name) => !/[\n\r]/.test(name), 'a session name is one line');
 const bytesSchema = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'expected bytes');
-const failure = z.object({ ok: z.literal(false), reason: z.enum(['invalid', 'not-found', 'read-only', 'busy', 'exists']), problems: z.array(problemSchema) });
+const failure = z.object({ ok: z.literal(false), reason: z.enum(['invalid', 'not-found', 'read-only', 'busy', 'exists', 'storage-full']), problems: z.array(problemSchema) });
 const changed = <T extends z.ZodType>(value: T) => z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), session: value }), failure]);
 
 /** Sessions (DESIGN section 11): listed, made, renamed, copied, deleted, switched between, exported and imported as snapshot files. */

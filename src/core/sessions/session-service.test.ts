@@ -6,6 +6,7 @@ import { describeProblem } from '../result.ts';
 import { AnimaDatabase, sessionRows } from '../store/database.ts';
 import { checkSession } from '../store/session-check.ts';
 import { MAX_SNAPSHOT_BYTES } from '../store/snapshot-file.ts';
+import { fullableStorage } from '../testing/full-storage.ts';
 import { freshIndexedDb, testService } from '../testing/test-database.ts';
 
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
@@ -133,6 +134,24 @@ describe('session snapshot files', () => {
     expect(await refusal(encode(JSON.stringify(document)))).toContain('at triples.0.subject: 999999 is not a symbol of this snapshot');
 
     expect(await there.service.sessionList({})).toEqual(before);
+  });
+
+  it('on a full storage, refuses an import or a copy whole: nothing of it is kept', async () => {
+    const here = device();
+    const { session } = await here.service.open({});
+    await livedInSession(here.service, session.id);
+    const bytes = await exported(here.service, session.id);
+    const db = new AnimaDatabase('anima', freshIndexedDb());
+    const storage = fullableStorage(db);
+    const there = testService({ db, idPrefix: 'there' });
+    await there.service.open({});
+    const before = await there.service.sessionList({});
+    storage.fill(['tripleChunks']);
+    expect(await there.service.sessionImport({ bytes })).toMatchObject({ ok: false, reason: 'storage-full', problems: [{ message: expect.stringContaining('storage is full') }] });
+    expect(await there.service.sessionDuplicate({ sessionId: before.sessions[0]!.id, name: 'Copy' })).toMatchObject({ ok: false, reason: 'storage-full' });
+    expect(await there.service.sessionList({})).toEqual(before);
+    storage.free();
+    await expectOk(there.service.sessionImport({ bytes }));
   });
 
   it('imports a session already on the device only as a copy or in its place', async () => {

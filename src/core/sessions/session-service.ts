@@ -4,6 +4,7 @@ import { READ_ONLY_MESSAGE, type ServiceContext, starterGraphKey } from '../serv
 import { bundleText, type PersonaBundle } from '../personas/persona-bundle.ts';
 import { personaBundleOf } from '../personas/persona-files-service.ts';
 import { ACTIVE_SESSION_KEY, deleteSessionRows, sessionRows, sessionTables } from '../store/database.ts';
+import { isQuotaExceeded, storageFull } from '../store/quota.ts';
 import { checkSession } from '../store/session-check.ts';
 import type { SessionRecord } from '../store/session.ts';
 import { exportSnapshot, restoreSnapshot } from '../store/snapshot.ts';
@@ -14,7 +15,7 @@ type SessionMethods = 'sessionList' | 'sessionCreate' | 'sessionRename' | 'sessi
 /** What importing a snapshot's persona needs of the catalog service. */
 type PersonaAccess = Pick<AgentServiceImplementation, 'personaImport' | 'sessionPersonaSet'>;
 
-type Failure = { ok: false; reason: 'invalid' | 'not-found' | 'read-only' | 'busy' | 'exists'; problems: Problem[] };
+type Failure = { ok: false; reason: 'invalid' | 'not-found' | 'read-only' | 'busy' | 'exists' | 'storage-full'; problems: Problem[] };
 const fail = (reason: Failure['reason'], message: string, path?: string): Failure => ({ ok: false, reason, problems: [{ ...(path !== undefined ? { path } : {}), message }] });
 
 /** How many of the latest cycles are searched for the model a session used. */
@@ -22,7 +23,7 @@ const MODEL_LOOKBACK = 200;
 
 /** Sessions: the list with what each holds, making, renaming, copying, deleting and switching them, and their snapshot files. */
 export function sessionService(context: ServiceContext, personas: PersonaAccess): Pick<AgentServiceImplementation, SessionMethods> {
-  const { db, now, newId, exclusively, canWrite, graphs, forgetDocuments, operations, dependencies } = context;
+  const { db, now, newId, exclusively, canWrite, graphs, forgetDocuments, isBusy, dependencies } = context;
 
   const viewOf = async (session: SessionRecord, activeId: unknown): Promise<SessionView> => {
     const [goals, persona, psyche, recent, sizeBytes] = await Promise.all([
@@ -66,8 +67,17 @@ export function sessionService(context: ServiceContext, personas: PersonaAccess)
     graphs.delete(sessionId);
     forgetDocuments(sessionId);
   };
-  const busy = () => (operations.size > 0 ? fail('busy', 'a run, an import or a download is in progress; wait for it to end or cancel it first') : undefined);
-  const change = async <T>(work: () => Promise<T>): Promise<T | Failure> => (canWrite() ? exclusively(work) : fail('read-only', READ_ONLY_MESSAGE));
+  const busy = () => (isBusy() ? fail('busy', 'a run, an import or a download is in progress; wait for it to end or cancel it first') : undefined);
+  /** A change, one at a time; a full storage refuses it whole (each change is one transaction). */
+  const change = async <T>(work: () => Promise<T>): Promise<T | Failure> => {
+    if (!canWrite()) return fail('read-only', READ_ONLY_MESSAGE);
+    try {
+      return await exclusively(work);
+    } catch (error) {
+      if (isQuotaExceeded(error)) return storageFull();
+      throw error;
+    }
+  };
 
   /** Wears the snapshot's persona again: the catalog's of that name when it is the same, else imported; warnings say when it cannot be. */
   const wearPersona = async (sessionId: string, bundle: PersonaBundle): Promise<Problem[]> => {

@@ -1,6 +1,7 @@
 import { decodeUtf8, parseJsonText } from '../json-text.ts';
 import type { Result } from '../result.ts';
-import { parseSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Snapshot } from './snapshot.ts';
+import { parseSnapshot, type Snapshot } from './snapshot.ts';
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot-format.ts';
 
 /**
  * A snapshot file: the snapshot's JSON with `sha256` (of the rest of the document) after its

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { describeProblem } from '../result.ts';
 import { freshIndexedDb, testService } from '../testing/test-database.ts';
 import { AnimaDatabase } from './database.ts';
-import { exportSnapshot, parseSnapshot, restoreSnapshot, SNAPSHOT_VERSION } from './snapshot.ts';
+import { exportSnapshot, parseSnapshot, restoreSnapshot } from './snapshot.ts';
+import { SNAPSHOT_VERSION } from './snapshot-format.ts';
 import { defaultPsyche } from '../psyche/psyche.ts';
 import { addPsycheVersion, currentPsyche } from './psyche-store.ts';
 

@@ -24,19 +24,8 @@ import { psycheHistory } from './psyche-store.ts';
 import { NUMBERED_PARTS, type NumberedPart, renumberSnapshot } from './snapshot-ids.ts';
 import { personaBundleSchema } from '../personas/persona-bundle.ts';
 import { personaBundleOf } from '../personas/persona-files-service.ts';
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot-format.ts';
 
-/**
- * A session snapshot: one JSON document holding a whole session (see snapshot-file.ts for the
- * file around it: its hash, gzip and limits).
- */
-export const SNAPSHOT_FORMAT = 'anima-snapshot';
-/**
- * Version 2 added the agent's goals, working memory and cycle log; 3 its episodes; 4 the psyche's
- * versions and the approvals; 5 the agent's questions; 6 the imported documents; 7 the agent's
- * scratch notes; 8 its plans and reflections; 9 the persona it wears (as a bundle), numbers each
- * part's rows from 1 and carries the SHA-256 of its content. Older files are migrated on import.
- */
-export const SNAPSHOT_VERSION = 9;
 
 export const snapshotSchema = z
   .object({

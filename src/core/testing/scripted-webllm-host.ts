@@ -45,8 +45,4 @@ export class ScriptedWebLlmHost implements WebLlmHost {
   async remove(modelId: string): Promise<void> {
     this.cached.delete(modelId);
   }
-
-  async storage(): Promise<{ usageBytes: number; quotaBytes: number }> {
-    return { usageBytes: this.cached.size * 500 * 2 ** 20, quotaBytes: 10 * 2 ** 30 };
-  }
 }

@@ -7,6 +7,10 @@ import { testService } from '../testing/test-database.ts';
 
 let server: Server;
 let base: string;
+/** A second server, on an address never allowed: where a redirect must not take http_fetch. */
+let elsewhere: Server;
+let elsewhereBase: string;
+const elsewhereRequests: string[] = [];
 
 /** A local web server: what http_fetch meets in the wild, without the network. */
 beforeAll(async () => {
@@ -24,6 +28,12 @@ beforeAll(async () => {
     } else if (path === '/Page') {
       response.writeHead(200, { 'content-type': 'text/html' });
       response.end('<script>alert(1)</script>');
+    } else if (path === '/Hop') {
+      response.writeHead(303, { location: '/Dog' }).end();
+    } else if (path === '/Away') {
+      response.writeHead(302, { location: `${elsewhereBase}Dog` }).end();
+    } else if (path === '/Loop') {
+      response.writeHead(307, { location: '/Loop' }).end();
     } else if (path === '/Slow') {
       // Never answers: the time cap ends it.
     } else {
@@ -32,11 +42,19 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  elsewhere = createServer((request, response) => {
+    elsewhereRequests.push(request.url ?? '/');
+    response.writeHead(200, { 'content-type': 'text/plain' }).end('A dog is a spy.');
+  });
+  await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+  elsewhereBase = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/`;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  for (const each of [server, elsewhere]) {
+    each.closeAllConnections();
+    await new Promise((resolve) => each.close(resolve));
+  }
 });
 
 async function sessionAbout(name: string, criteria: string, webAccess = { allowedPrefixes: [base], timeoutSeconds: 1, maxKilobytes: 2 }) {
@@ -121,6 +139,24 @@ describe('http_fetch', () => {
         expect(record.candidates.find((candidate) => candidate.tool === 'http_fetch')?.skippedBecause).toBe("no allowed address names the goal's symbols, or all were fetched");
     }
   }, 20_000);
+
+  it('follows a redirect to an allowed address, and says where the facts came from', async () => {
+    const session = await sessionAbout('Hop', 'tail bone');
+    const fetched = await fetchCycle(session);
+    expect(fetched.act).toContain(`GET ${base}Hop: 2 facts (text/turtle`);
+    const [goal] = (await session.service.goalList({ sessionId: session.sessionId })).goals;
+    const tail = goal!.findings.find((fact) => fact.object.label === 'Tail')!;
+    expect(await session.db.provenance.get(tail.provenanceId!)).toMatchObject({ kind: 'fetch', sources: [`${base}Hop`, `${base}Dog`], detail: `GET ${base}Hop (redirected to ${base}Dog) (text/turtle)` });
+  });
+
+  it('never follows a redirect to an address the user did not allow, nor an endless one', async () => {
+    const away = await fetchCycle(await sessionAbout('Away', 'whatever thing'));
+    expect(away).toMatchObject({ outcome: 'failed', act: expect.stringContaining(`GET ${base}Away: it redirects to ${elsewhereBase}Dog, not an address you allowed (not followed)`) });
+    expect(elsewhereRequests).toEqual([]);
+
+    const loop = await fetchCycle(await sessionAbout('Loop', 'whatever thing'));
+    expect(loop).toMatchObject({ outcome: 'failed', act: expect.stringContaining(`GET ${base}Loop: more than 5 redirects`) });
+  });
 
   it('stays offline unless an address is allowed, and refuses addresses that are not web addresses', async () => {
     const session = await sessionAbout('Dog', 'tail', { allowedPrefixes: [], timeoutSeconds: 10, maxKilobytes: 1024 });

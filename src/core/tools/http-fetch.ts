@@ -4,7 +4,7 @@ import type { KgImportFormat } from '../kg/import/statement.ts';
 import { factsOfText } from '../kg/sentence-facts.ts';
 import { EXTRACTION_CONFIDENCE } from './text-ingest.ts';
 import type { FactIds, Tool, ToolOutcome, ToolState } from './tool.ts';
-import { isAllowed } from './web-access.ts';
+import { type WebAccess, isAllowed } from './web-access.ts';
 
 /** The addresses the goal's symbols are known by (their IRIs) that the user allowed and the goal has not fetched. */
 function candidates(state: ToolState): string[] {
@@ -23,6 +23,43 @@ const FORMATS: Record<string, KgImportFormat | 'text'> = {
 };
 
 const failed = (summary: string, url: string, rejection?: ToolOutcome['rejection']): ToolOutcome => ({ ok: false, summary, facts: [], symbols: [], fetchedUrl: url, ...(rejection ? { rejection } : {}) });
+
+/** How many redirects http_fetch follows before it gives up (a browser's own limit is 20). */
+const MAX_REDIRECTS = 5;
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * GETs an address, following a redirect only to an address the user allowed, checked before
+ * each hop is requested. A browser hides where a redirect leads (an opaque answer to
+ * `redirect: 'manual'`), so there the browser follows it and the answer is kept only when it
+ * ends at an allowed address: the hops between may have been asked, but nothing they said is read.
+ */
+async function fetchAllowed(url: string, webAccess: WebAccess, signal: AbortSignal): Promise<{ ok: true; response: Response; finalUrl: string } | { ok: false; reason: string; rejection: 'policy_block' | 'dependency_unavailable' }> {
+  const request = { headers: { accept: 'text/turtle, application/n-triples;q=0.9, text/plain;q=0.5' }, signal, credentials: 'omit' } satisfies RequestInit;
+  let current = url;
+  for (let hops = 0; ; hops++) {
+    const response = await fetch(current, { ...request, redirect: 'manual' });
+    if (response.type === 'opaqueredirect') {
+      const followed = await fetch(current, { ...request, redirect: 'follow' });
+      if (isAllowed(webAccess, followed.url)) return { ok: true, response: followed, finalUrl: followed.url };
+      await followed.body?.cancel();
+      return { ok: false, reason: `it redirects to ${followed.url}, not an address you allowed (nothing from there was read)`, rejection: 'policy_block' };
+    }
+    const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
+    if (location === null) return { ok: true, response, finalUrl: current };
+    await response.body?.cancel();
+    let next: string;
+    try {
+      next = new URL(location, current).href;
+    } catch {
+      return { ok: false, reason: `it redirects to "${location}", which is not a web address`, rejection: 'dependency_unavailable' };
+    }
+    if (!isAllowed(webAccess, next)) return { ok: false, reason: `it redirects to ${next}, not an address you allowed (not followed)`, rejection: 'policy_block' };
+    if (hops === MAX_REDIRECTS) return { ok: false, reason: `more than ${MAX_REDIRECTS} redirects`, rejection: 'dependency_unavailable' };
+    current = next;
+  }
+}
 
 /** Reads a response body up to a cap, or says it is larger. */
 async function readCapped(response: Response, maxBytes: number): Promise<string | undefined> {
@@ -72,13 +109,15 @@ export const httpFetch: Tool<{ url: string }> = {
     const { url } = input;
     if (!isAllowed(state.webAccess, url)) return failed(`${url} is not an address you allowed`, url, 'policy_block');
     const { timeoutSeconds, maxKilobytes } = state.webAccess;
-    let response: Response;
+    let fetched: Awaited<ReturnType<typeof fetchAllowed>>;
     try {
-      response = await fetch(url, { headers: { accept: 'text/turtle, application/n-triples;q=0.9, text/plain;q=0.5' }, signal: AbortSignal.timeout(timeoutSeconds * 1000), redirect: 'follow' });
+      fetched = await fetchAllowed(url, state.webAccess, AbortSignal.timeout(timeoutSeconds * 1000));
     } catch (error) {
       const reason = error instanceof DOMException && error.name === 'TimeoutError' ? `no answer within ${timeoutSeconds} s` : error instanceof Error ? error.message : String(error);
       return failed(`GET ${url} failed: ${reason}`, url, 'dependency_unavailable');
     }
+    if (!fetched.ok) return failed(`GET ${url}: ${fetched.reason}`, url, fetched.rejection);
+    const { response, finalUrl } = fetched;
     if (!response.ok) return failed(`GET ${url}: HTTP ${response.status}`, url, 'dependency_unavailable');
     const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     const format = FORMATS[mediaType];
@@ -114,7 +153,7 @@ export const httpFetch: Tool<{ url: string }> = {
       fetchedUrl: url,
       graphChange: {
         delta,
-        provenance: () => ({ sessionId: state.sessionId, kind: 'fetch', sources: [url], confidence, cycle: state.cycle, detail: `GET ${url} (${mediaType})`, createdAt: state.now }),
+        provenance: () => ({ sessionId: state.sessionId, kind: 'fetch', sources: finalUrl === url ? [url] : [url, finalUrl], confidence, cycle: state.cycle, detail: `GET ${url}${finalUrl === url ? '' : ` (redirected to ${finalUrl})`} (${mediaType})`, createdAt: state.now }),
       },
     };
   },

@@ -16,6 +16,9 @@ export const CONSULTED_TOOLS: readonly AgentTool[] = [defineTool(kgQuery), defin
 /** A model answers after at most this many tool calls; then it is a bottleneck. */
 export const MAX_MODEL_TOOL_CALLS = 4;
 
+/** What the model reads of one result, at most: every step repeats the ones before, and a small model's context is 4,096 tokens. */
+const MAX_RESULT_CHARS = 300;
+
 /**
  * What a consulted tool's call gives back (DESIGN section 10): the value the model reads, what
  * the app keeps of it, and, when refused, why and whether asking again could help.
@@ -61,7 +64,8 @@ function toolGuide(tools: readonly AgentTool[]): string {
 /** What a tool's result reads like to the model. */
 function resultText(call: { tool: string; input: unknown }, result: ToolResult): string {
   const refused = result.rejection ? ` (refused: ${result.rejection.replace(/_/g, ' ')}${result.retryable ? '' : ', do not call it again'})` : '';
-  return `You called ${describeAction(call)}${refused}: ${result.value}`;
+  const value = result.value.length > MAX_RESULT_CHARS ? `${result.value.slice(0, MAX_RESULT_CHARS)}…` : result.value;
+  return `You called ${describeAction(call)}${refused}: ${value}`;
 }
 
 /**

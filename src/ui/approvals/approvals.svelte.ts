@@ -70,12 +70,14 @@ export class Approvals {
   async load(): Promise<void> {
     const listTicket = ++this.#listTicket;
     const countTicket = ++this.#countTicket;
+    const { sessionId } = this.#host;
     if (this.status !== 'ready') this.status = 'loading';
     try {
       const [{ approvals, pendingCount }, { questions, pendingCount: pendingQuestionCount }] = await Promise.all([
-        this.#host.client.approvalList({ sessionId: this.#host.sessionId, limit: APPROVAL_LIST_LIMIT }),
-        this.#host.client.questionList({ sessionId: this.#host.sessionId, limit: APPROVAL_LIST_LIMIT }),
+        this.#host.client.approvalList({ sessionId, limit: APPROVAL_LIST_LIMIT }),
+        this.#host.client.questionList({ sessionId, limit: APPROVAL_LIST_LIMIT }),
       ]);
+      if (sessionId !== this.#host.sessionId) return;
       this.#applyCount(countTicket, pendingCount, pendingQuestionCount);
       if (listTicket < this.#appliedListTicket) return;
       this.#appliedListTicket = listTicket;
@@ -84,7 +86,7 @@ export class Approvals {
       this.status = 'ready';
       this.errorMessage = undefined;
     } catch (error) {
-      if (listTicket < this.#appliedListTicket) return;
+      if (listTicket < this.#appliedListTicket || sessionId !== this.#host.sessionId) return;
       this.errorMessage = messageOf(error);
       this.status = 'error';
     }
@@ -128,6 +130,18 @@ export class Approvals {
     await Promise.all([this.load(), this.#host.run.loadGoals()]);
   }
 
+  /** Forgets the lists, the counts and the last decision and answer: another session is open now; lists fetched before are 'loading' until fetched for it. */
+  forgetSession(): void {
+    this.approvals = [];
+    this.questions = [];
+    this.pendingCount = 0;
+    this.pendingQuestionCount = 0;
+    if (this.status !== 'idle') this.status = 'loading';
+    this.errorMessage = undefined;
+    this.decision = { status: 'idle' };
+    this.answer = { status: 'idle' };
+  }
+
   /** Forgets how the last decision and answer went (when the screen opens again, they would be stale). */
   forgetDecision(): void {
     if (this.decision.status === 'ended') this.decision = { status: 'idle' };
@@ -136,12 +150,13 @@ export class Approvals {
 
   async #fetchCount(): Promise<void> {
     const ticket = ++this.#countTicket;
+    const { sessionId } = this.#host;
     try {
       const [{ pendingCount }, { pendingCount: pendingQuestionCount }] = await Promise.all([
-        this.#host.client.approvalList({ sessionId: this.#host.sessionId, limit: 1 }),
-        this.#host.client.questionList({ sessionId: this.#host.sessionId, limit: 1 }),
+        this.#host.client.approvalList({ sessionId, limit: 1 }),
+        this.#host.client.questionList({ sessionId, limit: 1 }),
       ]);
-      this.#applyCount(ticket, pendingCount, pendingQuestionCount);
+      if (sessionId === this.#host.sessionId) this.#applyCount(ticket, pendingCount, pendingQuestionCount);
     } catch {
       // The badge is a hint: a failed count keeps the last one, and the screen itself reports failures.
     }

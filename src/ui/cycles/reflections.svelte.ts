@@ -43,6 +43,14 @@ export class AgentReflections {
     return this.#coalescedLoad.run();
   }
 
+  /** Forgets the reflections and the settings: another session is open now; a list fetched before is 'loading' until fetched for it. */
+  forgetSession(): void {
+    this.reflections = [];
+    if (this.status !== 'idle') this.status = 'loading';
+    this.errorMessage = undefined;
+    this.settings = undefined;
+  }
+
   /** Shows settings just saved. */
   putSettings(settings: AgentSettingsView): void {
     this.settings = settings;
@@ -78,11 +86,13 @@ export class AgentReflections {
     const { client, sessionId } = this.#host;
     try {
       const [{ reflections }, settings] = await Promise.all([client.reflectionList({ sessionId, limit: REFLECTION_LIST_LIMIT }), client.agentSettingsGet({ sessionId })]);
+      if (sessionId !== this.#host.sessionId) return;
       this.reflections = reflections;
       this.settings = settings;
       this.status = 'ready';
       this.errorMessage = undefined;
     } catch (error) {
+      if (sessionId !== this.#host.sessionId) return;
       this.errorMessage = messageOf(error);
       this.status = 'error';
     }

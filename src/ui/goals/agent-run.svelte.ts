@@ -75,16 +75,17 @@ export class AgentRun {
   /** Fetches the goals again. Never rejects: a failure shows as goalsStatus 'error'. */
   async loadGoals(): Promise<void> {
     const ticket = ++this.#ticket;
+    const { sessionId } = this.#host;
     if (this.goalsStatus !== 'ready') this.goalsStatus = 'loading';
     try {
-      const { goals } = await this.#host.client.goalList({ sessionId: this.#host.sessionId });
-      if (ticket < this.#appliedTicket) return;
+      const { goals } = await this.#host.client.goalList({ sessionId });
+      if (ticket < this.#appliedTicket || sessionId !== this.#host.sessionId) return;
       this.#appliedTicket = ticket;
       this.goals = goals;
       this.goalsStatus = 'ready';
       this.goalsError = undefined;
     } catch (error) {
-      if (ticket < this.#appliedTicket) return;
+      if (ticket < this.#appliedTicket || sessionId !== this.#host.sessionId) return;
       this.goalsError = messageOf(error);
       this.goalsStatus = 'error';
     }
@@ -92,13 +93,17 @@ export class AgentRun {
 
   /** Fetches the stored cycle log and joins it with the cycles already shown. Never rejects. */
   async loadCycles(): Promise<void> {
+    const { sessionId } = this.#host;
     if (this.cyclesStatus !== 'ready') this.cyclesStatus = 'loading';
     try {
-      const { cycles } = await this.#host.client.cycleList({ sessionId: this.#host.sessionId });
+      const { cycles } = await this.#host.client.cycleList({ sessionId });
+      // The log of a session no longer open would join the new one's.
+      if (sessionId !== this.#host.sessionId) return;
       this.cycles = mergeCycles(this.cycles, cycles);
       this.cyclesStatus = 'ready';
       this.cyclesError = undefined;
     } catch (error) {
+      if (sessionId !== this.#host.sessionId) return;
       this.cyclesError = messageOf(error);
       this.cyclesStatus = 'error';
     }
@@ -118,6 +123,21 @@ export class AgentRun {
   putInference(view: InferenceView): void {
     this.inference = view;
     this.inferenceError = undefined;
+  }
+
+  /**
+   * Forgets the goals, the cycle log and what the run controls said: another session is open now.
+   * Lists fetched before are 'loading' until fetched for it, so nothing of the old one shows meanwhile.
+   */
+  forgetSession(): void {
+    this.goals = [];
+    if (this.goalsStatus !== 'idle') this.goalsStatus = 'loading';
+    this.goalsError = undefined;
+    this.cycles = [];
+    if (this.cyclesStatus !== 'idle') this.cyclesStatus = 'loading';
+    this.cyclesError = undefined;
+    this.report = undefined;
+    this.planRequest = undefined;
   }
 
   /** Shows a goal as the agent just returned it (added or updated), ahead of any list fetched before. */

@@ -19,6 +19,14 @@ describe('describeRunEnd', () => {
     expect(describeRunEnd(ended({ cyclesRun: 0, lastCycle: 3, stoppedBecause: 'no-active-goal' })).message).toMatch(/^No goal is active, so no cycle ran/);
   });
 
+  it('alerts that storage is full, naming the last stored cycle and saying the unfinished one was not kept', () => {
+    const report = describeRunEnd(ended({ cyclesRun: 2, lastCycle: 7, stoppedBecause: 'storage-full' }));
+    expect(report).toMatchObject({ tone: 'failure', problems: [] });
+    expect(report.message).toBe(
+      'Storage is full: the run paused after cycle 7. Nothing from the unfinished cycle was kept. Free space (delete a model or a session) or allow more storage, then run again.',
+    );
+  });
+
   it('says a paused run paused, and a refused run why', () => {
     expect(describeRunEnd(ended({ cyclesRun: 2, lastCycle: 5, stoppedBecause: 'cancelled' })).message).toBe('Paused after 2 cycles (up to cycle 5).');
     const refused = describeRunEnd({ ok: false, reason: 'read-only', problems: [{ message: 'held by another tab' }] });

@@ -1,6 +1,7 @@
 import type { AgentApi } from '../../core/api.ts';
 import { describeProblem } from '../../core/result.ts';
 import { requestsAndTokensText, runUsageText } from '../common/model-messages.ts';
+import { storageFullRunText } from '../storage/storage-messages.ts';
 
 /** What agentRun answers. */
 export type RunResult = Awaited<ReturnType<AgentApi['agentRun']>>;
@@ -28,7 +29,8 @@ export function describeRunEnd(result: RunResult): RunReport {
   const sentences = [stopSentence(result)];
   if (result.usage.fellBackBecause !== undefined) sentences.push(`The model could not be used (${result.usage.fellBackBecause}); the run went on with the symbolic engine alone.`);
   const usage = runUsageText(result.usage);
-  return { tone: 'notice', message: sentences.join(' '), problems: [], ...(usage !== undefined ? { details: [usage] } : {}) };
+  // A full storage needs the user to act before the next run: an alert, not a notice.
+  return { tone: result.stoppedBecause === 'storage-full' ? 'failure' : 'notice', message: sentences.join(' '), problems: [], ...(usage !== undefined ? { details: [usage] } : {}) };
 }
 
 function stopSentence(result: Extract<RunResult, { ok: true }>): string {
@@ -45,6 +47,8 @@ function stopSentence(result: Extract<RunResult, { ok: true }>): string {
       const spent = result.budgetSpent !== undefined ? `Stopped: the run's budget is spent (${spentLimitText(result.budgetSpent)}).` : "Stopped: the run's budget is spent.";
       return cyclesRun > 0 ? `Ran ${cycles(cyclesRun)}${upTo}. ${spent}` : spent;
     }
+    case 'storage-full':
+      return storageFullRunText(lastCycle);
   }
 }
 

@@ -8,6 +8,12 @@ describe('describeDocumentImport', () => {
     expect(describeDocumentImport({ ok: true, document: mars }, 'mars.txt')).toEqual({ tone: 'success', message: 'Imported mars.txt (64 characters).' });
   });
 
+  it('says a document that did not fit in storage was not kept, and what to do', () => {
+    const report = describeDocumentImport({ ok: false, reason: 'storage-full', problems: [{ message: 'storage is full' }] }, 'mars.txt');
+    expect(report).toMatchObject({ tone: 'failure', problems: [] });
+    expect(report.message).toMatch(/^“mars\.txt” was not imported: storage is full, and nothing of it was kept\. Free space/);
+  });
+
   it('lists the problems of a refused file and says nothing changed', () => {
     const result = { ok: false as const, reason: 'invalid' as const, problems: [{ line: 2, message: 'mars.txt is not valid UTF-8 text' }] };
     expect(describeDocumentImport(result, 'mars.txt')).toEqual({

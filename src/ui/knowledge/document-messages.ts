@@ -1,6 +1,7 @@
 import type { AgentApi, DocumentView } from '../../core/api.ts';
 import { describeProblem } from '../../core/result.ts';
 import { dateTimeText } from '../approvals/approval-messages.ts';
+import { STORAGE_FULL_TEXT } from '../storage/storage-messages.ts';
 
 /**
  * The words of the Documents panel, kept apart from its components so they can be tested: what an
@@ -21,6 +22,8 @@ export function describeDocumentImport(result: Awaited<ReturnType<AgentApi['docu
       return { tone: 'failure', message: `“${fileName}” was not imported: ${DOCUMENTS_READ_ONLY_REASON}`, problems: [] };
     case 'invalid':
       return { tone: 'failure', message: `“${fileName}” was not imported; nothing was changed:`, problems: result.problems.map(describeProblem) };
+    case 'storage-full':
+      return { tone: 'failure', message: `“${fileName}” was not imported: ${STORAGE_FULL_TEXT}.`, problems: [] };
   }
 }
 

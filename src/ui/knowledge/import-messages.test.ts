@@ -14,6 +14,15 @@ describe('describeImportOutcome', () => {
     expect(report.message).toBe('Imported 1 statement: 1 new triple, 0 raised in confidence.');
   });
 
+  it('says a file that did not fit in storage stored nothing, and what to do', () => {
+    const report = describeImportOutcome({ ok: false, reason: 'storage-full', problems: [{ message: 'storage is full' }] }, 'big.nt');
+    expect(report).toEqual({
+      tone: 'failure',
+      message: '“big.nt” was not imported: storage is full, and nothing of it was kept. Free space (delete a model or a session) or allow more storage, then try again.',
+      problems: [],
+    });
+  });
+
   it('lists each problem of a rejected file with its line', () => {
     const report = describeImportOutcome({ ok: false, reason: 'invalid', problems: [{ line: 3, message: 'expected an object' }] }, 'broken.nt');
     expect(report).toEqual({ tone: 'failure', message: '“broken.nt” was not imported; nothing was changed.', problems: ['line 3: expected an object'] });

@@ -1,5 +1,6 @@
 import type { ImportOutcome } from '../../core/api.ts';
 import { describeProblem } from '../../core/result.ts';
+import { STORAGE_FULL_TEXT } from '../storage/storage-messages.ts';
 
 /** What the Import panel says about an import that ended: a success, or a failure with the problems to list. */
 export type ImportReport = { tone: 'success'; message: string } | { tone: 'failure'; message: string; problems: string[] };
@@ -32,6 +33,8 @@ export function describeImportOutcome(outcome: ImportOutcome, fileName: string):
       };
     case 'invalid':
       return { tone: 'failure', message: `“${fileName}” was not imported; nothing was changed.`, problems: outcome.problems.map(describeProblem) };
+    case 'storage-full':
+      return { tone: 'failure', message: `“${fileName}” was not imported: ${STORAGE_FULL_TEXT}.`, problems: [] };
   }
 }
 

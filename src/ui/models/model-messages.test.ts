@@ -14,7 +14,6 @@ import {
   megabytesText,
   progressPercent,
   progressText,
-  storageText,
   weightsText,
 } from './model-messages.ts';
 
@@ -39,8 +38,6 @@ describe('sizes', () => {
     expect(bytesText(400 * 2 ** 10)).toBe('0.4 MB');
     expect(bytesText(120 * 2 ** 20)).toBe('120 MB');
     expect(bytesText(1.5 * 2 ** 30)).toBe('1.5 GB');
-    expect(storageText({ usageBytes: 120 * 2 ** 20, quotaBytes: 10 * 2 ** 30 })).toBe('120 MB used, 9.9 GB free (of 10 GB)');
-    expect(storageText({ usageBytes: 2 * 2 ** 30, quotaBytes: 2 ** 30 })).toBe('2 GB used, 0 MB free (of 1 GB)');
   });
 });
 

@@ -14,7 +14,6 @@ export type ModelList = Awaited<ReturnType<AgentApi['modelList']>>;
 export type GpuReport = ModelList['gpu'];
 
 /** How much this origin stores, and may store. */
-export type StorageEstimate = NonNullable<ModelList['storage']>;
 
 /** How far a download has got, as WebLLM reports it. */
 export type DownloadProgress = { fraction: number; text: string };
@@ -161,22 +160,3 @@ export function isModelInUse(model: Pick<ModelView, 'id'>, inference: { provider
   return inference?.provider === 'webllm' && inference.webllmModel === model.id;
 }
 
-/** "120 MB used, 9.9 GB free (of 10 GB)". */
-export function storageText(storage: StorageEstimate): string {
-  const free = Math.max(0, storage.quotaBytes - storage.usageBytes);
-  return `${bytesText(storage.usageBytes)} used, ${bytesText(free)} free (of ${bytesText(storage.quotaBytes)})`;
-}
-
-/** Whether the browser keeps this origin's data when space runs low. */
-export type PersistenceStatus = 'checking' | 'persistent' | 'not-persistent' | 'refused' | 'unsupported' | 'error';
-
-/** What the storage panel says about persistence. */
-export const PERSISTENCE_TEXT = {
-  checking: "Checking whether this browser keeps Anima's data…",
-  persistent: "Persistent: this browser keeps Anima's data and models, even when space runs low.",
-  'not-persistent': "Not persistent: when space runs low, this browser may clear Anima's data, models included.",
-  refused:
-    'Not persistent: this browser said no. Browsers agree more readily for a site that is installed, bookmarked or often used; try again later.',
-  unsupported: "This browser cannot be asked to keep Anima's data: it may clear it when space runs low.",
-  error: "This browser could not say whether it keeps Anima's data.",
-} as const satisfies Record<PersistenceStatus, string>;

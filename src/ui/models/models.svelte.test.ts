@@ -4,7 +4,6 @@ import type { AgentApi, ModelView } from '../../core/api.ts';
 import type { InferenceView } from '../common/model-messages.ts';
 import type { DownloadProgress } from './model-messages.ts';
 import { type ModelsHost, ModelsView } from './models.svelte.ts';
-import { StoragePersistence } from './storage-persistence.svelte.ts';
 
 const SMOL_F32: ModelView = { id: 'SmolLM2-360M-Instruct-q4f32_1-MLC', name: 'SmolLM2 360M', vramMB: 580, contextTokens: 4096, needsShaderF16: false, cached: false, recommended: true };
 const SMOL_F16: ModelView = {
@@ -37,7 +36,6 @@ function fakeHost(options: { canWrite?: boolean; downloads?: DownloadScript[] } 
       return {
         gpu: { available: true as const, adapter: 'google swiftshader', shaderF16: false, maxBufferMB: 1024 },
         models: [SMOL_F16, SMOL_F32, QWEN_F32].map((model) => ({ ...model, cached: cached.has(model.id) })),
-        storage: { usageBytes: 2 ** 20, quotaBytes: 2 ** 30 },
       };
     },
     modelDownload: async ({ operationId, modelId }: { operationId: string; modelId: string }, onProgress?: (progress: DownloadProgress) => void) => {
@@ -175,45 +173,5 @@ describe('ModelsView', () => {
     expect(models.blockedReason).toContain('open in another tab');
     await models.useModel(QWEN_F32);
     expect(sent).toEqual([]);
-  });
-});
-
-describe('StoragePersistence', () => {
-  function fakeStorage(answers: { persisted: boolean; persist: boolean }) {
-    const calls: string[] = [];
-    return {
-      calls,
-      storage: {
-        persisted: async () => {
-          calls.push('persisted');
-          return answers.persisted;
-        },
-        persist: async () => {
-          calls.push('persist');
-          answers.persisted = answers.persist;
-          return answers.persist;
-        },
-      },
-    };
-  }
-
-  it('says whether storage is persistent, and asks the browser to keep the data', async () => {
-    const { storage, calls } = fakeStorage({ persisted: false, persist: true });
-    const persistence = new StoragePersistence(storage);
-    expect(persistence.status).toBe('checking');
-    await persistence.check();
-    expect(persistence.status).toBe('not-persistent');
-    await persistence.ask();
-    expect(persistence.status).toBe('persistent');
-    expect(calls).toEqual(['persisted', 'persist']);
-  });
-
-  it('says when the browser refuses, and when it cannot be asked', async () => {
-    const refusing = new StoragePersistence(fakeStorage({ persisted: false, persist: false }).storage);
-    await refusing.ask();
-    expect(refusing.status).toBe('refused');
-    const without = new StoragePersistence(undefined);
-    await without.check();
-    expect(without.status).toBe('unsupported');
   });
 });

@@ -23,7 +23,7 @@ import {
 
 describe('the words for refusals', () => {
   it('says each reason code in words, and a refusal as what was not done and why', () => {
-    expect(Object.keys(REASON_TEXT).sort()).toEqual(['in-use', 'invalid', 'name-taken', 'not-found', 'pinned-over-budget', 'read-only', 'too-large']);
+    expect(Object.keys(REASON_TEXT).sort()).toEqual(['in-use', 'invalid', 'name-taken', 'not-found', 'pinned-over-budget', 'read-only', 'storage-full', 'too-large']);
     expect(failureReport('warm-tone was not deleted', { ok: false, reason: 'in-use', problems: [{ message: '"warm-tone" is used by persona "Mentor"' }] })).toEqual({
       tone: 'failure',
       message: 'warm-tone was not deleted: it is still in use.',

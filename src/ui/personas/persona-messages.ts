@@ -9,7 +9,7 @@ import { countText } from '../common/model-messages.ts';
  */
 
 /** Why the catalog refused a change or an assembly (the core's reason codes). */
-export type RefusalReason = 'invalid' | 'not-found' | 'name-taken' | 'in-use' | 'read-only' | 'pinned-over-budget' | 'too-large';
+export type RefusalReason = 'invalid' | 'not-found' | 'name-taken' | 'in-use' | 'read-only' | 'pinned-over-budget' | 'too-large' | 'storage-full';
 
 /**
  * A refusal as the catalog answers it. Its reason is typed as a string: the contract's schemas
@@ -32,6 +32,7 @@ export const REASON_TEXT = {
   'read-only': READ_ONLY_REASON,
   'pinned-over-budget': 'the budget cannot hold what may not be left out (the persona, its guardrails and its pinned parts)',
   'too-large': 'the file would be too large',
+  'storage-full': 'storage is full',
 } as const satisfies Record<RefusalReason, string>;
 
 /** The part types in words (the headings of the assembled prompt). */

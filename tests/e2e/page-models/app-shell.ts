@@ -8,10 +8,16 @@ export type ScreenTitle = (typeof SCREEN_TITLES)[number];
 export class AppShell {
   readonly page: Page;
   readonly navigation: Locator;
+  /** Says that another tab runs the session and this one shows it read-only. */
+  readonly readOnlyNotice: Locator;
+  /** Says that this tab took the session over when the tab that ran it closed. */
+  readonly takeOverNotice: Locator;
 
   constructor(page: Page) {
     this.page = page;
     this.navigation = page.getByRole('navigation', { name: 'Screens' });
+    this.readOnlyNotice = page.getByRole('status').filter({ hasText: 'open in another tab' });
+    this.takeOverNotice = page.getByRole('status').filter({ hasText: 'This tab now runs the session' });
   }
 
   link(title: ScreenTitle): Locator {

@@ -112,7 +112,7 @@ export class ModelsPage {
     this.runnableList = this.listRegion.getByRole('list', { name: /^Models (this GPU can run|that can run here)$/ });
     this.hiddenList = this.listRegion.getByRole('list', { name: /^Models (this GPU cannot run|that cannot run here)$/ });
     this.persistenceStatus = this.storageRegion.getByRole('status', { name: 'Persistence', exact: true });
-    this.persistButton = this.storageRegion.getByRole('button', { name: "Keep Anima's data on this device", exact: true });
+    this.persistButton = this.storageRegion.getByRole('button', { name: 'Keep my data (ask for persistent storage)', exact: true });
   }
 
   /** Opens the Models screen and waits until it has listed the models. */

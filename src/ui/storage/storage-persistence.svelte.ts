@@ -1,4 +1,4 @@
-import type { PersistenceStatus } from './model-messages.ts';
+import type { PersistenceStatus } from './storage-messages.ts';
 
 /** The part of the browser's StorageManager that persistence needs (navigator.storage, or a fake in tests). */
 export type PersistentStorage = Pick<StorageManager, 'persist' | 'persisted'>;
