@@ -4,7 +4,7 @@ import type { GraphDelta, KnowledgeGraph } from './kg/graph.ts';
 import { readGraphFile, type GraphFileSource } from './kg/import/read-graph-file.ts';
 import type { KgImportFormat } from './kg/import/statement.ts';
 import { SimilarityIndex, symbolsTouchedBy } from './kg/similarity.ts';
-import type { AnimaDatabase } from './store/database.ts';
+import { type AnimaDatabase, starterGraphKey } from './store/database.ts';
 import { type ReadableDocument, readableDocument } from './kg/document.ts';
 import { type GraphLoadProgress, loadGraph, storeGraphDelta } from './store/kg-repository.ts';
 import type { SessionRecord } from './store/session.ts';
@@ -33,7 +33,6 @@ export type WriteAccess = { ready: Promise<void>; canWrite(): boolean; onGranted
 export const READ_ONLY_MESSAGE = 'this session is open in another tab, which is the one that can change it; close that tab and this one takes over';
 
 export const STARTER_GRAPH_FILE = 'starter-graph.ttl';
-export const starterGraphKey = (sessionId: string) => `starterGraph:${sessionId}`;
 
 /** What every slice of the service shares: storage, the loaded graphs, the write queue, running operations. */
 export type ServiceContext = ReturnType<typeof createServiceContext>;

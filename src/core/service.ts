@@ -11,13 +11,12 @@ import { modelService } from './llm/model-service.ts';
 import { ggufService } from './llm/gguf-service.ts';
 import { psycheService } from './psyche/psyche-service.ts';
 import { personaService } from './personas/persona-service.ts';
-import { sessionService } from './sessions/session-service.ts';
+import { addSession, FIRST_SESSION_NAME, sessionService } from './sessions/session-service.ts';
 import { sessionWatchService } from './session-watch-service.ts';
 import type { AgentServiceImplementation } from './api.ts';
 import { kgService } from './kg/kg-service.ts';
-import { type AgentServiceDependencies, createServiceContext, starterGraphKey } from './service-context.ts';
+import { type AgentServiceDependencies, createServiceContext } from './service-context.ts';
 import { ACTIVE_SESSION_KEY } from './store/database.ts';
-import type { SessionRecord } from './store/session.ts';
 import { statsOf } from './views.ts';
 
 export type { AgentServiceDependencies, WriteAccess } from './service-context.ts';
@@ -30,7 +29,7 @@ export type { ChangeFeed } from './change-feed.ts';
  */
 export function createAgentService(dependencies: AgentServiceDependencies): AgentServiceImplementation {
   const context = createServiceContext(dependencies);
-  const { db, now, newId, graphOf, exclusively, canWrite, operations, loadStarterGraphIfPending } = context;
+  const { db, graphOf, exclusively, canWrite, operations, loadStarterGraphIfPending } = context;
   const personas = personaService(context);
   return {
     async open(_args, onProgress) {
@@ -45,14 +44,7 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
           return first;
         }
         if (!canWrite()) throw new Error('Anima is setting up in another tab; reload this one in a moment');
-        const created: SessionRecord = { id: newId(), name: 'My session', cycle: 0, createdAt: now(), updatedAt: now() };
-        await db.transaction('rw', db.sessions, db.settings, async () => {
-          await db.sessions.add(created);
-          await db.settings.put({ key: ACTIVE_SESSION_KEY, value: created.id });
-          // Marked pending in the same transaction: if the tab closes mid-load, the next start loads it again.
-          if (dependencies.loadStarterGraph) await db.settings.put({ key: starterGraphKey(created.id), value: 'pending' });
-        });
-        return created;
+        return addSession(context, FIRST_SESSION_NAME, { activate: true });
       });
       const graph = await graphOf(session.id, (progress) => onProgress?.({ phase: 'loading-graph', ...progress }));
       const hasLoadedStarterGraph = canWrite() && (await loadStarterGraphIfPending(session.id, onProgress));

@@ -1,9 +1,9 @@
 import type { AgentServiceImplementation } from '../api.ts';
 import type { Problem } from '../result.ts';
-import { READ_ONLY_MESSAGE, type ServiceContext, starterGraphKey } from '../service-context.ts';
+import { READ_ONLY_MESSAGE, type ServiceContext } from '../service-context.ts';
 import { bundleText, type PersonaBundle } from '../personas/persona-bundle.ts';
 import { personaBundleOf } from '../personas/persona-files-service.ts';
-import { ACTIVE_SESSION_KEY, deleteSessionRows, sessionRows, sessionTables } from '../store/database.ts';
+import { ACTIVE_SESSION_KEY, deleteSessionRows, sessionRows, sessionTables, starterGraphKey } from '../store/database.ts';
 import { isQuotaExceeded, storageFull } from '../store/quota.ts';
 import { checkSession } from '../store/session-check.ts';
 import type { SessionRecord } from '../store/session.ts';
@@ -18,12 +18,30 @@ type PersonaAccess = Pick<AgentServiceImplementation, 'personaImport' | 'session
 type Failure = { ok: false; reason: 'invalid' | 'not-found' | 'read-only' | 'busy' | 'exists' | 'storage-full'; problems: Problem[] };
 const fail = (reason: Failure['reason'], message: string, path?: string): Failure => ({ ok: false, reason, problems: [{ ...(path !== undefined ? { path } : {}), message }] });
 
+/** The name of the session made when there is none. */
+export const FIRST_SESSION_NAME = 'My session';
+
+/**
+ * Adds a new, empty session, active when asked; in the app its starter graph is marked pending in
+ * the same transaction, so a tab closed mid-load loads it again on the next start.
+ */
+export async function addSession(context: Pick<ServiceContext, 'db' | 'now' | 'newId' | 'dependencies'>, name: string, options: { activate: boolean }): Promise<SessionRecord> {
+  const { db, now, newId, dependencies } = context;
+  const session: SessionRecord = { id: newId(), name, cycle: 0, createdAt: now(), updatedAt: now() };
+  await db.transaction('rw', db.sessions, db.settings, async () => {
+    await db.sessions.add(session);
+    if (options.activate) await db.settings.put({ key: ACTIVE_SESSION_KEY, value: session.id });
+    if (dependencies.loadStarterGraph) await db.settings.put({ key: starterGraphKey(session.id), value: 'pending' });
+  });
+  return session;
+}
+
 /** How many of the latest cycles are searched for the model a session used. */
 const MODEL_LOOKBACK = 200;
 
 /** Sessions: the list with what each holds, making, renaming, copying, deleting and switching them, and their snapshot files. */
 export function sessionService(context: ServiceContext, personas: PersonaAccess): Pick<AgentServiceImplementation, SessionMethods> {
-  const { db, now, newId, exclusively, canWrite, graphs, forgetDocuments, isBusy, dependencies } = context;
+  const { db, now, newId, exclusively, canWrite, graphs, forgetDocuments, isBusy } = context;
 
   const viewOf = async (session: SessionRecord, activeId: unknown): Promise<SessionView> => {
     const [goals, persona, psyche, recent, sizeBytes] = await Promise.all([
@@ -101,12 +119,7 @@ export function sessionService(context: ServiceContext, personas: PersonaAccess)
 
     async sessionCreate({ name }) {
       return change(async () => {
-        const session: SessionRecord = { id: newId(), name, cycle: 0, createdAt: now(), updatedAt: now() };
-        await db.transaction('rw', db.sessions, db.settings, async () => {
-          await db.sessions.add(session);
-          // Loaded when the session is first opened (and again if that load is interrupted).
-          if (dependencies.loadStarterGraph) await db.settings.put({ key: starterGraphKey(session.id), value: 'pending' });
-        });
+        const session = await addSession(context, name, { activate: false });
         return { ok: true as const, session: await viewById(session.id) };
       });
     },
@@ -145,11 +158,7 @@ export function sessionService(context: ServiceContext, personas: PersonaAccess)
             await db.settings.put({ key: ACTIVE_SESSION_KEY, value: next.id });
             return next.id;
           }
-          const fresh: SessionRecord = { id: newId(), name: 'My session', cycle: 0, createdAt: now(), updatedAt: now() };
-          await db.sessions.add(fresh);
-          if (dependencies.loadStarterGraph) await db.settings.put({ key: starterGraphKey(fresh.id), value: 'pending' });
-          await db.settings.put({ key: ACTIVE_SESSION_KEY, value: fresh.id });
-          return fresh.id;
+          return (await addSession(context, FIRST_SESSION_NAME, { activate: true })).id;
         });
         forget(sessionId);
         return { ok: true as const, activeId };

@@ -93,6 +93,9 @@ export const DATABASE_NAME = 'anima';
 /** The setting that names the session the app (or CLI) works in. */
 export const ACTIVE_SESSION_KEY = 'activeSessionId';
 
+/** The setting that says whether a session's starter graph is loaded ('pending' until it is). */
+export const starterGraphKey = (sessionId: string) => `starterGraph:${sessionId}`;
+
 /** A session's chunks (symbols or triples), in index order. */
 export function chunksOfSession<T>(table: Table<T, [string, number]>, sessionId: string): Collection<T, [string, number]> {
   return table.where('[sessionId+index]').between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey]);
@@ -123,7 +126,6 @@ export async function deleteSessionRows(db: AnimaDatabase, sessionId: string): P
   await Promise.all([
     db.sessions.delete(sessionId),
     ...sessionRows(db, sessionId).map((rows) => rows.delete()),
-    // The starter graph's load state (service-context.ts starterGraphKey).
-    db.settings.delete(`starterGraph:${sessionId}`),
+    db.settings.delete(starterGraphKey(sessionId)),
   ]);
 }
