@@ -173,7 +173,8 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
         const session = await sessionOf(sessionId);
         return db.transaction('rw', [db.workingMemory, db.episodes, db.provenance], async () => {
           const entries = await db.workingMemory.where('sessionId').equals(sessionId).toArray();
-          const episodesAdded = await consolidateMemory(db, { sessionId, cycle: session.cycle, now: now(), entries, reason: 'asked for' });
+          const consolidating = consolidateMemory(db, { sessionId, cycle: session.cycle, now: now(), entries, reason: 'asked for' });
+          const episodesAdded = consolidating ? await consolidating : 0;
           return { ok: true as const, episodesAdded, entriesLeft: await db.workingMemory.where('sessionId').equals(sessionId).count() };
         });
       });

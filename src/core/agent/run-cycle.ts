@@ -16,7 +16,7 @@ import { storeScratchNote } from './scratch-note.ts';
 import type { ReadableDocument } from '../kg/document.ts';
 import { DEFAULT_WEB_ACCESS, WEB_ACCESS_KEY, webAccessSchema } from '../tools/web-access.ts';
 import type { Goal } from './goal.ts';
-import { consolidate } from './episodes.ts';
+import { consolidate, type Episode } from './episodes.ts';
 import { addToMemory, DEFAULT_MEMORY_CAPACITY, type MemoryEntry, memoryPressure } from './working-memory.ts';
 import { DEFAULT_AGENT_SETTINGS } from './agent-settings.ts';
 import { advancePlan, type Plan, type StepRun } from './plan.ts';
@@ -28,13 +28,19 @@ export const CONSOLIDATION_PRESSURE = 0.8;
 /**
  * Consolidates working memory into episodes and removes the consolidated entries, with a
  * provenance record; call inside a transaction over workingMemory, episodes and provenance.
+ * Returns the number of episodes made, or undefined at once when there is nothing to consolidate:
+ * awaiting an async function that does no database work would let Dexie lose the caller's
+ * transaction, and the writes after it would commit on their own (the crash soak found it).
  */
-export async function consolidateMemory(
+export function consolidateMemory(
   db: AnimaDatabase,
   context: { sessionId: string; cycle: number; now: number; entries: readonly MemoryEntry[]; reason: string },
-): Promise<number> {
+): Promise<number> | undefined {
   const { episodes, consolidated } = consolidate(context.entries, context);
-  if (episodes.length === 0) return 0;
+  return episodes.length === 0 ? undefined : storeConsolidation(db, episodes, consolidated, context);
+}
+
+async function storeConsolidation(db: AnimaDatabase, episodes: Episode[], consolidated: MemoryEntry[], context: { sessionId: string; cycle: number; now: number; reason: string }): Promise<number> {
   const ids = (await db.episodes.bulkAdd(episodes, { allKeys: true })) as number[];
   await db.workingMemory.bulkDelete(consolidated.map((entry) => entry.id!).filter((id) => id !== undefined));
   await db.provenance.add({
@@ -382,7 +388,10 @@ async function rememberCycle(context: CommitContext, decision: Decision, record:
   // A new entry weaker than everything already held may be evicted at once: it is then not stored.
   await db.workingMemory.bulkAdd(newEntries.filter((memoryEntry) => !evicted.includes(memoryEntry)));
   const held = await db.workingMemory.where('sessionId').equals(sessionId).toArray();
-  if (memoryPressure(held.length) > CONSOLIDATION_PRESSURE) await consolidateMemory(db, { sessionId, cycle, now: startedAt, entries: held, reason: 'memory pressure above 0.8' });
+  if (memoryPressure(held.length) > CONSOLIDATION_PRESSURE) {
+    const consolidating = consolidateMemory(db, { sessionId, cycle, now: startedAt, entries: held, reason: 'memory pressure above 0.8' });
+    if (consolidating) await consolidating;
+  }
 }
 
 /**
@@ -444,7 +453,10 @@ export async function reflect(context: CommitContext, trigger: Reflection['trigg
     const goal = goals.find((candidate) => candidate.id === adjustment.goalId);
     if ((adjustment.kind === 'boost' || adjustment.kind === 'demote') && goal) await db.goals.update(goal.id!, { priority: adjustment.to! });
     if (adjustment.kind === 'replan' && goal) await endActivePlans(db, goal, `reflection at cycle ${cycle}: ${adjustment.reason}`);
-    if (adjustment.kind === 'consolidate') await consolidateMemory(db, { sessionId, cycle, now: startedAt, entries: memory, reason: `reflection at cycle ${cycle}` });
+    if (adjustment.kind === 'consolidate') {
+      const consolidating = consolidateMemory(db, { sessionId, cycle, now: startedAt, entries: memory, reason: `reflection at cycle ${cycle}` });
+      if (consolidating) await consolidating;
+    }
   }
   const evolved = await evolveAtReflection(context);
   const reflection: Reflection = { sessionId, cycle, trigger, sinceCycle, ...seen, psycheChanges: evolved?.changes ?? [], ...(evolved ? { psycheVersion: evolved.version } : {}), createdAt: startedAt };
