@@ -46,6 +46,7 @@ import { modelUseSchema } from './tools/model-facts.ts';
  */
 
 import { problemSchema } from './result.ts';
+import { isQuotaExceeded, STORAGE_FULL_MESSAGE } from './store/quota.ts';
 export { problemSchema };
 
 const sessionIdSchema = z.string().min(1);
@@ -668,14 +669,20 @@ function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, where: str
   return parsed.data;
 }
 
-/** Wraps the service so every call's arguments and result are checked against the contract (worker side). */
+/** Wraps the service so every call's arguments and result are checked against the contract (worker side), and a full storage is said in words. */
 export function withContractChecks(service: AgentServiceImplementation): AgentApi {
   const checked: Partial<Record<AgentMethod, unknown>> = {};
   for (const method of AGENT_METHODS) {
     const contract: { args: z.ZodType; result: z.ZodType } = agentContract[method];
     checked[method] = async (args: unknown, onProgress?: (progress: never) => void) => {
       const parsedArgs = parseOrThrow(contract.args, args, `${method} arguments`);
-      const result = await (service[method] as (args: unknown, onProgress?: unknown) => Promise<unknown>)(parsedArgs, onProgress);
+      let result: unknown;
+      try {
+        result = await (service[method] as (args: unknown, onProgress?: unknown) => Promise<unknown>)(parsedArgs, onProgress);
+      } catch (error) {
+        // A write that did not fit was rolled back whole; every method that has no refusal of its own for it says so in words.
+        throw isQuotaExceeded(error) ? new Error(STORAGE_FULL_MESSAGE) : error;
+      }
       return parseOrThrow(contract.result, result, `${method} result`);
     };
   }

@@ -69,3 +69,13 @@ describe('imports on a device whose storage is full', () => {
     expect(await service.personaImport(card)).toMatchObject({ ok: true, item: { name: 'Bram' } });
   });
 });
+
+describe('any other change on a device whose storage is full', () => {
+  it('fails with the storage-full message in words, and nothing of it is kept', async () => {
+    const { storage, service, sessionId } = await fullDevice();
+    await expect(service.goalAdd({ sessionId, description: 'Find mammals', criteria: 'mammal' })).rejects.toThrow(STORAGE_FULL_MESSAGE);
+    expect((await service.goalList({ sessionId })).goals).toEqual([]);
+    storage.free();
+    expect(await service.goalAdd({ sessionId, description: 'Find mammals', criteria: 'mammal' })).toMatchObject({ ok: true });
+  });
+});
