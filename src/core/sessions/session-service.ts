@@ -136,8 +136,7 @@ export function sessionService(context: ServiceContext, personas: PersonaAccess)
         const source = await db.sessions.get(sessionId);
         if (!source) return fail('not-found', `there is no session ${sessionId}`, 'sessionId');
         const snapshot = await exportSnapshot(db, sessionId);
-        const copyId = await restoreSnapshot(db, snapshot, { sessionId: newId(), name, activate: false, ...(source.personaId !== undefined ? { personaId: source.personaId } : {}) });
-        await db.sessions.update(copyId, { createdAt: now(), updatedAt: now() });
+        const copyId = await restoreSnapshot(db, snapshot, { sessionId: newId(), name, madeAt: now(), activate: false, ...(source.personaId !== undefined ? { personaId: source.personaId } : {}) });
         return { ok: true as const, session: await viewById(copyId) };
       });
     },

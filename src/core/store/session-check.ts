@@ -21,7 +21,7 @@ export async function checkSession(db: AnimaDatabase, sessionId: string): Promis
 }
 
 /** The counters and the states that must agree with the cycle log (references are parseSnapshot's). */
-export function checkCounters(snapshot: Snapshot): Problem[] {
+function checkCounters(snapshot: Snapshot): Problem[] {
   const problems: Problem[] = [];
   const { session, cycles, goals, plans, approvals, questions } = snapshot;
   const numbers = cycles.map((record) => record.cycle).sort((left, right) => left - right);

@@ -214,8 +214,8 @@ function migrateSnapshot(value: unknown): unknown {
   return migrated;
 }
 
-/** Where a restore puts the snapshot: its own session id and name unless told otherwise, and the catalog persona it wears. */
-export type RestoreTarget = { sessionId?: string; name?: string; personaId?: number; activate?: boolean };
+/** Where a restore puts the snapshot: its own session id, name and times unless told otherwise (a copy is made now), and the catalog persona it wears. */
+export type RestoreTarget = { sessionId?: string; name?: string; madeAt?: number; personaId?: number; activate?: boolean };
 
 /** The tables of the snapshot's numbered parts. */
 const numberedTables = (db: AnimaDatabase): Record<NumberedPart, Table<{ id?: number }, number>> => ({
@@ -256,7 +256,7 @@ export async function restoreSnapshot(db: AnimaDatabase, snapshot: Snapshot, tar
       if (NUMBERED_PARTS.some((part) => now[part] !== bases[part])) return false;
       await deleteSessionRows(db, sessionId);
       const inSession = <T extends object>(rows: readonly T[]) => rows.map((row) => ({ ...row, sessionId }));
-      await db.sessions.put({ ...renumbered.session, id: sessionId, ...(target.name !== undefined ? { name: target.name } : {}), ...(target.personaId !== undefined ? { personaId: target.personaId } : {}) });
+      await db.sessions.put({ ...renumbered.session, id: sessionId, ...(target.name !== undefined ? { name: target.name } : {}), ...(target.madeAt !== undefined ? { createdAt: target.madeAt, updatedAt: target.madeAt } : {}), ...(target.personaId !== undefined ? { personaId: target.personaId } : {}) });
       await db.symbolChunks.bulkAdd(symbolChunks);
       await db.tripleChunks.bulkAdd(tripleChunks);
       await db.provenance.bulkAdd(inSession(renumbered.provenance));

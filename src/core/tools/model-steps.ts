@@ -11,10 +11,10 @@ import { type AgentTool, defineTool, shadowViewOf, type ToolOutcome, type ToolSt
  * call | final | bottleneck). Only tools that read: a model's call changes nothing, and whatever
  * it learns reaches the graph only through its final answer's facts (at the capped confidence).
  */
-export const CONSULTED_TOOLS: readonly AgentTool[] = [defineTool(kgQuery), defineTool(memoryRecall)];
+const CONSULTED_TOOLS: readonly AgentTool[] = [defineTool(kgQuery), defineTool(memoryRecall)];
 
 /** A model answers after at most this many tool calls; then it is a bottleneck. */
-export const MAX_MODEL_TOOL_CALLS = 4;
+const MAX_MODEL_TOOL_CALLS = 4;
 
 /** What the model reads of one result, at most: every step repeats the ones before, and a small model's context is 4,096 tokens. */
 const MAX_RESULT_CHARS = 300;
@@ -48,6 +48,8 @@ function envelopeSchema(tools: readonly AgentTool[]) {
   return z.discriminatedUnion('kind', [toolCall, ...factsAnswerSchema.options]);
 }
 
+const ENVELOPE = envelopeSchema(CONSULTED_TOOLS);
+
 /** The consulted tools and how to call them, for the prompt. */
 function toolGuide(tools: readonly AgentTool[]): string {
   const inputs: Record<string, string> = {
@@ -76,14 +78,13 @@ function resultText(call: { tool: string; input: unknown }, result: ToolResult):
  */
 export async function askWithTools(state: ToolState & { model: ModelAccess }, task: { name: string; prompt: string }): Promise<FactsAnswer & { calls: ToolResult[] }> {
   const { model } = state;
-  const schema = envelopeSchema(CONSULTED_TOOLS);
   const use: ModelUse = { provider: model.provider.name, model: model.provider.model, requests: 0, promptTokens: 0, completionTokens: 0 };
   const calls: ToolResult[] = [];
   const transcript: string[] = [];
   const blocked = new Set<string>();
   const stop = (bottleneck: z.infer<typeof bottleneckSchema>) => ({ ok: false as const, bottleneck, use: { ...use, bottleneck }, calls });
   for (;;) {
-    const outcome = await structuredCall(model.provider, schema, {
+    const outcome = await structuredCall(model.provider, ENVELOPE, {
       name: task.name,
       system: model.system,
       // The guide first: with the system prompt it is the part every step repeats, which an engine's cache keeps.
