@@ -1,7 +1,7 @@
 import type { ChatEngine } from '../src/core/llm/chat-engine.ts';
 import { cancelled } from '../src/core/llm/provider.ts';
 import type { LoadProgress, WebLlmHost } from '../src/core/llm/webllm-host.ts';
-import type { GpuReport } from '../src/core/llm/webllm-models.ts';
+import { type GpuReport, mlcModelRecordOf, modelFilesPrefix, type WebLlmModelSpec } from '../src/core/llm/webllm-models.ts';
 import { ENGINE_CODE_CACHES, keepEngineCodeForOffline } from './engine-code.ts';
 
 /** The little of WebGPU the check reads (the DOM library may not describe it). */
@@ -12,7 +12,20 @@ type WebLlm = typeof import('./webllm-code.ts');
 
 /** The caches where WebLLM (with its default Cache API backend) keeps a model's weights and configuration, under its address. */
 const WEBLLM_MODEL_CACHES = ['webllm/model', 'webllm/config'];
+/** Where it keeps the models' WebGPU libraries. */
+const WEBLLM_LIBRARY_CACHE = 'webllm/wasm';
 type Engine = InstanceType<WebLlm['MLCEngine']>;
+type AppConfig = WebLlm['prebuiltAppConfig'];
+
+/** WebLLM's app config for a model: its prebuilt list, with a custom model's record added. */
+function appConfigFor(webLlm: WebLlm, model: WebLlmModelSpec): AppConfig | undefined {
+  if (!model.custom) return undefined;
+  const prebuilt = webLlm.prebuiltAppConfig;
+  return { ...prebuilt, model_list: [...prebuilt.model_list.filter((record) => record.model_id !== model.id), mlcModelRecordOf(model.id, model.custom)] };
+}
+
+/** One key per model and address: a custom model added again from elsewhere is another model. */
+const keyOf = (model: WebLlmModelSpec) => (model.custom ? `${model.id} ${model.custom.modelUrl} ${model.custom.modelLibUrl}` : model.id);
 
 /**
  * WebLLM in the agent worker: its code (6 MB) is imported only when a model is listed, loaded or
@@ -28,7 +41,7 @@ export function browserWebLlmHost(): WebLlmHost {
       webLlm = undefined;
       throw new Error(`WebLLM's code could not be loaded (${error instanceof Error ? error.message : String(error)}); open Anima online once to fetch it`);
     }));
-  let loaded: { modelId: string; engine: Engine; chat: ChatEngine } | undefined;
+  let loaded: { key: string; engine: Engine; chat: ChatEngine } | undefined;
 
   const unload = async () => {
     const previous = loaded;
@@ -52,17 +65,20 @@ export function browserWebLlmHost(): WebLlmHost {
       return { available: true, adapter: name || 'a GPU that does not say its name', shaderF16: adapter.features.has('shader-f16'), maxBufferMB: Math.round(adapter.limits.maxBufferSize / 2 ** 20) };
     },
 
-    async isCached(modelId) {
-      return (await importWebLlm()).hasModelInCache(modelId);
+    async isCached(model) {
+      const webLlm = await importWebLlm();
+      return webLlm.hasModelInCache(model.id, appConfigFor(webLlm, model));
     },
 
-    async load(modelId, options: { onProgress?: (progress: LoadProgress) => void; signal?: AbortSignal } = {}) {
+    async load(model, options: { onProgress?: (progress: LoadProgress) => void; signal?: AbortSignal } = {}) {
       const { signal, onProgress } = options;
-      if (loaded?.modelId === modelId) return loaded.chat;
-      const { MLCEngine } = await importWebLlm();
+      const modelId = model.id;
+      if (loaded?.key === keyOf(model)) return loaded.chat;
+      const webLlm = await importWebLlm();
       await unload();
       if (signal?.aborted) throw cancelled(signal);
-      const engine = new MLCEngine({ initProgressCallback: (report) => onProgress?.({ fraction: report.progress, text: report.text }) });
+      const appConfig = appConfigFor(webLlm, model);
+      const engine = new webLlm.MLCEngine({ ...(appConfig ? { appConfig } : {}), initProgressCallback: (report) => onProgress?.({ fraction: report.progress, text: report.text }) });
       // WebLLM cannot stop a download mid-file: a cancel unloads the engine and answers at once.
       const stop = new Promise<never>((_resolve, reject) => signal?.addEventListener('abort', () => reject(cancelled(signal)), { once: true }));
       try {
@@ -70,32 +86,67 @@ export function browserWebLlmHost(): WebLlmHost {
       } catch (error) {
         void engine.unload().catch(() => undefined);
         if (signal?.aborted) throw cancelled(signal);
-        throw new Error(loadFailure(modelId, error));
+        throw new Error(loadFailure(modelId, error, await refusedFile(webLlm, model).catch(() => undefined)));
       }
       const chat: ChatEngine = {
         chat: { completions: { create: ((request: unknown) => engine.chat.completions.create(request as never)) as unknown as ChatEngine['chat']['completions']['create'] } },
         interruptGenerate: () => void engine.interruptGenerate(),
       };
-      loaded = { modelId, engine, chat };
+      loaded = { key: keyOf(model), engine, chat };
       return chat;
     },
 
-    async remove(modelId) {
-      if (loaded?.modelId === modelId) await unload();
+    async remove(model, options: { withLibrary?: boolean } = {}) {
+      if (loaded?.key === keyOf(model)) await unload();
       // Straight from WebLLM's caches: its own delete first fetches the model's index, which fails
-      // offline and after a broken download, the very case a repair is for. The model library
-      // (a few MB of wasm) stays: other models may share it.
+      // offline and after a broken download, the very case a repair is for. A prebuilt model's
+      // files are under its id; a custom one's under its address.
+      const prefix = model.custom ? modelFilesPrefix(model.custom.modelUrl) : undefined;
+      const isModelFile = (url: string) => (prefix ? url.startsWith(prefix) : new URL(url).pathname.includes(`/${model.id}/`));
       for (const name of WEBLLM_MODEL_CACHES) {
         const cache = await caches.open(name);
-        for (const request of await cache.keys()) if (new URL(request.url).pathname.includes(`/${modelId}/`)) await cache.delete(request);
+        for (const request of await cache.keys()) if (isModelFile(request.url)) await cache.delete(request);
       }
+      // The library (a few MB of wasm) stays unless asked for: other models may share it. One
+      // that a prebuilt model uses always stays, so that model still loads offline.
+      const library = model.custom?.modelLibUrl;
+      if (!options.withLibrary || !library) return;
+      const webLlm = await importWebLlm().catch(() => undefined);
+      if (!webLlm || webLlm.prebuiltAppConfig.model_list.some((record) => record.model_lib === library)) return;
+      await (await caches.open(WEBLLM_LIBRARY_CACHE)).delete(library);
     },
   };
 }
 
+/**
+ * Which of a model's first files its server does not give, asked again after a failed download:
+ * WebLLM's cache reports any refused file as "Request failed", which names neither the file nor
+ * the answer. Undefined when both answer (the failure was elsewhere) or the network is down.
+ */
+async function refusedFile(webLlm: WebLlm, model: WebLlmModelSpec): Promise<string | undefined> {
+  const record = (appConfigFor(webLlm, model) ?? webLlm.prebuiltAppConfig).model_list.find((candidate) => candidate.model_id === model.id);
+  if (!record) return undefined;
+  const files = [
+    { what: "the weights' configuration", url: `${modelFilesPrefix(record.model)}mlc-chat-config.json` },
+    { what: 'the model library', url: record.model_lib },
+  ];
+  for (const { what, url } of files) {
+    let response: Response;
+    try {
+      response = await fetch(url, { method: 'HEAD' });
+    } catch {
+      if (!navigator.onLine) return undefined;
+      return `${what} at ${url} could not be fetched: its server may be down, or may not let this site fetch it (it must allow other sites, as Hugging Face does)`;
+    }
+    if (!response.ok) return `${what} at ${url} answered ${`${response.status} ${response.statusText}`.trim()}: check the address`;
+  }
+  return undefined;
+}
+
 /** Why a model did not load, in words a user can act on. */
-function loadFailure(modelId: string, error: unknown): string {
+function loadFailure(modelId: string, error: unknown, refused: string | undefined): string {
   const message = error instanceof Error ? error.message : String(error);
+  if (refused) return `could not download ${modelId}: ${refused}`;
   if (/failed to fetch|networkerror|network error|load failed|ERR_INTERNET_DISCONNECTED|ERR_NAME_NOT_RESOLVED/i.test(message))
     return `could not download ${modelId}: the network cannot be reached. Connect once to download it; after that it runs offline (${message})`;
   if (/quota|QuotaExceeded/i.test(message)) return `there is no room to store ${modelId}: free some space, or choose a smaller model (${message})`;

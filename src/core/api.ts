@@ -74,6 +74,8 @@ export const modelViewSchema = z.object({
   cached: z.boolean(),
   recommended: z.boolean(),
   notRunnableBecause: z.string().optional(),
+  /** A model the user added (not of WebLLM's prebuilt list): where its weights and library are fetched from. */
+  custom: z.object({ modelUrl: z.string(), modelLibUrl: z.string() }).optional(),
 });
 export type ModelView = z.infer<typeof modelViewSchema>;
 
@@ -590,6 +592,16 @@ export const agentContract = {
   },
   /** Deletes a model's files (also what a broken download left). */
   modelDelete: {
+    args: z.object({ modelId: z.string().min(1).max(200) }),
+    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), modelId: z.string() }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+  },
+  /** Adds a model that is not in WebLLM's list (MLC weights and their WebGPU library, by address); nothing is fetched until it is downloaded. */
+  modelAdd: {
+    args: z.object({ model: z.unknown() }),
+    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), model: modelViewSchema }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+  },
+  /** Removes an added model from the list, with its files. */
+  modelForget: {
     args: z.object({ modelId: z.string().min(1).max(200) }),
     result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), modelId: z.string() }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
   },

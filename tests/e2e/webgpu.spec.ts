@@ -134,3 +134,74 @@ test('a downloaded model is used for runs, keeping the other settings, shows in 
   await expect(model.webllmModelSelect.getByRole('option', { name: `${SMOL_F32} (not downloaded)` })).toHaveCount(1);
   await expect(model.region).toContainText('until the chosen one is downloaded, runs use the symbolic engine alone');
 });
+
+test('a model not in the list is added by address, fetched from there, used for runs, kept after a reload, and removed with its files after a question', async ({ context, page, shell, models, settings }) => {
+  const TINY = 'Tiny-Chat-q4f32_1-MLC';
+  const weights = `https://models.example/${TINY}`;
+  const library = 'https://models.example/libs/tiny-q4f32_1-webgpu.wasm';
+  // The model's server: it records what WebLLM asks for, and has nothing to give.
+  const asked: string[] = [];
+  await context.route('https://models.example/**', (route) => {
+    asked.push(route.request().url());
+    return route.fulfill({ status: 404, body: 'no such model' });
+  });
+  await models.open();
+  const form = models.customForm;
+  await form.openButton.click();
+  await expect(form.field('Model id')).toBeFocused();
+
+  // Each problem shows beside its field; nothing is added.
+  await form.add({ 'Model id': 'a model', 'Weights address': weights, 'Model library address (.wasm)': 'https://models.example/libs/tiny.js' });
+  await expect(form.alert()).toHaveText('The model was not added:');
+  await expect(form.region).toContainText('an id is letters, digits, ".", "_" and "-" (as WebLLM names models)');
+  await expect(form.region).toContainText('the model library is a .wasm file compiled for these weights');
+  await expect(form.region).toContainText('give the GPU memory it needs, in MB');
+  await expect(form.field('Model id')).toHaveAttribute('aria-invalid', 'true');
+  await form.add({ 'Model id': 'SmolLM2-360M-Instruct-q4f32_1-MLC', 'Model library address (.wasm)': library, 'GPU memory needed (MB)': '300' });
+  await expect(form.region).toContainText("SmolLM2-360M-Instruct-q4f32_1-MLC is one of WebLLM's own models: it is already in the list");
+
+  await form.add({ 'Model id': TINY, 'Name (optional)': 'Tiny Chat', 'Context window (tokens)': '2048' });
+  await expect(form.status).toHaveText(`Added Tiny Chat (${TINY}) to the list. Download it to run it: nothing is fetched before.`);
+  await expect(form.openButton).toBeFocused();
+  expect(asked).toEqual([]);
+  const card = models.model(TINY);
+  // The user's model comes first, with its addresses.
+  await expect(models.runnableList.getByRole('article').first()).toHaveAccessibleName(new RegExp(`${TINY}$`));
+  await expect(card.getByText('Added here', { exact: true })).toBeVisible();
+  await expect(card.getByRole('group', { name: 'Weights from', exact: true })).toContainText(weights);
+  await expect(card.getByRole('group', { name: 'Library', exact: true })).toContainText(library);
+  await expect(card.getByRole('group', { name: 'Context', exact: true })).toContainText('2,048 tokens');
+
+  // A download goes to the model's own address, and says it failed.
+  await models.action(TINY, 'Download').click();
+  await expect(models.alert(TINY)).toContainText(`Tiny Chat was not downloaded: could not download ${TINY}: the weights' configuration at ${weights}/resolve/main/mlc-chat-config.json answered 404`, { timeout: 30_000 });
+  expect(asked[0]).toBe(`${weights}/resolve/main/mlc-chat-config.json`);
+  await expect(card.getByText('Not downloaded', { exact: true })).toBeVisible();
+
+  // Kept on this device: still listed after a reload. Downloaded (played here), it is chosen for runs.
+  await pretendDownloaded(page, TINY, weights);
+  await pretendDownloaded(page, 'SmolLM2-360M-Instruct-q4f32_1-MLC');
+  await page.evaluate(async (url) => (await caches.open('webllm/wasm')).put(url, new Response(new Uint8Array(8))), library);
+  await page.reload();
+  await expect(card.getByText('Downloaded', { exact: true })).toBeVisible({ timeout: 45_000 });
+  await models.action(TINY, 'Use this model').click();
+  await expect(card.getByRole('status')).toHaveText('Runs now bind Tiny Chat (WebLLM). Your limits and other settings stay as they were.');
+  await shell.goTo('Settings');
+  await expect(settings.languageModel.webllmModelSelect).toHaveValue(TINY);
+
+  // Removing asks first, says runs bind it, and deletes its files but no other model's.
+  await shell.goTo('Models');
+  await models.action(TINY, 'Remove from list').click();
+  await expect(card.getByRole('group', { name: /^Remove Tiny Chat/ })).toContainText('Runs bind it: until you add it again or choose another, they use the symbolic engine alone.');
+  await expect(models.action(TINY, 'Remove the model')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(models.action(TINY, 'Remove from list')).toBeFocused();
+  await models.action(TINY, 'Remove from list').click();
+  await models.action(TINY, 'Remove the model').click();
+  await expect(card).toHaveCount(0);
+  const left = await page.evaluate(async () => (await (await caches.open('webllm/model')).keys()).map((request) => request.url));
+  expect(left.every((url) => url.startsWith('https://huggingface.co/mlc-ai/SmolLM2-360M-Instruct-q4f32_1-MLC/'))).toBe(true);
+  expect(left).toHaveLength(2);
+  // Its library went too: no other model uses it.
+  expect(await page.evaluate(async () => (await (await caches.open('webllm/wasm')).keys()).length)).toBe(0);
+});

@@ -4,6 +4,7 @@ import { openAiCompatibleProvider } from './openai-compatible.ts';
 import type { LlmProvider } from './provider.ts';
 
 import { NO_WEBLLM_HERE, type WebLlmHost } from './webllm-host.ts';
+import { WEBLLM_MODELS, type WebLlmModelSpec } from './webllm-models.ts';
 import { type GgufHost, NO_GGUF_HERE } from './gguf-host.ts';
 import { MAX_GGUF_CONTEXT, type GgufModelRecord } from './gguf-model.ts';
 
@@ -16,13 +17,16 @@ export type ProviderReach = { fetch?: typeof fetch; webLlm?: WebLlmHost; gguf?: 
 /** The provider a run binds: a model, none (the symbolic engine alone), or none with the reason the chosen one cannot be had. */
 export type Binding = { provider: LlmProvider } | { provider?: undefined; unavailableBecause?: string };
 
+/** Where binding finds the models added on this device (none in the CLI's tests). */
+export type AddedModels = { gguf(id: string): Promise<GgufModelRecord | undefined>; webLlm(id: string): Promise<WebLlmModelSpec | undefined> };
+
 /** Binds the provider the settings choose; one that cannot be had leaves the run to the symbolic engine, and says why. */
-export async function bindProvider(settings: InferenceSettings, reach: ProviderReach, signal?: AbortSignal, ggufRecordOf?: (id: string) => Promise<GgufModelRecord | undefined>): Promise<Binding> {
+export async function bindProvider(settings: InferenceSettings, reach: ProviderReach, signal?: AbortSignal, added?: AddedModels): Promise<Binding> {
   switch (settings.provider) {
     case 'gguf': {
       if (!settings.ggufModel) return { unavailableBecause: 'no GGUF model is chosen' };
       if (!reach.gguf) return { unavailableBecause: NO_GGUF_HERE };
-      const record = await ggufRecordOf?.(settings.ggufModel);
+      const record = await added?.gguf(settings.ggufModel);
       if (!record || !(await reach.gguf.file(settings.ggufModel))) return { unavailableBecause: `the GGUF model ${settings.ggufModel} is not on this device: add it on the Models screen` };
       try {
         const contextTokens = Math.min(record.contextLength ?? MAX_GGUF_CONTEXT, MAX_GGUF_CONTEXT);
@@ -40,10 +44,12 @@ export async function bindProvider(settings: InferenceSettings, reach: ProviderR
     case 'webllm': {
       if (!settings.webllmModel) return { unavailableBecause: 'no WebLLM model is chosen' };
       if (!reach.webLlm) return { unavailableBecause: NO_WEBLLM_HERE };
+      const spec = (await added?.webLlm(settings.webllmModel)) ?? (WEBLLM_MODELS.some((model) => model.id === settings.webllmModel) ? { id: settings.webllmModel } : undefined);
+      if (!spec) return { unavailableBecause: `the WebLLM model ${settings.webllmModel} is not on this device: add it on the Models screen, or choose another` };
       // A run never starts a download of gigabytes by itself: that is the user's choice, on the Models screen.
-      if (!(await reach.webLlm.isCached(settings.webllmModel))) return { unavailableBecause: `${settings.webllmModel} is not downloaded yet: download it on the Models screen` };
+      if (!(await reach.webLlm.isCached(spec))) return { unavailableBecause: `${settings.webllmModel} is not downloaded yet: download it on the Models screen` };
       try {
-        return { provider: engineProvider(await reach.webLlm.load(settings.webllmModel, signal ? { signal } : {}), { name: 'webllm', model: settings.webllmModel }) };
+        return { provider: engineProvider(await reach.webLlm.load(spec, signal ? { signal } : {}), { name: 'webllm', model: settings.webllmModel }) };
       } catch (error) {
         if (signal?.aborted) throw error;
         return { unavailableBecause: `WebLLM could not load ${settings.webllmModel}: ${error instanceof Error ? error.message : String(error)}` };

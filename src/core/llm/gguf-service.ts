@@ -35,7 +35,7 @@ export function ggufService(context: ServiceContext): Pick<AgentServiceImplement
       return {
         isAvailable: host() !== undefined,
         ...(host() ? {} : { unavailableBecause: NO_GGUF_HERE }),
-        models: records.filter((record) => record.engine === 'gguf').sort((left, right) => left.addedAt - right.addedAt).map(viewOf),
+        models: records.filter((record): record is GgufModelRecord => record.engine === 'gguf').sort((left, right) => left.addedAt - right.addedAt).map(viewOf),
         ...(settings.ggufModel ? { chosen: settings.ggufModel } : {}),
       };
     },
@@ -100,7 +100,7 @@ export function ggufService(context: ServiceContext): Pick<AgentServiceImplement
       const gguf = host();
       if (!gguf) return { ok: false, problems: [{ message: NO_GGUF_HERE }] };
       if (!canWrite()) return { ok: false, problems: [{ message: READ_ONLY_MESSAGE }] };
-      if (!(await db.models.get(id))) return { ok: false, problems: [{ message: `there is no GGUF model ${id}` }] };
+      if ((await db.models.get(id))?.engine !== 'gguf') return { ok: false, problems: [{ message: `there is no GGUF model ${id}` }] };
       try {
         await gguf.remove(id);
       } catch (error) {

@@ -8,6 +8,7 @@ import { type Binding, bindProvider } from './bind-provider.ts';
 import { checkProvider } from './endpoint-check.ts';
 import { INFERENCE_KEY, type InferenceSettings, inferenceViewOf, parseInferenceSettings, storedInferenceSettings } from './inference-settings.ts';
 import { UsageBudget } from './usage-budget.ts';
+import { webLlmSpecOf } from './webllm-models.ts';
 
 /** The inference slice of the AgentService: which model runs bind (a device setting), and a check of it. */
 export function inferenceService(context: ServiceContext): Pick<AgentServiceImplementation, 'inferenceGet' | 'inferenceSet' | 'inferenceCheck'> {
@@ -59,7 +60,13 @@ export function inferenceService(context: ServiceContext): Pick<AgentServiceImpl
 
 /** Binds the provider the settings choose, with what this place can reach and the GGUF models added here. */
 export function bindChosenProvider(context: Pick<ServiceContext, 'db' | 'dependencies'>, settings: InferenceSettings, signal?: AbortSignal): Promise<Binding> {
-  return bindProvider(settings, context.dependencies.providerReach ?? {}, signal, (id) => context.db.models.get(id));
+  return bindProvider(settings, context.dependencies.providerReach ?? {}, signal, {
+    gguf: async (id) => {
+      const record = await context.db.models.get(id);
+      return record?.engine === 'gguf' ? record : undefined;
+    },
+    webLlm: (id) => webLlmSpecOf(context.db, id),
+  });
 }
 
 export async function inferenceSettingsOf(context: Pick<ServiceContext, 'db'>): Promise<InferenceSettings> {

@@ -17,7 +17,7 @@ import type { InferenceSettings } from './inference-settings.ts';
 
 const FACTS = 'Mars,is-a,Planet\nMars,orbits,Sun\nPlanet,is-a,CelestialBody\nSun,is-a,Star\n';
 const ZORBLAX_IS_A_MOON = JSON.stringify({ kind: 'final', answer: 'Zorblax is a moon of Kepler.', triples: [{ subject: 'Zorblax', predicate: 'is-a', object: 'Moon', confidence: 0.9 }] });
-const WEBLLM: InferenceSettings = { provider: 'webllm', webllmModel: 'Tiny-q4f32_1-MLC', limits: {}, confidenceCap: 0.7 };
+const WEBLLM: InferenceSettings = { provider: 'webllm', webllmModel: 'SmolLM2-360M-Instruct-q4f32_1-MLC', limits: {}, confidenceCap: 0.7 };
 
 /** A session with a few facts and the goal "What is Zorblax", whose runs bind a scripted engine in place of WebLLM's. */
 async function zorblaxSession(script: ScriptedReply[], options: { loads?: boolean } = {}) {
@@ -43,7 +43,7 @@ describe('a language model in the loop', () => {
   it('reaches a goal the symbolic engine cannot: reason asks the model, whose fact is stored capped at 0.7 with the model as provenance', async () => {
     const { db, service, sessionId, engine, loaded } = await zorblaxSession([{ text: ZORBLAX_IS_A_MOON }]);
     const { result, cycles } = await run(service, sessionId, 5);
-    expect(loaded).toEqual(['Tiny-q4f32_1-MLC']);
+    expect(loaded).toEqual(['SmolLM2-360M-Instruct-q4f32_1-MLC']);
     expect(cycles.map((record) => [record.tool, record.outcome])).toEqual([
       ['kg_query', 'no-change'],
       ['reason', 'completed'],
@@ -52,8 +52,8 @@ describe('a language model in the loop', () => {
     // Tokens as the engine counted them (a word each).
     const [request] = engine.requests;
     const promptWords = request!.messages.reduce((sum, message) => sum + message.content.split(/\s+/).filter(Boolean).length, 0);
-    expect(cycles[1]!.model).toEqual({ provider: 'webllm', model: 'Tiny-q4f32_1-MLC', requests: 1, promptTokens: promptWords, completionTokens: ZORBLAX_IS_A_MOON.split(/\s+/).length });
-    expect(result).toMatchObject({ ok: true, stoppedBecause: 'no-active-goal', usage: { provider: 'webllm', model: 'Tiny-q4f32_1-MLC', requests: 1, toolCalls: 2, inputTokens: promptWords } });
+    expect(cycles[1]!.model).toEqual({ provider: 'webllm', model: 'SmolLM2-360M-Instruct-q4f32_1-MLC', requests: 1, promptTokens: promptWords, completionTokens: ZORBLAX_IS_A_MOON.split(/\s+/).length });
+    expect(result).toMatchObject({ ok: true, stoppedBecause: 'no-active-goal', usage: { provider: 'webllm', model: 'SmolLM2-360M-Instruct-q4f32_1-MLC', requests: 1, toolCalls: 2, inputTokens: promptWords } });
     // The system message is the run's stable prefix; the schema constrains decoding.
     expect(request!.messages[0]).toEqual({ role: 'system', content: systemPromptOf(TOOLS) });
     expect(request!.messages[1]!.content).toContain('Goal: What is Zorblax');
@@ -66,8 +66,8 @@ describe('a language model in the loop', () => {
     expect(graph.triple(zorblax!, isA!, moon!)?.confidence).toBe(0.7);
     const provenance = await db.provenance.where('sessionId').equals(sessionId).filter((record) => record.kind === 'model').toArray();
     expect(provenance).toHaveLength(1);
-    expect(provenance[0]).toMatchObject({ confidence: 0.7, cycle: 2, sources: ['model:webllm/Tiny-q4f32_1-MLC', 'tool:reason', 'goal:1'] });
-    expect(provenance[0]!.detail).toBe('Zorblax is-a Moon, said by Tiny-q4f32_1-MLC (webllm) for "What is Zorblax": Zorblax is a moon of Kepler.');
+    expect(provenance[0]).toMatchObject({ confidence: 0.7, cycle: 2, sources: ['model:webllm/SmolLM2-360M-Instruct-q4f32_1-MLC', 'tool:reason', 'goal:1'] });
+    expect(provenance[0]!.detail).toBe('Zorblax is-a Moon, said by SmolLM2-360M-Instruct-q4f32_1-MLC (webllm) for "What is Zorblax": Zorblax is a moon of Kepler.');
   });
 
   it('without a model the same goal cannot be reached, and reason says why it is not a candidate', async () => {
@@ -114,7 +114,7 @@ describe('a language model in the loop', () => {
     const { result, cycles } = await run(service, sessionId, 4);
     expect(cycles[1]).toMatchObject({ tool: 'reason', model: { bottleneck: { kind: 'dependency_unavailable' } } });
     expect(result).toMatchObject({ ok: true, stoppedBecause: 'max-cycles', cyclesRun: 4 });
-    expect(result.ok && result.usage.fellBackBecause).toMatch(/^webllm \(Tiny-q4f32_1-MLC\): the GPU device was lost/);
+    expect(result.ok && result.usage.fellBackBecause).toMatch(/^webllm \(SmolLM2-360M-Instruct-q4f32_1-MLC\): the GPU device was lost/);
     // No further call: reason is no candidate without a model.
     expect(engine.requests).toHaveLength(1);
     expect(cycles[3]!.candidates.find((candidate) => candidate.tool === 'reason')?.skippedBecause).toMatch(/no model is bound/);
@@ -220,11 +220,11 @@ describe('the inference settings', () => {
   it('check the chosen model with one structured call', async () => {
     const engine = new ScriptedEngine([{ text: '{"town":"Paris"}' }, { text: '{"city":"Paris"}' }]);
     const host = new ScriptedWebLlmHost(engine);
-    host.cached.add('Tiny-q4f32_1-MLC');
+    host.cached.add('SmolLM2-360M-Instruct-q4f32_1-MLC');
     const { service } = testService({ providerReach: { webLlm: host } });
     expect(await service.inferenceCheck({ operationId: 'check' })).toEqual({ ok: false, problems: [{ message: 'no model is chosen: the agent runs on the symbolic engine alone' }] });
-    await service.inferenceSet({ settings: { provider: 'webllm', webllmModel: 'Tiny-q4f32_1-MLC' } });
-    expect(await service.inferenceCheck({ operationId: 'check' })).toMatchObject({ ok: true, check: { provider: 'webllm', model: 'Tiny-q4f32_1-MLC', answer: 'Paris', attempts: 2 } });
+    await service.inferenceSet({ settings: { provider: 'webllm', webllmModel: 'SmolLM2-360M-Instruct-q4f32_1-MLC' } });
+    expect(await service.inferenceCheck({ operationId: 'check' })).toMatchObject({ ok: true, check: { provider: 'webllm', model: 'SmolLM2-360M-Instruct-q4f32_1-MLC', answer: 'Paris', attempts: 2 } });
   });
 });
 

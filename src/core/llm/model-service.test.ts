@@ -59,4 +59,87 @@ describe('the model manager', () => {
     expect(run).toMatchObject({ ok: true, usage: { provider: 'none', fellBackBecause: 'SmolLM2-360M-Instruct-q4f16_1-MLC is not downloaded yet: download it on the Models screen' } });
     expect(host.loads).toEqual([]);
   });
+
+  describe('a model added by address (not in WebLLM\'s list)', () => {
+    const TINY = { id: 'Tiny-Chat-q4f32_1-MLC', name: 'Tiny Chat', modelUrl: 'https://models.example/Tiny-Chat-q4f32_1-MLC', modelLibUrl: 'https://models.example/libs/tiny-q4f32_1-webgpu.wasm', vramMB: 300, contextTokens: 2048, needsShaderF16: false };
+
+    it('is listed with its addresses, downloaded through WebLLM with them, used by a run, and removed with its files', async () => {
+      const engine = new ScriptedEngine([]);
+      const host = new ScriptedWebLlmHost(engine, SOFTWARE_GPU);
+      const { service } = testService({ providerReach: { webLlm: host } });
+      const added = await service.modelAdd({ model: TINY });
+      expect(added).toEqual({
+        ok: true,
+        model: { id: TINY.id, name: 'Tiny Chat', vramMB: 300, contextTokens: 2048, needsShaderF16: false, cached: false, recommended: false, custom: { modelUrl: TINY.modelUrl, modelLibUrl: TINY.modelLibUrl } },
+      });
+      const listed = (await service.modelList({})).models.find((model) => model.id === TINY.id);
+      expect(listed).toMatchObject({ custom: { modelUrl: TINY.modelUrl }, cached: false });
+
+      expect(await service.modelDownload({ operationId: 'd', modelId: TINY.id })).toEqual({ ok: true, modelId: TINY.id });
+      expect(host.customLoads.get(TINY.id)).toEqual({ modelUrl: TINY.modelUrl, modelLibUrl: TINY.modelLibUrl, vramMB: 300, contextTokens: 2048, needsShaderF16: false });
+      expect((await service.modelList({})).models.find((model) => model.id === TINY.id)!.cached).toBe(true);
+
+      // A run binds it with its addresses, and records it as the model used.
+      const { session } = await service.open({});
+      await service.goalAdd({ sessionId: session.id, description: 'Learn about Mars', criteria: 'volcano' });
+      expect(await service.inferenceSet({ settings: { provider: 'webllm', webllmModel: TINY.id } })).toMatchObject({ ok: true });
+      const run = await service.agentRun({ sessionId: session.id, operationId: 'run', maxCycles: 1 });
+      expect(run).toMatchObject({ ok: true, usage: { provider: 'webllm', model: TINY.id } });
+      expect(host.loads.at(-1)).toBe(TINY.id);
+
+      // Delete keeps it listed (files only); forget removes it, with its library, and a run then says why it has no model.
+      expect(await service.modelDelete({ modelId: TINY.id })).toEqual({ ok: true, modelId: TINY.id });
+      expect((await service.modelList({})).models.find((model) => model.id === TINY.id)).toMatchObject({ cached: false });
+      expect(await service.modelForget({ modelId: TINY.id })).toEqual({ ok: true, modelId: TINY.id });
+      expect(host.removals).toEqual([TINY.id, `${TINY.id}+library`]);
+      expect((await service.modelList({})).models.some((model) => model.id === TINY.id)).toBe(false);
+      const after = await service.agentRun({ sessionId: session.id, operationId: 'run-2', maxCycles: 1 });
+      expect(after).toMatchObject({ ok: true, usage: { provider: 'none', fellBackBecause: `the WebLLM model ${TINY.id} is not on this device: add it on the Models screen, or choose another` } });
+      expect(await service.modelDownload({ operationId: 'd2', modelId: TINY.id })).toMatchObject({ ok: false, problems: [{ message: expect.stringContaining(`there is no WebLLM model ${TINY.id} on this device`) }] });
+    });
+
+    it('refuses bad fields with their place, ids taken, and f16 weights on a GPU without shader-f16; nothing is stored', async () => {
+      const host = new ScriptedWebLlmHost(new ScriptedEngine([]), SOFTWARE_GPU);
+      const { service, db } = testService({ providerReach: { webLlm: host } });
+      const bad = await service.modelAdd({ model: { ...TINY, id: 'has space', modelUrl: 'ftp://models.example/x', modelLibUrl: 'https://models.example/lib.js', vramMB: -1, contextTokens: 100 } });
+      expect(bad).toEqual({
+        ok: false,
+        problems: [
+          { path: 'id', message: 'an id is letters, digits, ".", "_" and "-" (as WebLLM names models), starting with a letter or digit' },
+          { path: 'modelUrl', message: "give the weights' address (the folder with mlc-chat-config.json) as an http(s) address" },
+          { path: 'modelLibUrl', message: 'the model library is a .wasm file compiled for these weights' },
+          { path: 'vramMB', message: 'the GPU memory it needs is more than 0 MB' },
+          { path: 'contextTokens', message: 'a context window of fewer than 256 tokens holds no prompt' },
+        ],
+      });
+      expect(await service.modelAdd({ model: { ...TINY, id: 'SmolLM2-360M-Instruct-q4f32_1-MLC' } })).toEqual({
+        ok: false,
+        problems: [{ path: 'id', message: "SmolLM2-360M-Instruct-q4f32_1-MLC is one of WebLLM's own models: it is already in the list" }],
+      });
+      expect(await db.models.count()).toBe(0);
+
+      expect(await service.modelAdd({ model: { ...TINY, name: undefined, id: 'Tiny-f16', needsShaderF16: true } })).toMatchObject({ ok: true, model: { name: 'Tiny-f16', notRunnableBecause: 'its f16 weights need shader-f16, which this GPU lacks' } });
+      expect(await service.modelAdd({ model: { ...TINY, id: 'Tiny-f16' } })).toEqual({ ok: false, problems: [{ path: 'id', message: 'a model with the id Tiny-f16 is already on this device: give another id' }] });
+      expect(await service.modelDownload({ operationId: 'd', modelId: 'Tiny-f16' })).toEqual({ ok: false, problems: [{ message: 'Tiny-f16 has f16 weights, which need shader-f16; this GPU lacks it, so choose an f32 model' }] });
+      expect(host.loads).toEqual([]);
+      // Only added models can be forgotten; a GGUF model is not a WebLLM one.
+      expect(await service.modelForget({ modelId: 'SmolLM2-360M-Instruct-q4f32_1-MLC' })).toMatchObject({ ok: false });
+      expect(await db.models.count()).toBe(1);
+    });
+
+    it('a library two added models share stays until the last of them is removed', async () => {
+      const host = new ScriptedWebLlmHost(new ScriptedEngine([]));
+      const { service } = testService({ providerReach: { webLlm: host } });
+      await service.modelAdd({ model: TINY });
+      await service.modelAdd({ model: { ...TINY, id: 'Tiny-Chat-2', modelUrl: 'https://models.example/Tiny-Chat-2' } });
+      await service.modelForget({ modelId: TINY.id });
+      await service.modelForget({ modelId: 'Tiny-Chat-2' });
+      expect(host.removals).toEqual([TINY.id, 'Tiny-Chat-2+library']);
+    });
+
+    it('cannot be added where there is no WebLLM', async () => {
+      const { service } = testService();
+      expect(await service.modelAdd({ model: TINY })).toEqual({ ok: false, problems: [{ message: 'WebLLM runs only in the browser, on WebGPU' }] });
+    });
+  });
 });

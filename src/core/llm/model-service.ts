@@ -1,46 +1,69 @@
-import type { AgentServiceImplementation } from '../api.ts';
+import type { AgentServiceImplementation, ModelView } from '../api.ts';
+import type { AnimaDatabase } from '../store/database.ts';
 import type { ServiceContext } from '../service-context.ts';
+import { READ_ONLY_MESSAGE } from '../service-context.ts';
 import { inferenceSettingsOf } from './inference-service.ts';
+import type { WebLlmHost } from './webllm-host.ts';
 import { NO_WEBLLM_HERE } from './webllm-host.ts';
-import { type GpuReport, modelsFor, WEBLLM_MODELS } from './webllm-models.ts';
+import { customWebLlmModelSchema, type GpuReport, modelsFor, specOfRecord, unknownWebLlmModel, WEBLLM_MODELS, type WebLlmModel, type WebLlmModelRecord, webLlmSpecOf } from './webllm-models.ts';
 
 const NO_WEBLLM: GpuReport = { available: false, reason: NO_WEBLLM_HERE };
 
-/** The model manager's slice of the AgentService: the GPU, the WebLLM models with their cached state, download and delete. */
-export function modelService(context: ServiceContext): Pick<AgentServiceImplementation, 'modelList' | 'modelDownload' | 'modelDelete'> {
-  const { operations } = context;
+/** A WebLLM model of the prebuilt list, or a custom one with its record. */
+type ListedModel = WebLlmModel & { record?: WebLlmModelRecord };
+
+async function customModels(db: AnimaDatabase): Promise<WebLlmModelRecord[]> {
+  return (await db.models.toArray()).filter((record): record is WebLlmModelRecord => record.engine === 'webllm').sort((left, right) => left.addedAt - right.addedAt);
+}
+
+/** The model manager's slice of the AgentService: the GPU, the WebLLM models (prebuilt and added) with their cached state, download, delete, add and forget. */
+export function modelService(context: ServiceContext): Pick<AgentServiceImplementation, 'modelList' | 'modelDownload' | 'modelDelete' | 'modelAdd' | 'modelForget'> {
+  const { db, now, operations, canWrite, exclusively } = context;
   const host = () => context.dependencies.providerReach?.webLlm;
+
+  async function viewsOf(webLlm: WebLlmHost | undefined, gpu: GpuReport, listed: readonly ListedModel[]): Promise<ModelView[]> {
+    const { runnable, recommended } = modelsFor(gpu, listed);
+    return Promise.all(
+      listed.map(async ({ record, ...model }) => {
+        const spec = record ? specOfRecord(record) : { id: model.id };
+        const canRun = runnable.some((candidate) => candidate.id === model.id);
+        return {
+          id: model.id,
+          name: model.name,
+          vramMB: model.vramMB,
+          contextTokens: model.contextTokens,
+          needsShaderF16: model.needsShaderF16,
+          cached: gpu.available && webLlm ? await webLlm.isCached(spec) : false,
+          recommended: recommended.includes(model.id),
+          ...(canRun ? {} : { notRunnableBecause: gpu.available ? 'its f16 weights need shader-f16, which this GPU lacks' : gpu.reason }),
+          ...(record ? { custom: { modelUrl: record.modelUrl, modelLibUrl: record.modelLibUrl } } : {}),
+        };
+      }),
+    );
+  }
+
   return {
     async modelList() {
       const webLlm = host();
       const gpu = webLlm ? await webLlm.gpu() : NO_WEBLLM;
-      const { runnable, recommended } = modelsFor(gpu);
+      const custom = (await customModels(db)).map((record) => ({ ...record, record }));
       const settings = await inferenceSettingsOf(context);
-      const models = await Promise.all(
-        WEBLLM_MODELS.map(async (model) => {
-          const canRun = runnable.includes(model);
-          return {
-            ...model,
-            cached: gpu.available && webLlm ? await webLlm.isCached(model.id) : false,
-            recommended: recommended.includes(model.id),
-            ...(canRun ? {} : { notRunnableBecause: gpu.available ? 'its f16 weights need shader-f16, which this GPU lacks' : gpu.reason }),
-          };
-        }),
-      );
-      return { gpu, models, ...(settings.webllmModel ? { chosen: settings.webllmModel } : {}) };
+      return { gpu, models: await viewsOf(webLlm, gpu, [...WEBLLM_MODELS, ...custom]), ...(settings.webllmModel ? { chosen: settings.webllmModel } : {}) };
     },
 
     async modelDownload({ operationId, modelId }, onProgress) {
       const webLlm = host();
       if (!webLlm) return { ok: false, problems: [{ message: NO_WEBLLM_HERE }] };
+      const spec = await webLlmSpecOf(db, modelId);
+      if (!spec) return { ok: false, problems: [{ message: unknownWebLlmModel(modelId) }] };
       const gpu = await webLlm.gpu();
       if (!gpu.available) return { ok: false, problems: [{ message: gpu.reason }] };
-      const model = WEBLLM_MODELS.find((candidate) => candidate.id === modelId);
-      if (model?.needsShaderF16 && !gpu.shaderF16) return { ok: false, problems: [{ message: `${modelId} has f16 weights, which need shader-f16; this GPU lacks it, so choose an f32 model` }] };
+      const needsShaderF16 = spec.custom?.needsShaderF16 ?? WEBLLM_MODELS.find((candidate) => candidate.id === modelId)?.needsShaderF16;
+      if (needsShaderF16 && !gpu.shaderF16) return { ok: false, problems: [{ message: `${modelId} has f16 weights, which need shader-f16; this GPU lacks it, so choose an f32 model` }] };
       const controller = new AbortController();
       operations.set(operationId, controller);
       try {
-        await webLlm.load(modelId, { signal: controller.signal, ...(onProgress ? { onProgress } : {}) });
+        await webLlm.load(spec, { signal: controller.signal, ...(onProgress ? { onProgress } : {}) });
         return { ok: true, modelId };
       } catch (error) {
         if (controller.signal.aborted) return { ok: false, cancelled: true, problems: [{ message: `the download of ${modelId} was cancelled; what was fetched stays cached, and a new download goes on from there` }] };
@@ -53,11 +76,51 @@ export function modelService(context: ServiceContext): Pick<AgentServiceImplemen
     async modelDelete({ modelId }) {
       const webLlm = host();
       if (!webLlm) return { ok: false, problems: [{ message: NO_WEBLLM_HERE }] };
+      const spec = await webLlmSpecOf(db, modelId);
+      if (!spec) return { ok: false, problems: [{ message: unknownWebLlmModel(modelId) }] };
       try {
-        await webLlm.remove(modelId);
+        await webLlm.remove(spec);
       } catch (error) {
         return { ok: false, problems: [{ message: `${modelId} could not be deleted: ${error instanceof Error ? error.message : String(error)}` }] };
       }
+      return { ok: true, modelId };
+    },
+
+    async modelAdd({ model }) {
+      const webLlm = host();
+      if (!webLlm) return { ok: false, problems: [{ message: NO_WEBLLM_HERE }] };
+      if (!canWrite()) return { ok: false, problems: [{ message: READ_ONLY_MESSAGE }] };
+      const parsed = customWebLlmModelSchema.safeParse(model);
+      if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })) };
+      const { name, ...given } = parsed.data;
+      if (WEBLLM_MODELS.some((candidate) => candidate.id === given.id)) return { ok: false, problems: [{ path: 'id', message: `${given.id} is one of WebLLM's own models: it is already in the list` }] };
+      const record: WebLlmModelRecord = { ...given, name: name || given.id, engine: 'webllm', addedAt: now() };
+      const isAdded = await exclusively(() =>
+        db.transaction('rw', db.models, async () => {
+          if (await db.models.get(record.id)) return false;
+          await db.models.add(record);
+          return true;
+        }),
+      );
+      if (!isAdded) return { ok: false, problems: [{ path: 'id', message: `a model with the id ${record.id} is already on this device: give another id` }] };
+      const gpu = await webLlm.gpu();
+      const [view] = await viewsOf(webLlm, gpu, [{ ...record, record }]);
+      return { ok: true, model: view! };
+    },
+
+    async modelForget({ modelId }) {
+      const webLlm = host();
+      if (!webLlm) return { ok: false, problems: [{ message: NO_WEBLLM_HERE }] };
+      if (!canWrite()) return { ok: false, problems: [{ message: READ_ONLY_MESSAGE }] };
+      const record = await db.models.get(modelId);
+      if (record?.engine !== 'webllm') return { ok: false, problems: [{ message: `${modelId} is not a model added here: only added models can be removed from the list` }] };
+      const others = (await customModels(db)).filter((other) => other.id !== modelId);
+      try {
+        await webLlm.remove(specOfRecord(record), { withLibrary: !others.some((other) => other.modelLibUrl === record.modelLibUrl) });
+      } catch (error) {
+        return { ok: false, problems: [{ message: `${modelId} could not be removed: its files could not be deleted (${error instanceof Error ? error.message : String(error)})` }] };
+      }
+      await exclusively(() => db.models.delete(modelId));
       return { ok: true, modelId };
     },
   };

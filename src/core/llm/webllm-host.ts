@@ -1,5 +1,5 @@
 import type { ChatEngine } from './chat-engine.ts';
-import type { GpuReport } from './webllm-models.ts';
+import type { GpuReport, WebLlmModelSpec } from './webllm-models.ts';
 
 /** Why there is no WebLLM here (Node, the CLI). */
 export const NO_WEBLLM_HERE = 'WebLLM runs only in the browser, on WebGPU';
@@ -15,9 +15,12 @@ export type LoadProgress = { fraction: number; text: string };
 export interface WebLlmHost {
   /** Requests a WebGPU adapter (the presence of navigator.gpu proves nothing). */
   gpu(): Promise<GpuReport>;
-  isCached(modelId: string): Promise<boolean>;
+  isCached(model: WebLlmModelSpec): Promise<boolean>;
   /** The model's engine: downloads what is not cached, then loads it on the GPU (one model at a time). */
-  load(modelId: string, options?: { onProgress?: (progress: LoadProgress) => void; signal?: AbortSignal }): Promise<ChatEngine>;
-  /** Deletes the model's files from the cache (also what is left of a broken download), unloading it first. */
-  remove(modelId: string): Promise<void>;
+  load(model: WebLlmModelSpec, options?: { onProgress?: (progress: LoadProgress) => void; signal?: AbortSignal }): Promise<ChatEngine>;
+  /**
+   * Deletes the model's files from the cache (also what is left of a broken download), unloading
+   * it first; with `withLibrary`, a custom model's library too (no other model uses it).
+   */
+  remove(model: WebLlmModelSpec, options?: { withLibrary?: boolean }): Promise<void>;
 }

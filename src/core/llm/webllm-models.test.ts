@@ -1,6 +1,6 @@
 import { prebuiltAppConfig } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
-import { modelsFor, WEBLLM_MODELS } from './webllm-models.ts';
+import { mlcModelRecordOf, modelFilesPrefix, modelsFor, WEBLLM_MODELS } from './webllm-models.ts';
 
 describe('the WebLLM models offered', () => {
   it('are in the installed WebLLM\'s prebuilt list, with its memory and context, and say truly whether they need shader-f16', () => {
@@ -21,5 +21,18 @@ describe('the WebLLM models offered', () => {
     expect(laptop.runnable).toHaveLength(WEBLLM_MODELS.length);
     expect(laptop.recommended).toEqual(['SmolLM2-360M-Instruct-q4f16_1-MLC', 'Llama-3.2-1B-Instruct-q4f16_1-MLC', 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC', 'Qwen3-0.6B-q4f16_1-MLC']);
     expect(modelsFor({ available: false, reason: 'no adapter' })).toEqual({ runnable: [], recommended: [] });
+  });
+
+  it("a custom model's files are found where WebLLM fetches them: under resolve/main/ unless the address names a revision", () => {
+    for (const record of prebuiltAppConfig.model_list.slice(0, 5)) expect(modelFilesPrefix(record.model)).toBe(`${record.model.replace(/\/$/, '')}/resolve/main/`);
+    expect(modelFilesPrefix('https://models.example/Tiny-MLC/')).toBe('https://models.example/Tiny-MLC/resolve/main/');
+    expect(modelFilesPrefix('https://huggingface.co/me/Tiny-MLC/resolve/v2/')).toBe('https://huggingface.co/me/Tiny-MLC/resolve/v2/');
+  });
+
+  it("a custom model's record for WebLLM's app config has the fields WebLLM reads, shader-f16 among its required features when its weights are f16", () => {
+    const custom = { modelUrl: 'https://models.example/Tiny-MLC', modelLibUrl: 'https://models.example/tiny.wasm', vramMB: 300, contextTokens: 2048, needsShaderF16: true };
+    const record: (typeof prebuiltAppConfig.model_list)[number] = mlcModelRecordOf('Tiny-MLC', custom);
+    expect(record).toEqual({ model: custom.modelUrl, model_id: 'Tiny-MLC', model_lib: custom.modelLibUrl, vram_required_MB: 300, overrides: { context_window_size: 2048 }, required_features: ['shader-f16'] });
+    expect(mlcModelRecordOf('Tiny-MLC', { ...custom, needsShaderF16: false })).not.toHaveProperty('required_features');
   });
 });

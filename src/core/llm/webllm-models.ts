@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AnimaDatabase } from '../store/database.ts';
 
 /**
  * The WebLLM models Anima offers (ids of WebLLM 0.2.86's prebuilt list, small to large), with the
@@ -24,6 +25,73 @@ export const WEBLLM_MODELS = [
 
 export type WebLlmModel = { id: string; name: string; vramMB: number; contextTokens: number; needsShaderF16: boolean };
 
+const WEBLLM_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const httpAddress = (what: string) => z.url({ protocol: /^https?$/, error: `give ${what} as an http(s) address` }).max(2000);
+
+/**
+ * A model the user adds that is not in WebLLM's prebuilt list: weights compiled with MLC LLM
+ * (the folder that holds mlc-chat-config.json), the WebGPU library (.wasm) compiled for them,
+ * and what WebLLM's own records say of a model. Stored in the `models` table, on this device only.
+ */
+export const customWebLlmModelSchema = z.object({
+  id: z
+    .string({ error: 'give the model an id' })
+    .trim()
+    .min(1, { error: 'give the model an id', abort: true })
+    .max(200, 'an id is at most 200 characters')
+    .regex(WEBLLM_ID, 'an id is letters, digits, ".", "_" and "-" (as WebLLM names models), starting with a letter or digit'),
+  name: z.string().trim().max(100, 'a name is at most 100 characters').optional(),
+  modelUrl: httpAddress("the weights' address (the folder with mlc-chat-config.json)"),
+  modelLibUrl: httpAddress("the model library's address").refine((url) => /\.wasm$/i.test(new URL(url).pathname), 'the model library is a .wasm file compiled for these weights'),
+  vramMB: z.number({ error: 'give the GPU memory it needs, in MB' }).positive('the GPU memory it needs is more than 0 MB').max(200_000, 'no GPU has that much memory'),
+  contextTokens: z.number({ error: 'give the context window in tokens' }).int('a context window is a whole number of tokens').min(256, 'a context window of fewer than 256 tokens holds no prompt').max(131_072, 'a context window is at most 131,072 tokens').default(4096),
+  needsShaderF16: z.boolean({ error: 'say whether its weights are f16' }),
+});
+export type CustomWebLlmModel = z.infer<typeof customWebLlmModelSchema>;
+
+/** A custom model as stored: named (its id when the user gave no name) and dated. */
+export const webLlmModelRecordSchema = customWebLlmModelSchema.extend({ engine: z.literal('webllm'), name: z.string(), addedAt: z.number() });
+export type WebLlmModelRecord = z.infer<typeof webLlmModelRecordSchema>;
+
+/** A model as the WebLLM host loads it: an id of the prebuilt list, or a custom model with its addresses. */
+export type WebLlmModelSpec = { id: string; custom?: Pick<WebLlmModelRecord, 'modelUrl' | 'modelLibUrl' | 'vramMB' | 'contextTokens' | 'needsShaderF16'> };
+
+export const specOfRecord = (record: WebLlmModelRecord): WebLlmModelSpec => ({
+  id: record.id,
+  custom: { modelUrl: record.modelUrl, modelLibUrl: record.modelLibUrl, vramMB: record.vramMB, contextTokens: record.contextTokens, needsShaderF16: record.needsShaderF16 },
+});
+
+/** What the WebLLM host needs to fetch and load a model: a prebuilt id, or a custom model's record; undefined for an id that is neither. */
+export async function webLlmSpecOf(db: AnimaDatabase, modelId: string): Promise<WebLlmModelSpec | undefined> {
+  if (WEBLLM_MODELS.some((model) => model.id === modelId)) return { id: modelId };
+  const record = await db.models.get(modelId);
+  return record?.engine === 'webllm' ? specOfRecord(record) : undefined;
+}
+
+/** Says that an id names no WebLLM model here. */
+export const unknownWebLlmModel = (modelId: string) => `there is no WebLLM model ${modelId} on this device: choose one of the list, or add it on the Models screen`;
+
+/** The model's record in WebLLM's app config (the shape of WebLLM's ModelRecord), for a custom model. */
+export function mlcModelRecordOf(id: string, custom: NonNullable<WebLlmModelSpec['custom']>) {
+  return {
+    model: custom.modelUrl,
+    model_id: id,
+    model_lib: custom.modelLibUrl,
+    vram_required_MB: custom.vramMB,
+    overrides: { context_window_size: custom.contextTokens },
+    ...(custom.needsShaderF16 ? { required_features: ['shader-f16'] } : {}),
+  };
+}
+
+/**
+ * The address every file of a custom model's weights starts with, as WebLLM fetches (and caches)
+ * them: a Hugging Face style folder gets WebLLM's "resolve/main/" unless it names a revision.
+ */
+export function modelFilesPrefix(modelUrl: string): string {
+  const folder = modelUrl.endsWith('/') ? modelUrl : `${modelUrl}/`;
+  return new URL(/.+\/resolve\/.+\//.test(folder) ? folder : `${folder}resolve/main/`).href;
+}
+
 /** What the GPU offers WebGPU, as the worker found it by requesting an adapter. */
 export const gpuReportSchema = z.discriminatedUnion('available', [
   z.object({ available: z.literal(true), adapter: z.string(), shaderF16: z.boolean(), maxBufferMB: z.number() }),
@@ -31,11 +99,12 @@ export const gpuReportSchema = z.discriminatedUnion('available', [
 ]);
 export type GpuReport = z.infer<typeof gpuReportSchema>;
 
-/** Models a user can run on this GPU, and the smallest few recommended: f16 where the GPU has shader-f16, f32 where not. */
-export function modelsFor(gpu: GpuReport): { runnable: readonly WebLlmModel[]; recommended: readonly string[] } {
+/** Models a user can run on this GPU (of the prebuilt list, or those given), and the smallest few of the prebuilt list recommended: f16 where the GPU has shader-f16, f32 where not. */
+export function modelsFor<Model extends WebLlmModel>(gpu: GpuReport, models: readonly Model[] = WEBLLM_MODELS as readonly WebLlmModel[] as readonly Model[]): { runnable: readonly Model[]; recommended: readonly string[] } {
   if (!gpu.available) return { runnable: [], recommended: [] };
-  const runnable = WEBLLM_MODELS.filter((model) => gpu.shaderF16 || !model.needsShaderF16);
+  const prebuilt = new Set<string>(WEBLLM_MODELS.map((model) => model.id));
+  const runnable = models.filter((model) => gpu.shaderF16 || !model.needsShaderF16);
   // With shader-f16, an f16 model needs less memory than its f32 twin and is as good: offer that.
   const preferred = runnable.filter((model) => model.needsShaderF16 === gpu.shaderF16);
-  return { runnable, recommended: preferred.filter((model) => model.vramMB <= 1500).map((model) => model.id) };
+  return { runnable, recommended: preferred.filter((model) => prebuilt.has(model.id) && model.vramMB <= 1500).map((model) => model.id) };
 }

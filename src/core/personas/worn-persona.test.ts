@@ -70,7 +70,7 @@ describe('a session wearing a persona', () => {
     const nothingKnown = { text: JSON.stringify({ kind: 'bottleneck', bottleneck: { kind: 'missing_input', detail: 'nothing known' } }) };
     const engine = new ScriptedEngine([nothingKnown, nothingKnown]);
     const host = new ScriptedWebLlmHost(engine);
-    host.cached.add('Tiny-q4f32_1-MLC');
+    host.cached.add('SmolLM2-360M-Instruct-q4f32_1-MLC');
     const { service } = testService({ db: new AnimaDatabase('anima', freshIndexedDb()), providerReach: { webLlm: host } });
     const { session } = await service.open({});
     const sessionId = session.id;
@@ -78,7 +78,7 @@ describe('a session wearing a persona', () => {
     await expectOk(service.sessionPersonaSet({ sessionId, persona: 'Careful Clerk' }));
     await service.kgImport({ sessionId, operationId: 'op', fileName: 'mars.csv', data: 'Mars,is-a,Planet\n' });
     await service.goalAdd({ sessionId, description: 'What is Zorblax', criteria: 'Zorblax is-a ?x' });
-    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 2, inference: { provider: 'webllm', webllmModel: 'Tiny-q4f32_1-MLC', limits: {}, confidenceCap: 0.7 } });
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 2, inference: { provider: 'webllm', webllmModel: 'SmolLM2-360M-Instruct-q4f32_1-MLC', limits: {}, confidenceCap: 0.7 } });
     const assembled = await service.personaGet({ name: 'Careful Clerk' });
     if (!assembled.ok) throw new Error('not assembled');
     expect(engine.requests[0]!.messages[0]).toEqual({ role: 'system', content: `${assembled.assembled.text}\n\n${systemPromptOf(TOOLS)}` });
@@ -88,7 +88,7 @@ describe('a session wearing a persona', () => {
     const compiled = await expectOk(service.personaCompile({ name: 'Careful Clerk' }));
     await expectOk(service.partUpdate({ name: 'clerk-tone', changes: { summary: 'Speak in riddles.' } }));
     await service.goalAdd({ sessionId, description: 'What is Quuxor', criteria: 'Quuxor is-a ?x' });
-    await service.agentRun({ sessionId, operationId: 'run-2', maxCycles: 2, inference: { provider: 'webllm', webllmModel: 'Tiny-q4f32_1-MLC', limits: {}, confidenceCap: 0.7 } });
+    await service.agentRun({ sessionId, operationId: 'run-2', maxCycles: 2, inference: { provider: 'webllm', webllmModel: 'SmolLM2-360M-Instruct-q4f32_1-MLC', limits: {}, confidenceCap: 0.7 } });
     const system = engine.requests.at(-1)!.messages[0]!.content;
     expect(system.startsWith(compiled.compiled.summary)).toBe(true);
     expect(system).not.toContain('riddles');

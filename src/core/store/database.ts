@@ -11,6 +11,7 @@ import type { Plan } from '../agent/plan.ts';
 import type { Reflection } from '../agent/reflection.ts';
 import type { PsycheVersion } from '../psyche/psyche-version.ts';
 import type { GgufModelRecord } from '../llm/gguf-model.ts';
+import type { WebLlmModelRecord } from '../llm/webllm-models.ts';
 import type {
   ArcRecord,
   ArcStageRecord,
@@ -74,8 +75,8 @@ export class AnimaDatabase extends Dexie {
   personaGuardrails!: Table<PersonaGuardrailLink, [number, number]>;
   stageParts!: Table<StagePartLink, [number, number]>;
   personaArcs!: Table<PersonaArcRecord, number>;
-  /** The GGUF models added for the CPU engine (their files are the GgufHost's). */
-  models!: EntityTable<GgufModelRecord, 'id'>;
+  /** The models added here: GGUF models for the CPU engine (their files are the GgufHost's) and WebLLM models not in its list. */
+  models!: EntityTable<GgufModelRecord | WebLlmModelRecord, 'id'>;
 
   constructor(name: string, options: DatabaseOptions = {}) {
     super(name, options);

@@ -4,7 +4,7 @@ import { freshIndexedDb, testService } from '../testing/test-database.ts';
 import { type ScriptedReply, ScriptedEngine } from '../testing/scripted-engine.ts';
 import { ScriptedWebLlmHost } from '../testing/scripted-webllm-host.ts';
 
-const MODEL = 'Tiny-q4f32_1-MLC';
+const MODEL = 'SmolLM2-360M-Instruct-q4f32_1-MLC';
 
 /** A session whose goal "Learn about Dog" found two facts, wearing a persona, with a scripted WebLLM engine chosen. */
 async function writerSession(script: ScriptedReply[], options: { chooseModel?: boolean } = {}) {

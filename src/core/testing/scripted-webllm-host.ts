@@ -1,6 +1,6 @@
 import type { ChatEngine } from '../llm/chat-engine.ts';
 import type { LoadProgress, WebLlmHost } from '../llm/webllm-host.ts';
-import type { GpuReport } from '../llm/webllm-models.ts';
+import type { GpuReport, WebLlmModelSpec } from '../llm/webllm-models.ts';
 import { cancelled } from '../llm/provider.ts';
 
 /**
@@ -10,6 +10,10 @@ import { cancelled } from '../llm/provider.ts';
 export class ScriptedWebLlmHost implements WebLlmHost {
   readonly cached = new Set<string>();
   readonly loads: string[] = [];
+  /** The custom models' addresses as each load was given them, by id. */
+  readonly customLoads = new Map<string, WebLlmModelSpec['custom']>();
+  /** What each remove was asked to delete: the id, and "+library" when the library went too. */
+  readonly removals: string[] = [];
   /** A download fails with this message, or (true) waits until it is cancelled. */
   downloadFails: string | undefined;
   downloadWaits = false;
@@ -23,12 +27,14 @@ export class ScriptedWebLlmHost implements WebLlmHost {
     return this.gpuReport;
   }
 
-  async isCached(modelId: string): Promise<boolean> {
-    return this.cached.has(modelId);
+  async isCached(model: WebLlmModelSpec): Promise<boolean> {
+    return this.cached.has(model.id);
   }
 
-  async load(modelId: string, options: { onProgress?: (progress: LoadProgress) => void; signal?: AbortSignal } = {}): Promise<ChatEngine> {
+  async load(model: WebLlmModelSpec, options: { onProgress?: (progress: LoadProgress) => void; signal?: AbortSignal } = {}): Promise<ChatEngine> {
+    const modelId = model.id;
     this.loads.push(modelId);
+    if (model.custom) this.customLoads.set(modelId, model.custom);
     if (!this.gpuReport.available) throw new Error(this.gpuReport.reason);
     if (!this.cached.has(modelId)) {
       for (const fraction of [0.25, 0.5]) options.onProgress?.({ fraction, text: `Fetching param cache[${fraction * 4}/4]` });
@@ -42,7 +48,8 @@ export class ScriptedWebLlmHost implements WebLlmHost {
     return this.engine;
   }
 
-  async remove(modelId: string): Promise<void> {
-    this.cached.delete(modelId);
+  async remove(model: WebLlmModelSpec, options: { withLibrary?: boolean } = {}): Promise<void> {
+    this.removals.push(options.withLibrary ? `${model.id}+library` : model.id);
+    this.cached.delete(model.id);
   }
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentApi } from '../../core/api.ts';
 import { VoicedWriteUp } from './voiced-write-up.svelte.ts';
 
-const use = { provider: 'webllm', model: 'Tiny-q4f32_1-MLC', requests: 1, promptTokens: 10, completionTokens: 5 };
+const use = { provider: 'webllm', model: 'SmolLM2-360M-Instruct-q4f32_1-MLC', requests: 1, promptTokens: 10, completionTokens: 5 };
 
 function hostAnswering(answer: Awaited<ReturnType<AgentApi['synthesizeInVoice']>>) {
   const cancelled: string[] = [];
@@ -24,7 +24,7 @@ describe('VoicedWriteUp', () => {
     expect(voiced.state).toEqual({
       status: 'written',
       persona: 'Old Sailor',
-      model: 'Tiny-q4f32_1-MLC',
+      model: 'SmolLM2-360M-Instruct-q4f32_1-MLC',
       text: 'Arr [2].',
       findings: [
         { number: 1, line: 'Dog -> is-a -> Mammal [1.00]', isCited: false },

@@ -60,8 +60,9 @@ function withoutFinalStop(text: string): string {
 /** The models the screen lists: the ones this GPU can run, and the ones it cannot (hidden until asked for). */
 export type ArrangedModels = { runnable: ModelView[]; notRunnable: ModelView[] };
 
-/** Smallest first, recommended before the rest, so the best start for this GPU comes first; ties by id, so the order never shifts. */
+/** Models the user added first (they were added to be used), then the recommended, then the rest, smallest first; ties by id, so the order never shifts. */
 function byRecommendationThenSize(first: ModelView, second: ModelView): number {
+  if ((first.custom === undefined) !== (second.custom === undefined)) return first.custom ? -1 : 1;
   if (first.recommended !== second.recommended) return first.recommended ? -1 : 1;
   return first.vramMB - second.vramMB || first.id.localeCompare(second.id);
 }
@@ -146,6 +147,18 @@ export function describeDelete(result: Awaited<ReturnType<AgentApi['modelDelete'
 export function deleteQuestion(model: Pick<ModelView, 'id' | 'name'>, isInUse: boolean): string {
   const runs = isInUse ? ' Runs bind it: until it is downloaded again, or you choose another, they use the symbolic engine alone.' : '';
   return `Delete ${modelTitle(model)}? Its files leave this device; using it again takes a new download.${runs}`;
+}
+
+/** Says how removing an added model went, from modelForget's answer. */
+export function describeRemoval(result: Awaited<ReturnType<AgentApi['modelForget']>>, model: Pick<ModelView, 'id' | 'name'>): ModelReport {
+  if (result.ok) return { tone: 'success', message: `Removed ${modelTitle(model)} and its files from this device.` };
+  return { tone: 'failure', message: `${model.name} was not removed:`, problems: result.problems.map(describeProblem), canRepair: false };
+}
+
+/** The question asked before an added model is removed from the list. */
+export function removeQuestion(model: Pick<ModelView, 'id' | 'name'>, isInUse: boolean): string {
+  const runs = isInUse ? ' Runs bind it: until you add it again or choose another, they use the symbolic engine alone.' : '';
+  return `Remove ${modelTitle(model)} from the list? Its downloaded files leave this device too; using it again means adding it again.${runs}`;
 }
 
 /** Says how "Use this model" went, from inferenceSet's answer. */

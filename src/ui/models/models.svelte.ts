@@ -3,6 +3,7 @@ import { CoalescedFetch } from '../common/coalesced-fetch.ts';
 import { messageOf } from '../common/error-message.ts';
 import type { InferenceView } from '../common/model-messages.ts';
 import { formOf, settingsOf } from '../settings/inference-form.ts';
+import { type CustomModelForm, type CustomModelReport, customModelInput, describeAddition } from './custom-model-form.ts';
 import { GgufModels } from './gguf-models.svelte.ts';
 import {
   type DownloadProgress,
@@ -12,6 +13,7 @@ import {
   describeChoice,
   describeDelete,
   describeDownload,
+  describeRemoval,
   downloadError,
   isModelInUse,
 } from './model-messages.ts';
@@ -35,6 +37,7 @@ export type ModelChange =
   | { status: 'idle' }
   | { status: 'downloading'; modelId: string; operationId: string; progress: DownloadProgress | undefined; isCancelling: boolean }
   | { status: 'deleting'; modelId: string; isRepair: boolean }
+  | { status: 'removing'; modelId: string }
   | { status: 'choosing'; modelId: string }
   | { status: 'ended'; modelId: string; report: ModelReport };
 
@@ -58,8 +61,12 @@ export class ModelsView {
   status = $state<ModelsLoadStatus>('idle');
   errorMessage = $state<string | undefined>();
   change = $state<ModelChange>({ status: 'idle' });
+  /** Adding a model by address: under way, or how the last addition went. */
+  addition = $state<{ status: 'idle' } | { status: 'adding' } | { status: 'ended'; report: CustomModelReport }>({ status: 'idle' });
 
-  readonly isChanging = $derived(this.change.status === 'downloading' || this.change.status === 'deleting' || this.change.status === 'choosing');
+  readonly isChanging = $derived(
+    this.change.status === 'downloading' || this.change.status === 'deleting' || this.change.status === 'removing' || this.change.status === 'choosing' || this.addition.status === 'adding',
+  );
   /** The models this GPU can run, and those it cannot, in the screen's order. */
   readonly arranged = $derived(arrangeModels(this.list?.models ?? []));
   /** The downloaded models this GPU can run: the choices for runs. */
@@ -133,6 +140,35 @@ export class ModelsView {
       report = describeDelete(await this.#host.client.modelDelete({ modelId: model.id }), model, isRepair);
     } catch (error) {
       report = { tone: 'failure', message: `${model.name} was not ${isRepair ? 'repaired' : 'deleted'}: ${messageOf(error)}`, problems: [], canRepair: isRepair };
+    }
+    this.change = { status: 'ended', modelId: model.id, report };
+    await this.load();
+  }
+
+  /** Adds a model that is not in WebLLM's list, by its addresses; true when it was added (the list is fetched again). */
+  async addCustom(form: CustomModelForm): Promise<boolean> {
+    if (this.isChanging || this.blockedReason !== undefined) return false;
+    this.addition = { status: 'adding' };
+    let report: CustomModelReport;
+    try {
+      report = describeAddition(await this.#host.client.modelAdd({ model: customModelInput(form) }));
+    } catch (error) {
+      report = { tone: 'failure', message: `The model was not added: ${messageOf(error)}`, problems: [], byField: {} };
+    }
+    this.addition = { status: 'ended', report };
+    if (report.tone === 'success') await this.load();
+    return report.tone === 'success';
+  }
+
+  /** Removes an added model from the list, with its files (the caller has asked the user first). */
+  async removeCustom(model: Pick<ModelView, 'id' | 'name'>): Promise<void> {
+    if (this.isChanging || this.blockedReason !== undefined) return;
+    this.change = { status: 'removing', modelId: model.id };
+    let report: ModelReport;
+    try {
+      report = describeRemoval(await this.#host.client.modelForget({ modelId: model.id }), model);
+    } catch (error) {
+      report = { tone: 'failure', message: `${model.name} was not removed: ${messageOf(error)}`, problems: [], canRepair: false };
     }
     this.change = { status: 'ended', modelId: model.id, report };
     await this.load();

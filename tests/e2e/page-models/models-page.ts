@@ -9,17 +9,61 @@ const OPEN_TIMEOUT_MS = 45_000;
  * is cached. Deleting the model removes the shard, and WebLLM says it is not cached any more. Call
  * it on a page of the app's origin (the cache is the origin's).
  */
-export async function pretendDownloaded(page: Page, modelId: string): Promise<void> {
-  await page.evaluate(async (id) => {
-    const base = `https://huggingface.co/mlc-ai/${id}/resolve/main/`;
+export async function pretendDownloaded(page: Page, modelId: string, modelUrl = `https://huggingface.co/mlc-ai/${modelId}`): Promise<void> {
+  await page.evaluate(async (base) => {
     const cache = await caches.open('webllm/model');
     await cache.put(`${base}tensor-cache.json`, new Response(JSON.stringify({ records: [{ dataPath: 'params_shard_0.bin' }] })));
     await cache.put(`${base}params_shard_0.bin`, new Response(new Uint8Array(8)));
-  }, modelId);
+  }, `${modelUrl}/resolve/main/`);
 }
 
 /** A model's own actions. */
-export type ModelAction = 'Download' | 'Cancel' | 'Try again' | 'Repair' | 'Use this model' | 'Delete' | 'Delete the model' | 'Keep it';
+export type ModelAction = 'Download' | 'Cancel' | 'Try again' | 'Repair' | 'Use this model' | 'Delete' | 'Delete the model' | 'Remove from list' | 'Remove the model' | 'Keep it';
+
+/** The fields of the form that adds a model by address, by their labels. */
+export type CustomModelFields = {
+  'Model id'?: string;
+  'Name (optional)'?: string;
+  'Weights address'?: string;
+  'Model library address (.wasm)'?: string;
+  'GPU memory needed (MB)'?: string;
+  'Context window (tokens)'?: string;
+};
+
+/** The Models screen's form that adds a WebLLM model not in its list. */
+export class CustomModelForm {
+  readonly region: Locator;
+  readonly openButton: Locator;
+  readonly addButton: Locator;
+  /** What the last addition did. */
+  readonly status: Locator;
+
+  constructor(listRegion: Locator) {
+    this.region = listRegion.getByRole('group', { name: 'A model not in this list', exact: true });
+    this.openButton = this.region.getByRole('button', { name: 'Add a model by address', exact: true });
+    this.addButton = this.region.getByRole('button', { name: 'Add the model', exact: true });
+    this.status = this.region.getByRole('status');
+  }
+
+  field(label: keyof CustomModelFields): Locator {
+    return this.region.getByRole('textbox', { name: label, exact: true });
+  }
+
+  weights(kind: 'f32 (any GPU)' | 'f16 (needs shader-f16)'): Locator {
+    return this.region.getByRole('radio', { name: kind, exact: true });
+  }
+
+  /** Fills the fields given (others keep what they hold) and asks to add the model. */
+  async add(fields: CustomModelFields): Promise<void> {
+    for (const [label, value] of Object.entries(fields)) await this.field(label as keyof CustomModelFields).fill(value);
+    await this.addButton.click();
+  }
+
+  /** The failure of the last addition. */
+  alert(): Locator {
+    return this.region.getByRole('alert');
+  }
+}
 
 /** A GGUF model's own actions. */
 export type GgufAction = 'Use this model' | 'Delete' | 'Delete the model' | 'Keep it';
@@ -102,6 +146,7 @@ export class ModelsPage {
   readonly persistenceStatus: Locator;
   readonly persistButton: Locator;
   readonly gguf: GgufSection;
+  readonly customForm: CustomModelForm;
 
   constructor(page: Page) {
     this.page = page;
@@ -111,6 +156,7 @@ export class ModelsPage {
     this.storageRegion = page.getByRole('region', { name: 'Storage', exact: true });
     this.runnableList = this.listRegion.getByRole('list', { name: /^Models (this GPU can run|that can run here)$/ });
     this.hiddenList = this.listRegion.getByRole('list', { name: /^Models (this GPU cannot run|that cannot run here)$/ });
+    this.customForm = new CustomModelForm(this.listRegion);
     this.persistenceStatus = this.storageRegion.getByRole('status', { name: 'Persistence', exact: true });
     this.persistButton = this.storageRegion.getByRole('button', { name: 'Keep my data (ask for persistent storage)', exact: true });
   }
