@@ -306,4 +306,11 @@ describe('anima run with a language model', () => {
     }
     expect(await anima('run', '--goal', 'x', '--provider', 'webllm', '--snapshot', snapshot)).toMatchObject({ code: 2, error: expect.stringContaining('--provider is openai or none') });
   });
+
+  it('says, with its kind, that a run went on without an endpoint that stopped answering', async () => {
+    const snapshot = join(folder, 'unreachable.json');
+    const ran = await anima('run', '--goal', 'What is Zorblax', '--criteria', 'Zorblax is-a ?x', '--provider', 'openai', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'tiny', '--max-cycles', '3', '--snapshot', snapshot);
+    expect(ran.code).toBe(0);
+    expect(ran.error).toMatch(/anima: went on without the model \(stopped-answering\): openai-compatible \(tiny\): cannot reach /);
+  });
 });

@@ -527,7 +527,7 @@ async function runAgentCommand({ area, positional, service, sessionId, values, o
             : `stopped: ${run.stoppedBecause}`;
     const model = usage.model ? `; ${usage.provider} ${usage.model}: ${usage.requests} requests, ${usage.inputTokens} tokens in, ${usage.outputTokens} out` : '';
     output.error(`anima: ${run.cyclesRun} cycles run (${stopped})${model}\n`);
-    if (usage.fellBackBecause) output.error(`anima: went on without the model: ${usage.fellBackBecause}\n`);
+    if (usage.fellBack) output.error(`anima: went on without the model (${usage.fellBack.kind}): ${usage.fellBack.because}\n`);
     for (const goal of goals) output.out(`#${goal.id}\t${goal.status}\t${goal.description}\t${goal.findingsTotal} findings${goal.statusReason ? `\t${goal.statusReason}` : ''}\n`);
   }
   return 0;

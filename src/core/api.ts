@@ -14,6 +14,7 @@ import { reflectionSchema } from './agent/reflection.ts';
 import { agentSettingsSchema } from './agent/agent-settings.ts';
 import { inferenceSettingsSchema, inferenceViewSchema } from './llm/inference-settings.ts';
 import { bottleneckSchema } from './llm/structured-call.ts';
+import { modelUnavailableSchema } from './llm/provider.ts';
 import { gpuReportSchema } from './llm/webllm-models.ts';
 import { spentLimitSchema } from './llm/usage-budget.ts';
 import { ggufModelRecordSchema } from './llm/gguf-model.ts';
@@ -56,7 +57,7 @@ export const runUsageSchema = z.object({
   provider: z.string(),
   model: z.string().optional(),
   /** Why the run went on without the chosen model (it could not be loaded, or stopped answering). */
-  fellBackBecause: z.string().optional(),
+  fellBack: modelUnavailableSchema.optional(),
   requests: z.number().int(),
   toolCalls: z.number().int(),
   inputTokens: z.number().int(),

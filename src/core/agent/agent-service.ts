@@ -92,7 +92,7 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
       let lastCycle = (await sessionOf(sessionId)).cycle;
       const bound = await bindRunModel(context, sessionId, inference, controller.signal);
       let model = bound.access;
-      let fellBackBecause = bound.unavailableBecause;
+      let fellBack = bound.unavailable;
       const { budget } = bound;
       const finish = (stoppedBecause: 'max-cycles' | 'no-active-goal' | 'cancelled' | 'budget' | 'storage-full', budgetSpent?: SpentLimit) => ({
         ok: true as const,
@@ -103,7 +103,7 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
         usage: {
           provider: bound.access?.provider.name ?? 'none',
           ...(bound.access ? { model: bound.access.provider.model } : {}),
-          ...(fellBackBecause ? { fellBackBecause } : {}),
+          ...(fellBack ? { fellBack } : {}),
           ...budget.totals,
         },
       });
@@ -144,7 +144,7 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
           if (record.tool !== '') budget.chargeToolCall();
           // A model that cannot be reached (or lost its device) leaves the rest of the run to the symbolic engine.
           if (record.model?.bottleneck?.kind === 'dependency_unavailable') {
-            fellBackBecause = record.model.bottleneck.detail;
+            fellBack = { kind: 'stopped-answering', because: record.model.bottleneck.detail };
             model = undefined;
           }
           onProgress?.(record);

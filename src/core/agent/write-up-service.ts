@@ -91,7 +91,7 @@ export function writeUpService(context: ServiceContext): Pick<AgentServiceImplem
       operations.set(operationId, controller);
       try {
         const binding = await bindChosenProvider(context, settings, controller.signal);
-        if (!binding.provider) return { ok: false, reason: 'unavailable', problems: [{ message: binding.unavailableBecause ?? 'the chosen model cannot be reached' }] };
+        if (!binding.provider) return { ok: false, reason: 'unavailable', problems: [{ message: binding.unavailable?.because ?? 'the chosen model cannot be reached' }] };
         const worn = await readWornPersona(db, sessionId);
         const { persona } = wearPersona((await currentPsyche(db, sessionId)).psyche, worn);
         const input = await synthesisInputOf(context, graph, goal, { name: persona.name, traits: persona.traits, tone: persona.tone });

@@ -1,7 +1,7 @@
 import { engineProvider } from './chat-engine.ts';
 import type { InferenceSettings } from './inference-settings.ts';
 import { openAiCompatibleProvider } from './openai-compatible.ts';
-import type { LlmProvider } from './provider.ts';
+import type { LlmProvider, ModelUnavailable } from './provider.ts';
 
 import { NO_WEBLLM_HERE, type WebLlmHost } from './webllm-host.ts';
 import { WEBLLM_MODELS, type WebLlmModelSpec } from './webllm-models.ts';
@@ -15,7 +15,10 @@ import { MAX_GGUF_CONTEXT, type GgufModelRecord } from './gguf-model.ts';
 export type ProviderReach = { fetch?: typeof fetch; webLlm?: WebLlmHost; gguf?: GgufHost };
 
 /** The provider a run binds: a model, none (the symbolic engine alone), or none with the reason the chosen one cannot be had. */
-export type Binding = { provider: LlmProvider } | { provider?: undefined; unavailableBecause?: string };
+export type Binding = { provider: LlmProvider } | { provider?: undefined; unavailable?: ModelUnavailable };
+
+const unavailable = (kind: ModelUnavailable['kind'], because: string) => ({ unavailable: { kind, because } });
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Where binding finds the models added on this device (none in the CLI's tests). */
 export type AddedModels = { gguf(id: string): Promise<GgufModelRecord | undefined>; webLlm(id: string): Promise<WebLlmModelSpec | undefined> };
@@ -24,35 +27,35 @@ export type AddedModels = { gguf(id: string): Promise<GgufModelRecord | undefine
 export async function bindProvider(settings: InferenceSettings, reach: ProviderReach, signal?: AbortSignal, added?: AddedModels): Promise<Binding> {
   switch (settings.provider) {
     case 'gguf': {
-      if (!settings.ggufModel) return { unavailableBecause: 'no GGUF model is chosen' };
-      if (!reach.gguf) return { unavailableBecause: NO_GGUF_HERE };
+      if (!settings.ggufModel) return unavailable('not-chosen', 'no GGUF model is chosen');
+      if (!reach.gguf) return unavailable('not-here', NO_GGUF_HERE);
       const record = await added?.gguf(settings.ggufModel);
-      if (!record || !(await reach.gguf.file(settings.ggufModel))) return { unavailableBecause: `the GGUF model ${settings.ggufModel} is not on this device: add it on the Models screen` };
+      if (!record || !(await reach.gguf.file(settings.ggufModel))) return unavailable('not-on-device', `the GGUF model ${settings.ggufModel} is not on this device: add it on the Models screen`);
       try {
         const contextTokens = Math.min(record.contextLength ?? MAX_GGUF_CONTEXT, MAX_GGUF_CONTEXT);
         return { provider: engineProvider(await reach.gguf.load(record.id, { contextTokens, ...(signal ? { signal } : {}) }), { name: 'gguf', model: record.id }) };
       } catch (error) {
         if (signal?.aborted) throw error;
-        return { unavailableBecause: `the CPU engine could not load ${record.id}: ${error instanceof Error ? error.message : String(error)}` };
+        return unavailable('load-failed', `the CPU engine could not load ${record.id}: ${messageOf(error)}`);
       }
     }
     case 'none':
       return {};
     case 'openai-compatible':
-      if (!settings.openAi) return { unavailableBecause: 'no endpoint is set for the OpenAI-compatible provider' };
+      if (!settings.openAi) return unavailable('not-chosen', 'no endpoint is set for the OpenAI-compatible provider');
       return { provider: openAiCompatibleProvider(settings.openAi, reach.fetch ?? fetch) };
     case 'webllm': {
-      if (!settings.webllmModel) return { unavailableBecause: 'no WebLLM model is chosen' };
-      if (!reach.webLlm) return { unavailableBecause: NO_WEBLLM_HERE };
+      if (!settings.webllmModel) return unavailable('not-chosen', 'no WebLLM model is chosen');
+      if (!reach.webLlm) return unavailable('not-here', NO_WEBLLM_HERE);
       const spec = (await added?.webLlm(settings.webllmModel)) ?? (WEBLLM_MODELS.some((model) => model.id === settings.webllmModel) ? { id: settings.webllmModel } : undefined);
-      if (!spec) return { unavailableBecause: `the WebLLM model ${settings.webllmModel} is not on this device: add it on the Models screen, or choose another` };
+      if (!spec) return unavailable('not-on-device', `the WebLLM model ${settings.webllmModel} is not on this device: add it on the Models screen, or choose another`);
       // A run never starts a download of gigabytes by itself: that is the user's choice, on the Models screen.
-      if (!(await reach.webLlm.isCached(spec))) return { unavailableBecause: `${settings.webllmModel} is not downloaded yet: download it on the Models screen` };
+      if (!(await reach.webLlm.isCached(spec))) return unavailable('not-downloaded', `${settings.webllmModel} is not downloaded yet: download it on the Models screen`);
       try {
         return { provider: engineProvider(await reach.webLlm.load(spec, signal ? { signal } : {}), { name: 'webllm', model: settings.webllmModel }) };
       } catch (error) {
         if (signal?.aborted) throw error;
-        return { unavailableBecause: `WebLLM could not load ${settings.webllmModel}: ${error instanceof Error ? error.message : String(error)}` };
+        return unavailable('load-failed', `WebLLM could not load ${settings.webllmModel}: ${messageOf(error)}`);
       }
     }
   }

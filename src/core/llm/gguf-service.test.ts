@@ -130,7 +130,7 @@ describe('GGUF models for the CPU engine', () => {
     expect(await service.ggufDelete({ id: 'tiny.gguf' })).toMatchObject({ ok: false, problems: [{ message: 'there is no GGUF model tiny.gguf' }] });
     await service.goalAdd({ sessionId, description: 'What is Quux', criteria: 'Quux is-a ?x' });
     const fallback = await service.agentRun({ sessionId, operationId: 'run-2', maxCycles: 1 });
-    expect(fallback).toMatchObject({ ok: true, usage: { provider: 'none', fellBackBecause: 'the GGUF model tiny.gguf is not on this device: add it on the Models screen' } });
+    expect(fallback).toMatchObject({ ok: true, usage: { provider: 'none', fellBack: { kind: 'not-on-device', because: 'the GGUF model tiny.gguf is not on this device: add it on the Models screen' } } });
   });
 
   it('says the CPU engine is not here when there is none (Node, the CLI)', async () => {

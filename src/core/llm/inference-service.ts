@@ -5,6 +5,7 @@ import { TOOLS } from '../tools/registry.ts';
 import { type ModelAccess, systemPromptOf } from '../tools/model-facts.ts';
 import { readWornPersona } from '../personas/worn-persona.ts';
 import { type Binding, bindProvider } from './bind-provider.ts';
+import type { ModelUnavailable } from './provider.ts';
 import { checkProvider } from './endpoint-check.ts';
 import { INFERENCE_KEY, type InferenceSettings, inferenceViewOf, parseInferenceSettings, storedInferenceSettings } from './inference-settings.ts';
 import { UsageBudget } from './usage-budget.ts';
@@ -35,7 +36,7 @@ export function inferenceService(context: ServiceContext): Pick<AgentServiceImpl
         const settings = await inferenceSettingsOf(context);
         if (settings.provider === 'none') return { ok: false, problems: [{ message: 'no model is chosen: the agent runs on the symbolic engine alone' }] };
         const binding = await bindChosenProvider(context, settings, controller.signal);
-        if (!binding.provider) return { ok: false, problems: [{ message: binding.unavailableBecause ?? 'no model is bound' }] };
+        if (!binding.provider) return { ok: false, problems: [{ message: binding.unavailable?.because ?? 'no model is bound' }] };
         const outcome = await checkProvider(binding.provider, controller.signal);
         return {
           ok: true,
@@ -74,14 +75,14 @@ export async function inferenceSettingsOf(context: Pick<ServiceContext, 'db'>): 
 }
 
 /** The model a run works with: bound from the settings once, at the start, with the run's budget. */
-export type RunModel = { access?: ModelAccess; unavailableBecause?: string; budget: UsageBudget };
+export type RunModel = { access?: ModelAccess; unavailable?: ModelUnavailable; budget: UsageBudget };
 
 /** Binds the model of a run (the given settings, or the device's), its budget, and the stable system prompt. */
 export async function bindRunModel(context: ServiceContext, sessionId: string, given: InferenceSettings | undefined, signal: AbortSignal): Promise<RunModel> {
   const settings = given ?? (await inferenceSettingsOf(context));
   const budget = new UsageBudget(settings.limits, context.now);
   const binding = await bindChosenProvider(context, settings, signal);
-  if (!binding.provider) return { budget, ...(binding.unavailableBecause ? { unavailableBecause: binding.unavailableBecause } : {}) };
+  if (!binding.provider) return { budget, ...(binding.unavailable ? { unavailable: binding.unavailable } : {}) };
   // The worn persona's prompt leads: it and the tool list are the same every request of the run, a prefix the engine can reuse.
   const worn = await readWornPersona(context.db, sessionId);
   const system = worn && worn.prompt.trim() !== '' ? `${worn.prompt}\n\n${systemPromptOf(TOOLS)}` : systemPromptOf(TOOLS);

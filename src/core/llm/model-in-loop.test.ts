@@ -114,7 +114,8 @@ describe('a language model in the loop', () => {
     const { result, cycles } = await run(service, sessionId, 4);
     expect(cycles[1]).toMatchObject({ tool: 'reason', model: { bottleneck: { kind: 'dependency_unavailable' } } });
     expect(result).toMatchObject({ ok: true, stoppedBecause: 'max-cycles', cyclesRun: 4 });
-    expect(result.ok && result.usage.fellBackBecause).toMatch(/^webllm \(SmolLM2-360M-Instruct-q4f32_1-MLC\): the GPU device was lost/);
+    expect(result.ok && result.usage.fellBack?.kind).toBe('stopped-answering');
+    expect(result.ok && result.usage.fellBack?.because).toMatch(/^webllm \(SmolLM2-360M-Instruct-q4f32_1-MLC\): the GPU device was lost/);
     // No further call: reason is no candidate without a model.
     expect(engine.requests).toHaveLength(1);
     expect(cycles[3]!.candidates.find((candidate) => candidate.tool === 'reason')?.skippedBecause).toMatch(/no model is bound/);
@@ -123,7 +124,7 @@ describe('a language model in the loop', () => {
   it('runs on the symbolic engine, and says why, when the chosen engine cannot be had here', async () => {
     const { service, sessionId } = await zorblaxSession([], { loads: false });
     const { result } = await run(service, sessionId, 1);
-    expect(result).toMatchObject({ ok: true, cyclesRun: 1, usage: { provider: 'none', fellBackBecause: 'WebLLM runs only in the browser, on WebGPU' } });
+    expect(result).toMatchObject({ ok: true, cyclesRun: 1, usage: { provider: 'none', fellBack: { kind: 'not-here', because: 'WebLLM runs only in the browser, on WebGPU' } } });
   });
 
   it('a cancel during a model call ends the run and commits nothing of that cycle', async () => {

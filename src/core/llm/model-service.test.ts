@@ -56,7 +56,7 @@ describe('the model manager', () => {
     await service.goalAdd({ sessionId: session.id, description: 'Learn about Mars', criteria: 'volcano' });
     await service.inferenceSet({ settings: { provider: 'webllm', webllmModel: 'SmolLM2-360M-Instruct-q4f16_1-MLC' } });
     const run = await service.agentRun({ sessionId: session.id, operationId: 'run', maxCycles: 1 });
-    expect(run).toMatchObject({ ok: true, usage: { provider: 'none', fellBackBecause: 'SmolLM2-360M-Instruct-q4f16_1-MLC is not downloaded yet: download it on the Models screen' } });
+    expect(run).toMatchObject({ ok: true, usage: { provider: 'none', fellBack: { kind: 'not-downloaded', because: 'SmolLM2-360M-Instruct-q4f16_1-MLC is not downloaded yet: download it on the Models screen' } } });
     expect(host.loads).toEqual([]);
   });
 
@@ -94,7 +94,7 @@ describe('the model manager', () => {
       expect(host.removals).toEqual([TINY.id, `${TINY.id}+library`]);
       expect((await service.modelList({})).models.some((model) => model.id === TINY.id)).toBe(false);
       const after = await service.agentRun({ sessionId: session.id, operationId: 'run-2', maxCycles: 1 });
-      expect(after).toMatchObject({ ok: true, usage: { provider: 'none', fellBackBecause: `the WebLLM model ${TINY.id} is not on this device: add it on the Models screen, or choose another` } });
+      expect(after).toMatchObject({ ok: true, usage: { provider: 'none', fellBack: { kind: 'not-on-device', because: `the WebLLM model ${TINY.id} is not on this device: add it on the Models screen, or choose another` } } });
       expect(await service.modelDownload({ operationId: 'd2', modelId: TINY.id })).toMatchObject({ ok: false, problems: [{ message: expect.stringContaining(`there is no WebLLM model ${TINY.id} on this device`) }] });
     });
 

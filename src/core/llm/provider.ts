@@ -4,6 +4,13 @@ import { z } from 'zod';
 export const providerNameSchema = z.enum(['none', 'webllm', 'gguf', 'openai-compatible']);
 export type ProviderName = z.infer<typeof providerNameSchema>;
 
+/** Why the chosen model cannot be had (so a run goes on with the symbolic engine alone): a kind a program can act on, and in words. */
+export const modelUnavailableSchema = z.object({
+  kind: z.enum(['not-chosen', 'not-here', 'not-on-device', 'not-downloaded', 'load-failed', 'stopped-answering']),
+  because: z.string(),
+});
+export type ModelUnavailable = z.infer<typeof modelUnavailableSchema>;
+
 export type ChatMessage = { role: 'system' | 'user' | 'assistant'; content: string };
 
 /** Tokens a call used, as the provider counted them. */

@@ -55,7 +55,7 @@ describe('describeRunEnd with a language model', () => {
   });
 
   it('says when the chosen model could not be used and the run went on without it', () => {
-    const report = describeRunEnd(ended({ cyclesRun: 3, lastCycle: 3, stoppedBecause: 'no-active-goal', usage: { ...NO_MODEL, fellBackBecause: 'WebLLM runs only in the browser, on WebGPU' } }));
+    const report = describeRunEnd(ended({ cyclesRun: 3, lastCycle: 3, stoppedBecause: 'no-active-goal', usage: { ...NO_MODEL, fellBack: { kind: 'not-here', because: 'WebLLM runs only in the browser, on WebGPU' } } }));
     expect(report.message).toBe(
       'Ran 3 cycles (up to cycle 3); no goal is active any more. The model could not be used (WebLLM runs only in the browser, on WebGPU); the run went on with the symbolic engine alone.',
     );
