@@ -174,6 +174,19 @@ export function useAgent(): AgentState {
 }
 
 /**
+ * Calls `read` once the agent is ready and again whenever another tab changes what is stored (a
+ * tab that only shows the session follows the one that writes): for views of what cycles do not
+ * change (settings, the catalog, the models). Call it while a component initialises.
+ */
+export function readEachStoredChange(agent: AgentState, read: () => Promise<void>): void {
+  $effect(() => {
+    if (agent.status !== 'ready') return;
+    void agent.storedRevision;
+    untrack(() => void read());
+  });
+}
+
+/**
  * Calls `refresh` once the agent is ready and again as each cycle commits, whichever screen ran
  * it, and whenever another tab changes the session: for views of what cycles change. Call it
  * while a component initialises; the effect it sets up ends with the component.

@@ -2,6 +2,7 @@ import { NEVER_ASK, expect, test } from './fixtures.ts';
 import { AppShell } from './page-models/app-shell.ts';
 import { CyclesPage } from './page-models/cycles-page.ts';
 import { KnowledgePage } from './page-models/knowledge-page.ts';
+import { SettingsPage } from './page-models/settings-page.ts';
 
 const csv = (text: string) => ({ name: 'more.csv', mimeType: 'text/csv', buffer: Buffer.from(text) });
 
@@ -58,4 +59,20 @@ test("a second tab lists the first tab's cycles as they run, and runs cycles its
   await second.run.runOneButton.click();
   await expect(second.run.status).toHaveText('Ran 1 cycle (up to cycle 4).', { timeout: 30_000 });
   await expect(second.entries().first()).toHaveAccessibleName('Cycle 4');
+});
+
+test("a second tab's Settings follow the settings the first tab saves", async ({ context, settings }) => {
+  await settings.open();
+  const second = new SettingsPage(await context.newPage());
+  await second.open();
+  await expect(second.saveAgentButton).toBeDisabled();
+
+  await settings.reflectionIntervalInput.fill('7');
+  await settings.saveAgentButton.click();
+  await expect(settings.agentStatus).toContainText('Saved');
+  await expect(second.reflectionIntervalInput).toHaveValue('7');
+
+  await settings.languageModel.saveEndpoint({ baseUrl: 'http://127.0.0.1:9/v1', model: 'tiny-test' });
+  await expect(settings.languageModel.saveStatus).toHaveText(/^Saved: runs bind tiny-test/);
+  await expect(second.languageModel.baseUrlInput).toHaveValue('http://127.0.0.1:9/v1');
 });
