@@ -241,10 +241,15 @@ describe('a model calling tools while it reasons', () => {
     ]);
     // The invalid input was answered with what is wrong, in the same step (a retry of the call).
     expect(engine.requests[1]!.messages.at(-1)!.content).toContain('at input.pattern: kg_query does not take this input');
-    // The next step's prompt carries the tool's result; the system prompt, the stable prefix, never changes.
+    // The next step continues the conversation, word for word (so WebLLM keeps its KV cache): the
+    // request before, the model's call as it gave it, then the tool's result.
+    const before = engine.requests[1]!.messages;
     const next = engine.requests[2]!.messages;
-    expect(next[1]!.content).toContain('You called tool=kg_query');
-    expect(next[1]!.content).toContain('Mars');
+    expect(next.slice(0, before.length)).toEqual(before);
+    expect(next[before.length]).toEqual({ role: 'assistant', content: toolCall({ pattern: '?x is-a Planet' }).text });
+    expect(next.at(-1)!.role).toBe('user');
+    expect(next.at(-1)!.content).toContain('You called tool=kg_query');
+    expect(next.at(-1)!.content).toContain('Mars');
     expect(next[0]).toEqual(engine.requests[0]!.messages[0]);
     expect(cycles[1]!.act).toContain('consulted kg_query');
     expect(cycles[1]!.model).toMatchObject({ requests: 3 });
@@ -262,7 +267,7 @@ describe('a model calling tools while it reasons', () => {
     await service.sessionPersonaSet({ sessionId, persona: 'Keeper' });
     const { cycles } = await run(service, sessionId, 2);
     expect(engine.requests).toHaveLength(2);
-    expect(engine.requests[1]!.messages[1]!.content).toContain('(refused: policy block, do not call it again): the agent\'s shadow blocks this (guardrail: no-lore');
+    expect(engine.requests[1]!.messages.at(-1)!.content).toContain('(refused: policy block, do not call it again): the agent\'s shadow blocks this (guardrail: no-lore');
     expect(cycles[1]).toMatchObject({ tool: 'reason', outcome: 'failed', model: { requests: 2, bottleneck: { kind: 'policy_block' } } });
   });
 });

@@ -12,12 +12,19 @@ export type Bottleneck = z.infer<typeof bottleneckSchema>;
 /** What one attempt sent and got back, for the log: the text, its tokens, and why it was refused. */
 export type Attempt = { text: string; usage: TokenUsage; problems?: string[] };
 
-export type CallOutcome<T> = ({ ok: true; value: T } | { ok: false; bottleneck: Bottleneck }) & { attempts: Attempt[]; usage: TokenUsage };
+/**
+ * The outcome, with what was asked and answered: `conversation` is the last request's messages
+ * (after the system prompt) and the answer to it, as sent and received, for a next step that
+ * continues it (WebLLM keeps its KV cache only for a request that continues the conversation).
+ */
+export type CallOutcome<T> = ({ ok: true; value: T } | { ok: false; bottleneck: Bottleneck }) & { attempts: Attempt[]; usage: TokenUsage; conversation: ChatMessage[] };
 
 export type CallOptions = {
   /** The schema's name, as the provider is told it (letters, digits, _ and -). */
   name: string;
   system?: string;
+  /** What was asked and answered before, between the system prompt and this prompt (another call's `conversation`). */
+  history?: readonly ChatMessage[];
   prompt: string;
   /** Re-asks after invalid output, with the problems fed back (default 2). */
   retries?: number;
@@ -41,17 +48,19 @@ const MAX_ECHOED_CHARS = 400;
 export async function structuredCall<T>(provider: LlmProvider, schema: z.ZodType<T>, options: CallOptions): Promise<CallOutcome<T>> {
   const retries = options.retries ?? DEFAULT_RETRIES;
   const jsonSchema = z.toJSONSchema(schema) as Record<string, unknown>;
-  const messages: ChatMessage[] = [...(options.system ? [{ role: 'system' as const, content: options.system }] : []), { role: 'user', content: options.prompt }];
+  const system: ChatMessage[] = options.system ? [{ role: 'system', content: options.system }] : [];
+  const messages: ChatMessage[] = [...(options.history ?? []), { role: 'user', content: options.prompt }];
   const attempts: Attempt[] = [];
   const usage: TokenUsage = { promptTokens: 0, completionTokens: 0 };
-  const stop = (bottleneck: Bottleneck): CallOutcome<T> => ({ ok: false, bottleneck, attempts, usage });
+  const conversation = () => [...messages, ...(attempts.length > 0 ? [{ role: 'assistant' as const, content: attempts.at(-1)!.text }] : [])];
+  const stop = (bottleneck: Bottleneck): CallOutcome<T> => ({ ok: false, bottleneck, attempts, usage, conversation: conversation() });
   for (let attempt = 0; attempt <= retries; attempt++) {
     if (options.signal?.aborted) throw cancelled(options.signal);
     const spent = options.budget?.spent();
     if (spent) return stop({ kind: 'budget_exhausted', detail: `the run's budget is spent: ${describeSpentLimit(spent)}` });
     let completion;
     try {
-      completion = await provider.complete({ messages, jsonSchema: { name: options.name, schema: jsonSchema }, signal: options.signal, ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}) });
+      completion = await provider.complete({ messages: [...system, ...messages], jsonSchema: { name: options.name, schema: jsonSchema }, signal: options.signal, ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}) });
     } catch (error) {
       if (options.signal?.aborted) throw cancelled(options.signal);
       if (error instanceof ProviderError) return stop({ kind: 'dependency_unavailable', detail: `${provider.name} (${provider.model}): ${error.message}` });
@@ -62,7 +71,7 @@ export async function structuredCall<T>(provider: LlmProvider, schema: z.ZodType
     options.budget?.chargeRequest(completion.usage);
     const problems = problemsOf(schema, completion.text);
     attempts.push({ text: completion.text, usage: completion.usage, ...(problems.ok ? {} : { problems: problems.error }) });
-    if (problems.ok) return { ok: true, value: problems.value, attempts, usage };
+    if (problems.ok) return { ok: true, value: problems.value, attempts, usage, conversation: conversation() };
     // Shortened: the problems say what is wrong, and a long invalid answer would crowd a small model's context.
     messages.push({ role: 'assistant', content: completion.text.length > MAX_ECHOED_CHARS ? `${completion.text.slice(0, MAX_ECHOED_CHARS)}…` : completion.text });
     messages.push({ role: 'user', content: `That answer is not valid:\n${problems.error.map((problem) => `- ${problem}`).join('\n')}\nAnswer again with only JSON that matches the schema.` });

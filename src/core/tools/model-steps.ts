@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { decisiveVeto, describeAction, judgeAction } from '../psyche/shadow.ts';
+import type { ChatMessage } from '../llm/provider.ts';
 import { bottleneckSchema, structuredCall } from '../llm/structured-call.ts';
 import { kgQuery } from './kg-query.ts';
 import { memoryRecall } from './memory-recall.ts';
@@ -72,23 +73,27 @@ function resultText(call: { tool: string; input: unknown }, result: ToolResult):
 
 /**
  * Asks the bound model, letting it call the consulted tools first: each step is one structured
- * call (the system prompt stays the same, so an engine reuses its cache); a call the shadow vetoes
- * is refused as a policy block, not retried, and the same call again ends in a policy_block
+ * call that continues the conversation of the step before (its tool call, then the result), so
+ * an engine keeps its cache: WebLLM its KV cache, which it reuses only for a continued
+ * conversation, and prefix caches (llama.cpp) the unchanged start. A call the shadow vetoes is
+ * refused as a policy block, not retried, and the same call again ends in a policy_block
  * bottleneck. Every request and tool call draws from the run's budget.
  */
 export async function askWithTools(state: ToolState & { model: ModelAccess }, task: { name: string; prompt: string }): Promise<FactsAnswer & { calls: ToolResult[] }> {
   const { model } = state;
   const use: ModelUse = { provider: model.provider.name, model: model.provider.model, requests: 0, promptTokens: 0, completionTokens: 0 };
   const calls: ToolResult[] = [];
-  const transcript: string[] = [];
+  let conversation: ChatMessage[] = [];
+  // The guide first: with the system prompt it is the part every cycle's first step repeats.
+  let prompt = [toolGuide(CONSULTED_TOOLS), task.prompt].join('\n\n');
   const blocked = new Set<string>();
   const stop = (bottleneck: z.infer<typeof bottleneckSchema>) => ({ ok: false as const, bottleneck, use: { ...use, bottleneck }, calls });
   for (;;) {
     const outcome = await structuredCall(model.provider, ENVELOPE, {
       name: task.name,
       system: model.system,
-      // The guide first: with the system prompt it is the part every step repeats, which an engine's cache keeps.
-      prompt: [toolGuide(CONSULTED_TOOLS), task.prompt, ...transcript].join('\n\n'),
+      history: conversation,
+      prompt,
       budget: model.budget,
       maxTokens: 1024,
       ...(model.signal ? { signal: model.signal } : {}),
@@ -97,6 +102,7 @@ export async function askWithTools(state: ToolState & { model: ModelAccess }, ta
     use.promptTokens += outcome.usage.promptTokens;
     use.completionTokens += outcome.usage.completionTokens;
     if (!outcome.ok) return stop(outcome.bottleneck);
+    conversation = outcome.conversation;
     const envelope = outcome.value;
     if (envelope.kind === 'bottleneck') return stop(envelope.bottleneck);
     if (envelope.kind === 'final') return { ok: true, answer: envelope.answer, triples: envelope.triples, use, calls };
@@ -106,7 +112,7 @@ export async function askWithTools(state: ToolState & { model: ModelAccess }, ta
     const result = await callTool(state, envelope.tool, envelope.input);
     if (result.rejection === 'policy_block') blocked.add(action);
     calls.push(result);
-    transcript.push(resultText(envelope, result));
+    prompt = resultText(envelope, result);
   }
 }
 
