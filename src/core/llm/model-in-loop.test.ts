@@ -258,6 +258,23 @@ describe('a model calling tools while it reasons', () => {
     expect((await service.kgQuery({ sessionId, query: 'Zorblax is-a ?x', limit: 10 })).ok).toBe(true);
   });
 
+  it("stops a model's tool calls at the run's tool-call limit, shared with the cycles' own, with a budget bottleneck", async () => {
+    const { service, sessionId, engine } = await zorblaxSession([toolCall({ pattern: '?x is-a Planet' }), toolCall({ pattern: '?x is-a Moon' })]);
+    const { result, cycles } = await run(service, sessionId, 5, { ...WEBLLM, limits: { toolCalls: 2 } });
+    // The first cycle's kg_query is one call, the model's kg_query the second: the model is not asked again.
+    expect(engine.requests).toHaveLength(1);
+    expect(cycles[1]).toMatchObject({ tool: 'reason', outcome: 'failed', model: { bottleneck: { kind: 'budget_exhausted', detail: "the run's budget is spent: 2 tool calls, the limit is 2" } } });
+    expect(result).toMatchObject({ ok: true, stoppedBecause: 'budget', usage: { toolCalls: 3 } });
+  });
+
+  it('runs no tool a model asks for once its request spent the budget', async () => {
+    const { service, sessionId } = await zorblaxSession([toolCall({ pattern: '?x is-a Planet' })]);
+    const { result, cycles } = await run(service, sessionId, 5, { ...WEBLLM, limits: { outputTokens: 1 } });
+    expect(cycles[1]).toMatchObject({ tool: 'reason', outcome: 'failed', model: { bottleneck: { kind: 'budget_exhausted', detail: expect.stringContaining('output tokens, the limit is 1') } } });
+    // The two cycles' own tool calls, and not the model's.
+    expect(result).toMatchObject({ ok: true, stoppedBecause: 'budget', usage: { toolCalls: 2 } });
+  });
+
   it("refuses a call the shadow vetoes as a policy block, without retrying it; asking again ends in a policy_block bottleneck", async () => {
     const forbidden = { pattern: '?x forbidden-lore ?y' };
     const { service, sessionId, engine } = await zorblaxSession([toolCall(forbidden), toolCall(forbidden)]);

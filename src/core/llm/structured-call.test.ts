@@ -80,6 +80,27 @@ describe('the structured call', () => {
     expect(budget.totals).toMatchObject({ requests: 2, inputTokens: 67 });
   });
 
+  it('cuts a request that outlasts the wall time the run has left: a budget_exhausted bottleneck, the engine interrupted', async () => {
+    const { engine, provider } = providerWith([{ text: '{}', delayMs: 60_000 }]);
+    const budget = new UsageBudget({ wallSeconds: 0.05 });
+    const started = Date.now();
+    const outcome = await structuredCall(provider, fact, { ...ask, budget });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(outcome).toMatchObject({ ok: false, bottleneck: { kind: 'budget_exhausted', detail: expect.stringMatching(/^the run's budget is spent: [\d.]+ seconds of wall time, the limit is 0.05$/) } });
+    expect(engine.interrupts).toBe(1);
+  });
+
+  it('continues a conversation given as history, and gives back the whole of it with the answer', async () => {
+    const { engine, provider } = providerWith([{ text: '{"subject":"Mars","predicate":"has","object":"Olympus Mons","confidence":0.8}' }]);
+    const history = [
+      { role: 'user' as const, content: 'Give one fact about Mars.' },
+      { role: 'assistant' as const, content: '{"kind":"tool_call"}' },
+    ];
+    const outcome = await structuredCall(provider, fact, { ...ask, history, prompt: 'The tool said: Olympus Mons.' });
+    expect(engine.requests[0]!.messages).toEqual([{ role: 'system', content: 'You are Anima.' }, ...history, { role: 'user', content: 'The tool said: Olympus Mons.' }]);
+    expect(outcome.conversation).toEqual([...history, { role: 'user', content: 'The tool said: Olympus Mons.' }, { role: 'assistant', content: '{"subject":"Mars","predicate":"has","object":"Olympus Mons","confidence":0.8}' }]);
+  });
+
   it('streams the text as it comes', async () => {
     const { provider } = providerWith([{ text: '{"subject": "Mars", "predicate": "has", "object": "Dust", "confidence": 0.5}' }]);
     const pieces: string[] = [];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cancelled, type ChatMessage, type LlmProvider, ProviderError, type TokenUsage } from './provider.ts';
-import { describeSpentLimit, type UsageBudget } from './usage-budget.ts';
+import { describeSpentLimit, type SpentLimit, type UsageBudget } from './usage-budget.ts';
 
 /** A truthful stop (DESIGN section 10): what kept the call from an answer, never a made-up one. */
 export const bottleneckSchema = z.object({
@@ -57,12 +57,17 @@ export async function structuredCall<T>(provider: LlmProvider, schema: z.ZodType
   for (let attempt = 0; attempt <= retries; attempt++) {
     if (options.signal?.aborted) throw cancelled(options.signal);
     const spent = options.budget?.spent();
-    if (spent) return stop({ kind: 'budget_exhausted', detail: `the run's budget is spent: ${describeSpentLimit(spent)}` });
+    if (spent) return stop(budgetExhausted(spent));
+    // A request may take only the wall time the run has left: an endpoint that never answers cannot hold the run past its limit.
+    const wallMsLeft = options.budget?.wallMsLeft();
+    const wall = wallMsLeft === undefined ? undefined : AbortSignal.timeout(wallMsLeft);
+    const signal = wall && options.signal ? AbortSignal.any([options.signal, wall]) : (wall ?? options.signal);
     let completion;
     try {
-      completion = await provider.complete({ messages: [...system, ...messages], jsonSchema: { name: options.name, schema: jsonSchema }, signal: options.signal, ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}) });
+      completion = await provider.complete({ messages: [...system, ...messages], jsonSchema: { name: options.name, schema: jsonSchema }, signal, ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}) });
     } catch (error) {
       if (options.signal?.aborted) throw cancelled(options.signal);
+      if (wall?.aborted) return stop(budgetExhausted(options.budget!.spent() ?? { limit: 'wallSeconds', used: options.budget!.limits.wallSeconds!, max: options.budget!.limits.wallSeconds! }));
       if (error instanceof ProviderError) return stop({ kind: 'dependency_unavailable', detail: `${provider.name} (${provider.model}): ${error.message}` });
       throw error;
     }
@@ -78,6 +83,10 @@ export async function structuredCall<T>(provider: LlmProvider, schema: z.ZodType
   }
   const last = attempts.at(-1)?.problems ?? [];
   return stop({ kind: 'invalid_output', detail: `${attempts.length} answers, none valid; the last: ${last.join('; ')}` });
+}
+
+function budgetExhausted(spent: SpentLimit): Bottleneck {
+  return { kind: 'budget_exhausted', detail: `the run's budget is spent: ${describeSpentLimit(spent)}` };
 }
 
 /** The value in a model's text, or what is wrong with it, each problem naming its place. */

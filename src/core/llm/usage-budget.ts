@@ -51,6 +51,12 @@ export class UsageBudget {
     this.totals.toolCalls++;
   }
 
+  /** How long the run may still take, in milliseconds (0 once spent); undefined without a wall-time limit. */
+  wallMsLeft(): number | undefined {
+    const { wallSeconds } = this.limits;
+    return wallSeconds === undefined ? undefined : Math.max(0, wallSeconds * 1000 - (this.now() - this.#startedAt));
+  }
+
   /** Which limit is spent (what was used, and the limit), or undefined while there is room for another request. */
   spent(): SpentLimit | undefined {
     const { limits, totals } = this;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { decisiveVeto, describeAction, judgeAction } from '../psyche/shadow.ts';
 import type { ChatMessage } from '../llm/provider.ts';
+import { describeSpentLimit } from '../llm/usage-budget.ts';
 import { bottleneckSchema, structuredCall } from '../llm/structured-call.ts';
 import { kgQuery } from './kg-query.ts';
 import { memoryRecall } from './memory-recall.ts';
@@ -109,6 +110,8 @@ export async function askWithTools(state: ToolState & { model: ModelAccess }, ta
     const action = describeAction({ tool: envelope.tool, input: envelope.input });
     if (blocked.has(action)) return stop({ kind: 'policy_block', detail: `the model asked again for ${action}, which the shadow blocks` });
     if (calls.length >= MAX_MODEL_TOOL_CALLS) return stop({ kind: 'missing_input', detail: `no answer after ${MAX_MODEL_TOOL_CALLS} tool calls` });
+    const spent = model.budget.spent();
+    if (spent) return stop({ kind: 'budget_exhausted', detail: `the run's budget is spent: ${describeSpentLimit(spent)}` });
     const result = await callTool(state, envelope.tool, envelope.input);
     if (result.rejection === 'policy_block') blocked.add(action);
     calls.push(result);
