@@ -33,6 +33,34 @@ describe('the openai-compatible provider', () => {
     });
   });
 
+  it("asks again with the schema as guidance when the server refuses strict mode (as OpenAI does for unions), and keeps to that; then json_object with the schema in words", async () => {
+    const strictRefused = { status: 400, body: JSON.stringify({ error: { message: "Invalid schema for response_format 'capital': 'oneOf' is not permitted." } }) };
+    const schemaRefused = { status: 400, body: JSON.stringify({ error: { message: 'response_format.type json_schema is not supported by this model' } }) };
+    const server = await serverWith([strictRefused, { text: '{"city":"Paris"}' }, { text: '{"city":"Rome"}' }, schemaRefused, { text: '{"city":"Bern"}' }]);
+    const provider = openAiCompatibleProvider({ baseUrl: server.baseUrl, model: 'tiny' });
+    const ask = { name: 'capital', system: 'You are Anima.', prompt: 'The capital of France?' };
+    expect(await structuredCall(provider, city, ask)).toMatchObject({ ok: true, value: { city: 'Paris' }, attempts: [{ text: '{"city":"Paris"}' }] });
+    expect(await structuredCall(provider, city, ask)).toMatchObject({ ok: true, value: { city: 'Rome' } });
+    expect(await structuredCall(provider, city, ask)).toMatchObject({ ok: true, value: { city: 'Bern' } });
+    const formats = server.requests.map((request) => request.body.response_format as { type: string; json_schema?: { strict: boolean } });
+    expect(formats.map((format) => (format.type === 'json_schema' ? `json_schema strict=${format.json_schema!.strict}` : format.type))).toEqual([
+      'json_schema strict=true',
+      'json_schema strict=false',
+      'json_schema strict=false',
+      'json_schema strict=false',
+      'json_object',
+    ]);
+    const last = server.requests.at(-1)!.body.messages as { role: string; content: string }[];
+    expect(last[0]!.content).toMatch(/^You are Anima\.\n\nAnswer with only a JSON object that follows this JSON Schema: \{.*"city"/);
+  });
+
+  it('does not take any other refusal for a refused format', async () => {
+    const server = await serverWith([{ status: 400, body: '{"error":{"message":"the model tiny does not exist"}}' }]);
+    const outcome = await structuredCall(openAiCompatibleProvider({ baseUrl: server.baseUrl, model: 'tiny' }), city, { name: 'capital', prompt: 'The capital of France?' });
+    expect(outcome).toMatchObject({ ok: false, bottleneck: { kind: 'dependency_unavailable', detail: expect.stringContaining('answered HTTP 400: the model tiny does not exist') } });
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('validates what comes back even so: invalid, then valid', async () => {
     const server = await serverWith([{ text: '{"town":"Paris"}' }, { text: '{"city":"Paris"}' }]);
     const outcome = await structuredCall(openAiCompatibleProvider({ baseUrl: server.baseUrl, model: 'tiny' }), city, { name: 'capital', prompt: 'The capital of France?' });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cancelled, type Completion, type CompletionRequest, type LlmProvider, ProviderError } from './provider.ts';
+import { cancelled, type ChatMessage, type Completion, type CompletionRequest, type LlmProvider, ProviderError } from './provider.ts';
 
 /** Where an OpenAI-compatible server is (llama.cpp's server, vLLM, Ollama, a hosted API). The key stays on this device. */
 export const openAiEndpointSchema = z.object({
@@ -19,23 +19,52 @@ const chunkSchema = z.object({
   usage: usageSchema.nullable().optional(),
 });
 
+/** How the schema is sent: strictly, as guidance (the server refused strict mode), or only as "answer in JSON" (it refused schemas). */
+type SchemaMode = 'strict' | 'guided' | 'json';
+const WEAKER_MODE: Record<SchemaMode, SchemaMode | undefined> = { strict: 'guided', guided: 'json', json: undefined };
+
+/** A server's refusal of the response format (OpenAI's strict mode takes only some schemas; some servers take no json_schema). */
+const FORMAT_REFUSED = /response_format|json_schema|strict|schema/i;
+
+function responseFormat(jsonSchema: NonNullable<CompletionRequest['jsonSchema']>, mode: SchemaMode) {
+  if (mode === 'json') return { type: 'json_object' };
+  return { type: 'json_schema', json_schema: { name: jsonSchema.name, schema: jsonSchema.schema, strict: mode === 'strict' } };
+}
+
 /**
  * A provider that speaks the OpenAI chat-completions protocol. It sends the schema the standard
- * way, `response_format: {type: "json_schema", json_schema: {name, schema, strict: true}}`; the
- * contract validates what comes back all the same.
+ * way, `response_format: {type: "json_schema", json_schema: {name, schema, strict: true}}`; a
+ * server that refuses that format (HTTP 400 naming it: OpenAI's strict mode refuses schemas with
+ * unions or open records) is asked again with the schema as guidance (`strict: false`), then with
+ * `json_object`, and the provider remembers what it takes. The contract validates what comes back
+ * all the same.
  */
 export function openAiCompatibleProvider(endpoint: OpenAiEndpoint, fetchImpl: typeof fetch = fetch): LlmProvider {
   const url = `${endpoint.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  let mode: SchemaMode = 'strict';
   return {
     name: 'openai-compatible',
     model: endpoint.model,
     async complete(request: CompletionRequest): Promise<Completion> {
+      for (;;) {
+        try {
+          return await send(request, mode);
+        } catch (error) {
+          const weaker = WEAKER_MODE[mode];
+          if (!(error instanceof FormatRefused) || !weaker) throw error;
+          mode = weaker;
+        }
+      }
+    },
+  };
+
+  async function send(request: CompletionRequest, mode: SchemaMode): Promise<Completion> {
       const { signal } = request;
       const isStreaming = request.onText !== undefined;
       const body = {
         model: endpoint.model,
-        messages: request.messages,
-        ...(request.jsonSchema ? { response_format: { type: 'json_schema', json_schema: { name: request.jsonSchema.name, schema: request.jsonSchema.schema, strict: true } } } : {}),
+        messages: mode === 'json' && request.jsonSchema ? withSchemaInWords(request.messages, request.jsonSchema.schema) : request.messages,
+        ...(request.jsonSchema ? { response_format: responseFormat(request.jsonSchema, mode) } : {}),
         ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
         ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
         ...(isStreaming ? { stream: true, stream_options: { include_usage: true } } : {}),
@@ -52,7 +81,11 @@ export function openAiCompatibleProvider(endpoint: OpenAiEndpoint, fetchImpl: ty
         if (signal?.aborted) throw cancelled(signal);
         throw new ProviderError('unavailable', `cannot reach ${url}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`);
       }
-      if (!response.ok) throw new ProviderError(response.status === 401 || response.status === 403 ? 'refused' : 'unavailable', `${url} answered HTTP ${response.status}${await errorDetail(response)}`);
+      if (!response.ok) {
+        const detail = await errorDetail(response);
+        if (response.status === 400 && request.jsonSchema && FORMAT_REFUSED.test(detail)) throw new FormatRefused(`${url} answered HTTP 400${detail}`);
+        throw new ProviderError(response.status === 401 || response.status === 403 ? 'refused' : 'unavailable', `${url} answered HTTP ${response.status}${detail}`);
+      }
       try {
         return isStreaming ? await readStream(response, request.onText!) : readCompletion(await response.json());
       } catch (error) {
@@ -60,8 +93,21 @@ export function openAiCompatibleProvider(endpoint: OpenAiEndpoint, fetchImpl: ty
         if (error instanceof ProviderError) throw error;
         throw new ProviderError('unavailable', `${url} sent an answer that is not a chat completion: ${error instanceof Error ? error.message : String(error)}`);
       }
-    },
-  };
+  }
+}
+
+/** With only "answer in JSON" to go on, the model reads the schema in the system message. */
+function withSchemaInWords(messages: readonly ChatMessage[], schema: Record<string, unknown>): ChatMessage[] {
+  const rule = `Answer with only a JSON object that follows this JSON Schema: ${JSON.stringify(schema)}`;
+  const [first, ...rest] = messages;
+  return first?.role === 'system' ? [{ role: 'system', content: `${first.content}\n\n${rule}` }, ...rest] : [{ role: 'system', content: rule }, ...messages];
+}
+
+/** The server refused the response format: asked again with a weaker one, or, with none left, a refusal like any other. */
+class FormatRefused extends ProviderError {
+  constructor(message: string) {
+    super('unavailable', message);
+  }
 }
 
 function readCompletion(json: unknown): Completion {
