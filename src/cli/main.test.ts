@@ -6,6 +6,7 @@ import { startOpenAiServer } from '../core/testing/openai-server.ts';
 import { promisify } from 'node:util';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { main } from './main.ts';
+import { readSnapshotAt, writeSnapshotFile } from './snapshot-file.ts';
 
 let folder: string;
 beforeEach(async () => {
@@ -248,6 +249,19 @@ describe('anima questions and answers', () => {
     expect(answered).toMatchObject({ code: 0, out: expect.stringContaining('2 facts added') });
     expect((await anima('kg', 'query', '?x is-a Volcano', '--snapshot', snapshot)).out).toBe('?x\nOlympusMons\n');
     expect((await anima('resume', '--snapshot', snapshot)).out).toMatch(/^#1\tcompleted\tLearn about Mars/m);
+  });
+
+  it('withdraws a question asked by a user_interact that changed since, keeps the answer unapplied, and saves that', async () => {
+    const snapshot = join(folder, 'session.json');
+    const kg = await file('mars.csv', 'Mars,is-a,Planet\nVenus,is-a,Planet\nMars,orbits,Sun\n');
+    await anima('run', '--goal', 'Learn about Mars', '--criteria', 'volcano crater', '--kg', kg, '--snapshot', snapshot);
+    const { snapshot: stored } = await readSnapshotAt(snapshot);
+    stored.questions[0]!.digest = '0'.repeat(64);
+    await writeSnapshotFile(stored, snapshot);
+    const answered = await anima('answer', '1', '--facts', 'Mars, has-feature, OlympusMons', '--snapshot', snapshot);
+    expect(answered).toMatchObject({ code: 1, error: expect.stringContaining('answer: question #1 was withdrawn: user_interact changed since it asked this question; your answer is kept on it but was not applied') });
+    expect((await anima('questions', '--snapshot', snapshot)).out).toMatch(/^#1\twithdrawn\tgoal 1\t.*\t-> Mars, has-feature, OlympusMons$/m);
+    expect((await anima('kg', 'query', 'Mars has-feature ?x', '--snapshot', snapshot)).out).toBe('?x\n');
   });
 });
 

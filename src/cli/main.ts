@@ -398,6 +398,8 @@ async function runAgentCommand({ area, positional, service, sessionId, values, o
     const answered = await service.questionAnswer({ sessionId, questionId, facts: (values.facts ?? []).join('\n'), note: values.note ?? '' });
     if (!answered.ok) throw new CliError([`answer: nothing changed:`, ...answered.problems.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
     await save();
+    // The tool that asked changed since: the question was withdrawn, with the answer kept on it.
+    if (answered.question.status === 'withdrawn') throw new CliError(`answer: question #${questionId} was withdrawn: ${answered.question.reason ?? 'it can no longer be answered'}; its goal goes on (\`anima resume\`)`);
     output.out(`answered question #${questionId}: ${answered.factsAdded} facts added; its goal goes on (\`anima resume\`)\n`);
     return 0;
   }

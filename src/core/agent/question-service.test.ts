@@ -1,8 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { CycleRecord } from '../api.ts';
 import { AnimaDatabase } from '../store/database.ts';
 import { freshIndexedDb, testService } from '../testing/test-database.ts';
+import { actionDigest } from '../tools/action-digest.ts';
+import { TOOLS } from '../tools/registry.ts';
+import { defineTool } from '../tools/tool.ts';
+import { userInteract } from '../tools/user-interact.ts';
 
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
 
@@ -75,6 +80,57 @@ describe('the agent asks the user', () => {
     await service.agentRun({ sessionId, operationId: 'run', maxCycles: 2 }, (record) => next.push(record));
     expect(next).toHaveLength(2);
     expect(next[0]!.candidates.find((candidate) => candidate.tool === 'user_interact')?.skippedBecause).toBe('it already asked since the goal last made progress');
+  });
+
+  it('binds a question to the definition of user_interact and the question, and applies an answer while neither changed', async () => {
+    const { db, service, sessionId } = await stuckOnMars();
+    const asked = (await db.questions.get(1))!;
+    const tool = TOOLS.find((candidate) => candidate.name === 'user_interact')!;
+    expect(asked.digest).toBe(await actionDigest(tool, { question: asked.question }));
+    expect(asked.digest).not.toBe(await actionDigest(tool, { question: `${asked.question} ` }));
+    expect(await service.questionAnswer({ sessionId, questionId: 1, facts: 'Mars, has-feature, OlympusMons' })).toMatchObject({ ok: true, factsAdded: 1, question: { status: 'answered' } });
+  });
+
+  it.each([
+    ['description', { description: 'ask the user something (an older wording)' }],
+    ['input schema', { input: z.object({ question: z.string().min(1).max(500) }) }],
+  ])('withdraws a question asked by a user_interact whose %s has changed since, keeping the answer unapplied, and asks again', async (_changed, older) => {
+    const { db, service, sessionId } = await stuckOnMars();
+    const asked = (await db.questions.get(1))!;
+    // The digest the question would hold had an older user_interact asked it.
+    await db.questions.update(1, { digest: await actionDigest(defineTool({ ...userInteract, ...older } as typeof userInteract), { question: asked.question }) });
+    const before = await service.kgStats({ sessionId });
+    const goalBefore = (await db.goals.get(1))!;
+    const reason = 'user_interact changed since it asked this question; your answer is kept on it but was not applied, and the agent asks again if it still needs to know';
+    expect(await service.questionAnswer({ sessionId, questionId: 1, facts: 'Mars, has-feature, OlympusMons', note: 'a big one' })).toEqual({
+      ok: true,
+      factsAdded: 0,
+      question: expect.objectContaining({ id: 1, status: 'withdrawn', reason, answer: 'Mars, has-feature, OlympusMons\na big one', factsAdded: 0 }),
+    });
+    expect(await service.kgStats({ sessionId })).toEqual(before);
+    const goal = (await db.goals.get(1))!;
+    expect(goal).toMatchObject({ status: 'active', statusReason: 'question #1 was withdrawn: user_interact changed since it asked this question; the goal goes on and asks again if it still needs to know' });
+    expect(goal.askedAtCycle).toBeUndefined();
+    // Nothing done before the pause is undone or counted again.
+    expect(goal).toMatchObject({ findings: goalBefore.findings, cyclesWorked: goalBefore.cyclesWorked, toolsUsed: goalBefore.toolsUsed });
+    expect(await db.provenance.where('kind').equals('question').last()).toMatchObject({ sources: ['question:1', 'goal:1'], detail: 'withdrew question #1 unapplied: user_interact changed since it asked this question' });
+    expect(await service.questionAnswer({ sessionId, questionId: 1, note: 'again' })).toMatchObject({ ok: false, problems: [{ message: 'question 1 was already withdrawn' }] });
+
+    // The goal goes on, and asks again with today's user_interact: that answer is applied.
+    const next: CycleRecord[] = [];
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 20 }, (record) => next.push(record));
+    expect(next.at(-1)).toMatchObject({ tool: 'user_interact', outcome: 'waiting', statusChange: 'waiting for your answer to question #2' });
+    expect((await db.questions.get(2))!.digest).toBe(await actionDigest(TOOLS.find((candidate) => candidate.name === 'user_interact')!, { question: asked.question }));
+    expect(await service.questionAnswer({ sessionId, questionId: 2, facts: 'Mars, has-feature, OlympusMons' })).toMatchObject({ ok: true, factsAdded: 1, question: { status: 'answered' } });
+    expect((await db.goals.get(1))!.status).toBe('active');
+  });
+
+  it('applies the answer to a question stored before questions kept a digest', async () => {
+    const { db, service, sessionId } = await stuckOnMars();
+    const { digest: _digest, ...undigested } = (await db.questions.get(1))!;
+    await db.questions.put(undigested);
+    expect(await service.questionAnswer({ sessionId, questionId: 1, facts: 'Mars, has-feature, OlympusMons' })).toMatchObject({ ok: true, factsAdded: 1, question: { status: 'answered' } });
+    expect((await db.goals.get(1))!).toMatchObject({ status: 'active', statusReason: 'you answered question #1 (1 facts)' });
   });
 
   it('withdraws the questions of a cancelled goal', async () => {

@@ -3,9 +3,11 @@ import { readGraphFile } from '../kg/import/read-graph-file.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { READ_ONLY_MESSAGE } from '../service-context.ts';
 import { storeGraphDelta } from '../store/kg-repository.ts';
+import { TOOLS } from '../tools/registry.ts';
 import type { FactIds } from '../tools/tool.ts';
+import { userInteract } from '../tools/user-interact.ts';
 import type { Goal } from './goal.ts';
-import type { Question } from './question.ts';
+import { type Question, questionDigest } from './question.ts';
 import { addToMemory, type MemoryEntry } from './working-memory.ts';
 
 type QuestionMethods = 'questionList' | 'questionAnswer';
@@ -29,6 +31,37 @@ function viewOf(question: Question, goal: Goal | undefined): QuestionView {
 /** The questions slice of the AgentService: what the agent asked, and the user's answers. */
 export function questionService(context: ServiceContext): Pick<AgentServiceImplementation, QuestionMethods> {
   const { db, now, exclusively, canWrite, sessionOf, graphOf, applyStored } = context;
+
+  /**
+   * Why an answer cannot be applied to this question, like an approval of a changed tool: the
+   * tool that asked is gone or its definition changed since. A question stored without a digest
+   * (before questions kept one) is taken as asked.
+   */
+  const staleBecauseOf = async (question: Question): Promise<string | undefined> => {
+    if (question.digest === undefined) return undefined;
+    const tool = TOOLS.find((candidate) => candidate.name === userInteract.name);
+    if (!tool) return `there is no tool ${userInteract.name} any more`;
+    return (await questionDigest(tool, question.question)) === question.digest ? undefined : `${userInteract.name} changed since it asked this question`;
+  };
+
+  /**
+   * Ends a question whose answer cannot be applied: it is withdrawn with the answer kept on it
+   * (nothing of it enters the graph), and its goal goes on free to ask again.
+   */
+  const withdraw = (cycle: number, question: Question, goal: Goal, answer: string, staleBecause: string) =>
+    db.transaction('rw', [db.questions, db.goals, db.provenance], async () => {
+      const withdrawnAt = now();
+      const reason = `${staleBecause}; your answer is kept on it but was not applied, and the agent asks again if it still needs to know`;
+      const withdrawn: Question = { ...question, status: 'withdrawn', answer, factsAdded: 0, reason, answeredAt: withdrawnAt };
+      await db.questions.put(withdrawn);
+      const { askedAtCycle: _asked, ...unasked } = goal;
+      // A waiting goal goes on; one the user suspended meanwhile stays suspended.
+      const goalAfter: Goal = goal.status === 'waiting' ? { ...unasked, status: 'active', statusReason: `question #${question.id} was withdrawn: ${staleBecause}; the goal goes on and asks again if it still needs to know` } : unasked;
+      await db.goals.put(goalAfter);
+      await db.provenance.add({ sessionId: question.sessionId, kind: 'question', sources: [`question:${question.id}`, `goal:${goal.id}`], confidence: 1, cycle, detail: `withdrew question #${question.id} unapplied: ${staleBecause}`, createdAt: withdrawnAt });
+      return { ok: true as const, question: viewOf(withdrawn, goalAfter), factsAdded: 0 };
+    });
+
   return {
     async questionList({ sessionId, limit }) {
       await sessionOf(sessionId);
@@ -55,6 +88,8 @@ export function questionService(context: ServiceContext): Pick<AgentServiceImple
         if (question.status !== 'pending') return { ok: false as const, problems: [{ message: `question ${questionId} was already ${question.status}` }] };
         const goal = await db.goals.get(question.goalId);
         if (!goal) return { ok: false as const, problems: [{ message: `its goal ${question.goalId} is gone` }] };
+        const staleBecause = await staleBecauseOf(question);
+        if (staleBecause) return withdraw(session.cycle, question, goal, answer, staleBecause);
         // Read first, write after: a bad fact line changes nothing.
         const batch = graph.batch({ now: now() });
         if (factLines !== '') {

@@ -16,6 +16,7 @@ import { storeScratchNote } from './scratch-note.ts';
 import type { ReadableDocument } from '../kg/document.ts';
 import { DEFAULT_WEB_ACCESS, WEB_ACCESS_KEY, webAccessSchema } from '../tools/web-access.ts';
 import type { Goal } from './goal.ts';
+import { questionDigest } from './question.ts';
 import { consolidate, type Episode } from './episodes.ts';
 import { addToMemory, DEFAULT_MEMORY_CAPACITY, type MemoryEntry, memoryPressure } from './working-memory.ts';
 import { DEFAULT_AGENT_SETTINGS } from './agent-settings.ts';
@@ -131,6 +132,8 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
     gate = !veto ? { kind: 'run' } : veto.pattern.requireApproval ? { kind: 'ask', veto, digest: await actionDigest(decision.tool, decision.input) } : { kind: 'vetoed', veto };
   }
   const outcome: ToolOutcome = gate.kind === 'run' ? await decision.tool.run(decision.input, decision.state) : { ok: false, summary: '', facts: [], symbols: [], rejection: 'policy_block' };
+  // Hashed before the transaction: IndexedDB does not wait for it.
+  const asked = outcome.question !== undefined ? { question: outcome.question, digest: await questionDigest(decision.tool, outcome.question) } : undefined;
 
   return db.transaction('rw', [db.sessions, db.goals, db.workingMemory, db.episodes, db.cycles, db.provenance, db.symbolChunks, db.tripleChunks, db.psyches, db.approvals, db.questions, db.documents, db.artifacts, db.plans, db.reflections], async () => {
     const change = outcome.graphChange;
@@ -150,8 +153,8 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
         ? await settleVeto(common, decision, gate.veto)
         : gate.kind === 'ask'
           ? await settleAsk(common, decision, gate.veto, gate.digest)
-          : outcome.question !== undefined
-            ? await settleQuestion(common, decision, outcome.question, gate.approval)
+          : asked
+            ? await settleQuestion(common, decision, asked, gate.approval)
             : await settleRun(common, graph, decision, outcome, goals, gate.approval);
     const { record } = result;
     if (outcome.modelUse) record.model = outcome.modelUse;
@@ -337,10 +340,11 @@ async function settleAsk(context: CommitContext, decision: Decision, veto: Shado
   };
 }
 
-/** The tool asked the user: the question is stored before anyone sees it, and the goal waits for the answer. */
-async function settleQuestion(context: CommitContext, decision: Decision, question: string, approval: Approval | undefined): Promise<Settled> {
+/** The tool asked the user: the question is stored, bound to the tool's definition, before anyone sees it, and the goal waits for the answer. */
+async function settleQuestion(context: CommitContext, decision: Decision, asked: { question: string; digest: string }, approval: Approval | undefined): Promise<Settled> {
   const { db, sessionId, cycle, startedAt } = context;
-  const questionId = (await db.questions.add({ sessionId, goalId: decision.goal.id!, cycle, question, status: 'pending', createdAt: startedAt })) as number;
+  const { question } = asked;
+  const questionId = (await db.questions.add({ sessionId, goalId: decision.goal.id!, cycle, question, digest: asked.digest, status: 'pending', createdAt: startedAt })) as number;
   if (approval) await db.approvals.put({ ...approval, status: 'done', doneInCycle: cycle });
   await db.provenance.add({ sessionId, kind: 'question', sources: [`goal:${decision.goal.id}`, `question:${questionId}`], confidence: 1, cycle, detail: question, createdAt: startedAt });
   const { goal } = decision;

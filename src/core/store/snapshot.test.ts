@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { describeProblem } from '../result.ts';
 import { freshIndexedDb, testService } from '../testing/test-database.ts';
@@ -80,6 +81,27 @@ describe('session snapshots', () => {
       `at plans.1.id: id ${repeated.plans[0]!.id} appears twice`,
       'at cycles.0.shadow.approvalId: 5 is not an approval of this snapshot',
     ]);
+  });
+
+  it('round-trips the questions with the digest they are bound to, and takes one stored without a digest', async () => {
+    const { db, service } = testService({ loadStarterGraph: async () => readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8') });
+    const { session } = await service.open({});
+    const sessionId = session.id;
+    await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano crater' });
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 20 });
+    const snapshot = await exportSnapshot(db, sessionId);
+    expect(snapshot.questions).toMatchObject([{ status: 'pending', digest: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+    const restore = async (from: typeof snapshot) => {
+      const parsed = parseSnapshot(JSON.parse(JSON.stringify(from)));
+      if (!parsed.ok) throw new Error(parsed.error.map(describeProblem).join('\n'));
+      const elsewhere = new AnimaDatabase('elsewhere', freshIndexedDb());
+      await restoreSnapshot(elsewhere, parsed.value);
+      return exportSnapshot(elsewhere, sessionId);
+    };
+    expect(JSON.stringify(await restore(snapshot))).toBe(JSON.stringify(snapshot));
+    const older = structuredClone(snapshot);
+    delete older.questions[0]!.digest;
+    expect((await restore(older)).questions[0]!.digest).toBeUndefined();
   });
 
   it('round-trips the psyche history and the approvals', async () => {

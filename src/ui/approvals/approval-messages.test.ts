@@ -70,4 +70,10 @@ describe('describeAnswer', () => {
       problems: ['line 2, at facts: expected 3 or 4 fields'],
     });
   });
+
+  it('says why an answer to a question asked by a since changed tool was not applied', () => {
+    const reason = 'user_interact changed since it asked this question; your answer is kept on it but was not applied, and the agent asks again if it still needs to know';
+    const question = { id: 1, goalId: 1, goalDescription: 'g', cycle: 6, question: 'q', status: 'withdrawn' as const, reason, answer: 'a note', factsAdded: 0, createdAt: 0 };
+    expect(describeAnswer({ ok: true, question, factsAdded: 0 })).toEqual({ tone: 'failure', message: `The question was withdrawn: ${reason}. Run the agent to let the goal go on.`, problems: [] });
+  });
 });

@@ -83,9 +83,11 @@ export const QUESTION_STATUS_TONES = {
   withdrawn: 'neutral',
 } as const satisfies Record<QuestionView['status'], 'accent' | 'success' | 'danger' | 'neutral'>;
 
-/** How an answer went: what happens next, or why nothing changed. */
+/** How an answer went: what happens next, why it was not applied, or why nothing changed. */
 export function describeAnswer(result: Awaited<ReturnType<AgentApi['questionAnswer']>>): DecisionReport {
   if (!result.ok) return { tone: 'failure', message: 'The answer was not recorded; nothing changed:', problems: result.problems.map(describeProblem) };
+  // The tool that asked changed since: the question was withdrawn instead.
+  if (result.question.status === 'withdrawn') return { tone: 'failure', message: `The question was withdrawn: ${result.question.reason ?? 'it can no longer be answered'}. Run the agent to let the goal go on.`, problems: [] };
   const facts = result.factsAdded === 1 ? '1 fact' : `${result.factsAdded.toLocaleString('en')} facts`;
   return { tone: 'success', message: `Answered${result.factsAdded > 0 ? `: ${facts} added to the graph` : ''}. Run the agent to let the goal go on.` };
 }
