@@ -49,7 +49,7 @@ export function modelUseText(use: ModelUse): string {
 }
 
 /** "4 requests, 1,200 tokens in, 300 out". */
-export function requestsAndTokensText(usage: { requests: number; inputTokens: number; outputTokens: number }): string {
+function requestsAndTokensText(usage: { requests: number; inputTokens: number; outputTokens: number }): string {
   return `${countText(usage.requests, 'request')}, ${countText(usage.inputTokens, 'token')} in, ${usage.outputTokens.toLocaleString('en')} out`;
 }
 

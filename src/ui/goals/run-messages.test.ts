@@ -92,4 +92,12 @@ describe('runningText', () => {
       'Running until no goal is active: 3 cycles done. Model: 3 requests, 1,200 tokens in, 300 out.',
     );
   });
+
+  it("measures the model's use against the run's limits where they are set", () => {
+    const modelUse = { requests: 3, inputTokens: 1200, outputTokens: 300 };
+    expect(runningText({ kind: 'some', cyclesRun: 3, maxCycles: 10, isPausing: false, modelUse }, { requests: 20, inputTokens: 8000 })).toBe(
+      'Running: 3 of 10 cycles done. Model: 3 of 20 requests, 1,200 of 8,000 tokens in, 300 out.',
+    );
+    expect(runningText({ kind: 'some', cyclesRun: 3, maxCycles: 10, isPausing: false, modelUse }, { outputTokens: 500 })).toBe('Running: 3 of 10 cycles done. Model: 3 requests, 1,200 tokens in, 300 of 500 out.');
+  });
 });

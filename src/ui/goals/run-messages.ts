@@ -1,6 +1,6 @@
 import type { AgentApi } from '../../core/api.ts';
 import { describeProblem } from '../../core/result.ts';
-import { requestsAndTokensText, runUsageText } from '../common/model-messages.ts';
+import { countText, runUsageText } from '../common/model-messages.ts';
 import { storageFullRunText } from '../storage/storage-messages.ts';
 
 /** What agentRun answers. */
@@ -84,10 +84,20 @@ export function addModelUse(total: LiveModelUse | undefined, use: { requests: nu
   return { requests: base.requests + use.requests, inputTokens: base.inputTokens + use.promptTokens, outputTokens: base.outputTokens + use.completionTokens };
 }
 
-/** The live line while a run goes on: "Running: 3 of 10 cycles done.", and the model's use so far once it asked the model. */
-export function runningText(run: { kind: RunKind; cyclesRun: number; maxCycles: number; isPausing: boolean; modelUse?: LiveModelUse | undefined }): string {
+/** The run's limits the live line measures against (the settings' own; absent ones are unlimited). */
+export type LiveLimits = { requests?: number | undefined; inputTokens?: number | undefined; outputTokens?: number | undefined };
+
+/** "3 of 20 requests, 1,200 of 8,000 tokens in, 300 out": each use against its limit where one is set. */
+function useAgainstLimits(use: LiveModelUse, limits: LiveLimits): string {
+  const of = (used: number, max: number | undefined) => (max === undefined ? used.toLocaleString('en') : `${used.toLocaleString('en')} of ${max.toLocaleString('en')}`);
+  const requests = limits.requests === undefined ? countText(use.requests, 'request') : `${of(use.requests, limits.requests)} requests`;
+  return `${requests}, ${of(use.inputTokens, limits.inputTokens)} tokens in, ${of(use.outputTokens, limits.outputTokens)} out`;
+}
+
+/** The live line while a run goes on: "Running: 3 of 10 cycles done.", and the model's use so far (against the run's limits) once it asked the model. */
+export function runningText(run: { kind: RunKind; cyclesRun: number; maxCycles: number; isPausing: boolean; modelUse?: LiveModelUse | undefined }, limits: LiveLimits = {}): string {
   const done = run.kind === 'until-done' ? `${cycles(run.cyclesRun)} done` : `${run.cyclesRun.toLocaleString('en')} of ${cycles(run.maxCycles)} done`;
-  const model = run.modelUse ? ` Model: ${requestsAndTokensText(run.modelUse)}.` : '';
+  const model = run.modelUse ? ` Model: ${useAgainstLimits(run.modelUse, limits)}.` : '';
   if (run.isPausing) return `Pausing after the current cycle: ${done}.${model}`;
   return (run.kind === 'until-done' ? `Running until no goal is active: ${done}.` : `Running: ${done}.`) + model;
 }
