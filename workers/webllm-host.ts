@@ -1,4 +1,4 @@
-import type { ChatEngine } from '../src/core/llm/chat-engine.ts';
+import { type ChatEngine, engineLossOf, reportingLoss } from '../src/core/llm/chat-engine.ts';
 import { cancelled } from '../src/core/llm/provider.ts';
 import type { LoadProgress, WebLlmHost } from '../src/core/llm/webllm-host.ts';
 import { type GpuReport, mlcModelRecordOf, modelFilesPrefix, type WebLlmModelSpec } from '../src/core/llm/webllm-models.ts';
@@ -26,6 +26,20 @@ function appConfigFor(webLlm: WebLlm, model: WebLlmModelSpec): AppConfig | undef
 
 /** One key per model and address: a custom model added again from elsewhere is another model. */
 const keyOf = (model: WebLlmModelSpec) => (model.custom ? `${model.id} ${model.custom.modelUrl} ${model.custom.modelLibUrl}` : model.id);
+
+/**
+ * The model's files in WebLLM's caches, read straight from them: WebLLM's own checks first fetch
+ * the model's index, which fails offline and after a broken download. A prebuilt model's files are
+ * under its id; a custom one's under its address.
+ */
+async function* storedFilesOf(model: WebLlmModelSpec): AsyncGenerator<{ cache: Cache; request: Request }> {
+  const prefix = model.custom ? modelFilesPrefix(model.custom.modelUrl) : undefined;
+  const isModelFile = (url: string) => (prefix ? url.startsWith(prefix) : new URL(url).pathname.includes(`/${model.id}/`));
+  for (const name of WEBLLM_MODEL_CACHES) {
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) if (isModelFile(request.url)) yield { cache, request };
+  }
+}
 
 /**
  * WebLLM in the agent worker: its code (6 MB) is imported only when a model is listed, loaded or
@@ -70,6 +84,10 @@ export function browserWebLlmHost(): WebLlmHost {
       return webLlm.hasModelInCache(model.id, appConfigFor(webLlm, model));
     },
 
+    async hasStoredFiles(model) {
+      return !(await storedFilesOf(model).next()).done;
+    },
+
     async load(model, options: { onProgress?: (progress: LoadProgress) => void; signal?: AbortSignal } = {}) {
       const { signal, onProgress } = options;
       const modelId = model.id;
@@ -88,25 +106,24 @@ export function browserWebLlmHost(): WebLlmHost {
         if (signal?.aborted) throw cancelled(signal);
         throw new Error(loadFailure(modelId, error, await refusedFile(webLlm, model).catch(() => undefined)));
       }
-      const chat: ChatEngine = {
+      const engineChat: ChatEngine = {
         chat: { completions: { create: ((request: unknown) => engine.chat.completions.create(request as never)) as unknown as ChatEngine['chat']['completions']['create'] } },
         interruptGenerate: () => void engine.interruptGenerate(),
       };
+      // A lost engine (its GPU device lost, out of memory, or its model unloaded by WebLLM after that)
+      // is forgotten, so the next load makes a fresh one rather than handing back a dead one.
+      const chat = reportingLoss(engineChat, () => {
+        if (loaded?.engine === engine) void unload();
+      });
       loaded = { key: keyOf(model), engine, chat };
       return chat;
     },
 
     async remove(model, options: { withLibrary?: boolean } = {}) {
       if (loaded?.key === keyOf(model)) await unload();
-      // Straight from WebLLM's caches: its own delete first fetches the model's index, which fails
-      // offline and after a broken download, the very case a repair is for. A prebuilt model's
-      // files are under its id; a custom one's under its address.
-      const prefix = model.custom ? modelFilesPrefix(model.custom.modelUrl) : undefined;
-      const isModelFile = (url: string) => (prefix ? url.startsWith(prefix) : new URL(url).pathname.includes(`/${model.id}/`));
-      for (const name of WEBLLM_MODEL_CACHES) {
-        const cache = await caches.open(name);
-        for (const request of await cache.keys()) if (isModelFile(request.url)) await cache.delete(request);
-      }
+      // Not WebLLM's own delete: it fetches the model's index first, which fails after a broken
+      // download, the very case a repair is for.
+      for await (const { cache, request } of storedFilesOf(model)) await cache.delete(request);
       // The library (a few MB of wasm) stays unless asked for: other models may share it. One
       // that a prebuilt model uses always stays, so that model still loads offline.
       const library = model.custom?.modelLibUrl;
@@ -150,6 +167,7 @@ function loadFailure(modelId: string, error: unknown, refused: string | undefine
   if (/failed to fetch|networkerror|network error|load failed|ERR_INTERNET_DISCONNECTED|ERR_NAME_NOT_RESOLVED/i.test(message))
     return `could not download ${modelId}: the network cannot be reached. Connect once to download it; after that it runs offline (${message})`;
   if (/quota|QuotaExceeded/i.test(message)) return `there is no room to store ${modelId}: free some space, or choose a smaller model (${message})`;
-  if (/device (was |is )?lost|out of memory|OOM/i.test(message)) return `${modelId} does not fit in this GPU's memory: choose a smaller model (${message})`;
+  const loss = engineLossOf(error);
+  if (loss === 'device-lost' || loss === 'out-of-memory') return `${modelId} does not fit in this GPU's memory: choose a smaller model (${message})`;
   return `${modelId} could not be loaded: ${message}`;
 }

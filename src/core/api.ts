@@ -65,14 +65,17 @@ export const runUsageSchema = z.object({
 });
 export type RunUsage = z.infer<typeof runUsageSchema>;
 
-/** A WebLLM model as the Models screen lists it: its needs, whether it is downloaded, recommended, or cannot run here (and why). */
+/** A WebLLM model as the Models screen lists it: its needs, whether it is downloaded (fully or in part), recommended, or cannot run here (and why). */
 export const modelViewSchema = z.object({
   id: z.string(),
   name: z.string(),
   vramMB: z.number(),
   contextTokens: z.number().int(),
   needsShaderF16: z.boolean(),
+  /** Fully downloaded: it loads offline. */
   cached: z.boolean(),
+  /** Not fully downloaded, but some of its files are stored (a download stopped): a new download goes on from them, a repair deletes them. */
+  partial: z.boolean(),
   recommended: z.boolean(),
   notRunnableBecause: z.string().optional(),
   /** A model the user added (not of WebLLM's prebuilt list): where its weights and library are fetched from. */

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures.ts';
-import { pretendDownloaded } from './page-models/models-page.ts';
+import { pretendDownloaded, pretendPartlyDownloaded } from './page-models/models-page.ts';
 
 /**
  * Run only in the "webgpu" project: headless Chromium with --enable-unsafe-webgpu gives WebGPU
@@ -64,6 +64,32 @@ test('without a network a download fails with a clear message, nothing is marked
   await expect(models.model(SMOL_F32).getByRole('status')).toHaveText('Deleted what was fetched of SmolLM2 360M: a new download starts clean.');
   const left = await models.page.evaluate(async () => (await (await caches.open('webllm/model')).keys()).map((request) => new URL(request.url).pathname));
   expect(left).toEqual(['/mlc-ai/Qwen2.5-0.5B-Instruct-q4f32_1-MLC/resolve/main/params_shard_0.bin']);
+});
+
+test('a download that stopped before a reload shows as partly downloaded, with Try again and Repair; Repair deletes what it left', async ({ page, models }) => {
+  const QWEN_F32 = 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC';
+  await models.open();
+  await pretendPartlyDownloaded(page, SMOL_F32);
+  await pretendPartlyDownloaded(page, QWEN_F32);
+  await page.reload();
+
+  const card = models.model(SMOL_F32);
+  await expect(card.getByText('Partly downloaded', { exact: true })).toBeVisible({ timeout: 45_000 });
+  await expect(models.action(SMOL_F32, 'Try again')).toBeVisible();
+  await expect(models.action(SMOL_F32, 'Download')).toHaveCount(0);
+  await expect(models.action(SMOL_F32, 'Use this model')).toHaveCount(0);
+  await models.action(SMOL_F32, 'Repair').click();
+  await expect(card.getByRole('status')).toHaveText('Deleted what was fetched of SmolLM2 360M: a new download starts clean.');
+  await expect(card.getByText('Not downloaded', { exact: true })).toBeVisible();
+  await expect(models.action(SMOL_F32, 'Download')).toBeFocused();
+  await expect(models.action(SMOL_F32, 'Repair')).toHaveCount(0);
+
+  // Only its own files went: the other stopped download is still there, and still offered a repair.
+  await expect(models.model(QWEN_F32).getByText('Partly downloaded', { exact: true })).toBeVisible();
+  await expect(models.action(QWEN_F32, 'Repair')).toBeVisible();
+  await page.reload();
+  await expect(card.getByText('Not downloaded', { exact: true })).toBeVisible({ timeout: 45_000 });
+  await expect(models.action(SMOL_F32, 'Download')).toBeVisible();
 });
 
 test("Settings' WebLLM choice says no model is downloaded yet and links to the Models screen", async ({ shell, settings }) => {

@@ -28,12 +28,53 @@ export type EngineUsage = { prompt_tokens: number; completion_tokens: number };
 export type EngineCompletion = { choices: { message: { content: string | null }; finish_reason: string | null }[]; usage?: EngineUsage };
 export type EngineChunk = { choices: { delta: { content?: string | null }; finish_reason?: string | null }[]; usage?: EngineUsage };
 
-/** What an engine's failure means for the run, read from its message (WebGPU says "device lost", "out of memory"). */
+/**
+ * How an engine was lost, read from its error's message (WebGPU says "device lost", "out of memory";
+ * WebLLM unloads its model when the device is lost, and then answers "Model not loaded"), or
+ * undefined when the failure leaves the engine usable. The one place these words are read.
+ */
+export function engineLossOf(error: unknown): 'device-lost' | 'out-of-memory' | 'model-unloaded' | undefined {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/device (was |is )?lost|GPUDeviceLost/i.test(message)) return 'device-lost';
+  if (/out of memory|OOM|allocation failed/i.test(message)) return 'out-of-memory';
+  if (/model not loaded/i.test(message)) return 'model-unloaded';
+  return undefined;
+}
+
+/** What an engine's failure means for the run. */
 function engineFailure(error: unknown): ProviderError {
   const message = error instanceof Error ? error.message : String(error);
-  if (/device (was |is )?lost|GPUDeviceLost/i.test(message)) return new ProviderError('device-lost', `the GPU device was lost (${message}); reload the model, or run with provider none`);
-  if (/out of memory|OOM|allocation failed/i.test(message)) return new ProviderError('out-of-memory', `the model ran out of memory (${message}); a smaller model may fit`);
+  const loss = engineLossOf(error);
+  if (loss === 'device-lost') return new ProviderError('device-lost', `the GPU device was lost (${message}); reload the model, or run with provider none`);
+  if (loss === 'out-of-memory') return new ProviderError('out-of-memory', `the model ran out of memory (${message}); a smaller model may fit`);
   return new ProviderError('unavailable', message);
+}
+
+/**
+ * The engine, telling its keeper when it is lost: when a completion (or its stream) fails because
+ * the engine is lost (see `engineLossOf`), `onLost` is called before the error goes on, so the
+ * keeper can drop it and load a fresh engine next time instead of handing back a dead one.
+ */
+export function reportingLoss(engine: ChatEngine, onLost: () => void): ChatEngine {
+  const passOn = (error: unknown): never => {
+    if (engineLossOf(error)) onLost();
+    throw error;
+  };
+  async function* watched(chunks: AsyncIterable<EngineChunk>): AsyncIterable<EngineChunk> {
+    try {
+      yield* chunks;
+    } catch (error) {
+      passOn(error);
+    }
+  }
+  const create = async (request: EngineRequest): Promise<EngineCompletion | AsyncIterable<EngineChunk>> => {
+    if (request.stream) return watched(await engine.chat.completions.create({ ...request, stream: true }).catch(passOn));
+    return engine.chat.completions.create({ ...request, stream: false }).catch(passOn);
+  };
+  return {
+    chat: { completions: { create: create as ChatEngine['chat']['completions']['create'] } },
+    interruptGenerate: () => engine.interruptGenerate(),
+  };
 }
 
 /** A provider over an in-browser engine (WebLLM on the GPU, llama.cpp on the CPU). */

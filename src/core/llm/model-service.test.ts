@@ -49,6 +49,38 @@ describe('the model manager', () => {
     expect(await downloading).toMatchObject({ ok: false, cancelled: true });
   });
 
+  it('lists a model whose download stopped as partly downloaded, after a reload too; a new download goes on, a repair deletes what was fetched', async () => {
+    const host = new ScriptedWebLlmHost(new ScriptedEngine([]));
+    const id = 'SmolLM2-360M-Instruct-q4f16_1-MLC';
+    const stateOf = async (service: ReturnType<typeof testService>['service']) => {
+      const model = (await service.modelList({})).models.find((candidate) => candidate.id === id)!;
+      return { cached: model.cached, partial: model.partial };
+    };
+    const first = testService({ providerReach: { webLlm: host } }).service;
+    expect(await stateOf(first)).toEqual({ cached: false, partial: false });
+    host.downloadFails = 'could not download SmolLM2-360M-Instruct-q4f16_1-MLC: the network cannot be reached';
+    expect(await first.modelDownload({ operationId: 'd', modelId: id })).toMatchObject({ ok: false });
+    expect(await stateOf(first)).toEqual({ cached: false, partial: true });
+
+    // A new page view (a fresh service over the same cache) still sees what the download left.
+    const afterReload = testService({ providerReach: { webLlm: host } }).service;
+    expect(await stateOf(afterReload)).toEqual({ cached: false, partial: true });
+    expect(await afterReload.modelDelete({ modelId: id })).toEqual({ ok: true, modelId: id });
+    expect(await stateOf(afterReload)).toEqual({ cached: false, partial: false });
+
+    // A cancelled download leaves its files too; the next one ends it.
+    host.downloadFails = undefined;
+    host.downloadWaits = true;
+    const downloading = afterReload.modelDownload({ operationId: 'slow', modelId: id });
+    await expect.poll(() => host.loads.length).toBe(2);
+    await afterReload.cancel({ operationId: 'slow' });
+    expect(await downloading).toMatchObject({ ok: false, cancelled: true });
+    expect(await stateOf(afterReload)).toEqual({ cached: false, partial: true });
+    host.downloadWaits = false;
+    expect(await afterReload.modelDownload({ operationId: 'again', modelId: id })).toEqual({ ok: true, modelId: id });
+    expect(await stateOf(afterReload)).toEqual({ cached: true, partial: false });
+  });
+
   it('a run never starts a download: a chosen model that is not downloaded leaves the run to the symbolic engine', async () => {
     const host = new ScriptedWebLlmHost(new ScriptedEngine([]));
     const { service } = testService({ providerReach: { webLlm: host } });
@@ -70,7 +102,7 @@ describe('the model manager', () => {
       const added = await service.modelAdd({ model: TINY });
       expect(added).toEqual({
         ok: true,
-        model: { id: TINY.id, name: 'Tiny Chat', vramMB: 300, contextTokens: 2048, needsShaderF16: false, cached: false, recommended: false, custom: { modelUrl: TINY.modelUrl, modelLibUrl: TINY.modelLibUrl } },
+        model: { id: TINY.id, name: 'Tiny Chat', vramMB: 300, contextTokens: 2048, needsShaderF16: false, cached: false, partial: false, recommended: false, custom: { modelUrl: TINY.modelUrl, modelLibUrl: TINY.modelLibUrl } },
       });
       const listed = (await service.modelList({})).models.find((model) => model.id === TINY.id);
       expect(listed).toMatchObject({ custom: { modelUrl: TINY.modelUrl }, cached: false });
@@ -125,6 +157,17 @@ describe('the model manager', () => {
       // Only added models can be forgotten; a GGUF model is not a WebLLM one.
       expect(await service.modelForget({ modelId: 'SmolLM2-360M-Instruct-q4f32_1-MLC' })).toMatchObject({ ok: false });
       expect(await db.models.count()).toBe(1);
+    });
+
+    it('is listed as partly downloaded when a download of it stopped, and Repair deletes its files but keeps it listed', async () => {
+      const host = new ScriptedWebLlmHost(new ScriptedEngine([]), SOFTWARE_GPU);
+      const { service } = testService({ providerReach: { webLlm: host } });
+      await service.modelAdd({ model: TINY });
+      host.downloadFails = `could not download ${TINY.id}: the network cannot be reached`;
+      expect(await service.modelDownload({ operationId: 'd', modelId: TINY.id })).toMatchObject({ ok: false });
+      expect((await service.modelList({})).models.find((model) => model.id === TINY.id)).toMatchObject({ cached: false, partial: true });
+      expect(await service.modelDelete({ modelId: TINY.id })).toEqual({ ok: true, modelId: TINY.id });
+      expect((await service.modelList({})).models.find((model) => model.id === TINY.id)).toMatchObject({ cached: false, partial: false, custom: { modelUrl: TINY.modelUrl } });
     });
 
     it('a library two added models share stays until the last of them is removed', async () => {

@@ -16,7 +16,7 @@ async function customModels(db: AnimaDatabase): Promise<WebLlmModelRecord[]> {
   return (await db.models.toArray()).filter((record): record is WebLlmModelRecord => record.engine === 'webllm').sort((left, right) => left.addedAt - right.addedAt);
 }
 
-/** The model manager's slice of the AgentService: the GPU, the WebLLM models (prebuilt and added) with their cached state, download, delete, add and forget. */
+/** The model manager's slice of the AgentService: the GPU, the WebLLM models (prebuilt and added) with their cached state (full or partial), download, delete, add and forget. */
 export function modelService(context: ServiceContext): Pick<AgentServiceImplementation, 'modelList' | 'modelDownload' | 'modelDelete' | 'modelAdd' | 'modelForget'> {
   const { db, now, operations, canWrite, exclusively } = context;
   const host = () => context.dependencies.providerReach?.webLlm;
@@ -27,13 +27,15 @@ export function modelService(context: ServiceContext): Pick<AgentServiceImplemen
       listed.map(async ({ record, ...model }) => {
         const spec = record ? specOfRecord(record) : { id: model.id };
         const canRun = runnable.some((candidate) => candidate.id === model.id);
+        const cached = gpu.available && webLlm ? await webLlm.isCached(spec) : false;
         return {
           id: model.id,
           name: model.name,
           vramMB: model.vramMB,
           contextTokens: model.contextTokens,
           needsShaderF16: model.needsShaderF16,
-          cached: gpu.available && webLlm ? await webLlm.isCached(spec) : false,
+          cached,
+          partial: gpu.available && webLlm && !cached ? await webLlm.hasStoredFiles(spec) : false,
           recommended: recommended.includes(model.id),
           ...(canRun ? {} : { notRunnableBecause: gpu.available ? 'its f16 weights need shader-f16, which this GPU lacks' : gpu.reason }),
           ...(record ? { custom: { modelUrl: record.modelUrl, modelLibUrl: record.modelLibUrl } } : {}),

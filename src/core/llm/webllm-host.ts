@@ -15,7 +15,10 @@ export type LoadProgress = { fraction: number; text: string };
 export interface WebLlmHost {
   /** Requests a WebGPU adapter (the presence of navigator.gpu proves nothing). */
   gpu(): Promise<GpuReport>;
+  /** Whether the model is fully downloaded, so it loads offline. */
   isCached(model: WebLlmModelSpec): Promise<boolean>;
+  /** Whether any of the model's files are stored, all of them or only some (a stopped download leaves some). */
+  hasStoredFiles(model: WebLlmModelSpec): Promise<boolean>;
   /** The model's engine: downloads what is not cached, then loads it on the GPU (one model at a time). */
   load(model: WebLlmModelSpec, options?: { onProgress?: (progress: LoadProgress) => void; signal?: AbortSignal }): Promise<ChatEngine>;
   /**

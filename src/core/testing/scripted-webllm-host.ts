@@ -4,11 +4,14 @@ import type { GpuReport, WebLlmModelSpec } from '../llm/webllm-models.ts';
 import { cancelled } from '../llm/provider.ts';
 
 /**
- * A WebLLM host for tests: a GPU as described, a model cache as a set, downloads that report
- * progress in steps (and may fail or wait for a cancel), and the engine given for every model.
+ * A WebLLM host for tests: a GPU as described, a model cache as sets (the models fully downloaded,
+ * and those a stopped download left in part), downloads that report progress in steps (and may
+ * fail or wait for a cancel, leaving what they fetched), and the engine given for every model.
  */
 export class ScriptedWebLlmHost implements WebLlmHost {
   readonly cached = new Set<string>();
+  /** The models with some of their files stored, as a failed or cancelled download leaves them. */
+  readonly partlyStored = new Set<string>();
   readonly loads: string[] = [];
   /** The custom models' addresses as each load was given them, by id. */
   readonly customLoads = new Map<string, WebLlmModelSpec['custom']>();
@@ -31,6 +34,10 @@ export class ScriptedWebLlmHost implements WebLlmHost {
     return this.cached.has(model.id);
   }
 
+  async hasStoredFiles(model: WebLlmModelSpec): Promise<boolean> {
+    return this.cached.has(model.id) || this.partlyStored.has(model.id);
+  }
+
   async load(model: WebLlmModelSpec, options: { onProgress?: (progress: LoadProgress) => void; signal?: AbortSignal } = {}): Promise<ChatEngine> {
     const modelId = model.id;
     this.loads.push(modelId);
@@ -38,10 +45,13 @@ export class ScriptedWebLlmHost implements WebLlmHost {
     if (!this.gpuReport.available) throw new Error(this.gpuReport.reason);
     if (!this.cached.has(modelId)) {
       for (const fraction of [0.25, 0.5]) options.onProgress?.({ fraction, text: `Fetching param cache[${fraction * 4}/4]` });
+      // Half was fetched: a failure or a cancel leaves it stored.
+      this.partlyStored.add(modelId);
       if (this.downloadFails) throw new Error(this.downloadFails);
       if (this.downloadWaits) {
         await new Promise((_resolve, reject) => options.signal?.addEventListener('abort', () => reject(cancelled(options.signal)), { once: true }));
       }
+      this.partlyStored.delete(modelId);
       this.cached.add(modelId);
     }
     options.onProgress?.({ fraction: 1, text: 'Finish loading on WebGPU' });
@@ -51,5 +61,6 @@ export class ScriptedWebLlmHost implements WebLlmHost {
   async remove(model: WebLlmModelSpec, options: { withLibrary?: boolean } = {}): Promise<void> {
     this.removals.push(options.withLibrary ? `${model.id}+library` : model.id);
     this.cached.delete(model.id);
+    this.partlyStored.delete(model.id);
   }
 }

@@ -3,6 +3,7 @@ import type { ModelView } from '../../core/api.ts';
 import {
   arrangeModels,
   bytesText,
+  cacheStateText,
   deleteQuestion,
   describeChoice,
   describeDelete,
@@ -18,7 +19,7 @@ import {
 } from './model-messages.ts';
 
 function model(id: string, overrides: Partial<ModelView> = {}): ModelView {
-  return { id, name: id.split('-')[0]!, vramMB: 1000, contextTokens: 4096, needsShaderF16: false, cached: false, recommended: false, ...overrides };
+  return { id, name: id.split('-')[0]!, vramMB: 1000, contextTokens: 4096, needsShaderF16: false, cached: false, partial: false, recommended: false, ...overrides };
 }
 
 const SMOL = { id: 'SmolLM2-360M-Instruct-q4f32_1-MLC', name: 'SmolLM2 360M' };
@@ -82,6 +83,12 @@ describe('the list of models', () => {
     expect(hiddenModelsToggleText(8, false, true)).toBe('Show 8 models this GPU cannot run');
     expect(hiddenModelsToggleText(1, true, true)).toBe('Hide 1 model this GPU cannot run');
     expect(hiddenModelsToggleText(13, false, false)).toBe('Show 13 models that cannot run here');
+  });
+
+  it('says whether a model is downloaded, or only partly (a download stopped and left some files)', () => {
+    expect(cacheStateText(model('Smol', { cached: true }))).toBe('Downloaded');
+    expect(cacheStateText(model('Smol', { partial: true }))).toBe('Partly downloaded');
+    expect(cacheStateText(model('Smol'))).toBe('Not downloaded');
   });
 
   it('says what weights a model has', () => {

@@ -90,9 +90,10 @@ export function contextText(model: Pick<ModelView, 'contextTokens'>): string {
   return `${model.contextTokens.toLocaleString('en')} tokens`;
 }
 
-/** "Downloaded" or "Not downloaded". */
-export function cacheStateText(model: Pick<ModelView, 'cached'>): string {
-  return model.cached ? 'Downloaded' : 'Not downloaded';
+/** "Downloaded", "Partly downloaded" (a download stopped, and left some files) or "Not downloaded". */
+export function cacheStateText(model: Pick<ModelView, 'cached' | 'partial'>): string {
+  if (model.cached) return 'Downloaded';
+  return model.partial ? 'Partly downloaded' : 'Not downloaded';
 }
 
 /** A download's progress as a whole percentage, 0 to 100 (WebLLM's fraction may stray out of 0..1). */

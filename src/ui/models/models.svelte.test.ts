@@ -5,7 +5,7 @@ import type { InferenceView } from '../common/model-messages.ts';
 import type { DownloadProgress } from './model-messages.ts';
 import { type ModelsHost, ModelsView } from './models.svelte.ts';
 
-const SMOL_F32: ModelView = { id: 'SmolLM2-360M-Instruct-q4f32_1-MLC', name: 'SmolLM2 360M', vramMB: 580, contextTokens: 4096, needsShaderF16: false, cached: false, recommended: true };
+const SMOL_F32: ModelView = { id: 'SmolLM2-360M-Instruct-q4f32_1-MLC', name: 'SmolLM2 360M', vramMB: 580, contextTokens: 4096, needsShaderF16: false, cached: false, partial: false, recommended: true };
 const SMOL_F16: ModelView = {
   ...SMOL_F32,
   id: 'SmolLM2-360M-Instruct-q4f16_1-MLC',
@@ -14,7 +14,7 @@ const SMOL_F16: ModelView = {
   recommended: false,
   notRunnableBecause: 'its f16 weights need shader-f16, which this GPU lacks',
 };
-const QWEN_F32: ModelView = { id: 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC', name: 'Qwen2.5 0.5B', vramMB: 1060, contextTokens: 4096, needsShaderF16: false, cached: true, recommended: true };
+const QWEN_F32: ModelView = { id: 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC', name: 'Qwen2.5 0.5B', vramMB: 1060, contextTokens: 4096, needsShaderF16: false, cached: true, partial: false, recommended: true };
 
 type DownloadScript = { progress: DownloadProgress[]; outcome: 'ok' | 'offline' | 'wait-for-cancel' };
 

@@ -17,6 +17,18 @@ export async function pretendDownloaded(page: Page, modelId: string, modelUrl = 
   }, `${modelUrl}/resolve/main/`);
 }
 
+/**
+ * Plays a download that stopped part way: puts the weights' configuration and one shard into
+ * WebLLM's caches, without the index that would say the model is all there. Call it on a page of
+ * the app's origin.
+ */
+export async function pretendPartlyDownloaded(page: Page, modelId: string, modelUrl = `https://huggingface.co/mlc-ai/${modelId}`): Promise<void> {
+  await page.evaluate(async (base) => {
+    await (await caches.open('webllm/config')).put(`${base}mlc-chat-config.json`, new Response('{}'));
+    await (await caches.open('webllm/model')).put(`${base}params_shard_0.bin`, new Response(new Uint8Array(8)));
+  }, `${modelUrl}/resolve/main/`);
+}
+
 /** A model's own actions. */
 export type ModelAction = 'Download' | 'Cancel' | 'Try again' | 'Repair' | 'Use this model' | 'Delete' | 'Delete the model' | 'Remove from list' | 'Remove the model' | 'Keep it';
 
