@@ -70,6 +70,22 @@ describe('a language model in the loop', () => {
     expect(provenance[0]!.detail).toBe('Zorblax is-a Moon, said by SmolLM2-360M-Instruct-q4f32_1-MLC (webllm) for "What is Zorblax": Zorblax is a moon of Kepler.');
   });
 
+  it("a model's fact stays at the cap until something else confirms it: the same fact imported from a file raises it, both sources kept", async () => {
+    const { db, service, sessionId } = await zorblaxSession([{ text: ZORBLAX_IS_A_MOON }]);
+    await run(service, sessionId, 5);
+    const confidence = async () => {
+      const graph = await loadGraph(db, sessionId);
+      const [zorblax, isA, moon] = ['Zorblax', 'is-a', 'Moon'].map((label) => graph.symbolByLabel(label)!.id);
+      return graph.triple(zorblax!, isA!, moon!)?.confidence;
+    };
+    expect(await confidence()).toBe(0.7);
+    await service.kgImport({ sessionId, operationId: 'confirm', fileName: 'confirm.csv', data: 'Zorblax,is-a,Moon\n' });
+    expect(await confidence()).toBe(1);
+    const provenance = await db.provenance.where('sessionId').equals(sessionId).toArray();
+    expect(provenance.filter((record) => record.kind === 'model').map((record) => record.detail)).toEqual([expect.stringMatching(/^Zorblax is-a Moon, said by /)]);
+    expect(provenance.at(-1)).toMatchObject({ kind: 'import', sources: ['confirm.csv'], detail: 'csv import of confirm.csv: 1 statements, 0 new triples, 1 raised in confidence' });
+  });
+
   it('without a model the same goal cannot be reached, and reason says why it is not a candidate', async () => {
     const { service, sessionId } = await zorblaxSession([]);
     const { result, cycles } = await run(service, sessionId, 4, { provider: 'none', limits: {}, confidenceCap: 0.7 });
