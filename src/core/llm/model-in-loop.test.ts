@@ -52,7 +52,15 @@ describe('a language model in the loop', () => {
     // Tokens as the engine counted them (a word each).
     const [request] = engine.requests;
     const promptWords = request!.messages.reduce((sum, message) => sum + message.content.split(/\s+/).filter(Boolean).length, 0);
-    expect(cycles[1]!.model).toEqual({ provider: 'webllm', model: 'SmolLM2-360M-Instruct-q4f32_1-MLC', requests: 1, promptTokens: promptWords, completionTokens: ZORBLAX_IS_A_MOON.split(/\s+/).length });
+    const completionWords = ZORBLAX_IS_A_MOON.split(/\s+/).length;
+    expect(cycles[1]!.model).toEqual({
+      provider: 'webllm',
+      model: 'SmolLM2-360M-Instruct-q4f32_1-MLC',
+      requests: 1,
+      promptTokens: promptWords,
+      completionTokens: completionWords,
+      steps: [{ promptTokens: promptWords, completionTokens: completionWords }],
+    });
     expect(result).toMatchObject({ ok: true, stoppedBecause: 'no-active-goal', usage: { provider: 'webllm', model: 'SmolLM2-360M-Instruct-q4f32_1-MLC', requests: 1, toolCalls: 2, inputTokens: promptWords } });
     // The system message is the run's stable prefix; the schema constrains decoding.
     expect(request!.messages[0]).toEqual({ role: 'system', content: systemPromptOf(TOOLS) });
@@ -268,6 +276,8 @@ describe('a model calling tools while it reasons', () => {
     expect(next.at(-1)!.content).toContain('Mars');
     expect(next[0]).toEqual(engine.requests[0]!.messages[0]);
     expect(cycles[1]!.act).toContain('consulted kg_query');
+    // Each request's tokens, in order: the invalid call, its retry, the answer after the result.
+    expect(cycles[1]!.model!.steps!.map((step) => step.promptTokens)).toEqual(engine.requests.map((request) => request.messages.reduce((sum, message) => sum + message.content.split(/\s+/).filter(Boolean).length, 0)));
     expect(cycles[1]!.model).toMatchObject({ requests: 3 });
     // The model's tool call draws from the run's budget like the cycles' own.
     expect(result).toMatchObject({ ok: true, usage: { requests: 3, toolCalls: 3 } });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { LlmProvider } from '../llm/provider.ts';
 import { type Bottleneck, bottleneckSchema, structuredCall } from '../llm/structured-call.ts';
 import type { UsageBudget } from '../llm/usage-budget.ts';
-import type { ModelUse } from '../tools/model-facts.ts';
+import { type ModelUse, modelUseOf } from '../tools/model-facts.ts';
 import type { SynthesisInput } from './synthesis-input.ts';
 
 const MAX_PROSE_CHARS = 6000;
@@ -80,7 +80,7 @@ export async function writeInVoice(provider: LlmProvider, input: SynthesisInput,
     ...(options.budget ? { budget: options.budget } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  const use: ModelUse = { provider: provider.name, model: provider.model, requests: outcome.attempts.length, promptTokens: outcome.usage.promptTokens, completionTokens: outcome.usage.completionTokens };
+  const use = modelUseOf(provider, outcome.attempts);
   if (!outcome.ok) return { ok: false, bottleneck: outcome.bottleneck, use: { ...use, bottleneck: outcome.bottleneck } };
   if (outcome.value.kind === 'bottleneck') return { ok: false, bottleneck: outcome.value.bottleneck, use: { ...use, bottleneck: outcome.value.bottleneck } };
   return { ok: true, text: outcome.value.text, cites: [...new Set(outcome.value.cites)].sort((left, right) => left - right), use };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { LlmProvider } from '../llm/provider.ts';
-import { type Bottleneck, bottleneckSchema, structuredCall } from '../llm/structured-call.ts';
+import { type Attempt, type Bottleneck, bottleneckSchema, structuredCall } from '../llm/structured-call.ts';
 import type { UsageBudget } from '../llm/usage-budget.ts';
 import { METADATA_PREFIX } from '../kg/symbol.ts';
 import type { Triple } from '../kg/triple.ts';
@@ -27,9 +27,24 @@ export const modelUseSchema = z.object({
   requests: z.number().int().nonnegative(),
   promptTokens: z.number().int().nonnegative(),
   completionTokens: z.number().int().nonnegative(),
+  /** Each request's tokens, in order (a tool call, a retry, the answer); absent in records written before they were kept. */
+  steps: z.array(z.object({ promptTokens: z.number().int().nonnegative(), completionTokens: z.number().int().nonnegative() })).optional(),
   bottleneck: bottleneckSchema.optional(),
 });
 export type ModelUse = z.infer<typeof modelUseSchema>;
+
+/** What a model was asked for one answer: each request's tokens, and their sums. */
+export function modelUseOf(provider: Pick<LlmProvider, 'name' | 'model'>, attempts: readonly Attempt[]): ModelUse {
+  const steps = attempts.map(({ usage }) => ({ promptTokens: usage.promptTokens, completionTokens: usage.completionTokens }));
+  return {
+    provider: provider.name,
+    model: provider.model,
+    requests: steps.length,
+    promptTokens: steps.reduce((sum, step) => sum + step.promptTokens, 0),
+    completionTokens: steps.reduce((sum, step) => sum + step.completionTokens, 0),
+    steps,
+  };
+}
 
 const MAX_PROPOSED_TRIPLES = 20;
 const CONTEXT_FACTS = 40;
@@ -90,7 +105,7 @@ export async function askForFacts(model: ModelAccess, task: { name: string; prom
     maxTokens: 1024,
     ...(model.signal ? { signal: model.signal } : {}),
   });
-  const use: ModelUse = { provider: model.provider.name, model: model.provider.model, requests: outcome.attempts.length, promptTokens: outcome.usage.promptTokens, completionTokens: outcome.usage.completionTokens };
+  const use = modelUseOf(model.provider, outcome.attempts);
   if (!outcome.ok) return { ok: false, bottleneck: outcome.bottleneck, use: { ...use, bottleneck: outcome.bottleneck } };
   if (outcome.value.kind === 'bottleneck') return { ok: false, bottleneck: outcome.value.bottleneck, use: { ...use, bottleneck: outcome.value.bottleneck } };
   return { ok: true, answer: outcome.value.answer, triples: outcome.value.triples, use };

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { decisiveVeto, describeAction, judgeAction } from '../psyche/shadow.ts';
 import type { ChatMessage } from '../llm/provider.ts';
 import { describeSpentLimit } from '../llm/usage-budget.ts';
-import { bottleneckSchema, structuredCall } from '../llm/structured-call.ts';
+import { type Attempt, bottleneckSchema, structuredCall } from '../llm/structured-call.ts';
 import { kgQuery } from './kg-query.ts';
 import { memoryRecall } from './memory-recall.ts';
-import { type FactsAnswer, factsAnswerSchema, type ModelAccess, type ModelUse } from './model-facts.ts';
+import { type FactsAnswer, factsAnswerSchema, type ModelAccess, modelUseOf } from './model-facts.ts';
 import { type AgentTool, defineTool, shadowViewOf, type ToolOutcome, type ToolState } from './tool.ts';
 
 /**
@@ -82,13 +82,13 @@ function resultText(call: { tool: string; input: unknown }, result: ToolResult):
  */
 export async function askWithTools(state: ToolState & { model: ModelAccess }, task: { name: string; prompt: string }): Promise<FactsAnswer & { calls: ToolResult[] }> {
   const { model } = state;
-  const use: ModelUse = { provider: model.provider.name, model: model.provider.model, requests: 0, promptTokens: 0, completionTokens: 0 };
+  const attempts: Attempt[] = [];
   const calls: ToolResult[] = [];
   let conversation: ChatMessage[] = [];
   // The guide first: with the system prompt it is the part every cycle's first step repeats.
   let prompt = [toolGuide(CONSULTED_TOOLS), task.prompt].join('\n\n');
   const blocked = new Set<string>();
-  const stop = (bottleneck: z.infer<typeof bottleneckSchema>) => ({ ok: false as const, bottleneck, use: { ...use, bottleneck }, calls });
+  const stop = (bottleneck: z.infer<typeof bottleneckSchema>) => ({ ok: false as const, bottleneck, use: { ...modelUseOf(model.provider, attempts), bottleneck }, calls });
   for (;;) {
     const outcome = await structuredCall(model.provider, ENVELOPE, {
       name: task.name,
@@ -99,14 +99,12 @@ export async function askWithTools(state: ToolState & { model: ModelAccess }, ta
       maxTokens: 1024,
       ...(model.signal ? { signal: model.signal } : {}),
     });
-    use.requests += outcome.attempts.length;
-    use.promptTokens += outcome.usage.promptTokens;
-    use.completionTokens += outcome.usage.completionTokens;
+    attempts.push(...outcome.attempts);
     if (!outcome.ok) return stop(outcome.bottleneck);
     conversation = outcome.conversation;
     const envelope = outcome.value;
     if (envelope.kind === 'bottleneck') return stop(envelope.bottleneck);
-    if (envelope.kind === 'final') return { ok: true, answer: envelope.answer, triples: envelope.triples, use, calls };
+    if (envelope.kind === 'final') return { ok: true, answer: envelope.answer, triples: envelope.triples, use: modelUseOf(model.provider, attempts), calls };
     const action = describeAction({ tool: envelope.tool, input: envelope.input });
     if (blocked.has(action)) return stop({ kind: 'policy_block', detail: `the model asked again for ${action}, which the shadow blocks` });
     if (calls.length >= MAX_MODEL_TOOL_CALLS) return stop({ kind: 'missing_input', detail: `no answer after ${MAX_MODEL_TOOL_CALLS} tool calls` });

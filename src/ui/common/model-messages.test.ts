@@ -8,6 +8,11 @@ describe('the words for a language model', () => {
     );
     expect(modelUseText({ provider: 'webllm', model: 'Qwen', requests: 1, promptTokens: 5, completionTokens: 1 })).toBe('Qwen (WebLLM): 1 request, 5 prompt + 1 completion tokens');
     expect(modelUseText({ provider: 'gguf', model: 'tiny.gguf', requests: 1, promptTokens: 5, completionTokens: 1 })).toBe('tiny.gguf (CPU engine): 1 request, 5 prompt + 1 completion tokens');
+    const steps = [
+      { promptTokens: 500, completionTokens: 10 },
+      { promptTokens: 700, completionTokens: 20 },
+    ];
+    expect(modelUseText({ provider: 'webllm', model: 'Qwen', requests: 2, promptTokens: 1200, completionTokens: 30, steps })).toBe('Qwen (WebLLM): 2 requests, 1,200 prompt + 30 completion tokens (500 + 10, 700 + 20)');
   });
 
   it("names a bottleneck's kind in words, then its detail", () => {

@@ -43,9 +43,12 @@ export function bottleneckText(bottleneck: Bottleneck): string {
   return detail === '' ? BOTTLENECK_KIND_LABELS[bottleneck.kind] : `${BOTTLENECK_KIND_LABELS[bottleneck.kind]} — ${detail}`;
 }
 
-/** A cycle's model use: "llama-3 (OpenAI-compatible): 2 requests, 120 prompt + 30 completion tokens". */
+/** A cycle's model use: "llama-3 (OpenAI-compatible): 2 requests, 120 prompt + 30 completion tokens (50 + 10, 70 + 20)", each request's tokens last. */
 export function modelUseText(use: ModelUse): string {
-  return `${use.model} (${providerLabel(use.provider)}): ${countText(use.requests, 'request')}, ${use.promptTokens.toLocaleString('en')} prompt + ${use.completionTokens.toLocaleString('en')} completion tokens`;
+  const total = `${use.model} (${providerLabel(use.provider)}): ${countText(use.requests, 'request')}, ${use.promptTokens.toLocaleString('en')} prompt + ${use.completionTokens.toLocaleString('en')} completion tokens`;
+  // With more than one request, each one's share: which step read the most.
+  if (!use.steps || use.steps.length < 2) return total;
+  return `${total} (${use.steps.map((step) => `${step.promptTokens.toLocaleString('en')} + ${step.completionTokens.toLocaleString('en')}`).join(', ')})`;
 }
 
 /** "4 requests, 1,200 tokens in, 300 out". */
