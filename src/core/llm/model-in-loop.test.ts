@@ -265,16 +265,15 @@ describe('a model calling tools while it reasons', () => {
     ]);
     // The invalid input was answered with what is wrong, in the same step (a retry of the call).
     expect(engine.requests[1]!.messages.at(-1)!.content).toContain('at input.pattern: kg_query does not take this input');
-    // The next step continues the conversation, word for word (so WebLLM keeps its KV cache): the
-    // request before, the model's call as it gave it, then the tool's result.
-    const before = engine.requests[1]!.messages;
+    // The next step continues from the first request and the valid call, word for word; the retry's
+    // turns are left out. Then the tool's result.
     const next = engine.requests[2]!.messages;
-    expect(next.slice(0, before.length)).toEqual(before);
-    expect(next[before.length]).toEqual({ role: 'assistant', content: toolCall({ pattern: '?x is-a Planet' }).text });
-    expect(next.at(-1)!.role).toBe('user');
-    expect(next.at(-1)!.content).toContain('You called tool=kg_query');
-    expect(next.at(-1)!.content).toContain('Mars');
-    expect(next[0]).toEqual(engine.requests[0]!.messages[0]);
+    expect(next.slice(0, 2)).toEqual(engine.requests[0]!.messages);
+    expect(next[2]).toEqual({ role: 'assistant', content: toolCall({ pattern: '?x is-a Planet' }).text });
+    expect(next).toHaveLength(4);
+    expect(next[3]!.role).toBe('user');
+    expect(next[3]!.content).toContain('You called tool=kg_query');
+    expect(next[3]!.content).toContain('Mars');
     expect(cycles[1]!.act).toContain('consulted kg_query');
     // Each request's tokens, in order: the invalid call, its retry, the answer after the result.
     expect(cycles[1]!.model!.steps!.map((step) => step.promptTokens)).toEqual(engine.requests.map((request) => request.messages.reduce((sum, message) => sum + message.content.split(/\s+/).filter(Boolean).length, 0)));
@@ -282,6 +281,19 @@ describe('a model calling tools while it reasons', () => {
     // The model's tool call draws from the run's budget like the cycles' own.
     expect(result).toMatchObject({ ok: true, usage: { requests: 3, toolCalls: 3 } });
     expect((await service.kgQuery({ sessionId, query: 'Zorblax is-a ?x', limit: 10 })).ok).toBe(true);
+  });
+
+  it('continues the conversation between steps, so WebLLM keeps its KV cache: each request is the one before, its answer, and the result', async () => {
+    const { service, sessionId, engine } = await zorblaxSession([toolCall({ pattern: '?x is-a Planet' }), toolCall({ pattern: 'Mars ?p ?o' }), { text: ZORBLAX_IS_A_MOON }]);
+    await run(service, sessionId, 5);
+    expect(engine.requests).toHaveLength(3);
+    for (const index of [1, 2]) {
+      const before = engine.requests[index - 1]!.messages;
+      const request = engine.requests[index]!.messages;
+      expect(request.slice(0, before.length)).toEqual(before);
+      expect(request[before.length]).toEqual({ role: 'assistant', content: toolCall(index === 1 ? { pattern: '?x is-a Planet' } : { pattern: 'Mars ?p ?o' }).text });
+      expect(request).toHaveLength(before.length + 2);
+    }
   });
 
   it("stops a model's tool calls at the run's tool-call limit, shared with the cycles' own, with a budget bottleneck", async () => {

@@ -90,7 +90,7 @@ describe('the structured call', () => {
     expect(engine.interrupts).toBe(1);
   });
 
-  it('continues a conversation given as history, and gives back the whole of it with the answer', async () => {
+  it('continues a conversation given as history', async () => {
     const { engine, provider } = providerWith([{ text: '{"subject":"Mars","predicate":"has","object":"Olympus Mons","confidence":0.8}' }]);
     const history = [
       { role: 'user' as const, content: 'Give one fact about Mars.' },
@@ -98,7 +98,13 @@ describe('the structured call', () => {
     ];
     const outcome = await structuredCall(provider, fact, { ...ask, history, prompt: 'The tool said: Olympus Mons.' });
     expect(engine.requests[0]!.messages).toEqual([{ role: 'system', content: 'You are Anima.' }, ...history, { role: 'user', content: 'The tool said: Olympus Mons.' }]);
-    expect(outcome.conversation).toEqual([...history, { role: 'user', content: 'The tool said: Olympus Mons.' }, { role: 'assistant', content: '{"subject":"Mars","predicate":"has","object":"Olympus Mons","confidence":0.8}' }]);
+    expect(outcome).toMatchObject({ ok: true, value: { object: 'Olympus Mons' } });
+  });
+
+  it('sets no timer for a wall-time limit longer than a timer can wait', async () => {
+    const { provider } = providerWith([{ text: '{"subject":"Mars","predicate":"has","object":"Volcano","confidence":0.9}', delayMs: 20 }]);
+    const outcome = await structuredCall(provider, fact, { ...ask, budget: new UsageBudget({ wallSeconds: 90 * 24 * 3600 }) });
+    expect(outcome).toMatchObject({ ok: true, value: { object: 'Volcano' } });
   });
 
   it('streams the text as it comes', async () => {

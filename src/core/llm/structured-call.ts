@@ -12,18 +12,13 @@ export type Bottleneck = z.infer<typeof bottleneckSchema>;
 /** What one attempt sent and got back, for the log: the text, its tokens, and why it was refused. */
 export type Attempt = { text: string; usage: TokenUsage; problems?: string[] };
 
-/**
- * The outcome, with what was asked and answered: `conversation` is the last request's messages
- * (after the system prompt) and the answer to it, as sent and received, for a next step that
- * continues it (WebLLM keeps its KV cache only for a request that continues the conversation).
- */
-export type CallOutcome<T> = ({ ok: true; value: T } | { ok: false; bottleneck: Bottleneck }) & { attempts: Attempt[]; usage: TokenUsage; conversation: ChatMessage[] };
+export type CallOutcome<T> = ({ ok: true; value: T } | { ok: false; bottleneck: Bottleneck }) & { attempts: Attempt[]; usage: TokenUsage };
 
 export type CallOptions = {
   /** The schema's name, as the provider is told it (letters, digits, _ and -). */
   name: string;
   system?: string;
-  /** What was asked and answered before, between the system prompt and this prompt (another call's `conversation`). */
+  /** What was asked and answered before, between the system prompt and this prompt (a conversation this call continues). */
   history?: readonly ChatMessage[];
   prompt: string;
   /** Re-asks after invalid output, with the problems fed back (default 2). */
@@ -34,6 +29,9 @@ export type CallOptions = {
 };
 
 const DEFAULT_RETRIES = 2;
+
+/** The longest delay a timer takes (2^31 - 1 ms); a longer one fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** How much of an invalid answer is sent back with its problems. */
 const MAX_ECHOED_CHARS = 400;
@@ -52,22 +50,25 @@ export async function structuredCall<T>(provider: LlmProvider, schema: z.ZodType
   const messages: ChatMessage[] = [...(options.history ?? []), { role: 'user', content: options.prompt }];
   const attempts: Attempt[] = [];
   const usage: TokenUsage = { promptTokens: 0, completionTokens: 0 };
-  const conversation = () => [...messages, ...(attempts.length > 0 ? [{ role: 'assistant' as const, content: attempts.at(-1)!.text }] : [])];
-  const stop = (bottleneck: Bottleneck): CallOutcome<T> => ({ ok: false, bottleneck, attempts, usage, conversation: conversation() });
+  const stop = (bottleneck: Bottleneck): CallOutcome<T> => ({ ok: false, bottleneck, attempts, usage });
   for (let attempt = 0; attempt <= retries; attempt++) {
     if (options.signal?.aborted) throw cancelled(options.signal);
     const spent = options.budget?.spent();
     if (spent) return stop(budgetExhausted(spent));
     // A request may take only the wall time the run has left: an endpoint that never answers cannot hold the run past its limit.
+    // (Timers take at most 2^31 - 1 ms, about 24 days: a longer limit cannot end during one request.)
     const wallMsLeft = options.budget?.wallMsLeft();
-    const wall = wallMsLeft === undefined ? undefined : AbortSignal.timeout(wallMsLeft);
+    const wall = wallMsLeft === undefined || wallMsLeft > MAX_TIMER_MS ? undefined : AbortSignal.timeout(wallMsLeft);
     const signal = wall && options.signal ? AbortSignal.any([options.signal, wall]) : (wall ?? options.signal);
     let completion;
     try {
       completion = await provider.complete({ messages: [...system, ...messages], jsonSchema: { name: options.name, schema: jsonSchema }, signal, ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}) });
     } catch (error) {
       if (options.signal?.aborted) throw cancelled(options.signal);
-      if (wall?.aborted) return stop(budgetExhausted(options.budget!.spent() ?? { limit: 'wallSeconds', used: options.budget!.limits.wallSeconds!, max: options.budget!.limits.wallSeconds! }));
+      if (wall?.aborted) {
+        const wallSeconds = options.budget!.limits.wallSeconds!;
+        return stop(budgetExhausted(options.budget!.spent() ?? { limit: 'wallSeconds', used: wallSeconds, max: wallSeconds }));
+      }
       if (error instanceof ProviderError) return stop({ kind: 'dependency_unavailable', detail: `${provider.name} (${provider.model}): ${error.message}` });
       throw error;
     }
@@ -76,7 +77,7 @@ export async function structuredCall<T>(provider: LlmProvider, schema: z.ZodType
     options.budget?.chargeRequest(completion.usage);
     const problems = problemsOf(schema, completion.text);
     attempts.push({ text: completion.text, usage: completion.usage, ...(problems.ok ? {} : { problems: problems.error }) });
-    if (problems.ok) return { ok: true, value: problems.value, attempts, usage, conversation: conversation() };
+    if (problems.ok) return { ok: true, value: problems.value, attempts, usage };
     // Shortened: the problems say what is wrong, and a long invalid answer would crowd a small model's context.
     messages.push({ role: 'assistant', content: completion.text.length > MAX_ECHOED_CHARS ? `${completion.text.slice(0, MAX_ECHOED_CHARS)}…` : completion.text });
     messages.push({ role: 'user', content: `That answer is not valid:\n${problems.error.map((problem) => `- ${problem}`).join('\n')}\nAnswer again with only JSON that matches the schema.` });
@@ -85,7 +86,8 @@ export async function structuredCall<T>(provider: LlmProvider, schema: z.ZodType
   return stop({ kind: 'invalid_output', detail: `${attempts.length} answers, none valid; the last: ${last.join('; ')}` });
 }
 
-function budgetExhausted(spent: SpentLimit): Bottleneck {
+/** A spent budget, as the bottleneck that ends a call. */
+export function budgetExhausted(spent: SpentLimit): Bottleneck {
   return { kind: 'budget_exhausted', detail: `the run's budget is spent: ${describeSpentLimit(spent)}` };
 }
 

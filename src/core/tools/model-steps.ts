@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { decisiveVeto, describeAction, judgeAction } from '../psyche/shadow.ts';
 import type { ChatMessage } from '../llm/provider.ts';
-import { describeSpentLimit } from '../llm/usage-budget.ts';
-import { type Attempt, bottleneckSchema, structuredCall } from '../llm/structured-call.ts';
+import { type Attempt, bottleneckSchema, budgetExhausted, structuredCall } from '../llm/structured-call.ts';
 import { kgQuery } from './kg-query.ts';
 import { memoryRecall } from './memory-recall.ts';
 import { type FactsAnswer, factsAnswerSchema, type ModelAccess, modelUseOf } from './model-facts.ts';
@@ -101,7 +100,9 @@ export async function askWithTools(state: ToolState & { model: ModelAccess }, ta
     });
     attempts.push(...outcome.attempts);
     if (!outcome.ok) return stop(outcome.bottleneck);
-    conversation = outcome.conversation;
+    // The next step continues from the prompt and the valid answer, word for word; a retry's turns
+    // are left out (they would crowd a small model's context), which costs WebLLM one cache reset.
+    conversation = [...conversation, { role: 'user', content: prompt }, { role: 'assistant', content: outcome.attempts.at(-1)!.text }];
     const envelope = outcome.value;
     if (envelope.kind === 'bottleneck') return stop(envelope.bottleneck);
     if (envelope.kind === 'final') return { ok: true, answer: envelope.answer, triples: envelope.triples, use: modelUseOf(model.provider, attempts), calls };
@@ -109,7 +110,7 @@ export async function askWithTools(state: ToolState & { model: ModelAccess }, ta
     if (blocked.has(action)) return stop({ kind: 'policy_block', detail: `the model asked again for ${action}, which the shadow blocks` });
     if (calls.length >= MAX_MODEL_TOOL_CALLS) return stop({ kind: 'missing_input', detail: `no answer after ${MAX_MODEL_TOOL_CALLS} tool calls` });
     const spent = model.budget.spent();
-    if (spent) return stop({ kind: 'budget_exhausted', detail: `the run's budget is spent: ${describeSpentLimit(spent)}` });
+    if (spent) return stop(budgetExhausted(spent));
     const result = await callTool(state, envelope.tool, envelope.input);
     if (result.rejection === 'policy_block') blocked.add(action);
     calls.push(result);
