@@ -104,7 +104,9 @@ export function browserWebLlmHost(): WebLlmHost {
       } catch (error) {
         void engine.unload().catch(() => undefined);
         if (signal?.aborted) throw cancelled(signal);
-        throw new Error(loadFailure(modelId, error, await refusedFile(webLlm, model).catch(() => undefined)));
+        // A lost device or a full GPU is no download's fault: the servers are asked only about other failures.
+        const refused = engineLossOf(error) ? undefined : await refusedFile(webLlm, model).catch(() => undefined);
+        throw new Error(loadFailure(modelId, error, refused));
       }
       const engineChat: ChatEngine = {
         chat: { completions: { create: ((request: unknown) => engine.chat.completions.create(request as never)) as unknown as ChatEngine['chat']['completions']['create'] } },

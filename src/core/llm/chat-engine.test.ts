@@ -24,6 +24,8 @@ describe('a lost engine', () => {
     expect(engineLossOf(new Error('Buffer allocation failed'))).toBe('out-of-memory');
     expect(engineLossOf(new Error(MODEL_UNLOADED))).toBe('model-unloaded');
     expect(engineLossOf(new Error('the scripted engine has no more replies'))).toBeUndefined();
+    expect(engineLossOf(new Error('WebGPU: OOM in createBuffer'))).toBe('out-of-memory');
+    expect(engineLossOf(new Error('no room left in the prompt for the zoom level'))).toBeUndefined();
     expect(engineLossOf('device is lost')).toBe('device-lost');
   });
 

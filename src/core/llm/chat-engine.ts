@@ -36,7 +36,7 @@ export type EngineChunk = { choices: { delta: { content?: string | null }; finis
 export function engineLossOf(error: unknown): 'device-lost' | 'out-of-memory' | 'model-unloaded' | undefined {
   const message = error instanceof Error ? error.message : String(error);
   if (/device (was |is )?lost|GPUDeviceLost/i.test(message)) return 'device-lost';
-  if (/out of memory|OOM|allocation failed/i.test(message)) return 'out-of-memory';
+  if (/out of memory|\bOOM\b|allocation failed/i.test(message)) return 'out-of-memory';
   if (/model not loaded/i.test(message)) return 'model-unloaded';
   return undefined;
 }

@@ -154,9 +154,12 @@ describe('the model manager', () => {
       expect(await service.modelAdd({ model: { ...TINY, id: 'Tiny-f16' } })).toEqual({ ok: false, problems: [{ path: 'id', message: 'a model with the id Tiny-f16 is already on this device: give another id' }] });
       expect(await service.modelDownload({ operationId: 'd', modelId: 'Tiny-f16' })).toEqual({ ok: false, problems: [{ message: 'Tiny-f16 has f16 weights, which need shader-f16; this GPU lacks it, so choose an f32 model' }] });
       expect(host.loads).toEqual([]);
-      // Only added models can be forgotten; a GGUF model is not a WebLLM one.
+      // Only added WebLLM models can be removed from the list: not WebLLM's own, not a GGUF model.
       expect(await service.modelForget({ modelId: 'SmolLM2-360M-Instruct-q4f32_1-MLC' })).toMatchObject({ ok: false });
-      expect(await db.models.count()).toBe(1);
+      await db.models.add({ id: 'tiny.gguf', engine: 'gguf', fileName: 'tiny.gguf', sizeBytes: 1, architecture: 'llama', quantisation: 'Q4_K_M', parameters: 1, source: { kind: 'file' }, addedAt: 1 });
+      expect(await service.modelForget({ modelId: 'tiny.gguf' })).toEqual({ ok: false, problems: [{ message: 'tiny.gguf is not a WebLLM model added here: only those can be removed from this list' }] });
+      expect(await db.models.count()).toBe(2);
+      expect(host.removals).toEqual([]);
     });
 
     it('is listed as partly downloaded when a download of it stopped, and Repair deletes its files but keeps it listed', async () => {
@@ -168,6 +171,24 @@ describe('the model manager', () => {
       expect((await service.modelList({})).models.find((model) => model.id === TINY.id)).toMatchObject({ cached: false, partial: true });
       expect(await service.modelDelete({ modelId: TINY.id })).toEqual({ ok: true, modelId: TINY.id });
       expect((await service.modelList({})).models.find((model) => model.id === TINY.id)).toMatchObject({ cached: false, partial: false, custom: { modelUrl: TINY.modelUrl } });
+    });
+
+    it("refuses weights that another model's deletion would take: a prebuilt model's folder, or an added model's (or one inside it)", async () => {
+      const host = new ScriptedWebLlmHost(new ScriptedEngine([]));
+      const { service, db } = testService({ providerReach: { webLlm: host } });
+      expect(await service.modelAdd({ model: { ...TINY, modelUrl: 'https://huggingface.co/mlc-ai/Qwen2.5-0.5B-Instruct-q4f32_1-MLC' } })).toEqual({
+        ok: false,
+        problems: [{ path: 'modelUrl', message: "this is where WebLLM's own Qwen2.5-0.5B-Instruct-q4f32_1-MLC is kept: that model is already in the list" }],
+      });
+      expect(await service.modelAdd({ model: TINY })).toMatchObject({ ok: true });
+      for (const modelUrl of [TINY.modelUrl, `${TINY.modelUrl}/`, `${TINY.modelUrl}/resolve/main/extra`]) {
+        expect(await service.modelAdd({ model: { ...TINY, id: 'Tiny-Copy', modelUrl } }), modelUrl).toEqual({
+          ok: false,
+          problems: [{ path: 'modelUrl', message: `the added model ${TINY.id} is kept there: two models cannot share their weights' folder` }],
+        });
+      }
+      expect(await service.modelAdd({ model: { ...TINY, id: 'Tiny-Other', modelUrl: 'https://models.example/Tiny-Chat-q4f32_1-MLC-v2' } })).toMatchObject({ ok: true });
+      expect(await db.models.count()).toBe(2);
     });
 
     it('a library two added models share stays until the last of them is removed', async () => {

@@ -5,7 +5,7 @@ import { READ_ONLY_MESSAGE } from '../service-context.ts';
 import { inferenceSettingsOf } from './inference-service.ts';
 import type { WebLlmHost } from './webllm-host.ts';
 import { NO_WEBLLM_HERE } from './webllm-host.ts';
-import { customWebLlmModelSchema, type GpuReport, modelsFor, specOfRecord, unknownWebLlmModel, WEBLLM_MODELS, type WebLlmModel, type WebLlmModelRecord, webLlmSpecOf } from './webllm-models.ts';
+import { customWebLlmModelSchema, type GpuReport, modelsFor, sharedWeightsProblem, specOfRecord, unknownWebLlmModel, WEBLLM_MODELS, type WebLlmModel, type WebLlmModelRecord, webLlmSpecOf } from './webllm-models.ts';
 
 const NO_WEBLLM: GpuReport = { available: false, reason: NO_WEBLLM_HERE };
 
@@ -97,14 +97,16 @@ export function modelService(context: ServiceContext): Pick<AgentServiceImplemen
       const { name, ...given } = parsed.data;
       if (WEBLLM_MODELS.some((candidate) => candidate.id === given.id)) return { ok: false, problems: [{ path: 'id', message: `${given.id} is one of WebLLM's own models: it is already in the list` }] };
       const record: WebLlmModelRecord = { ...given, name: name || given.id, engine: 'webllm', addedAt: now() };
-      const isAdded = await exclusively(() =>
+      const refused = await exclusively(() =>
         db.transaction('rw', db.models, async () => {
-          if (await db.models.get(record.id)) return false;
+          if (await db.models.get(record.id)) return { path: 'id', message: `a model with the id ${record.id} is already on this device: give another id` };
+          const shared = sharedWeightsProblem(record.modelUrl, await customModels(db));
+          if (shared) return { path: 'modelUrl', message: shared };
           await db.models.add(record);
-          return true;
+          return undefined;
         }),
       );
-      if (!isAdded) return { ok: false, problems: [{ path: 'id', message: `a model with the id ${record.id} is already on this device: give another id` }] };
+      if (refused) return { ok: false, problems: [refused] };
       const gpu = await webLlm.gpu();
       const [view] = await viewsOf(webLlm, gpu, [{ ...record, record }]);
       return { ok: true, model: view! };
@@ -115,7 +117,7 @@ export function modelService(context: ServiceContext): Pick<AgentServiceImplemen
       if (!webLlm) return { ok: false, problems: [{ message: NO_WEBLLM_HERE }] };
       if (!canWrite()) return { ok: false, problems: [{ message: READ_ONLY_MESSAGE }] };
       const record = await db.models.get(modelId);
-      if (record?.engine !== 'webllm') return { ok: false, problems: [{ message: `${modelId} is not a model added here: only added models can be removed from the list` }] };
+      if (record?.engine !== 'webllm') return { ok: false, problems: [{ message: `${modelId} is not a WebLLM model added here: only those can be removed from this list` }] };
       const others = (await customModels(db)).filter((other) => other.id !== modelId);
       try {
         await webLlm.remove(specOfRecord(record), { withLibrary: !others.some((other) => other.modelLibUrl === record.modelLibUrl) });

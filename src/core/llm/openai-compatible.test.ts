@@ -54,6 +54,16 @@ describe('the openai-compatible provider', () => {
     expect(last[0]!.content).toMatch(/^You are Anima\.\n\nAnswer with only a JSON object that follows this JSON Schema: \{.*"city"/);
   });
 
+  it('steps down one format at a time, even for requests sent at once', async () => {
+    const strictRefused = { status: 400, body: JSON.stringify({ error: { message: "Invalid schema for response_format 'capital': 'oneOf' is not permitted." } }) };
+    const server = await serverWith([strictRefused, strictRefused, { text: '{"city":"Paris"}' }, { text: '{"city":"Rome"}' }]);
+    const provider = openAiCompatibleProvider({ baseUrl: server.baseUrl, model: 'tiny' });
+    const ask = { name: 'capital', prompt: 'The capital of France?' };
+    const outcomes = await Promise.all([structuredCall(provider, city, ask), structuredCall(provider, city, ask)]);
+    expect(outcomes.map((outcome) => outcome.ok)).toEqual([true, true]);
+    expect(server.requests.map((request) => (request.body.response_format as { type: string }).type)).toEqual(['json_schema', 'json_schema', 'json_schema', 'json_schema']);
+  });
+
   it('does not take any other refusal for a refused format', async () => {
     const server = await serverWith([{ status: 400, body: '{"error":{"message":"the model tiny does not exist"}}' }]);
     const outcome = await structuredCall(openAiCompatibleProvider({ baseUrl: server.baseUrl, model: 'tiny' }), city, { name: 'capital', prompt: 'The capital of France?' });

@@ -24,7 +24,7 @@ type SchemaMode = 'strict' | 'guided' | 'json';
 const WEAKER_MODE: Record<SchemaMode, SchemaMode | undefined> = { strict: 'guided', guided: 'json', json: undefined };
 
 /** A server's refusal of the response format (OpenAI's strict mode takes only some schemas; some servers take no json_schema). */
-const FORMAT_REFUSED = /response_format|json_schema|strict|schema/i;
+const FORMAT_REFUSED = /response_format|json_schema|json schema|strict/i;
 
 function responseFormat(jsonSchema: NonNullable<CompletionRequest['jsonSchema']>, mode: SchemaMode) {
   if (mode === 'json') return { type: 'json_object' };
@@ -47,12 +47,14 @@ export function openAiCompatibleProvider(endpoint: OpenAiEndpoint, fetchImpl: ty
     model: endpoint.model,
     async complete(request: CompletionRequest): Promise<Completion> {
       for (;;) {
+        const sent = mode;
         try {
-          return await send(request, mode);
+          return await send(request, sent);
         } catch (error) {
-          const weaker = WEAKER_MODE[mode];
+          const weaker = WEAKER_MODE[sent];
           if (!(error instanceof FormatRefused) || !weaker) throw error;
-          mode = weaker;
+          // From the format this request was sent with: another request may have stepped down meanwhile.
+          if (mode === sent) mode = weaker;
         }
       }
     },

@@ -47,11 +47,8 @@ export const customWebLlmModelSchema = z.object({
   contextTokens: z.number({ error: 'give the context window in tokens' }).int('a context window is a whole number of tokens').min(256, 'a context window of fewer than 256 tokens holds no prompt').max(131_072, 'a context window is at most 131,072 tokens').default(4096),
   needsShaderF16: z.boolean({ error: 'say whether its weights are f16' }),
 });
-export type CustomWebLlmModel = z.infer<typeof customWebLlmModelSchema>;
-
 /** A custom model as stored: named (its id when the user gave no name) and dated. */
-export const webLlmModelRecordSchema = customWebLlmModelSchema.extend({ engine: z.literal('webllm'), name: z.string(), addedAt: z.number() });
-export type WebLlmModelRecord = z.infer<typeof webLlmModelRecordSchema>;
+export type WebLlmModelRecord = Omit<z.infer<typeof customWebLlmModelSchema>, 'name'> & { engine: 'webllm'; name: string; addedAt: number };
 
 /** A model as the WebLLM host loads it: an id of the prebuilt list, or a custom model with its addresses. */
 export type WebLlmModelSpec = { id: string; custom?: Pick<WebLlmModelRecord, 'modelUrl' | 'modelLibUrl' | 'vramMB' | 'contextTokens' | 'needsShaderF16'> };
@@ -61,9 +58,15 @@ export const specOfRecord = (record: WebLlmModelRecord): WebLlmModelSpec => ({
   custom: { modelUrl: record.modelUrl, modelLibUrl: record.modelLibUrl, vramMB: record.vramMB, contextTokens: record.contextTokens, needsShaderF16: record.needsShaderF16 },
 });
 
+/** A model of the prebuilt list, as the WebLLM host loads it; undefined for an id not in the list. */
+export function prebuiltSpecOf(modelId: string): WebLlmModelSpec | undefined {
+  return WEBLLM_MODELS.some((model) => model.id === modelId) ? { id: modelId } : undefined;
+}
+
 /** What the WebLLM host needs to fetch and load a model: a prebuilt id, or a custom model's record; undefined for an id that is neither. */
 export async function webLlmSpecOf(db: AnimaDatabase, modelId: string): Promise<WebLlmModelSpec | undefined> {
-  if (WEBLLM_MODELS.some((model) => model.id === modelId)) return { id: modelId };
+  const prebuilt = prebuiltSpecOf(modelId);
+  if (prebuilt) return prebuilt;
   const record = await db.models.get(modelId);
   return record?.engine === 'webllm' ? specOfRecord(record) : undefined;
 }
@@ -90,6 +93,24 @@ export function mlcModelRecordOf(id: string, custom: NonNullable<WebLlmModelSpec
 export function modelFilesPrefix(modelUrl: string): string {
   const folder = modelUrl.endsWith('/') ? modelUrl : `${modelUrl}/`;
   return new URL(/.+\/resolve\/.+\//.test(folder) ? folder : `${folder}resolve/main/`).href;
+}
+
+/**
+ * Why a custom model's weights address cannot be taken, or undefined: another model's files would
+ * be its files too (one folder inside the other), or it lies inside a folder named like a prebuilt
+ * model (whose deletion takes every file under such a folder). Either way deleting one would
+ * delete the other's download.
+ */
+export function sharedWeightsProblem(modelUrl: string, others: readonly Pick<WebLlmModelRecord, 'id' | 'modelUrl'>[]): string | undefined {
+  const prefix = modelFilesPrefix(modelUrl);
+  const path = new URL(prefix).pathname;
+  const prebuilt = WEBLLM_MODELS.find((model) => path.includes(`/${model.id}/`));
+  if (prebuilt) return `this is where WebLLM's own ${prebuilt.id} is kept: that model is already in the list`;
+  const other = others.find((record) => {
+    const otherPrefix = modelFilesPrefix(record.modelUrl);
+    return otherPrefix.startsWith(prefix) || prefix.startsWith(otherPrefix);
+  });
+  return other ? `the added model ${other.id} is kept there: two models cannot share their weights' folder` : undefined;
 }
 
 /** What the GPU offers WebGPU, as the worker found it by requesting an adapter. */
