@@ -179,6 +179,8 @@ test('a model not in the list is added by address, fetched from there, used for 
   // Each problem shows beside its field; nothing is added.
   await form.add({ 'Model id': 'a model', 'Weights address': weights, 'Model library address (.wasm)': 'https://models.example/libs/tiny.js' });
   await expect(form.alert()).toHaveText('The model was not added:');
+  // Focus goes to the first field with a problem.
+  await expect(form.field('Model id')).toBeFocused();
   await expect(form.region).toContainText('an id is letters, digits, ".", "_" and "-" (as WebLLM names models)');
   await expect(form.region).toContainText('the model library is a .wasm file compiled for these weights');
   await expect(form.region).toContainText('give the GPU memory it needs, in MB');
@@ -225,6 +227,9 @@ test('a model not in the list is added by address, fetched from there, used for 
   await models.action(TINY, 'Remove from list').click();
   await models.action(TINY, 'Remove the model').click();
   await expect(card).toHaveCount(0);
+  // Its card is gone: the list says what happened, and takes the focus.
+  await expect(models.listRegion.getByRole('status').first()).toHaveText(`Removed Tiny Chat (${TINY}) and its files from this device.`);
+  await expect(models.listRegion.getByRole('heading', { name: 'WebLLM models', exact: true })).toBeFocused();
   const left = await page.evaluate(async () => (await (await caches.open('webllm/model')).keys()).map((request) => request.url));
   expect(left.every((url) => url.startsWith('https://huggingface.co/mlc-ai/SmolLM2-360M-Instruct-q4f32_1-MLC/'))).toBe(true);
   expect(left).toHaveLength(2);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { GgufModelRecord } from './gguf-model.ts';
 import { testService } from '../testing/test-database.ts';
 import { ScriptedEngine } from '../testing/scripted-engine.ts';
 import { ScriptedWebLlmHost } from '../testing/scripted-webllm-host.ts';
@@ -156,7 +157,8 @@ describe('the model manager', () => {
       expect(host.loads).toEqual([]);
       // Only added WebLLM models can be removed from the list: not WebLLM's own, not a GGUF model.
       expect(await service.modelForget({ modelId: 'SmolLM2-360M-Instruct-q4f32_1-MLC' })).toMatchObject({ ok: false });
-      await db.models.add({ id: 'tiny.gguf', engine: 'gguf', fileName: 'tiny.gguf', sizeBytes: 1, architecture: 'llama', quantisation: 'Q4_K_M', parameters: 1, source: { kind: 'file' }, addedAt: 1 });
+      const gguf: GgufModelRecord = { id: 'tiny.gguf', engine: 'gguf', fileName: 'tiny.gguf', sizeBytes: 1, architecture: 'llama', quantisation: 'Q4_K_M', parameters: 1, source: { kind: 'file' }, addedAt: 1 };
+      await db.models.add(gguf);
       expect(await service.modelForget({ modelId: 'tiny.gguf' })).toEqual({ ok: false, problems: [{ message: 'tiny.gguf is not a WebLLM model added here: only those can be removed from this list' }] });
       expect(await db.models.count()).toBe(2);
       expect(host.removals).toEqual([]);

@@ -64,19 +64,19 @@ describe('the GPU', () => {
 describe('the list of models', () => {
   it('lists the runnable models, those added here first, then the recommended, each group smallest first; the others apart, smallest first', () => {
     const models = [
-      model('added-f32', { vramMB: 4000, custom: { modelUrl: 'https://models.example/added', modelLibUrl: 'https://models.example/added.wasm' } }),
       model('big-f32', { vramMB: 2894 }),
       model('small-f16', { vramMB: 376, needsShaderF16: true, notRunnableBecause: 'its f16 weights need shader-f16, which this GPU lacks' }),
       model('mid-f32', { vramMB: 1060, recommended: true }),
       model('small-f32', { vramMB: 580, recommended: true }),
       model('tiny-f32', { vramMB: 500 }),
       model('large-f16', { vramMB: 5001, needsShaderF16: true, notRunnableBecause: 'its f16 weights need shader-f16, which this GPU lacks' }),
+      model('added-f32', { vramMB: 4000, custom: { modelUrl: 'https://models.example/added', modelLibUrl: 'https://models.example/added.wasm' } }),
     ];
     const { runnable, notRunnable } = arrangeModels(models);
     expect(runnable.map((known) => known.id)).toEqual(['added-f32', 'small-f32', 'mid-f32', 'tiny-f32', 'big-f32']);
     expect(notRunnable.map((known) => known.id)).toEqual(['small-f16', 'large-f16']);
     // The list it was given stays as it was.
-    expect(models[0]!.id).toBe('added-f32');
+    expect(models[0]!.id).toBe('big-f32');
   });
 
   it('offers to show or hide the models this GPU cannot run, by their number', () => {
