@@ -4,7 +4,7 @@ import { openAiCompatibleProvider } from './openai-compatible.ts';
 import type { LlmProvider, ModelUnavailable } from './provider.ts';
 
 import { NO_WEBLLM_HERE, type WebLlmHost } from './webllm-host.ts';
-import { prebuiltSpecOf, type WebLlmModelSpec } from './webllm-models.ts';
+import { prebuiltSpecOf, unknownWebLlmModel, type WebLlmModelSpec } from './webllm-models.ts';
 import { type GgufHost, NO_GGUF_HERE } from './gguf-host.ts';
 import { MAX_GGUF_CONTEXT, type GgufModelRecord } from './gguf-model.ts';
 
@@ -48,7 +48,7 @@ export async function bindProvider(settings: InferenceSettings, reach: ProviderR
       if (!settings.webllmModel) return unavailable('not-chosen', 'no WebLLM model is chosen');
       if (!reach.webLlm) return unavailable('not-here', NO_WEBLLM_HERE);
       const spec = added ? await added.webLlm(settings.webllmModel) : prebuiltSpecOf(settings.webllmModel);
-      if (!spec) return unavailable('not-on-device', `the WebLLM model ${settings.webllmModel} is not on this device: add it on the Models screen, or choose another`);
+      if (!spec) return unavailable('not-on-device', unknownWebLlmModel(settings.webllmModel));
       // A run never starts a download of gigabytes by itself: that is the user's choice, on the Models screen.
       if (!(await reach.webLlm.isCached(spec))) return unavailable('not-downloaded', `${settings.webllmModel} is not downloaded yet: download it on the Models screen`);
       try {

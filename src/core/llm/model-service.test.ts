@@ -127,7 +127,7 @@ describe('the model manager', () => {
       expect(host.removals).toEqual([TINY.id, `${TINY.id}+library`]);
       expect((await service.modelList({})).models.some((model) => model.id === TINY.id)).toBe(false);
       const after = await service.agentRun({ sessionId: session.id, operationId: 'run-2', maxCycles: 1 });
-      expect(after).toMatchObject({ ok: true, usage: { provider: 'none', fellBack: { kind: 'not-on-device', because: `the WebLLM model ${TINY.id} is not on this device: add it on the Models screen, or choose another` } } });
+      expect(after).toMatchObject({ ok: true, usage: { provider: 'none', fellBack: { kind: 'not-on-device', because: `there is no WebLLM model ${TINY.id} on this device: choose one of the list, or add it on the Models screen` } } });
       expect(await service.modelDownload({ operationId: 'd2', modelId: TINY.id })).toMatchObject({ ok: false, problems: [{ message: expect.stringContaining(`there is no WebLLM model ${TINY.id} on this device`) }] });
     });
 
