@@ -1,30 +1,14 @@
 import { isDeepStrictEqual } from 'node:util';
 import { TomlDate } from 'smol-toml';
 import { expect, test } from 'vitest';
+import { below, fuzzCaseCount, ODD_CHARACTERS, pick, runFuzzKind, seededRandom, type Random } from '../testing/fuzz.ts';
 import { CAPABILITIES, DANGER_LEVELS } from '../tools/tool.ts';
 import { defaultPsyche, dominantArchetype, psycheSchema, type Psyche, type ShadowPattern } from './psyche.ts';
 import { parsePsycheToml, psycheToToml } from './psyche-toml.ts';
 
-const CASES = 12_000;
 const PSYCHES = 2_000;
 const SEED = 0x5eed_0000;
 
-/** mulberry32: a tiny seeded generator, so every run tries the same cases and a failure repeats. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
-    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-type Random = () => number;
-const below = (random: Random, count: number) => Math.floor(random() * count);
-const pick = <T>(random: Random, choices: readonly T[]): T => choices[below(random, choices.length)]!;
-
-const ODD_CHARACTERS = ['\u0000', '\u0001', '\u007f', '\uFFFD', '\uD800', '\uDC00', '\u200B', '\u2028', '\uFEFF', 'é', '導', '😀', '\r', '\t', '—'];
 const TOML_CHARACTERS = [...'[]{}=".\'#,\n \\-_0123456789abcdefghijklmnopqrstuvwxyzABCZ+:eE'];
 
 function randomText(random: Random): string {
@@ -140,37 +124,38 @@ function caseText(random: Random): string {
   return text;
 }
 
-// About 1.5 s here; the timeout leaves room for slower machines.
-test(`psyche.toml reading survives ${CASES} random and broken files`, { timeout: 20_000 }, () => {
-  const random = seededRandom(SEED);
+const CASES = fuzzCaseCount();
+
+// About 0.15 s per 1,000 cases here; the timeout leaves room for 10,000 on a loaded machine.
+test(`psyche.toml reading survives ${CASES} random and broken files`, { timeout: 60_000 }, async () => {
   const bases = [defaultPsyche(), featurePsyche()];
-  const failures: string[] = [];
-  const counts = { imported: 0, refused: 0 };
-  for (let index = 0; index < CASES && failures.length < 5; index++) {
-    const text = caseText(random);
-    const fail = (why: string) => failures.push(`case ${index}: ${why}\n${JSON.stringify(text).slice(0, 600)}`);
-    try {
-      const outcome = parsePsycheToml(text, pick(random, bases));
-      if (outcome.warnings.some((warning) => !warning.message)) fail('a warning without a message');
-      if (!outcome.ok) {
-        counts.refused++;
-        if (outcome.problems.length === 0 || outcome.problems.some((problem) => !problem.message)) fail('refused without a message');
-        continue;
-      }
-      counts.imported++;
+  const report = await runFuzzKind({
+    kind: 'psyche.toml',
+    seed: SEED,
+    generate: (random) => ({ text: caseText(random), base: pick(random, bases) }),
+    describe: ({ text }) => JSON.stringify(text),
+    read: ({ text, base }) => {
+      const outcome = parsePsycheToml(text, base);
+      if (outcome.warnings.some((warning) => !warning.message)) throw new Error('a warning without a message');
+      if (outcome.ok) return {};
+      // A refusal without problems, or any problem without words, fails as a message-less refusal.
+      return { refused: outcome.problems.some((problem) => !problem.message) ? '' : outcome.problems[0]?.message };
+    },
+    checkAccepted: ({ text, base }) => {
+      const outcome = parsePsycheToml(text, base);
+      if (!outcome.ok) return 'read differently the second time';
       const validated = psycheSchema.safeParse(outcome.psyche);
-      if (!validated.success) fail(`the psyche breaks the schema: ${validated.error.message}`);
+      if (!validated.success) return `the psyche breaks the schema: ${validated.error.message}`;
       const exported = psycheToToml(outcome.psyche);
       const again = parsePsycheToml(exported, defaultPsyche());
-      if (!again.ok || !isDeepStrictEqual(again.psyche, outcome.psyche) || psycheToToml(again.psyche) !== exported) fail('the export does not read back the same');
-    } catch (error) {
-      fail(`threw ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    }
-  }
-  expect(failures).toEqual([]);
+      if (!again.ok || !isDeepStrictEqual(again.psyche, outcome.psyche) || psycheToToml(again.psyche) !== exported) return 'the export does not read back the same';
+      return undefined;
+    },
+  });
+  expect(report.failures).toEqual([]);
   // Both paths are exercised, not just refusals.
-  expect(counts.imported).toBeGreaterThan(CASES / 20);
-  expect(counts.refused).toBeGreaterThan(CASES / 2);
+  expect(report.accepted).toBeGreaterThan(CASES / 20);
+  expect(report.refused).toBeGreaterThan(CASES / 2);
 });
 
 /** Text of every kind a user might type: quotes, backslashes, TOML delimiters, control characters, emoji. */
