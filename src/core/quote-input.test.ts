@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { quoteInput } from './quote-input.ts';
+
+describe('quoteInput', () => {
+  it('quotes short text whole, with control characters escaped', () => {
+    expect(quoteInput('a "b"\n')).toBe('"a \\"b\\"\\n"');
+  });
+
+  it('cuts long text to the limit and says how long it was', () => {
+    const quoted = quoteInput('x'.repeat(10_000_000));
+    expect(quoted).toBe(`"${'x'.repeat(200)}…" (10,000,000 characters)`);
+  });
+
+  it('keeps text of exactly the limit whole', () => {
+    expect(quoteInput('y'.repeat(5), 5)).toBe('"yyyyy"');
+  });
+
+  it('does not split a surrogate pair at the cut', () => {
+    const quoted = quoteInput(`${'a'.repeat(4)}😀zz`, 5);
+    expect(quoted).toBe('"aaaa…" (8 characters)');
+  });
+});
