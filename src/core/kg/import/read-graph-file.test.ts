@@ -8,7 +8,22 @@ const read = (source: string | Blob, format: KgImportFormat) => readGraphFile({ 
 describe('reading a graph file', () => {
   it('reports bytes that are not UTF-8 as a problem of the file, with the line', async () => {
     const bytes = new Uint8Array([...new TextEncoder().encode('Dog,is-a,Mammal\nCat,is-a,'), 0xff, 0xfe, ...new TextEncoder().encode('Mammal\n')]);
-    expect(await read(new Blob([bytes]), 'csv')).toEqual({ ok: false, error: [{ line: 2, message: expect.stringContaining('not UTF-8 text') }] });
+    expect(await read(new Blob([bytes]), 'csv')).toEqual({
+      ok: false,
+      error: [{ line: 2, message: 'the file is not UTF-8 text: the byte 0xFF at offset 25 (counting from 0) does not start a UTF-8 character; save the file as UTF-8' }],
+    });
+  });
+
+  it('gives the exact byte offset and line of a bad byte far into a large file', async () => {
+    // Many chunks of three-byte characters, so characters straddle the stream's chunk boundaries.
+    const head = new TextEncoder().encode(`${'Dög,is-a,導物\n'.repeat(20_000)}Cat,is-a,`);
+    const bytes = new Uint8Array([...head, 0xe2, 0x41, ...new TextEncoder().encode('\n')]);
+    expect(await read(new Blob([bytes]), 'csv')).toEqual({ ok: false, error: [{ line: 20_001, message: expect.stringContaining(`the byte 0xE2 at offset ${head.length} `) }] });
+  });
+
+  it('says when a file ends inside a character', async () => {
+    const bytes = new Uint8Array([...new TextEncoder().encode('Dog,is-a,Mammal\nCat,is-a,Mam'), 0xf0, 0x9f]);
+    expect(await read(new Blob([bytes]), 'csv')).toEqual({ ok: false, error: [{ line: 2, message: expect.stringContaining('ends in the middle of a character, at byte offset 28') }] });
   });
 
   it('names the last line when the file ends inside a statement', async () => {

@@ -1,4 +1,5 @@
 import type { Problem, Result } from '../../result.ts';
+import { StrictUtf8Stream } from '../../text-bytes.ts';
 import type { GraphBatch } from '../graph.ts';
 import { createCsvParser } from './csv-parser.ts';
 import { createRdfParser } from './rdf-parser.ts';
@@ -53,9 +54,9 @@ export async function readGraphFile(options: {
   let bytesRead = 0;
   for await (const chunk of chunksOf(source)) {
     if (signal?.aborted) return { ok: false, error: 'cancelled' };
-    if ('invalidAtByte' in chunk) {
+    if ('problem' in chunk) {
       lines.read(chunk.textBefore);
-      return { ok: false, error: [{ line: lines.currentLine, message: `the file is not UTF-8 text (an invalid byte sequence at byte ${chunk.invalidAtByte})` }] };
+      return { ok: false, error: [{ line: lines.currentLine, ...chunk.problem }] };
     }
     lines.read(chunk.text);
     const problem = parser.push(chunk.text);
@@ -87,7 +88,7 @@ class LineTracker {
 }
 
 /** Text chunks of a source, decoded as UTF-8 across chunk boundaries; yields to the event loop between chunks. */
-async function* chunksOf(source: GraphFileSource): AsyncGenerator<{ text: string; bytes: number } | { invalidAtByte: number; textBefore: string }> {
+async function* chunksOf(source: GraphFileSource): AsyncGenerator<{ text: string; bytes: number } | { problem: Problem; textBefore: string }> {
   if (typeof source === 'string') {
     const encoder = new TextEncoder();
     for (let start = 0; start < source.length; start += STRING_CHUNK) {
@@ -97,31 +98,19 @@ async function* chunksOf(source: GraphFileSource): AsyncGenerator<{ text: string
     }
     return;
   }
-  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const decoder = new StrictUtf8Stream();
   const reader = source.stream().getReader();
-  let offset = 0;
-  // A fatal decoder throws on bad bytes: reported as a problem of the file, not an exception.
-  const decode = (bytes?: Uint8Array) => {
-    try {
-      return { text: bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode(), bytes: bytes?.byteLength ?? 0 };
-    } catch {
-      // Locate the first bad byte: the text before it (decoded leniently) says which byte and line.
-      const lenient = bytes ? new TextDecoder('utf-8').decode(bytes) : '';
-      const textBefore = lenient.slice(0, Math.max(0, lenient.indexOf('\uFFFD')));
-      return { invalidAtByte: offset + new TextEncoder().encode(textBefore).length, textBefore };
-    }
-  };
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      const decoded = decode(value);
-      yield decoded;
-      if ('invalidAtByte' in decoded) return;
-      offset += value.byteLength;
+      const decoded = decoder.decode(value);
+      yield 'problem' in decoded ? decoded : { text: decoded.text, bytes: value.byteLength };
+      if ('problem' in decoded) return;
     }
-    const rest = decode();
-    if ('invalidAtByte' in rest || rest.text) yield rest;
+    const rest = decoder.decode();
+    if ('problem' in rest) yield rest;
+    else if (rest.text) yield { text: rest.text, bytes: 0 };
   } finally {
     reader.releaseLock();
   }
