@@ -20,3 +20,20 @@ describe('quoteInput', () => {
     expect(quoted).toBe('"aaaa…" (8 characters)');
   });
 });
+
+describe('quoteInput and characters that show as nothing', () => {
+  it('escapes zero-width, bidi, C1 and separator characters so the message shows them', () => {
+    expect(quoteInput('\u200b\u200b')).toBe('"\\u200b\\u200b"');
+    expect(quoteInput('a\u202ebc\u0085\u2028')).toBe('"a\\u202ebc\\u0085\\u2028"');
+  });
+
+  it('escapes a tag character beyond U+FFFF as JSON does, one unit at a time', () => {
+    const quoted = quoteInput('x\u{E0041}');
+    expect(quoted).toBe('"x\\udb40\\udc41"');
+    expect(JSON.parse(quoted)).toBe('x\u{E0041}');
+  });
+
+  it('leaves visible text alone', () => {
+    expect(quoteInput('導 é 😀')).toBe('"導 é 😀"');
+  });
+});
