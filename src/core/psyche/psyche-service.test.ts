@@ -91,6 +91,44 @@ describe('the psyche of a session', () => {
     expect((await service.psycheExport({ sessionId })).text).toBe(exported.text);
   });
 
+  it('refuses a veto whose only trigger is zero-width, in a file and from the form, and stores nothing', async () => {
+    const { db, service, sessionId } = await openService();
+    const toml = `${EXPLORER}\n[[shadow.veto_patterns]]\nname = "stop"\ntriggers = ["\\u200b\\u200b"]\nseverity = 1.0\nexplanation = "No."\n`;
+    const checked = await service.psycheCheck({ sessionId, toml });
+    expect(checked).toMatchObject({ ok: false, problems: [{ line: 15, path: 'shadow.veto_patterns.0.triggers.0', message: expect.stringContaining('"\\u200b\\u200b"') }] });
+    expect(await service.psycheImport({ sessionId, toml })).toMatchObject({ ok: false, reason: 'invalid', problems: [{ line: 15 }] });
+
+    // The Psyche screen's form sends patterns as data: the same rule, the same sentence.
+    const { psyche } = await service.psycheGet({ sessionId });
+    const invisible = { name: 'stop', triggers: ['\u200b\u200b'], capabilityTriggers: [], severity: 1, explanation: '', requireApproval: false };
+    const saved = await service.psycheSave({ sessionId, psyche: { ...psyche, shadow: { ...psyche.shadow, vetoPatterns: [...psyche.shadow.vetoPatterns, invisible] } } });
+    expect(saved.ok ? [] : saved.problems.map(describeProblem)).toEqual([
+      'at shadow.vetoPatterns.3.triggers.0: the trigger "\\u200b\\u200b" of the veto pattern "stop" has no visible character (case, width, zero-width characters and spacing aside), so it could never match',
+    ]);
+    const silent = { ...invisible, triggers: [] };
+    const savedSilent = await service.psycheSave({ sessionId, psyche: { ...psyche, shadow: { ...psyche.shadow, biasPatterns: [silent] } } });
+    expect(savedSilent.ok ? [] : savedSilent.problems.map(describeProblem)).toEqual([
+      'at shadow.biasPatterns.0: the bias pattern "stop" can never fire: it has no text trigger, capability trigger or danger threshold',
+    ]);
+    expect(await db.psyches.count()).toBe(0);
+  });
+
+  it('still shows a psyche stored before the rule, but does not restore its pattern that cannot fire', async () => {
+    const { db, service, sessionId } = await openService();
+    const { psyche } = await service.psycheGet({ sessionId });
+    const old = { ...psyche, shadow: { ...psyche.shadow, vetoPatterns: [{ name: 'old', triggers: ['\u200b'], capabilityTriggers: [], severity: 1, explanation: '', requireApproval: false }] } };
+    await db.psyches.bulkAdd([
+      { sessionId, version: 1, psyche: old, cycle: 0, reason: 'imported old.toml', createdAt: 1 },
+      { sessionId, version: 2, psyche, cycle: 0, reason: 'edited', createdAt: 2 },
+    ]);
+    expect((await service.psycheHistory({ sessionId })).versions).toHaveLength(2);
+    const restored = await service.psycheRestore({ sessionId, version: 1 });
+    expect(restored).toMatchObject({ ok: false, reason: 'invalid', problems: [{ path: 'shadow.vetoPatterns.0.triggers.0', message: expect.stringContaining('could never match') }] });
+    expect(await db.psyches.count()).toBe(2);
+    await db.psyches.put({ ...(await db.psyches.where('[sessionId+version]').equals([sessionId, 2]).first())!, psyche: old });
+    expect((await service.psycheGet({ sessionId })).psyche.shadow.vetoPatterns[0]!.name).toBe('old');
+  });
+
   it('changes nothing from a read-only tab', async () => {
     const { db, sessionId } = await openService();
     const { service } = testService({ db, writeAccess: { ready: Promise.resolve(), canWrite: () => false, onGranted: () => undefined } });

@@ -8,6 +8,7 @@ import { parseGrammar } from '../synthesis/parse-grammar.ts';
 import { dominantArchetype, type Psyche, psycheSchema } from './psyche.ts';
 import { parsePsycheToml, psycheToToml } from './psyche-toml.ts';
 import type { PsycheVersion } from './psyche-version.ts';
+import { shadowPolicyProblems } from './shadow.ts';
 
 type PsycheMethods = 'psycheGet' | 'psycheHistory' | 'psycheCheck' | 'psycheImport' | 'psycheSave' | 'psycheRestore' | 'psycheExport';
 
@@ -18,6 +19,11 @@ function grammarProblems(psyche: Psyche): Problem[] {
   if (!psyche.grammar) return [];
   const parsed = parseGrammar(psyche.grammar.source);
   return parsed.ok ? [] : parsed.error.map((problem) => ({ ...problem, path: `grammar.source${problem.path ? `.${problem.path}` : ''}` }));
+}
+
+/** What keeps a whole psyche from being made current: patterns that cannot fire, a grammar synthesis cannot use. */
+function psycheProblems(psyche: Psyche): Problem[] {
+  return [...shadowPolicyProblems(psyche.shadow), ...grammarProblems(psyche)];
 }
 
 /** The psyche's slice of the AgentService: the current psyche, its history, import, edit, restore, export. */
@@ -103,7 +109,7 @@ export function psycheService(context: ServiceContext): Pick<AgentServiceImpleme
       await sessionOf(sessionId);
       const parsed = psycheSchema.safeParse(edited);
       if (!parsed.success) return { ok: false, reason: 'invalid', problems: problemsFromZod(parsed.error), warnings: [] };
-      const problems = grammarProblems(parsed.data);
+      const problems = psycheProblems(parsed.data);
       if (problems.length > 0) return { ok: false, reason: 'invalid', problems, warnings: [] };
       // The form edits character, not history: the counters stay the current ones.
       const form = parsed.data;
@@ -115,6 +121,9 @@ export function psycheService(context: ServiceContext): Pick<AgentServiceImpleme
       await sessionOf(sessionId);
       const stored = await db.psyches.where('[sessionId+version]').equals([sessionId, version]).first();
       if (!stored) return { ok: false, reason: 'not-found', problems: [{ message: `there is no psyche version ${version}` }], warnings: [] };
+      // A version stored before patterns had to be able to fire is not made current again as it was.
+      const problems = psycheProblems(stored.psyche);
+      if (problems.length > 0) return { ok: false, reason: 'invalid', problems, warnings: [] };
       // Restoring brings back character (persona, shadow, weights, grammar); encounters and growth already happened.
       return outcomeOf(
         await change(sessionId, (current) => ({

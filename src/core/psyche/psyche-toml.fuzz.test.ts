@@ -5,6 +5,7 @@ import { below, fuzzCaseCount, ODD_CHARACTERS, pick, runFuzzKind, seededRandom, 
 import { CAPABILITIES, DANGER_LEVELS } from '../tools/tool.ts';
 import { defaultPsyche, dominantArchetype, psycheSchema, type Psyche, type ShadowPattern } from './psyche.ts';
 import { parsePsycheToml, psycheToToml } from './psyche-toml.ts';
+import { shadowPolicyProblems } from './shadow.ts';
 
 const PSYCHES = 2_000;
 const SEED = 0x5eed_0000;
@@ -146,6 +147,8 @@ test(`psyche.toml reading survives ${CASES} random and broken files`, { timeout:
       if (!outcome.ok) return 'read differently the second time';
       const validated = psycheSchema.safeParse(outcome.psyche);
       if (!validated.success) return `the psyche breaks the schema: ${validated.error.message}`;
+      const neverFiring = shadowPolicyProblems(outcome.psyche.shadow);
+      if (neverFiring.length > 0) return `a pattern that can never fire was accepted: ${neverFiring[0]!.message}`;
       const exported = psycheToToml(outcome.psyche);
       const again = parsePsycheToml(exported, defaultPsyche());
       if (!again.ok || !isDeepStrictEqual(again.psyche, outcome.psyche) || psycheToToml(again.psyche) !== exported) return 'the export does not read back the same';
@@ -186,11 +189,15 @@ function randomExtraValue(random: Random, depth = 0): unknown {
 
 function randomPattern(random: Random): ShadowPattern {
   const threshold = random() < 0.5 ? pick(random, DANGER_LEVELS) : undefined;
+  // A trigger needs a visible character: prefixed so spaces alone never make one.
+  const triggers = Array.from({ length: below(random, 4) }, () => `t${randomWords(random, 0, 20)}`);
+  const capabilityTriggers = Array.from({ length: below(random, 3) }, () => pick(random, CAPABILITIES));
+  // A pattern needs something to fire on.
+  if (triggers.length === 0 && capabilityTriggers.length === 0 && threshold === undefined) triggers.push(`t${randomWords(random, 0, 20)}`);
   return {
     name: randomWords(random, 1, 30),
-    // A trigger needs text: prefixed so spaces alone never make one.
-    triggers: Array.from({ length: below(random, 4) }, () => `t${randomWords(random, 0, 20)}`),
-    capabilityTriggers: Array.from({ length: below(random, 3) }, () => pick(random, CAPABILITIES)),
+    triggers,
+    capabilityTriggers,
     ...(threshold ? { dangerThreshold: threshold } : {}),
     severity: randomUnit(random),
     explanation: randomWords(random, 0, 60),
@@ -236,7 +243,7 @@ test(`any of ${PSYCHES} random valid psyches survives export and import exactly`
   const failures: string[] = [];
   for (let index = 0; index < PSYCHES && failures.length < 5; index++) {
     const psyche = randomPsyche(random);
-    if (!psycheSchema.safeParse(psyche).success) throw new Error(`the generator made an invalid psyche (case ${index})`);
+    if (!psycheSchema.safeParse(psyche).success || shadowPolicyProblems(psyche.shadow).length > 0) throw new Error(`the generator made an invalid psyche (case ${index})`);
     const exported = psycheToToml(psyche);
     const outcome = parsePsycheToml(exported, featurePsyche());
     if (!outcome.ok) failures.push(`case ${index}: refused: ${JSON.stringify(outcome.problems)}\n${exported}`);

@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { describeProblem } from '../result.ts';
 import { defaultPsyche, psycheSchema, type Psyche } from './psyche.ts';
 import { MAX_PSYCHE_TOML_BYTES, parsePsycheToml, psycheToToml, type PsycheTomlOutcome } from './psyche-toml.ts';
+import { judgeAction } from './shadow.ts';
 import { locateTomlKeys, nearestLine } from '../toml/key-lines.ts';
 
 /** A psyche using every feature the file can carry. */
@@ -342,13 +343,12 @@ ${SEED_PSYCHE.replace('tone = ["clear", "methodical"]', 'tone = ["clear"]\nmood 
     ]);
   });
 
-  test('patterns: no explanation reads as empty with a warning; a pattern with nothing to match warns it can never fire', () => {
-    const text = '[[shadow.veto_patterns]]\nname = "silent"\ntriggers = []\nseverity = 0.5\n';
+  test('patterns: no explanation reads as empty with a warning', () => {
+    const text = '[[shadow.veto_patterns]]\nname = "quiet"\ntriggers = ["drop table"]\nseverity = 0.5\n';
     const outcome = readOk(text);
-    expect(outcome.psyche.shadow.vetoPatterns).toEqual([{ name: 'silent', triggers: [], capabilityTriggers: [], severity: 0.5, explanation: '', requireApproval: false }]);
+    expect(outcome.psyche.shadow.vetoPatterns).toEqual([{ name: 'quiet', triggers: ['drop table'], capabilityTriggers: [], severity: 0.5, explanation: '', requireApproval: false }]);
     expect(outcome.warnings.filter((warning) => warning.path?.startsWith('shadow.')).map(describeProblem)).toEqual([
       'line 1, at shadow.veto_patterns.0.explanation: is missing: when the pattern fires, no reason is shown',
-      'line 1, at shadow.veto_patterns.0: pattern "silent" has no triggers, capability_triggers or danger_level_threshold: it can never fire',
     ]);
   });
 
@@ -436,12 +436,16 @@ require_approval = "yes"
     const text = seedWith(2, `name = "${'n'.repeat(201)}"`).replace('triggers = ["same tool", "repeated"]', 'triggers = ["same tool", ""]');
     expect(readFailed(text).problems).toEqual([
       { line: 2, path: 'persona.name', message: 'is too long: at most 200 characters' },
-      { line: 17, path: 'shadow.bias_patterns.0.triggers.1', message: 'a trigger needs text (spaces alone match everything)' },
+      {
+        line: 17,
+        path: 'shadow.bias_patterns.0.triggers.1',
+        message: 'the trigger "" of the bias pattern "repetitive_loop" has no visible character (case, width, zero-width characters and spacing aside), so it could never match',
+      },
     ]);
     const manyTraits = seedWith(4, `traits = [${Array.from({ length: 101 }, () => '"t"').join(', ')}]`);
     expect(readFailed(manyTraits).problems).toEqual([{ line: 4, path: 'persona.traits', message: 'has too many entries: at most 100' }]);
     const akhMeduTriggers = seedWith(11, 'action_triggers = [""]');
-    expect(readFailed(akhMeduTriggers).problems).toEqual([{ line: 11, path: 'shadow.veto_patterns.0.action_triggers.0', message: 'a trigger needs text (spaces alone match everything)' }]);
+    expect(readFailed(akhMeduTriggers).problems).toEqual([{ line: 11, path: 'shadow.veto_patterns.0.action_triggers.0', message: expect.stringContaining('has no visible character') }]);
   });
 
   test("a file that is not a psyche is refused, saying what it holds: akh-medu's compartment manifest", () => {
@@ -478,6 +482,72 @@ require_approval = "yes"
 
   test('keys that could reach object prototypes are refused', () => {
     expect(readFailed('[persona]\n__proto__ = 1\n').problems).toEqual([{ line: 2, message: 'invalid TOML: keys named __proto__ or constructor are not allowed' }]);
+  });
+});
+
+describe('patterns that mean something', () => {
+  const veto = (lines: string) => `[[shadow.veto_patterns]]\nname = "stop"\n${lines}\nseverity = 1.0\nexplanation = "No."\n`;
+
+  test('a veto whose only trigger is zero-width characters is refused, with its line', () => {
+    // The issue's finding: "\u200b\u200b" passed the check, and the action it was meant to stop ran.
+    expect(readFailed(veto('triggers = ["\\u200b\\u200b"]')).problems.map(describeProblem)).toEqual([
+      'line 3, at shadow.veto_patterns.0.triggers.0: the trigger "\\u200b\\u200b" of the veto pattern "stop" has no visible character (case, width, zero-width characters and spacing aside), so it could never match',
+    ]);
+  });
+
+  test.each([
+    ['spaces', '"   "'],
+    ['an ideographic space and a tab', '"\\u3000\\t"'],
+    ['a soft hyphen and a word joiner', '"\\u00ad\\u2060"'],
+    ['tag characters', '"\\U000E0020\\U000E0041"'],
+    ['a JSON escape of a zero-width space, as text', "'\\u200b'"],
+    ['a byte order mark and a variation selector', '"\\ufeff\\ufe0f"'],
+    ['nothing', '""'],
+  ])('a trigger of %s is refused, in either key', (_what, trigger) => {
+    expect(readFailed(veto(`triggers = ["drop table", ${trigger}]`)).problems).toEqual([
+      { line: 3, path: 'shadow.veto_patterns.0.triggers.1', message: expect.stringContaining('has no visible character') },
+    ]);
+    expect(readFailed(veto(`action_triggers = [${trigger}]`)).problems).toEqual([
+      { line: 3, path: 'shadow.veto_patterns.0.action_triggers.0', message: expect.stringContaining('has no visible character') },
+    ]);
+  });
+
+  test('zero-width and full-width characters inside a real trigger are kept, and it still matches', () => {
+    const outcome = readOk(veto('triggers = ["rm\\u200b -rf", "ＤＲＯＰ\\u3000table"]'));
+    expect(outcome.psyche.shadow.vetoPatterns[0]?.triggers).toEqual(['rm\u200b -rf', 'ＤＲＯＰ\u3000table']);
+    const action = (text: string) => judgeAction(outcome.psyche, { tool: 'kg_query', danger: 'safe', capabilities: ['readKg'], input: { text } });
+    expect(action('rm -rf /').vetoes.map((match) => match.pattern.name)).toEqual(['stop']);
+    expect(action('DROP TABLE users').vetoes.map((match) => match.pattern.name)).toEqual(['stop']);
+  });
+
+  test('a veto or bias with nothing to fire on is an error at its header, not a warning', () => {
+    const text = `${veto('triggers = []')}\n[[shadow.bias_patterns]]\nname = "lean"\nseverity = 0.2\nexplanation = "e"\n`;
+    expect(readFailed(text).problems.map(describeProblem)).toEqual([
+      'line 1, at shadow.veto_patterns.0: the veto pattern "stop" can never fire: it has no text trigger, capability trigger or danger threshold',
+      'line 7, at shadow.bias_patterns.0: the bias pattern "lean" can never fire: it has no text trigger, capability trigger or danger threshold',
+    ]);
+  });
+
+  test('a capability or a danger threshold alone is enough to fire', () => {
+    expect(readOk(veto('capability_triggers = ["Network"]')).psyche.shadow.vetoPatterns).toHaveLength(1);
+    expect(readOk(veto('danger_level_threshold = "Safe"')).psyche.shadow.vetoPatterns).toHaveLength(1);
+  });
+
+  test('a veto with only invisible triggers is told once per trigger, not again as a pattern', () => {
+    expect(readFailed(veto('triggers = [\n  "\\u200b",\n  " ",\n]')).problems.map((problem) => problem.path)).toEqual([
+      'shadow.veto_patterns.0.triggers.0',
+      'shadow.veto_patterns.0.triggers.1',
+    ]);
+  });
+
+  test('triggers of the wrong type are told once, not again as a pattern that cannot fire', () => {
+    expect(readFailed(veto('triggers = "rm -rf"')).problems).toEqual([{ line: 3, path: 'shadow.veto_patterns.0.triggers', message: 'must be a list of strings, got "rm -rf"' }]);
+  });
+
+  test('a file without [shadow] is not refused for the patterns it keeps from the current psyche', () => {
+    const base = defaultPsyche();
+    base.shadow.vetoPatterns.push({ name: 'old', triggers: ['\u200b'], capabilityTriggers: [], severity: 1, explanation: '', requireApproval: false });
+    expect(readOk('[archetypes]\nsage = 0.9\n', base).psyche.shadow).toEqual(base.shadow);
   });
 });
 

@@ -15,6 +15,7 @@ import {
   type ShadowPattern,
 } from './psyche.ts';
 import { locateTomlKeys, nearestLine } from '../toml/key-lines.ts';
+import { shadowPolicyProblems } from './shadow.ts';
 
 /** The largest psyche.toml read; a psyche is a few KB, a custom grammar at most 200 KB. */
 export const MAX_PSYCHE_TOML_BYTES = 256 * 1024;
@@ -177,6 +178,15 @@ function readPsycheToml(text: string, base: Psyche): PsycheTomlOutcome {
       if (!isReported) reading.problems.push(located(reading, path, describeIssue(issue)));
     }
   }
+  // The file's own patterns must be able to fire (those kept from `base` were checked when they came in).
+  if (isTable(root.shadow)) {
+    for (const problem of shadowPolicyProblems(shadow)) {
+      const path = tomlPathOf(reading.located, problem.path?.split('.') ?? []);
+      // A pattern whose triggers were already refused (a wrong type) needs no second complaint that it cannot fire.
+      const isReported = reading.problems.some((reported) => reported.path !== undefined && (path === reported.path || path.startsWith(`${reported.path}.`) || reported.path.startsWith(`${path}.`)));
+      if (!isReported) reading.problems.push(located(reading, path, problem.message));
+    }
+  }
   const warnings = byLine(reading.warnings);
   if (reading.problems.length > 0) return { ok: false, problems: byLine(reading.problems), warnings };
   return { ok: true, psyche, warnings };
@@ -233,8 +243,6 @@ function readPattern(reading: Reading, table: TomlTable, path: string): ShadowPa
   if (!Object.hasOwn(table, 'explanation')) reading.warnings.push(located(reading, `${path}.explanation`, 'is missing: when the pattern fires, no reason is shown'));
   const explanation = readOptional(reading, table, path, 'explanation', readString) ?? '';
   const requireApproval = readOptional(reading, table, path, 'require_approval', readBoolean) ?? false;
-  if (triggers.length === 0 && capabilityTriggers.length === 0 && dangerThreshold === undefined)
-    reading.warnings.push(located(reading, path, `pattern "${name}" has no triggers, capability_triggers or danger_level_threshold: it can never fire`));
   return { name, triggers, capabilityTriggers, ...(dangerThreshold ? { dangerThreshold } : {}), severity, explanation, requireApproval };
 }
 

@@ -14,11 +14,13 @@ const text = (max: number) => z.string().max(max);
 /**
  * A shadow pattern fires when any of its triggers matches: a text trigger found in the action's
  * description (after normalisation, see shadow.ts), a capability the tool has, or a tool danger
- * at or above the threshold (akh-medu's variant).
+ * at or above the threshold (akh-medu's variant). This is the shape a stored psyche has; whether
+ * its triggers can match is checked where a psyche comes from a user (shadowPolicyProblems), so
+ * versions stored before that check still read.
  */
 export const shadowPatternSchema = z.object({
   name: text(200).min(1),
-  triggers: z.array(text(500).refine((trigger) => trigger.trim() !== '', 'a trigger needs text (spaces alone match everything)')).max(200),
+  triggers: z.array(text(500)).max(200),
   capabilityTriggers: z.array(capabilitySchema).max(20),
   dangerThreshold: dangerLevelSchema.optional(),
   severity: z.number().min(0).max(1),

@@ -1,3 +1,5 @@
+import { quoteInput } from '../quote-input.ts';
+import type { Problem } from '../result.ts';
 import { DANGER_LEVELS, type Capability, type DangerLevel } from '../tools/tool.ts';
 import type { Psyche, ShadowPattern } from './psyche.ts';
 
@@ -31,6 +33,42 @@ export function normaliseForShadow(text: string): string {
   return decoded.normalize('NFKC').replace(INVISIBLE, '').toLowerCase().replace(/\s+/gu, ' ');
 }
 
+/** A text trigger as it is matched: normalised, without the spaces around it. '' (nothing visible left) matches nothing. */
+export function matchedTriggerText(trigger: string): string {
+  return normaliseForShadow(trigger).trim();
+}
+
+/**
+ * What would keep the shadow's patterns from meaning what they say, as problems at model paths
+ * (`shadow.vetoPatterns.0.triggers.1`), for whoever takes a psyche from a user to refuse it:
+ * - a text trigger with nothing visible left once normalised (case, width, zero-width characters
+ *   and spacing set aside) matches nothing, so it is refused, whatever else the pattern has;
+ * - a pattern fires on a visible text trigger, a capability (any tool that has it) or a danger
+ *   threshold; one with none of them can never fire. (When it has only invisible triggers, their
+ *   problems already say so.)
+ */
+export function shadowPolicyProblems(shadow: Psyche['shadow']): Problem[] {
+  const kinds = [['vetoPatterns', 'veto'], ['biasPatterns', 'bias']] as const;
+  return kinds.flatMap(([key, kind]) =>
+    shadow[key].flatMap((pattern, index): Problem[] => {
+      const path = `shadow.${key}.${index}`;
+      const invisible = pattern.triggers.flatMap((trigger, triggerIndex) =>
+        matchedTriggerText(trigger) === ''
+          ? [
+              {
+                path: `${path}.triggers.${triggerIndex}`,
+                message: `the trigger ${quoteInput(trigger, 60)} of the ${kind} pattern ${quoteInput(pattern.name, 60)} has no visible character (case, width, zero-width characters and spacing aside), so it could never match`,
+              },
+            ]
+          : [],
+      );
+      if (invisible.length > 0) return invisible;
+      if (pattern.triggers.length > 0 || pattern.capabilityTriggers.length > 0 || pattern.dangerThreshold !== undefined) return [];
+      return [{ path, message: `the ${kind} pattern ${quoteInput(pattern.name, 60)} can never fire: it has no text trigger, capability trigger or danger threshold` }];
+    }),
+  );
+}
+
 /** Why a pattern fired: the trigger that matched. */
 export type ShadowMatch = { pattern: ShadowPattern; because: string };
 
@@ -38,7 +76,7 @@ export type ShadowMatch = { pattern: ShadowPattern; because: string };
 const normalisedTriggers = new WeakMap<ShadowPattern, string[]>();
 function normalisedTriggersOf(pattern: ShadowPattern): string[] {
   let triggers = normalisedTriggers.get(pattern);
-  if (!triggers) normalisedTriggers.set(pattern, (triggers = pattern.triggers.map((trigger) => normaliseForShadow(trigger).trim())));
+  if (!triggers) normalisedTriggers.set(pattern, (triggers = pattern.triggers.map(matchedTriggerText)));
   return triggers;
 }
 
