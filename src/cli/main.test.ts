@@ -161,6 +161,34 @@ describe('anima psyche commands', () => {
     expect((await anima('psyche', 'check', join(folder, 'absent.toml'))).error).toMatch(/cannot read .*absent\.toml/);
   });
 
+  it('refuses a veto whose only trigger is zero-width: psyche check exits 1 with the sentence and the line', async () => {
+    const veto = '\n[[shadow.veto_patterns]]\nname = "stop"\ntriggers = ["\\u200b\\u200b"]\nseverity = 1.0\nexplanation = "No."\n';
+    const checked = await anima('psyche', 'check', await file('invisible.toml', PSYCHE + veto));
+    expect(checked.code).toBe(1);
+    expect(checked.error).toContain('invisible.toml: error: line 15, at shadow.veto_patterns.0.triggers.0: the trigger "\\u200b\\u200b" of the veto pattern "stop" has no visible character');
+    const silent = await anima('psyche', 'check', await file('silent.toml', PSYCHE + veto.replace(/triggers = .*\n/, '')));
+    expect(silent).toMatchObject({ code: 1, error: expect.stringContaining('silent.toml: error: line 13, at shadow.veto_patterns.0: the veto pattern "stop" can never fire') });
+  });
+
+  it('refuses a psyche.toml that is not UTF-8 with the byte offset, and imports nothing', async () => {
+    const snapshot = join(folder, 'session.json');
+    await anima('psyche', 'import', await file('clerk.toml', PSYCHE), '--snapshot', snapshot);
+    const before = await readFile(snapshot, 'utf8');
+    // Latin-1, as an old editor saves "Clérk".
+    const latin1 = join(folder, 'latin1.toml');
+    await writeFile(latin1, Buffer.from(PSYCHE.replace('Clerk', 'Cl\u00e9rk'), 'latin1'));
+    const sentence = 'latin1.toml: error: line 2: the file is not UTF-8 text: the byte 0xE9 at offset 20 (counting from 0) does not start a UTF-8 character; save the file as UTF-8';
+    expect(await anima('psyche', 'check', latin1)).toMatchObject({ code: 1, error: expect.stringContaining(sentence) });
+    expect(await anima('psyche', 'import', latin1, '--snapshot', snapshot)).toMatchObject({ code: 1, error: expect.stringContaining(sentence) });
+    expect(await readFile(snapshot, 'utf8')).toBe(before);
+    expect((await anima('psyche', 'export', '--snapshot', snapshot)).out).toContain('name = "Clerk"');
+  });
+
+  it('refuses a psyche.toml over the size limit before reading it', async () => {
+    const large = await file('large.toml', `${PSYCHE}# ${'x'.repeat(300 * 1024)}\n`);
+    expect(await anima('psyche', 'check', large)).toMatchObject({ code: 1, error: expect.stringContaining('large.toml: error: the file is 301 KB; a psyche.toml may be at most 256 KB') });
+  });
+
   it('imports into a snapshot, exports what re-imports unchanged, and refuses a broken file leaving the snapshot as it was', async () => {
     const snapshot = join(folder, 'session.json');
     expect(await anima('psyche', 'import', await file('clerk.toml', PSYCHE), '--snapshot', snapshot)).toMatchObject({ code: 0, out: expect.stringContaining('imported as psyche version 2 (persona Clerk)') });

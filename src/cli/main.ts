@@ -1,5 +1,5 @@
 import { openAsBlob } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { AgentApi, Fact, GoalView } from '../core/api.ts';
 import type { Plan } from '../core/agent/plan.ts';
@@ -9,8 +9,10 @@ import { type OpenAiEndpoint, openAiCompatibleProvider, openAiEndpointSchema } f
 import { DEFAULT_CONFIDENCE_CAP, type InferenceSettings } from '../core/llm/inference-settings.ts';
 import { describeSpentLimit } from '../core/llm/usage-budget.ts';
 import { withContractChecks } from '../core/api.ts';
+import { psycheSizeProblem } from '../core/psyche/psyche-toml.ts';
 import { describeProblem, type Problem } from '../core/result.ts';
 import { createAgentService } from '../core/service.ts';
+import { decodeUtf8Text } from '../core/text-bytes.ts';
 import { openCatalog } from './catalog-file.ts';
 import { numberOption } from './options.ts';
 import { PERSONA_USAGE, runPersonaCommand } from './persona-commands.ts';
@@ -292,13 +294,20 @@ async function symbolIdOf(service: AgentApi, sessionId: string, label: string): 
   return hit.symbol.id;
 }
 
-/** Reads a psyche.toml, or says why it cannot. */
+/** Reads a psyche.toml as UTF-8 text, or says why it cannot: unreadable, too large, or not UTF-8 (with the byte offset). */
 async function readPsycheFile(file: string): Promise<string> {
+  let bytes: Uint8Array;
   try {
-    return await readFile(file, 'utf8');
+    const tooLarge = psycheSizeProblem((await stat(file)).size);
+    if (tooLarge) throw new CliError(`${file}: error: ${describeProblem(tooLarge)}`);
+    bytes = await readFile(file);
   } catch (error) {
+    if (error instanceof CliError) throw error;
     throw new CliError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
+  const text = decodeUtf8Text(bytes);
+  if (!text.ok) throw new CliError(text.error.map((problem) => `${file}: error: ${describeProblem(problem)}`).join('\n'));
+  return text.value;
 }
 
 /** Problems and warnings of a psyche file, one per line, located by line and key path. */

@@ -20,6 +20,11 @@ import { shadowPolicyProblems } from './shadow.ts';
 /** The largest psyche.toml read; a psyche is a few KB, a custom grammar at most 200 KB. */
 export const MAX_PSYCHE_TOML_BYTES = 256 * 1024;
 
+/** The refusal of a psyche.toml of this many bytes when it is over the limit; a reader may check before it reads the file. */
+export function psycheSizeProblem(bytes: number): Problem | undefined {
+  return bytes > MAX_PSYCHE_TOML_BYTES ? { message: `the file is ${Math.ceil(bytes / 1024)} KB; a psyche.toml may be at most ${MAX_PSYCHE_TOML_BYTES / 1024} KB` } : undefined;
+}
+
 /** What reading a psyche.toml gives: the psyche, or the problems that stopped it; warnings either way. */
 export type PsycheTomlOutcome =
   | { ok: true; psyche: Psyche; warnings: Problem[] }
@@ -87,8 +92,8 @@ function readPsycheToml(text: string, base: Psyche): PsycheTomlOutcome {
   const refused = (problem: Problem): PsycheTomlOutcome => ({ ok: false, problems: [problem], warnings: [] });
   // Every UTF-16 unit is at least one byte, so the length alone can refuse a huge text without encoding it.
   const bytes = text.length > MAX_PSYCHE_TOML_BYTES ? text.length : new TextEncoder().encode(text).byteLength;
-  if (bytes > MAX_PSYCHE_TOML_BYTES)
-    return refused({ message: `the file is ${Math.ceil(bytes / 1024)} KB; a psyche.toml may be at most ${MAX_PSYCHE_TOML_BYTES / 1024} KB` });
+  const tooLarge = psycheSizeProblem(bytes);
+  if (tooLarge) return refused(tooLarge);
   const nul = text.indexOf('\u0000');
   if (nul >= 0) return refused({ line: lineAt(text, nul), message: 'not a text file: it contains NUL bytes (is it binary?)' });
   const surrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(text);

@@ -1,3 +1,5 @@
+import { describeProblem } from '../../core/result.ts';
+import { decodeUtf8Text } from '../../core/text-bytes.ts';
 import { messageOf } from '../common/error-message.ts';
 import type { ChangeReport } from './psyche-messages.ts';
 import { type CheckAnswer, draftCheckOf } from './toml-draft.svelte.ts';
@@ -23,9 +25,15 @@ export class PsycheFileImport {
     this.#view = view;
   }
 
-  /** Checks a chosen file's text, for the preview. Never rejects. */
-  async choose(fileName: string, text: string): Promise<void> {
+  /** Checks a chosen file's bytes, for the preview: they must be UTF-8 text. Never rejects. */
+  async choose(fileName: string, bytes: Uint8Array): Promise<void> {
     const ticket = ++this.#ticket;
+    const decoded = decodeUtf8Text(bytes);
+    if (!decoded.ok) {
+      this.state = { status: 'checked', fileName, text: '', check: { status: 'invalid', problems: decoded.error.map(describeProblem), warnings: [] } };
+      return;
+    }
+    const text = decoded.value;
     this.state = { status: 'checking', fileName };
     let check: CheckAnswer;
     try {
