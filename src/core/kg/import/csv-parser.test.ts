@@ -38,8 +38,25 @@ describe('CSV import', () => {
   });
 
   it('refuses a confidence outside 0..1 and an empty field, naming the line', () => {
-    expect(parse(['a,b,c,1.5\n']).problem).toEqual({ line: 1, message: 'confidence "1.5" is not a number between 0 and 1' });
-    expect(parse(['a,b,c\n,b,c\n']).problem).toEqual({ line: 2, message: 'the subject is empty' });
+    expect(parse(['a,b,c,1.5\n']).problem).toEqual({ line: 1, message: 'the confidence (column 4) "1.5" is not a plain decimal from 0 to 1, such as 0.75' });
+    expect(parse(['a,b,c\n,b,c\n']).problem).toEqual({ line: 2, message: 'the subject (column 1) is empty' });
+  });
+
+  it.each(['0x1', '1e-1', 'Infinity', 'NaN', '0b1', '1_0', '.5', '+0.5', '0,5', '-0'])('refuses the confidence %j, naming its line and column', (confidence) => {
+    const { statements, problem } = parse([`Dog,is-a,Mammal\nCat,is-a,Mammal,"${confidence}"\n`]);
+    expect(problem).toEqual({ line: 2, message: `the confidence (column 4) ${JSON.stringify(confidence)} is not a plain decimal from 0 to 1, such as 0.75` });
+    expect(statements).toHaveLength(1);
+  });
+
+  it('reads plain decimals from 0 to 1, spaces around them aside', () => {
+    const { statements, problem } = parse(['a,b,c,0\na,b,d, 1 \na,b,e,0.25\na,b,f,1.000\n']);
+    expect(problem).toBeUndefined();
+    expect(statements.map((statement) => statement.confidence)).toEqual([0, 1, 0.25, 1]);
+  });
+
+  it('echoes at most 200 characters of a huge confidence', () => {
+    const { problem } = parse([`a,b,c,${'9'.repeat(10_000_000)}\n`]);
+    expect(problem?.message).toBe(`the confidence (column 4) "${'9'.repeat(200)}…" (10,000,000 characters) is not a plain decimal from 0 to 1, such as 0.75`);
   });
 
   it('refuses an unclosed quote', () => {

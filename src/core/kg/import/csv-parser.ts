@@ -1,10 +1,13 @@
+import { parseDecimal } from '../../decimal-text.ts';
+import { quoteInput } from '../../quote-input.ts';
 import type { Problem } from '../../result.ts';
 import type { ParsedStatement, StatementParser } from './statement.ts';
 
 /**
  * Parses `subject,predicate,object[,confidence]` CSV incrementally (RFC 4180 quoting; a quoted
  * field may span lines). An optional header row `subject,predicate,object[,confidence]` is
- * skipped; blank lines and lines starting with `#` are ignored. Every field is a symbol label.
+ * skipped; blank lines and lines starting with `#` are ignored. Every field is a symbol label,
+ * but the confidence: a plain decimal from 0 to 1 (parseDecimal), spaces around it aside.
  */
 export function createCsvParser(sink: (statement: ParsedStatement) => void): StatementParser {
   let pending = '';
@@ -21,13 +24,13 @@ export function createCsvParser(sink: (statement: ParsedStatement) => void): Sta
     const [subject, predicate, object, confidenceText] = fields.map((field) => field.trim()) as [string, string, string, string?];
     const names = ['subject', 'predicate', 'object'] as const;
     for (const [index, value] of [subject, predicate, object].entries()) {
-      if (value === '') return { line: recordLine, message: `the ${names[index]} is empty` };
+      if (value === '') return { line: recordLine, message: `the ${names[index]} (column ${index + 1}) is empty` };
     }
     let confidence: number | undefined;
     if (confidenceText !== undefined && confidenceText !== '') {
-      confidence = Number(confidenceText);
-      if (!Number.isFinite(confidence) || confidence < 0 || confidence > 1)
-        return { line: recordLine, message: `confidence "${confidenceText}" is not a number between 0 and 1` };
+      confidence = parseDecimal(confidenceText);
+      if (confidence === undefined || confidence < 0 || confidence > 1)
+        return { line: recordLine, message: `the confidence (column 4) ${quoteInput(confidenceText)} is not a plain decimal from 0 to 1, such as 0.75` };
     }
     sink({
       subject: { type: 'label', value: subject },
