@@ -86,6 +86,24 @@ describe('anima CLI', () => {
     expect(await anima('kg', 'infer', '--snapshot', snapshot, '--min-confidence', '2')).toMatchObject({ code: 2, error: expect.stringContaining('--min-confidence must be a number from 0 to 1') });
   });
 
+  it('reads numeric options as plain decimals only: 0x10 is not 16, nor 1e-1 a tenth', async () => {
+    const snapshot = join(folder, 'session.json');
+    await anima('kg', 'import', await file('zoo.ttl', TURTLE), '--snapshot', snapshot);
+    expect(await anima('kg', 'stats', '--snapshot', snapshot)).toMatchObject({ code: 0 });
+    expect(await anima('kg', 'similar', 'Dog', '--limit', '0x10', '--snapshot', snapshot)).toMatchObject({ code: 2, error: expect.stringContaining('--limit must be a whole number from 1 to 100, not "0x10"') });
+    expect(await anima('kg', 'infer', '--min-confidence', '1e-1', '--snapshot', snapshot)).toMatchObject({ code: 2, error: expect.stringContaining('--min-confidence must be a number from 0 to 1, not "1e-1"') });
+    expect(await anima('kg', 'infer', '--min-confidence', '0.5', '--snapshot', snapshot, '--json')).toMatchObject({ code: 0 });
+  });
+
+  it('refuses a CSV confidence written 0x1 with its line and column, and imports nothing', async () => {
+    const snapshot = join(folder, 'session.json');
+    await anima('kg', 'import', await file('zoo.ttl', TURTLE), '--snapshot', snapshot);
+    const before = await readFile(snapshot, 'utf8');
+    const refused = await anima('kg', 'import', await file('hex.csv', 'Wolf,is-a,Canine\nFox,is-a,Canine,0x1\n'), '--snapshot', snapshot);
+    expect(refused).toMatchObject({ code: 1, error: expect.stringContaining('line 2: the confidence (column 4) "0x1" is not a plain decimal from 0 to 1, such as 0.75') });
+    expect(await readFile(snapshot, 'utf8')).toBe(before);
+  });
+
   it('lists the symbols most similar to one', async () => {
     const snapshot = join(folder, 'session.json');
     await anima('kg', 'import', await file('zoo.ttl', TURTLE + ':Wolf :is-a :Canine . :Cat :is-a :Feline .\n'), '--snapshot', snapshot);

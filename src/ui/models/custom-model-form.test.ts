@@ -29,6 +29,8 @@ describe('the form that adds a WebLLM model by address', () => {
       contextTokens: 4096,
       needsShaderF16: true,
     });
+    // 0x10 is not sixteen megabytes here: only plain decimals are numbers, the rest the agent refuses.
+    expect(customModelInput({ ...FILLED, vramMB: '0x10', contextTokens: '4e3' })).toMatchObject({ vramMB: Number.NaN, contextTokens: Number.NaN });
   });
 
   it('says an added model was added, and why it cannot run on this GPU', async () => {

@@ -1,4 +1,5 @@
 import type { AgentApi, ModelView } from '../../core/api.ts';
+import { parseDecimal } from '../../core/decimal-text.ts';
 import { describeProblem, type Problem } from '../../core/result.ts';
 
 /**
@@ -31,10 +32,10 @@ export const CUSTOM_MODEL_FIELDS = {
 } as const;
 export type CustomModelField = keyof typeof CUSTOM_MODEL_FIELDS;
 
-/** A number as typed: blank is absent (the agent says what is missing), anything else is read as a number (NaN when it is not one, which the agent refuses). */
+/** A number as typed: blank is absent (the agent says what is missing), anything else is read as a plain decimal (NaN when it is not one, 0x10 included, which the agent refuses). */
 function numberOf(text: string): number | undefined {
   const trimmed = text.trim().replace(/[,_\s]/g, '');
-  return trimmed === '' ? undefined : Number(trimmed);
+  return trimmed === '' ? undefined : (parseDecimal(trimmed) ?? Number.NaN);
 }
 
 /** What the form sends to modelAdd: blank optional fields left out, so the agent's defaults and messages apply. */

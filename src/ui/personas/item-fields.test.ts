@@ -13,6 +13,9 @@ describe('item forms', () => {
     expect(fieldsOf('guardrail', draft)).toEqual({ name: 'no-deletions', description: '', content: '', severity: 0.9, triggers: ['kg_mutate', 'rm -rf'], requireApproval: true, tags: ['safety', 'data'] });
     // A severity that is not a number goes as typed: the catalog says what is wrong, at its field.
     expect(fieldsOf('guardrail', { ...draft, severity: 'high' }).severity).toBe('high');
+    // Only a plain decimal is a number: 0x1 and 1e0 would both be 1 to JavaScript.
+    expect(fieldsOf('guardrail', { ...draft, severity: '0x1' }).severity).toBe('0x1');
+    expect(fieldsOf('guardrail', { ...draft, severity: '1e0' }).severity).toBe('1e0');
   });
 
   it('come back from a stored item as typed', () => {

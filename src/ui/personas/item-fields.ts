@@ -1,5 +1,6 @@
 import { PART_TYPES, TRAIT_TYPES } from '../../core/api.ts';
 import type { GuardrailView, PartView, SkillView, TraitView } from '../../core/api.ts';
+import { parseDecimal } from '../../core/decimal-text.ts';
 import { PART_TYPE_LABELS, TRAIT_TYPE_LABELS } from './persona-messages.ts';
 
 /**
@@ -138,7 +139,8 @@ export function fieldsOf(kind: ItemKind, draft: Draft): Record<string, unknown> 
         break;
       case 'number': {
         const text = String(value).trim();
-        fields[field.key] = text !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
+        // Only a plain decimal is a number (not 0x1 nor 1e0); other text goes as typed, for the agent to refuse in words.
+        fields[field.key] = parseDecimal(text) ?? text;
         break;
       }
       default:
