@@ -485,6 +485,25 @@ require_approval = "yes"
   });
 });
 
+describe('echoing what the file holds', () => {
+  const big = 'k'.repeat(100_000);
+  const lengths = (outcome: PsycheTomlOutcome) => [...(outcome.ok ? [] : outcome.problems), ...outcome.warnings].map((problem) => describeProblem(problem).length);
+
+  test.each([
+    ['an unknown capability', `[[shadow.veto_patterns]]\nname = "x"\ncapability_triggers = ["${big}"]\nseverity = 1.0\n`],
+    ['a grammar preference', `[persona]\nname = "x"\ngrammar_preference = "${big}"\n`],
+    ['a dominant archetype', `[self_integration]\ndominant_archetype = "${big}"\n`],
+    ['an unknown key', `[persona]\nname = "x"\n${big} = 1\n`],
+    ['an unknown table', `[${big}]\nx = 1\n[persona]\nname = "x"\n`],
+    ['a key set twice', `[persona]\n${big} = 1\n${big} = 2\n`.slice(0, 250_000)],
+    ['a pattern name', `[[shadow.veto_patterns]]\nname = "${big}"\ntriggers = []\nseverity = 1.0\n`],
+  ])('%s is cut to at most 200 characters in a message', (_what, text) => {
+    const outcome = parsePsycheToml(text, defaultPsyche());
+    expect(Math.max(...lengths(outcome))).toBeLessThan(700);
+    expect([...(outcome.ok ? [] : outcome.problems), ...outcome.warnings].map(describeProblem).join('\n')).toMatch(/\(100,0\d\d characters\)|is too long/);
+  });
+});
+
 describe('patterns that mean something', () => {
   const veto = (lines: string) => `[[shadow.veto_patterns]]\nname = "stop"\n${lines}\nseverity = 1.0\nexplanation = "No."\n`;
 

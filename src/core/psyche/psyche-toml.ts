@@ -1,5 +1,6 @@
 import { parse, TomlError } from 'smol-toml';
 import type { z } from 'zod';
+import { quoteInput } from '../quote-input.ts';
 import type { Problem } from '../result.ts';
 import { CAPABILITIES, DANGER_LEVELS, type Capability, type DangerLevel } from '../tools/tool.ts';
 import {
@@ -277,7 +278,7 @@ function readSelfIntegration(reading: Reading, table: TomlTable, current: SelfIn
   const stated = readOptional(reading, table, path, 'dominant_archetype', readString);
   if (stated !== undefined && stated.toLowerCase() !== derived)
     reading.warnings.push(
-      located(reading, `${path}.dominant_archetype`, `"${stated}" disagrees with the weights: ${derived}, the highest weight, is the dominant archetype`),
+      located(reading, `${path}.dominant_archetype`, `${quoteInput(stated, 60)} disagrees with the weights: ${derived}, the highest weight, is the dominant archetype`),
     );
   return {
     individuationLevel: kept('individuation_level', readUnitNumber, current.individuationLevel),
@@ -302,8 +303,8 @@ function checkGrammarPreference(reading: Reading, preference: string, grammar: C
   if (BUILT_IN_GRAMMARS.some((builtIn) => builtIn === preference) || preference === grammar?.name) return;
   const isPath = /[/\\]|\.toml$/i.test(preference);
   const what = isPath
-    ? `"${preference}" is a grammar file Anima cannot open by its path`
-    : `"${preference}" is neither a built-in grammar (${BUILT_IN_GRAMMARS.join(', ')}) nor the [grammar] of this psyche`;
+    ? `${quoteInput(preference)} is a grammar file Anima cannot open by its path`
+    : `${quoteInput(preference)} is neither a built-in grammar (${BUILT_IN_GRAMMARS.join(', ')}) nor the [grammar] of this psyche`;
   reading.warnings.push(located(reading, 'persona.grammar_preference', `${what}: attach the grammar file; until then the narrative grammar is used`));
 }
 
@@ -342,7 +343,7 @@ const readCapabilities: ValueReader<Capability[]> = (value) => {
   const capabilities: Capability[] = [];
   for (const name of names.value) {
     const capability = CAPABILITY_BY_LOWER_NAME.get(name.toLowerCase());
-    if (capability === undefined) return { message: `has an unknown capability "${name}": use ${CAPABILITY_CHOICES}` };
+    if (capability === undefined) return { message: `has an unknown capability ${quoteInput(name, 60)}: use ${CAPABILITY_CHOICES}` };
     capabilities.push(capability);
   }
   return { value: capabilities };
@@ -390,11 +391,11 @@ function keepUnknownKeys(reading: Reading, table: TomlTable, tablePath: string, 
     // Kept values travel through IndexedDB and snapshot JSON: dates become text, nan and inf cannot go.
     const value = storableValue(table[key]);
     if (value === NOT_STORABLE) {
-      reading.warnings.push(located(reading, path, `unknown key ${path} holds nan or inf, which Anima cannot keep; dropped`));
+      reading.warnings.push(located(reading, path, `unknown key ${shownKey(path)} holds nan or inf, which Anima cannot keep; dropped`));
       continue;
     }
     kept.push([key, value]);
-    reading.warnings.push(located(reading, path, hasDate(table[key]) ? `unknown key ${path}, kept (its dates as text)` : `unknown key ${path}, kept`));
+    reading.warnings.push(located(reading, path, `unknown key ${shownKey(path)}, kept${hasDate(table[key]) ? ' (its dates as text)' : ''}`));
   }
   if (kept.length > 0) reading.extras[tablePath] = Object.fromEntries(kept);
 }
@@ -432,7 +433,7 @@ function isTable(value: unknown): value is TomlTable {
 
 /** How a wrong value is shown in a message: strings quoted and cut short, other values by kind. */
 function describeValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
+  if (typeof value === 'string') return quoteInput(value, 40);
   if (typeof value === 'number') return formatNumber(value, false);
   if (typeof value === 'boolean') return String(value);
   if (value instanceof Date) return `the date ${value.toISOString()}`;
@@ -445,7 +446,12 @@ function describeValue(value: unknown): string {
 
 function located(reading: Reading, path: string, message: string): Problem {
   const line = nearestLine(reading.located, path);
-  return { ...(line !== undefined ? { line } : {}), ...(path !== '' ? { path } : {}), message };
+  return { ...(line !== undefined ? { line } : {}), ...(path !== '' ? { path: shownKey(path) } : {}), message };
+}
+
+/** A key or key path as a message shows it: as written, or quoted and cut when it is longer than a line. */
+function shownKey(path: string): string {
+  return path.length > 200 ? quoteInput(path) : path;
 }
 
 function addProblem(reading: Reading, path: string, message: string): void {
@@ -471,9 +477,9 @@ function describeTomlError(error: TomlError, text: string): string {
   }
   const content = (text.split(/\r?\n/)[error.line - 1] ?? '').trim();
   const header = /^\[\[?\s*([^\]]*?)\s*\]/.exec(content);
-  if (header) return `[${header[1]}] appears twice: a table may be declared only once in a file`;
+  if (header) return `[${shownKey(header[1]!)}] appears twice: a table may be declared only once in a file`;
   const key = /^([^=]*?)\s*=/.exec(content);
-  if (key) return `${key[1]} is set twice: a key may appear only once in a table`;
+  if (key) return `${shownKey(key[1]!)} is set twice: a key may appear only once in a table`;
   return message;
 }
 

@@ -48,6 +48,15 @@ describe('N-Triples and Turtle import', () => {
 
   it('names the line of a Turtle syntax error', () => {
     const { problem } = parse('turtle', ['@prefix : <urn:anima:kg#> .\n:Dog :is-a :Canine .\n:Cat is-a :Mammal .\n:Cow :is-a :Mammal .\n']);
-    expect(problem?.line).toBe(3);
+    expect(problem).toEqual({ line: 3, message: 'Unexpected "is-a"' });
+  });
+
+  it('echoes at most 200 characters of a huge line it cannot read', () => {
+    const huge = 'x'.repeat(10_000_000);
+    const nTriples = parse('n-triples', [`<http://e.org/a> <http://e.org/b> ${huge} .\n`]).problem;
+    expect(nTriples).toEqual({ line: 1, message: `Unexpected "${'x'.repeat(200)}…" (10,000,000 characters)` });
+    const turtle = parse('turtle', [`@prefix : <urn:anima:kg#> .\n:a :b :c .\n${'p'.repeat(5000)}:a :b :c .\n`]).problem;
+    // n3 cuts its parser's own messages (not its lexer's) near 200 characters.
+    expect(turtle).toEqual({ line: 3, message: expect.stringMatching(/^Undefined prefix "p{100,200}…$/) });
   });
 });

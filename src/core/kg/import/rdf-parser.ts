@@ -1,4 +1,5 @@
 import { Parser, type Quad, type Term as RdfTerm } from 'n3';
+import { quoteInput } from '../../quote-input.ts';
 import type { Problem } from '../../result.ts';
 import { type Term, XSD_STRING } from '../term.ts';
 import type { ParsedStatement, StatementParser } from './statement.ts';
@@ -75,6 +76,10 @@ function termFromRdf(term: RdfTerm): Term | undefined {
 }
 
 function problemFromN3(error: Error & { context?: { line?: number } }): Problem {
-  const message = error.message.replace(/ on line \d+\.$/, '').replace(/\.$/, '');
+  const said = error.message.replace(/ on line \d+\.$/, '').replace(/\.$/, '');
+  // n3 puts the text it could not read between the first and the last double quote, whole (a
+  // 10 MB line would be echoed entire): it is shown quoted and cut, as all echoed input is.
+  const quoted = /^([^"]*)"([\s\S]*)"([^"]*)$/.exec(said);
+  const message = quoted ? `${quoted[1]}${quoteInput(quoted[2]!)}${quoted[3]}` : said;
   return error.context?.line !== undefined ? { line: error.context.line, message } : { message };
 }
