@@ -51,6 +51,12 @@ describe('N-Triples and Turtle import', () => {
     expect(problem).toEqual({ line: 3, message: 'Unexpected "is-a"' });
   });
 
+  it('refuses an invalid IRI in a prefix declaration with its line, where n3 goes on to throw', () => {
+    for (const declaration of ['@prefix : <http\u200b://example.org/> .', 'PREFIX ex: <1rn:anima:kg#>']) {
+      expect(parse('turtle', [`# zoo\n${declaration}\n:a :b :c .\n`]).problem).toEqual({ line: 2, message: 'Invalid IRI' });
+    }
+  });
+
   it('echoes at most 200 characters of a huge line it cannot read', () => {
     const huge = 'x'.repeat(10_000_000);
     const nTriples = parse('n-triples', [`<http://e.org/a> <http://e.org/b> ${huge} .\n`]).problem;

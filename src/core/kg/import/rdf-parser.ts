@@ -18,10 +18,17 @@ export function createRdfParser(format: 'n-triples' | 'turtle', sink: (statement
       return stream;
     },
   };
-  const emit = (event: string, data?: string) => {
-    for (const listener of listeners.get(event) ?? []) listener(data);
-  };
   let problem: Problem | undefined;
+  const emit = (event: string, data?: string) => {
+    try {
+      for (const listener of listeners.get(event) ?? []) listener(data);
+    } catch (error) {
+      // n3 2.13 can stumble after reporting a problem (an invalid IRI in a prefix declaration is
+      // then read as an entity that is not there): the problem it reported is the file's. A
+      // stumble of its own, unknown so far, still reaches the user as a sentence.
+      problem ??= { message: `n3 could not read the file (${error instanceof Error ? error.message : String(error)})` };
+    }
+  };
   const parser = new Parser({ format: format === 'n-triples' ? 'N-Triples' : 'Turtle' });
   parser.parse(stream as never, (error: (Error & { context?: { line?: number } }) | null, quad: Quad | null) => {
     if (problem) return;
