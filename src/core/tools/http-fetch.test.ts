@@ -18,7 +18,8 @@ beforeAll(async () => {
     const path = request.url ?? '/';
     if (path === '/Dog') {
       response.writeHead(200, { 'content-type': 'text/turtle; charset=utf-8' });
-      response.end(`<${base}Dog> <urn:anima:kg#has-part> <urn:anima:kg#Tail> .\n<${base}Dog> <urn:anima:kg#eats> <urn:anima:kg#Bone> .\n`);
+      // A relative IRI: it names the document's own address.
+      response.end(`<Dog> <urn:anima:kg#has-part> <urn:anima:kg#Tail> .\n<${base}Dog> <urn:anima:kg#eats> <urn:anima:kg#Bone> .\n`);
     } else if (path === '/Cat') {
       response.writeHead(200, { 'content-type': 'text/plain' });
       response.end('A cat is a mammal. Cats have whiskers.');
@@ -98,6 +99,10 @@ describe('http_fetch', () => {
     const [goal] = (await session.service.goalList({ sessionId: session.sessionId })).goals;
     const tail = goal!.findings.find((fact) => fact.object.label === 'Tail')!;
     expect(await session.db.provenance.get(tail.provenanceId!)).toMatchObject({ kind: 'fetch', sources: [`${base}Dog`] });
+    // <Dog> resolved against the document's address: one symbol for both lines.
+    const subjects = goal!.findings.filter((fact) => ['Tail', 'Bone'].includes(fact.object.label)).map((fact) => fact.subject);
+    expect(subjects).toHaveLength(2);
+    expect(subjects[0]).toEqual(subjects[1]);
   });
 
   it('keeps an approved fetch while web access is off, and carries it out once it is back', async () => {

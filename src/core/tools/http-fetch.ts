@@ -139,7 +139,8 @@ export const httpFetch: Tool<{ url: string }> = {
         batch.assert(batch.resolve({ type: 'label', value: fact.subject }, 'subject'), batch.resolve({ type: 'label', value: fact.predicate }, 'predicate'), batch.resolve({ type: 'label', value: fact.object }, 'object'), confidence);
       }
     } else if (text.trim() !== '') {
-      const read = await readGraphFile({ source: text, format, batch });
+      // A document's relative IRIs are relative to where it was found.
+      const read = await readGraphFile({ source: text, format, batch, baseIri: finalUrl });
       if (!read.ok) return failed(`GET ${url}: ${read.error === 'cancelled' ? 'cancelled' : read.error.map((problem) => `${problem.line !== undefined ? `line ${problem.line}: ` : ''}${problem.message}`).join('; ')}`, url, 'precondition_miss');
     }
     const delta = batch.delta;

@@ -57,6 +57,21 @@ describe('N-Triples and Turtle import', () => {
     }
   });
 
+  it('refuses a relative IRI that no @base resolves, with the line of its statement', () => {
+    // n3 kept <rel> as it was, and made "undefined/zoo#Dog" of </zoo#Dog>: neither could be exported as N-Triples.
+    const text = '@prefix : <http://e.org/> .\n:a :b :c .\n:a\n  :b <rel> .\n';
+    for (const size of [1, 5, text.length]) {
+      const chunks = text.match(new RegExp(`[\\s\\S]{1,${size}}`, 'g'))!;
+      expect(parse('turtle', chunks)).toMatchObject({
+        statements: [{ object: { value: 'http://e.org/c' } }],
+        problem: { line: 4, message: 'the IRI "rel" is not absolute (it names no scheme, such as http:): write it in full, or declare @base before it' },
+      });
+    }
+    expect(parse('turtle', ['@prefix : </zoo#> .\n:Dog :is-a :Animal .\n']).problem).toMatchObject({ line: 2, message: expect.stringContaining('"undefined/zoo#Dog" is not absolute') });
+    expect(parse('turtle', ['<http://e.org/a> <http://e.org/b> "1"^^<xsd-integer> .\n']).problem).toMatchObject({ line: 1, message: expect.stringContaining('"xsd-integer" is not absolute') });
+    expect(parse('turtle', ['@base <http://e.org/> .\n<a> <b> <rel> .\n']).statements).toMatchObject([{ object: { value: 'http://e.org/rel' } }]);
+  });
+
   it('echoes at most 200 characters of a huge line it cannot read', () => {
     const huge = 'x'.repeat(10_000_000);
     const nTriples = parse('n-triples', [`<http://e.org/a> <http://e.org/b> ${huge} .\n`]).problem;

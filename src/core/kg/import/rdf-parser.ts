@@ -9,8 +9,10 @@ type StreamListener = (data?: string) => void;
 /**
  * Parses N-Triples or Turtle incrementally with n3: chunks go in as they are read, triples come
  * out as soon as they are complete. n3 accepts any object with `on('data' | 'end')` as a stream.
+ * It is fed a line at a time, so a statement Anima refuses (n3 tells no line for those) is
+ * located at the line it ends on.
  */
-export function createRdfParser(format: 'n-triples' | 'turtle', sink: (statement: ParsedStatement) => void): StatementParser {
+export function createRdfParser(format: 'n-triples' | 'turtle', sink: (statement: ParsedStatement) => void, options: { baseIri?: string } = {}): StatementParser {
   const listeners = new Map<string, StreamListener[]>();
   const stream = {
     on(event: string, listener: StreamListener) {
@@ -29,7 +31,9 @@ export function createRdfParser(format: 'n-triples' | 'turtle', sink: (statement
       problem ??= { message: `n3 could not read the file (${error instanceof Error ? error.message : String(error)})` };
     }
   };
-  const parser = new Parser({ format: format === 'n-triples' ? 'N-Triples' : 'Turtle' });
+  /** The line being fed to n3. */
+  let line = 1;
+  const parser = new Parser({ format: format === 'n-triples' ? 'N-Triples' : 'Turtle', ...(options.baseIri !== undefined ? { baseIRI: options.baseIri } : {}) });
   parser.parse(stream as never, (error: (Error & { context?: { line?: number } }) | null, quad: Quad | null) => {
     if (problem) return;
     if (error) {
@@ -38,12 +42,20 @@ export function createRdfParser(format: 'n-triples' | 'turtle', sink: (statement
     }
     if (!quad) return;
     const statement = statementFromQuad(quad);
-    if ('message' in statement) problem = statement;
+    if ('message' in statement) problem = { line, message: statement.message };
     else sink(statement);
   });
   return {
     push(chunk) {
-      if (!problem) emit('data', chunk);
+      let start = 0;
+      while (start < chunk.length && !problem) {
+        const end = chunk.indexOf('\n', start);
+        // A piece without its line end goes on in the next chunk, on the same line.
+        const pieceEnd = end === -1 ? chunk.length : end + 1;
+        emit('data', chunk.slice(start, pieceEnd));
+        if (end !== -1) line++;
+        start = pieceEnd;
+      }
       return problem;
     },
     end() {
@@ -53,13 +65,21 @@ export function createRdfParser(format: 'n-triples' | 'turtle', sink: (statement
   };
 }
 
-function statementFromQuad(quad: Quad): ParsedStatement | Problem {
+function statementFromQuad(quad: Quad): ParsedStatement | { message: string } {
   const subject = termFromRdf(quad.subject);
   const predicate = termFromRdf(quad.predicate);
   const object = termFromRdf(quad.object);
   if (!subject || !predicate || !object) return { message: 'unsupported term (quoted triples and variables are not supported)' };
+  // n3 keeps a relative IRI as it is when neither the file (@base) nor the reader (a fetched
+  // document's address) gives a base (and makes "undefined/x" of "/x"): stored, it could never be
+  // exported as N-Triples, which wants every IRI whole.
+  const relative = [subject, predicate, object].flatMap((term) => [term.type === 'iri' ? term.value : undefined, term.type === 'literal' ? term.datatype : undefined]).find((iri) => iri !== undefined && !ABSOLUTE_IRI.test(iri));
+  if (relative !== undefined) return { message: `the IRI ${quoteInput(relative)} is not absolute (it names no scheme, such as http:): write it in full, or declare @base before it` };
   return { subject, predicate, object };
 }
+
+/** An IRI that begins with a scheme (RFC 3987). */
+const ABSOLUTE_IRI = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
 function termFromRdf(term: RdfTerm): Term | undefined {
   switch (term.termType) {

@@ -30,8 +30,10 @@ export async function readGraphFile(options: {
   signal?: AbortSignal;
   onProgress?: (progress: ReadProgress) => void;
   maxStatements?: number;
+  /** What relative IRIs of N-Triples or Turtle resolve against when the file declares no @base: a fetched document's address. */
+  baseIri?: string;
 }): Promise<Result<{ statements: number; totalBytes: number }, Problem[] | 'cancelled'>> {
-  const { source, format, batch, signal, onProgress, maxStatements = MAX_STATEMENTS_PER_IMPORT } = options;
+  const { source, format, batch, signal, onProgress, maxStatements = MAX_STATEMENTS_PER_IMPORT, baseIri } = options;
   let statements = 0;
   const sink = (statement: ParsedStatement) => {
     if (statements >= maxStatements) return;
@@ -41,7 +43,7 @@ export async function readGraphFile(options: {
     batch.assert(subject, predicate, object, statement.confidence ?? DEFAULT_CONFIDENCE);
     statements++;
   };
-  const parser: StatementParser = format === 'csv' ? createCsvParser(sink) : createRdfParser(format, sink);
+  const parser: StatementParser = format === 'csv' ? createCsvParser(sink) : createRdfParser(format, sink, { ...(baseIri !== undefined ? { baseIri } : {}) });
   const totalBytes = typeof source === 'string' ? new TextEncoder().encode(source).length : source.size;
   if (totalBytes === 0) return { ok: false, error: [{ message: 'the file is empty' }] };
   const lines = new LineTracker();
