@@ -23,6 +23,13 @@ beforeAll(async () => {
     } else if (path === '/Cat') {
       response.writeHead(200, { 'content-type': 'text/plain' });
       response.end('A cat is a mammal. Cats have whiskers.');
+    } else if (path === '/Latin') {
+      // Latin-1 bytes with no charset said: not UTF-8, so not read.
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end(Buffer.from('A caf\u00e9 is a place.', 'latin1'));
+    } else if (path === '/Zoe') {
+      response.writeHead(200, { 'content-type': 'text/plain; charset=ISO-8859-1' });
+      response.end(Buffer.from('Zo\u00e9 is a cat.', 'latin1'));
     } else if (path === '/Big') {
       response.writeHead(200, { 'content-type': 'text/plain' });
       response.end('x'.repeat(3000));
@@ -128,12 +135,20 @@ describe('http_fetch', () => {
     expect(fetched.outcome).toBe('completed');
   });
 
+  it('reads text in the charset its answer names', async () => {
+    const session = await sessionAbout('Zoe', 'whisker');
+    const fetched = await fetchCycle(session);
+    expect(fetched.act).toMatch(/^GET .*Zoe: 1 facts \(text\/plain/);
+    expect((await session.service.kgSearch({ sessionId: session.sessionId, text: 'Zoé', limit: 1 })).hits[0]?.symbol.label).toBe('Zoé');
+  });
+
   it('fails clearly past its caps, on content it cannot read, and on HTTP errors, and fetches each address once', async () => {
     for (const [name, expected] of [
       ['Big', /the answer is over 2 KB, the cap of Settings, Web access/],
       ['Page', /cannot read text\/html \(Turtle, N-Triples, CSV or plain text only\)/],
       ['Slow', /no answer within 1 s/],
       ['Nowhere', /HTTP 404/],
+      ['Latin', /: line 1: the file is not UTF-8 text: the byte 0xE9 at offset 5 \(counting from 0\)/],
     ] as const) {
       const session = await sessionAbout(name, 'whatever thing');
       const fetched = await fetchCycle(session);

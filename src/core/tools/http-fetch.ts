@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { readGraphFile } from '../kg/import/read-graph-file.ts';
 import type { KgImportFormat } from '../kg/import/statement.ts';
 import { factsOfText } from '../kg/sentence-facts.ts';
+import { quoteInput } from '../quote-input.ts';
+import { describeProblem } from '../result.ts';
+import { decodeUtf8Text } from '../text-bytes.ts';
 import { EXTRACTION_CONFIDENCE } from './text-ingest.ts';
 import type { FactIds, Tool, ToolOutcome, ToolState } from './tool.ts';
 import { type WebAccess, isAllowed } from './web-access.ts';
@@ -62,9 +65,9 @@ async function fetchAllowed(url: string, webAccess: WebAccess, signal: AbortSign
 }
 
 /** Reads a response body up to a cap, or says it is larger. */
-async function readCapped(response: Response, maxBytes: number): Promise<string | undefined> {
+async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array | undefined> {
   const reader = response.body?.getReader();
-  if (!reader) return '';
+  if (!reader) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -83,7 +86,24 @@ async function readCapped(response: Response, maxBytes: number): Promise<string 
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return bytes;
+}
+
+/**
+ * A body as text: in the charset its content type names, or else strictly as UTF-8 (what Turtle
+ * and N-Triples always are), so bytes that are not become a refusal, not U+FFFD in a label.
+ */
+function textOf(bytes: Uint8Array, contentType: string): { text: string } | { problem: string } {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1]?.toLowerCase();
+  if (charset === undefined || charset === 'utf-8' || charset === 'utf8') {
+    const decoded = decodeUtf8Text(bytes);
+    return decoded.ok ? { text: decoded.value } : { problem: decoded.error.map(describeProblem).join('; ') };
+  }
+  try {
+    return { text: new TextDecoder(charset).decode(bytes) };
+  } catch {
+    return { problem: `the answer is in the charset ${quoteInput(charset, 40)}, which this browser cannot read` };
+  }
 }
 
 /**
@@ -122,14 +142,17 @@ export const httpFetch: Tool<{ url: string }> = {
     const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     const format = FORMATS[mediaType];
     if (!format) return failed(`GET ${url}: cannot read ${mediaType || 'an unnamed content type'} (Turtle, N-Triples, CSV or plain text only)`, url, 'precondition_miss');
-    let text: string | undefined;
+    let body: Uint8Array | undefined;
     try {
-      text = await readCapped(response, maxKilobytes * 1024);
+      body = await readCapped(response, maxKilobytes * 1024);
     } catch (error) {
       const reason = error instanceof DOMException && error.name === 'TimeoutError' ? `no answer within ${timeoutSeconds} s` : error instanceof Error ? error.message : String(error);
       return failed(`GET ${url} failed while reading: ${reason}`, url, 'dependency_unavailable');
     }
-    if (text === undefined) return failed(`GET ${url}: the answer is over ${maxKilobytes} KB, the cap of Settings, Web access`, url, 'precondition_miss');
+    if (body === undefined) return failed(`GET ${url}: the answer is over ${maxKilobytes} KB, the cap of Settings, Web access`, url, 'precondition_miss');
+    const decoded = textOf(body, response.headers.get('content-type') ?? '');
+    if ('problem' in decoded) return failed(`GET ${url}: ${decoded.problem}`, url, 'precondition_miss');
+    const { text } = decoded;
 
     const batch = state.graph.batch({ now: state.now });
     let confidence = 1;
