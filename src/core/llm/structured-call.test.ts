@@ -28,6 +28,17 @@ describe('the structured call', () => {
     expect(JSON.parse(request!.response_format!.schema!)).toMatchObject({ type: 'object', required: ['subject', 'predicate', 'object', 'confidence'] });
   });
 
+  it("sends no limits a decoder's grammar pays for, and holds the answer to them all the same", async () => {
+    const named = z.object({ name: z.string().min(2).max(5), tags: z.array(z.string()).max(2), score: z.number().min(0).max(1) });
+    const { engine, provider } = providerWith([{ text: '{"name":"Phobos","tags":[],"score":0.5}' }, { text: '{"name":"Deimos","tags":[],"score":0.5}' }]);
+    const outcome = await structuredCall(provider, named, { ...ask, retries: 1 });
+    const sent = engine.requests[0]!.response_format!.schema!;
+    expect(JSON.parse(sent)).toMatchObject({ type: 'object', properties: { name: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } }, score: { type: 'number' } } });
+    expect(sent).not.toMatch(/minLength|maxLength|maxItems|minimum|maximum/);
+    expect(outcome).toMatchObject({ ok: false, bottleneck: { kind: 'invalid_output' } });
+    expect(outcome.attempts[0]!.problems).toEqual(['at name: Too big: expected string to have <=5 characters']);
+  });
+
   it('re-asks with the problems of invalid output, and takes the valid answer that follows', async () => {
     const { engine, provider } = providerWith([{ text: '{"subject":"Mars","predicate":"has","confidence":2}' }, { text: 'sure!' }, { text: '{"subject":"Mars","predicate":"has","object":"Crater","confidence":0.8}' }]);
     const outcome = await structuredCall(provider, fact, ask);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { cancelled, type ChatMessage, type LlmProvider, ProviderError, type TokenUsage } from './provider.ts';
+import { decodingSchemaOf } from './decoding-schema.ts';
 import { describeSpentLimit, type SpentLimit, type UsageBudget } from './usage-budget.ts';
 
 /** A truthful stop (DESIGN section 10): what kept the call from an answer, never a made-up one. */
@@ -38,14 +39,15 @@ const MAX_ECHOED_CHARS = 400;
 
 /**
  * Asks the provider for a value of the schema: the schema goes to the provider as JSON Schema
- * (constrained decoding where it can), and what comes back is parsed and validated with zod.
+ * (constrained decoding where it can; without the limits that make a decoder's grammar costly,
+ * see `decodingSchemaOf`), and what comes back is parsed and validated with zod.
  * Invalid output is sent back with its problems, up to `retries` times; then the outcome is an
  * `invalid_output` bottleneck. A provider that cannot answer is `dependency_unavailable`, a spent
  * budget `budget_exhausted`. A cancelled call throws the signal's reason (an AbortError).
  */
 export async function structuredCall<T>(provider: LlmProvider, schema: z.ZodType<T>, options: CallOptions): Promise<CallOutcome<T>> {
   const retries = options.retries ?? DEFAULT_RETRIES;
-  const jsonSchema = z.toJSONSchema(schema) as Record<string, unknown>;
+  const jsonSchema = decodingSchemaOf(schema);
   const system: ChatMessage[] = options.system ? [{ role: 'system', content: options.system }] : [];
   const messages: ChatMessage[] = [...(options.history ?? []), { role: 'user', content: options.prompt }];
   const attempts: Attempt[] = [];
