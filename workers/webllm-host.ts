@@ -1,4 +1,5 @@
-import { type ChatEngine, engineLossOf, reportingLoss } from '../src/core/llm/chat-engine.ts';
+import { type ChatEngine, type EngineRequest, engineLossOf, reportingLoss } from '../src/core/llm/chat-engine.ts';
+import { withJsonGrammar } from '../src/core/llm/json-grammar.ts';
 import { cancelled } from '../src/core/llm/provider.ts';
 import type { LoadProgress, WebLlmHost } from '../src/core/llm/webllm-host.ts';
 import { type GpuReport, mlcModelRecordOf, modelFilesPrefix, type WebLlmModelSpec } from '../src/core/llm/webllm-models.ts';
@@ -109,7 +110,7 @@ export function browserWebLlmHost(): WebLlmHost {
         throw new Error(loadFailure(modelId, error, refused));
       }
       const engineChat: ChatEngine = {
-        chat: { completions: { create: ((request: unknown) => engine.chat.completions.create(request as never)) as unknown as ChatEngine['chat']['completions']['create'] } },
+        chat: { completions: { create: ((request: EngineRequest) => engine.chat.completions.create(withJsonGrammar(request) as never)) as unknown as ChatEngine['chat']['completions']['create'] } },
         interruptGenerate: () => void engine.interruptGenerate(),
       };
       // A lost engine (its GPU device lost, out of memory, or its model unloaded by WebLLM after that)

@@ -49,7 +49,8 @@ function envelopeSchema(tools: readonly AgentTool[]) {
   return z.discriminatedUnion('kind', [toolCall, ...factsAnswerSchema.options]);
 }
 
-const ENVELOPE = envelopeSchema(CONSULTED_TOOLS);
+/** The envelope of every step of a question. */
+export const STEP_ENVELOPE = envelopeSchema(CONSULTED_TOOLS);
 
 /** The consulted tools and how to call them, for the prompt. */
 function toolGuide(tools: readonly AgentTool[]): string {
@@ -89,7 +90,7 @@ export async function askWithTools(state: ToolState & { model: ModelAccess }, ta
   const blocked = new Set<string>();
   const stop = (bottleneck: z.infer<typeof bottleneckSchema>) => ({ ok: false as const, bottleneck, use: { ...modelUseOf(model.provider, attempts), bottleneck }, calls });
   for (;;) {
-    const outcome = await structuredCall(model.provider, ENVELOPE, {
+    const outcome = await structuredCall(model.provider, STEP_ENVELOPE, {
       name: task.name,
       system: model.system,
       history: conversation,

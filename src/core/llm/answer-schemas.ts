@@ -1,0 +1,18 @@
+import type { z } from 'zod';
+import { voicedAnswerSchema } from '../synthesis/voiced-findings.ts';
+import { factsAnswerSchema } from '../tools/model-facts.ts';
+import { STEP_ENVELOPE } from '../tools/model-steps.ts';
+import { CHECK_SCHEMA } from './endpoint-check.ts';
+
+/**
+ * Every schema the app asks a model to answer in, named for what it answers: a loaded engine
+ * prepares their grammars before its first question, and a test compiles each with WebLLM's own
+ * grammar engine. (A write-up's schema differs only in what zod checks after decoding, so one
+ * stands for all.)
+ */
+export const ANSWER_SCHEMAS: readonly { name: string; schema: z.ZodType }[] = [
+  { name: 'step', schema: STEP_ENVELOPE },
+  { name: 'facts', schema: factsAnswerSchema },
+  { name: 'write_up', schema: voicedAnswerSchema(0) },
+  { name: 'check', schema: CHECK_SCHEMA },
+];
