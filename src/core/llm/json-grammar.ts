@@ -5,13 +5,23 @@
  */
 export const MAX_WHITESPACE = 20;
 
-/** The rules every grammar ends with: any JSON value, strings with their escapes, numbers, bounded whitespace. */
+/**
+ * A JSON string: runs of any character but a quote, a backslash or a control character, between
+ * JSON's escapes (\n, \", \u00e9...). Written as runs, xgrammar masks the tokens inside a string
+ * in microseconds; written as one character or escape at a time, about 100 ms a token for a
+ * 150,000-token vocabulary.
+ */
+const STRING = String.raw`("\"" [^"\\\x00-\x1f]* ("\\" escape [^"\\\x00-\x1f]*)* "\"")`;
+
+/**
+ * The rules every grammar ends with: any JSON value (a tool's input: its strings share one rule,
+ * which keeps the grammar small), strings, numbers, bounded whitespace.
+ */
 const COMMON_RULES = [
   'value ::= object | array | string | number | boolean | null',
   'object ::= "{" ws (string ws ":" ws value ws ("," ws string ws ":" ws value ws)*)? "}"',
   'array ::= "[" ws (value ws ("," ws value ws)*)? "]"',
-  // Any character but a quote, a backslash or a control character, or one of JSON's escapes (\n, \", \u00e9...).
-  String.raw`string ::= "\"" ([^"\\\x00-\x1f] | "\\" escape)* "\""`,
+  `string ::= ${STRING}`,
   String.raw`escape ::= ["\\/bfnrt] | "u" [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F]`,
   'number ::= "-"? ("0" | [1-9] [0-9]*) ("." [0-9]+)? ([eE] [+-]? [0-9]+)?',
   'integer ::= "-"? ("0" | [1-9] [0-9]*)',
@@ -54,7 +64,11 @@ export function jsonGrammarOf(schema: Schema): string {
     const { type } = schema;
     if (Array.isArray(type)) return type.length > 0 ? ruleFor(type.map((one) => expression({ ...schema, type: one })).join(' | ')) : 'value';
     switch (type) {
+      // Written out where it is used, not as one shared rule: xgrammar then knows what follows the
+      // string, and masks the tokens inside it without checking those that hold a quote one by one
+      // (a shared rule cost 1.5 ms a token for the facts answer; written out, 0.01 ms).
       case 'string':
+        return STRING;
       case 'number':
       case 'integer':
       case 'boolean':
@@ -76,7 +90,7 @@ export function jsonGrammarOf(schema: Schema): string {
     if (properties.length === 0) {
       if (schema.additionalProperties === false) return '"{" ws "}"';
       const value = expression(schema.additionalProperties);
-      return `"{" ws (string ws ":" ws ${value} ws ("," ws string ws ":" ws ${value} ws)*)? "}"`;
+      return `"{" ws (${STRING} ws ":" ws ${value} ws ("," ws ${STRING} ws ":" ws ${value} ws)*)? "}"`;
     }
     // The schema's properties in its order (as xgrammar's strict mode has them), each optional one
     // either there or not; other properties are left out, though the schema may allow them.
