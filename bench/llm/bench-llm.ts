@@ -8,8 +8,12 @@
  *   repeat the start of the request before;
  * - WebLLM (0.2.86): only a request that continues the conversation before (its messages, then
  *   the answer to them) keeps the KV cache; any other request is read whole.
- * Target: 80% or more of the prompt is such a prefix for prefix caches. Prints a table, then one
- * JSON object as the last line.
+ * Target: 80% or more of the prompt is such a prefix for prefix caches.
+ *
+ * Then it compiles the grammar WebLLM is sent for each answer schema of the app with WebLLM's own
+ * xgrammar, in Node, for a synthetic vocabulary of 150,000 tokens (no real tokenizer is at hand),
+ * and times the token mask while an example answer is matched character by character.
+ * Prints tables, then one JSON object as the last line.
  */
 import { readFileSync } from 'node:fs';
 import { withContractChecks } from '../../src/core/api.ts';
@@ -18,6 +22,10 @@ import { createAgentService } from '../../src/core/service.ts';
 import { AnimaDatabase } from '../../src/core/store/database.ts';
 import { freshIndexedDb } from '../../src/core/testing/test-database.ts';
 import { ScriptedWebLlmHost } from '../../src/core/testing/scripted-webllm-host.ts';
+import { ANSWER_SCHEMAS } from '../../src/core/llm/answer-schemas.ts';
+import { decodingSchemaOf } from '../../src/core/llm/decoding-schema.ts';
+import { jsonGrammarOf } from '../../src/core/llm/json-grammar.ts';
+import { cpuMs, loadXgrammar, syntheticVocabulary } from '../../tests/unit/xgrammar.ts';
 
 const CYCLES = 20;
 const TARGET = 0.8;
@@ -109,4 +117,36 @@ const figures = {
 console.log('step\tprompt\tprefix\tcontinued\tsystem');
 for (const step of steps) console.log(`${step.step}\t${step.prompt_tokens}\t${step.prefix_tokens}\t${step.continued_tokens}\t${step.system_tokens}`);
 console.log(`${steps.length} model requests in ${run.cyclesRun} cycles; after the first, ${(prefixShare * 100).toFixed(1)}% of the prompt repeats the start of the request before (prefix caches; target ${TARGET * 100}%), and WebLLM keeps ${(continuedShare * 100).toFixed(1)}% (it reuses its KV cache only within a conversation: a tool call's next step, or a retry)`);
-console.log(JSON.stringify({ bench: 'llm', ...figures }));
+
+const VOCABULARY_SIZE = 150_000;
+const EXAMPLE_ANSWERS: Record<string, unknown> = {
+  step: { kind: 'tool_call', tool: 'kg_query', input: { pattern: 'Zorblax ?p ?o' } },
+  facts: { kind: 'final', answer: 'Zorblax is a mineral.', triples: [{ subject: 'Zorblax', predicate: 'is-a', object: 'Mineral', confidence: 0.8 }] },
+  write_up: { kind: 'final', text: 'Zorblax is a mineral [1].\n\nIt is "rare".', cites: [1] },
+  check: { city: 'Paris' },
+};
+const xgrammar = loadXgrammar();
+const vocabulary = await xgrammar.TokenizerInfo.createTokenizerInfo(syntheticVocabulary(VOCABULARY_SIZE), 'raw');
+const compiler = await xgrammar.GrammarCompiler.createGrammarCompiler(vocabulary, false);
+const grammars = [];
+for (const { name, schema } of ANSWER_SCHEMAS) {
+  const grammar = jsonGrammarOf(decodingSchemaOf(schema));
+  const times: number[] = [];
+  for (let round = 0; round < 3; round++) times.push(await cpuMs(async () => (await compiler.compileGrammar(grammar)).dispose()));
+  const compiled = await compiler.compileGrammar(grammar);
+  const matcher = await xgrammar.GrammarMatcher.createGrammarMatcher(compiled);
+  const example = JSON.stringify(EXAMPLE_ANSWERS[name], null, 1);
+  let maskMs = 0;
+  for (const character of example) {
+    maskMs += await cpuMs(() => matcher.getNextTokenBitmask());
+    if (!matcher._acceptString(character)) throw new Error(`the ${name} grammar refuses its example answer at "${character}"`);
+  }
+  matcher.dispose();
+  compiled.dispose();
+  grammars.push({ schema: name, grammar_chars: grammar.length, compile_ms: Number(Math.min(...times).toFixed(1)), mask_ms_per_char: Number((maskMs / example.length).toFixed(3)) });
+}
+compiler.dispose();
+vocabulary.dispose();
+console.log(`\nschema\tcompile ms\tmask ms/char\t(WebLLM's xgrammar in Node, ${VOCABULARY_SIZE}-token synthetic vocabulary, CPU time, best of 3)`);
+for (const grammar of grammars) console.log(`${grammar.schema}\t${grammar.compile_ms}\t${grammar.mask_ms_per_char}`);
+console.log(JSON.stringify({ bench: 'llm', ...figures, grammars }));
