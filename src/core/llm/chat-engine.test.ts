@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ScriptedEngine } from '../testing/scripted-engine.ts';
-import { type ChatEngine, type EngineChunk, type EngineCompletion, engineLossOf, engineProvider, reportingLoss } from './chat-engine.ts';
+import { type ChatEngine, type EngineChunk, type EngineCompletion, type EngineRequest, engineLossOf, engineProvider, reportingLoss } from './chat-engine.ts';
 
 /** WebLLM's words when the device goes while it loads (its DeviceLostError). */
 const DEVICE_LOST = 'The WebGPU device was lost while loading the model. This issue often occurs due to running out of memory (OOM).';
@@ -58,5 +58,67 @@ describe('a lost engine', () => {
     const scripted = new ScriptedEngine([]);
     reportingLoss(scripted, () => undefined).interruptGenerate();
     expect(scripted.interrupts).toBe(1);
+  });
+});
+
+/** WebLLM's words when xgrammar cannot build a request's grammar (its GrammarMatcherInitError). */
+const GRAMMAR_FAILED = 'Failed to initialize the grammar matcher for response format `grammar`: EBNF parse error at line 3';
+/** WebLLM's words for a prompt past the context window (its ContextWindowSizeExceededError). */
+const CONTEXT_EXCEEDED = 'Prompt tokens exceed context window size: number of prompt tokens: 4200; context window size: 4096\nConsider shortening the prompt, or increase `context_window_size`, or using sliding window via `sliding_window_size`.';
+
+describe('a request the engine cannot constrain', () => {
+  const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+  const asked = { messages: [{ role: 'system' as const, content: 'Answer with JSON.' }, { role: 'user' as const, content: 'Which city?' }], jsonSchema: { name: 'city', schema } };
+
+  it('is sent again once without the grammar, the schema in words, and that schema goes without one from then on', async () => {
+    const engine = new ScriptedEngine([{ fail: GRAMMAR_FAILED }, { text: '{"city":"Paris"}' }, { text: '{"city":"Lyon"}' }]);
+    const provider = engineProvider(engine, { name: 'webllm', model: 'tiny' });
+    expect(await provider.complete(asked)).toMatchObject({ text: '{"city":"Paris"}' });
+    expect(engine.requests[0]!.response_format).toEqual({ type: 'json_object', schema: JSON.stringify(schema) });
+    expect(engine.requests[1]!.response_format).toBeUndefined();
+    expect(engine.requests[1]!.messages[0]!.content).toBe(`Answer with JSON.\n\nAnswer with only a JSON object that follows this JSON Schema: ${JSON.stringify(schema)}`);
+    expect(await provider.complete(asked)).toMatchObject({ text: '{"city":"Lyon"}' });
+    expect(engine.requests[2]!.response_format).toBeUndefined();
+    expect(engine.requests).toHaveLength(3);
+  });
+
+  it('fails as before when the second try fails too, and a failure of another kind is not retried', async () => {
+    const twice = new ScriptedEngine([{ fail: GRAMMAR_FAILED }, { fail: 'the tokenizer choked' }]);
+    await expect(engineProvider(twice, { name: 'webllm', model: 'tiny' }).complete(asked)).rejects.toMatchObject({ kind: 'unavailable', message: 'the tokenizer choked' });
+    const other = new ScriptedEngine([{ fail: 'the tokenizer choked' }, { text: '{"city":"Paris"}' }]);
+    await expect(engineProvider(other, { name: 'webllm', model: 'tiny' }).complete(asked)).rejects.toMatchObject({ kind: 'unavailable' });
+    expect(other.requests).toHaveLength(1);
+  });
+});
+
+describe("a prompt past the engine's context window", () => {
+  it('is a context overflow, not a lost engine', async () => {
+    let losses = 0;
+    const provider = engineProvider(reportingLoss(new ScriptedEngine([{ fail: CONTEXT_EXCEEDED }]), () => losses++), { name: 'webllm', model: 'tiny' });
+    await expect(provider.complete({ messages: [{ role: 'user', content: 'A long question' }] })).rejects.toMatchObject({ kind: 'context-overflow', message: CONTEXT_EXCEEDED });
+    expect(losses).toBe(0);
+  });
+});
+
+describe("an engine that counts tokens", () => {
+  it("tells its context window through the provider, and the usage counts the whole prompt when the engine read only the new part", async () => {
+    // An engine that reuses its cache: it reports only the last message as read.
+    const scripted = new ScriptedEngine([{ text: 'Paris' }], { contextTokens: 4096 });
+    const reusing: ChatEngine = {
+      context: scripted.context!,
+      interruptGenerate: () => scripted.interruptGenerate(),
+      chat: {
+        completions: {
+          create: (async (request: EngineRequest) => {
+            const completion = (await scripted.chat.completions.create({ ...request, stream: false })) as EngineCompletion;
+            return { ...completion, usage: { prompt_tokens: 2, completion_tokens: 1 } };
+          }) as ChatEngine['chat']['completions']['create'],
+        },
+      },
+    };
+    const provider = engineProvider(reusing, { name: 'webllm', model: 'tiny' });
+    expect(provider.context?.tokens).toBe(4096);
+    const completion = await provider.complete({ messages: [{ role: 'system', content: 'You are Anima, here to help.' }, { role: 'user', content: 'Which city?' }] });
+    expect(completion.usage).toEqual({ promptTokens: 8, completionTokens: 1 });
   });
 });

@@ -1,4 +1,4 @@
-import { cancelled, type Completion, type CompletionRequest, type LlmProvider, ProviderError } from './provider.ts';
+import { cancelled, type Completion, type CompletionRequest, type LlmProvider, type ModelContext, ProviderError, withSchemaInWords } from './provider.ts';
 
 /**
  * The part of WebLLM's engine (`MLCEngineInterface`) the agent uses, which our CPU engine and the
@@ -13,6 +13,8 @@ export type ChatEngine = {
     };
   };
   interruptGenerate(): void;
+  /** The loaded model's context window and its tokenizer's count, where the engine can tell. */
+  readonly context?: ModelContext;
 };
 
 export type EngineRequest = {
@@ -41,9 +43,25 @@ export function engineLossOf(error: unknown): 'device-lost' | 'out-of-memory' | 
   return undefined;
 }
 
+/**
+ * Whether the engine could not build the grammar of a request's schema (WebLLM's
+ * GrammarMatcherInitError): the engine is fine, and can answer the request without it.
+ */
+export function isGrammarFailure(error: unknown): boolean {
+  const message = error instanceof Error ? `${error.name} ${error.message}` : String(error);
+  return /GrammarMatcherInitError|grammar matcher/i.test(message);
+}
+
+/** Whether the prompt was longer than the model's context window (WebLLM's ContextWindowSizeExceededError). */
+function isContextOverflow(error: unknown): boolean {
+  const message = error instanceof Error ? `${error.name} ${error.message}` : String(error);
+  return /ContextWindowSizeExceeded|exceed(s)? (the )?context window/i.test(message);
+}
+
 /** What an engine's failure means for the run. */
 function engineFailure(error: unknown): ProviderError {
   const message = error instanceof Error ? error.message : String(error);
+  if (isContextOverflow(error)) return new ProviderError('context-overflow', message);
   const loss = engineLossOf(error);
   if (loss === 'device-lost') return new ProviderError('device-lost', `the GPU device was lost (${message}); reload the model, or run with provider none`);
   if (loss === 'out-of-memory') return new ProviderError('out-of-memory', `the model ran out of memory (${message}); a smaller model may fit`);
@@ -74,28 +92,57 @@ export function reportingLoss(engine: ChatEngine, onLost: () => void): ChatEngin
   return {
     chat: { completions: { create: create as ChatEngine['chat']['completions']['create'] } },
     interruptGenerate: () => engine.interruptGenerate(),
+    ...(engine.context ? { context: engine.context } : {}),
   };
 }
 
-/** A provider over an in-browser engine (WebLLM on the GPU, llama.cpp on the CPU). */
+/**
+ * A provider over an in-browser engine (WebLLM on the GPU, llama.cpp on the CPU). A request whose
+ * schema the engine cannot build a grammar for is sent again once without it, with the schema in
+ * words (the answer is validated all the same), and that schema goes without a grammar from then
+ * on. Where the engine counts tokens, the usage counts the whole prompt: WebLLM counts only what it
+ * read anew when it reused its cache of the conversation before.
+ */
 export function engineProvider(engine: ChatEngine, identity: { name: 'webllm' | 'gguf'; model: string }): LlmProvider {
+  /** The schemas the engine could not build a grammar for. */
+  const withoutGrammar = new Set<string>();
   return {
     ...identity,
+    ...(engine.context ? { context: engine.context } : {}),
     async complete(request: CompletionRequest): Promise<Completion> {
       const { signal } = request;
       if (signal?.aborted) throw cancelled(signal);
       const interrupt = () => engine.interruptGenerate();
       signal?.addEventListener('abort', interrupt, { once: true });
-      const body: EngineRequest = {
-        messages: request.messages.map((message) => ({ ...message })),
-        ...(request.jsonSchema ? { response_format: { type: 'json_object', schema: JSON.stringify(request.jsonSchema.schema) } } : {}),
+      const schema = request.jsonSchema ? JSON.stringify(request.jsonSchema.schema) : undefined;
+      const bodyOf = (constrained: boolean): EngineRequest => ({
+        messages: (!constrained && request.jsonSchema ? withSchemaInWords(request.messages, request.jsonSchema.schema) : request.messages).map((message) => ({ ...message })),
+        ...(constrained && schema !== undefined ? { response_format: { type: 'json_object', schema } } : {}),
         ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
         ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-      };
+      });
       try {
+        const constrained = schema !== undefined && !withoutGrammar.has(schema);
+        let completion: Completion;
+        try {
+          completion = await send(bodyOf(constrained));
+        } catch (error) {
+          if (!constrained || !isGrammarFailure(error) || signal?.aborted) throw error;
+          withoutGrammar.add(schema);
+          completion = await send(bodyOf(false));
+        }
+        if (signal?.aborted) throw cancelled(signal);
+        return engine.context ? { ...completion, usage: { ...completion.usage, promptTokens: Math.max(completion.usage.promptTokens, await contentTokens(engine.context, request)) } } : completion;
+      } catch (error) {
+        if (signal?.aborted) throw cancelled(signal);
+        throw error instanceof ProviderError ? error : engineFailure(error);
+      } finally {
+        signal?.removeEventListener('abort', interrupt);
+      }
+
+      async function send(body: EngineRequest): Promise<Completion> {
         if (!request.onText) {
           const completion = await engine.chat.completions.create({ ...body, stream: false });
-          if (signal?.aborted) throw cancelled(signal);
           const [choice] = completion.choices;
           return { text: choice?.message.content ?? '', finishReason: choice?.finish_reason ?? 'stop', usage: usageOf(completion.usage) };
         }
@@ -107,21 +154,22 @@ export function engineProvider(engine: ChatEngine, identity: { name: 'webllm' | 
           const piece = chunk.choices[0]?.delta.content ?? '';
           if (piece !== '') {
             text += piece;
-            request.onText(piece);
+            request.onText!(piece);
           }
           finishReason = chunk.choices[0]?.finish_reason ?? finishReason;
           usage = chunk.usage ?? usage;
         }
-        if (signal?.aborted) throw cancelled(signal);
         return { text, finishReason, usage: usageOf(usage) };
-      } catch (error) {
-        if (signal?.aborted) throw cancelled(signal);
-        throw error instanceof ProviderError ? error : engineFailure(error);
-      } finally {
-        signal?.removeEventListener('abort', interrupt);
       }
     },
   };
+}
+
+/** The tokens of a request's messages, without what the chat template adds: at most the prompt WebLLM read. */
+async function contentTokens(context: ModelContext, request: CompletionRequest): Promise<number> {
+  let total = 0;
+  for (const message of request.messages) total += await context.count(message.content);
+  return total;
 }
 
 function usageOf(usage: EngineUsage | undefined) {

@@ -145,6 +145,26 @@ describe('a language model in the loop', () => {
     expect(cycles[3]!.candidates.find((candidate) => candidate.tool === 'reason')?.skippedBecause).toMatch(/no model is bound/);
   });
 
+  it("keeps its model when a question is longer than the model's context window: that call ends in a budget bottleneck, and the next is asked", async () => {
+    const overflow = 'Prompt tokens exceed context window size: number of prompt tokens: 4200; context window size: 4096';
+    const { service, sessionId, engine } = await zorblaxSession([{ fail: overflow }, { text: ZORBLAX_IS_A_MOON }]);
+    const { result, cycles } = await run(service, sessionId, 6);
+    const asked = cycles.filter((record) => record.model);
+    expect(asked[0]).toMatchObject({ tool: 'reason', outcome: 'failed', model: { bottleneck: { kind: 'budget_exhausted', detail: expect.stringContaining("the prompt is longer than the model's context window") } } });
+    expect(asked[1]).toMatchObject({ tool: 'reason', outcome: 'completed' });
+    expect(engine.requests).toHaveLength(2);
+    expect(result).toMatchObject({ ok: true, stoppedBecause: 'no-active-goal', usage: { provider: 'webllm' } });
+    expect(result.ok && result.usage.fellBack).toBeUndefined();
+  });
+
+  it('keeps its model when the engine cannot build the grammar of an answer: the question is asked again without it', async () => {
+    const { service, sessionId, engine } = await zorblaxSession([{ fail: 'Failed to initialize the grammar matcher for response format `grammar`: invalid rule' }, { text: ZORBLAX_IS_A_MOON }]);
+    const { result, cycles } = await run(service, sessionId, 5);
+    expect(cycles[1]).toMatchObject({ tool: 'reason', outcome: 'completed', model: { requests: 1 } });
+    expect(engine.requests.map((request) => request.response_format?.type)).toEqual(['json_object', undefined]);
+    expect(result.ok && result.usage.fellBack).toBeUndefined();
+  });
+
   it('runs on the symbolic engine, and says why, when the chosen engine cannot be had here', async () => {
     const { service, sessionId } = await zorblaxSession([], { loads: false });
     const { result } = await run(service, sessionId, 1);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cancelled, type ChatMessage, type Completion, type CompletionRequest, type LlmProvider, ProviderError } from './provider.ts';
+import { cancelled, type Completion, type CompletionRequest, type LlmProvider, ProviderError, withSchemaInWords } from './provider.ts';
 
 /** Where an OpenAI-compatible server is (llama.cpp's server, vLLM, Ollama, a hosted API). The key stays on this device. */
 export const openAiEndpointSchema = z.object({
@@ -96,13 +96,6 @@ export function openAiCompatibleProvider(endpoint: OpenAiEndpoint, fetchImpl: ty
         throw new ProviderError('unavailable', `${url} sent an answer that is not a chat completion: ${error instanceof Error ? error.message : String(error)}`);
       }
   }
-}
-
-/** With only "answer in JSON" to go on, the model reads the schema in the system message. */
-function withSchemaInWords(messages: readonly ChatMessage[], schema: Record<string, unknown>): ChatMessage[] {
-  const rule = `Answer with only a JSON object that follows this JSON Schema: ${JSON.stringify(schema)}`;
-  const [first, ...rest] = messages;
-  return first?.role === 'system' ? [{ role: 'system', content: `${first.content}\n\n${rule}` }, ...rest] : [{ role: 'system', content: rule }, ...messages];
 }
 
 /** The server refused the response format: asked again with a weaker one, or, with none left, a refusal like any other. */

@@ -30,10 +30,14 @@ export type CompletionRequest = {
 
 export type Completion = { text: string; usage: TokenUsage; finishReason: string };
 
+/** How much a model reads at once (prompt and answer), and its tokenizer's count of a text's tokens. */
+export type ModelContext = { tokens: number; count(text: string): Promise<number> };
+
 /** Why a provider could not answer; `kind` tells the contract which bottleneck it is. */
 export class ProviderError extends Error {
   constructor(
-    readonly kind: 'unavailable' | 'device-lost' | 'out-of-memory' | 'refused',
+    /** `context-overflow`: the prompt is longer than the model's context window (the model itself is fine). */
+    readonly kind: 'unavailable' | 'device-lost' | 'out-of-memory' | 'refused' | 'context-overflow',
     message: string,
   ) {
     super(message);
@@ -45,7 +49,16 @@ export class ProviderError extends Error {
 export interface LlmProvider {
   readonly name: Exclude<ProviderName, 'none'>;
   readonly model: string;
+  /** The model's context window, where the provider can count tokens with the model's tokenizer: prompts are fitted to it before they are sent. */
+  readonly context?: ModelContext;
   complete(request: CompletionRequest): Promise<Completion>;
+}
+
+/** With no constrained decoding to hold the answer to its schema, the model reads the schema in the system message. */
+export function withSchemaInWords(messages: readonly ChatMessage[], schema: Record<string, unknown>): ChatMessage[] {
+  const rule = `Answer with only a JSON object that follows this JSON Schema: ${JSON.stringify(schema)}`;
+  const [first, ...rest] = messages;
+  return first?.role === 'system' ? [{ role: 'system', content: `${first.content}\n\n${rule}` }, ...rest] : [{ role: 'system', content: rule }, ...messages];
 }
 
 /** The error a cancelled call ends with (as fetch does). */

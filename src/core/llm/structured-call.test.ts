@@ -8,8 +8,8 @@ import { UsageBudget } from './usage-budget.ts';
 const fact = z.object({ subject: z.string().min(1), predicate: z.string().min(1), object: z.string().min(1), confidence: z.number().min(0).max(1) });
 const ask = { name: 'fact', system: 'You are Anima.', prompt: 'Give one fact about Mars.' };
 
-function providerWith(script: ConstructorParameters<typeof ScriptedEngine>[0]) {
-  const engine = new ScriptedEngine(script);
+function providerWith(script: ConstructorParameters<typeof ScriptedEngine>[0], options: ConstructorParameters<typeof ScriptedEngine>[1] = {}) {
+  const engine = new ScriptedEngine(script, options);
   return { engine, provider: engineProvider(engine, { name: 'webllm', model: 'scripted-1' }) };
 }
 
@@ -37,6 +37,34 @@ describe('the structured call', () => {
     expect(sent).not.toMatch(/minLength|maxLength|maxItems|minimum|maximum/);
     expect(outcome).toMatchObject({ ok: false, bottleneck: { kind: 'invalid_output' } });
     expect(outcome.attempts[0]!.problems).toEqual(['at name: Too big: expected string to have <=5 characters']);
+  });
+
+  it("leaves the oldest steps of a conversation out when it outgrows the model's context window", async () => {
+    const step = (index: number) => [
+      { role: 'assistant' as const, content: `{"call": ${index}}` },
+      { role: 'user' as const, content: `result ${index}: ${'lorem '.repeat(40)}` },
+    ];
+    const history = [{ role: 'user' as const, content: 'Give one fact about Mars, calling tools first.' }, ...step(1), ...step(2), ...step(3)];
+    // 3 + 8 words for the system prompt and the question, 44 a step (the last one's result is the prompt),
+    // 8 of template a message and 16 a prompt: 223 tokens; with 100 kept for the answer, 150 fit.
+    const { engine, provider } = providerWith([{ text: '{"subject":"Mars","predicate":"has","object":"Volcano","confidence":0.9}' }], { contextTokens: 250 });
+    const outcome = await structuredCall(provider, fact, { ...ask, history: history.slice(0, -1), prompt: history.at(-1)!.content, maxTokens: 100 });
+    expect(outcome.ok).toBe(true);
+    expect(engine.requests[0]!.messages.map((message) => message.content)).toEqual(['You are Anima.', history[0]!.content, '{"call": 3}', history.at(-1)!.content]);
+  });
+
+  it('ends in a budget bottleneck, without sending it, when the question alone does not fit, or when the engine finds it too long', async () => {
+    const { engine, provider } = providerWith([], { contextTokens: 64 });
+    const outcome = await structuredCall(provider, fact, { ...ask, prompt: 'lorem '.repeat(50), maxTokens: 16 });
+    expect(outcome).toEqual({
+      ok: false,
+      bottleneck: { kind: 'budget_exhausted', detail: "webllm (scripted-1): the question needs 101 tokens with room for the answer, and the model's context window holds 64" },
+      attempts: [],
+      usage: { promptTokens: 0, completionTokens: 0 },
+    });
+    expect(engine.requests).toHaveLength(0);
+    const overflowing = providerWith([{ fail: 'Prompt tokens exceed context window size: number of prompt tokens: 4200; context window size: 4096' }]).provider;
+    expect(await structuredCall(overflowing, fact, ask)).toMatchObject({ ok: false, bottleneck: { kind: 'budget_exhausted', detail: "webllm (scripted-1): the prompt is longer than the model's context window (Prompt tokens exceed context window size: number of prompt tokens: 4200; context window size: 4096)" } });
   });
 
   it('re-asks with the problems of invalid output, and takes the valid answer that follows', async () => {

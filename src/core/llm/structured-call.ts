@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { cancelled, type ChatMessage, type LlmProvider, ProviderError, type TokenUsage } from './provider.ts';
+import { fitToContext } from './context-fit.ts';
 import { decodingSchemaOf } from './decoding-schema.ts';
 import { describeSpentLimit, type SpentLimit, type UsageBudget } from './usage-budget.ts';
 
@@ -43,7 +44,10 @@ const MAX_ECHOED_CHARS = 400;
  * see `decodingSchemaOf`), and what comes back is parsed and validated with zod.
  * Invalid output is sent back with its problems, up to `retries` times; then the outcome is an
  * `invalid_output` bottleneck. A provider that cannot answer is `dependency_unavailable`, a spent
- * budget `budget_exhausted`. A cancelled call throws the signal's reason (an AbortError).
+ * budget `budget_exhausted`. Where the provider counts tokens, the prompt is fitted to the model's
+ * context window first (see `fitToContext`: the oldest steps of a long conversation are left
+ * out); a question that cannot fit is `budget_exhausted` too. A cancelled call throws the
+ * signal's reason (an AbortError).
  */
 export async function structuredCall<T>(provider: LlmProvider, schema: z.ZodType<T>, options: CallOptions): Promise<CallOutcome<T>> {
   const retries = options.retries ?? DEFAULT_RETRIES;
@@ -62,15 +66,22 @@ export async function structuredCall<T>(provider: LlmProvider, schema: z.ZodType
     const wallMsLeft = options.budget?.wallMsLeft();
     const wall = wallMsLeft === undefined || wallMsLeft > MAX_TIMER_MS ? undefined : AbortSignal.timeout(wallMsLeft);
     const signal = wall && options.signal ? AbortSignal.any([options.signal, wall]) : (wall ?? options.signal);
+    let sent = [...system, ...messages];
+    if (provider.context) {
+      const fitted = await fitToContext(provider.context, sent, options.maxTokens);
+      if (!fitted.ok) return stop(contextExhausted(provider, `the question needs ${fitted.needed} tokens with room for the answer, and the model's context window holds ${fitted.window}`));
+      sent = fitted.messages;
+    }
     let completion;
     try {
-      completion = await provider.complete({ messages: [...system, ...messages], jsonSchema: { name: options.name, schema: jsonSchema }, signal, ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}) });
+      completion = await provider.complete({ messages: sent, jsonSchema: { name: options.name, schema: jsonSchema }, signal, ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}) });
     } catch (error) {
       if (options.signal?.aborted) throw cancelled(options.signal);
       if (wall?.aborted) {
         const wallSeconds = options.budget!.limits.wallSeconds!;
         return stop(budgetExhausted(options.budget!.spent() ?? { limit: 'wallSeconds', used: wallSeconds, max: wallSeconds }));
       }
+      if (error instanceof ProviderError && error.kind === 'context-overflow') return stop(contextExhausted(provider, `the prompt is longer than the model's context window (${error.message})`));
       if (error instanceof ProviderError) return stop({ kind: 'dependency_unavailable', detail: `${provider.name} (${provider.model}): ${error.message}` });
       throw error;
     }
@@ -86,6 +97,14 @@ export async function structuredCall<T>(provider: LlmProvider, schema: z.ZodType
   }
   const last = attempts.at(-1)?.problems ?? [];
   return stop({ kind: 'invalid_output', detail: `${attempts.length} answers, none valid; the last: ${last.join('; ')}` });
+}
+
+/**
+ * A question longer than the model's context window, as the bottleneck that ends the call: a
+ * budget spent (of context), not a model gone, so the run keeps its model for other questions.
+ */
+function contextExhausted(provider: LlmProvider, why: string): Bottleneck {
+  return { kind: 'budget_exhausted', detail: `${provider.name} (${provider.model}): ${why}` };
 }
 
 /** A spent budget, as the bottleneck that ends a call. */

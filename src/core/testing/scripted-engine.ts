@@ -1,20 +1,24 @@
 import type { ChatEngine, EngineChunk, EngineCompletion, EngineRequest } from '../llm/chat-engine.ts';
+import type { ModelContext } from '../llm/provider.ts';
 
 /** One scripted reply: text at once, text after a delay (an interrupt cuts it short), or a failure with this message. */
 export type ScriptedReply = { text: string; delayMs?: number } | { fail: string };
 
 /**
  * A deterministic engine with WebLLM's interface, for tests: it answers with its script, in order,
- * counts a token per word, and keeps every request it was sent.
+ * counts a token per word, and keeps every request it was sent. Given a context window, it tells
+ * it and counts tokens (words) as WebLLM's engine does.
  */
 export class ScriptedEngine implements ChatEngine {
   readonly requests: EngineRequest[] = [];
   interrupts = 0;
+  readonly context?: ModelContext;
   readonly #script: ScriptedReply[];
   #interrupt: (() => void) | undefined;
 
-  constructor(script: readonly ScriptedReply[]) {
+  constructor(script: readonly ScriptedReply[], options: { contextTokens?: number } = {}) {
     this.#script = [...script];
+    if (options.contextTokens !== undefined) this.context = { tokens: options.contextTokens, count: async (text) => words(text) };
   }
 
   readonly chat = {
