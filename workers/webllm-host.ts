@@ -1,8 +1,10 @@
-import { type ChatEngine, type EngineRequest, engineLossOf, reportingLoss } from '../src/core/llm/chat-engine.ts';
+import { answerDecodingSchemas } from '../src/core/llm/answer-schemas.ts';
+import { type ChatEngine, type EngineRequest, engineLossOf } from '../src/core/llm/chat-engine.ts';
+import { EngineKeeper, type LoadedEngine } from '../src/core/llm/engine-keeper.ts';
 import { withJsonGrammar } from '../src/core/llm/json-grammar.ts';
-import { cancelled } from '../src/core/llm/provider.ts';
+import { cancelled, type ModelContext } from '../src/core/llm/provider.ts';
 import type { LoadProgress, WebLlmHost } from '../src/core/llm/webllm-host.ts';
-import { type GpuReport, mlcModelRecordOf, modelFilesPrefix, type WebLlmModelSpec } from '../src/core/llm/webllm-models.ts';
+import { type GpuReport, mlcModelRecordOf, modelFilesPrefix, WEBLLM_MODELS, type WebLlmModelSpec } from '../src/core/llm/webllm-models.ts';
 import { ENGINE_CODE_CACHES, keepEngineCodeForOffline } from './engine-code.ts';
 
 /** The little of WebGPU the check reads (the DOM library may not describe it). */
@@ -44,7 +46,8 @@ async function* storedFilesOf(model: WebLlmModelSpec): AsyncGenerator<{ cache: C
 
 /**
  * WebLLM in the agent worker: its code (6 MB) is imported only when a model is listed, loaded or
- * deleted on a GPU that WebGPU can use, and one model is loaded at a time.
+ * deleted on a GPU that WebGPU can use, and one model is loaded at a time, kept by an EngineKeeper
+ * (loads, removals and requests take turns; a kept engine is checked before it is handed out).
  */
 export function browserWebLlmHost(): WebLlmHost {
   let webLlm: Promise<WebLlm> | undefined;
@@ -56,13 +59,7 @@ export function browserWebLlmHost(): WebLlmHost {
       webLlm = undefined;
       throw new Error(`WebLLM's code could not be loaded (${error instanceof Error ? error.message : String(error)}); open Anima online once to fetch it`);
     }));
-  let loaded: { key: string; engine: Engine; chat: ChatEngine } | undefined;
-
-  const unload = async () => {
-    const previous = loaded;
-    loaded = undefined;
-    await previous?.engine.unload().catch(() => undefined);
-  };
+  const keeper = new EngineKeeper<WebLlmModelSpec>({ keyOf, load: async (model, options) => loadEngine(await importWebLlm(), model, options) }, answerDecodingSchemas());
 
   return {
     async gpu(): Promise<GpuReport> {
@@ -89,51 +86,90 @@ export function browserWebLlmHost(): WebLlmHost {
       return !(await storedFilesOf(model).next()).done;
     },
 
-    async load(model, options: { onProgress?: (progress: LoadProgress) => void; signal?: AbortSignal } = {}) {
-      const { signal, onProgress } = options;
-      const modelId = model.id;
-      if (loaded?.key === keyOf(model)) return loaded.chat;
-      const webLlm = await importWebLlm();
-      await unload();
-      if (signal?.aborted) throw cancelled(signal);
-      const appConfig = appConfigFor(webLlm, model);
-      const engine = new webLlm.MLCEngine({ ...(appConfig ? { appConfig } : {}), initProgressCallback: (report) => onProgress?.({ fraction: report.progress, text: report.text }) });
-      // WebLLM cannot stop a download mid-file: a cancel unloads the engine and answers at once.
-      const stop = new Promise<never>((_resolve, reject) => signal?.addEventListener('abort', () => reject(cancelled(signal)), { once: true }));
-      try {
-        await Promise.race([engine.reload(modelId), stop]);
-      } catch (error) {
-        void engine.unload().catch(() => undefined);
-        if (signal?.aborted) throw cancelled(signal);
-        // A lost device or a full GPU is no download's fault: the servers are asked only about other failures.
-        const refused = engineLossOf(error) ? undefined : await refusedFile(webLlm, model).catch(() => undefined);
-        throw new Error(loadFailure(modelId, error, refused));
-      }
-      const engineChat: ChatEngine = {
-        chat: { completions: { create: ((request: EngineRequest) => engine.chat.completions.create(withJsonGrammar(request) as never)) as unknown as ChatEngine['chat']['completions']['create'] } },
-        interruptGenerate: () => void engine.interruptGenerate(),
-      };
-      // A lost engine (its GPU device lost, out of memory, or its model unloaded by WebLLM after that)
-      // is forgotten, so the next load makes a fresh one rather than handing back a dead one.
-      const chat = reportingLoss(engineChat, () => {
-        if (loaded?.engine === engine) void unload();
-      });
-      loaded = { key: keyOf(model), engine, chat };
-      return chat;
-    },
+    load: (model, options) => keeper.load(model, options),
 
     async remove(model, options: { withLibrary?: boolean } = {}) {
-      if (loaded?.key === keyOf(model)) await unload();
-      // Not WebLLM's own delete: it fetches the model's index first, which fails after a broken
-      // download, the very case a repair is for.
-      for await (const { cache, request } of storedFilesOf(model)) await cache.delete(request);
-      // The library (a few MB of wasm) stays unless asked for: other models may share it. One
-      // that a prebuilt model uses always stays, so that model still loads offline.
-      const library = model.custom?.modelLibUrl;
-      if (!options.withLibrary || !library) return;
-      const webLlm = await importWebLlm().catch(() => undefined);
-      if (!webLlm || webLlm.prebuiltAppConfig.model_list.some((record) => record.model_lib === library)) return;
-      await (await caches.open(WEBLLM_LIBRARY_CACHE)).delete(library);
+      await keeper.unloadFor(model, async () => {
+        // Not WebLLM's own delete: it fetches the model's index first, which fails after a broken
+        // download, the very case a repair is for.
+        for await (const { cache, request } of storedFilesOf(model)) await cache.delete(request);
+        // The library (a few MB of wasm) stays unless asked for: other models may share it. One
+        // that a prebuilt model uses always stays, so that model still loads offline.
+        const library = model.custom?.modelLibUrl;
+        if (!options.withLibrary || !library) return;
+        const webLlm = await importWebLlm().catch(() => undefined);
+        if (!webLlm || webLlm.prebuiltAppConfig.model_list.some((record) => record.model_lib === library)) return;
+        await (await caches.open(WEBLLM_LIBRARY_CACHE)).delete(library);
+      });
+    },
+  };
+}
+
+/**
+ * A WebLLM engine for the model: downloads what is missing and loads it on the GPU. WebLLM cannot
+ * stop a file mid-way: a cancel unloads the engine (which aborts its fetches) and the load ends
+ * with the cancel; whatever it finished loading the keeper unloads.
+ */
+async function loadEngine(webLlm: WebLlm, model: WebLlmModelSpec, options: { onProgress?: (progress: LoadProgress) => void; signal: AbortSignal }): Promise<LoadedEngine> {
+  const { signal, onProgress } = options;
+  const modelId = model.id;
+  const appConfig = appConfigFor(webLlm, model);
+  const engine = new webLlm.MLCEngine({ ...(appConfig ? { appConfig } : {}), initProgressCallback: (report) => onProgress?.({ fraction: report.progress, text: report.text }) });
+  const stop = () => void engine.unload().catch(() => undefined);
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    await engine.reload(modelId);
+  } catch (error) {
+    await engine.unload().catch(() => undefined);
+    if (signal.aborted) throw cancelled(signal);
+    // A lost device or a full GPU is no download's fault: the servers are asked only about other failures.
+    const refused = engineLossOf(error) ? undefined : await refusedFile(webLlm, model).catch(() => undefined);
+    throw new Error(loadFailure(modelId, error, refused));
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+  const send = (request: EngineRequest) => engine.chat.completions.create(withJsonGrammar(request) as never);
+  const chat: ChatEngine = {
+    chat: { completions: { create: send as unknown as ChatEngine['chat']['completions']['create'] } },
+    interruptGenerate: () => void engine.interruptGenerate(),
+    context: contextOf(engine, model),
+  };
+  return {
+    chat,
+    // WebLLM unloads its model when the GPU device is lost; asking for the conversation then fails.
+    isAlive: () => engine.getMessage().then(
+      () => true,
+      () => false,
+    ),
+    unload: () => engine.unload(),
+    // A request of one token per schema: WebLLM builds each grammar then, and keeps it for the
+    // questions that follow (its grammar compiler caches what it compiled).
+    async prepare(schemas, onPrepared) {
+      for (const [index, schema] of schemas.entries()) {
+        await send({ messages: [{ role: 'user', content: 'Answer in JSON.' }], max_tokens: 1, response_format: { type: 'json_object', schema } });
+        onPrepared(index + 1);
+      }
+    },
+  };
+}
+
+/** The part of WebLLM's chat pipeline that counts tokens: not in its interface, so looked for, and done without where it is gone. */
+type Pipelines = { loadedModelIdToPipeline?: Map<string, { tokenizer?: { encode(text: string): ArrayLike<number> } }> };
+
+/** Characters per token, at most, of the tokenizers WebLLM's models use: an estimate that never counts fewer tokens than there are. */
+const CHARACTERS_PER_TOKEN = 2;
+
+/**
+ * The model's context window, and a count of a text's tokens with its own tokenizer (WebLLM's
+ * pipeline has it, though its interface does not say; without it, an estimate that errs long).
+ */
+function contextOf(engine: Engine, model: WebLlmModelSpec): ModelContext {
+  const tokens = model.custom?.contextTokens ?? WEBLLM_MODELS.find((candidate) => candidate.id === model.id)?.contextTokens ?? 4096;
+  return {
+    tokens,
+    async count(text) {
+      const tokenizer = (engine as unknown as Pipelines).loadedModelIdToPipeline?.get(model.id)?.tokenizer;
+      return tokenizer ? tokenizer.encode(text).length : Math.ceil(text.length / CHARACTERS_PER_TOKEN);
     },
   };
 }

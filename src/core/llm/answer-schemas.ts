@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { voicedAnswerSchema } from '../synthesis/voiced-findings.ts';
 import { factsAnswerSchema } from '../tools/model-facts.ts';
 import { STEP_ENVELOPE } from '../tools/model-steps.ts';
+import { decodingSchemaOf } from './decoding-schema.ts';
 import { CHECK_SCHEMA } from './endpoint-check.ts';
 
 /**
@@ -16,3 +17,8 @@ export const ANSWER_SCHEMAS: readonly { name: string; schema: z.ZodType }[] = [
   { name: 'write_up', schema: voicedAnswerSchema(0) },
   { name: 'check', schema: CHECK_SCHEMA },
 ];
+
+/** The answer schemas as requests carry them to an engine (see `decodingSchemaOf`), for an engine to prepare their grammars. */
+export function answerDecodingSchemas(): string[] {
+  return ANSWER_SCHEMAS.map(({ schema }) => JSON.stringify(decodingSchemaOf(schema)));
+}

@@ -3,19 +3,24 @@ import { cancelled, type Completion, type CompletionRequest, type LlmProvider, t
 /**
  * The part of WebLLM's engine (`MLCEngineInterface`) the agent uses, which our CPU engine and the
  * tests' scripted engine implement too: OpenAI-style chat completions, with a JSON-Schema
- * `response_format`, usage, streaming, and an interrupt.
+ * `response_format`, usage, streaming, and an interrupt. Unlike WebLLM's, a request can be given
+ * its own signal: its abort stops that request and no other (see EngineKeeper).
  */
 export type ChatEngine = {
   chat: {
     completions: {
-      create(request: EngineRequest & { stream: true }): Promise<AsyncIterable<EngineChunk>>;
-      create(request: EngineRequest & { stream?: false }): Promise<EngineCompletion>;
+      create(request: EngineRequest & { stream: true }, options?: EngineCallOptions): Promise<AsyncIterable<EngineChunk>>;
+      create(request: EngineRequest & { stream?: false }, options?: EngineCallOptions): Promise<EngineCompletion>;
     };
   };
+  /** Stops whatever request the engine is generating for (WebLLM's interrupt knows no requests). */
   interruptGenerate(): void;
   /** The loaded model's context window and its tokenizer's count, where the engine can tell. */
   readonly context?: ModelContext;
 };
+
+/** A request's signal: its abort ends the request early (with finish reason "abort", or an AbortError). */
+export type EngineCallOptions = { signal?: AbortSignal };
 
 export type EngineRequest = {
   messages: { role: 'system' | 'user' | 'assistant'; content: string }[];
@@ -69,34 +74,6 @@ function engineFailure(error: unknown): ProviderError {
 }
 
 /**
- * The engine, telling its keeper when it is lost: when a completion (or its stream) fails because
- * the engine is lost (see `engineLossOf`), `onLost` is called before the error goes on, so the
- * keeper can drop it and load a fresh engine next time instead of handing back a dead one.
- */
-export function reportingLoss(engine: ChatEngine, onLost: () => void): ChatEngine {
-  const passOn = (error: unknown): never => {
-    if (engineLossOf(error)) onLost();
-    throw error;
-  };
-  async function* watched(chunks: AsyncIterable<EngineChunk>): AsyncIterable<EngineChunk> {
-    try {
-      yield* chunks;
-    } catch (error) {
-      passOn(error);
-    }
-  }
-  const create = async (request: EngineRequest): Promise<EngineCompletion | AsyncIterable<EngineChunk>> => {
-    if (request.stream) return watched(await engine.chat.completions.create({ ...request, stream: true }).catch(passOn));
-    return engine.chat.completions.create({ ...request, stream: false }).catch(passOn);
-  };
-  return {
-    chat: { completions: { create: create as ChatEngine['chat']['completions']['create'] } },
-    interruptGenerate: () => engine.interruptGenerate(),
-    ...(engine.context ? { context: engine.context } : {}),
-  };
-}
-
-/**
  * A provider over an in-browser engine (WebLLM on the GPU, llama.cpp on the CPU). A request whose
  * schema the engine cannot build a grammar for is sent again once without it, with the schema in
  * words (the answer is validated all the same), and that schema goes without a grammar from then
@@ -112,8 +89,6 @@ export function engineProvider(engine: ChatEngine, identity: { name: 'webllm' | 
     async complete(request: CompletionRequest): Promise<Completion> {
       const { signal } = request;
       if (signal?.aborted) throw cancelled(signal);
-      const interrupt = () => engine.interruptGenerate();
-      signal?.addEventListener('abort', interrupt, { once: true });
       const schema = request.jsonSchema ? JSON.stringify(request.jsonSchema.schema) : undefined;
       const bodyOf = (constrained: boolean): EngineRequest => ({
         messages: (!constrained && request.jsonSchema ? withSchemaInWords(request.messages, request.jsonSchema.schema) : request.messages).map((message) => ({ ...message })),
@@ -136,17 +111,15 @@ export function engineProvider(engine: ChatEngine, identity: { name: 'webllm' | 
       } catch (error) {
         if (signal?.aborted) throw cancelled(signal);
         throw error instanceof ProviderError ? error : engineFailure(error);
-      } finally {
-        signal?.removeEventListener('abort', interrupt);
       }
 
       async function send(body: EngineRequest): Promise<Completion> {
         if (!request.onText) {
-          const completion = await engine.chat.completions.create({ ...body, stream: false });
+          const completion = await engine.chat.completions.create({ ...body, stream: false }, signal ? { signal } : {});
           const [choice] = completion.choices;
           return { text: choice?.message.content ?? '', finishReason: choice?.finish_reason ?? 'stop', usage: usageOf(completion.usage) };
         }
-        const chunks = await engine.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } });
+        const chunks = await engine.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, signal ? { signal } : {});
         let text = '';
         let finishReason = 'stop';
         let usage: EngineUsage | undefined;

@@ -3,6 +3,8 @@ import type { GgufModelRecord } from './gguf-model.ts';
 import { testService } from '../testing/test-database.ts';
 import { ScriptedEngine } from '../testing/scripted-engine.ts';
 import { ScriptedWebLlmHost } from '../testing/scripted-webllm-host.ts';
+import { answerDecodingSchemas } from './answer-schemas.ts';
+import type { LoadProgress } from './webllm-host.ts';
 
 const SOFTWARE_GPU = { available: true as const, adapter: 'Google SwiftShader', shaderF16: false, maxBufferMB: 1024 };
 
@@ -32,10 +34,13 @@ describe('the model manager', () => {
   it('downloads with progress, lists the model as downloaded, deletes it; a failed download says why; a cancel stops one', async () => {
     const host = new ScriptedWebLlmHost(new ScriptedEngine([]));
     const { service } = testService({ providerReach: { webLlm: host } });
-    const progress: number[] = [];
+    const progress: LoadProgress[] = [];
     const id = 'SmolLM2-360M-Instruct-q4f16_1-MLC';
-    expect(await service.modelDownload({ operationId: 'd', modelId: id }, (report) => progress.push(report.fraction))).toEqual({ ok: true, modelId: id });
-    expect(progress).toEqual([0.25, 0.5, 1]);
+    expect(await service.modelDownload({ operationId: 'd', modelId: id }, (report) => progress.push(report))).toEqual({ ok: true, modelId: id });
+    expect(progress.map((report) => report.fraction)).toEqual([0.25, 0.5, 1, 1, 1, 1, 1, 1]);
+    // Once loaded, the engine builds the grammars of the app's answers, and the progress says so.
+    expect(progress.slice(3).map((report) => report.text)).toEqual([0, 1, 2, 3, 4].map((count) => `Preparing the answer formats (${count} of 4)`));
+    expect(host.prepared).toEqual([answerDecodingSchemas()]);
     expect((await service.modelList({})).models.find((model) => model.id === id)).toMatchObject({ cached: true, recommended: true });
     expect(await service.modelDelete({ modelId: id })).toEqual({ ok: true, modelId: id });
     expect((await service.modelList({})).models.find((model) => model.id === id)!.cached).toBe(false);

@@ -2,7 +2,7 @@
 // types in, which the core must not see.
 import type { ChatCompletionChunk, ChatCompletionParams, ChatCompletionResponse, ChatCompletionUsage } from '@wllama/wllama/esm/types/oai-compat';
 import type { StreamParams } from '@wllama/wllama/esm/types/types';
-import type { ChatEngine, EngineChunk, EngineCompletion, EngineRequest, EngineUsage } from './chat-engine.ts';
+import type { ChatEngine, EngineCallOptions, EngineChunk, EngineCompletion, EngineRequest, EngineUsage } from './chat-engine.ts';
 
 /**
  * The part of wllama's `Wllama` the engine calls: llama.cpp's OpenAI-compatible chat completion,
@@ -44,30 +44,38 @@ type Ending = { ok: true } | { ok: false; error: unknown };
  * without a temperature decodes greedily (temperature 0), so the same prompt gives the same
  * answer. A JSON schema constrains decoding through a grammar llama.cpp derives from it (this
  * works only with llama.cpp's own chat template handling, not with a custom Jinja template).
- * `interruptGenerate()` aborts every request in flight: each rejects with an AbortError (WebLLM
- * ends them with finish reason "abort" instead), and the engine stays usable.
+ * `interruptGenerate()` aborts every request in flight, a request's own signal that one alone:
+ * each rejects with an AbortError (WebLLM ends them with finish reason "abort" instead), and the
+ * engine stays usable.
  */
 export function wllamaEngine(wllama: WllamaChat): WllamaEngine {
   /** Each request's controller, and a promise that settles when the request has ended. */
   const inFlight = new Map<AbortController, Promise<void>>();
   let isClosed = false;
 
-  function start<T>(call: (signal: AbortSignal) => Promise<T>): { controller: AbortController; result: Promise<T> } {
+  function start<T>(call: (signal: AbortSignal) => Promise<T>, given: AbortSignal | undefined): { controller: AbortController; result: Promise<T> } {
     if (isClosed) throw new Error(CLOSED);
     const controller = new AbortController();
+    // The request's own signal stops it alone.
+    const stop = () => controller.abort();
+    if (given?.aborted) stop();
+    given?.addEventListener('abort', stop, { once: true });
     const result = call(controller.signal);
     const ended = result.then(
       () => undefined,
       () => undefined,
     );
     inFlight.set(controller, ended);
-    void ended.then(() => inFlight.delete(controller));
+    void ended.then(() => {
+      inFlight.delete(controller);
+      given?.removeEventListener('abort', stop);
+    });
     return { controller, result };
   }
 
-  async function complete(request: EngineRequest): Promise<EngineCompletion> {
+  async function complete(request: EngineRequest, given: AbortSignal | undefined): Promise<EngineCompletion> {
     const params = wllamaParams(request);
-    const { controller, result } = start((signal) => wllama.createChatCompletion({ ...params, stream: false, abortSignal: signal }));
+    const { controller, result } = start((signal) => wllama.createChatCompletion({ ...params, stream: false, abortSignal: signal }), given);
     try {
       const response = await result;
       return {
@@ -84,7 +92,7 @@ export function wllamaEngine(wllama: WllamaChat): WllamaEngine {
    * is not used: a reader that stops early must abort the request to free llama.cpp's slot, and
    * that iterator then rejects a promise no one awaits.
    */
-  async function stream(request: EngineRequest): Promise<AsyncIterable<EngineChunk>> {
+  async function stream(request: EngineRequest, given: AbortSignal | undefined): Promise<AsyncIterable<EngineChunk>> {
     const params = wllamaParams(request);
     const queued: EngineChunk[] = [];
     let ending: Ending | undefined;
@@ -101,6 +109,7 @@ export function wllamaEngine(wllama: WllamaChat): WllamaEngine {
           wake?.();
         },
       }),
+      given,
     );
     void result
       .then(
@@ -125,7 +134,7 @@ export function wllamaEngine(wllama: WllamaChat): WllamaEngine {
     })();
   }
 
-  const create = async (request: EngineRequest): Promise<EngineCompletion | AsyncIterable<EngineChunk>> => (request.stream ? stream(request) : complete(request));
+  const create = async (request: EngineRequest, { signal }: EngineCallOptions = {}): Promise<EngineCompletion | AsyncIterable<EngineChunk>> => (request.stream ? stream(request, signal) : complete(request, signal));
   return {
     chat: { completions: { create: create as ChatEngine['chat']['completions']['create'] } },
     interruptGenerate() {

@@ -1,4 +1,4 @@
-import type { ChatEngine, EngineChunk, EngineCompletion, EngineRequest } from '../llm/chat-engine.ts';
+import type { ChatEngine, EngineCallOptions, EngineChunk, EngineCompletion, EngineRequest } from '../llm/chat-engine.ts';
 import type { ModelContext } from '../llm/provider.ts';
 
 /** One scripted reply: text at once, text after a delay (an interrupt cuts it short), or a failure with this message. */
@@ -23,7 +23,7 @@ export class ScriptedEngine implements ChatEngine {
 
   readonly chat = {
     completions: {
-      create: ((request: EngineRequest) => this.#create(request)) as ChatEngine['chat']['completions']['create'],
+      create: ((request: EngineRequest, options: EngineCallOptions = {}) => this.#create(request, options)) as ChatEngine['chat']['completions']['create'],
     },
   };
 
@@ -32,8 +32,19 @@ export class ScriptedEngine implements ChatEngine {
     this.#interrupt?.();
   }
 
-  async #create(request: EngineRequest): Promise<EngineCompletion | AsyncIterable<EngineChunk>> {
+  async #create(request: EngineRequest, { signal }: EngineCallOptions): Promise<EngineCompletion | AsyncIterable<EngineChunk>> {
     this.requests.push(structuredClone(request));
+    // A request's own signal stops it as an interrupt does.
+    const interrupt = () => this.interruptGenerate();
+    signal?.addEventListener('abort', interrupt, { once: true });
+    try {
+      return await this.#answer(request);
+    } finally {
+      signal?.removeEventListener('abort', interrupt);
+    }
+  }
+
+  async #answer(request: EngineRequest): Promise<EngineCompletion | AsyncIterable<EngineChunk>> {
     const reply = this.#script.shift();
     if (!reply) throw new Error('the scripted engine has no more replies');
     if ('fail' in reply) throw new Error(reply.fail);

@@ -1,30 +1,63 @@
-import type { ChatEngine } from '../llm/chat-engine.ts';
+import type { ChatEngine, EngineCallOptions, EngineRequest } from '../llm/chat-engine.ts';
+import { answerDecodingSchemas } from '../llm/answer-schemas.ts';
+import { EngineKeeper, type KeeperLoadOptions, type LoadedEngine } from '../llm/engine-keeper.ts';
 import type { LoadProgress, WebLlmHost } from '../llm/webllm-host.ts';
 import type { GpuReport, WebLlmModelSpec } from '../llm/webllm-models.ts';
 import { cancelled } from '../llm/provider.ts';
 
+/** WebLLM's words for a request to an engine whose model it unloaded (its ModelNotLoadedError). */
+const MODEL_NOT_LOADED = 'Model not loaded before trying to complete ChatCompletionRequest. Please ensure you have called MLCEngine.reload(model) to load the model before initiating APIs.';
+
 /**
  * A WebLLM host for tests: a GPU as described, a model cache as sets (the models fully downloaded,
  * and those a stopped download left in part), downloads that report progress in steps (and may
- * fail or wait for a cancel, leaving what they fetched), and the engine given for every model.
+ * fail or wait for a cancel, leaving what they fetched), and an engine per load that answers with
+ * the one scripted engine given. Its engines are kept by the app's EngineKeeper, as the browser's
+ * are: the tests can lose a kept engine's model (as WebLLM does when the GPU device is lost), hold
+ * a load in its upload to the GPU (which WebLLM cannot stop), and count the engines alive.
  */
 export class ScriptedWebLlmHost implements WebLlmHost {
   readonly cached = new Set<string>();
   /** The models with some of their files stored, as a failed or cancelled download leaves them. */
   readonly partlyStored = new Set<string>();
+  /** The models loaded afresh, in order (a kept engine handed out again is not a load). */
   readonly loads: string[] = [];
   /** The custom models' addresses as each load was given them, by id. */
   readonly customLoads = new Map<string, WebLlmModelSpec['custom']>();
   /** What each remove was asked to delete: the id, and "+library" when the library went too. */
   readonly removals: string[] = [];
+  /** The answer schemas each fresh engine prepared, in order. */
+  readonly prepared: string[][] = [];
   /** A download fails with this message, or (true) waits until it is cancelled. */
   downloadFails: string | undefined;
   downloadWaits = false;
+  /** A load's upload to the GPU goes on until `finishUpload` is called, cancel or not (as WebLLM's does). */
+  uploadWaits = false;
+  readonly #alive = new Set<LoadedEngine>();
+  #finishUpload: (() => void) | undefined;
+  readonly #keeper: EngineKeeper<WebLlmModelSpec>;
 
   constructor(
     readonly engine: ChatEngine,
     readonly gpuReport: GpuReport = { available: true, adapter: 'Scripted GPU', shaderF16: true, maxBufferMB: 4096 },
-  ) {}
+  ) {
+    this.#keeper = new EngineKeeper({ keyOf: (model) => model.id, load: (model, options) => this.#load(model, options) }, answerDecodingSchemas());
+  }
+
+  /** How many engines hold a model on the GPU now. */
+  get liveEngines(): number {
+    return this.#alive.size;
+  }
+
+  /** The GPU device goes while nothing runs: WebLLM unloads the model of every engine. */
+  loseModels(): void {
+    this.#alive.clear();
+  }
+
+  /** Ends the upload a load is held in (see `uploadWaits`). */
+  finishUpload(): void {
+    this.#finishUpload?.();
+  }
 
   async gpu(): Promise<GpuReport> {
     return this.gpuReport;
@@ -38,7 +71,19 @@ export class ScriptedWebLlmHost implements WebLlmHost {
     return this.cached.has(model.id) || this.partlyStored.has(model.id);
   }
 
-  async load(model: WebLlmModelSpec, options: { onProgress?: (progress: LoadProgress) => void; signal?: AbortSignal } = {}): Promise<ChatEngine> {
+  load(model: WebLlmModelSpec, options: KeeperLoadOptions = {}): Promise<ChatEngine> {
+    return this.#keeper.load(model, options);
+  }
+
+  async remove(model: WebLlmModelSpec, options: { withLibrary?: boolean } = {}): Promise<void> {
+    await this.#keeper.unloadFor(model, async () => {
+      this.removals.push(options.withLibrary ? `${model.id}+library` : model.id);
+      this.cached.delete(model.id);
+      this.partlyStored.delete(model.id);
+    });
+  }
+
+  async #load(model: WebLlmModelSpec, options: { onProgress?: (progress: LoadProgress) => void; signal: AbortSignal }): Promise<LoadedEngine> {
     const modelId = model.id;
     this.loads.push(modelId);
     if (model.custom) this.customLoads.set(modelId, model.custom);
@@ -49,18 +94,44 @@ export class ScriptedWebLlmHost implements WebLlmHost {
       this.partlyStored.add(modelId);
       if (this.downloadFails) throw new Error(this.downloadFails);
       if (this.downloadWaits) {
-        await new Promise((_resolve, reject) => options.signal?.addEventListener('abort', () => reject(cancelled(options.signal)), { once: true }));
+        await new Promise((_resolve, reject) => options.signal.addEventListener('abort', () => reject(cancelled(options.signal)), { once: true }));
       }
       this.partlyStored.delete(modelId);
       this.cached.add(modelId);
     }
+    if (this.uploadWaits) await new Promise<void>((resolve) => (this.#finishUpload = resolve));
+    const loaded = this.#engineOver(this.engine);
+    this.#alive.add(loaded);
     options.onProgress?.({ fraction: 1, text: 'Finish loading on WebGPU' });
-    return this.engine;
+    return loaded;
   }
 
-  async remove(model: WebLlmModelSpec, options: { withLibrary?: boolean } = {}): Promise<void> {
-    this.removals.push(options.withLibrary ? `${model.id}+library` : model.id);
-    this.cached.delete(model.id);
-    this.partlyStored.delete(model.id);
+  /** An engine on the GPU that answers with the scripted one while its model is loaded. */
+  #engineOver(scripted: ChatEngine): LoadedEngine {
+    const alive = this.#alive;
+    const host = this;
+    const loaded: LoadedEngine = {
+      chat: {
+        chat: {
+          completions: {
+            create: (async (request: EngineRequest, options?: EngineCallOptions) => {
+              if (!alive.has(loaded)) throw new Error(MODEL_NOT_LOADED);
+              return scripted.chat.completions.create(request as EngineRequest & { stream?: false }, options);
+            }) as ChatEngine['chat']['completions']['create'],
+          },
+        },
+        interruptGenerate: () => scripted.interruptGenerate(),
+        ...(scripted.context ? { context: scripted.context } : {}),
+      },
+      isAlive: async () => alive.has(loaded),
+      unload: async () => {
+        alive.delete(loaded);
+      },
+      prepare: async (schemas, onPrepared) => {
+        host.prepared.push([...schemas]);
+        schemas.forEach((_schema, index) => onPrepared(index + 1));
+      },
+    };
+    return loaded;
   }
 }
