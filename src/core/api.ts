@@ -58,6 +58,8 @@ export const runUsageSchema = z.object({
   model: z.string().optional(),
   /** Why the run went on without the chosen model (it could not be loaded, or stopped answering). */
   fellBack: modelUnavailableSchema.optional(),
+  /** Why the model was loaded again before the run (the GPU had lost it since it was last used). */
+  reloaded: z.string().optional(),
   requests: z.number().int(),
   toolCalls: z.number().int(),
   inputTokens: z.number().int(),

@@ -104,6 +104,7 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
           provider: bound.access?.provider.name ?? 'none',
           ...(bound.access ? { model: bound.access.provider.model } : {}),
           ...(fellBack ? { fellBack } : {}),
+          ...(bound.reloaded ? { reloaded: bound.reloaded } : {}),
           ...budget.totals,
         },
       });

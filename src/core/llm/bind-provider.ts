@@ -14,8 +14,11 @@ import { MAX_GGUF_CONTEXT, type GgufModelRecord } from './gguf-model.ts';
  */
 export type ProviderReach = { fetch?: typeof fetch; webLlm?: WebLlmHost; gguf?: GgufHost };
 
-/** The provider a run binds: a model, none (the symbolic engine alone), or none with the reason the chosen one cannot be had. */
-export type Binding = { provider: LlmProvider } | { provider?: undefined; unavailable?: ModelUnavailable };
+/**
+ * The provider a run binds: a model (and why it was loaded again, when the engine kept had lost
+ * it), none (the symbolic engine alone), or none with the reason the chosen one cannot be had.
+ */
+export type Binding = { provider: LlmProvider; reloaded?: string } | { provider?: undefined; unavailable?: ModelUnavailable };
 
 const unavailable = (kind: ModelUnavailable['kind'], because: string) => ({ unavailable: { kind, because } });
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -52,7 +55,9 @@ export async function bindProvider(settings: InferenceSettings, reach: ProviderR
       // A run never starts a download of gigabytes by itself: that is the user's choice, on the Models screen.
       if (!(await reach.webLlm.isCached(spec))) return unavailable('not-downloaded', `${settings.webllmModel} is not downloaded yet: download it on the Models screen`);
       try {
-        return { provider: engineProvider(await reach.webLlm.load(spec, signal ? { signal } : {}), { name: 'webllm', model: settings.webllmModel }) };
+        let reloaded: string | undefined;
+        const engine = await reach.webLlm.load(spec, { ...(signal ? { signal } : {}), onReload: (why) => (reloaded = why) });
+        return { provider: engineProvider(engine, { name: 'webllm', model: settings.webllmModel }), ...(reloaded ? { reloaded } : {}) };
       } catch (error) {
         if (signal?.aborted) throw error;
         return unavailable('load-failed', `WebLLM could not load ${settings.webllmModel}: ${messageOf(error)}`);

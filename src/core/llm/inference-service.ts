@@ -74,8 +74,8 @@ export async function inferenceSettingsOf(context: Pick<ServiceContext, 'db'>): 
   return storedInferenceSettings((await context.db.settings.get(INFERENCE_KEY))?.value);
 }
 
-/** The model a run works with: bound from the settings once, at the start, with the run's budget. */
-export type RunModel = { access?: ModelAccess; unavailable?: ModelUnavailable; budget: UsageBudget };
+/** The model a run works with: bound from the settings once, at the start, with the run's budget (and why it was loaded again, if it was). */
+export type RunModel = { access?: ModelAccess; unavailable?: ModelUnavailable; reloaded?: string; budget: UsageBudget };
 
 /** Binds the model of a run (the given settings, or the device's), its budget, and the stable system prompt. */
 export async function bindRunModel(context: ServiceContext, sessionId: string, given: InferenceSettings | undefined, signal: AbortSignal): Promise<RunModel> {
@@ -86,5 +86,5 @@ export async function bindRunModel(context: ServiceContext, sessionId: string, g
   // The worn persona's prompt leads: it and the tool list are the same every request of the run, a prefix the engine can reuse.
   const worn = await readWornPersona(context.db, sessionId);
   const system = worn && worn.prompt.trim() !== '' ? `${worn.prompt}\n\n${systemPromptOf(TOOLS)}` : systemPromptOf(TOOLS);
-  return { budget, access: { provider: binding.provider, budget, system, confidenceCap: settings.confidenceCap, signal } };
+  return { budget, access: { provider: binding.provider, budget, system, confidenceCap: settings.confidenceCap, signal }, ...(binding.reloaded ? { reloaded: binding.reloaded } : {}) };
 }

@@ -12,6 +12,7 @@ import { defineTool } from '../tools/tool.ts';
 import { synthesizeTriple } from '../tools/synthesize-triple.ts';
 import { systemPromptOf } from '../tools/model-facts.ts';
 import { engineProvider } from './chat-engine.ts';
+import { LOST_WHILE_IDLE } from './engine-keeper.ts';
 import { UsageBudget } from './usage-budget.ts';
 import type { InferenceSettings } from './inference-settings.ts';
 
@@ -30,7 +31,7 @@ async function zorblaxSession(script: ScriptedReply[], options: { loads?: boolea
   const sessionId = session.id;
   await service.kgImport({ sessionId, operationId: 'op', fileName: 'mars.csv', data: FACTS });
   await service.goalAdd({ sessionId, description: 'What is Zorblax', criteria: 'Zorblax is-a ?x' });
-  return { db, service, sessionId, engine, loaded };
+  return { db, service, sessionId, engine, host, loaded };
 }
 
 async function run(service: Awaited<ReturnType<typeof zorblaxSession>>['service'], sessionId: string, maxCycles: number, inference: InferenceSettings | undefined = WEBLLM) {
@@ -163,6 +164,18 @@ describe('a language model in the loop', () => {
     expect(cycles[1]).toMatchObject({ tool: 'reason', outcome: 'completed', model: { requests: 1 } });
     expect(engine.requests.map((request) => request.response_format?.type)).toEqual(['json_object', undefined]);
     expect(result.ok && result.usage.fellBack).toBeUndefined();
+  });
+
+  it('loads its model again when the GPU lost it while the app was idle, keeps it, and says so', async () => {
+    const { service, sessionId, host } = await zorblaxSession([{ text: ZORBLAX_IS_A_MOON }, { text: ZORBLAX_IS_A_MOON }]);
+    await run(service, sessionId, 1);
+    host.loseModels();
+    const { result, cycles } = await run(service, sessionId, 4);
+    expect(host.loads).toEqual([WEBLLM.webllmModel, WEBLLM.webllmModel]);
+    expect(cycles.find((record) => record.model)).toMatchObject({ tool: 'reason', outcome: 'completed' });
+    expect(result).toMatchObject({ ok: true, usage: { provider: 'webllm', reloaded: LOST_WHILE_IDLE } });
+    expect(result.ok && result.usage.fellBack).toBeUndefined();
+    expect(host.liveEngines).toBe(1);
   });
 
   it('runs on the symbolic engine, and says why, when the chosen engine cannot be had here', async () => {

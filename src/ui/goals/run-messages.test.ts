@@ -61,6 +61,11 @@ describe('describeRunEnd with a language model', () => {
     );
     expect(report.details).toBeUndefined();
   });
+
+  it('says when the model was loaded again before the run, and why', () => {
+    const report = describeRunEnd(ended({ cyclesRun: 1, lastCycle: 4, stoppedBecause: 'max-cycles', usage: { ...usage, reloaded: 'the model had been unloaded since it was last used, so it was loaded again' } }));
+    expect(report.message).toBe('Ran 1 cycle (up to cycle 4). Before the run, the model had been unloaded since it was last used, so it was loaded again.');
+  });
 });
 
 describe('runBlockedReason', () => {

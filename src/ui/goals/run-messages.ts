@@ -27,6 +27,7 @@ function cycles(count: number): string {
 export function describeRunEnd(result: RunResult): RunReport {
   if (!result.ok) return { tone: 'failure', message: READ_ONLY_REASON, problems: result.problems.map(describeProblem) };
   const sentences = [stopSentence(result)];
+  if (result.usage.reloaded !== undefined) sentences.push(`Before the run, ${result.usage.reloaded}.`);
   if (result.usage.fellBack !== undefined) sentences.push(`The model could not be used (${result.usage.fellBack.because}); the run went on with the symbolic engine alone.`);
   const usage = runUsageText(result.usage);
   // A full storage needs the user to act before the next run: an alert, not a notice.
