@@ -4,12 +4,8 @@ import { EngineKeeper, type LoadedEngine } from '../src/core/llm/engine-keeper.t
 import { withJsonGrammar } from '../src/core/llm/json-grammar.ts';
 import { cancelled, type ModelContext } from '../src/core/llm/provider.ts';
 import type { LoadProgress, WebLlmHost } from '../src/core/llm/webllm-host.ts';
-import { type GpuReport, mlcModelRecordOf, modelFilesPrefix, WEBLLM_MODELS, type WebLlmModelSpec } from '../src/core/llm/webllm-models.ts';
+import { gpuReportOf, mlcModelRecordOf, modelFilesPrefix, type WebGpu, WEBLLM_MODELS, type WebLlmModelSpec } from '../src/core/llm/webllm-models.ts';
 import { ENGINE_CODE_CACHES, keepEngineCodeForOffline } from './engine-code.ts';
-
-/** The little of WebGPU the check reads (the DOM library may not describe it). */
-type GpuAdapter = { features: { has(name: string): boolean }; limits: { maxBufferSize: number }; info?: { vendor?: string; architecture?: string; description?: string } };
-type Gpu = { requestAdapter(): Promise<GpuAdapter | null> };
 
 type WebLlm = typeof import('./webllm-code.ts');
 
@@ -62,20 +58,7 @@ export function browserWebLlmHost(): WebLlmHost {
   const keeper = new EngineKeeper<WebLlmModelSpec>({ keyOf, load: async (model, options) => loadEngine(await importWebLlm(), model, options) }, answerDecodingSchemas());
 
   return {
-    async gpu(): Promise<GpuReport> {
-      const gpu = (navigator as Navigator & { gpu?: Gpu }).gpu;
-      if (!gpu) return { available: false, reason: 'this browser has no WebGPU (try a recent Chrome or Edge), so models run on the CPU engine or through an OpenAI-compatible endpoint' };
-      let adapter: GpuAdapter | null;
-      try {
-        adapter = await gpu.requestAdapter();
-      } catch (error) {
-        return { available: false, reason: `WebGPU refused an adapter: ${error instanceof Error ? error.message : String(error)}` };
-      }
-      if (!adapter) return { available: false, reason: 'WebGPU found no usable GPU (it may be turned off, or this device has none), so models run on the CPU engine or through an OpenAI-compatible endpoint' };
-      const info = adapter.info ?? {};
-      const name = [info.vendor, info.architecture, info.description].filter((part) => part && part.trim() !== '').join(' ');
-      return { available: true, adapter: name || 'a GPU that does not say its name', shaderF16: adapter.features.has('shader-f16'), maxBufferMB: Math.round(adapter.limits.maxBufferSize / 2 ** 20) };
-    },
+    gpu: () => gpuReportOf((navigator as Navigator & { gpu?: WebGpu }).gpu),
 
     async isCached(model) {
       const webLlm = await importWebLlm();

@@ -1,6 +1,6 @@
 import { prebuiltAppConfig } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
-import { mlcModelRecordOf, modelFilesPrefix, modelsFor, WEBLLM_MODELS } from './webllm-models.ts';
+import { gpuReportOf, mlcModelRecordOf, modelFilesPrefix, modelsFor, WEBLLM_MODELS } from './webllm-models.ts';
 
 describe('the WebLLM models offered', () => {
   it('are in the installed WebLLM\'s prebuilt list, with its memory and context, and say truly whether they need shader-f16', () => {
@@ -34,5 +34,16 @@ describe('the WebLLM models offered', () => {
     const record: (typeof prebuiltAppConfig.model_list)[number] = mlcModelRecordOf('Tiny-MLC', custom);
     expect(record).toEqual({ model: custom.modelUrl, model_id: 'Tiny-MLC', model_lib: custom.modelLibUrl, vram_required_MB: 300, overrides: { context_window_size: 2048 }, required_features: ['shader-f16'] });
     expect(mlcModelRecordOf('Tiny-MLC', { ...custom, needsShaderF16: false })).not.toHaveProperty('required_features');
+  });
+
+  it('asks for the adapter WebLLM will use (high-performance), and says what it offers or why there is none', async () => {
+    const asked: unknown[] = [];
+    const adapter = { features: new Set(['shader-f16']), limits: { maxBufferSize: 2 ** 31 }, info: { vendor: 'nvidia', architecture: 'ampere', description: '' } };
+    const gpu = (answer: () => Promise<typeof adapter | null>) => ({ requestAdapter: async (options?: unknown) => (asked.push(options), answer()) });
+    expect(await gpuReportOf(gpu(async () => adapter))).toEqual({ available: true, adapter: 'nvidia ampere', shaderF16: true, maxBufferMB: 2048 });
+    expect(asked).toEqual([{ powerPreference: 'high-performance' }]);
+    expect(await gpuReportOf(gpu(async () => null))).toMatchObject({ available: false, reason: expect.stringContaining('WebGPU found no usable GPU') });
+    expect(await gpuReportOf(gpu(async () => Promise.reject(new Error('blocked by policy'))))).toEqual({ available: false, reason: 'WebGPU refused an adapter: blocked by policy' });
+    expect(await gpuReportOf(undefined)).toMatchObject({ available: false, reason: expect.stringContaining('this browser has no WebGPU') });
   });
 });

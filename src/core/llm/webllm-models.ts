@@ -120,6 +120,30 @@ export const gpuReportSchema = z.discriminatedUnion('available', [
 ]);
 export type GpuReport = z.infer<typeof gpuReportSchema>;
 
+/** The little of WebGPU's adapter the check reads (the core's libraries do not describe WebGPU). */
+type GpuAdapter = { features: { has(name: string): boolean }; limits: { maxBufferSize: number }; info?: { vendor?: string; architecture?: string; description?: string } };
+/** `navigator.gpu`, as the check uses it. */
+export type WebGpu = { requestAdapter(options?: { powerPreference?: 'high-performance' | 'low-power' }): Promise<GpuAdapter | null> };
+
+/**
+ * What the GPU offers WebGPU, found by requesting an adapter (the presence of navigator.gpu proves
+ * nothing) as WebLLM requests it: high-performance, so on a laptop with two GPUs the report (and
+ * its shader-f16) is of the GPU WebLLM will use.
+ */
+export async function gpuReportOf(gpu: WebGpu | undefined): Promise<GpuReport> {
+  if (!gpu) return { available: false, reason: 'this browser has no WebGPU (try a recent Chrome or Edge), so models run on the CPU engine or through an OpenAI-compatible endpoint' };
+  let adapter: GpuAdapter | null;
+  try {
+    adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+  } catch (error) {
+    return { available: false, reason: `WebGPU refused an adapter: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if (!adapter) return { available: false, reason: 'WebGPU found no usable GPU (it may be turned off, or this device has none), so models run on the CPU engine or through an OpenAI-compatible endpoint' };
+  const info = adapter.info ?? {};
+  const name = [info.vendor, info.architecture, info.description].filter((part) => part && part.trim() !== '').join(' ');
+  return { available: true, adapter: name || 'a GPU that does not say its name', shaderF16: adapter.features.has('shader-f16'), maxBufferMB: Math.round(adapter.limits.maxBufferSize / 2 ** 20) };
+}
+
 /** Models a user can run on this GPU (of the prebuilt list, or those given), and the smallest few of the prebuilt list recommended: f16 where the GPU has shader-f16, f32 where not. */
 export function modelsFor<Model extends WebLlmModel>(gpu: GpuReport, models: readonly Model[] = WEBLLM_MODELS as readonly WebLlmModel[] as readonly Model[]): { runnable: readonly Model[]; recommended: readonly string[] } {
   if (!gpu.available) return { runnable: [], recommended: [] };
