@@ -32,8 +32,17 @@ describe('the WebLLM models offered', () => {
   it("a custom model's record for WebLLM's app config has the fields WebLLM reads, shader-f16 among its required features when its weights are f16", () => {
     const custom = { modelUrl: 'https://models.example/Tiny-MLC', modelLibUrl: 'https://models.example/tiny.wasm', vramMB: 300, contextTokens: 2048, needsShaderF16: true };
     const record: (typeof prebuiltAppConfig.model_list)[number] = mlcModelRecordOf('Tiny-MLC', custom);
-    expect(record).toEqual({ model: custom.modelUrl, model_id: 'Tiny-MLC', model_lib: custom.modelLibUrl, vram_required_MB: 300, overrides: { context_window_size: 2048 }, required_features: ['shader-f16'] });
+    expect(record).toEqual({ model: custom.modelUrl, model_id: 'Tiny-MLC', model_lib: custom.modelLibUrl, vram_required_MB: 300, overrides: { context_window_size: 2048, sliding_window_size: -1 }, required_features: ['shader-f16'] });
     expect(mlcModelRecordOf('Tiny-MLC', { ...custom, needsShaderF16: false })).not.toHaveProperty('required_features');
+  });
+
+  it("a custom model built for a sliding window loads with the context window given: WebLLM refuses a config with both", () => {
+    const custom = { modelUrl: 'https://models.example/Mistral-MLC', modelLibUrl: 'https://models.example/mistral.wasm', vramMB: 4000, contextTokens: 4096, needsShaderF16: false };
+    // As WebLLM reads a model's config: its mlc-chat-config.json, then the record's overrides.
+    const config = { ...{ context_window_size: -1, sliding_window_size: 4096, attention_sink_size: 4 }, ...mlcModelRecordOf('Mistral-MLC', custom).overrides };
+    // WebLLM's check (its WindowSizeConfigurationError): only one of the two may be set.
+    expect(config.context_window_size !== -1 && config.sliding_window_size !== -1).toBe(false);
+    expect(config.context_window_size).toBe(4096);
   });
 
   it('asks for the adapter WebLLM will use (high-performance), and says what it offers or why there is none', async () => {

@@ -74,14 +74,18 @@ export async function webLlmSpecOf(db: AnimaDatabase, modelId: string): Promise<
 /** Says that an id names no WebLLM model here. */
 export const unknownWebLlmModel = (modelId: string) => `there is no WebLLM model ${modelId} on this device: choose one of the list, or add it on the Models screen`;
 
-/** The model's record in WebLLM's app config (the shape of WebLLM's ModelRecord), for a custom model. */
+/**
+ * The model's record in WebLLM's app config (the shape of WebLLM's ModelRecord), for a custom
+ * model. Its context window is the one given; a model built for a sliding window gets none
+ * (WebLLM refuses both at once), so it runs with the window given, as every other model does.
+ */
 export function mlcModelRecordOf(id: string, custom: NonNullable<WebLlmModelSpec['custom']>) {
   return {
     model: custom.modelUrl,
     model_id: id,
     model_lib: custom.modelLibUrl,
     vram_required_MB: custom.vramMB,
-    overrides: { context_window_size: custom.contextTokens },
+    overrides: { context_window_size: custom.contextTokens, sliding_window_size: -1 },
     ...(custom.needsShaderF16 ? { required_features: ['shader-f16'] } : {}),
   };
 }
