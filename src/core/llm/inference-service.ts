@@ -83,7 +83,9 @@ export async function bindRunModel(context: ServiceContext, sessionId: string, g
   const budget = new UsageBudget(settings.limits, context.now);
   const binding = await bindChosenProvider(context, settings, signal);
   if (!binding.provider) return { budget, ...(binding.unavailable ? { unavailable: binding.unavailable } : {}) };
-  // The worn persona's prompt leads: it and the tool list are the same every request of the run, a prefix the engine can reuse.
+  // The worn persona's prompt leads: it and the tool list are the same every request of the run, a
+  // prefix a prefix cache (llama.cpp's) can reuse. WebLLM 0.2.86 cannot: it reuses its KV cache only
+  // when a request continues the conversation before (a question's next step), not across questions.
   const worn = await readWornPersona(context.db, sessionId);
   const system = worn && worn.prompt.trim() !== '' ? `${worn.prompt}\n\n${systemPromptOf(TOOLS)}` : systemPromptOf(TOOLS);
   return { budget, access: { provider: binding.provider, budget, system, confidenceCap: settings.confidenceCap, signal }, ...(binding.reloaded ? { reloaded: binding.reloaded } : {}) };

@@ -13,7 +13,7 @@ export type ModelAccess = {
   provider: LlmProvider;
   /** The run's limits: every call draws from them. */
   budget: UsageBudget;
-  /** The same first message on every call (who the agent is, its tools), so an engine can reuse its cache of it. */
+  /** The same first message on every call (who the agent is, its tools), so a prefix cache (llama.cpp's) can reuse it; WebLLM's reuses only a continued conversation. */
   system: string;
   /** Facts a model adds stay at or below this confidence. */
   confidenceCap: number;
