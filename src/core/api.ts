@@ -16,6 +16,7 @@ import { inferenceSettingsSchema, inferenceViewSchema } from './llm/inference-se
 import { bottleneckSchema } from './llm/structured-call.ts';
 import { modelUnavailableSchema } from './llm/provider.ts';
 import { gpuReportSchema } from './llm/webllm-models.ts';
+export { WEBLLM_VERSION } from './llm/webllm-models.ts';
 import { spentLimitSchema } from './llm/usage-budget.ts';
 import { ggufModelRecordSchema } from './llm/gguf-model.ts';
 import { personaContract } from './personas/persona-contract.ts';

@@ -175,6 +175,10 @@ test('a model not in the list is added by address, fetched from there, used for 
   const form = models.customForm;
   await form.openButton.click();
   await expect(form.field('Model id')).toBeFocused();
+  // What WebLLM 0.2.86 needs of a model's files, said before anything is typed.
+  await expect(form.region).toContainText("Anima runs WebLLM 0.2.86: the weights' folder needs a tensor-cache.json");
+  await expect(form.region).toContainText("must be built for this WebLLM's runtime");
+  await expect(form.region).toContainText("Built for WebLLM 0.2.86's runtime, as the libraries of its own models are.");
 
   // Each problem shows beside its field; nothing is added.
   await form.add({ 'Model id': 'a model', 'Weights address': weights, 'Model library address (.wasm)': 'https://models.example/libs/tiny.js' });

@@ -1,8 +1,15 @@
 import { prebuiltAppConfig } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
-import { gpuReportOf, mlcModelRecordOf, modelFilesPrefix, modelsFor, WEBLLM_MODELS } from './webllm-models.ts';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { gpuReportOf, mlcModelRecordOf, modelFilesPrefix, modelsFor, WEBLLM_MODELS, WEBLLM_VERSION } from './webllm-models.ts';
 
 describe('the WebLLM models offered', () => {
+  it('are for the WebLLM installed, whose version the add-model form names', () => {
+    const installed = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('@mlc-ai/web-llm/package.json'), 'utf8')) as { version: string };
+    expect(WEBLLM_VERSION).toBe(installed.version);
+  });
+
   it('are in the installed WebLLM\'s prebuilt list, with its memory and context, and say truly whether they need shader-f16', () => {
     for (const model of WEBLLM_MODELS) {
       const record = prebuiltAppConfig.model_list.find((candidate) => candidate.model_id === model.id);

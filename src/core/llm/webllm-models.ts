@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import type { AnimaDatabase } from '../store/database.ts';
 
+/** The WebLLM Anima runs (a test holds it to the one installed): a custom model must be built for its runtime. */
+export const WEBLLM_VERSION = '0.2.86';
+
 /**
  * The WebLLM models Anima offers (ids of WebLLM 0.2.86's prebuilt list, small to large), with the
  * GPU memory WebLLM says each needs. Kept here, not read from WebLLM, so the Models screen shows
