@@ -15,6 +15,8 @@ import { cpuMs, type GrammarCompiler, loadXgrammar, syntheticVocabulary, type Xg
 const VOCABULARY_SIZE = 150_000;
 /** What a grammar may take to compile, in CPU time (a busy machine's other processes do not count). */
 const COMPILE_LIMIT_MS = 200;
+/** What xgrammar's own conversion of a decoding schema may take: far over what it takes, far under what a length keyword costs. */
+const SCHEMA_COMPILE_LIMIT_MS = 1000;
 
 let xgrammar: Xgrammar;
 let compiler: GrammarCompiler;
@@ -46,6 +48,16 @@ describe("the grammars of the app's answers, in WebLLM's xgrammar", () => {
     const times: number[] = [];
     for (let round = 0; round < 3; round++) times.push(await cpuMs(async () => (await compiler.compileGrammar(grammar)).dispose()));
     expect(Math.min(...times)).toBeLessThan(COMPILE_LIMIT_MS);
+  }, 60_000);
+
+  // The schema itself goes to an OpenAI-compatible server (vLLM compiles it with xgrammar too) and
+  // to llama.cpp. xgrammar's own conversion is slower than the grammar WebLLM is sent (about 200 ms
+  // for the step here), but a length keyword back in the schema takes seconds (a maxLength of 2,000
+  // took 21 s), which this catches.
+  it.each(ANSWER_SCHEMAS.map(({ name, schema }) => [name, schema] as const))(`%s's decoding schema, as xgrammar converts it, compiles in under ${SCHEMA_COMPILE_LIMIT_MS} ms`, async (_name, schema) => {
+    const json = JSON.stringify(decodingSchemaOf(schema));
+    const time = await cpuMs(async () => (await compiler.compileJSONSchema(json)).dispose());
+    expect(time).toBeLessThan(SCHEMA_COMPILE_LIMIT_MS);
   }, 60_000);
 
   it('lets a write-up break lines and quote, as JSON escapes them', async () => {
