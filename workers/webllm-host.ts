@@ -4,6 +4,7 @@ import { EngineKeeper, type LoadedEngine } from '../src/core/llm/engine-keeper.t
 import { withJsonGrammar } from '../src/core/llm/json-grammar.ts';
 import { cancelled, type ModelContext } from '../src/core/llm/provider.ts';
 import type { LoadProgress, WebLlmHost } from '../src/core/llm/webllm-host.ts';
+import { webLlmTokenCounter } from '../src/core/llm/webllm-tokens.ts';
 import { gpuReportOf, mlcModelRecordOf, modelFilesPrefix, type WebGpu, WEBLLM_MODELS, type WebLlmModelSpec } from '../src/core/llm/webllm-models.ts';
 import { ENGINE_CODE_CACHES, keepEngineCodeForOffline } from './engine-code.ts';
 
@@ -136,25 +137,11 @@ async function loadEngine(webLlm: WebLlm, model: WebLlmModelSpec, options: { onP
   };
 }
 
-/** The part of WebLLM's chat pipeline that counts tokens: not in its interface, so looked for, and done without where it is gone. */
-type Pipelines = { loadedModelIdToPipeline?: Map<string, { tokenizer?: { encode(text: string): ArrayLike<number> } }> };
-
-/** Characters per token, at most, of the tokenizers WebLLM's models use: an estimate that never counts fewer tokens than there are. */
-const CHARACTERS_PER_TOKEN = 2;
-
-/**
- * The model's context window, and a count of a text's tokens with its own tokenizer (WebLLM's
- * pipeline has it, though its interface does not say; without it, an estimate that errs long).
- */
+/** The model's context window, and a count of a text's tokens with its own tokenizer (see `webLlmTokenCounter`). */
 function contextOf(engine: Engine, model: WebLlmModelSpec): ModelContext {
   const tokens = model.custom?.contextTokens ?? WEBLLM_MODELS.find((candidate) => candidate.id === model.id)?.contextTokens ?? 4096;
-  return {
-    tokens,
-    async count(text) {
-      const tokenizer = (engine as unknown as Pipelines).loadedModelIdToPipeline?.get(model.id)?.tokenizer;
-      return tokenizer ? tokenizer.encode(text).length : Math.ceil(text.length / CHARACTERS_PER_TOKEN);
-    },
-  };
+  const count = webLlmTokenCounter(engine, model.id);
+  return { tokens, count: async (text) => count(text) };
 }
 
 /**
