@@ -42,7 +42,7 @@ async function run(service: Awaited<ReturnType<typeof zorblaxSession>>['service'
 
 describe('a language model in the loop', () => {
   it('reaches a goal the symbolic engine cannot: reason asks the model, whose fact is stored capped at 0.7 with the model as provenance', async () => {
-    const { db, service, sessionId, engine, loaded } = await zorblaxSession([{ text: ZORBLAX_IS_A_MOON }]);
+    const { db, service, sessionId, engine, host, loaded } = await zorblaxSession([{ text: ZORBLAX_IS_A_MOON }]);
     const { result, cycles } = await run(service, sessionId, 5);
     expect(loaded).toEqual(['SmolLM2-360M-Instruct-q4f32_1-MLC']);
     expect(cycles.map((record) => [record.tool, record.outcome])).toEqual([
@@ -67,6 +67,8 @@ describe('a language model in the loop', () => {
     expect(request!.messages[0]).toEqual({ role: 'system', content: systemPromptOf(TOOLS) });
     expect(request!.messages[1]!.content).toContain('Goal: What is Zorblax');
     expect(JSON.parse(request!.response_format!.schema!)).toMatchObject({ oneOf: expect.any(Array) });
+    // One of the schemas the engine prepared at its load, so the first step compiles no grammar.
+    expect(host.prepared).toEqual([expect.arrayContaining([request!.response_format!.schema])]);
 
     const answer = await service.kgQuery({ sessionId, query: 'Zorblax is-a ?x', limit: 10 });
     expect(answer.ok && answer.rows.map((row) => row.x!.label)).toEqual(['Moon']);
@@ -232,7 +234,7 @@ describe('text_ingest with a model', () => {
         { subject: 'Zorblax', predicate: 'is-a', object: 'Moon', confidence: 0.9 },
       ],
     });
-    const { db, service, sessionId, engine } = await zorblaxSession([{ text: read }]);
+    const { db, service, sessionId, engine, host } = await zorblaxSession([{ text: read }]);
     await service.goalUpdate({ sessionId, goalId: 1, status: 'failed' });
     await service.documentImport({ sessionId, fileName: 'zorblax.txt', text: 'Zorblax is a moon. Its surface is covered in ice, and its orbit takes nine days.' });
     await service.goalAdd({ sessionId, description: 'Learn about Zorblax', criteria: 'zorblax' });
@@ -240,6 +242,7 @@ describe('text_ingest with a model', () => {
     expect(cycles[0]).toMatchObject({ tool: 'text_ingest', input: { by: 'model' }, outcome: 'completed', model: { requests: 1 } });
     expect(cycles[0]!.act).toContain('zorblax.txt: 1 facts from its sentences, 3 read by the model, 3 about the goal');
     expect(engine.requests[0]!.messages[1]!.content).toContain('Its surface is covered in ice');
+    expect(host.prepared).toEqual([expect.arrayContaining([engine.requests[0]!.response_format!.schema])]);
     const provenance = await db.provenance.where('sessionId').equals(sessionId).filter((record) => record.kind === 'model' || record.kind === 'extraction').toArray();
     // The sentence keeps "is-a Moon" (0.8, extraction); the model's two others are its own, capped at 0.7.
     expect(provenance.map((record) => [record.kind, record.confidence]).sort()).toEqual([

@@ -21,14 +21,14 @@ async function writerSession(script: ScriptedReply[], options: { chooseModel?: b
   await service.personaCreate({ fields: { name: 'Old Sailor', summary: 'You speak like an old sailor.' } });
   await service.sessionPersonaSet({ sessionId, persona: 'Old Sailor' });
   if (options.chooseModel !== false) await service.inferenceSet({ settings: { provider: 'webllm', webllmModel: MODEL } });
-  return { service, sessionId, goalId: added.goal.id, engine };
+  return { service, sessionId, goalId: added.goal.id, engine, host };
 }
 
 const final = (text: string, cites: number[]) => ({ text: JSON.stringify({ kind: 'final', text, cites }) });
 
 describe("findings written in the persona's voice", () => {
   it('has the bound model write prose as the worn persona, citing the findings, which are listed beneath', async () => {
-    const { service, sessionId, goalId, engine } = await writerSession([final('Arr, the dog be a mammal [1], and it wags a tail [2].', [2, 1])]);
+    const { service, sessionId, goalId, engine, host } = await writerSession([final('Arr, the dog be a mammal [1], and it wags a tail [2].', [2, 1])]);
     const goal = (await service.goalList({ sessionId })).goals[0]!;
     expect(goal.findingsTotal).toBeGreaterThan(0);
     const written = await service.synthesizeInVoice({ sessionId, goalId, operationId: 'write' });
@@ -37,6 +37,8 @@ describe("findings written in the persona's voice", () => {
     const [request] = engine.requests;
     expect(request!.messages[0]!.content).toMatch(/^# Old Sailor\nYou speak like an old sailor\./);
     expect(request!.messages[1]!.content).toContain('[1] Dog -> ');
+    // One of the schemas the engine prepared at its load, so the write-up compiles no grammar.
+    expect(host.prepared).toEqual([expect.arrayContaining([request!.response_format!.schema])]);
   });
 
   it('sends a citation of a finding that does not exist back to the model, and takes the corrected answer', async () => {
