@@ -17,6 +17,9 @@ import { bottleneckSchema } from './llm/structured-call.ts';
 import { modelUnavailableSchema } from './llm/provider.ts';
 import { gpuReportSchema } from './llm/webllm-models.ts';
 export { WEBLLM_VERSION } from './llm/webllm-models.ts';
+// The UI reads numbers and text files by the same rules as the core.
+export { parseDecimal } from './decimal-text.ts';
+export { decodeUtf8Text } from './text-bytes.ts';
 import { spentLimitSchema } from './llm/usage-budget.ts';
 import { ggufModelRecordSchema } from './llm/gguf-model.ts';
 import { personaContract } from './personas/persona-contract.ts';

@@ -1,5 +1,5 @@
 import type { AgentApi, ModelView } from '../../core/api.ts';
-import { parseDecimal } from '../../core/decimal-text.ts';
+import { parseDecimal } from '../../core/api.ts';
 import { describeProblem, type Problem } from '../../core/result.ts';
 
 /**
