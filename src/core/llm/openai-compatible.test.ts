@@ -24,6 +24,7 @@ describe('the openai-compatible provider', () => {
     const outcome = await structuredCall(provider, city, { name: 'capital', prompt: 'The capital of France?' });
     expect(outcome).toMatchObject({ ok: true, value: { city: 'Paris' }, usage: { promptTokens: 21, completionTokens: 6 } });
     expect(server.requests[0]).toEqual({
+      url: '/v1/chat/completions',
       authorization: 'Bearer sk-local',
       body: {
         model: 'tiny',
@@ -100,6 +101,13 @@ describe('the openai-compatible provider', () => {
     await close!();
     close = undefined;
     expect(await structuredCall(provider, city, { name: 'capital', prompt: 'x' })).toMatchObject({ ok: false, bottleneck: { kind: 'dependency_unavailable', detail: expect.stringContaining(`cannot reach ${server.baseUrl}/chat/completions`) } });
+  });
+
+  it("keeps the base URL's query (an API version, a key) when it asks for completions", async () => {
+    const server = await serverWith([{ text: '{"city":"Paris"}' }]);
+    const provider = openAiCompatibleProvider({ baseUrl: `${server.baseUrl}/?api-version=2024-06-01`, model: 'tiny' });
+    expect(await structuredCall(provider, city, { name: 'capital', prompt: 'x' })).toMatchObject({ ok: true });
+    expect(server.requests[0]!.url).toBe('/v1/chat/completions?api-version=2024-06-01');
   });
 
   it('checks an endpoint before it is used', () => {

@@ -31,6 +31,13 @@ function responseFormat(jsonSchema: NonNullable<CompletionRequest['jsonSchema']>
   return { type: 'json_schema', json_schema: { name: jsonSchema.name, schema: jsonSchema.schema, strict: mode === 'strict' } };
 }
 
+/** Where completions are asked for: the base URL's path and `/chat/completions`, its query (`?api-version=`, `?key=`) kept. */
+function completionsUrl(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
+  return url.href;
+}
+
 /**
  * A provider that speaks the OpenAI chat-completions protocol. It sends the schema the standard
  * way, `response_format: {type: "json_schema", json_schema: {name, schema, strict: true}}`; a
@@ -40,7 +47,7 @@ function responseFormat(jsonSchema: NonNullable<CompletionRequest['jsonSchema']>
  * all the same.
  */
 export function openAiCompatibleProvider(endpoint: OpenAiEndpoint, fetchImpl: typeof fetch = fetch): LlmProvider {
-  const url = `${endpoint.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  const url = completionsUrl(endpoint.baseUrl);
   let mode: SchemaMode = 'strict';
   return {
     name: 'openai-compatible',

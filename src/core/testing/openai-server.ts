@@ -1,25 +1,33 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** What the test server answers to one request: a completion's text, or an HTTP error. */
-export type ServerReply = { text: string; promptTokens?: number; completionTokens?: number } | { status: number; body: string };
+/** What the server saw of a request: its JSON body, its address (path and query) and its Authorization header. */
+export type ServerRequest = { body: Record<string, unknown>; url: string; authorization?: string };
+
+/**
+ * What the test server answers to one request: a completion's text, an HTTP error (its body may
+ * echo the request, as some servers echo a key they refuse), or nothing ever (a server that hangs).
+ */
+export type ServerReply = { text: string; promptTokens?: number; completionTokens?: number } | { status: number; body: string | ((request: ServerRequest) => string) } | { isSilent: true };
 
 /**
  * A local HTTP server that speaks the OpenAI chat-completions protocol (plain and streamed), for
  * testing the openai-compatible provider and the CLI end to end without the network. It answers
  * with its script, in order, and keeps each request's JSON body and headers.
  */
-export async function startOpenAiServer(script: ServerReply[]): Promise<{ baseUrl: string; requests: { body: Record<string, unknown>; authorization?: string }[]; close: () => Promise<void> }> {
-  const requests: { body: Record<string, unknown>; authorization?: string }[] = [];
+export async function startOpenAiServer(script: ServerReply[]): Promise<{ baseUrl: string; requests: ServerRequest[]; close: () => Promise<void> }> {
+  const requests: ServerRequest[] = [];
   const server: Server = createServer(async (request, response) => {
     // A page of another origin (the app in a browser test) may call it: every answer allows that, and a preflight gets no body.
     for (const [name, value] of Object.entries(CORS_HEADERS)) response.setHeader(name, value);
     if (request.method === 'OPTIONS') return void response.writeHead(204).end();
     const body = JSON.parse(await readBody(request)) as Record<string, unknown>;
-    requests.push({ body, ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}) });
-    const reply = request.url === '/v1/chat/completions' ? script.shift() : { status: 404, body: '{"error":{"message":"no such route"}}' };
+    const seen: ServerRequest = { body, url: request.url ?? '', ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}) };
+    requests.push(seen);
+    const reply = seen.url.split('?')[0] === '/v1/chat/completions' ? script.shift() : { status: 404, body: '{"error":{"message":"no such route"}}' };
     if (!reply) return void response.writeHead(500).end('{"error":{"message":"the test server has no more replies"}}');
-    if ('status' in reply) return void response.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body);
+    if ('isSilent' in reply) return;
+    if ('status' in reply) return void response.writeHead(reply.status, { 'content-type': 'application/json' }).end(typeof reply.body === 'string' ? reply.body : reply.body(seen));
     const usage = { prompt_tokens: reply.promptTokens ?? 10, completion_tokens: reply.completionTokens ?? 5 };
     if (body.stream) {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
