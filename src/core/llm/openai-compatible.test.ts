@@ -110,6 +110,21 @@ describe('the openai-compatible provider', () => {
     expect(server.requests[0]!.url).toBe('/v1/chat/completions?api-version=2024-06-01');
   });
 
+  it('returns and throws nothing of the key or the base URL\'s key, even where the server echoes them: errors, answers, streamed pieces', async () => {
+    const key = 'sk-echoed-0123456789';
+    const echo = (request: { authorization?: string; url: string }) => JSON.stringify({ error: { message: `Incorrect API key provided: ${request.authorization?.slice(7)} at ${request.url}` } });
+    const server = await serverWith([{ status: 401, body: echo }, { text: `{"city":"${key}"}` }, { text: `{"city": "Paris, said ${key}"}` }]);
+    const provider = openAiCompatibleProvider({ baseUrl: `${server.baseUrl}?key=qk-in-the-url`, model: 'tiny', apiKey: key });
+    const refused = await structuredCall(provider, city, { name: 'capital', prompt: 'x' });
+    expect(refused).toMatchObject({ ok: false, bottleneck: { detail: `openai-compatible (tiny): ${server.baseUrl}/chat/completions?key=[redacted] answered HTTP 401: Incorrect API key provided: [redacted] at /v1/chat/completions?key=[redacted]` } });
+    expect(await structuredCall(provider, city, { name: 'capital', prompt: 'x' })).toMatchObject({ ok: true, value: { city: '[redacted]' }, attempts: [{ text: '{"city":"[redacted]"}' }] });
+    const pieces: string[] = [];
+    const streamed = await provider.complete({ messages: [{ role: 'user', content: 'hi' }], onText: (piece) => pieces.push(piece) });
+    expect(streamed.text).toBe('{"city": "Paris, said [redacted]"}');
+    expect(pieces.join('')).toBe(streamed.text);
+    expect(server.requests.map((request) => request.authorization)).toEqual([`Bearer ${key}`, `Bearer ${key}`, `Bearer ${key}`]);
+  });
+
   it('checks an endpoint before it is used', () => {
     expect(openAiEndpointSchema.safeParse({ baseUrl: 'ftp://x', model: 'm' }).error?.issues[0]?.message).toBe('the base URL must be an http(s) address, like http://localhost:8080/v1');
     expect(openAiEndpointSchema.safeParse({ baseUrl: 'http://localhost:8080/v1', model: ' ' }).error?.issues[0]?.message).toBe('name the model');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { displayUrl, redactingStream, redactSecrets, type Secret, secretsOfHeaders, secretsOfUrl } from '../secrets.ts';
 import { cancelled, type Completion, type CompletionRequest, type LlmProvider, ProviderError, withSchemaInWords } from './provider.ts';
 
 /** Where an OpenAI-compatible server is (llama.cpp's server, vLLM, Ollama, a hosted API). The key stays on this device. */
@@ -31,6 +32,14 @@ function responseFormat(jsonSchema: NonNullable<CompletionRequest['jsonSchema']>
   return { type: 'json_schema', json_schema: { name: jsonSchema.name, schema: jsonSchema.schema, strict: mode === 'strict' } };
 }
 
+/** The headers that carry an endpoint's key. */
+const credentialHeaders = (endpoint: Pick<OpenAiEndpoint, 'apiKey'>): Record<string, string> => (endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {});
+
+/** What an endpoint holds that must not leave the device: its key (and the header that carries it), and credentials in its base URL. */
+export function endpointSecrets(endpoint: Pick<OpenAiEndpoint, 'baseUrl' | 'apiKey'>): Secret[] {
+  return [...(endpoint.apiKey ? [{ value: endpoint.apiKey, what: 'the API key' }] : []), ...secretsOfHeaders(credentialHeaders(endpoint), 'the endpoint'), ...secretsOfUrl(endpoint.baseUrl, 'the base URL')];
+}
+
 /** Where completions are asked for: the base URL's path and `/chat/completions`, its query (`?api-version=`, `?key=`) kept. */
 function completionsUrl(baseUrl: string): string {
   const url = new URL(baseUrl);
@@ -44,10 +53,14 @@ function completionsUrl(baseUrl: string): string {
  * server that refuses that format (HTTP 400 naming it: OpenAI's strict mode refuses schemas with
  * unions or open records) is asked again with the schema as guidance (`strict: false`), then with
  * `json_object`, and the provider remembers what it takes. The contract validates what comes back
- * all the same.
+ * all the same. Nothing it returns or throws holds the key or the base URL's credentials, even
+ * when the server echoes them: every text is redacted here, where they are known.
  */
 export function openAiCompatibleProvider(endpoint: OpenAiEndpoint, fetchImpl: typeof fetch = fetch): LlmProvider {
   const url = completionsUrl(endpoint.baseUrl);
+  const secrets = endpointSecrets(endpoint);
+  const shownUrl = displayUrl(url);
+  const redact = (text: string) => redactSecrets(text, secrets);
   let mode: SchemaMode = 'strict';
   return {
     name: 'openai-compatible',
@@ -56,51 +69,58 @@ export function openAiCompatibleProvider(endpoint: OpenAiEndpoint, fetchImpl: ty
       for (;;) {
         const sent = mode;
         try {
-          return await send(request, sent);
+          const completion = await send(request, sent);
+          return { ...completion, text: redact(completion.text) };
         } catch (error) {
           const weaker = WEAKER_MODE[sent];
-          if (!(error instanceof FormatRefused) || !weaker) throw error;
-          // From the format this request was sent with: another request may have stepped down meanwhile.
-          if (mode === sent) mode = weaker;
+          if (error instanceof FormatRefused && weaker) {
+            // From the format this request was sent with: another request may have stepped down meanwhile.
+            if (mode === sent) mode = weaker;
+            continue;
+          }
+          throw error instanceof ProviderError ? new ProviderError(error.kind, redact(error.message)) : error;
         }
       }
     },
   };
 
   async function send(request: CompletionRequest, mode: SchemaMode): Promise<Completion> {
-      const { signal } = request;
-      const isStreaming = request.onText !== undefined;
+      const { signal, onText } = request;
       const body = {
         model: endpoint.model,
         messages: mode === 'json' && request.jsonSchema ? withSchemaInWords(request.messages, request.jsonSchema.schema) : request.messages,
         ...(request.jsonSchema ? { response_format: responseFormat(request.jsonSchema, mode) } : {}),
         ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
         ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-        ...(isStreaming ? { stream: true, stream_options: { include_usage: true } } : {}),
+        ...(onText ? { stream: true, stream_options: { include_usage: true } } : {}),
       };
       let response: Response;
       try {
         response = await fetchImpl(url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}) },
+          headers: { 'content-type': 'application/json', ...credentialHeaders(endpoint) },
           body: JSON.stringify(body),
           ...(signal ? { signal } : {}),
         });
       } catch (error) {
         if (signal?.aborted) throw cancelled(signal);
-        throw new ProviderError('unavailable', `cannot reach ${url}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`);
+        throw new ProviderError('unavailable', `cannot reach ${shownUrl}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`);
       }
       if (!response.ok) {
-        const detail = await errorDetail(response);
-        if (response.status === 400 && request.jsonSchema && FORMAT_REFUSED.test(detail)) throw new FormatRefused(`${url} answered HTTP 400${detail}`);
-        throw new ProviderError(response.status === 401 || response.status === 403 ? 'refused' : 'unavailable', `${url} answered HTTP ${response.status}${detail}`);
+        const detail = await errorDetail(response, redact);
+        if (response.status === 400 && request.jsonSchema && FORMAT_REFUSED.test(detail)) throw new FormatRefused(`${shownUrl} answered HTTP 400${detail}`);
+        throw new ProviderError(response.status === 401 || response.status === 403 ? 'refused' : 'unavailable', `${shownUrl} answered HTTP ${response.status}${detail}`);
       }
       try {
-        return isStreaming ? await readStream(response, request.onText!) : readCompletion(await response.json());
+        if (!onText) return readCompletion(await response.json());
+        const stream = redactingStream(secrets, onText);
+        const completion = await readStream(response, stream.push);
+        stream.end();
+        return completion;
       } catch (error) {
         if (signal?.aborted) throw cancelled(signal);
         if (error instanceof ProviderError) throw error;
-        throw new ProviderError('unavailable', `${url} sent an answer that is not a chat completion: ${error instanceof Error ? error.message : String(error)}`);
+        throw new ProviderError('unavailable', `${shownUrl} sent an answer that is not a chat completion: ${error instanceof Error ? error.message : String(error)}`);
       }
   }
 }
@@ -151,8 +171,8 @@ async function readStream(response: Response, onText: (text: string) => void): P
   return { text, finishReason, usage };
 }
 
-/** The error message a server put in its body, if any (OpenAI's `{error: {message}}`), shortened. */
-async function errorDetail(response: Response): Promise<string> {
+/** The error message a server put in its body, if any (OpenAI's `{error: {message}}`), redacted before it is shortened (so no part of a key is left). */
+async function errorDetail(response: Response, redact: (text: string) => string): Promise<string> {
   const text = await response.text().catch(() => '');
   let message = text;
   try {
@@ -162,6 +182,6 @@ async function errorDetail(response: Response): Promise<string> {
   } catch {
     // Not JSON: the text itself.
   }
-  message = message.trim().replace(/\s+/g, ' ');
+  message = redact(message).trim().replace(/\s+/g, ' ');
   return message === '' ? '' : `: ${message.slice(0, 300)}`;
 }
