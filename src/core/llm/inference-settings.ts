@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Result } from '../result.ts';
-import { openAiEndpointSchema } from './openai-compatible.ts';
+import { displayUrl, hasHiddenCredentials, REDACTED, type Secret } from '../secrets.ts';
+import { endpointSecrets, openAiEndpointSchema } from './openai-compatible.ts';
 import { usageLimitsSchema } from './usage-budget.ts';
 
 /** Facts a model adds stay below this confidence until something confirms them (DESIGN section 10). */
@@ -27,9 +28,12 @@ export const DEFAULT_INFERENCE_SETTINGS: InferenceSettings = { provider: 'none',
 /** The settings key they are stored under. */
 export const INFERENCE_KEY = 'inference';
 
-/** The settings as the UI sees them: whether a key is stored, never the key. */
+/**
+ * The settings as the UI sees them: whether a key is stored, never the key; the base URL without
+ * its user name and password and with key-like query values masked, and whether it has any.
+ */
 export const inferenceViewSchema = inferenceSettingsSchema.extend({
-  openAi: openAiEndpointSchema.omit({ apiKey: true }).extend({ apiKeyStored: z.boolean() }).optional(),
+  openAi: openAiEndpointSchema.omit({ apiKey: true }).extend({ apiKeyStored: z.boolean(), baseUrlCredentialsStored: z.boolean() }).optional(),
 });
 export type InferenceView = z.infer<typeof inferenceViewSchema>;
 
@@ -37,12 +41,21 @@ export function inferenceViewOf(settings: InferenceSettings): InferenceView {
   const { openAi, ...rest } = settings;
   if (!openAi) return rest;
   const { apiKey, ...endpoint } = openAi;
-  return { ...rest, openAi: { ...endpoint, apiKeyStored: apiKey !== undefined && apiKey !== '' } };
+  return {
+    ...rest,
+    openAi: { ...endpoint, baseUrl: displayUrl(endpoint.baseUrl), apiKeyStored: apiKey !== undefined && apiKey !== '', baseUrlCredentialsStored: hasHiddenCredentials(endpoint.baseUrl) },
+  };
+}
+
+/** Every secret the settings hold (the key, credentials in the base URL): none of them may leave the device. */
+export function inferenceSecrets(settings: InferenceSettings): Secret[] {
+  return settings.openAi ? endpointSecrets(settings.openAi) : [];
 }
 
 /**
  * Reads settings as a user gives them, over the stored ones: an endpoint without `apiKey` keeps
- * the stored key, an empty `apiKey` removes it. The chosen provider must be fully described.
+ * the stored key, an empty `apiKey` removes it; a base URL given as it was shown (its credentials
+ * hidden) keeps the stored one. The chosen provider must be fully described.
  */
 export function parseInferenceSettings(value: unknown, stored: InferenceSettings): Result<InferenceSettings> {
   const parsed = inferenceSettingsSchema.safeParse(value);
@@ -51,6 +64,10 @@ export function parseInferenceSettings(value: unknown, stored: InferenceSettings
   if (settings.openAi) {
     const apiKey = settings.openAi.apiKey === undefined ? stored.openAi?.apiKey : settings.openAi.apiKey.trim();
     const { apiKey: _given, ...endpoint } = settings.openAi;
+    if (stored.openAi && endpoint.baseUrl === displayUrl(stored.openAi.baseUrl)) endpoint.baseUrl = stored.openAi.baseUrl;
+    // An address edited around its masked credentials would send the mask itself.
+    else if (endpoint.baseUrl.includes(REDACTED) || endpoint.baseUrl.includes(encodeURIComponent(REDACTED)))
+      return { ok: false, error: [{ path: 'openAi.baseUrl', message: `the base URL holds ${REDACTED} where a credential was: type the credential again, or keep the address as it was shown` }] };
     settings.openAi = apiKey ? { ...endpoint, apiKey } : endpoint;
   }
   if (settings.provider === 'openai-compatible' && !settings.openAi) return { ok: false, error: [{ path: 'openAi', message: 'give the endpoint: its base URL and model' }] };

@@ -259,12 +259,34 @@ describe('the inference settings', () => {
     expect(await service.inferenceGet({})).toEqual({ provider: 'none', limits: {}, confidenceCap: 0.7 });
     const endpoint = { baseUrl: 'http://localhost:8080/v1', model: 'llama-3' };
     const saved = await service.inferenceSet({ settings: { provider: 'openai-compatible', openAi: { ...endpoint, apiKey: 'sk-secret' }, limits: { requests: 20 } } });
-    expect(saved).toEqual({ ok: true, settings: { provider: 'openai-compatible', openAi: { ...endpoint, apiKeyStored: true }, limits: { requests: 20 }, confidenceCap: 0.7 } });
+    expect(saved).toEqual({ ok: true, settings: { provider: 'openai-compatible', openAi: { ...endpoint, apiKeyStored: true, baseUrlCredentialsStored: false }, limits: { requests: 20 }, confidenceCap: 0.7 } });
     expect(JSON.stringify(await service.inferenceGet({}))).not.toContain('sk-secret');
     await service.inferenceSet({ settings: { provider: 'openai-compatible', openAi: { ...endpoint, model: 'llama-3.1' } } });
-    expect((await service.inferenceGet({})).openAi).toEqual({ ...endpoint, model: 'llama-3.1', apiKeyStored: true });
+    expect((await service.inferenceGet({})).openAi).toEqual({ ...endpoint, model: 'llama-3.1', apiKeyStored: true, baseUrlCredentialsStored: false });
     await service.inferenceSet({ settings: { provider: 'openai-compatible', openAi: { ...endpoint, apiKey: '' } } });
-    expect((await service.inferenceGet({})).openAi).toEqual({ ...endpoint, apiKeyStored: false });
+    expect((await service.inferenceGet({})).openAi).toEqual({ ...endpoint, apiKeyStored: false, baseUrlCredentialsStored: false });
+  });
+
+  it('show a base URL with its credentials masked, keep them when it is saved as shown, and drop them when they are taken out', async () => {
+    const { db, service } = testService();
+    const baseUrl = 'http://ada:pw-secret-77@llm.example:8080/v1?key=qk-secret-31';
+    const shownUrl = 'http://[redacted]@llm.example:8080/v1?key=[redacted]';
+    const saved = await service.inferenceSet({ settings: { provider: 'openai-compatible', openAi: { baseUrl, model: 'tiny' } } });
+    expect(saved).toMatchObject({ ok: true, settings: { openAi: { baseUrl: shownUrl, baseUrlCredentialsStored: true } } });
+    expect(JSON.stringify(await service.inferenceGet({}))).not.toMatch(/secret/);
+    // Saved again as the form shows it: the stored address keeps its credentials.
+    await service.inferenceSet({ settings: { provider: 'openai-compatible', openAi: { baseUrl: shownUrl, model: 'tiny-2' } } });
+    expect((await db.settings.get('inference'))?.value).toMatchObject({ openAi: { baseUrl, model: 'tiny-2' } });
+    // Edited around the mask: refused, since the mask itself would be sent; nothing changes.
+    expect(await service.inferenceSet({ settings: { provider: 'openai-compatible', openAi: { baseUrl: shownUrl.replace('llm.example', 'llm2.example'), model: 'tiny-2' } } })).toEqual({
+      ok: false,
+      problems: [{ path: 'openAi.baseUrl', message: 'the base URL holds [redacted] where a credential was: type the credential again, or keep the address as it was shown' }],
+    });
+    expect((await db.settings.get('inference'))?.value).toMatchObject({ openAi: { baseUrl } });
+    // Taken out of the address: what is given is stored.
+    await service.inferenceSet({ settings: { provider: 'openai-compatible', openAi: { baseUrl: 'http://llm.example:8080/v1', model: 'tiny-2' } } });
+    expect((await service.inferenceGet({})).openAi).toEqual({ baseUrl: 'http://llm.example:8080/v1', model: 'tiny-2', apiKeyStored: false, baseUrlCredentialsStored: false });
+    expect((await db.settings.get('inference'))?.value).toMatchObject({ openAi: { baseUrl: 'http://llm.example:8080/v1' } });
   });
 
   it('refuse what is not complete or not valid, naming the field, and change nothing', async () => {

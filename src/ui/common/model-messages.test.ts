@@ -29,7 +29,7 @@ describe('the words for a language model', () => {
 
   it('names the model runs bind', () => {
     expect(boundModelText({ provider: 'none', limits: {}, confidenceCap: 0.7 })).toBe('none');
-    expect(boundModelText({ provider: 'openai-compatible', openAi: { baseUrl: 'http://x/v1', model: 'llama-3', apiKeyStored: false }, limits: {}, confidenceCap: 0.7 })).toBe('llama-3 (OpenAI-compatible)');
+    expect(boundModelText({ provider: 'openai-compatible', openAi: { baseUrl: 'http://x/v1', model: 'llama-3', apiKeyStored: false, baseUrlCredentialsStored: false }, limits: {}, confidenceCap: 0.7 })).toBe('llama-3 (OpenAI-compatible)');
     expect(boundModelText({ provider: 'webllm', webllmModel: 'Qwen', limits: {}, confidenceCap: 0.7 })).toBe('Qwen (WebLLM)');
     expect(boundModelText({ provider: 'gguf', ggufModel: 'smollm2-135m-instruct-q8_0.gguf', limits: {}, confidenceCap: 0.7 })).toBe('smollm2-135m-instruct-q8_0.gguf (CPU engine)');
     expect(boundModelText({ provider: 'gguf', limits: {}, confidenceCap: 0.7 })).toBe('CPU engine, no model chosen');

@@ -47,7 +47,7 @@ function fakeHost(options: { goals: GoalView[]; cyclesPerRun?: number; canWrite?
     },
     inferenceGet: async () => {
       calls.push('inferenceGet');
-      return { provider: 'openai-compatible' as const, openAi: { baseUrl: 'http://localhost:8080/v1', model: 'llama-3', apiKeyStored: true }, limits: {}, confidenceCap: 0.7 };
+      return { provider: 'openai-compatible' as const, openAi: { baseUrl: 'http://localhost:8080/v1', model: 'llama-3', apiKeyStored: true, baseUrlCredentialsStored: false }, limits: {}, confidenceCap: 0.7 };
     },
     cancel: async ({ operationId }: { operationId: string }) => {
       cancelled.add(operationId);

@@ -25,7 +25,7 @@ function fakeHost(options: { canWrite?: boolean; isAvailable?: boolean; adds?: A
   const cancels = new Map<string, () => void>();
   const adds = [...(options.adds ?? [])];
   const added: GgufModelView[] = [modelOf('first.gguf', 'first.gguf', { kind: 'file' }, 1)];
-  let settings: InferenceView = { provider: 'openai-compatible', openAi: { baseUrl: 'http://localhost:8080/v1', model: 'llama-3', apiKeyStored: true }, webllmModel: 'Qwen', limits: { requests: 5 }, confidenceCap: 0.6 };
+  let settings: InferenceView = { provider: 'openai-compatible', openAi: { baseUrl: 'http://localhost:8080/v1', model: 'llama-3', apiKeyStored: true, baseUrlCredentialsStored: false }, webllmModel: 'Qwen', limits: { requests: 5 }, confidenceCap: 0.6 };
   const client = {
     ggufList: async () => {
       calls.push('ggufList');
@@ -67,7 +67,7 @@ function fakeHost(options: { canWrite?: boolean; isAvailable?: boolean; adds?: A
       calls.push('inferenceSet');
       sent.push(given);
       const { openAi, ...rest } = given as InferenceView & { openAi?: { baseUrl: string; model: string } };
-      settings = { ...rest, ...(openAi ? { openAi: { ...openAi, apiKeyStored: true } } : {}) };
+      settings = { ...rest, ...(openAi ? { openAi: { ...openAi, apiKeyStored: true, baseUrlCredentialsStored: false } } : {}) };
       return { ok: true as const, settings };
     },
   } satisfies Partial<AgentApi>;

@@ -28,7 +28,7 @@ function fakeHost(options: { canWrite?: boolean; downloads?: DownloadScript[] } 
   const cached = new Set([QWEN_F32.id]);
   const cancels = new Map<string, () => void>();
   const downloads = [...(options.downloads ?? [])];
-  let settings: InferenceView = { provider: 'openai-compatible', openAi: { baseUrl: 'http://localhost:8080/v1', model: 'llama-3', apiKeyStored: true }, limits: { requests: 5 }, confidenceCap: 0.6 };
+  let settings: InferenceView = { provider: 'openai-compatible', openAi: { baseUrl: 'http://localhost:8080/v1', model: 'llama-3', apiKeyStored: true, baseUrlCredentialsStored: false }, limits: { requests: 5 }, confidenceCap: 0.6 };
   const sent: unknown[] = [];
   const client = {
     modelList: async () => {
@@ -69,7 +69,7 @@ function fakeHost(options: { canWrite?: boolean; downloads?: DownloadScript[] } 
       sent.push(given);
       if (options.canWrite === false) return { ok: false as const, problems: [{ message: 'open in another tab' }] };
       const { openAi, ...rest } = given as InferenceView & { openAi?: { baseUrl: string; model: string } };
-      settings = { ...rest, ...(openAi ? { openAi: { ...openAi, apiKeyStored: true } } : {}) };
+      settings = { ...rest, ...(openAi ? { openAi: { ...openAi, apiKeyStored: true, baseUrlCredentialsStored: false } } : {}) };
       return { ok: true as const, settings };
     },
   } satisfies Partial<AgentApi>;

@@ -4,7 +4,7 @@ import { PROVIDER_CHOICES, describeCheck, describeKeyRemoval, describeSave, form
 
 const ENDPOINT_VIEW: InferenceView = {
   provider: 'openai-compatible',
-  openAi: { baseUrl: 'http://localhost:8080/v1', model: 'llama-3', apiKeyStored: true },
+  openAi: { baseUrl: 'http://localhost:8080/v1', model: 'llama-3', apiKeyStored: true, baseUrlCredentialsStored: false },
   limits: { requests: 5, wallSeconds: 30 },
   confidenceCap: 0.7,
 };
