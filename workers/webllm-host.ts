@@ -5,7 +5,8 @@ import { withJsonGrammar } from '../src/core/llm/json-grammar.ts';
 import { cancelled, type ModelContext } from '../src/core/llm/provider.ts';
 import type { LoadProgress, WebLlmHost } from '../src/core/llm/webllm-host.ts';
 import { webLlmTokenCounter } from '../src/core/llm/webllm-tokens.ts';
-import { gpuReportOf, mlcModelRecordOf, modelFilesPrefix, type WebGpu, WEBLLM_MODELS, type WebLlmModelSpec } from '../src/core/llm/webllm-models.ts';
+import { gpuReportOf, mlcModelRecordOf, modelFilesPrefix, type WebGpu, WEBLLM_MODELS, type WebLlmModelSpec, webLlmSpecSecrets } from '../src/core/llm/webllm-models.ts';
+import { displayUrl, redactSecrets } from '../src/core/secrets.ts';
 import { ENGINE_CODE_CACHES, keepEngineCodeForOffline } from './engine-code.ts';
 
 type WebLlm = typeof import('./webllm-code.ts');
@@ -108,7 +109,7 @@ async function loadEngine(webLlm: WebLlm, model: WebLlmModelSpec, options: { onP
     if (signal.aborted) throw cancelled(signal);
     // A lost device or a full GPU is no download's fault: the servers are asked only about other failures.
     const refused = engineLossOf(error) ? undefined : await refusedFile(webLlm, model).catch(() => undefined);
-    throw new Error(loadFailure(modelId, error, refused));
+    throw new Error(redactSecrets(loadFailure(modelId, error, refused), webLlmSpecSecrets(model)));
   } finally {
     signal.removeEventListener('abort', stop);
   }
@@ -162,9 +163,9 @@ async function refusedFile(webLlm: WebLlm, model: WebLlmModelSpec): Promise<stri
       response = await fetch(url, { method: 'HEAD' });
     } catch {
       if (!navigator.onLine) return undefined;
-      return `${what} at ${url} could not be fetched: its server may be down, or may not let this site fetch it (it must allow other sites, as Hugging Face does)`;
+      return `${what} at ${displayUrl(url)} could not be fetched: its server may be down, or may not let this site fetch it (it must allow other sites, as Hugging Face does)`;
     }
-    if (!response.ok) return `${what} at ${url} answered ${`${response.status} ${response.statusText}`.trim()}: check the address`;
+    if (!response.ok) return `${what} at ${displayUrl(url)} answered ${`${response.status} ${response.statusText}`.trim()}: check the address`;
   }
   return undefined;
 }

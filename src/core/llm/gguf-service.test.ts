@@ -57,6 +57,23 @@ describe('GGUF models for the CPU engine', () => {
     expect((await service.ggufList({})).models).toEqual([]);
   });
 
+  it("shows no credentials of an address, in its messages or in the list, and keeps none in the model's record", async () => {
+    const { db, service } = ggufService();
+    const server = await fileServer(TINY);
+    try {
+      // Fetch refuses an address with a user name and password, naming it; a 404 names the address too.
+      const withUser = await service.ggufAdd({ operationId: 'a', source: { kind: 'url', url: server.baseUrl.replace('http://', 'http://ada:pw-secret-1@') + '/models/tiny.gguf' } });
+      expect(withUser).toMatchObject({ ok: false, problems: [{ message: expect.stringMatching(/^tiny\.gguf could not be added: .*credentials: http:\/\/\[redacted\]@127\.0\.0\.1:\d+\/models\/tiny\.gguf$/) }] });
+      const missing = await service.ggufAdd({ operationId: 'b', source: { kind: 'url', url: `${server.baseUrl}/nothing.gguf?token=tok-secret-2` } });
+      expect(missing).toMatchObject({ ok: false, problems: [{ message: `${server.baseUrl}/nothing.gguf?token=[redacted] answered 404 Not Found` }] });
+      const added = await service.ggufAdd({ operationId: 'c', source: { kind: 'url', url: `${server.baseUrl}/models/tiny.gguf?token=tok-secret-2` } });
+      expect(added).toMatchObject({ ok: true, model: { source: { kind: 'url', url: `${server.baseUrl}/models/tiny.gguf?token=[redacted]` } } });
+      expect(JSON.stringify([withUser, missing, added, await service.ggufList({}), await db.models.toArray()])).not.toMatch(/secret/);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('downloads a model from an address with progress, and keeps nothing of one that is not a model', async () => {
     const { service, host } = ggufService();
     const server = await fileServer(TINY);

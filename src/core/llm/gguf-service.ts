@@ -1,4 +1,5 @@
 import type { AgentServiceImplementation } from '../api.ts';
+import { displayUrl, redactSecrets, secretsOfUrl } from '../secrets.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { READ_ONLY_MESSAGE } from '../service-context.ts';
 import { blobSource, GgufError, readGgufHeader } from './gguf-header.ts';
@@ -9,7 +10,8 @@ import { inferenceSettingsOf } from './inference-service.ts';
 /** The largest model file accepted: the biggest that a browser tab's memory can load on a laptop. */
 const MAX_GGUF_BYTES = 16 * 2 ** 30;
 
-const viewOf = (record: GgufModelRecord) => ({ ...record, memoryBytes: ggufMemoryBytes(record) });
+// An address is shown without its credentials (a record stored before they were dropped may have them).
+const viewOf = (record: GgufModelRecord) => ({ ...record, ...(record.source.kind === 'url' ? { source: { kind: 'url' as const, url: displayUrl(record.source.url) } } : {}), memoryBytes: ggufMemoryBytes(record) });
 
 /** The file name an address ends with (decoded where it can be), or a plain one. */
 function fileNameOf(url: string): string {
@@ -45,6 +47,9 @@ export function ggufService(context: ServiceContext): Pick<AgentServiceImplement
       if (!gguf) return { ok: false, problems: [{ message: NO_GGUF_HERE }] };
       if (!canWrite()) return { ok: false, problems: [{ message: READ_ONLY_MESSAGE }] };
       const fileName = source.kind === 'file' ? source.fileName : fileNameOf(source.url);
+      // An address's credentials are sent, never shown: not in a message, not in the record.
+      const shownUrl = source.kind === 'url' ? displayUrl(source.url) : '';
+      const redact = (text: string) => (source.kind === 'url' ? redactSecrets(text, secretsOfUrl(source.url, 'the address')) : text);
       const controller = new AbortController();
       operations.set(operationId, controller);
       const id = ggufIdFor(fileName, new Set([...(await db.models.toArray()).map((record) => record.id), ...adding]));
@@ -60,10 +65,10 @@ export function ggufService(context: ServiceContext): Pick<AgentServiceImplement
           isStored = true;
         } else {
           const response = await (context.dependencies.providerReach?.fetch ?? fetch)(source.url, { signal: controller.signal });
-          if (!response.ok || !response.body) return { ok: false, problems: [{ message: `${source.url} answered ${response.status} ${response.statusText}`.trim() }] };
+          if (!response.ok || !response.body) return { ok: false, problems: [{ message: redact(`${shownUrl} answered ${response.status} ${response.statusText}`.trim()) }] };
           const length = Number(response.headers.get('content-length'));
           const totalBytes = Number.isFinite(length) && length > 0 ? length : undefined;
-          if (totalBytes !== undefined && totalBytes > MAX_GGUF_BYTES) return { ok: false, problems: [{ message: `${source.url} is ${(totalBytes / 2 ** 30).toFixed(1)} GB, more than the ${MAX_GGUF_BYTES / 2 ** 30} GB a browser tab can load` }] };
+          if (totalBytes !== undefined && totalBytes > MAX_GGUF_BYTES) return { ok: false, problems: [{ message: `${shownUrl} is ${(totalBytes / 2 ** 30).toFixed(1)} GB, more than the ${MAX_GGUF_BYTES / 2 ** 30} GB a browser tab can load` }] };
           await gguf.store(id, response.body, { ...(totalBytes !== undefined ? { totalBytes } : {}), signal: controller.signal, onProgress: (progress) => onProgress?.({ phase: 'downloading', ...progress }) });
           isStored = true;
           const stored = await gguf.file(id);
@@ -80,7 +85,7 @@ export function ggufService(context: ServiceContext): Pick<AgentServiceImplement
           ...(header.contextLength !== undefined ? { contextLength: header.contextLength } : {}),
           quantisation: header.quantisation,
           parameters: header.parameters,
-          source: source.kind === 'file' ? { kind: 'file' } : { kind: 'url', url: source.url },
+          source: source.kind === 'file' ? { kind: 'file' } : { kind: 'url', url: shownUrl },
           addedAt: now(),
         };
         await exclusively(() => db.models.put(record));
@@ -88,8 +93,8 @@ export function ggufService(context: ServiceContext): Pick<AgentServiceImplement
       } catch (error) {
         if (isStored) await gguf.remove(id).catch(() => undefined);
         if (controller.signal.aborted) return { ok: false, cancelled: true, problems: [{ message: `adding ${fileName} was cancelled; nothing was kept` }] };
-        if (error instanceof GgufError) return { ok: false, problems: [{ message: `${fileName}: ${error.message}` }] };
-        return { ok: false, problems: [{ message: `${fileName} could not be added: ${error instanceof Error ? error.message : String(error)}` }] };
+        if (error instanceof GgufError) return { ok: false, problems: [{ message: redact(`${fileName}: ${error.message}`) }] };
+        return { ok: false, problems: [{ message: redact(`${fileName} could not be added: ${error instanceof Error ? error.message : String(error)}`) }] };
       } finally {
         adding.delete(id);
         operations.delete(operationId);

@@ -136,6 +136,14 @@ describe('the model manager', () => {
       expect(await service.modelDownload({ operationId: 'd2', modelId: TINY.id })).toMatchObject({ ok: false, problems: [{ message: expect.stringContaining(`there is no WebLLM model ${TINY.id} on this device`) }] });
     });
 
+    it('is listed without credentials in its addresses', async () => {
+      const host = new ScriptedWebLlmHost(new ScriptedEngine([]), SOFTWARE_GPU);
+      const { service } = testService({ providerReach: { webLlm: host } });
+      await service.modelAdd({ model: { ...TINY, modelUrl: 'https://ada:pw-secret-1@models.example/Tiny-Chat-q4f32_1-MLC', modelLibUrl: `${TINY.modelLibUrl}?token=tok-secret-2` } });
+      const listed = (await service.modelList({})).models.find((model) => model.id === TINY.id);
+      expect(listed?.custom).toEqual({ modelUrl: 'https://[redacted]@models.example/Tiny-Chat-q4f32_1-MLC', modelLibUrl: `${TINY.modelLibUrl}?token=[redacted]` });
+    });
+
     it('refuses bad fields with their place, ids taken, and f16 weights on a GPU without shader-f16; nothing is stored', async () => {
       const host = new ScriptedWebLlmHost(new ScriptedEngine([]), SOFTWARE_GPU);
       const { service, db } = testService({ providerReach: { webLlm: host } });

@@ -1,4 +1,5 @@
 import type { AgentServiceImplementation, ModelView } from '../api.ts';
+import { displayUrl } from '../secrets.ts';
 import type { AnimaDatabase } from '../store/database.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { READ_ONLY_MESSAGE } from '../service-context.ts';
@@ -38,7 +39,8 @@ export function modelService(context: ServiceContext): Pick<AgentServiceImplemen
           partial: gpu.available && webLlm && !cached ? await webLlm.hasStoredFiles(spec) : false,
           recommended: recommended.includes(model.id),
           ...(canRun ? {} : { notRunnableBecause: gpu.available ? 'its f16 weights need shader-f16, which this GPU lacks' : gpu.reason }),
-          ...(record ? { custom: { modelUrl: record.modelUrl, modelLibUrl: record.modelLibUrl } } : {}),
+          // Shown without credentials, should an address have any.
+          ...(record ? { custom: { modelUrl: displayUrl(record.modelUrl), modelLibUrl: displayUrl(record.modelLibUrl) } } : {}),
         };
       }),
     );

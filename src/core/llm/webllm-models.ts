@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type Secret, secretsOfUrl } from '../secrets.ts';
 import type { AnimaDatabase } from '../store/database.ts';
 
 /** The WebLLM Anima runs (a test holds it to the one installed): a custom model must be built for its runtime. */
@@ -60,6 +61,10 @@ export const specOfRecord = (record: WebLlmModelRecord): WebLlmModelSpec => ({
   id: record.id,
   custom: { modelUrl: record.modelUrl, modelLibUrl: record.modelLibUrl, vramMB: record.vramMB, contextTokens: record.contextTokens, needsShaderF16: record.needsShaderF16 },
 });
+
+/** Credentials in a custom model's addresses: never in a message, whatever WebLLM's errors say. */
+export const webLlmSpecSecrets = (model: WebLlmModelSpec): Secret[] =>
+  model.custom ? [...secretsOfUrl(model.custom.modelUrl, "the weights' address"), ...secretsOfUrl(model.custom.modelLibUrl, "the model library's address")] : [];
 
 /** A model of the prebuilt list, as the WebLLM host loads it; undefined for an id not in the list. */
 export function prebuiltSpecOf(modelId: string): WebLlmModelSpec | undefined {
