@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -303,7 +304,7 @@ describe('anima questions and answers', () => {
     await anima('run', '--goal', 'Learn about Mars', '--criteria', 'volcano crater', '--kg', kg, '--snapshot', snapshot);
     const { snapshot: stored } = await readSnapshotAt(snapshot);
     stored.questions[0]!.digest = '0'.repeat(64);
-    await writeSnapshotFile(stored, snapshot);
+    await writeSnapshotFile(stored, snapshot, []);
     const answered = await anima('answer', '1', '--facts', 'Mars, has-feature, OlympusMons', '--snapshot', snapshot);
     expect(answered).toMatchObject({ code: 1, error: expect.stringContaining('answer: question #1 was withdrawn: user_interact changed since it asked this question; your answer is kept on it but was not applied') });
     expect((await anima('questions', '--snapshot', snapshot)).out).toMatch(/^#1\twithdrawn\tgoal 1\t.*\t-> Mars, has-feature, OlympusMons$/m);
@@ -365,6 +366,32 @@ describe('anima run with a language model', () => {
       await server.close();
     }
     expect(await anima('run', '--goal', 'x', '--provider', 'webllm', '--snapshot', snapshot)).toMatchObject({ code: 2, error: expect.stringContaining('--provider is openai or none') });
+  });
+
+  it('prints and saves nothing of the key or the base URL\'s key, even from an endpoint that echoes them; saves no snapshot that would carry one', async () => {
+    const key = 'sk-LEAK-cli-key-0123456789';
+    const echo = { status: 401, body: (request: { authorization?: string; url: string }) => `bad key ${request.authorization} for ${request.url}` };
+    const server = await startOpenAiServer([echo, echo]);
+    const snapshot = join(folder, 'session.json');
+    try {
+      const endpoint = ['--provider', 'openai', '--base-url', `${server.baseUrl}?key=qk-LEAK-cli-query`, '--model', 'tiny', '--api-key', key];
+      const ran = await anima('run', '--goal', 'What is Zorblax', '--criteria', 'Zorblax is-a ?x', ...endpoint, '--max-cycles', '3', '--json', '--snapshot', snapshot);
+      expect(ran.code).toBe(0);
+      expect(server.requests[0]).toMatchObject({ authorization: `Bearer ${key}`, url: '/v1/chat/completions?key=qk-LEAK-cli-query' });
+      expect(ran.out).toContain('answered HTTP 401: bad key Bearer [redacted] for /v1/chat/completions?key=[redacted]');
+      const checked = await anima('llm', 'check', ...endpoint, '--json');
+      expect(checked.out).toContain('[redacted]');
+      expect(`${ran.out}${ran.error}${checked.out}${checked.error}${await readFile(snapshot, 'utf8')}`).not.toContain('LEAK');
+
+      // A goal that quotes the key: the agent takes it, but the snapshot is not written, and says where it would have carried it.
+      const quoting = join(folder, 'quoting.json');
+      const refused = await anima('run', '--goal', `Remember ${key}`, '--criteria', 'moons', ...endpoint, '--max-cycles', '1', '--snapshot', quoting);
+      expect(refused.code).toBe(1);
+      expect(refused.error).toContain(`${quoting}: not written:\n  at goals.0.description: holds a secret of this device (the API key); a snapshot never carries one, so nothing was written`);
+      expect(existsSync(quoting)).toBe(false);
+    } finally {
+      await server.close();
+    }
   });
 
   it('says, with its kind, that a run went on without an endpoint that stopped answering', async () => {

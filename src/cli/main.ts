@@ -5,7 +5,7 @@ import type { AgentApi, Fact, GoalView } from '../core/api.ts';
 import type { Plan } from '../core/agent/plan.ts';
 import type { Reflection } from '../core/agent/reflection.ts';
 import { checkProvider } from '../core/llm/endpoint-check.ts';
-import { type OpenAiEndpoint, openAiCompatibleProvider, openAiEndpointSchema } from '../core/llm/openai-compatible.ts';
+import { endpointSecrets, type OpenAiEndpoint, openAiCompatibleProvider, openAiEndpointSchema } from '../core/llm/openai-compatible.ts';
 import { DEFAULT_CONFIDENCE_CAP, type InferenceSettings } from '../core/llm/inference-settings.ts';
 import { describeSpentLimit } from '../core/llm/usage-budget.ts';
 import { withContractChecks } from '../core/api.ts';
@@ -177,7 +177,9 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
   if (values.catalog) await openCatalog(db, values.catalog, { mustExist: true });
   const service: AgentApi = withContractChecks(createAgentService({ db, now: () => Date.now(), newId: () => crypto.randomUUID() }));
   const { session } = await service.open({});
-  const save = () => (snapshotPath ? saveSnapshot(db, session.id, snapshotPath) : Promise.resolve());
+  // The key and base URL given for a run are secrets too: no snapshot this command writes may carry them.
+  const secrets = endpointSecrets({ baseUrl: values['base-url'] ?? '', ...(values['api-key'] ? { apiKey: values['api-key'] } : {}) });
+  const save = () => (snapshotPath ? saveSnapshot(db, session.id, snapshotPath, secrets) : Promise.resolve());
   if (area === 'psyche') return runPsycheCommand({ command: command!, file: rest[0], service, sessionId: session.id, outputFile: values.output, output, save });
   if (values.psyche && (area === 'run' || area === 'resume')) await wearPsyche(service, session.id, values.psyche, output);
   if (isAgentCommand) return runAgentCommand({ area, positional: command, service, sessionId: session.id, values, output, save });
@@ -198,7 +200,7 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
       }
       const outcome = await service.kgImport({ sessionId: session.id, operationId: 'cli-import', fileName: file, format, data });
       if (!outcome.ok) throw new CliError([`${file}: nothing imported:`, ...outcome.problems.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
-      await saveSnapshot(db, session.id, snapshotPath);
+      await saveSnapshot(db, session.id, snapshotPath, secrets);
       output.out(
         `${file}: ${outcome.statements} statements, ${outcome.added} new triples, ${outcome.updated} raised in confidence; ` +
           `the graph has ${outcome.stats.triples} triples and ${outcome.stats.symbols} symbols\n`,
@@ -244,7 +246,7 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
       const maxIterations = numberOption(values['max-iterations'], '--max-iterations', { min: 1, max: 100, fallback: 10, isInteger: true });
       const run = await service.kgInfer({ sessionId: session.id, minConfidence, maxIterations, limit: 5000 });
       if (!run.ok) throw new CliError(run.problems.map(describeProblem).join('\n'));
-      await saveSnapshot(db, session.id, snapshotPath);
+      await saveSnapshot(db, session.id, snapshotPath, secrets);
       if (values.json) {
         const facts = run.facts.map((entry) => ({ ...labelsOf(entry.fact), rule: entry.rule }));
         output.out(`${JSON.stringify({ derived: run.derived, raised: run.raised, iterations: run.iterations, hasConverged: run.hasConverged, isTruncated: run.isTruncated, facts })}\n`);

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { storedSecrets } from '../core/llm/stored-secrets.ts';
 import { describeProblem } from '../core/result.ts';
 import { checkSession } from '../core/store/session-check.ts';
 import { exportSnapshot, restoreSnapshot } from '../core/store/snapshot.ts';
@@ -62,7 +63,7 @@ async function migrate(file: string, values: SnapshotOptions, output: CliOutput)
   // Through a database, as an import would: the rows are renumbered and the file written as any export.
   const { db } = await openSnapshot(undefined);
   const sessionId = await restoreSnapshot(db, snapshot);
-  await writeSnapshotFile(await exportSnapshot(db, sessionId), target);
+  await writeSnapshotFile(await exportSnapshot(db, sessionId), target, await storedSecrets(db));
   output.out(`${target}: format version ${fileVersion} -> ${SNAPSHOT_VERSION}\n`);
   return 0;
 }

@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { storedSecrets } from '../core/llm/stored-secrets.ts';
 import { describeProblem } from '../core/result.ts';
+import type { Secret } from '../core/secrets.ts';
 import { AnimaDatabase } from '../core/store/database.ts';
 import { exportSnapshot, restoreSnapshot, type Snapshot } from '../core/store/snapshot.ts';
 import { type ReadSnapshot, readSnapshotFile, snapshotFileBytes } from '../core/store/snapshot-file.ts';
@@ -30,15 +32,20 @@ export async function readSnapshotAt(path: string): Promise<ReadSnapshot> {
   return read.value;
 }
 
-/** Saves the session to the snapshot file (gzipped when its name ends in .gz). */
-export async function saveSnapshot(db: AnimaDatabase, sessionId: string, path: string): Promise<void> {
-  await writeSnapshotFile(await exportSnapshot(db, sessionId), path);
+/** Saves the session to the snapshot file (gzipped when its name ends in .gz); `secrets` are those the command was given (`--api-key`, `--base-url`). */
+export async function saveSnapshot(db: AnimaDatabase, sessionId: string, path: string, secrets: readonly Secret[]): Promise<void> {
+  await writeSnapshotFile(await exportSnapshot(db, sessionId), path, [...secrets, ...(await storedSecrets(db))]);
 }
 
-/** Writes a snapshot file, gzipped when its name ends in .gz; a temporary file first, so a crash never leaves half a snapshot. */
-export async function writeSnapshotFile(snapshot: Snapshot, path: string): Promise<void> {
+/**
+ * Writes a snapshot file, gzipped when its name ends in .gz; a temporary file first, so a crash
+ * never leaves half a snapshot. Nothing is written when it would carry one of the secrets.
+ */
+export async function writeSnapshotFile(snapshot: Snapshot, path: string, secrets: readonly Secret[]): Promise<void> {
+  const bytes = await snapshotFileBytes(snapshot, { gzip: path.endsWith('.gz'), secrets });
+  if (!bytes.ok) throw new CliError([`${path}: not written:`, ...bytes.error.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
   const temporary = `${path}.tmp-${process.pid}`;
-  await writeFile(temporary, await snapshotFileBytes(snapshot, { gzip: path.endsWith('.gz') }));
+  await writeFile(temporary, bytes.value);
   await rename(temporary, path);
 }
 

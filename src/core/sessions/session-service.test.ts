@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { AgentApi } from '../api.ts';
+import type { WebLlmModelRecord } from '../llm/webllm-models.ts';
 import { describeProblem } from '../result.ts';
 import { AnimaDatabase, sessionRows } from '../store/database.ts';
 import { checkSession } from '../store/session-check.ts';
@@ -63,6 +64,41 @@ describe('session snapshot files', () => {
     expect(await checkSession(there.db, session.id)).toEqual([]);
     // The persona came into the catalog, guardrail and all.
     expect(await there.service.guardrailGet({ name: 'ask-before-queries' })).toMatchObject({ ok: true });
+  });
+
+  it('refuses to export a session that holds a secret stored on this device, naming the part and row, never the secret', async () => {
+    const key = 'sk-stored-key-0123456789';
+    const password = 'pw-stored-password-42';
+    const { service } = testService();
+    await service.inferenceSet({ settings: { provider: 'openai-compatible', openAi: { baseUrl: `http://ada:${password}@127.0.0.1:9/v1`, model: 'tiny', apiKey: key } } });
+    const { session } = await service.open({});
+    await service.goalAdd({ sessionId: session.id, description: 'Find moons', criteria: 'moon' });
+    // Pasted by a user: the agent keeps what it is given, but no file carries it.
+    await service.goalAdd({ sessionId: session.id, description: `Remember the key ${key}`, criteria: `the password ${password}` });
+    const refused = await service.sessionExport({ sessionId: session.id, gzip: true });
+    expect(refused).toEqual({
+      ok: false,
+      reason: 'invalid',
+      problems: [
+        { path: 'goals.1.description', message: 'holds a secret of this device (the API key); a snapshot never carries one, so nothing was written' },
+        { path: 'goals.1.successCriteria', message: 'holds a secret of this device (the password in the base URL); a snapshot never carries one, so nothing was written' },
+      ],
+    });
+    // Once the key and password are no longer stored here, the session exports.
+    await service.inferenceSet({ settings: { provider: 'none', openAi: { baseUrl: 'http://127.0.0.1:9/v1', model: 'tiny', apiKey: '' } } });
+    expect(await service.sessionExport({ sessionId: session.id, gzip: true })).toMatchObject({ ok: true });
+  });
+
+  it("refuses to export a session that holds the credentials of a model's address", async () => {
+    const { db, service } = testService();
+    const record: WebLlmModelRecord = { id: 'Tiny-MLC', engine: 'webllm', name: 'Tiny', modelUrl: 'https://ada:pw-model-address-7@models.example/Tiny-MLC', modelLibUrl: 'https://models.example/tiny.wasm', vramMB: 300, contextTokens: 2048, needsShaderF16: false, addedAt: 1 };
+    await db.models.add(record);
+    const { session } = await service.open({});
+    await service.goalAdd({ sessionId: session.id, description: 'What is pw-model-address-7', criteria: 'moon' });
+    expect(await service.sessionExport({ sessionId: session.id, gzip: false })).toMatchObject({
+      ok: false,
+      problems: [{ path: 'goals.0.description', message: "holds a secret of this device (the password in the weights' address); a snapshot never carries one, so nothing was written" }],
+    });
   });
 
   it('reads its gzipped form the same, and the gzip is smaller', async () => {

@@ -7,6 +7,7 @@ import { ACTIVE_SESSION_KEY, deleteSessionRows, sessionRows, sessionTables, star
 import { isQuotaExceeded, storageFull } from '../store/quota.ts';
 import { checkSession } from '../store/session-check.ts';
 import type { SessionRecord } from '../store/session.ts';
+import { storedSecrets } from '../llm/stored-secrets.ts';
 import { exportSnapshot, restoreSnapshot } from '../store/snapshot.ts';
 import { readSnapshotFile, snapshotFileBytes, snapshotFileName } from '../store/snapshot-file.ts';
 import type { SessionView } from './session-contract.ts';
@@ -179,8 +180,9 @@ export function sessionService(context: ServiceContext, personas: PersonaAccess)
     async sessionExport({ sessionId, gzip }) {
       const session = await db.sessions.get(sessionId);
       if (!session) return fail('not-found', `there is no session ${sessionId}`, 'sessionId');
-      const bytes = await snapshotFileBytes(await exportSnapshot(db, sessionId), { gzip });
-      return { ok: true as const, fileName: snapshotFileName(session.name, { gzip }), mediaType: gzip ? 'application/gzip' : 'application/json', bytes };
+      const bytes = await snapshotFileBytes(await exportSnapshot(db, sessionId), { gzip, secrets: await storedSecrets(db) });
+      if (!bytes.ok) return { ok: false as const, reason: 'invalid' as const, problems: bytes.error };
+      return { ok: true as const, fileName: snapshotFileName(session.name, { gzip }), mediaType: gzip ? 'application/gzip' : 'application/json', bytes: bytes.value };
     },
 
     async sessionImportCheck({ bytes }) {

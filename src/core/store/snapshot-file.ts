@@ -1,5 +1,6 @@
 import { decodeUtf8, parseJsonText } from '../json-text.ts';
-import type { Result } from '../result.ts';
+import type { Problem, Result } from '../result.ts';
+import { type Secret, worthRedacting } from '../secrets.ts';
 import { parseSnapshot, type Snapshot } from './snapshot.ts';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot-format.ts';
 
@@ -35,10 +36,49 @@ export async function snapshotFileText(snapshot: Snapshot): Promise<string> {
   return `${JSON.stringify({ format, version, sha256: await contentSha256(snapshot), ...rest })}\n`;
 }
 
-/** The file's bytes, gzipped when asked (`.anima.json.gz`). */
-export async function snapshotFileBytes(snapshot: Snapshot, options: { gzip: boolean }): Promise<Uint8Array> {
-  const bytes = new TextEncoder().encode(await snapshotFileText(snapshot));
-  return options.gzip ? (await streamBytes(new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'))))! : bytes;
+/** At most this many places are named when a snapshot holds a secret. */
+const MAX_SECRET_PLACES = 20;
+
+/** Where a snapshot holds one of the device's secrets: each place by part, row and field, with which secret it is, never its value. */
+function secretPlaces(snapshot: Snapshot, secrets: readonly Secret[]): Problem[] {
+  const found = (text: string) => secrets.find((secret) => text.includes(secret.value));
+  const problems: Problem[] = [];
+  const note = (path: string, secret: Secret) => problems.push({ path, message: `holds a secret of this device (${secret.what}); a snapshot never carries one, so nothing was written` });
+  // Without recursion: a row's strings first, in order, then what nests in it.
+  const pending: { value: object; path: string }[] = [{ value: snapshot, path: '' }];
+  for (let next = pending.pop(); next && problems.length < MAX_SECRET_PLACES; next = pending.pop()) {
+    const nested: { value: object; path: string }[] = [];
+    for (const [key, child] of Object.entries(next.value)) {
+      // A key that holds the secret is named by its parent: its own name would show it.
+      const inKey = Array.isArray(next.value) ? undefined : found(key);
+      if (inKey) note(next.path, inKey);
+      const path = () => (next.path === '' ? key : `${next.path}.${inKey ? '(a key)' : key}`);
+      if (typeof child === 'string') {
+        const secret = found(child);
+        if (secret) note(path(), secret);
+      } else if (typeof child === 'object' && child !== null && !ArrayBuffer.isView(child)) nested.push({ value: child, path: path() });
+    }
+    // Pushed last first, so they are taken in order (one at a time: a part may have millions of rows).
+    for (let index = nested.length - 1; index >= 0; index--) pending.push(nested[index]!);
+  }
+  return problems.slice(0, MAX_SECRET_PLACES);
+}
+
+/**
+ * The file's bytes, gzipped when asked (`.anima.json.gz`); refused, with the places named, when
+ * anything in it holds one of the device's secrets (an API key, credentials of an address): the
+ * one check every export passes, in the app and in the CLI.
+ */
+export async function snapshotFileBytes(snapshot: Snapshot, options: { gzip: boolean; secrets: readonly Secret[] }): Promise<Result<Uint8Array>> {
+  const text = await snapshotFileText(snapshot);
+  // The text first (one search per secret, as it is written or escaped in JSON); the rows only to say where.
+  const held = worthRedacting(options.secrets).filter((secret) => text.includes(secret.value) || text.includes(JSON.stringify(secret.value).slice(1, -1)));
+  if (held.length > 0) {
+    const places = secretPlaces(snapshot, held);
+    return places.length > 0 ? { ok: false, error: places } : refuse(`the snapshot holds a secret of this device (${held[0]!.what}); a snapshot never carries one, so nothing was written`);
+  }
+  const bytes = new TextEncoder().encode(text);
+  return { ok: true, value: options.gzip ? (await streamBytes(new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'))))! : bytes };
 }
 
 /** The file name a session's snapshot is saved under. */
