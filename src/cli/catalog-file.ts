@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { describeProblem, type Problem, problemsFromZod } from '../core/result.ts';
 import type { AnimaDatabase } from '../core/store/database.ts';
@@ -14,6 +14,7 @@ import {
   type PersonaRecord,
 } from '../core/personas/catalog.ts';
 import { catalogTables } from '../core/personas/persona-catalog-read.ts';
+import { readJson, sizeText } from '../core/safe-json.ts';
 import { CliError } from './snapshot-file.ts';
 
 /**
@@ -24,6 +25,8 @@ import { CliError } from './snapshot-file.ts';
  */
 const CATALOG_FILE_FORMAT = 'anima-catalog';
 const CATALOG_FILE_VERSION = 1;
+/** The largest catalog file read, and so written: a few hundred personas with their card images fit. */
+export const MAX_CATALOG_FILE_BYTES = 256 * 2 ** 20;
 
 const id = z.number().int().nonnegative();
 
@@ -74,6 +77,8 @@ export async function openCatalog(db: AnimaDatabase, path: string, { mustExist }
   let worn: WornPersonaEntry[] = [];
   const save = async () => {
     const text = `${JSON.stringify(await readCatalog(db, worn), null, 2)}\n`;
+    const size = Buffer.byteLength(text);
+    if (size > MAX_CATALOG_FILE_BYTES) throw new CliError(`${path}: the catalog would be ${sizeText(size)}, more than the ${sizeText(MAX_CATALOG_FILE_BYTES)} a catalog file holds; the file was left as it was`);
     const temporary = `${path}.tmp-${process.pid}`;
     await writeFile(temporary, text);
     await rename(temporary, path);
@@ -82,13 +87,19 @@ export async function openCatalog(db: AnimaDatabase, path: string, { mustExist }
     if (mustExist) throw new CliError(`no catalog at ${path} (\`anima persona import FILE --catalog ${path}\` creates it)`);
     return { save };
   }
-  let value: unknown;
+  let bytes: Uint8Array;
   try {
-    value = JSON.parse(await readFile(path, 'utf8'));
+    // The size first: a file far too large is refused without being read.
+    const { size } = await stat(path);
+    if (size > MAX_CATALOG_FILE_BYTES) throw new CliError(`${path}: the catalog is ${sizeText(size)}, more than the ${sizeText(MAX_CATALOG_FILE_BYTES)} Anima reads`);
+    bytes = await readFile(path);
   } catch (error) {
+    if (error instanceof CliError) throw error;
     throw new CliError(`${path}: not a readable catalog (${error instanceof Error ? error.message : String(error)})`);
   }
-  const parsed = parseCatalogFile(value);
+  const json = readJson(bytes, { maxBytes: MAX_CATALOG_FILE_BYTES });
+  if (!json.ok) throw new CliError([`${path}: not a valid Anima persona catalog:`, ...json.error.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
+  const parsed = parseCatalogFile(json.value);
   if (!parsed.ok) throw new CliError([`${path}: not a valid Anima persona catalog:`, ...parsed.problems.slice(0, 20).map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
   await writeCatalog(db, parsed.catalog);
   worn = parsed.catalog.worn;

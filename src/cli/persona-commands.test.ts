@@ -205,7 +205,7 @@ describe('anima persona export and import', () => {
     expect(copied.out).not.toMatch(/^ {2}new /m);
     expect((await anima('persona', 'list', '--catalog', catalog)).out.split('\n')).toContain('Mentor 2\t3 parts, 1 trait, 1 skill, 1 guardrail\tgrowth:stern\tteaching, kind');
     const garbage = await file('garbage.json', '{"format": "anima-persona", ');
-    expect(await anima('persona', 'import', garbage, '--catalog', catalog)).toMatchObject({ code: 1, error: expect.stringMatching(/^anima: .*garbage\.json: nothing imported:\n {2}.*JSON/) });
+    expect(await anima('persona', 'import', garbage, '--catalog', catalog)).toMatchObject({ code: 1, error: expect.stringMatching(/^anima: .*garbage\.json: nothing imported:\n {2}line 1, column 29, at \$: a key in double quotes was expected, but the end of the text was found\n$/) });
     expect(await anima('persona', 'import', join(folder, 'absent.json'), '--catalog', catalog)).toMatchObject({ code: 1, error: expect.stringContaining('cannot read') });
   });
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { describeProblem } from './result.ts';
-import { decodeUtf8, MAX_JSON_DEPTH, readJson } from './safe-json.ts';
+import { decodeUtf8, type JsonReadOptions, MAX_JSON_DEPTH, readJson } from './safe-json.ts';
 
-const LIMIT = { maxBytes: 2 ** 20 };
+const LIMIT: JsonReadOptions = { maxBytes: 2 ** 20 };
 
 /** The one sentence a refusal comes to, as a user reads it. */
 function refusalOf(input: string | Uint8Array, options = LIMIT): string {
@@ -46,7 +46,7 @@ describe('readJson', () => {
     expect(refusalOf('[1 2]')).toBe('line 1, column 4, at $[0]: a comma or ] after the value was expected, but "2" was found');
     expect(refusalOf('{"a":\n  [1,')).toBe('line 2, column 6, at $.a[1]: a value was expected, but the end of the text was found');
     expect(refusalOf('{"a":[1]')).toBe('line 1, column 9, at $.a: the text ends too soon: a comma or } after the value was expected');
-    expect(refusalOf('"abc')).toBe('line 1, column 1, at $: a string is not closed: its closing double quote is missing');
+    expect(refusalOf('"abc')).toBe('line 1, column 1, at $: a string is not closed: the text ends before its closing double quote');
     expect(refusalOf('["a\nb"]')).toBe('line 1, column 4, at $[0]: a string holds the control character U+000A, which JSON writes as an escape (a string not closed on its line?)');
     expect(refusalOf('"a\\qb"')).toBe('line 1, column 3, at $: "\\\\q" is not an escape JSON knows (\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)');
     expect(refusalOf('[1] [2]')).toBe('line 1, column 5: the JSON value ends before the text does: "[" follows it');

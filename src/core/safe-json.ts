@@ -417,7 +417,7 @@ function stringProblem(text: string, from: number, path: string | undefined): Pr
   let at = from + 1;
   for (;;) {
     const code = text.charCodeAt(at);
-    if (at >= text.length) return problemAt(text, from, path, 'a string is not closed: its closing double quote is missing');
+    if (at >= text.length) return problemAt(text, from, path, 'a string is not closed: the text ends before its closing double quote');
     if (code === 0x5c) {
       const escaped = text.charAt(at + 1);
       if (escaped === 'u') {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decodeUtf8, parseJsonText } from '../json-text.ts';
+import { decodeUtf8, readJson } from '../safe-json.ts';
 import { describeProblem, problemsFromZod, type Problem, type Result } from '../result.ts';
 import { isPng, placeholderPng, readPngText, writePngText, type PngTextChunk } from './png-text.ts';
 
@@ -113,7 +113,7 @@ export function readCharacterCard(input: { bytes: Uint8Array } | { text: string 
   if (!startsWithBrace(bytes)) return problem('neither a PNG image nor a JSON character card');
   if (bytes.length > MAX_CARD_JSON_BYTES) return tooLarge();
   const text = decodeUtf8(bytes);
-  return text === undefined ? problem('the JSON is not UTF-8 text') : readCardJson(text);
+  return text.ok ? readCardJson(text.value) : text;
 }
 
 /** The card as V3 JSON: fixed key order, two-space indent and a final newline, so the same card always gives the same bytes. */
@@ -159,8 +159,7 @@ function readCardChunk(chunk: PngTextChunk): Result<CharacterCard> {
   if (bytes === undefined) return problem(`${where} is not base64 text`);
   if (bytes.length > MAX_CARD_JSON_BYTES) return tooLarge();
   const text = decodeUtf8(bytes);
-  if (text === undefined) return problem(`${where} is not UTF-8 text`);
-  const card = readCardJson(text);
+  const card = text.ok ? readCardJson(text.value) : text;
   if (card.ok) return card;
   return {
     ok: false,
@@ -171,7 +170,7 @@ function readCardChunk(chunk: PngTextChunk): Result<CharacterCard> {
 function readCardJson(text: string): Result<CharacterCard> {
   // A string has at most as many UTF-16 units as UTF-8 bytes: only a short one needs encoding to be measured.
   if (text.length > MAX_CARD_JSON_BYTES || new TextEncoder().encode(text).length > MAX_CARD_JSON_BYTES) return tooLarge();
-  const json = parseJsonText(text);
+  const json = readJson(text, { maxBytes: MAX_CARD_JSON_BYTES });
   if (!json.ok) return json;
   if (!isRecord(json.value)) return problem('a character card is a JSON object');
   const root = json.value;

@@ -130,7 +130,8 @@ export const personaImportPreviewSchema = z.object({
 });
 export type PersonaImportPreview = z.infer<typeof personaImportPreviewSchema>;
 
-const MAX_IMPORT_BYTES = 8 * 1024 * 1024;
+/** The largest persona file imported: a bundle, a card's JSON or a card PNG. */
+export const MAX_IMPORT_BYTES = 8 * 1024 * 1024;
 /** Bytes that cross the worker boundary (structured clone keeps a Uint8Array). */
 const bytesSchema = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'expected bytes');
 const importData = z.union([z.string().max(MAX_IMPORT_BYTES, 'the file is over 8 MB'), bytesSchema.refine((bytes) => bytes.byteLength <= MAX_IMPORT_BYTES, 'the file is over 8 MB')]);

@@ -6,9 +6,9 @@ import type { ArcRecord, PartRecord, PersonaRecord } from './catalog.ts';
 import { readCharacterCard, writeCharacterCardJson, writeCharacterCardPng, type CharacterCard } from './character-card.ts';
 import { bundleFromCard, cardFromBundle } from './persona-card.ts';
 import { BUNDLE_FORMAT, bundleOf, bundleText, readBundle, type PersonaBundle } from './persona-bundle.ts';
-import { decodeUtf8, parseJsonText } from '../json-text.ts';
+import { decodeUtf8, readJson } from '../safe-json.ts';
 import { readDefinition } from './persona-catalog-read.ts';
-import type { PersonaImportPreview, PersonaSummary } from './persona-contract.ts';
+import { MAX_IMPORT_BYTES, type PersonaImportPreview, type PersonaSummary } from './persona-contract.ts';
 import { isPng, MAX_PNG_BYTES } from './png-text.ts';
 
 type FileMethods = 'personaExport' | 'personaImportCheck' | 'personaImport';
@@ -43,15 +43,15 @@ function readImport(data: string | Uint8Array, asName: string | undefined): Read
   if (data instanceof Uint8Array) {
     // A card (PNG or JSON) unless the bytes are UTF-8 JSON of a bundle; the card reader says what is wrong with anything else.
     const text = isPng(data) ? undefined : decodeUtf8(data);
-    const json = text === undefined ? undefined : parseJsonText(text);
-    if (!json?.ok || !isBundle(json.value)) {
+    const json = text?.ok ? readJson(text.value, { maxBytes: MAX_IMPORT_BYTES }) : undefined;
+    if (!text?.ok || !json?.ok || !isBundle(json.value)) {
       const card = readCharacterCard({ bytes: data });
       return card.ok ? fromCard(card.value) : invalid(card.error);
     }
-    return readImport(text!, asName);
+    return readImport(text.value, asName);
   }
   const text = data;
-  const json = parseJsonText(text);
+  const json = readJson(text, { maxBytes: MAX_IMPORT_BYTES });
   if (!json.ok) return invalid(json.error);
   const value = json.value;
   if (isBundle(value)) {

@@ -1,5 +1,5 @@
-import { decodeUtf8, parseJsonText } from '../json-text.ts';
 import type { Problem, Result } from '../result.ts';
+import { readJson } from '../safe-json.ts';
 import { type Secret, worthRedacting } from '../secrets.ts';
 import { parseSnapshot, type Snapshot } from './snapshot.ts';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot-format.ts';
@@ -100,10 +100,9 @@ const refuse = (message: string, path?: string): Result<never> => ({ ok: false, 
 export async function readSnapshotFile(bytes: Uint8Array): Promise<Result<ReadSnapshot>> {
   const plain = await unzipped(bytes);
   if (!plain.ok) return plain;
-  const text = decodeUtf8(plain.value);
-  if (text === undefined) return refuse('this is not a snapshot: the file is neither JSON text (UTF-8) nor gzipped JSON');
-  const json = parseJsonText(text);
-  if (!json.ok) return refuse(`this is not a complete snapshot (${json.error[0]!.message}); a file cut short, by an interrupted download say, reads like this`);
+  const json = readJson(plain.value, { maxBytes: MAX_SNAPSHOT_BYTES });
+  // Said where the JSON breaks: a file cut short (an interrupted download) reads as text that ends too soon.
+  if (!json.ok) return json;
   const document = json.value;
   if (typeof document !== 'object' || document === null || Array.isArray(document) || (document as { format?: unknown }).format !== SNAPSHOT_FORMAT)
     return refuse(`this is not an Anima session snapshot (its "format" is not "${SNAPSHOT_FORMAT}")`, 'format');

@@ -1,5 +1,6 @@
 import type { AgentApi, ApprovalView, QuestionView } from '../../core/api.ts';
 import { describeProblem } from '../../core/result.ts';
+import { readJson } from '../../core/safe-json.ts';
 
 /**
  * The words of the Approvals screen, kept apart from its components so they can be tested:
@@ -41,13 +42,13 @@ export function inputText(input: unknown): string {
   return JSON.stringify(input, null, 2) ?? '';
 }
 
-/** Reads the edited input as JSON, or says where it is not JSON. */
+/** The most an edited tool input holds: far more than any tool takes. */
+const MAX_EDITED_INPUT_BYTES = 100_000;
+
+/** Reads the edited input as JSON, or says where it is not JSON (quoting at most a short piece of it). */
 export function readEditedInput(text: string): { ok: true; input: unknown } | { ok: false; message: string } {
-  try {
-    return { ok: true, input: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { ok: false, message: `The edited input is not JSON: ${error instanceof Error ? error.message : String(error)}` };
-  }
+  const read = readJson(text, { maxBytes: MAX_EDITED_INPUT_BYTES });
+  return read.ok ? { ok: true, input: read.value } : { ok: false, message: `The edited input is not JSON: ${describeProblem(read.error[0]!)}.` };
 }
 
 export const READ_ONLY_REASON = 'Anima is open in another tab, and only that tab can change the session: close it to approve or deny actions here.';
