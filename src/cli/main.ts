@@ -11,6 +11,7 @@ import { describeSpentLimit } from '../core/llm/usage-budget.ts';
 import { withContractChecks } from '../core/api.ts';
 import { psycheSizeProblem } from '../core/psyche/psyche-toml.ts';
 import { describeProblem, type Problem } from '../core/result.ts';
+import { errorSentence, shortened } from '../core/error-sentence.ts';
 import { createAgentService } from '../core/service.ts';
 import { decodeUtf8Text } from '../core/text-bytes.ts';
 import { openCatalog } from './catalog-file.ts';
@@ -18,6 +19,7 @@ import { numberOption } from './options.ts';
 import { PERSONA_USAGE, runPersonaCommand } from './persona-commands.ts';
 import { SNAPSHOT_USAGE, runSnapshotCommand } from './snapshot-commands.ts';
 import { CliError, openSnapshot, saveSnapshot } from './snapshot-file.ts';
+import { quoteInput } from '../core/quote-input.ts';
 
 /** Where the CLI writes; tests pass their own. */
 export type CliOutput = { out: (text: string) => void; error: (text: string) => void };
@@ -91,10 +93,13 @@ export async function main(argv: string[], output: CliOutput = defaultOutput): P
     return await run(argv, output);
   } catch (error) {
     if (error instanceof CliError) {
-      output.error(`anima: ${error.message}\n`);
+      // Each line cut, in case one quotes a huge input.
+      output.error(`anima: ${error.message.split('\n').map((line) => shortened(line)).join('\n')}\n`);
       return error.exitCode;
     }
-    output.error(`anima: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    // One sentence; the stack only for a developer who asks (ANIMA_DEBUG=1).
+    output.error(`anima: ${errorSentence(error)}\n`);
+    if (process.env.ANIMA_DEBUG) for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) output.error(`${cause.stack ?? cause.message}\n`);
     return 1;
   }
 }
@@ -148,7 +153,8 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
       },
     });
   } catch (error) {
-    throw new CliError(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`, 2);
+    // Node's message quotes the option whole, twice.
+    throw new CliError(`${shortened(error instanceof Error ? error.message : String(error), 300)}\n\n${USAGE}`, 2);
   }
   const { values, positionals } = parsed;
   const [area, command, ...rest] = positionals;
@@ -161,9 +167,9 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
   if (area === 'persona') return runPersonaCommand(command, rest[0], values, output);
   if (area === 'snapshot') return runSnapshotCommand(command, rest[0], values, output);
   const isAgentCommand = AGENT_COMMANDS.includes(area);
-  if (area !== 'kg' && area !== 'psyche' && !isAgentCommand) throw new CliError(`unknown command "${area}"\n\n${USAGE}`, 2);
-  if (area === 'kg' && !KG_COMMANDS.includes(command ?? '')) throw new CliError(`unknown command "kg ${command ?? ''}"\n\n${USAGE}`, 2);
-  if (area === 'psyche' && !PSYCHE_COMMANDS.includes(command ?? '')) throw new CliError(`unknown command "psyche ${command ?? ''}"\n\n${USAGE}`, 2);
+  if (area !== 'kg' && area !== 'psyche' && !isAgentCommand) throw new CliError(`unknown command ${quoteInput(area)}\n\n${USAGE}`, 2);
+  if (area === 'kg' && !KG_COMMANDS.includes(command ?? '')) throw new CliError(`unknown command ${quoteInput(`kg ${command ?? ''}`)}\n\n${USAGE}`, 2);
+  if (area === 'psyche' && !PSYCHE_COMMANDS.includes(command ?? '')) throw new CliError(`unknown command ${quoteInput(`psyche ${command ?? ''}`)}\n\n${USAGE}`, 2);
   const commandName = isAgentCommand ? area : `${area} ${command}`;
   // Checking a psyche file needs no session: it is read over the default psyche, in a database of its own.
   const snapshotPath = area === 'psyche' && command === 'check' ? undefined : values.snapshot;
@@ -191,7 +197,7 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
       if (!file) throw new CliError(`kg import: which FILE?\n\n${USAGE}`, 2);
       const format = values.format;
       if (format !== undefined && format !== 'n-triples' && format !== 'turtle' && format !== 'csv')
-        throw new CliError(`kg import: --format must be n-triples, turtle or csv, not "${format}"`, 2);
+        throw new CliError(`kg import: --format must be n-triples, turtle or csv, not ${quoteInput(format)}`, 2);
       let data: Blob;
       try {
         data = await openAsBlob(file);
@@ -221,7 +227,7 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
       if (!query) throw new CliError(`kg query: which query? e.g. anima kg query "?x is-a mammal" --snapshot ${snapshotPath}`, 2);
       const limit = numberOption(values.limit, '--limit', { min: 1, max: 10000, fallback: 1000, isInteger: true });
       const answer = await service.kgQuery({ sessionId: session.id, query, limit });
-      if (!answer.ok) throw new CliError([`kg query: cannot read "${query}":`, ...answer.problems.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
+      if (!answer.ok) throw new CliError([`kg query: cannot read ${quoteInput(query)}:`, ...answer.problems.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
       if (values.json) {
         const rows = answer.rows.map((row) => Object.fromEntries(answer.variables.map((name) => [name, row[name]?.label])));
         output.out(`${JSON.stringify({ variables: answer.variables, rows, isTruncated: answer.isTruncated, unknownTerms: answer.unknownTerms })}\n`);
@@ -264,7 +270,7 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
       if (!fromLabel || !toLabel) throw new CliError(`kg path: which two symbols? e.g. anima kg path Dog Mammal --snapshot ${snapshotPath}`, 2);
       const [from, to] = await Promise.all([fromLabel, toLabel].map((label) => symbolIdOf(service, session.id, label)));
       const path = await service.kgPath({ sessionId: session.id, from: from!, to: to! });
-      if (!path.isFound) throw new CliError(`no path between ${fromLabel} and ${toLabel} within 8 steps`);
+      if (!path.isFound) throw new CliError(`no path between ${quoteInput(fromLabel)} and ${quoteInput(toLabel)} within 8 steps`);
       if (values.json) output.out(`${JSON.stringify(path.steps.map((step) => ({ ...labelsOf(step.fact), isForward: step.isForward })))}\n`);
       else for (const step of path.steps) output.out(`${step.fact.subject.label} ${step.fact.predicate.label} ${step.fact.object.label}\n`);
       return 0;
@@ -279,7 +285,7 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
       return 0;
     }
     default:
-      throw new CliError(`unknown command "kg ${command ?? ''}"\n\n${USAGE}`, 2);
+      throw new CliError(`unknown command ${quoteInput(`kg ${command ?? ''}`)}\n\n${USAGE}`, 2);
   }
 }
 
@@ -292,7 +298,7 @@ function labelsOf(fact: Fact) {
 async function symbolIdOf(service: AgentApi, sessionId: string, label: string): Promise<number> {
   const { hits } = await service.kgSearch({ sessionId, text: label, limit: 1 });
   const hit = hits[0];
-  if (!hit || hit.symbol.label.toLowerCase() !== label.toLowerCase()) throw new CliError(`unknown symbol "${label}"${hit ? ` (did you mean ${hit.symbol.label}?)` : ''}`);
+  if (!hit || hit.symbol.label.toLowerCase() !== label.toLowerCase()) throw new CliError(`unknown symbol ${quoteInput(label)}${hit ? ` (did you mean ${hit.symbol.label}?)` : ''}`);
   return hit.symbol.id;
 }
 
@@ -567,7 +573,7 @@ function runInference(values: { provider?: string; 'base-url'?: string; model?: 
 
 /** `anima llm check`: needs no session, only the endpoint. */
 async function runLlmCommand(command: string | undefined, values: { provider?: string; 'base-url'?: string; model?: string; 'api-key'?: string; json?: boolean }, output: CliOutput): Promise<number> {
-  if (command !== 'check') throw new CliError(`unknown command "llm ${command ?? ''}"\n\n${USAGE}`, 2);
+  if (command !== 'check') throw new CliError(`unknown command ${quoteInput(`llm ${command ?? ''}`)}\n\n${USAGE}`, 2);
   if (values.provider !== 'openai') throw new CliError(`llm check: --provider openai is the one the CLI can reach (WebLLM and GGUF run in the browser)\n\n${USAGE}`, 2);
   const outcome = await checkProvider(openAiCompatibleProvider(endpointOption(values, 'llm check')));
   const tokens = `${outcome.usage.promptTokens} prompt + ${outcome.usage.completionTokens} completion tokens`;
@@ -603,7 +609,7 @@ function reflectionText(reflection: Reflection): string {
 /** "on" or "off", as a flag's value. */
 function onOff(text: string, name: string): boolean {
   if (text === 'on' || text === 'off') return text === 'on';
-  throw new CliError(`${name} must be on or off, not "${text}"`, 2);
+  throw new CliError(`${name} must be on or off, not ${quoteInput(text)}`, 2);
 }
 
 /** The last line of `--json` output: each goal with its findings as labels. */

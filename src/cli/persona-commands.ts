@@ -17,6 +17,7 @@ import { type CliCatalog, openCatalog } from './catalog-file.ts';
 import type { CliOutput } from './main.ts';
 import { numberOption } from './options.ts';
 import { CliError, openSnapshot } from './snapshot-file.ts';
+import { quoteInput } from '../core/quote-input.ts';
 
 /** The persona part of `anima --help`. */
 export const PERSONA_USAGE = `The persona catalog (the device's personas, in a catalog file created by the first import):
@@ -64,7 +65,7 @@ type PersonaCommand = { service: AgentApi; operand: string | undefined; values: 
 
 /** `anima persona ...`: the catalog file loaded into a fresh database, the command run, the file saved when it changed. */
 export async function runPersonaCommand(command: string | undefined, operand: string | undefined, values: PersonaOptions, output: CliOutput): Promise<number> {
-  if (!isPersonaCommand(command)) throw usageError(`unknown command "persona ${command ?? ''}"`);
+  if (!isPersonaCommand(command)) throw usageError(`unknown command ${quoteInput(`persona ${command ?? ''}`)}`);
   if (!values.catalog) throw usageError(`persona ${command}: --catalog C is required`);
   const isWearing = command === 'wear';
   if (isWearing && !values.snapshot) throw usageError('persona wear: --snapshot S is required (the session that wears it)');
@@ -155,7 +156,7 @@ function overridesOption(texts: string[] = []): Record<string, string> {
     const separator = text.indexOf('=');
     const type = text.slice(0, separator).trim();
     const part = text.slice(separator + 1).trim();
-    if (separator < 0 || type === '' || part === '') throw usageError(`--override takes TYPE=PART, e.g. --override tone=warm-tone, not "${text}"`);
+    if (separator < 0 || type === '' || part === '') throw usageError(`--override takes TYPE=PART, e.g. --override tone=warm-tone, not ${quoteInput(text)}`);
     if (overrides.has(type)) throw usageError(`--override ${type} is given twice`);
     overrides.set(type, part);
   }
@@ -170,7 +171,7 @@ function typesOption(text: string | undefined): PartType[] | undefined {
   for (const name of text.split(',').map((type) => type.trim())) {
     const type = partTypeSchema.safeParse(name);
     if (type.success) types.push(type.data);
-    else unknown.push(`"${name}"`);
+    else unknown.push(quoteInput(name));
   }
   if (unknown.length > 0) throw usageError(`--types: no part type ${unknown.join(', ')}; the types are ${PART_TYPES.join(', ')}`);
   return types;
@@ -316,7 +317,7 @@ async function exportTarget(output: string | undefined, fileName: string): Promi
 
 async function exportPersona({ service, operand: name, values, output }: PersonaCommand): Promise<number> {
   const format = personaFileFormatSchema.safeParse(values.format ?? 'bundle');
-  if (!format.success) throw usageError(`--format must be ${PERSONA_FILE_FORMATS.join(', ')}, not "${values.format}"`);
+  if (!format.success) throw usageError(`--format must be ${PERSONA_FILE_FORMATS.join(', ')}, not ${quoteInput(values.format ?? '')}`);
   const args = { name: name!, format: format.data };
   checkArguments('export', 'personaExport', args);
   const exported = await service.personaExport(args);

@@ -6,6 +6,7 @@ import { exportSnapshot, restoreSnapshot } from '../core/store/snapshot.ts';
 import { SNAPSHOT_VERSION } from '../core/store/snapshot-format.ts';
 import type { CliOutput } from './main.ts';
 import { CliError, openSnapshot, readSnapshotAt, writeSnapshotFile } from './snapshot-file.ts';
+import { quoteInput } from '../core/quote-input.ts';
 
 /** The snapshot part of `anima --help`. */
 export const SNAPSHOT_USAGE = `Snapshot files (.anima.json, or gzipped .anima.json.gz):
@@ -21,7 +22,7 @@ const usageError = (message: string) => new CliError(`${message}\n\n${SNAPSHOT_U
 
 /** Runs `anima snapshot verify|migrate FILE`. */
 export async function runSnapshotCommand(command: string | undefined, file: string | undefined, values: SnapshotOptions, output: CliOutput): Promise<number> {
-  if (command !== 'verify' && command !== 'migrate') throw usageError(`unknown command "snapshot ${command ?? ''}"`);
+  if (command !== 'verify' && command !== 'migrate') throw usageError(`unknown command ${quoteInput(`snapshot ${command ?? ''}`)}`);
   if (file === undefined) throw usageError(`snapshot ${command}: which FILE?`);
   if (!existsSync(file)) throw new CliError(`${file}: no such file`);
   return command === 'verify' ? verify(file, values, output) : migrate(file, values, output);

@@ -52,6 +52,7 @@ import { modelUseSchema } from './tools/model-facts.ts';
 
 import { problemSchema } from './result.ts';
 import { isQuotaExceeded, STORAGE_FULL_MESSAGE } from './store/quota.ts';
+import { errorSentence, isDefect } from './error-sentence.ts';
 export { problemSchema };
 
 const sessionIdSchema = z.string().min(1);
@@ -684,11 +685,25 @@ export class ContractError extends Error {
 
 function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, where: string): z.output<T> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
-    throw new ContractError(`${where}: ${detail}`);
-  }
+  if (!parsed.success) throw new ContractError(`${where}: ${parsed.error.issues.slice(0, 5).map((issue) => issueText(issue, value)).join('; ')}`);
   return parsed.data;
+}
+
+/**
+ * One broken rule of the contract in words: an argument over its limit says the limit and its
+ * size (a 10 MB psyche.toml: "toml has 10,485,760 characters, more than the 1,000,000 taken").
+ */
+function issueText(issue: z.core.$ZodIssue, value: unknown): string {
+  const path = issue.path.map(String).join('.');
+  const where = path === '' ? 'the value' : path;
+  if (issue.code === 'too_big' && (issue.origin === 'string' || issue.origin === 'array')) {
+    const given = issue.path.reduce<unknown>((inside, key) => (typeof inside === 'object' && inside !== null ? (inside as Record<PropertyKey, unknown>)[key] : undefined), value);
+    const size = typeof given === 'string' || Array.isArray(given) ? given.length : undefined;
+    const unit = issue.origin === 'string' ? 'characters' : 'items';
+    const limit = Number(issue.maximum).toLocaleString('en');
+    return size === undefined ? `${where} has more than the ${limit} ${unit} taken` : `${where} has ${size.toLocaleString('en')} ${unit}, more than the ${limit} taken`;
+  }
+  return `${where}: ${issue.message}`;
 }
 
 /** Wraps the service so every call's arguments and result are checked against the contract (worker side), and a full storage is said in words. */
@@ -703,7 +718,9 @@ export function withContractChecks(service: AgentServiceImplementation): AgentAp
         result = await (service[method] as (args: unknown, onProgress?: unknown) => Promise<unknown>)(parsedArgs, onProgress);
       } catch (error) {
         // A write that did not fit was rolled back whole; every method that has no refusal of its own for it says so in words.
-        throw isQuotaExceeded(error) ? new Error(STORAGE_FULL_MESSAGE) : error;
+        if (isQuotaExceeded(error)) throw new Error(STORAGE_FULL_MESSAGE);
+        // A defect (a stack overflow, a TypeError) reaches the UI as a sentence; the original stays as the cause.
+        throw isDefect(error) ? new Error(`${method}: ${errorSentence(error)}`, { cause: error }) : error;
       }
       return parseOrThrow(contract.result, result, `${method} result`);
     };
