@@ -15,6 +15,7 @@ import {
 } from '../core/personas/catalog.ts';
 import { catalogTables } from '../core/personas/persona-catalog-read.ts';
 import { readJson, sizeText } from '../core/safe-json.ts';
+import { sessionIdSchema } from '../core/names.ts';
 import { CliError } from './snapshot-file.ts';
 
 /**
@@ -31,7 +32,7 @@ export const MAX_CATALOG_FILE_BYTES = 256 * 2 ** 20;
 const id = z.number().int().nonnegative();
 
 /** A session of some snapshot and the persona it wears. Kept here because a snapshot, by design, does not name device-local personas. */
-const wornSchema = z.object({ sessionId: z.string().min(1), personaId: id }).strict();
+const wornSchema = z.object({ sessionId: sessionIdSchema, personaId: id }).strict();
 type WornPersonaEntry = z.infer<typeof wornSchema>;
 
 const catalogFileSchema = z

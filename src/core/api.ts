@@ -51,11 +51,11 @@ import { modelUseSchema } from './tools/model-facts.ts';
  */
 
 import { problemSchema } from './result.ts';
+import { goalTextSchema, MAX_GOAL_TEXT_CHARS, sessionIdSchema } from './names.ts';
 import { isQuotaExceeded, STORAGE_FULL_MESSAGE } from './store/quota.ts';
 import { errorSentence, isDefect } from './error-sentence.ts';
 export { problemSchema };
 
-const sessionIdSchema = z.string().min(1);
 
 /** What a run used of its limits, and the model it bound (none: the symbolic engine alone, and why, when one was chosen). */
 export const runUsageSchema = z.object({
@@ -418,8 +418,8 @@ export const agentContract = {
   goalAdd: {
     args: z.object({
       sessionId: sessionIdSchema,
-      description: z.string().max(1000),
-      criteria: z.string().max(1000).default(''),
+      description: goalTextSchema,
+      criteria: goalTextSchema.default(''),
       priority: z.number().int().min(0).max(255).default(128),
     }),
     result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), goal: goalViewSchema }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
@@ -524,7 +524,7 @@ export const agentContract = {
   },
   /** The plan the agent would make for a goal (not stored): what it needs, the strategy of the attempt, the steps with their inputs and why. */
   planPreview: {
-    args: z.object({ sessionId: sessionIdSchema, description: z.string().trim().min(1).max(2000), criteria: z.string().max(2000).default(''), attempt: z.number().int().min(0).max(100).default(0) }),
+    args: z.object({ sessionId: sessionIdSchema, description: z.string().trim().min(1).max(MAX_GOAL_TEXT_CHARS), criteria: goalTextSchema.default(''), attempt: z.number().int().min(0).max(100).default(0) }),
     result: z.discriminatedUnion('ok', [
       z.object({ ok: z.literal(true), plan: planSchema.pick({ attempt: true, needs: true, strategy: true, steps: true }) }),
       z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),

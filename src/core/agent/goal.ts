@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { KnowledgeGraph } from '../kg/graph.ts';
 import { parseQuery, type TriplePattern } from '../kg/query.ts';
 import type { Problem, Result } from '../result.ts';
+import { goalTextSchema } from '../names.ts';
 import { type RequestedChange, requestedChangesOf } from './requested-change.ts';
 import { singular } from '../kg/sentence-facts.ts';
 
@@ -15,8 +16,8 @@ export const findingSchema = z.tuple([z.number().int(), z.number().int(), z.numb
 export const goalSchema = z.object({
   id: z.number().int().optional(),
   sessionId: z.string(),
-  description: z.string().min(1),
-  successCriteria: z.string(),
+  description: goalTextSchema.min(1),
+  successCriteria: goalTextSchema,
   priority: z.number().int().min(0).max(255),
   status: goalStatusSchema,
   parentId: z.number().int().optional(),

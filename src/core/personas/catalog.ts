@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameSchema } from '../names.ts';
 
 /**
  * The records of the persona catalog (DESIGN section 9, seed 003): personas assembled from
@@ -61,12 +62,7 @@ export type CatalogKind = (typeof CATALOG_KINDS)[number];
 export const MAX_FIELD_CHARS = 100_000;
 
 /** A name is how items are found, linked and overridden: one line, unique among items of its kind. */
-export const catalogNameSchema = z
-  .string()
-  .trim()
-  .min(1, 'a name needs at least one character')
-  .max(120, 'a name has at most 120 characters')
-  .refine((name) => !/[\p{Cc}\p{Zl}\p{Zp}]/u.test(name), 'a name is one line without control characters');
+export const catalogNameSchema = nameSchema();
 
 const field = (max = MAX_FIELD_CHARS) => z.string().max(max, `at most ${max} characters`);
 const tagsSchema = z

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { problemSchema } from '../result.ts';
+import { sessionIdSchema } from '../names.ts';
 import {
   arcFieldsSchema,
   arcStageFieldsSchema,
@@ -240,8 +241,8 @@ export const personaContract = {
   personaImport: { args: importArgs, result: changed(personaSummarySchema) },
 
   /** The persona a session wears: its guardrails join the shadow, its compiled prompt leads a bound model's system prompt. */
-  sessionPersonaGet: { args: z.object({ sessionId: z.string().min(1) }), result: z.object({ persona: personaSummarySchema.optional() }) },
-  sessionPersonaSet: { args: z.object({ sessionId: z.string().min(1), persona: name.nullable() }), result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), persona: personaSummarySchema.optional() }), changeFailure]) },
+  sessionPersonaGet: { args: z.object({ sessionId: sessionIdSchema }), result: z.object({ persona: personaSummarySchema.optional() }) },
+  sessionPersonaSet: { args: z.object({ sessionId: sessionIdSchema, persona: name.nullable() }), result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), persona: personaSummarySchema.optional() }), changeFailure]) },
 } as const;
 
 /** The zod schemas of each library's fields, for the service. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameSchema, sessionIdSchema } from '../names.ts';
 import { problemSchema } from '../result.ts';
 
 /** A session as the Sessions screen lists it. */
@@ -37,8 +38,8 @@ export const sessionImportPreviewSchema = z.object({
 });
 export type SessionImportPreview = z.infer<typeof sessionImportPreviewSchema>;
 
-const sessionId = z.string().min(1).max(200);
-const sessionName = z.string().trim().min(1, 'give the session a name').max(120, 'a session name has at most 120 characters').refine((name) => !/[\n\r]/.test(name), 'a session name is one line');
+const sessionId = sessionIdSchema;
+const sessionName = nameSchema('session');
 const bytesSchema = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'expected bytes');
 const failure = z.object({ ok: z.literal(false), reason: z.enum(['invalid', 'not-found', 'read-only', 'busy', 'exists', 'storage-full']), problems: z.array(problemSchema) });
 const changed = <T extends z.ZodType>(value: T) => z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), session: value }), failure]);

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { agentSettingsSchema } from '../agent/agent-settings.ts';
+import { nameSchema, sessionIdSchema } from '../names.ts';
 
 /** A session is a workspace: its own graph, goals, memory and psyche. */
 export const sessionRecordSchema = z.object({
-  id: z.string().min(1),
-  name: z.string().min(1),
+  id: sessionIdSchema,
+  name: nameSchema('session'),
   /** The last committed cycle of the agent (0 before the first). */
   cycle: z.number().int().nonnegative(),
   createdAt: z.number(),

@@ -40,7 +40,8 @@ describe('what a session card says', () => {
   it('refuses an empty, over-long or multi-line name in words', () => {
     expect(sessionNameProblem('  ')).toBe('Give the session a name.');
     expect(sessionNameProblem('x'.repeat(SESSION_NAME_MAX_LENGTH + 1))).toBe('A session name has at most 120 characters.');
-    expect(sessionNameProblem('one\ntwo')).toBe('A session name is one line.');
+    expect(sessionNameProblem('one\ntwo')).toBe('A session name is one line without control characters.');
+    expect(sessionNameProblem('tab\there')).toBe('A session name is one line without control characters.');
     expect(sessionNameProblem(' Mars ')).toBeUndefined();
   });
 });

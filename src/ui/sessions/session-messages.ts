@@ -1,9 +1,10 @@
 import { type SessionImportPreview, type SessionView, SNAPSHOT_VERSION } from '../../core/api.ts';
 import { type Problem, describeProblem } from '../../core/result.ts';
+import { MAX_NAME_CHARS } from '../../core/names.ts';
 import { STORAGE_FULL_TEXT } from '../storage/storage-messages.ts';
 
 /** The longest session name the agent takes. */
-export const SESSION_NAME_MAX_LENGTH = 120;
+export const SESSION_NAME_MAX_LENGTH = MAX_NAME_CHARS;
 
 /** Why the controls that change sessions are disabled in a tab that only shows the session. */
 export const SESSIONS_READ_ONLY_REASON = 'Anima is open in another tab, and only that tab can change sessions: close it to change them here.';
@@ -37,7 +38,7 @@ export function sessionNameProblem(name: string): string | undefined {
   const trimmed = name.trim();
   if (trimmed === '') return 'Give the session a name.';
   if (trimmed.length > SESSION_NAME_MAX_LENGTH) return `A session name has at most ${SESSION_NAME_MAX_LENGTH} characters.`;
-  if (/[\n\r]/.test(trimmed)) return 'A session name is one line.';
+  if (/[\p{Cc}\p{Zl}\p{Zp}]/u.test(trimmed)) return 'A session name is one line without control characters.';
   return undefined;
 }
 
