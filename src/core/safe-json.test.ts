@@ -85,12 +85,13 @@ describe('readJson', () => {
 
   it('refuses bytes that are not UTF-8 with the offset of the first bad byte', () => {
     expect(refusalOf(Uint8Array.of(0x7b, 0x22, 0x61, 0x22, 0x3a, 0xff, 0x7d))).toBe(
-      'the text is not UTF-8: the byte 0xFF at byte offset 5 does not belong there (another encoding, or not text at all?)',
+      'the text is not UTF-8: the byte 0xFF at byte offset 5 does not begin a UTF-8 character (another encoding, or not text at all?)',
     );
-    // Latin-1 "café": the é is one byte that starts no UTF-8 character... and an overlong form, a surrogate, a cut character.
-    expect(refusalOf(Uint8Array.of(0x22, 0x63, 0x61, 0x66, 0xe9, 0x22))).toMatch(/the byte 0x22 at byte offset 5 /);
+    // Latin-1 "café": its é begins a three-byte UTF-8 character that the quote does not continue; an overlong form, a surrogate, a cut character.
+    expect(refusalOf(Uint8Array.of(0x22, 0x63, 0x61, 0x66, 0xe9, 0x22))).toMatch(/the byte 0xE9 at byte offset 4 /);
     expect(refusalOf(Uint8Array.of(0x22, 0xc0, 0xaf, 0x22))).toMatch(/the byte 0xC0 at byte offset 1 /);
-    expect(refusalOf(Uint8Array.of(0x22, 0xed, 0xa0, 0x80, 0x22))).toMatch(/the byte 0xA0 at byte offset 2 /);
+    expect(refusalOf(Uint8Array.of(0x22, 0xed, 0xa0, 0x80, 0x22))).toMatch(/the byte 0xED at byte offset 1 /);
+    expect(refusalOf(Uint8Array.of(0x22, 0x80, 0x22))).toMatch(/the byte 0x80 at byte offset 1 /);
     expect(refusalOf(Uint8Array.of(0x22, 0xe2, 0x82))).toBe('the text is not UTF-8: it ends in the middle of a character');
     expect(decodeUtf8(Uint8Array.of(0xe2, 0x82, 0xac))).toEqual({ ok: true, value: '€' });
   });

@@ -73,7 +73,7 @@ export function decodeUtf8(bytes: Uint8Array): Result<string> {
     const offset = firstNonUtf8Byte(bytes);
     if (offset >= bytes.length) return refuse({ message: 'the text is not UTF-8: it ends in the middle of a character' });
     const byte = bytes[offset]!.toString(16).toUpperCase().padStart(2, '0');
-    return refuse({ message: `the text is not UTF-8: the byte 0x${byte} at byte offset ${offset.toLocaleString('en')} does not belong there (another encoding, or not text at all?)` });
+    return refuse({ message: `the text is not UTF-8: the byte 0x${byte} at byte offset ${offset.toLocaleString('en')} does not begin a UTF-8 character (another encoding, or not text at all?)` });
   }
 }
 
@@ -93,9 +93,9 @@ function refuse(problem: Problem): Result<never> {
 }
 
 /**
- * Where UTF-8 breaks: the offset of the first byte that neither starts a well-formed sequence
- * nor continues one (the WHATWG decoder's rules: no overlong forms, no surrogates, nothing past
- * U+10FFFF), or `bytes.length` when the bytes end inside a character.
+ * Where UTF-8 breaks: the offset of the first byte that does not begin a well-formed sequence
+ * (the WHATWG decoder's rules: no overlong forms, no surrogates, nothing past U+10FFFF), or
+ * `bytes.length` when the bytes end inside a character.
  */
 function firstNonUtf8Byte(bytes: Uint8Array): number {
   let index = 0;
@@ -112,7 +112,7 @@ function firstNonUtf8Byte(bytes: Uint8Array): number {
     for (let next = 1; next <= following; next++) {
       if (index + next >= bytes.length) return bytes.length;
       const byte = bytes[index + next]!;
-      if (byte < lower || byte > upper) return index + next;
+      if (byte < lower || byte > upper) return index;
       lower = 0x80;
       upper = 0xbf;
     }
