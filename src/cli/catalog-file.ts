@@ -98,18 +98,18 @@ export async function openCatalog(db: AnimaDatabase, path: string, { mustExist }
     if (error instanceof CliError) throw error;
     throw new CliError(`${path}: not a readable catalog (${error instanceof Error ? error.message : String(error)})`);
   }
-  const json = readJson(bytes, { maxBytes: MAX_CATALOG_FILE_BYTES });
-  if (!json.ok) throw new CliError([`${path}: not a valid Anima persona catalog:`, ...json.error.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
-  const parsed = parseCatalogFile(json.value);
+  const parsed = readCatalogFile(bytes);
   if (!parsed.ok) throw new CliError([`${path}: not a valid Anima persona catalog:`, ...parsed.problems.slice(0, 20).map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
   await writeCatalog(db, parsed.catalog);
   worn = parsed.catalog.worn;
   return { save };
 }
 
-/** Checks a catalog file's shape, then that every reference names a row of the file and every name is unique in its kind. */
-function parseCatalogFile(value: unknown): { ok: true; catalog: CatalogFile } | { ok: false; problems: Problem[] } {
-  const parsed = catalogFileSchema.safeParse(value);
+/** Reads a catalog file's bytes: its JSON, its shape, then that every reference names a row of the file and every name is unique in its kind. */
+export function readCatalogFile(bytes: Uint8Array): { ok: true; catalog: CatalogFile } | { ok: false; problems: Problem[] } {
+  const json = readJson(bytes, { maxBytes: MAX_CATALOG_FILE_BYTES });
+  if (!json.ok) return { ok: false, problems: json.error };
+  const parsed = catalogFileSchema.safeParse(json.value);
   if (!parsed.success) return { ok: false, problems: problemsFromZod(parsed.error) };
   const catalog = parsed.data;
   const problems: Problem[] = [];
