@@ -7,6 +7,7 @@ import {
   arcRecordSchema,
   arcStageRecordSchema,
   guardrailRecordSchema,
+  keptFieldsSchema,
   partRecordSchema,
   personaRecordSchema,
   skillRecordSchema,
@@ -42,7 +43,7 @@ const catalogFileSchema = z
     // JSON has no bytes: a card's image is written as base64.
     personas: z.array(
       personaRecordSchema
-        .extend({ card: z.object({ extras: z.record(z.string(), z.unknown()), extensions: z.record(z.string(), z.unknown()), image: z.base64().optional() }).strict().optional() })
+        .extend({ card: z.object({ extras: keptFieldsSchema, extensions: keptFieldsSchema, image: z.base64().optional() }).strict().optional() })
         .strict(),
     ),
     parts: z.array(partRecordSchema.strict()),

@@ -63,6 +63,23 @@ export function readJson(input: string | Uint8Array, options: JsonReadOptions): 
 }
 
 /**
+ * How deeply arrays and objects nest in a value (a scalar: 0), counted without recursion; it
+ * stops counting past `stopAfter`. For JSON kept inside another file, which nests it deeper.
+ */
+export function nestingDepth(value: unknown, stopAfter = MAX_JSON_DEPTH): number {
+  let deepest = 0;
+  const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    if (typeof next.value !== 'object' || next.value === null) continue;
+    const depth = next.depth + 1;
+    deepest = Math.max(deepest, depth);
+    if (depth > stopAfter) break;
+    for (const child of Object.values(next.value)) pending.push({ value: child, depth });
+  }
+  return deepest;
+}
+
+/**
  * Decodes UTF-8 bytes strictly (a byte order mark skipped); bytes that are not UTF-8 (a binary
  * file, another encoding) are refused with the offset of the first byte that breaks it.
  */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { nameSchema } from '../names.ts';
+import { nestingDepth } from '../safe-json.ts';
 
 /**
  * The records of the persona catalog (DESIGN section 9, seed 003): personas assembled from
@@ -73,6 +74,20 @@ const tagsSchema = z
 /** Timestamps of every stored item. */
 const stamped = { id: z.number().int(), createdAt: z.number(), updatedAt: z.number() };
 
+/**
+ * How deeply a card's kept fields (its extras and extensions, other applications' data) may nest:
+ * every file that carries them (a card, a bundle, a snapshot, the CLI's catalog) nests them a few
+ * levels deeper, and each must stay within the 64 levels its reader takes.
+ */
+export const MAX_KEPT_DEPTH = 32;
+
+/** A card's kept fields, as read and as stored. */
+export const keptFieldsSchema = z
+  .unknown()
+  // On the input: a record's copy would leave out a "__proto__" key, and what it holds.
+  .refine((kept) => nestingDepth(kept, MAX_KEPT_DEPTH) <= MAX_KEPT_DEPTH, `other applications' data nested deeper than ${MAX_KEPT_DEPTH} levels is more than Anima keeps`)
+  .pipe(z.record(z.string(), z.unknown()));
+
 /** What a user gives to create a persona (the editable fields). */
 export const personaFieldsSchema = z.object({
   name: catalogNameSchema,
@@ -92,7 +107,7 @@ export const personaRecordSchema = personaFieldsSchema.extend({
   compiledDetail: z.string().optional(),
   compiledAt: z.number().optional(),
   /** The character card it came from, for export back: the card's fields Anima does not map, and its extensions. */
-  card: z.object({ extras: z.record(z.string(), z.unknown()), extensions: z.record(z.string(), z.unknown()), image: z.instanceof(Uint8Array).optional() }).optional(),
+  card: z.object({ extras: keptFieldsSchema, extensions: keptFieldsSchema, image: z.instanceof(Uint8Array).optional() }).optional(),
 });
 export type PersonaRecord = z.infer<typeof personaRecordSchema>;
 

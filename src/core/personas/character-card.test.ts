@@ -190,6 +190,17 @@ describe('refusing what is not a card Anima can read', () => {
     expect(problemsOf(readCharacterCard({ bytes: hugePng }))).toBe('the PNG is larger than 8 MiB, the most Anima reads');
   });
 
+  it('refuses other applications\' data nested deeper than the files that keep it may hold', () => {
+    const nested = (levels: number): unknown => (levels === 0 ? 1 : [nested(levels - 1)]);
+    expect(problemsOf(readCharacterCard({ text: JSON.stringify({ name: 'Deep', avatar: nested(31) }) }))).toBe('read fine');
+    expect(problemsOf(readCharacterCard({ text: JSON.stringify({ name: 'Deep', avatar: nested(32) }) }))).toBe("other applications' data nested deeper than 32 levels is more than Anima keeps");
+    // A "__proto__" key is kept as data, and counted like any other.
+    expect(problemsOf(readCharacterCard({ text: `{"name":"Deep","__proto__":${JSON.stringify(nested(40))}}` }))).toBe("other applications' data nested deeper than 32 levels is more than Anima keeps");
+    expect(problemsOf(readCharacterCard({ text: JSON.stringify({ ...V3_CARD, data: { ...V3_CARD.data, extensions: { x: nested(40) } } }) }))).toBe(
+      "at data.extensions: other applications' data nested deeper than 32 levels is more than Anima keeps",
+    );
+  });
+
   it('refuses JSON nested deeper than any card, before it can overflow the stack', () => {
     const deep = `{"name":"Deep","avatar":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
     expect(problemsOf(readCharacterCard({ text: deep }))).toBe('line 1, column 88: the JSON nests deeper than 64 levels, more than any file Anima writes');

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { decodeUtf8, readJson } from '../safe-json.ts';
 import { describeProblem, problemsFromZod, type Problem, type Result } from '../result.ts';
 import { isPng, placeholderPng, readPngText, writePngText, type PngTextChunk } from './png-text.ts';
+import { keptFieldsSchema } from './catalog.ts';
 
 /**
  * Reads and writes character cards, the persona format of the roleplay ecosystem (SillyTavern,
@@ -78,7 +79,7 @@ const v2DataSchema = z.looseObject({
   creator: textField(),
   // Some editors write the version as a number.
   character_version: z.union([z.string().max(MAX_NAME_CHARS, `at most ${MAX_NAME_CHARS} characters`), z.number()]).nullish(),
-  extensions: z.record(z.string(), z.unknown()).nullish(),
+  extensions: keptFieldsSchema.nullish(),
 });
 
 /** A V2 card. `spec_version` is not checked: the spec promises later 2.x versions stay compatible. */
@@ -187,6 +188,9 @@ function fromV1(root: Record<string, unknown>): Result<CharacterCard> {
   const parsed = characterCardV1Schema.safeParse(root);
   if (!parsed.success) return { ok: false, error: problemsFromZod(parsed.error) };
   const fields = parsed.data;
+  const extras = entriesExcept(root, new Set(Object.keys(v1Fields)));
+  const tooDeep = keptTooDeep(extras, undefined);
+  if (tooDeep) return tooDeep;
   return {
     ok: true,
     value: {
@@ -198,9 +202,15 @@ function fromV1(root: Record<string, unknown>): Result<CharacterCard> {
       scenario: fields.scenario ?? '',
       firstMessage: fields.first_mes ?? '',
       exampleMessages: fields.mes_example ?? '',
-      extras: entriesExcept(root, new Set(Object.keys(v1Fields))),
+      extras,
     },
   };
+}
+
+/** Kept fields (other applications' data) nested deeper than the files that carry them may hold, as a problem at the card's place. */
+function keptTooDeep(extras: Record<string, unknown>, path: string | undefined): Result<never> | undefined {
+  const checked = keptFieldsSchema.safeParse(extras);
+  return checked.success ? undefined : { ok: false, error: [{ ...(path !== undefined ? { path } : {}), message: checked.error.issues[0]!.message }] };
 }
 
 /** A V2 or V3 card; extensions and extras come from the parsed JSON itself, not zod's copy, so nothing in them is rebuilt. */
@@ -208,6 +218,9 @@ function fromData(spec: 'v2' | 'v3', root: Record<string, unknown>, data: Record
   const parsed = (spec === 'v2' ? characterCardV2Schema : characterCardV3Schema).safeParse(root);
   if (!parsed.success) return { ok: false, error: problemsFromZod(parsed.error) };
   const fields = parsed.data.data;
+  const extras = entriesExcept(data, MAPPED_KEYS);
+  const tooDeep = keptTooDeep(extras, 'data');
+  if (tooDeep) return tooDeep;
   return {
     ok: true,
     value: {
@@ -226,7 +239,7 @@ function fromData(spec: 'v2' | 'v3', root: Record<string, unknown>, data: Record
       creator: fields.creator ?? '',
       characterVersion: String(fields.character_version ?? ''),
       extensions: isRecord(data.extensions) ? data.extensions : {},
-      extras: entriesExcept(data, MAPPED_KEYS),
+      extras,
     },
   };
 }

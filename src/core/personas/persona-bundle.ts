@@ -7,6 +7,7 @@ import {
   arcStageFieldsSchema,
   catalogNameSchema,
   guardrailFieldsSchema,
+  keptFieldsSchema,
   partFieldsSchema,
   partLinkSchema,
   personaFieldsSchema,
@@ -20,7 +21,7 @@ import {
 export const BUNDLE_FORMAT = 'anima-persona';
 export const BUNDLE_VERSION = 1;
 
-const cardKeptSchema = z.object({ extras: z.record(z.string(), z.unknown()), extensions: z.record(z.string(), z.unknown()) }).strict();
+const cardKeptSchema = z.object({ extras: keptFieldsSchema, extensions: keptFieldsSchema }).strict();
 
 /**
  * A persona with everything it uses, by name, without ids or timestamps: an exported persona

@@ -47,7 +47,8 @@ const MAX_EDITED_INPUT_BYTES = 100_000;
 
 /** Reads the edited input as JSON, or says where it is not JSON (quoting at most a short piece of it). */
 export function readEditedInput(text: string): { ok: true; input: unknown } | { ok: false; message: string } {
-  const read = readJson(text, { maxBytes: MAX_EDITED_INPUT_BYTES });
+  // Tool inputs are flat; the approval keeps the input, and a snapshot nests it three levels deeper.
+  const read = readJson(text, { maxBytes: MAX_EDITED_INPUT_BYTES, maxDepth: 16 });
   return read.ok ? { ok: true, input: read.value } : { ok: false, message: `The edited input is not JSON: ${describeProblem(read.error[0]!)}.` };
 }
 
