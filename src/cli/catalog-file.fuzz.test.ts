@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { expect, test } from 'vitest';
-import { describeProblem } from '../core/result.ts';
 import { catalogTables } from '../core/personas/persona-catalog-read.ts';
 import { AnimaDatabase } from '../core/store/database.ts';
 import { fuzzCaseCount, runFuzzKind } from '../core/testing/fuzz.ts';
-import { jsonCaseText } from '../core/testing/json-fuzz.ts';
+import { jsonCaseText, refusalText } from '../core/testing/json-fuzz.ts';
 import { buildMentorCatalog } from '../core/testing/mentor-catalog.ts';
 import { freshIndexedDb, testService } from '../core/testing/test-database.ts';
 import { openCatalog, readCatalogFile } from './catalog-file.ts';
@@ -61,7 +60,7 @@ test(`persona catalog reading survives ${CASES} random and broken files, and a r
         }
         db.close();
       }
-      return read.ok ? {} : { refused: read.problems.map(describeProblem).join('; ') };
+      return read.ok ? {} : { refused: refusalText(read.problems) };
     },
     checkAccepted: ({ bytes }) => {
       const read = readCatalogFile(bytes);

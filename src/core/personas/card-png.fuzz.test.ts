@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { describeProblem } from '../result.ts';
 import { below, fuzzCaseCount, mutateBytes, pick, runFuzzKind, type Random } from '../testing/fuzz.ts';
-import { CARD_DOCUMENTS, CARD_KEYS, jsonCaseText } from '../testing/json-fuzz.ts';
+import { CARD_DOCUMENTS, CARD_KEYS, jsonCaseText, refusalText } from '../testing/json-fuzz.ts';
 import { testService } from '../testing/test-database.ts';
 import { readCharacterCard, writeCharacterCardJson, writeCharacterCardPng } from './character-card.ts';
 import { placeholderPng, writePngText } from './png-text.ts';
@@ -59,7 +59,7 @@ test(`card PNG reading survives ${CASES} random and broken images, and a refused
         if (!imported.ok && JSON.stringify(await service.personaList({})) !== JSON.stringify(before)) throw new Error('a refused import changed the catalog');
         if (imported.ok !== card.ok && !(card.ok && !imported.ok && imported.reason === 'name-taken')) throw new Error(`the service and the reader disagree: ${JSON.stringify(imported).slice(0, 300)}`);
       }
-      return card.ok ? {} : { refused: card.error.map(describeProblem).join('; ') };
+      return card.ok ? {} : { refused: refusalText(card.error) };
     },
     checkAccepted: ({ bytes }) => {
       const card = readCharacterCard({ bytes });

@@ -3,7 +3,7 @@ import { expect, test } from 'vitest';
 import { describeProblem } from '../result.ts';
 import { readJson } from '../safe-json.ts';
 import { fuzzCaseCount, runFuzzKind } from '../testing/fuzz.ts';
-import { jsonCaseText } from '../testing/json-fuzz.ts';
+import { jsonCaseText, refusalText } from '../testing/json-fuzz.ts';
 import { buildMentorCatalog } from '../testing/mentor-catalog.ts';
 import { testService } from '../testing/test-database.ts';
 import { MAX_IMPORT_BYTES } from './persona-contract.ts';
@@ -47,7 +47,7 @@ test(`persona bundle reading survives ${CASES} random and broken bundles, and a 
           if (!read?.ok || !bundle.ok || !isDeepStrictEqual(read.value.persona, bundle.value.persona)) throw new Error('an imported bundle does not export the same persona');
         }
       }
-      return bundle.ok ? {} : { refused: bundle.error.map(describeProblem).join('; ') };
+      return bundle.ok ? {} : { refused: refusalText(bundle.error) };
     },
     checkAccepted: ({ text }) => {
       const bundle = readBundleText(text);

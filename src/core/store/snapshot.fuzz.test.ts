@@ -4,7 +4,7 @@ import { expect, test } from 'vitest';
 import { describeProblem } from '../result.ts';
 import { readJson } from '../safe-json.ts';
 import { fuzzCaseCount, runFuzzKind, type Random } from '../testing/fuzz.ts';
-import { jsonCaseText } from '../testing/json-fuzz.ts';
+import { jsonCaseText, refusalText } from '../testing/json-fuzz.ts';
 import { testService } from '../testing/test-database.ts';
 import { readSnapshotFile, snapshotFileText } from './snapshot-file.ts';
 
@@ -57,7 +57,7 @@ test(`snapshot reading survives ${CASES} random and broken files, and a refused 
         if (!imported.ok && !isDeepStrictEqual(await service.sessionList({}), before)) throw new Error('a refused import changed the sessions');
         if (imported.ok !== read.ok) throw new Error(`the service and the reader disagree: ${JSON.stringify(imported).slice(0, 300)}`);
       }
-      return read.ok ? {} : { refused: read.error.map(describeProblem).join('; ') };
+      return read.ok ? {} : { refused: refusalText(read.error) };
     },
     checkAccepted: async ({ bytes }) => {
       const read = await readSnapshotFile(bytes);

@@ -1,4 +1,5 @@
-import { below, mutateText, ODD_CHARACTERS, pick, type Random } from './fuzz.ts';
+import { describeProblem, type Problem } from '../result.ts';
+import { below, mutateText, ODD_CHARACTERS, pick, refusalProblem, type Random } from './fuzz.ts';
 
 /**
  * Cases for the fuzz tests of JSON file kinds (snapshots, catalogs, bundles, cards): a valid
@@ -35,6 +36,12 @@ export function randomJsonValue(random: Random, depth = 2): unknown {
       return value;
     }
   }
+}
+
+/** A refusal's problems as the harness judges them: the first that is not a sentence (so it fails), else the first. */
+export function refusalText(problems: readonly Problem[]): string {
+  const described = problems.map(describeProblem);
+  return described.find((text) => refusalProblem(text) !== undefined) ?? described[0] ?? '';
 }
 
 type Container = Record<string, unknown> | unknown[];
