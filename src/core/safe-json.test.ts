@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeProblem } from './result.ts';
-import { decodeUtf8, type JsonReadOptions, MAX_JSON_DEPTH, readJson } from './safe-json.ts';
+import { type JsonReadOptions, MAX_JSON_DEPTH, readJson } from './safe-json.ts';
+import { decodeUtf8Text } from './text-bytes.ts';
 
 const LIMIT: JsonReadOptions = { maxBytes: 2 ** 20 };
 
@@ -85,15 +86,15 @@ describe('readJson', () => {
 
   it('refuses bytes that are not UTF-8 with the offset of the first bad byte', () => {
     expect(refusalOf(Uint8Array.of(0x7b, 0x22, 0x61, 0x22, 0x3a, 0xff, 0x7d))).toBe(
-      'the text is not UTF-8: the byte 0xFF at byte offset 5 does not begin a UTF-8 character (another encoding, or not text at all?)',
+      'line 1: the file is not UTF-8 text: the byte 0xFF at offset 5 (counting from 0) does not start a UTF-8 character; save the file as UTF-8',
     );
     // Latin-1 "café": its é begins a three-byte UTF-8 character that the quote does not continue; an overlong form, a surrogate, a cut character.
-    expect(refusalOf(Uint8Array.of(0x22, 0x63, 0x61, 0x66, 0xe9, 0x22))).toMatch(/the byte 0xE9 at byte offset 4 /);
-    expect(refusalOf(Uint8Array.of(0x22, 0xc0, 0xaf, 0x22))).toMatch(/the byte 0xC0 at byte offset 1 /);
-    expect(refusalOf(Uint8Array.of(0x22, 0xed, 0xa0, 0x80, 0x22))).toMatch(/the byte 0xED at byte offset 1 /);
-    expect(refusalOf(Uint8Array.of(0x22, 0x80, 0x22))).toMatch(/the byte 0x80 at byte offset 1 /);
-    expect(refusalOf(Uint8Array.of(0x22, 0xe2, 0x82))).toBe('the text is not UTF-8: it ends in the middle of a character');
-    expect(decodeUtf8(Uint8Array.of(0xe2, 0x82, 0xac))).toEqual({ ok: true, value: '€' });
+    expect(refusalOf(Uint8Array.of(0x22, 0x63, 0x61, 0x66, 0xe9, 0x22))).toMatch(/the byte 0xE9 at offset 4 /);
+    expect(refusalOf(Uint8Array.of(0x22, 0xc0, 0xaf, 0x22))).toMatch(/the byte 0xC0 at offset 1 /);
+    expect(refusalOf(Uint8Array.of(0x22, 0xed, 0xa0, 0x80, 0x22))).toMatch(/the byte 0xED at offset 1 /);
+    expect(refusalOf(Uint8Array.of(0x22, 0x80, 0x22))).toMatch(/the byte 0x80 at offset 1 /);
+    expect(refusalOf(Uint8Array.of(0x22, 0xe2, 0x82))).toBe('line 1: the file is not UTF-8 text: it ends in the middle of a character, at byte offset 1 (0xE2, counting from 0); was it cut short?');
+    expect(decodeUtf8Text(Uint8Array.of(0xe2, 0x82, 0xac))).toEqual({ ok: true, value: '€' });
   });
 });
 

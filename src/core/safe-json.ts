@@ -1,5 +1,6 @@
 import { quoteInput } from './quote-input.ts';
 import type { Problem, Result } from './result.ts';
+import { decodeUtf8Text } from './text-bytes.ts';
 
 /**
  * The one reader of JSON from users' files (snapshots, persona catalogs, bundles, character
@@ -43,7 +44,7 @@ export function readJson(input: string | Uint8Array, options: JsonReadOptions): 
     text = input;
   } else {
     if (input.byteLength > options.maxBytes) return tooLarge(input.byteLength, options.maxBytes, false);
-    const decoded = decodeUtf8(input);
+    const decoded = decodeUtf8Text(input);
     if (!decoded.ok) return decoded;
     text = decoded.value;
   }
@@ -79,21 +80,6 @@ export function nestingDepth(value: unknown, stopAfter = MAX_JSON_DEPTH): number
   return deepest;
 }
 
-/**
- * Decodes UTF-8 bytes strictly (a byte order mark skipped); bytes that are not UTF-8 (a binary
- * file, another encoding) are refused with the offset of the first byte that breaks it.
- */
-export function decodeUtf8(bytes: Uint8Array): Result<string> {
-  try {
-    return { ok: true, value: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
-  } catch {
-    const offset = firstNonUtf8Byte(bytes);
-    if (offset >= bytes.length) return refuse({ message: 'the text is not UTF-8: it ends in the middle of a character' });
-    const byte = bytes[offset]!.toString(16).toUpperCase().padStart(2, '0');
-    return refuse({ message: `the text is not UTF-8: the byte 0x${byte} at byte offset ${offset.toLocaleString('en')} does not begin a UTF-8 character (another encoding, or not text at all?)` });
-  }
-}
-
 /** A size in words: bytes, KB or MB (of 1,024). */
 export function sizeText(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
@@ -107,35 +93,6 @@ function tooLarge(size: number, max: number, isAtLeast: boolean): Result<never> 
 
 function refuse(problem: Problem): Result<never> {
   return { ok: false, error: [problem] };
-}
-
-/**
- * Where UTF-8 breaks: the offset of the first byte that does not begin a well-formed sequence
- * (the WHATWG decoder's rules: no overlong forms, no surrogates, nothing past U+10FFFF), or
- * `bytes.length` when the bytes end inside a character.
- */
-function firstNonUtf8Byte(bytes: Uint8Array): number {
-  let index = 0;
-  while (index < bytes.length) {
-    const lead = bytes[index]!;
-    if (lead < 0x80) {
-      index++;
-      continue;
-    }
-    const following = lead >= 0xc2 && lead <= 0xdf ? 1 : lead >= 0xe0 && lead <= 0xef ? 2 : lead >= 0xf0 && lead <= 0xf4 ? 3 : -1;
-    if (following < 0) return index;
-    let lower = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80;
-    let upper = lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf;
-    for (let next = 1; next <= following; next++) {
-      if (index + next >= bytes.length) return bytes.length;
-      const byte = bytes[index + next]!;
-      if (byte < lower || byte > upper) return index;
-      lower = 0x80;
-      upper = 0xbf;
-    }
-    index += following + 1;
-  }
-  return bytes.length;
 }
 
 const EXPECT_VALUE = 0;

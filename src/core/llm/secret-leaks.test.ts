@@ -2,7 +2,6 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CycleRecord } from '../api.ts';
-import { decodeUtf8 } from '../json-text.ts';
 import { AnimaDatabase } from '../store/database.ts';
 import { type ServerReply, type ServerRequest, startOpenAiServer } from '../testing/openai-server.ts';
 import { freshIndexedDb, testService } from '../testing/test-database.ts';
@@ -64,7 +63,7 @@ async function runAgainst(baseUrl: string, options: { wallSeconds?: number; isCh
   const check = options.isChecked === false ? undefined : await service.inferenceCheck({ operationId: 'check' });
   const exported = await service.sessionExport({ sessionId, gzip: false });
   // Refused (it would carry a secret), the refusal is scanned instead: it must not show the secret either.
-  const file = exported.ok ? decodeUtf8(exported.bytes)! : JSON.stringify(exported);
+  const file = exported.ok ? new TextDecoder().decode(exported.bytes) : JSON.stringify(exported);
   // Everything the app would show, as the UI reads it from the worker.
   const shown = JSON.stringify([
     run,

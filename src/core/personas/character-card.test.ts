@@ -72,7 +72,7 @@ describe('reading a character card', () => {
       'at data.name (in the ccv3 chunk): a card needs a name',
     );
     expect(problemsOf(readCharacterCard({ bytes: pngWith([tEXt('chara', '%%%')]) }))).toBe('the chara chunk is not base64 text');
-    expect(problemsOf(readCharacterCard({ bytes: pngWith([tEXt('chara', btoa('\u00ff\u00fe'))]) }))).toBe('in the chara chunk, the text is not UTF-8: the byte 0xFF at byte offset 0 does not begin a UTF-8 character (another encoding, or not text at all?)');
+    expect(problemsOf(readCharacterCard({ bytes: pngWith([tEXt('chara', btoa('\u00ff\u00fe'))]) }))).toBe('in the chara chunk, the file is not UTF-8 text: the byte 0xFF at offset 0 (counting from 0) does not start a UTF-8 character; save the file as UTF-8');
     expect(problemsOf(readCharacterCard({ bytes: pngWith([tEXt('chara', btoa('{"name": '))]) }))).toBe('line 1, column 10, at $.name (in the chara chunk): a value was expected, but the end of the text was found');
   });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { decodeUtf8, readJson } from '../safe-json.ts';
+import { readJson } from '../safe-json.ts';
+import { decodeUtf8Text } from '../text-bytes.ts';
 import { describeProblem, problemsFromZod, type Problem, type Result } from '../result.ts';
 import { isPng, placeholderPng, readPngText, writePngText, type PngTextChunk } from './png-text.ts';
 import { keptFieldsSchema } from './catalog.ts';
@@ -113,7 +114,7 @@ export function readCharacterCard(input: { bytes: Uint8Array } | { text: string 
   if (isPng(bytes)) return readCardPng(bytes);
   if (!startsWithBrace(bytes)) return problem('neither a PNG image nor a JSON character card');
   if (bytes.length > MAX_CARD_JSON_BYTES) return tooLarge();
-  const text = decodeUtf8(bytes);
+  const text = decodeUtf8Text(bytes);
   return text.ok ? readCardJson(text.value) : text;
 }
 
@@ -159,8 +160,9 @@ function readCardChunk(chunk: PngTextChunk): Result<CharacterCard> {
   const bytes = bytesFromBase64(chunk.text);
   if (bytes === undefined) return problem(`${where} is not base64 text`);
   if (bytes.length > MAX_CARD_JSON_BYTES) return tooLarge();
-  const text = decodeUtf8(bytes);
-  const card = text.ok ? readCardJson(text.value) : text;
+  const text = decodeUtf8Text(bytes);
+  // A line inside a base64 chunk means nothing to the user: the chunk is the place.
+  const card = text.ok ? readCardJson(text.value) : problem<CharacterCard>(text.error[0]!.message);
   if (card.ok) return card;
   return {
     ok: false,

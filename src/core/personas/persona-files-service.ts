@@ -6,7 +6,8 @@ import type { ArcRecord, PartRecord, PersonaRecord } from './catalog.ts';
 import { readCharacterCard, writeCharacterCardJson, writeCharacterCardPng, type CharacterCard } from './character-card.ts';
 import { bundleFromCard, cardFromBundle } from './persona-card.ts';
 import { BUNDLE_FORMAT, bundleOf, bundleText, readBundle, type PersonaBundle } from './persona-bundle.ts';
-import { decodeUtf8, readJson } from '../safe-json.ts';
+import { readJson } from '../safe-json.ts';
+import { decodeUtf8Text } from '../text-bytes.ts';
 import { readDefinition } from './persona-catalog-read.ts';
 import { MAX_IMPORT_BYTES, type PersonaImportPreview, type PersonaSummary } from './persona-contract.ts';
 import { isPng, MAX_PNG_BYTES } from './png-text.ts';
@@ -42,7 +43,7 @@ function readImport(data: string | Uint8Array, asName: string | undefined): Read
   };
   if (data instanceof Uint8Array) {
     // A card (PNG or JSON) unless the bytes are UTF-8 JSON of a bundle; the card reader says what is wrong with anything else.
-    const text = isPng(data) ? undefined : decodeUtf8(data);
+    const text = isPng(data) ? undefined : decodeUtf8Text(data);
     const json = text?.ok ? readJson(text.value, { maxBytes: MAX_IMPORT_BYTES }) : undefined;
     if (!text?.ok || !json?.ok || !isBundle(json.value)) {
       const card = readCharacterCard({ bytes: data });
