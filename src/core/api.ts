@@ -20,6 +20,8 @@ export { WEBLLM_VERSION } from './llm/webllm-models.ts';
 // The UI reads numbers and text files by the same rules as the core.
 export { parseDecimal } from './decimal-text.ts';
 export { decodeUtf8Text } from './text-bytes.ts';
+export { readJson } from './safe-json.ts';
+export { MAX_NAME_CHARS } from './names.ts';
 import { spentLimitSchema } from './llm/usage-budget.ts';
 import { ggufModelRecordSchema } from './llm/gguf-model.ts';
 import { personaContract } from './personas/persona-contract.ts';

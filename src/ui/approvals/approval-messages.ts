@@ -1,6 +1,5 @@
-import type { AgentApi, ApprovalView, QuestionView } from '../../core/api.ts';
+import { type AgentApi, type ApprovalView, type QuestionView, readJson } from '../../core/api.ts';
 import { describeProblem } from '../../core/result.ts';
-import { readJson } from '../../core/safe-json.ts';
 
 /**
  * The words of the Approvals screen, kept apart from its components so they can be tested:

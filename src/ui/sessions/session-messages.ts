@@ -1,6 +1,5 @@
-import { type SessionImportPreview, type SessionView, SNAPSHOT_VERSION } from '../../core/api.ts';
+import { MAX_NAME_CHARS, type SessionImportPreview, type SessionView, SNAPSHOT_VERSION } from '../../core/api.ts';
 import { type Problem, describeProblem } from '../../core/result.ts';
-import { MAX_NAME_CHARS } from '../../core/names.ts';
 import { STORAGE_FULL_TEXT } from '../storage/storage-messages.ts';
 
 /** The longest session name the agent takes. */
