@@ -387,7 +387,7 @@ describe('anima run with a language model', () => {
       const quoting = join(folder, 'quoting.json');
       const refused = await anima('run', '--goal', `Remember ${key}`, '--criteria', 'moons', ...endpoint, '--max-cycles', '1', '--snapshot', quoting);
       expect(refused.code).toBe(1);
-      expect(refused.error).toContain(`${quoting}: not written:\n  at goals.0.description: holds a secret of this device (the API key); a snapshot never carries one, so nothing was written`);
+      expect(refused.error).toContain(`${quoting}: not written, the file was left as it was:\n  at goals.0.description: holds a secret of this device (the API key); a snapshot never carries one, so nothing was written`);
       expect(existsSync(quoting)).toBe(false);
     } finally {
       await server.close();

@@ -1,9 +1,10 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { main } from './main.ts';
+import { readSnapshotAt, writeSnapshotFile } from './snapshot-file.ts';
 
 let folder: string;
 beforeEach(async () => {
@@ -66,5 +67,30 @@ describe('anima snapshot', () => {
     expect(await anima('snapshot', 'migrate', snapshot, '--output', migrated)).toMatchObject({ code: 1, error: expect.stringContaining('exists; give --force') });
     expect(await anima('snapshot', 'migrate', migrated)).toMatchObject({ code: 0, out: expect.stringContaining('already format version 9; nothing to do') });
     expect(await anima('snapshot', 'frobnicate', migrated)).toMatchObject({ code: 2 });
+  });
+
+  it('a snapshot the reader would refuse is not written: the previous file stays, byte for byte, with no temporary file beside it', async () => {
+    for (const name of ['session.anima.json', 'session.anima.json.gz']) {
+      const snapshot = await ranSession(name);
+      const before = await readFile(snapshot);
+      const { snapshot: grown } = await readSnapshotAt(snapshot);
+      grown.session.name = 'A longer name than the session had, so that the file grows';
+      const limits = { maxBytes: (name.endsWith('.gz') ? gunzipSync(before) : before).byteLength };
+      const refusal = await writeSnapshotFile(grown, snapshot, [], limits).then(
+        () => 'written',
+        (error: Error) => error.message,
+      );
+      // The reader's own sentence, as it would refuse that snapshot (unzipped: gzip saves disk, not the memory a reader needs).
+      await writeSnapshotFile(grown, join(folder, 'grown.anima.json'), []);
+      const readerSays = await readSnapshotAt(join(folder, 'grown.anima.json'), limits).then(
+        () => 'read',
+        (error: Error) => error.message,
+      );
+      const sentence = readerSays.split('\n').at(-1)!.trim();
+      expect(sentence).toMatch(/^the snapshot is [\d.]+ KB, more than the [\d.]+ KB Anima reads$/);
+      expect(refusal).toBe(`${snapshot}: not written, the file was left as it was:\n  ${sentence}`);
+      expect(await readFile(snapshot)).toEqual(before);
+    }
+    expect((await readdir(folder)).filter((entry) => entry.includes('.tmp-'))).toEqual([]);
   });
 });

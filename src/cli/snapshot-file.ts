@@ -1,12 +1,15 @@
-import { existsSync } from 'node:fs';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { createWriteStream, existsSync } from 'node:fs';
+import { readFile, rename, rm } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { storedSecrets } from '../core/llm/stored-secrets.ts';
-import { describeProblem } from '../core/result.ts';
+import { describeProblem, type Problem } from '../core/result.ts';
 import type { Secret } from '../core/secrets.ts';
 import { AnimaDatabase } from '../core/store/database.ts';
 import { exportSnapshot, restoreSnapshot, type Snapshot } from '../core/store/snapshot.ts';
-import { type ReadSnapshot, readSnapshotFile, snapshotFileBytes } from '../core/store/snapshot-file.ts';
+import { type ReadSnapshot, readSnapshotFile, type SnapshotLimits, snapshotFileText } from '../core/store/snapshot-file.ts';
 
 /** A database for one CLI command: in memory (fake-indexeddb), filled from and saved to a snapshot file. */
 export type CliDatabase = { db: AnimaDatabase; hadSnapshot: boolean };
@@ -20,14 +23,14 @@ export async function openSnapshot(path: string | undefined): Promise<CliDatabas
 }
 
 /** Reads and checks a snapshot file (plain or gzipped): its hash, format version and every part. */
-export async function readSnapshotAt(path: string): Promise<ReadSnapshot> {
+export async function readSnapshotAt(path: string, limits?: SnapshotLimits): Promise<ReadSnapshot> {
   let bytes: Uint8Array;
   try {
     bytes = await readFile(path);
   } catch (error) {
     throw new CliError(`${path}: not a readable file (${error instanceof Error ? error.message : String(error)})`);
   }
-  const read = await readSnapshotFile(bytes);
+  const read = await readSnapshotFile(bytes, limits);
   if (!read.ok) throw new CliError([`${path}: not a valid Anima snapshot:`, ...read.error.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
   return read.value;
 }
@@ -38,15 +41,39 @@ export async function saveSnapshot(db: AnimaDatabase, sessionId: string, path: s
 }
 
 /**
- * Writes a snapshot file, gzipped when its name ends in .gz; a temporary file first, so a crash
- * never leaves half a snapshot. Nothing is written when it would carry one of the secrets.
+ * Writes a snapshot file, gzipped when its name ends in .gz. A snapshot the reader would refuse
+ * (too large, nested too deeply) or that would carry one of the secrets is not written, in the
+ * reader's words. The text goes to a temporary file first, renamed over the old one once whole:
+ * a refusal, a full disk or a crash leaves the previous snapshot as it was.
  */
-export async function writeSnapshotFile(snapshot: Snapshot, path: string, secrets: readonly Secret[]): Promise<void> {
-  const bytes = await snapshotFileBytes(snapshot, { gzip: path.endsWith('.gz'), secrets });
-  if (!bytes.ok) throw new CliError([`${path}: not written:`, ...bytes.error.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
+export async function writeSnapshotFile(snapshot: Snapshot, path: string, secrets: readonly Secret[], limits?: SnapshotLimits): Promise<void> {
+  const text = await snapshotFileText(snapshot, { secrets, ...(limits ? { limits } : {}) });
+  if (!text.ok) throw notWritten(path, text.error);
   const temporary = `${path}.tmp-${process.pid}`;
-  await writeFile(temporary, bytes.value);
-  await rename(temporary, path);
+  try {
+    const pieces = Readable.from(piecesOf(text.value));
+    await (path.endsWith('.gz') ? pipeline(pieces, createGzip(), createWriteStream(temporary)) : pipeline(pieces, createWriteStream(temporary)));
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw notWritten(path, [{ message: `the snapshot could not be written (${error instanceof Error ? error.message : String(error)})` }]);
+  }
+}
+
+/** Why a snapshot file was not written, each problem on its line. */
+const notWritten = (path: string, problems: Problem[]) => new CliError([`${path}: not written, the file was left as it was:`, ...problems.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
+
+const PIECE = 2 ** 20;
+
+/** A text in pieces of about a megabyte, never splitting a surrogate pair: written so, a large snapshot is never also held as one block of bytes. */
+function* piecesOf(text: string): Generator<string> {
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(start + PIECE, text.length);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end += 1;
+    yield text.slice(start, end);
+    start = end;
+  }
 }
 
 /** A failure to report to the user on stderr (no stack trace): bad input, missing file. */

@@ -80,11 +80,25 @@ export function nestingDepth(value: unknown, stopAfter = MAX_JSON_DEPTH): number
   return deepest;
 }
 
-/** A size in words: bytes, KB or MB (of 1,024). */
-export function sizeText(bytes: number): string {
+/**
+ * What the reader says of a value nested deeper than `maxDepth`, without a place: a writer asks
+ * it too, so it never writes what would be refused.
+ */
+export function depthProblem(value: unknown, maxDepth = MAX_JSON_DEPTH): Problem | undefined {
+  return nestingDepth(value, maxDepth) > maxDepth ? { message: tooDeep(maxDepth) } : undefined;
+}
+
+const tooDeep = (maxDepth: number) => `the JSON nests deeper than ${maxDepth} levels, more than any file Anima writes`;
+
+/**
+ * A size in words: bytes, KB or MB (of 1,024), to one decimal. A limit is rounded down and what
+ * passes it up, so the two never read the same; otherwise to the nearest.
+ */
+export function sizeText(bytes: number, rounding: 'nearest' | 'up' | 'down' = 'nearest'): string {
   if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 2 ** 20) return `${(bytes / 1024).toFixed(1).replace(/\.0$/, '')} KB`;
-  return `${(bytes / 2 ** 20).toFixed(1).replace(/\.0$/, '')} MB`;
+  const [amount, unit] = bytes < 2 ** 20 ? [bytes / 1024, 'KB'] : [bytes / 2 ** 20, 'MB'];
+  if (rounding === 'nearest') return `${amount.toFixed(1).replace(/\.0$/, '')} ${unit}`;
+  return `${(rounding === 'up' ? Math.ceil(amount * 10) : Math.floor(amount * 10)) / 10} ${unit}`;
 }
 
 function tooLarge(size: number, max: number, isAtLeast: boolean): Result<never> {
@@ -204,7 +218,7 @@ function checkJson(text: string, start: number, maxDepth: number, isQuick: boole
       const code = text.charCodeAt(at);
       if (code === 0x7b || code === 0x5b) {
         // Line and column say where; a path 64 levels long would not.
-        if (depth >= maxDepth) return problemAt(text, at, undefined, `the JSON nests deeper than ${maxDepth} levels, more than any file Anima writes`);
+        if (depth >= maxDepth) return problemAt(text, at, undefined, tooDeep(maxDepth));
         depth++;
         const isAnObject = code === 0x7b;
         isObject[depth] = isAnObject;

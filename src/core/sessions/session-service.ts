@@ -180,6 +180,7 @@ export function sessionService(context: ServiceContext, personas: PersonaAccess)
     async sessionExport({ sessionId, gzip }) {
       const session = await db.sessions.get(sessionId);
       if (!session) return fail('not-found', `there is no session ${sessionId}`, 'sessionId');
+      // A snapshot the reader would refuse (too large, say) or that would carry a secret is not written: the reader's words say why.
       const bytes = await snapshotFileBytes(await exportSnapshot(db, sessionId), { gzip, secrets: await storedSecrets(db) });
       if (!bytes.ok) return { ok: false as const, reason: 'invalid' as const, problems: bytes.error };
       return { ok: true as const, fileName: snapshotFileName(session.name, { gzip }), mediaType: gzip ? 'application/gzip' : 'application/json', bytes: bytes.value };

@@ -1,5 +1,5 @@
 import type { Problem, Result } from '../result.ts';
-import { readJson } from '../safe-json.ts';
+import { depthProblem, readJson, sizeText } from '../safe-json.ts';
 import { type Secret, worthRedacting } from '../secrets.ts';
 import { parseSnapshot, type Snapshot } from './snapshot.ts';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot-format.ts';
@@ -9,32 +9,48 @@ import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot-format.ts';
  * version, optionally gzipped. This module writes and reads the file; snapshot.ts holds what is in it.
  */
 
-/** The largest snapshot read (uncompressed): past this a browser tab would struggle to hold it. */
+/**
+ * The largest snapshot (unzipped) Anima reads, and so writes: the reader holds the whole document
+ * as one string and then as objects, which past this a browser tab struggles to hold. Gzip saves
+ * disk, not memory, so the limit is on the unzipped size either way.
+ */
 export const MAX_SNAPSHOT_BYTES = 256 * 2 ** 20;
+
+/** The limits a snapshot file is read and written under: the same for both (tests pass smaller ones). */
+export type SnapshotLimits = { maxBytes: number };
+const DEFAULT_LIMITS: SnapshotLimits = { maxBytes: MAX_SNAPSHOT_BYTES };
+
+/** What the reader says of a snapshot over the limit, and the writer of one it will not write. */
+export function snapshotTooLarge(size: number | 'larger unzipped', limits: SnapshotLimits = DEFAULT_LIMITS): string {
+  return `the snapshot is ${size === 'larger unzipped' ? size : sizeText(size, 'up')}, more than the ${sizeText(limits.maxBytes, 'down')} Anima reads`;
+}
 
 /** The first version whose files carry a SHA-256 (older ones are read without one, and migrated). */
 const FIRST_HASHED_VERSION = 9;
 
 const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 
-/** The JSON of a value with every object's keys sorted: what the hash covers, so spacing or key order a tool gives the file do not matter. */
+/**
+ * The JSON of a value with every object's keys sorted: what the hash covers, so spacing or key
+ * order a tool gives the file do not matter. Each object is sorted as it is written (no sorted
+ * copy of the whole document), which keeps a large snapshot's hashing within its own size.
+ */
 function canonicalJson(value: unknown): string {
-  const sorted = (item: unknown): unknown =>
-    Array.isArray(item) ? item.map(sorted) : typeof item === 'object' && item !== null ? Object.fromEntries(Object.keys(item).sort().map((key) => [key, sorted((item as Record<string, unknown>)[key])])) : item;
-  return JSON.stringify(sorted(value));
+  return JSON.stringify(value, (_key, item: unknown) =>
+    typeof item === 'object' && item !== null && !Array.isArray(item) ? Object.fromEntries(Object.keys(item).sort().map((key) => [key, (item as Record<string, unknown>)[key]])) : item,
+  );
 }
 
-/** SHA-256 (hex) of a snapshot document's content: everything but its `sha256` field. */
-async function contentSha256(document: object): Promise<string> {
+/** The UTF-8 bytes of a snapshot document's content (everything but its `sha256` field) as the hash covers it. */
+function contentBytes(document: object): Uint8Array<ArrayBuffer> {
   const { sha256: _sha256, ...content } = document as Record<string, unknown>;
-  return hex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonicalJson(content))));
+  return new TextEncoder().encode(canonicalJson(content));
 }
 
-/** The file text of a snapshot: one line of JSON with its hash, and a final newline. The same snapshot always gives the same text. */
-export async function snapshotFileText(snapshot: Snapshot): Promise<string> {
-  const { format, version, ...rest } = snapshot;
-  return `${JSON.stringify({ format, version, sha256: await contentSha256(snapshot), ...rest })}\n`;
-}
+const sha256Hex = async (bytes: Uint8Array<ArrayBuffer>) => hex(await crypto.subtle.digest('SHA-256', bytes));
+
+/** `"sha256":"<64 hex digits>",` and the final newline: what the file holds beyond its content. */
+const HASH_FIELD_BYTES = `"sha256":"${'0'.repeat(64)}",`.length + 1;
 
 /** At most this many places are named when a snapshot holds a secret. */
 const MAX_SECRET_PLACES = 20;
@@ -64,20 +80,44 @@ function secretPlaces(snapshot: Snapshot, secrets: readonly Secret[]): Problem[]
   return problems.slice(0, MAX_SECRET_PLACES);
 }
 
+/** What a snapshot file is written under: the secrets it must not carry, and the reader's limits (tests pass smaller ones). */
+export type SnapshotWriteOptions = { secrets: readonly Secret[]; limits?: SnapshotLimits };
+
 /**
- * The file's bytes, gzipped when asked (`.anima.json.gz`); refused, with the places named, when
- * anything in it holds one of the device's secrets (an API key, credentials of an address): the
- * one check every export passes, in the app and in the CLI.
+ * The file text of a snapshot: one line of JSON with its hash, and a final newline; the same
+ * snapshot always gives the same text. Checked first against what the reader refuses (nesting
+ * deeper than it reads, more bytes than it reads), with the reader's words, so Anima never writes
+ * a file it would not read back; the size is known from the hashed content (the same keys and
+ * values in another order) before the file's text is made. Refused too, with the places named,
+ * when anything in it holds one of the device's secrets (an API key, credentials of an address):
+ * the one check every export passes, in the app and in the CLI.
  */
-export async function snapshotFileBytes(snapshot: Snapshot, options: { gzip: boolean; secrets: readonly Secret[] }): Promise<Result<Uint8Array>> {
-  const text = await snapshotFileText(snapshot);
+export async function snapshotFileText(snapshot: Snapshot, options: SnapshotWriteOptions): Promise<Result<string>> {
+  const { secrets, limits = DEFAULT_LIMITS } = options;
+  const tooDeep = depthProblem(snapshot);
+  if (tooDeep) return { ok: false, error: [tooDeep] };
+  let content: Uint8Array<ArrayBuffer> | undefined = contentBytes(snapshot);
+  const size = content.byteLength + HASH_FIELD_BYTES;
+  if (size > limits.maxBytes) return refuse(snapshotTooLarge(size, limits));
+  const sha256 = await sha256Hex(content);
+  // Let the hashed bytes go before the file's text is made: a large snapshot is never held three times.
+  content = undefined;
+  const { format, version, ...rest } = snapshot;
+  const text = `${JSON.stringify({ format, version, sha256, ...rest })}\n`;
   // The text first (one search per secret, as it is written or escaped in JSON); the rows only to say where.
-  const held = worthRedacting(options.secrets).filter((secret) => text.includes(secret.value) || text.includes(JSON.stringify(secret.value).slice(1, -1)));
+  const held = worthRedacting(secrets).filter((secret) => text.includes(secret.value) || text.includes(JSON.stringify(secret.value).slice(1, -1)));
   if (held.length > 0) {
     const places = secretPlaces(snapshot, held);
     return places.length > 0 ? { ok: false, error: places } : refuse(`the snapshot holds a secret of this device (${held[0]!.what}); a snapshot never carries one, so nothing was written`);
   }
-  const bytes = new TextEncoder().encode(text);
+  return { ok: true, value: text };
+}
+
+/** The file's bytes, gzipped when asked (`.anima.json.gz`); refused as {@link snapshotFileText} refuses. */
+export async function snapshotFileBytes(snapshot: Snapshot, options: SnapshotWriteOptions & { gzip: boolean }): Promise<Result<Uint8Array>> {
+  const text = await snapshotFileText(snapshot, options);
+  if (!text.ok) return text;
+  const bytes = new TextEncoder().encode(text.value);
   return { ok: true, value: options.gzip ? (await streamBytes(new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'))))! : bytes };
 }
 
@@ -97,11 +137,8 @@ const refuse = (message: string, path?: string): Result<never> => ({ ok: false, 
  * JSON, its format and version, its hash, then every part and reference (parseSnapshot). Problems
  * say what is wrong and where; a file from a newer Anima is refused, an older one migrated.
  */
-export async function readSnapshotFile(bytes: Uint8Array): Promise<Result<ReadSnapshot>> {
-  const plain = await unzipped(bytes);
-  if (!plain.ok) return plain;
-  const json = readJson(plain.value, { maxBytes: MAX_SNAPSHOT_BYTES });
-  // Said where the JSON breaks: a file cut short (an interrupted download) reads as text that ends too soon.
+export async function readSnapshotFile(bytes: Uint8Array, limits: SnapshotLimits = DEFAULT_LIMITS): Promise<Result<ReadSnapshot>> {
+  const json = await documentOf(bytes, limits);
   if (!json.ok) return json;
   const document = json.value;
   if (typeof document !== 'object' || document === null || Array.isArray(document) || (document as { format?: unknown }).format !== SNAPSHOT_FORMAT)
@@ -111,20 +148,26 @@ export async function readSnapshotFile(bytes: Uint8Array): Promise<Result<ReadSn
   if (version > SNAPSHOT_VERSION) return refuse(`this snapshot is format version ${version}, written by a newer Anima; this one reads versions 1 to ${SNAPSHOT_VERSION}: update Anima (reload it online) to import it`, 'version');
   if (version >= FIRST_HASHED_VERSION) {
     if (typeof sha256 !== 'string') return refuse('the SHA-256 of the content is missing', 'sha256');
-    if (sha256 !== (await contentSha256(document))) return refuse('the content does not match its SHA-256: the file was changed or damaged after it was exported', 'sha256');
+    if (sha256 !== (await sha256Hex(contentBytes(document)))) return refuse('the content does not match its SHA-256: the file was changed or damaged after it was exported', 'sha256');
   }
   const { sha256: _sha256, ...content } = document as Record<string, unknown>;
   const parsed = parseSnapshot(content);
   return parsed.ok ? { ok: true, value: { snapshot: parsed.value, fileVersion: version } } : parsed;
 }
 
-/** The file's bytes, unzipped when they are gzip (by their magic number), refusing more than MAX_SNAPSHOT_BYTES. */
-async function unzipped(bytes: Uint8Array): Promise<Result<Uint8Array>> {
-  const tooLarge = (size: string) => refuse(`the snapshot is ${size}, more than the ${MAX_SNAPSHOT_BYTES / 2 ** 20} MB Anima reads`);
-  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes.byteLength > MAX_SNAPSHOT_BYTES ? tooLarge(`${(bytes.byteLength / 2 ** 20).toFixed(0)} MB`) : { ok: true, value: bytes };
+/** The file's JSON value; its bytes (as large as the file, unzipped) are let go once parsed. */
+async function documentOf(bytes: Uint8Array, limits: SnapshotLimits): Promise<Result<unknown>> {
+  const plain = await unzipped(bytes, limits);
+  // Said where the JSON breaks: a file cut short (an interrupted download) reads as text that ends too soon.
+  return plain.ok ? readJson(plain.value, { maxBytes: limits.maxBytes }) : plain;
+}
+
+/** The file's bytes, unzipped when they are gzip (by their magic number), refusing more than the limit. */
+async function unzipped(bytes: Uint8Array, limits: SnapshotLimits): Promise<Result<Uint8Array>> {
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes.byteLength > limits.maxBytes ? refuse(snapshotTooLarge(bytes.byteLength, limits)) : { ok: true, value: bytes };
   try {
-    const unzippedBytes = await streamBytes(new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip')), MAX_SNAPSHOT_BYTES);
-    return unzippedBytes === undefined ? tooLarge('larger unzipped') : { ok: true, value: unzippedBytes };
+    const unzippedBytes = await streamBytes(new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip')), limits.maxBytes);
+    return unzippedBytes === undefined ? refuse(snapshotTooLarge('larger unzipped', limits)) : { ok: true, value: unzippedBytes };
   } catch (error) {
     return refuse(`the gzip data is damaged or cut short (${error instanceof Error ? error.message : String(error)})`);
   }
