@@ -40,6 +40,9 @@ describe('reading a graph file', () => {
     const lines = Array.from({ length: 50 }, (_, index) => `Thing${index},is-a,Thing\n`).join('');
     const outcome = await readGraphFile({ source: lines, format: 'csv', batch: new KnowledgeGraph().batch({ now: 1 }), maxStatements: 20 });
     expect(outcome).toMatchObject({ ok: false, error: [{ message: expect.stringContaining('more than 20 statements') }] });
+    // A file of exactly the limit is taken: it does not hold more.
+    const exactly = Array.from({ length: 20 }, (_, index) => `Thing${index},is-a,Thing\n`).join('');
+    expect(await readGraphFile({ source: exactly, format: 'csv', batch: new KnowledgeGraph().batch({ now: 1 }), maxStatements: 20 })).toMatchObject({ ok: true, value: { statements: 20 } });
   });
 
   it('names unknown prefixes, malformed IRIs and broken literals with their lines', async () => {

@@ -35,8 +35,14 @@ export async function readGraphFile(options: {
 }): Promise<Result<{ statements: number; totalBytes: number }, Problem[] | 'cancelled'>> {
   const { source, format, batch, signal, onProgress, maxStatements = MAX_STATEMENTS_PER_IMPORT, baseIri } = options;
   let statements = 0;
+  let isOverLimit = false;
   const sink = (statement: ParsedStatement) => {
-    if (statements >= maxStatements) return;
+    if (isOverLimit) return;
+    // One more than the limit is read, so a file of exactly the limit is taken.
+    if (statements >= maxStatements) {
+      isOverLimit = true;
+      return;
+    }
     const subject = batch.resolve(statement.subject, 'subject');
     const predicate = batch.resolve(statement.predicate, 'predicate');
     const object = batch.resolve(statement.object, 'object');
@@ -63,14 +69,14 @@ export async function readGraphFile(options: {
     lines.read(chunk.text);
     const problem = parser.push(chunk.text);
     if (problem) return { ok: false, error: [located(problem)] };
-    if (statements >= maxStatements) return { ok: false, error: [tooLarge()] };
+    if (isOverLimit) return { ok: false, error: [tooLarge()] };
     bytesRead += chunk.bytes;
     onProgress?.({ bytesRead, totalBytes, statements });
   }
   if (signal?.aborted) return { ok: false, error: 'cancelled' };
   const problem = parser.end();
   if (problem) return { ok: false, error: [located(problem)] };
-  if (statements >= maxStatements) return { ok: false, error: [tooLarge()] };
+  if (isOverLimit) return { ok: false, error: [tooLarge()] };
   if (statements === 0) return { ok: false, error: [{ message: 'the file holds no statements' }] };
   return { ok: true, value: { statements, totalBytes } };
 }
