@@ -1,6 +1,6 @@
 import { type KgSymbol, type SymbolKind, ANIMA_IRI_BASE, isMetadataRelation, labelKey, literalKey, localName, symbolKey } from './symbol.ts';
 import { type Triple, tripleKey } from './triple.ts';
-import { allocateColumns, NO_PROVENANCE, resizeColumns, type TripleColumns, TripleKeyIndex } from './triple-columns.ts';
+import { allocateColumns, NO_PROVENANCE, resizeColumns, tripleAt, type TripleColumns, TripleKeyIndex } from './triple-columns.ts';
 import type { Term } from './term.ts';
 
 /**
@@ -117,16 +117,7 @@ export class KnowledgeGraph {
 
   /** The triple at a position (0 = the first ever added). */
   tripleAt(position: number): Triple {
-    const columns = this.#columns;
-    const provenanceId = columns.provenanceIds[position]!;
-    return {
-      subject: columns.subjects[position]!,
-      predicate: columns.predicates[position]!,
-      object: columns.objects[position]!,
-      confidence: columns.confidences[position]!,
-      ...(provenanceId !== NO_PROVENANCE ? { provenanceId } : {}),
-      createdAt: columns.createdAt[position]!,
-    };
+    return tripleAt(this.#columns, position);
   }
 
   /** The position of a triple, or -1 when the graph does not hold it. */

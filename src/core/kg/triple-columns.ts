@@ -1,3 +1,5 @@
+import type { Triple } from './triple.ts';
+
 /**
  * Triples as parallel typed-array columns, in the order they were added. A triple's position
  * never changes, which keeps iteration order the same before and after a reload, and lets
@@ -14,6 +16,19 @@ export type TripleColumns = {
 };
 
 export const NO_PROVENANCE = -1;
+
+/** The triple at a position of the columns, as a record. */
+export function tripleAt(columns: TripleColumns, position: number): Triple {
+  const provenanceId = columns.provenanceIds[position]!;
+  return {
+    subject: columns.subjects[position]!,
+    predicate: columns.predicates[position]!,
+    object: columns.objects[position]!,
+    confidence: columns.confidences[position]!,
+    ...(provenanceId !== NO_PROVENANCE ? { provenanceId } : {}),
+    createdAt: columns.createdAt[position]!,
+  };
+}
 
 /** Empty columns with room for `capacity` triples. */
 export function allocateColumns(capacity: number): TripleColumns {

@@ -1,5 +1,7 @@
 import { type GraphDelta, KnowledgeGraph } from '../kg/graph.ts';
+import type { KgSymbol } from '../kg/symbol.ts';
 import type { Triple } from '../kg/triple.ts';
+import { tripleAt } from '../kg/triple-columns.ts';
 import { type AnimaDatabase, chunksOfSession } from './database.ts';
 import { chunksForDelta, joinTripleChunks, type TripleChunkRecord } from './graph-chunks.ts';
 import type { ProvenanceDraft } from './provenance.ts';
@@ -29,6 +31,18 @@ export async function loadGraph(db: AnimaDatabase, sessionId: string, onProgress
     columns,
     count,
   );
+}
+
+/**
+ * A session's symbols (by id) and triples (in the order they were added) as records, read from
+ * its chunks without building the graph and its indexes: what an export needs, at a fraction of
+ * the memory. Call it inside a read transaction over the chunk tables.
+ */
+export async function readGraphRows(db: AnimaDatabase, sessionId: string): Promise<{ symbols: KgSymbol[]; triples: Triple[] }> {
+  const [symbolChunks, tripleChunks] = await Promise.all([chunksOfSession(db.symbolChunks, sessionId).toArray(), chunksOfSession(db.tripleChunks, sessionId).toArray()]);
+  const symbols = symbolChunks.flatMap((chunk) => chunk.symbols).sort((left, right) => left.id - right.id);
+  const { columns, count } = joinTripleChunks(tripleChunks);
+  return { symbols, triples: Array.from({ length: count }, (_, position) => tripleAt(columns, position)) };
 }
 
 /**

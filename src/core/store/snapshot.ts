@@ -6,7 +6,7 @@ import { KnowledgeGraph } from '../kg/graph.ts';
 import type { Table } from 'dexie';
 import { ACTIVE_SESSION_KEY, type AnimaDatabase, deleteSessionRows, sessionTables } from './database.ts';
 import { chunksOfGraph } from './graph-chunks.ts';
-import { loadGraph } from './kg-repository.ts';
+import { readGraphRows } from './kg-repository.ts';
 import { provenanceRecordSchema } from './provenance.ts';
 import { sessionRecordSchema } from './session.ts';
 import { cycleRecordSchema } from '../agent/cycle.ts';
@@ -69,7 +69,7 @@ export async function readSession(db: AnimaDatabase, sessionId: string): Promise
     const session = await db.sessions.get(sessionId);
     if (!session) throw new Error(`no session with id ${sessionId}`);
     const stored = await Promise.all([
-      loadGraph(db, sessionId),
+      readGraphRows(db, sessionId),
       db.provenance.where('sessionId').equals(sessionId).sortBy('id'),
       db.goals.where('sessionId').equals(sessionId).sortBy('id'),
       db.workingMemory.where('sessionId').equals(sessionId).sortBy('id'),
@@ -94,9 +94,9 @@ export async function readSession(db: AnimaDatabase, sessionId: string): Promise
     version: SNAPSHOT_VERSION,
     session: sessionFields,
     ...(read.personaBundle ? { persona: read.personaBundle } : {}),
-    symbols: [...graph.symbols()].sort((a, b) => a.id - b.id),
+    symbols: graph.symbols,
     // In the order they were added, which a restore keeps.
-    triples: [...graph.triples()],
+    triples: graph.triples,
     provenance: provenance.map(withoutSession),
     goals: goals.map(withoutSession),
     workingMemory: workingMemory.map(withoutSession),
