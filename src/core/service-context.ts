@@ -1,12 +1,15 @@
 import type { ImportOutcome, ImportProgress } from './api.ts';
 import type { ChangeFeed } from './change-feed.ts';
 import type { GraphDelta, KnowledgeGraph } from './kg/graph.ts';
-import { readGraphFile, type GraphFileSource } from './kg/import/read-graph-file.ts';
+import { readGraphFile, type GraphFileSource, type ReadProgress } from './kg/import/read-graph-file.ts';
+import type { Problem, Result } from './result.ts';
 import type { KgImportFormat } from './kg/import/statement.ts';
 import { SimilarityIndex, symbolsTouchedBy } from './kg/similarity.ts';
 import { type AnimaDatabase, starterGraphKey } from './store/database.ts';
 import { type ReadableDocument, readableDocument } from './kg/document.ts';
 import { type GraphLoadProgress, loadGraph, storeGraphDelta } from './store/kg-repository.ts';
+import type { SnapshotLimits } from './store/snapshot-file.ts';
+import { importBudget } from './store/snapshot-size.ts';
 import type { SessionRecord } from './store/session.ts';
 import type { SessionEvent } from './session-watch-contract.ts';
 import type { ProviderReach } from './llm/bind-provider.ts';
@@ -24,6 +27,8 @@ export type AgentServiceDependencies = {
   providerReach?: ProviderReach;
   /** Notices of writes between tabs; absent in the CLI, the only writer of its database. */
   changeFeed?: ChangeFeed;
+  /** The limits a session must stay within to be exported and read back; the reader's, unless a test gives smaller ones. */
+  snapshotLimits?: SnapshotLimits;
 };
 
 /** Permission to write, held by one tab at a time; `ready` settles once the first answer is known. */
@@ -158,14 +163,12 @@ export function createServiceContext(dependencies: AgentServiceDependencies) {
       const { sessionId, source, fileName, format, signal, onProgress } = options;
       const session = await sessionOf(sessionId);
       const graph = await graphOf(sessionId);
-      const batch = graph.batch({ now: now() });
-      const read = await readGraphFile({ source, format, batch, signal, onProgress: (progress) => onProgress?.({ phase: 'reading', ...progress }) });
+      const read = await stageGraphFile(graph, { sessionId, source, format, signal, onProgress: (progress) => onProgress?.({ phase: 'reading', ...progress }) });
       if (!read.ok) return read.error === 'cancelled' ? cancelledOutcome() : { ok: false, reason: 'invalid', problems: read.error };
       if (signal?.aborted) return cancelledOutcome();
-      const { statements, totalBytes } = read.value;
+      const { statements, totalBytes, delta } = read.value;
       options.onWriting?.();
       onProgress?.({ phase: 'writing', bytesRead: totalBytes, totalBytes, statements });
-      const delta = batch.delta;
       if (delta.symbols.length > 0 || delta.addedTriples.length > 0 || delta.updatedTriples.length > 0) {
         const storedAt = now();
         const stored = await storeGraphDelta(db, {
@@ -194,6 +197,21 @@ export function createServiceContext(dependencies: AgentServiceDependencies) {
         stats: statsOf(graph),
       };
     });
+
+  /**
+   * Reads a graph file into a batch and returns what it would change; the batch (its lookup maps,
+   * as large as the delta) is let go here, so a large import is not held twice while it is stored.
+   */
+  const stageGraphFile = async (
+    graph: KnowledgeGraph,
+    options: { sessionId: string; source: GraphFileSource; format: KgImportFormat; signal?: AbortSignal; onProgress: (progress: ReadProgress) => void },
+  ): Promise<Result<{ statements: number; totalBytes: number; delta: GraphDelta }, Problem[] | 'cancelled'>> => {
+    const { sessionId, ...reading } = options;
+    const stagedAt = now();
+    const batch = graph.batch({ now: stagedAt });
+    const read = await readGraphFile({ ...reading, batch, onStaged: await importBudget(db, { graph, sessionId, stagedAt, limits: dependencies.snapshotLimits }) });
+    return read.ok ? { ok: true, value: { ...read.value, delta: batch.delta } } : read;
+  };
 
   const loadStarterGraphIfPending = async (sessionId: string, onProgress?: (progress: ImportProgress) => void): Promise<boolean> => {
     const state = await db.settings.get(starterGraphKey(sessionId));

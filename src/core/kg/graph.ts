@@ -335,6 +335,13 @@ export class GraphBatch {
     return this.#removed.size;
   }
 
+  /** A symbol this batch created, with the label it asks for: an IRI's local name or a blank node's name gets a suffix (-2) in {@link delta} when taken. */
+  newSymbol(id: number): KgSymbol | undefined {
+    const symbol = this.#newSymbols.get(id);
+    const wanted = this.#wantedLabels.get(id);
+    return symbol && wanted !== undefined ? { ...symbol, label: wanted } : symbol;
+  }
+
   /** The symbol a term stands for, created (in this batch) when it does not exist yet. */
   resolve(term: Term, role: TermRole): number {
     switch (term.type) {

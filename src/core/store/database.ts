@@ -109,13 +109,16 @@ export function sessionTables(db: AnimaDatabase): Table[] {
 
 /** Every row a session owns besides its session record, as one collection per table. */
 export function sessionRows(db: AnimaDatabase, sessionId: string): Collection<unknown>[] {
+  return [chunksOfSession(db.symbolChunks, sessionId), chunksOfSession(db.tripleChunks, sessionId), ...sessionRowsBesideGraph(db, sessionId)];
+}
+
+/** The rows of {@link sessionRows} but its graph's chunks. */
+export function sessionRowsBesideGraph(db: AnimaDatabase, sessionId: string): Collection<unknown>[] {
   const everyCycle = [
     [sessionId, 0],
     [sessionId, Number.MAX_SAFE_INTEGER],
   ] as const;
   return [
-    chunksOfSession(db.symbolChunks, sessionId),
-    chunksOfSession(db.tripleChunks, sessionId),
     db.cycles.where('[sessionId+cycle]').between(...everyCycle),
     (db.reflections as Table).where('[sessionId+cycle]').between(...everyCycle),
     ...[db.provenance, db.goals, db.workingMemory, db.episodes, db.psyches, db.approvals, db.questions, db.documents, db.artifacts, db.plans].map((table: Table) => table.where('sessionId').equals(sessionId)),

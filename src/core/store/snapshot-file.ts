@@ -18,10 +18,10 @@ export const MAX_SNAPSHOT_BYTES = 256 * 2 ** 20;
 
 /** The limits a snapshot file is read and written under: the same for both (tests pass smaller ones). */
 export type SnapshotLimits = { maxBytes: number };
-const DEFAULT_LIMITS: SnapshotLimits = { maxBytes: MAX_SNAPSHOT_BYTES };
+export const DEFAULT_SNAPSHOT_LIMITS: SnapshotLimits = { maxBytes: MAX_SNAPSHOT_BYTES };
 
 /** What the reader says of a snapshot over the limit, and the writer of one it will not write. */
-export function snapshotTooLarge(size: number | 'larger unzipped', limits: SnapshotLimits = DEFAULT_LIMITS): string {
+export function snapshotTooLarge(size: number | 'larger unzipped', limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS): string {
   return `the snapshot is ${size === 'larger unzipped' ? size : sizeText(size, 'up')}, more than the ${sizeText(limits.maxBytes, 'down')} Anima reads`;
 }
 
@@ -93,7 +93,7 @@ export type SnapshotWriteOptions = { secrets: readonly Secret[]; limits?: Snapsh
  * the one check every export passes, in the app and in the CLI.
  */
 export async function snapshotFileText(snapshot: Snapshot, options: SnapshotWriteOptions): Promise<Result<string>> {
-  const { secrets, limits = DEFAULT_LIMITS } = options;
+  const { secrets, limits = DEFAULT_SNAPSHOT_LIMITS } = options;
   const tooDeep = depthProblem(snapshot);
   if (tooDeep) return { ok: false, error: [tooDeep] };
   let content: Uint8Array<ArrayBuffer> | undefined = contentBytes(snapshot);
@@ -137,7 +137,7 @@ const refuse = (message: string, path?: string): Result<never> => ({ ok: false, 
  * JSON, its format and version, its hash, then every part and reference (parseSnapshot). Problems
  * say what is wrong and where; a file from a newer Anima is refused, an older one migrated.
  */
-export async function readSnapshotFile(bytes: Uint8Array, limits: SnapshotLimits = DEFAULT_LIMITS): Promise<Result<ReadSnapshot>> {
+export async function readSnapshotFile(bytes: Uint8Array, limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS): Promise<Result<ReadSnapshot>> {
   const json = await documentOf(bytes, limits);
   if (!json.ok) return json;
   const document = json.value;

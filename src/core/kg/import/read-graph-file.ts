@@ -1,6 +1,9 @@
 import type { Problem, Result } from '../../result.ts';
 import { StrictUtf8Stream } from '../../text-bytes.ts';
-import type { GraphBatch } from '../graph.ts';
+import type { GraphBatch, TermRole } from '../graph.ts';
+import type { KgSymbol } from '../symbol.ts';
+import type { Term } from '../term.ts';
+import type { Triple } from '../triple.ts';
 import { createCsvParser } from './csv-parser.ts';
 import { createRdfParser } from './rdf-parser.ts';
 import type { KgImportFormat, ParsedStatement, StatementParser } from './statement.ts';
@@ -19,9 +22,13 @@ const DEFAULT_CONFIDENCE = 1;
  */
 export const MAX_STATEMENTS_PER_IMPORT = 2_000_000;
 
+/** What one statement staged in the batch: the symbols it made, the triple it added, or whether it raised one's confidence. */
+export type StagedStatement = { symbols: KgSymbol[]; added?: Omit<Triple, 'createdAt' | 'provenanceId'>; raised: boolean };
+
 /**
  * Reads a graph file chunk by chunk into a batch (nothing is stored here). Stops at the first
- * bad line with "line N: problem", or when the signal aborts.
+ * bad line with "line N: problem", when the signal aborts, or when `onStaged` gives a reason to
+ * stop (the session would grow past a limit): the file is read no further.
  */
 export async function readGraphFile(options: {
   source: GraphFileSource;
@@ -29,25 +36,37 @@ export async function readGraphFile(options: {
   batch: GraphBatch;
   signal?: AbortSignal;
   onProgress?: (progress: ReadProgress) => void;
+  onStaged?: (staged: StagedStatement) => string | undefined;
   maxStatements?: number;
   /** What relative IRIs of N-Triples or Turtle resolve against when the file declares no @base: a fetched document's address. */
   baseIri?: string;
 }): Promise<Result<{ statements: number; totalBytes: number }, Problem[] | 'cancelled'>> {
-  const { source, format, batch, signal, onProgress, maxStatements = MAX_STATEMENTS_PER_IMPORT, baseIri } = options;
+  const { source, format, batch, signal, onProgress, onStaged, maxStatements = MAX_STATEMENTS_PER_IMPORT, baseIri } = options;
   let statements = 0;
   let isOverLimit = false;
+  let refusal: string | undefined;
+  const resolve = (term: Term, role: TermRole, made: KgSymbol[]) => {
+    const before = batch.symbolCount;
+    const id = batch.resolve(term, role);
+    if (batch.symbolCount > before) made.push(batch.newSymbol(id)!);
+    return id;
+  };
   const sink = (statement: ParsedStatement) => {
-    if (isOverLimit) return;
+    if (isOverLimit || refusal !== undefined) return;
     // One more than the limit is read, so a file of exactly the limit is taken.
     if (statements >= maxStatements) {
       isOverLimit = true;
       return;
     }
-    const subject = batch.resolve(statement.subject, 'subject');
-    const predicate = batch.resolve(statement.predicate, 'predicate');
-    const object = batch.resolve(statement.object, 'object');
-    batch.assert(subject, predicate, object, statement.confidence ?? DEFAULT_CONFIDENCE);
+    const made: KgSymbol[] = [];
+    const subject = resolve(statement.subject, 'subject', made);
+    const predicate = resolve(statement.predicate, 'predicate', made);
+    const object = resolve(statement.object, 'object', made);
+    const confidence = statement.confidence ?? DEFAULT_CONFIDENCE;
+    const [added, updated] = [batch.addedCount, batch.updatedCount];
+    batch.assert(subject, predicate, object, confidence);
     statements++;
+    refusal = onStaged?.({ symbols: made, ...(batch.addedCount > added ? { added: { subject, predicate, object, confidence } } : {}), raised: batch.updatedCount > updated });
   };
   const parser: StatementParser = format === 'csv' ? createCsvParser(sink) : createRdfParser(format, sink, { ...(baseIri !== undefined ? { baseIri } : {}) });
   const totalBytes = typeof source === 'string' ? new TextEncoder().encode(source).length : source.size;
@@ -69,6 +88,7 @@ export async function readGraphFile(options: {
     lines.read(chunk.text);
     const problem = parser.push(chunk.text);
     if (problem) return { ok: false, error: [located(problem)] };
+    if (refusal !== undefined) return { ok: false, error: [{ message: refusal }] };
     if (isOverLimit) return { ok: false, error: [tooLarge()] };
     bytesRead += chunk.bytes;
     onProgress?.({ bytesRead, totalBytes, statements });
@@ -76,6 +96,7 @@ export async function readGraphFile(options: {
   if (signal?.aborted) return { ok: false, error: 'cancelled' };
   const problem = parser.end();
   if (problem) return { ok: false, error: [located(problem)] };
+  if (refusal !== undefined) return { ok: false, error: [{ message: refusal }] };
   if (isOverLimit) return { ok: false, error: [tooLarge()] };
   if (statements === 0) return { ok: false, error: [{ message: 'the file holds no statements' }] };
   return { ok: true, value: { statements, totalBytes } };
