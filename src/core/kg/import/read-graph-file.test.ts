@@ -1,4 +1,9 @@
+import { openAsBlob } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { testService } from '../../testing/test-database.ts';
 import { KnowledgeGraph } from '../graph.ts';
 import { readGraphFile } from './read-graph-file.ts';
 import type { KgImportFormat } from './statement.ts';
@@ -55,5 +60,30 @@ describe('reading a graph file', () => {
       ok: false,
       error: [{ line: 1 }],
     });
+  });
+
+  it('a file streamed from disk, as the CLI reads it, gives the same graph as its text read whole', { timeout: 60_000 }, async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'anima-stream-'));
+    // Multi-byte characters everywhere, so chunk boundaries fall inside them.
+    const files: Record<KgImportFormat, string> = {
+      'n-triples': Array.from({ length: 20_000 }, (_, n) => `<http://example.org/Dïng_${n % 3000}> <http://example.org/p${n % 9}> ${n % 2 ? `"näme ${n} — 🐕"@de` : `<http://example.org/Dïng_${(n * 7) % 5000}>`} .\n`).join(''),
+      turtle: `@prefix : <http://example.org/> .\n${Array.from({ length: 5_000 }, (_, n) => `:Thing${n % 800} :p${n % 5} "wert ${n} ✓" ; :q :Thing${(n * 3) % 900} .\n`).join('')}`,
+      csv: `subject,predicate,object,confidence\n${Array.from({ length: 10_000 }, (_, n) => `Tïer ${n % 1500},"ist, ein",Wesen ${n % 40},0.${(n % 9) + 1}\n`).join('')}`,
+    };
+    for (const [format, text] of Object.entries(files) as [KgImportFormat, string][]) {
+      const path = join(folder, `graph.${format}`);
+      await writeFile(path, text);
+      const graphs = await Promise.all(
+        [text, await openAsBlob(path)].map(async (data) => {
+          const { service } = testService();
+          const { session } = await service.open({});
+          const imported = await service.kgImport({ sessionId: session.id, operationId: 'op', fileName: path, format, data });
+          expect(imported).toMatchObject({ ok: true });
+          return (await service.kgExport({ sessionId: session.id, format: 'n-triples' })).text;
+        }),
+      );
+      expect(graphs[1]).toBe(graphs[0]);
+      expect(graphs[0]!.split('\n').length).toBeGreaterThan(2_000);
+    }
   });
 });
