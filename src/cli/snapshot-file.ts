@@ -9,7 +9,7 @@ import { describeProblem, type Problem } from '../core/result.ts';
 import type { Secret } from '../core/secrets.ts';
 import { AnimaDatabase } from '../core/store/database.ts';
 import { exportSnapshot, restoreSnapshot, type Snapshot } from '../core/store/snapshot.ts';
-import { type ReadSnapshot, readSnapshotFile, type SnapshotLimits, snapshotFileText } from '../core/store/snapshot-file.ts';
+import { type ReadSnapshot, readSnapshotFile, type SnapshotLimits, snapshotFile } from '../core/store/snapshot-file.ts';
 
 /** A database for one CLI command: in memory (fake-indexeddb), filled from and saved to a snapshot file. */
 export type CliDatabase = { db: AnimaDatabase; hadSnapshot: boolean };
@@ -43,15 +43,15 @@ export async function saveSnapshot(db: AnimaDatabase, sessionId: string, path: s
 /**
  * Writes a snapshot file, gzipped when its name ends in .gz. A snapshot the reader would refuse
  * (too large, nested too deeply) or that would carry one of the secrets is not written, in the
- * reader's words. The text goes to a temporary file first, renamed over the old one once whole:
- * a refusal, a full disk or a crash leaves the previous snapshot as it was.
+ * reader's words. The text goes, piece by piece, to a temporary file, renamed over the old one
+ * once whole: a refusal, a full disk or a crash leaves the previous snapshot as it was.
  */
 export async function writeSnapshotFile(snapshot: Snapshot, path: string, secrets: readonly Secret[], limits?: SnapshotLimits): Promise<void> {
-  const text = await snapshotFileText(snapshot, { secrets, ...(limits ? { limits } : {}) });
-  if (!text.ok) throw notWritten(path, text.error);
+  const file = await snapshotFile(snapshot, { secrets, limits });
+  if (!file.ok) throw notWritten(path, file.error);
   const temporary = `${path}.tmp-${process.pid}`;
   try {
-    const pieces = Readable.from(piecesOf(text.value));
+    const pieces = Readable.from(file.value.pieces());
     await (path.endsWith('.gz') ? pipeline(pieces, createGzip(), createWriteStream(temporary)) : pipeline(pieces, createWriteStream(temporary)));
     await rename(temporary, path);
   } catch (error) {
@@ -62,19 +62,6 @@ export async function writeSnapshotFile(snapshot: Snapshot, path: string, secret
 
 /** Why a snapshot file was not written, each problem on its line. */
 const notWritten = (path: string, problems: Problem[]) => new CliError([`${path}: not written, the file was left as it was:`, ...problems.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
-
-const PIECE = 2 ** 20;
-
-/** A text in pieces of about a megabyte, never splitting a surrogate pair: written so, a large snapshot is never also held as one block of bytes. */
-function* piecesOf(text: string): Generator<string> {
-  for (let start = 0; start < text.length; ) {
-    let end = Math.min(start + PIECE, text.length);
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end += 1;
-    yield text.slice(start, end);
-    start = end;
-  }
-}
 
 /** A failure to report to the user on stderr (no stack trace): bad input, missing file. */
 export class CliError extends Error {

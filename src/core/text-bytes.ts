@@ -6,6 +6,17 @@ import type { Problem, Result } from './result.ts';
  * them instead, saying at which byte (counted from 0) and on which line the first bad one is.
  */
 
+/** The UTF-8 length of a text, without encoding it. */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    // Two bytes more from U+0800 on, one more from U+0080; a surrogate pair is four bytes in all.
+    if (code >= 0x80) bytes += code >= 0x800 && (code < 0xd800 || code > 0xdfff) ? 2 : 1;
+  }
+  return bytes;
+}
+
 /**
  * The offset of the first byte of the first sequence that is not well-formed UTF-8 (Unicode table
  * 3-7: no overlong forms, no surrogates, nothing above U+10FFFF), or undefined when all of it is.

@@ -1,6 +1,7 @@
 import type { Problem, Result } from '../result.ts';
 import { depthProblem, readJson, sizeText } from '../safe-json.ts';
 import { type Secret, worthRedacting } from '../secrets.ts';
+import { utf8Length } from '../text-bytes.ts';
 import { parseSnapshot, type Snapshot } from './snapshot.ts';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot-format.ts';
 
@@ -30,27 +31,60 @@ const FIRST_HASHED_VERSION = 9;
 
 const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 
+/** About how many characters a piece of a file's text holds. */
+const PIECE_CHARS = 2 ** 20;
+
+/** A copy of a value with every object's keys sorted (deep): used row by row, never on a whole document. */
+const sortedKeys = (item: unknown): unknown =>
+  Array.isArray(item) ? item.map(sortedKeys) : typeof item === 'object' && item !== null ? Object.fromEntries(Object.keys(item).sort().map((key) => [key, sortedKeys((item as Record<string, unknown>)[key])])) : item;
+
 /**
- * The JSON of a value with every object's keys sorted: what the hash covers, so spacing or key
- * order a tool gives the file do not matter. Each object is sorted as it is written (no sorted
- * copy of the whole document), which keeps a large snapshot's hashing within its own size.
+ * A document's JSON exactly as JSON.stringify writes it, in pieces of about a megabyte: its
+ * arrays are written row by row, so a large snapshot is never held as one string. `sorted` sorts
+ * every object's keys, as the hash covers the document, so spacing or key order a tool gives the
+ * file do not matter.
  */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) =>
-    typeof item === 'object' && item !== null && !Array.isArray(item) ? Object.fromEntries(Object.keys(item).sort().map((key) => [key, (item as Record<string, unknown>)[key]])) : item,
-  );
+function* jsonPieces(document: Record<string, unknown>, options: { sorted: boolean }): Generator<string> {
+  const json = (value: unknown): string | undefined => JSON.stringify(options.sorted ? sortedKeys(value) : value);
+  let piece = '{';
+  let isFirst = true;
+  for (const key of options.sorted ? Object.keys(document).sort() : Object.keys(document)) {
+    const value = document[key];
+    if (!Array.isArray(value)) {
+      const text = json(value);
+      if (text === undefined) continue;
+      piece += `${isFirst ? '' : ','}${JSON.stringify(key)}:${text}`;
+    } else {
+      piece += `${isFirst ? '' : ','}${JSON.stringify(key)}:[`;
+      for (const [index, row] of value.entries()) {
+        piece += `${index === 0 ? '' : ','}${json(row) ?? 'null'}`;
+        if (piece.length >= PIECE_CHARS) {
+          yield piece;
+          piece = '';
+        }
+      }
+      piece += ']';
+    }
+    isFirst = false;
+  }
+  yield `${piece}}`;
 }
 
-/** The UTF-8 bytes of a snapshot document's content (everything but its `sha256` field) as the hash covers it. */
-function contentBytes(document: object): Uint8Array<ArrayBuffer> {
+/** Pieces of text as UTF-8, in one buffer of their size (no string of the whole). */
+function encodePieces(pieces: Iterable<string>, size: number): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(size);
+  const encoder = new TextEncoder();
+  let offset = 0;
+  for (const piece of pieces) offset += encoder.encodeInto(piece, bytes.subarray(offset)).written;
+  return bytes;
+}
+
+/** The SHA-256 (hex) of a snapshot document's content: everything but its `sha256` field, with every object's keys sorted; `size` in bytes when known. */
+async function contentSha256(document: object, size?: number): Promise<string> {
   const { sha256: _sha256, ...content } = document as Record<string, unknown>;
-  return new TextEncoder().encode(canonicalJson(content));
+  // WebCrypto digests one buffer: the sorted JSON (as long as the unsorted) is written into it piece by piece.
+  return hex(await crypto.subtle.digest('SHA-256', encodePieces(jsonPieces(content, { sorted: true }), size ?? measurePieces(jsonPieces(content, { sorted: false })).size)));
 }
-
-const sha256Hex = async (bytes: Uint8Array<ArrayBuffer>) => hex(await crypto.subtle.digest('SHA-256', bytes));
-
-/** `"sha256":"<64 hex digits>",` and the final newline: what the file holds beyond its content. */
-const HASH_FIELD_BYTES = `"sha256":"${'0'.repeat(64)}",`.length + 1;
 
 /** At most this many places are named when a snapshot holds a secret. */
 const MAX_SECRET_PLACES = 20;
@@ -80,44 +114,77 @@ function secretPlaces(snapshot: Snapshot, secrets: readonly Secret[]): Problem[]
   return problems.slice(0, MAX_SECRET_PLACES);
 }
 
+/**
+ * One pass over a text in pieces: its size in bytes, and which of the secrets it holds, as written
+ * or escaped in JSON (a secret across two pieces is found too).
+ */
+function measurePieces(pieces: Iterable<string>, secrets: readonly Secret[] = []): { size: number; held: Secret[] } {
+  const sought = secrets.map((secret) => ({ secret, forms: [secret.value, JSON.stringify(secret.value).slice(1, -1)] }));
+  // The end of a piece kept for the next: long enough to hold all but one character of any form.
+  const overlap = Math.max(0, ...sought.flatMap(({ forms }) => forms.map((form) => form.length - 1)));
+  const held = new Set<Secret>();
+  let size = 0;
+  let tail = '';
+  for (const piece of pieces) {
+    size += utf8Length(piece);
+    if (held.size === sought.length) continue;
+    const text = tail + piece;
+    for (const { secret, forms } of sought) if (!held.has(secret) && forms.some((form) => text.includes(form))) held.add(secret);
+    tail = overlap > 0 ? text.slice(-overlap) : '';
+  }
+  return { size, held: [...held] };
+}
+
+/** `"sha256":"<64 hex digits>",` and the final newline: what the file holds beyond its content. */
+const HASH_FIELD_BYTES = `"sha256":"${'0'.repeat(64)}",`.length + 1;
+
 /** What a snapshot file is written under: the secrets it must not carry, and the reader's limits (tests pass smaller ones). */
 export type SnapshotWriteOptions = { secrets: readonly Secret[]; limits?: SnapshotLimits };
 
+/** A snapshot file ready to be written: its size in bytes, and its text in pieces (never one string). */
+export type SnapshotFile = { size: number; pieces: () => Generator<string> };
+
 /**
- * The file text of a snapshot: one line of JSON with its hash, and a final newline; the same
- * snapshot always gives the same text. Checked first against what the reader refuses (nesting
- * deeper than it reads, more bytes than it reads), with the reader's words, so Anima never writes
- * a file it would not read back; the size is known from the hashed content (the same keys and
- * values in another order) before the file's text is made. Refused too, with the places named,
- * when anything in it holds one of the device's secrets (an API key, credentials of an address):
- * the one check every export passes, in the app and in the CLI.
+ * A snapshot's file: one line of JSON with its hash, and a final newline; the same snapshot always
+ * gives the same text. Checked before anything is written or hashed: against what the reader
+ * refuses (nesting deeper than it reads, more bytes than it reads), with the reader's words, so
+ * Anima never writes a file it would not read back; and against the device's secrets (an API key,
+ * credentials of an address), with the places named: the one check every export passes, in the
+ * app and in the CLI.
  */
-export async function snapshotFileText(snapshot: Snapshot, options: SnapshotWriteOptions): Promise<Result<string>> {
+export async function snapshotFile(snapshot: Snapshot, options: SnapshotWriteOptions): Promise<Result<SnapshotFile>> {
   const { secrets, limits = DEFAULT_SNAPSHOT_LIMITS } = options;
   const tooDeep = depthProblem(snapshot);
   if (tooDeep) return { ok: false, error: [tooDeep] };
-  let content: Uint8Array<ArrayBuffer> | undefined = contentBytes(snapshot);
-  const size = content.byteLength + HASH_FIELD_BYTES;
-  if (size > limits.maxBytes) return refuse(snapshotTooLarge(size, limits));
-  const sha256 = await sha256Hex(content);
-  // Let the hashed bytes go before the file's text is made: a large snapshot is never held three times.
-  content = undefined;
-  const { format, version, ...rest } = snapshot;
-  const text = `${JSON.stringify({ format, version, sha256, ...rest })}\n`;
-  // The text first (one search per secret, as it is written or escaped in JSON); the rows only to say where.
-  const held = worthRedacting(secrets).filter((secret) => text.includes(secret.value) || text.includes(JSON.stringify(secret.value).slice(1, -1)));
+  // The text first (one search per secret); the rows only to say where.
+  const { size: contentSize, held } = measurePieces(jsonPieces(snapshot, { sorted: false }), worthRedacting(secrets));
+  const size = contentSize + HASH_FIELD_BYTES;
+  const problems: Problem[] = [];
   if (held.length > 0) {
     const places = secretPlaces(snapshot, held);
-    return places.length > 0 ? { ok: false, error: places } : refuse(`the snapshot holds a secret of this device (${held[0]!.what}); a snapshot never carries one, so nothing was written`);
+    problems.push(...(places.length > 0 ? places : [{ message: `the snapshot holds a secret of this device (${held[0]!.what}); a snapshot never carries one, so nothing was written` }]));
   }
-  return { ok: true, value: text };
+  if (size > limits.maxBytes) problems.push({ message: snapshotTooLarge(size, limits) });
+  if (problems.length > 0) return { ok: false, error: problems };
+  const sha256 = await contentSha256(snapshot, contentSize);
+  const { format, version, ...rest } = snapshot;
+  return {
+    ok: true,
+    value: {
+      size,
+      *pieces() {
+        yield* jsonPieces({ format, version, sha256, ...rest }, { sorted: false });
+        yield '\n';
+      },
+    },
+  };
 }
 
-/** The file's bytes, gzipped when asked (`.anima.json.gz`); refused as {@link snapshotFileText} refuses. */
+/** The file's bytes, gzipped when asked (`.anima.json.gz`); refused as {@link snapshotFile} refuses. */
 export async function snapshotFileBytes(snapshot: Snapshot, options: SnapshotWriteOptions & { gzip: boolean }): Promise<Result<Uint8Array>> {
-  const text = await snapshotFileText(snapshot, options);
-  if (!text.ok) return text;
-  const bytes = new TextEncoder().encode(text.value);
+  const file = await snapshotFile(snapshot, options);
+  if (!file.ok) return file;
+  const bytes = encodePieces(file.value.pieces(), file.value.size);
   return { ok: true, value: options.gzip ? (await streamBytes(new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'))))! : bytes };
 }
 
@@ -148,7 +215,7 @@ export async function readSnapshotFile(bytes: Uint8Array, limits: SnapshotLimits
   if (version > SNAPSHOT_VERSION) return refuse(`this snapshot is format version ${version}, written by a newer Anima; this one reads versions 1 to ${SNAPSHOT_VERSION}: update Anima (reload it online) to import it`, 'version');
   if (version >= FIRST_HASHED_VERSION) {
     if (typeof sha256 !== 'string') return refuse('the SHA-256 of the content is missing', 'sha256');
-    if (sha256 !== (await sha256Hex(contentBytes(document)))) return refuse('the content does not match its SHA-256: the file was changed or damaged after it was exported', 'sha256');
+    if (sha256 !== (await contentSha256(document))) return refuse('the content does not match its SHA-256: the file was changed or damaged after it was exported', 'sha256');
   }
   const { sha256: _sha256, ...content } = document as Record<string, unknown>;
   const parsed = parseSnapshot(content);

@@ -5,6 +5,7 @@ import type { Triple } from '../kg/triple.ts';
 import { personaBundleOf } from '../personas/persona-files-service.ts';
 import { type AnimaDatabase, sessionRowsBesideGraph } from './database.ts';
 import { sizeText } from '../safe-json.ts';
+import { utf8Length } from '../text-bytes.ts';
 import { DEFAULT_SNAPSHOT_LIMITS, type SnapshotLimits } from './snapshot-file.ts';
 
 /**
@@ -16,17 +17,6 @@ import { DEFAULT_SNAPSHOT_LIMITS, type SnapshotLimits } from './snapshot-file.ts
 
 /** The document's own keys and brackets, and its hash, beyond its rows: a generous allowance. */
 const DOCUMENT_FRAME_BYTES = 1024;
-
-/** The UTF-8 length of a text, without encoding it. */
-function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    // Two bytes more from U+0800 on, one more from U+0080; a surrogate pair is four bytes in all.
-    if (code >= 0x80) bytes += code >= 0x800 && (code < 0xd800 || code > 0xdfff) ? 2 : 1;
-  }
-  return bytes;
-}
 
 /** A row's bytes in the file, with the comma after it. */
 export const rowBytes = (row: unknown): number => utf8Length(JSON.stringify(row)) + 1;
