@@ -8,7 +8,7 @@ import { storedSecrets } from '../core/llm/stored-secrets.ts';
 import { describeProblem, type Problem } from '../core/result.ts';
 import type { Secret } from '../core/secrets.ts';
 import { AnimaDatabase } from '../core/store/database.ts';
-import { exportSnapshot, restoreSnapshot, type Snapshot } from '../core/store/snapshot.ts';
+import { exportCheckedSnapshot, restoreSnapshot, type Snapshot } from '../core/store/snapshot.ts';
 import { type ReadSnapshot, readSnapshotFile, type SnapshotLimits, snapshotFile } from '../core/store/snapshot-file.ts';
 
 /** A database for one CLI command: in memory (fake-indexeddb), filled from and saved to a snapshot file. */
@@ -37,7 +37,9 @@ export async function readSnapshotAt(path: string, limits?: SnapshotLimits): Pro
 
 /** Saves the session to the snapshot file (gzipped when its name ends in .gz); `secrets` are those the command was given (`--api-key`, `--base-url`). */
 export async function saveSnapshot(db: AnimaDatabase, sessionId: string, path: string, secrets: readonly Secret[]): Promise<void> {
-  await writeSnapshotFile(await exportSnapshot(db, sessionId), path, [...secrets, ...(await storedSecrets(db))]);
+  const snapshot = await exportCheckedSnapshot(db, sessionId);
+  if (!snapshot.ok) throw notWritten(path, snapshot.error, 'the session breaks a rule of the snapshot format');
+  await writeSnapshotFile(snapshot.value, path, [...secrets, ...(await storedSecrets(db))]);
 }
 
 /**
@@ -60,8 +62,9 @@ export async function writeSnapshotFile(snapshot: Snapshot, path: string, secret
   }
 }
 
-/** Why a snapshot file was not written, each problem on its line. */
-const notWritten = (path: string, problems: Problem[]) => new CliError([`${path}: not written, the file was left as it was:`, ...problems.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
+/** Why a snapshot file was not written (`because`, when the problems share a cause), each problem on its line. */
+const notWritten = (path: string, problems: Problem[], because?: string) =>
+  new CliError([`${path}: not written, the file was left as it was${because ? `; ${because}` : ''}:`, ...problems.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
 
 /** A failure to report to the user on stderr (no stack trace): bad input, missing file. */
 export class CliError extends Error {

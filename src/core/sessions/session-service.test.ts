@@ -172,6 +172,21 @@ describe('session snapshot files', () => {
     expect(await there.service.sessionList({})).toEqual(before);
   });
 
+  it('exports no file it would refuse: a field longer than the reader takes is named as the reader names it', async () => {
+    const { db, service } = device();
+    const { session } = await service.open({});
+    const whole = JSON.parse(new TextDecoder().decode(await exported(service, session.id)));
+    const document = { name: 'n'.repeat(501), text: 'A name stored before names were capped.', createdAt: 1 };
+    await db.documents.add({ sessionId: session.id, ...document });
+    const refused = await service.sessionExport({ sessionId: session.id, gzip: false });
+    expect(refused).toMatchObject({ ok: false, reason: 'invalid', problems: [{ path: 'documents.0.name' }] });
+    // A file holding such a document (format version 8: no hash to remake) is refused the same way.
+    const { sha256: _sha256, ...content } = { ...whole, version: 8, documents: [{ id: 1, ...document }] };
+    const read = await service.sessionImportCheck({ bytes: new TextEncoder().encode(JSON.stringify(content)) });
+    expect(read).toMatchObject({ ok: false });
+    expect(refused.ok ? [] : refused.problems).toEqual(read.ok ? [] : read.problems);
+  });
+
   it('on a full storage, refuses an import or a copy whole: nothing of it is kept', async () => {
     const here = device();
     const { session } = await here.service.open({});

@@ -8,7 +8,7 @@ import { isQuotaExceeded, storageFull } from '../store/quota.ts';
 import { checkSession } from '../store/session-check.ts';
 import type { SessionRecord } from '../store/session.ts';
 import { storedSecrets } from '../llm/stored-secrets.ts';
-import { exportSnapshot, restoreSnapshot } from '../store/snapshot.ts';
+import { exportCheckedSnapshot, exportSnapshot, restoreSnapshot } from '../store/snapshot.ts';
 import { readSnapshotFile, snapshotFileBytes, snapshotFileName } from '../store/snapshot-file.ts';
 import type { SessionView } from './session-contract.ts';
 
@@ -180,8 +180,9 @@ export function sessionService(context: ServiceContext, personas: PersonaAccess)
     async sessionExport({ sessionId, gzip }) {
       const session = await db.sessions.get(sessionId);
       if (!session) return fail('not-found', `there is no session ${sessionId}`, 'sessionId');
-      // A snapshot the reader would refuse (too large, say) or that would carry a secret is not written: the reader's words say why.
-      const bytes = await snapshotFileBytes(await exportSnapshot(db, sessionId), { gzip, secrets: await storedSecrets(db) });
+      // A snapshot the reader would refuse (too large, a field too long) or that would carry a secret is not written: the reader's words say why.
+      const snapshot = await exportCheckedSnapshot(db, sessionId);
+      const bytes = snapshot.ok ? await snapshotFileBytes(snapshot.value, { gzip, secrets: await storedSecrets(db) }) : snapshot;
       if (!bytes.ok) return { ok: false as const, reason: 'invalid' as const, problems: bytes.error };
       return { ok: true as const, fileName: snapshotFileName(session.name, { gzip }), mediaType: gzip ? 'application/gzip' : 'application/json', bytes: bytes.value };
     },

@@ -62,6 +62,20 @@ export async function exportSnapshot(db: AnimaDatabase, sessionId: string): Prom
   return snapshotSchema.parse(await renumberSnapshot(await readSession(db, sessionId), (_part, ordinal) => ordinal));
 }
 
+/**
+ * {@link exportSnapshot} for a file about to be written: a row that breaks a rule the reader
+ * checks (a field longer than it takes, say) is a problem at the place the reader would name,
+ * instead of an error, and nothing is written.
+ */
+export async function exportCheckedSnapshot(db: AnimaDatabase, sessionId: string): Promise<Result<Snapshot>> {
+  try {
+    return { ok: true, value: await exportSnapshot(db, sessionId) };
+  } catch (error) {
+    if (error instanceof z.ZodError) return { ok: false, error: problemsFromZod(error) };
+    throw error;
+  }
+}
+
 /** A session as it is stored (rows keep their database ids), in the snapshot's shape; unchecked beyond each row's schema. */
 export async function readSession(db: AnimaDatabase, sessionId: string): Promise<Snapshot> {
   // One read transaction: a cycle committing meanwhile is either wholly in the snapshot or not at all.
