@@ -89,6 +89,29 @@ describe('session snapshot files', () => {
     expect(await service.sessionExport({ sessionId: session.id, gzip: true })).toMatchObject({ ok: true });
   });
 
+  it('refuses to export a session past the limit the reader reads, with its words, and names every problem at once', async () => {
+    const key = 'sk-stored-key-0123456789';
+    const whole = testService();
+    const { session } = await whole.service.open({});
+    await whole.service.goalAdd({ sessionId: session.id, description: `Remember the key ${key}`, criteria: 'moons' });
+    const bytes = await exported(whole.service, session.id);
+    // A device that reads a byte less than that file takes: its export says what its import would.
+    const maxBytes = bytes.byteLength - 1;
+    const small = testService({ db: whole.db, snapshotLimits: { maxBytes } });
+    const refused = await small.service.sessionExport({ sessionId: session.id, gzip: true });
+    const read = await small.service.sessionImportCheck({ bytes });
+    expect(read).toEqual({ ok: false, reason: 'invalid', problems: [{ message: `the snapshot is ${bytes.byteLength} bytes, more than the ${maxBytes} bytes Anima reads` }] });
+    expect(refused).toEqual(read);
+    // Holding a stored secret as well, it is refused for both, before anything is written.
+    await small.service.inferenceSet({ settings: { provider: 'openai-compatible', openAi: { baseUrl: 'http://127.0.0.1:9/v1', model: 'tiny', apiKey: key } } });
+    const both = await small.service.sessionExport({ sessionId: session.id, gzip: false });
+    expect(both).toEqual({
+      ok: false,
+      reason: 'invalid',
+      problems: [{ path: 'goals.0.description', message: 'holds a secret of this device (the API key); a snapshot never carries one, so nothing was written' }, ...(read.ok ? [] : read.problems)],
+    });
+  });
+
   it("refuses to export a session that holds the credentials of a model's address", async () => {
     const { db, service } = testService();
     const record: WebLlmModelRecord = { id: 'Tiny-MLC', engine: 'webllm', name: 'Tiny', modelUrl: 'https://ada:pw-model-address-7@models.example/Tiny-MLC', modelLibUrl: 'https://models.example/tiny.wasm', vramMB: 300, contextTokens: 2048, needsShaderF16: false, addedAt: 1 };

@@ -42,7 +42,7 @@ const MODEL_LOOKBACK = 200;
 
 /** Sessions: the list with what each holds, making, renaming, copying, deleting and switching them, and their snapshot files. */
 export function sessionService(context: ServiceContext, personas: PersonaAccess): Pick<AgentServiceImplementation, SessionMethods> {
-  const { db, now, newId, exclusively, canWrite, graphs, forgetDocuments, isBusy } = context;
+  const { db, now, newId, exclusively, canWrite, graphs, forgetDocuments, isBusy, dependencies } = context;
 
   const viewOf = async (session: SessionRecord, activeId: unknown): Promise<SessionView> => {
     const [goals, persona, psyche, recent, sizeBytes] = await Promise.all([
@@ -182,13 +182,13 @@ export function sessionService(context: ServiceContext, personas: PersonaAccess)
       if (!session) return fail('not-found', `there is no session ${sessionId}`, 'sessionId');
       // A snapshot the reader would refuse (too large, a field too long) or that would carry a secret is not written: the reader's words say why.
       const snapshot = await exportCheckedSnapshot(db, sessionId);
-      const bytes = snapshot.ok ? await snapshotFileBytes(snapshot.value, { gzip, secrets: await storedSecrets(db) }) : snapshot;
+      const bytes = snapshot.ok ? await snapshotFileBytes(snapshot.value, { gzip, secrets: await storedSecrets(db), limits: dependencies.snapshotLimits }) : snapshot;
       if (!bytes.ok) return { ok: false as const, reason: 'invalid' as const, problems: bytes.error };
       return { ok: true as const, fileName: snapshotFileName(session.name, { gzip }), mediaType: gzip ? 'application/gzip' : 'application/json', bytes: bytes.value };
     },
 
     async sessionImportCheck({ bytes }) {
-      const read = await readSnapshotFile(bytes);
+      const read = await readSnapshotFile(bytes, dependencies.snapshotLimits);
       if (!read.ok) return { ok: false as const, reason: 'invalid' as const, problems: read.error };
       const { snapshot, fileVersion } = read.value;
       return {
@@ -207,7 +207,7 @@ export function sessionService(context: ServiceContext, personas: PersonaAccess)
     },
 
     async sessionImport({ bytes, as, name }) {
-      const read = await readSnapshotFile(bytes);
+      const read = await readSnapshotFile(bytes, dependencies.snapshotLimits);
       if (!read.ok) return { ok: false as const, reason: 'invalid' as const, problems: read.error };
       const { snapshot } = read.value;
       const restored = await change(async () => {
