@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { nameSchema } from '../names.ts';
+import { matchedTriggerText } from '../psyche/shadow.ts';
 import { nestingDepth } from '../safe-json.ts';
 
 /**
@@ -156,8 +157,14 @@ export const guardrailFieldsSchema = z.object({
   description: field(2000).default(''),
   content: field().default(''),
   severity: z.number().min(0).max(1).default(1),
+  // Matched as psyche.toml triggers are: one with nothing visible once normalised could never fire.
   triggers: z
-    .array(z.string().max(500).refine((trigger) => trigger.trim() !== '', 'a trigger needs text (spaces alone match everything)'))
+    .array(
+      z
+        .string()
+        .max(500)
+        .refine((trigger) => matchedTriggerText(trigger) !== '', 'a trigger needs a visible character (case, width, zero-width characters and spacing aside), or it could never match'),
+    )
     .max(200)
     .default([]),
   /** Instead of blocking a matching action, it waits for the user's approval. */
@@ -165,7 +172,8 @@ export const guardrailFieldsSchema = z.object({
   tags: tagsSchema.default([]),
 });
 export type GuardrailFields = z.infer<typeof guardrailFieldsSchema>;
-export const guardrailRecordSchema = guardrailFieldsSchema.extend(stamped);
+// Stored before triggers had to be visible, a guardrail still reads; an invisible trigger of it matches nothing.
+export const guardrailRecordSchema = guardrailFieldsSchema.extend({ ...stamped, triggers: z.array(z.string().max(500)).max(200).default([]) });
 export type GuardrailRecord = z.infer<typeof guardrailRecordSchema>;
 
 export const arcFieldsSchema = z.object({

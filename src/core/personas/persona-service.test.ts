@@ -56,6 +56,19 @@ describe('the persona catalog', () => {
     expect(await service.personaLink({ persona: 'Mentor', kind: 'skill', name: 'juggling' })).toMatchObject({ ok: false, reason: 'not-found' });
   });
 
+  it('refuses a guardrail trigger with nothing visible, which could never fire, and keeps a real one with hidden characters', async () => {
+    const { service } = await setUp();
+    const before = (await service.guardrailList({})).items.length;
+    for (const trigger of ['\u200b\u200b', '  ', '\u200b \ufeff'])
+      expect(await service.guardrailCreate({ fields: { name: 'invisible', triggers: ['delete', trigger] } })).toMatchObject({
+        ok: false,
+        reason: 'invalid',
+        problems: [{ path: 'triggers.1', message: expect.stringContaining('could never match') }],
+      });
+    expect((await service.guardrailList({})).items).toHaveLength(before);
+    expect(await service.guardrailCreate({ fields: { name: 'wipe', triggers: ['rm\u200b -rf'] } })).toMatchObject({ ok: true });
+  });
+
   it('refuses to delete a linked item unless forced, and then unlinks it everywhere', async () => {
     const { service } = await setUp();
     const refused = await service.partDelete({ name: 'warm-tone' });
