@@ -1,7 +1,7 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import type { Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { ENGINE_CODE_CACHES } from './workers/engine-code.ts';
 
 /** The chunk name of an in-browser engine's code, which the service worker caches at run time. */
@@ -96,6 +96,9 @@ export default defineConfig({
   build: { target: 'es2022', sourcemap: false, outDir: process.env.ANIMA_DIST ?? 'dist' },
   test: {
     include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+    // Tests of real files the repository may not hold run only where ANIMA_SHARED_FIXTURES names
+    // their folder (tests/unit/shared-fixtures.ts); elsewhere they are not part of the suite.
+    exclude: process.env.ANIMA_SHARED_FIXTURES ? configDefaults.exclude : [...configDefaults.exclude, '**/*.shared-fixtures.test.ts'],
     globalSetup: ['tests/unit/global-setup.ts'],
     environment: 'node',
     // CI reads the counts from this report (see .ci/run).

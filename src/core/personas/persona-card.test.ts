@@ -1,13 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { AgentApi } from '../api.ts';
 import { testService } from '../testing/test-database.ts';
 import { V2_CARD, V3_CARD, v2CardPng, HTML_CARD } from './__fixtures__/character-cards.ts';
-import { readCharacterCard } from './character-card.ts';
+import { readCharacterCard, writeCharacterCardPng } from './character-card.ts';
 import { readPngText } from './png-text.ts';
 
-const PUBLIC_CARDS = path.resolve(import.meta.dirname, '../../../../shared/fixtures/public/cards');
 
 async function fresh(): Promise<AgentApi> {
   const { service } = testService();
@@ -107,19 +105,23 @@ describe('character cards in the persona catalog', () => {
     expect(await service.personaImportCheck({ fileName: 'x.json', data: JSON.stringify({ spec: 'chara_card_v2', data: { description: 'no name' } }) })).toMatchObject({ ok: false, problems: [{ path: 'data.name' }] });
   });
 
-  describe.skipIf(!existsSync(PUBLIC_CARDS))('real cards other applications wrote', () => {
-    it('imports Seraphina (ccv3 with a lorebook) and Coding Sensei (chara only, CRLF), and exports them again', async () => {
-      const service = await fresh();
-      const seraphina = await imported(service, 'default_Seraphina.png', new Uint8Array(readFileSync(path.join(PUBLIC_CARDS, 'default_Seraphina.png'))));
-      expect(seraphina.name).toBe('Seraphina');
-      const sensei = await imported(service, 'default_CodingSensei.png', new Uint8Array(readFileSync(path.join(PUBLIC_CARDS, 'default_CodingSensei.png'))));
-      expect(sensei.name).toBe('Coding Sensei');
-      const nova = await imported(service, 'tavern_kit_full_v3_card.json', readFileSync(path.join(PUBLIC_CARDS, 'tavern_kit_full_v3_card.json'), 'utf8'));
-      expect(nova.name).toBe('Nova');
-      const exported = await service.personaExport({ name: 'Seraphina', format: 'card-png' });
-      const card = exported.ok && exported.data instanceof Uint8Array ? readCharacterCard({ bytes: exported.data }) : undefined;
-      expect(card?.ok && card.value.extras).toHaveProperty('character_book');
-    });
+  it("imports a real V3 card RisuAI wrote, as JSON and inside libpng's test image, and exports it with its lorebook", async () => {
+    const fixture = (name: string) => readFileSync(new URL(`../../../tests/fixtures/public/${name}`, import.meta.url));
+    const text = fixture('risuai-ccardlib-nieun.ccv3.json').toString('utf8');
+    const service = await fresh();
+    const check = await service.personaImportCheck({ fileName: 'nieun.json', data: text });
+    if (!check.ok) throw new Error(JSON.stringify(check.problems));
+    expect(check.preview).toMatchObject({ format: 'card-v3', persona: { name: 'Nieun', tags: ['Temerosa'] }, hasImage: false });
+    expect(check.preview.kept).toEqual(expect.arrayContaining(['character_book', 'assets', 'extensions.risuai']));
+    expect(await imported(service, 'nieun.json', text)).toMatchObject({ name: 'Nieun' });
+    const card = readCharacterCard({ text });
+    if (!card.ok) throw new Error('unreadable');
+    const png = writeCharacterCardPng(card.value, new Uint8Array(fixture('libpng-pngtest.png')));
+    expect(await imported(service, 'nieun.png', png, 'Nieun in PNG')).toMatchObject({ name: 'Nieun in PNG' });
+    const exported = await service.personaExport({ name: 'Nieun in PNG', format: 'card-png' });
+    const again = exported.ok && exported.data instanceof Uint8Array ? readCharacterCard({ bytes: exported.data }) : undefined;
+    expect(again?.ok && again.value.extras.character_book).toEqual(card.value.extras.character_book);
+    expect(again?.ok && again.value.extensions.risuai).toEqual(card.value.extensions.risuai);
   });
 });
 
