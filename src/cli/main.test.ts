@@ -113,7 +113,8 @@ describe('anima CLI', () => {
     expect(similar[0].similarity).toBeGreaterThan(similar[1].similarity);
   });
 
-  it('runs as the installed `anima` command', async () => {
+  // Three Node processes start one after another: up to 22 s on a loaded 2-core machine.
+  it('runs as the installed `anima` command', { timeout: 60_000 }, async () => {
     const snapshot = join(folder, 'session.json');
     const run = promisify(execFile);
     const zoo = await file('zoo.ttl', TURTLE);

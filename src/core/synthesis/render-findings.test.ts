@@ -35,10 +35,13 @@ describe('renderFindings', () => {
     const input = manyFindings(2_000);
     for (const grammar of Object.values(BUILT_IN_GRAMMARS)) {
       synthesize(input, grammar); // warm up the JIT: a user renders many times
+      // This process's CPU time, not the clock's: on a loaded machine the clock also counts the
+      // time other processes had the CPU.
       const timings = Array.from({ length: 3 }, () => {
-        const start = performance.now();
+        const start = process.cpuUsage();
         synthesize(input, grammar);
-        return performance.now() - start;
+        const spent = process.cpuUsage(start);
+        return (spent.user + spent.system) / 1000;
       });
       expect(Math.min(...timings)).toBeLessThan(50);
     }
