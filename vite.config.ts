@@ -2,6 +2,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import type { Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { CONTENT_SECURITY_POLICY, DEV_SERVER_HEADERS, SECURITY_HEADERS } from './src/security-headers.ts';
 import { ENGINE_CODE_CACHES } from './workers/engine-code.ts';
 
 /** The chunk name of an in-browser engine's code, which the service worker caches at run time. */
@@ -12,40 +13,25 @@ function engineChunkName(moduleIds: readonly string[]): string | undefined {
 }
 
 /**
- * The app's Content-Security-Policy, as a <meta> in the built index.html (a static site served
- * anywhere sets no headers; frame-ancestors cannot be set this way: hosts should send it). Only in
- * the build: `vite dev` injects its CSS as inline <style> elements, which this policy refuses.
+ * Puts the policy and the referrer policy first in the built page's head, before anything they
+ * govern, for a static host that sends no headers (the headers of `npm start` say the same, and
+ * more). Only in the build: `vite dev` injects its CSS as inline <style> elements, which this
+ * policy refuses (its headers allow them, see DEV_SERVER_HEADERS).
  */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  // No inline scripts and no eval; wasm may compile (WebLLM, llama.cpp through wllama).
-  "script-src 'self' 'wasm-unsafe-eval'",
-  // Svelte's style: directives write through the CSSOM, which style-src does not govern.
-  "style-src 'self'",
-  "img-src 'self'",
-  "manifest-src 'self'",
-  // The engines run in the agent worker. Chromium gives a worker loaded from the app no part of
-  // this policy, but some browsers do, and a blob: worker inherits it: wllama runs llama.cpp in
-  // a worker made from a blob: URL, and hands it the wasm as one.
-  "worker-src 'self' blob:",
-  // Any web address: the user's OpenAI-compatible endpoint, GGUF files by URL, WebLLM's model
-  // downloads (Hugging Face and others) and http_fetch's allowed addresses are all the user's
-  // choice (http_fetch checks its own allowlist).
-  "connect-src 'self' blob: http: https:",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
-
-/** Puts the policy first in the built page's head, before anything it governs. */
 function contentSecurityPolicy(): Plugin {
   return {
     name: 'anima-content-security-policy',
     apply: 'build',
-    transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CONTENT_SECURITY_POLICY }, injectTo: 'head-prepend' }],
+    transformIndexHtml: () => [
+      { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CONTENT_SECURITY_POLICY }, injectTo: 'head-prepend' },
+      { tag: 'meta', attrs: { name: 'referrer', content: SECURITY_HEADERS['Referrer-Policy'] }, injectTo: 'head-prepend' },
+    ],
   };
 }
 
 export default defineConfig({
+  server: { headers: DEV_SERVER_HEADERS },
+  preview: { headers: SECURITY_HEADERS },
   // For `vite dev`: wllama's esm/index.js is one bundle already; served as it is.
   optimizeDeps: { exclude: ['@wllama/wllama'] },
   plugins: [

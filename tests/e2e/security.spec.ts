@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { readCharacterCard, writeCharacterCardPng } from '../../src/core/personas/character-card.ts';
 import { bundleText } from '../../src/core/personas/persona-bundle.ts';
 import { bundleFromCard } from '../../src/core/personas/persona-card.ts';
+import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../../src/security-headers.ts';
 import { tinyGguf } from '../../src/core/testing/tiny-gguf.ts';
 import { expect, test } from './fixtures.ts';
 import { SCREEN_TITLES } from './page-models/app-shell.ts';
@@ -11,8 +12,9 @@ import { ALL_MARKUP, InjectionWatch, MARKUP } from './page-models/injection-watc
 import { WebAccessSection } from './page-models/web-access-section.ts';
 
 /**
- * The app's Content-Security-Policy (set by the built index.html) is in force and allows all the
- * app does; markup in anything a user imports stays text on every screen that shows it.
+ * The app's Content-Security-Policy (sent by the server, and set by the built index.html for
+ * hosts that send none) is in force and allows all the app does; markup in anything a user
+ * imports stays text on every screen that shows it.
  */
 
 let watch: InjectionWatch;
@@ -49,7 +51,10 @@ test('the page runs no inline script, no inline event handler and no eval, and r
     });
   });
   await expect.poll(() => page.evaluate(() => (window as { __attempts?: unknown }).__attempts)).toEqual({ eval: 'EvalError', function: 'EvalError' });
-  await expect.poll(() => watch.violations.map((violation) => violation.directive).sort()).toEqual(['script-src', 'script-src', 'script-src-attr', 'script-src-elem']);
+  // Each refusal is reported by both policies in force: the server's header and the page's <meta>.
+  const refusals = ['script-src', 'script-src', 'script-src-attr', 'script-src-elem'];
+  const byPolicy = (policy: string) => watch.violations.filter((violation) => violation.policy === policy).map((violation) => violation.directive).sort();
+  await expect.poll(() => [byPolicy(SECURITY_HEADERS['Content-Security-Policy']!), byPolicy(CONTENT_SECURITY_POLICY), watch.violations.length]).toEqual([refusals, refusals, 2 * refusals.length]);
   expect(await page.evaluate(() => typeof (window as { __xss?: unknown }).__xss)).toBe('undefined');
 });
 
@@ -69,6 +74,32 @@ test('every screen, a run of two cycles and the Models screen work within the po
   await models.open();
   await expect(models.gguf.region).toBeVisible();
   await watch.expectNothingRan();
+});
+
+test('the server sends the policy, with frame-ancestors, and nosniff and no-referrer, on the page and its files, and no other site can frame the app', async ({ page, baseURL }) => {
+  const expected = Object.fromEntries(Object.entries(SECURITY_HEADERS).map(([name, value]) => [name.toLowerCase(), value]));
+  const served: Record<string, Record<string, string>> = {};
+  page.on('response', (response) => {
+    const path = new URL(response.url()).pathname;
+    if (response.url().startsWith(baseURL!) && (path === '/' || /\.(js|css|webmanifest)$/.test(path))) served[path] = response.headers();
+  });
+  const document = await page.goto('/');
+  expect(document?.headers()).toMatchObject(expected);
+  await expect.poll(() => Object.keys(served).filter((path) => path.endsWith('.js')).length).toBeGreaterThan(0);
+  for (const [path, headers] of Object.entries(served)) expect(headers, path).toMatchObject(expected);
+  // The <meta> copy in the page says the same policy, for hosts that send no headers.
+  expect(await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toBe(CONTENT_SECURITY_POLICY);
+
+  const framing = createServer((_request, response) => response.end(`<!doctype html><iframe src="${baseURL}/"></iframe>`));
+  await new Promise<void>((resolve) => framing.listen(0, '127.0.0.1', resolve));
+  try {
+    const framingPage = `http://127.0.0.1:${(framing.address() as AddressInfo).port}/`;
+    await page.goto(framingPage);
+    // Chromium shows its error page in the frame instead of the app.
+    await expect.poll(() => page.frames().map((frame) => frame.url())).toEqual([framingPage, 'chrome-error://chromewebdata/']);
+  } finally {
+    framing.close();
+  }
 });
 
 /** A custom grammar whose phrases carry markup, which a write-up then shows. */

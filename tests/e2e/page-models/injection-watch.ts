@@ -12,8 +12,8 @@ export const MARKUP = {
 /** Every piece of markup in one line, for text fields with room for it. */
 export const ALL_MARKUP = Object.values(MARKUP).join(' ');
 
-/** A report of the page's Content-Security-Policy: what it refused, and where. */
-export type PolicyViolation = { directive: string; blocked: string; sample: string; source: string };
+/** A report of one of the page's Content-Security-Policies (its text): what it refused, and where. */
+export type PolicyViolation = { policy: string; directive: string; blocked: string; sample: string; source: string };
 
 /**
  * Watches a page for markup that came alive: the reports of its Content-Security-Policy (kept in
@@ -35,7 +35,7 @@ export class InjectionWatch {
     await this.page.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (event) => {
         const report = (window as unknown as { reportPolicyViolation: (violation: PolicyViolation) => void }).reportPolicyViolation;
-        report({ directive: event.effectiveDirective, blocked: event.blockedURI, sample: event.sample, source: `${event.sourceFile}:${event.lineNumber}:${event.columnNumber}` });
+        report({ policy: event.originalPolicy, directive: event.effectiveDirective, blocked: event.blockedURI, sample: event.sample, source: `${event.sourceFile}:${event.lineNumber}:${event.columnNumber}` });
       });
     });
   }
