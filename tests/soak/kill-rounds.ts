@@ -1,5 +1,6 @@
 import type { Browser, TestInfo } from '@playwright/test';
 import { createRandom } from '../../bench/kg/generate-graph.ts';
+import { soakSeed } from '../../scripts/soak-seed.mjs';
 import { crashProblems, type KilledOperation, resumeProblems, whatSurvived } from './crash-check.ts';
 import { SoakPage } from './fixtures.ts';
 import type { Settled } from './harness.ts';
@@ -13,15 +14,8 @@ export type KillRecord = { round: number; operation: KilledOperation['kind']; ki
 /** The name of the report attachment each soak test leaves (its seed and kills). */
 export const KILL_REPORT = 'soak-kills';
 
-/** The seed of this soak: SOAK_SEED replays one (scripts/run-soak.mjs picks and prints it). */
-export const SOAK_SEED = seedFrom(process.env.SOAK_SEED);
-
-function seedFrom(text: string | undefined): number {
-  if (text === undefined || text === '') return Math.floor(Math.random() * 2 ** 32);
-  const seed = Number(text);
-  if (!Number.isInteger(seed) || seed < 0 || seed >= 2 ** 32) throw new Error(`SOAK_SEED must be a whole number from 0 to ${2 ** 32 - 1}; it is "${text}"`);
-  return seed;
-}
+/** The seed of this soak: the same every run, SOAK_SEED=S to replay S (scripts/run-soak.mjs prints it). */
+export const SOAK_SEED = soakSeed(process.env.SOAK_SEED);
 
 /** A `sinceCycle` past every cycle: the state without cycle records. */
 const WITHOUT_CYCLE_RECORDS = Number.MAX_SAFE_INTEGER;
