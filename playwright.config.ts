@@ -1,22 +1,26 @@
 import { defineConfig } from '@playwright/test';
+import { BROWSER_SUITES, suitePort } from './scripts/browser-suites.mjs';
 import { CHROMIUM_FLAGS } from './scripts/find-chromium.mjs';
 
 /** The e2e tests run against the built app served by `vite preview` in Chromium (see scripts/run-e2e.mjs). */
-// ANIMA_E2E_PORT (with ANIMA_DIST, see vite.config.ts) lets two runs on one machine keep apart.
-const PORT = Number(process.env.ANIMA_E2E_PORT ?? 4319);
+// ANIMA_E2E_PORT (its runner sets a free port unless one is given, scripts/browser-suites.mjs)
+// and ANIMA_DIST (see vite.config.ts) let two runs on one machine keep apart.
+const PORT = suitePort('e2e');
 
 /** The WebGPU tests: the one file run in a Chromium with software WebGPU (SwiftShader). */
 const WEBGPU_SPEC = /webgpu\.spec\.ts$/;
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  outputDir: process.env.ANIMA_E2E_PORT ? `test-results/e2e-${process.env.ANIMA_E2E_PORT}` : 'test-results',
+  // Apart from the other suites' folders and from a run on another build, as each run empties its own.
+  outputDir: process.env.ANIMA_DIST ? `test-results/e2e-${process.env.ANIMA_DIST}` : 'test-results/e2e',
   fullyParallel: false,
   workers: 1,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 15_000 },
-  reporter: process.env.CI ? [['list'], ['json', { outputFile: 'reports/e2e.json' }]] : [['list']],
+  // The summary line is read from the JSON report (scripts/test-summary.mjs).
+  reporter: [['list'], ['json', { outputFile: BROWSER_SUITES.e2e.report }]],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: 'off',

@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { BROWSER_SUITES, suitePort } from './scripts/browser-suites.mjs';
 import { CHROMIUM_FLAGS } from './scripts/find-chromium.mjs';
 
 /**
@@ -7,7 +8,8 @@ import { CHROMIUM_FLAGS } from './scripts/find-chromium.mjs';
  * A config of their own, so the e2e runs (playwright.config.ts) never start their server or run
  * them, and these never need the app built.
  */
-const PORT = 4320;
+// ANIMA_INFERENCE_PORT: its runner sets a free port unless one is given (scripts/browser-suites.mjs).
+const PORT = suitePort('inference');
 
 export default defineConfig({
   testDir: 'tests/inference',
@@ -18,8 +20,8 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 15_000 },
-  // scripts/run-inference.mjs prints its summary line from the JSON report.
-  reporter: [['list'], ['json', { outputFile: 'reports/inference.json' }]],
+  // The summary line is read from the JSON report (scripts/test-summary.mjs).
+  reporter: [['list'], ['json', { outputFile: BROWSER_SUITES.inference.report }]],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: 'off',

@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { BROWSER_SUITES, suitePort } from './scripts/browser-suites.mjs';
 import { CHROMIUM_FLAGS } from './scripts/find-chromium.mjs';
 
 /**
@@ -6,7 +7,8 @@ import { CHROMIUM_FLAGS } from './scripts/find-chromium.mjs';
  * Chromium's IndexedDB, killed (and its page reloaded) at random moments, through the harness page
  * built by vite.soak.config.ts. A config of its own, so the e2e runs never start its server.
  */
-const PORT = 4346;
+// ANIMA_SOAK_PORT: its runner sets a free port unless one is given (scripts/browser-suites.mjs).
+const PORT = suitePort('soak');
 
 export default defineConfig({
   testDir: 'tests/soak',
@@ -17,8 +19,8 @@ export default defineConfig({
   retries: 0,
   timeout: 150_000,
   expect: { timeout: 15_000 },
-  // scripts/run-soak.mjs prints its summary line from the JSON report.
-  reporter: [['list'], ['json', { outputFile: 'reports/soak.json' }]],
+  // The summary line is read from the JSON report (scripts/test-summary.mjs).
+  reporter: [['list'], ['json', { outputFile: BROWSER_SUITES.soak.report }]],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: 'off',

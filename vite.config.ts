@@ -90,7 +90,5 @@ export default defineConfig({
     // Vitest's 5 s default fails tests that take 2 s on an idle 2-core machine once it is loaded
     // (CI shares it); the heaviest tests set longer timeouts of their own.
     testTimeout: 15_000,
-    // CI reads the counts from this report (see .ci/run).
-    reporters: process.env.CI ? ['default', ['json', { outputFile: 'reports/unit.json' }]] : ['default'],
   },
 });

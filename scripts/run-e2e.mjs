@@ -1,22 +1,12 @@
-import { spawnSync } from 'node:child_process';
-import { findChromium } from './find-chromium.mjs';
+import { runBrowserSuite } from './browser-suites.mjs';
+import { browserSummary } from './test-summary.mjs';
 
-/** Runs the Playwright tests with the first Chromium found, or says how to get one. */
-const browser = await findChromium();
-if (!browser) {
-  process.stderr.write(
-    [
-      'No Chromium found for the browser tests.',
-      '  On Debian or Ubuntu:   sudo apt-get install chromium',
-      '  Where downloads work:  npx playwright install chromium',
-      '  Or point CHROMIUM_PATH at a Chromium or Chrome binary.',
-      '',
-    ].join('\n'),
-  );
-  process.exit(1);
-}
-const result = spawnSync('npx', ['playwright', 'test', ...process.argv.slice(2)], {
-  stdio: 'inherit',
-  env: { ...process.env, ANIMA_CHROMIUM: browser },
-});
-process.exit(result.status ?? 1);
+/**
+ * Runs the e2e tests (playwright.config.ts, against the app built by `npm run build`) in the first
+ * Chromium found, on ANIMA_E2E_PORT or a free port, passing its arguments to Playwright (a spec
+ * file, `--project webgpu`), then prints "e2e: N passed, M failed" from the JSON report.
+ */
+const run = await runBrowserSuite('e2e', process.argv.slice(2));
+const summary = browserSummary('e2e', run);
+console.log(summary.line);
+process.exit(summary.ok ? 0 : 1);
