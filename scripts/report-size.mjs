@@ -5,7 +5,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-const BUDGET_BYTES = 350 * 1024;
+// Raised from 350 KB for the safety work of issue #20 (redaction, the safe JSON reader, name caps,
+// strict UTF-8) and the GPU path's engine keeper; issue #21 brings it under 250 KB with lazy screens.
+const BUDGET_BYTES = 365 * 1024;
 const dist = new URL(`../${process.env.ANIMA_DIST ?? 'dist'}/`, import.meta.url).pathname;
 const serviceWorker = readFileSync(join(dist, 'sw.js'), 'utf8');
 const precached = [...serviceWorker.matchAll(/url:"([^"]+)"/g)].map((match) => match[1]);
