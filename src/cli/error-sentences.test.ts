@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { refusalProblem } from '../core/testing/fuzz.ts';
-import { main } from './main.ts';
+import { anima } from './testing/run-anima.ts';
 
 let folder: string;
 beforeEach(async () => {
@@ -14,13 +14,6 @@ afterEach(() => {
   vi.restoreAllMocks();
   vi.unstubAllEnvs();
 });
-
-async function anima(...argv: string[]) {
-  let out = '';
-  let error = '';
-  const code = await main(argv, { out: (text) => (out += text), error: (text) => (error += text) });
-  return { code, out, error };
-}
 
 /** A snapshot with one fact, made through the CLI. */
 async function snapshotWithAFact(): Promise<string> {

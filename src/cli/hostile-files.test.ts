@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { describeProblem } from '../core/result.ts';
 import { refusalProblem } from '../core/testing/fuzz.ts';
 import { testService } from '../core/testing/test-database.ts';
-import { main } from './main.ts';
+import { anima } from './testing/run-anima.ts';
 
 /**
  * Issue #20's hostile files, through the CLI and the app's service: each ends in a sentence
@@ -17,13 +17,6 @@ let folder: string;
 beforeEach(async () => {
   folder = await mkdtemp(join(tmpdir(), 'anima-hostile-'));
 });
-
-async function anima(...argv: string[]) {
-  let out = '';
-  let error = '';
-  const code = await main(argv, { out: (text) => (out += text), error: (text) => (error += text) });
-  return { code, out, error };
-}
 
 /** A snapshot with two facts, made through the CLI, and its text. */
 async function snapshotFile(): Promise<{ path: string; text: string }> {

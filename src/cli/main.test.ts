@@ -6,20 +6,13 @@ import { join } from 'node:path';
 import { startOpenAiServer } from '../core/testing/openai-server.ts';
 import { promisify } from 'node:util';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { main } from './main.ts';
+import { anima } from './testing/run-anima.ts';
 import { readSnapshotAt, writeSnapshotFile } from './snapshot-file.ts';
 
 let folder: string;
 beforeEach(async () => {
   folder = await mkdtemp(join(tmpdir(), 'anima-cli-'));
 });
-
-async function anima(...argv: string[]) {
-  let out = '';
-  let error = '';
-  const code = await main(argv, { out: (text) => (out += text), error: (text) => (error += text) });
-  return { code, out, error };
-}
 
 async function file(name: string, content: string): Promise<string> {
   const path = join(folder, name);

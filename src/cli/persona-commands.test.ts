@@ -7,7 +7,7 @@ import { AnimaDatabase } from '../core/store/database.ts';
 import { freshIndexedDb, testService } from '../core/testing/test-database.ts';
 import { buildMentorCatalog, expectAccepted } from '../core/testing/mentor-catalog.ts';
 import { openCatalog } from './catalog-file.ts';
-import { main } from './main.ts';
+import { anima } from './testing/run-anima.ts';
 
 let folder: string;
 let catalog: string;
@@ -15,13 +15,6 @@ beforeEach(async () => {
   folder = await mkdtemp(join(tmpdir(), 'anima-persona-'));
   catalog = join(folder, 'catalog.json');
 });
-
-async function anima(...argv: string[]) {
-  let out = '';
-  let error = '';
-  const code = await main(argv, { out: (text) => (out += text), error: (text) => (error += text) });
-  return { code, out, error };
-}
 
 async function file(name: string, content: string): Promise<string> {
   const path = join(folder, name);

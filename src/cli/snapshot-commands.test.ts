@@ -3,20 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { main } from './main.ts';
+import { anima } from './testing/run-anima.ts';
 import { readSnapshotAt, writeSnapshotFile } from './snapshot-file.ts';
 
 let folder: string;
 beforeEach(async () => {
   folder = await mkdtemp(join(tmpdir(), 'anima-snapshot-'));
 });
-
-async function anima(...argv: string[]) {
-  let out = '';
-  let error = '';
-  const code = await main(argv, { out: (text) => (out += text), error: (text) => (error += text) });
-  return { code, out, error };
-}
 
 /** A snapshot of a session that ran a goal to its end, written by the CLI. */
 async function ranSession(name = 'session.anima.json') {
