@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { sharedFixtures } from '../../../tests/unit/shared-fixtures.ts';
 import { describeProblem } from '../result.ts';
-import { defaultPsyche, type Psyche } from './psyche.ts';
+import { otherBase } from '../testing/other-base-psyche.ts';
+import { defaultPsyche } from './psyche.ts';
 import { parsePsycheToml, psycheToToml } from './psyche-toml.ts';
 
 /**
@@ -12,19 +13,6 @@ import { parsePsycheToml, psycheToToml } from './psyche-toml.ts';
  * the repository holds, and psyches written in the same format.
  */
 const fixtures = sharedFixtures('psyche');
-
-/** A base unlike any file here, so a test sees which values came from the file (as in psyche-toml.test.ts). */
-function otherBase(): Psyche {
-  const base = defaultPsyche();
-  return {
-    ...base,
-    persona: { ...base.persona, name: 'Base' },
-    archetypes: { sage: 0.2, healer: 0.3, explorer: 0.9, guardian: 0.4 },
-    selfIntegration: { ...base.selfIntegration, shadowEncounters: 7, encountersAtLastEvolution: 5, dominantArchetype: 'explorer' },
-    grammar: { name: 'base-grammar', source: '' },
-    extras: { persona: { fromBase: true }, archetypes: { fromBase: true } },
-  };
-}
 
 describe("akh-medu's real psyche files", () => {
   const read = (name: string) => parsePsycheToml(readFileSync(path.join(fixtures, name), 'utf8'), otherBase());

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { describeProblem } from '../result.ts';
+import { otherBase } from '../testing/other-base-psyche.ts';
 import { defaultPsyche, psycheSchema, type Psyche } from './psyche.ts';
 import { MAX_PSYCHE_TOML_BYTES, parsePsycheToml, psycheToToml, type PsycheTomlOutcome } from './psyche-toml.ts';
 import { judgeAction } from './shadow.ts';
@@ -76,19 +77,6 @@ const readFailed = (text: string, base: Psyche = defaultPsyche()): Extract<Psych
   if (outcome.ok) throw new Error('expected the file to be refused');
   return outcome;
 };
-
-/** A base unlike any file below, so a test sees which values came from the file. */
-function otherBase(): Psyche {
-  const base = defaultPsyche();
-  return {
-    ...base,
-    persona: { ...base.persona, name: 'Base' },
-    archetypes: { sage: 0.2, healer: 0.3, explorer: 0.9, guardian: 0.4 },
-    selfIntegration: { ...base.selfIntegration, shadowEncounters: 7, encountersAtLastEvolution: 5, dominantArchetype: 'explorer' },
-    grammar: { name: 'base-grammar', source: '' },
-    extras: { persona: { fromBase: true }, archetypes: { fromBase: true } },
-  };
-}
 
 const SEED_PSYCHE = `[persona]
 name = "Scholar"
