@@ -7,7 +7,8 @@ import { readWornPersona } from '../personas/worn-persona.ts';
 import { type Binding, bindProvider } from './bind-provider.ts';
 import type { ModelUnavailable } from './provider.ts';
 import { checkProvider } from './endpoint-check.ts';
-import { INFERENCE_KEY, type InferenceSettings, inferenceViewOf, parseInferenceSettings, storedInferenceSettings } from './inference-settings.ts';
+import { INFERENCE_KEY, type InferenceSettings, inferenceSecrets, inferenceViewOf, parseInferenceSettings, storedInferenceSettings } from './inference-settings.ts';
+import { forgetStoredSecrets } from '../store/forget-secrets.ts';
 import { UsageBudget } from './usage-budget.ts';
 import { webLlmSpecOf } from './webllm-models.ts';
 
@@ -22,9 +23,16 @@ export function inferenceService(context: ServiceContext): Pick<AgentServiceImpl
     async inferenceSet({ settings }) {
       if (!canWrite()) return { ok: false, problems: [{ message: READ_ONLY_MESSAGE }] };
       return exclusively(async () => {
-        const parsed = parseInferenceSettings(settings, await inferenceSettingsOf(context));
+        const stored = await inferenceSettingsOf(context);
+        const parsed = parseInferenceSettings(settings, stored);
         if (!parsed.ok) return { ok: false, problems: parsed.error };
-        await db.settings.put({ key: INFERENCE_KEY, value: parsed.value });
+        // A key removed or replaced is no longer a stored secret an export refuses: no row may keep it.
+        const kept = new Set(inferenceSecrets(parsed.value).map((secret) => secret.value));
+        const forgotten = inferenceSecrets(stored).filter((secret) => !kept.has(secret.value));
+        await db.transaction('rw', db.tables, async () => {
+          await forgetStoredSecrets(db, forgotten);
+          await db.settings.put({ key: INFERENCE_KEY, value: parsed.value });
+        });
         return { ok: true, settings: inferenceViewOf(parsed.value) };
       });
     },

@@ -121,3 +121,28 @@ describe('secrets never leave the device', () => {
     expect(file).toMatch(/^\{"format":"anima-snapshot"/);
   });
 });
+
+describe('a secret the device forgets', () => {
+  it('is taken out of every stored row when the key is removed or replaced, so the export that refused it carries none of it', async () => {
+    const { db, service } = testService({ db: new AnimaDatabase('anima', freshIndexedDb()) });
+    const endpoint = { baseUrl: 'http://127.0.0.1:9/v1', model: 'tiny' };
+    expect((await service.inferenceSet({ settings: { provider: 'openai-compatible', openAi: { ...endpoint, apiKey: KEY } } })).ok).toBe(true);
+    const { session } = await service.open({});
+    const sessionId = session.id;
+    // Text that holds the key the way a user might type it, or an older build stored it.
+    await service.goalAdd({ sessionId, description: `Find out why ${KEY} is refused` });
+    const refused = await service.sessionExport({ sessionId, gzip: false });
+    expect(refused).toMatchObject({ ok: false, problems: [{ message: expect.stringContaining('the API key') }] });
+
+    // Replaced by another key: the old one is forgotten everywhere, the new one is kept where it belongs.
+    const NEW_KEY = 'sk-new-key-0000-1111-2222';
+    expect((await service.inferenceSet({ settings: { provider: 'openai-compatible', openAi: { ...endpoint, apiKey: NEW_KEY } } })).ok).toBe(true);
+    const stored = JSON.stringify(await Promise.all(db.tables.filter((table) => table.name !== 'settings').map((table) => table.toArray())));
+    expect(leaksIn(stored)).toEqual([]);
+    expect((await service.goalList({ sessionId, findingsLimit: 10 })).goals[0]?.description).toBe('Find out why [redacted] is refused');
+
+    const exported = await service.sessionExport({ sessionId, gzip: false });
+    if (!exported.ok) throw new Error(JSON.stringify(exported));
+    expect(leaksIn(new TextDecoder().decode(exported.bytes))).toEqual([]);
+  });
+});
