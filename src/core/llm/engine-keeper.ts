@@ -190,6 +190,8 @@ export class EngineKeeper<Model> {
       const interrupt = () => raw.interruptGenerate();
       signal?.addEventListener('abort', interrupt, { once: true });
       try {
+        // Aborted between the turn being given and the listener being added: nothing to interrupt yet.
+        if (signal?.aborted) throw cancelled(signal);
         ensureKept();
         return await raw.chat.completions.create({ ...request, stream: false }).catch(passOn);
       } finally {
@@ -208,6 +210,7 @@ export class EngineKeeper<Model> {
       };
       let chunks: AsyncIterable<EngineChunk>;
       try {
+        if (signal?.aborted) throw cancelled(signal);
         ensureKept();
         chunks = await raw.chat.completions.create({ ...request, stream: true }).catch(passOn);
       } catch (error) {
