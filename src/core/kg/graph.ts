@@ -143,6 +143,11 @@ export class KnowledgeGraph {
     return this.#byObject.get(symbolId) ?? [];
   }
 
+  /** Positions of the triples with a predicate, oldest first; read only, like {@link positionsFrom}. */
+  positionsWith(predicateId: number): readonly number[] {
+    return this.#byPredicate.get(predicateId) ?? [];
+  }
+
   outgoing(symbolId: number): Triple[] {
     return this.#at(this.#bySubject.get(symbolId));
   }

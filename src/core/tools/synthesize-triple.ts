@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RDFS_LABEL } from '../kg/term.ts';
+import { proposeByAnalogy } from '../kg/analogy.ts';
 import type { FactIds, Tool, ToolOutcome, ToolState } from './tool.ts';
 import { askForFacts, bottleneckOutcome, goalContextOf, type ModelAccess, modelFactsChange } from './model-facts.ts';
 
@@ -7,13 +7,18 @@ import { askForFacts, bottleneckOutcome, goalContextOf, type ModelAccess, modelF
 export const ANALOGY_CONFIDENCE_CAP = 0.7;
 const MIN_SIMILARITY = 0.6;
 const MAX_PROPOSALS = 3;
+/** Similar symbols consulted by analogy. */
+const NEIGHBOURS = 10;
+/** Least share of the similar symbols' weight a proposal needs (see AnalogyProposal.share). */
+const MIN_SHARE = 0;
 
 /**
  * Proposes new facts. With a model bound, the model proposes them from the symbol's facts and
  * those of its most similar symbol, each at its confidence under the cap (or says why it cannot).
- * Without, by analogy: when the goal's
- * symbol is very similar to another, the facts the other has and it lacks are asserted for it,
- * at a confidence of similarity x 0.8, never above 0.7, each with the analogy as provenance.
+ * Without, by analogy ({@link proposeByAnalogy}): the relational facts the symbol's similar
+ * symbols share and it lacks, best supported first, never names, codes, functional predicates
+ * or facts the graph contradicts; each at 0.8 x the similarity of its sharers averaged over all
+ * similar symbols consulted, never above 0.7, with the analogy and its support as provenance.
  */
 export const synthesizeTriple: Tool<{ symbol: number; by: 'analogy' | 'model' }> = {
   name: 'synthesize_triple',
@@ -27,46 +32,54 @@ export const synthesizeTriple: Tool<{ symbol: number; by: 'analogy' | 'model' }>
   baseScore: (state) => (state.goal.cyclesWorked - state.goal.lastProgressCycle >= 2 ? 0.45 : 0.2),
   proposeInput: (state) => ({ symbol: state.goalSymbols[0]!, by: state.model ? 'model' : 'analogy' }),
   run(input, state) {
-    const { graph } = state;
-    const label = (id: number) => graph.symbol(id)?.label ?? `#${id}`;
-    const [nearest] = state.similarity.nearest(input.symbol, { k: 1, minSimilarity: MIN_SIMILARITY });
     if (input.by === 'model') {
       if (!state.model) return { ok: false, summary: 'synthesize_triple: no model is bound to this run', facts: [], symbols: [], rejection: 'dependency_unavailable' };
+      const [nearest] = state.similarity.nearest(input.symbol, { k: 1, minSimilarity: MIN_SIMILARITY });
       return synthesizeWithModel(input.symbol, nearest?.symbolId, { ...state, model: state.model });
     }
-    if (!nearest) return { ok: true, summary: `no symbol is similar enough to ${label(input.symbol)} to reason by analogy`, facts: [], symbols: [input.symbol] };
-    const labelPredicate = graph.symbolByIri(RDFS_LABEL)?.id;
-    const own = new Set(graph.outgoing(input.symbol).map((triple) => `${triple.predicate} ${triple.object}`));
-    const proposals = graph
-      .outgoing(nearest.symbolId)
-      .filter((triple) => !graph.isMetadata(triple) && triple.predicate !== labelPredicate && triple.object !== input.symbol && !own.has(`${triple.predicate} ${triple.object}`))
-      .slice(0, MAX_PROPOSALS);
-    if (proposals.length === 0) return { ok: true, summary: `${label(input.symbol)} already has what ${label(nearest.symbolId)} has`, facts: [], symbols: [input.symbol, nearest.symbolId] };
-    const confidence = Math.min(ANALOGY_CONFIDENCE_CAP, nearest.similarity * 0.8);
-    const batch = graph.batch({ now: state.now });
-    for (const triple of proposals) batch.assert(input.symbol, triple.predicate, triple.object, confidence);
-    const delta = batch.delta;
-    const facts: FactIds[] = [...delta.addedTriples, ...delta.updatedTriples].map((triple) => [triple.subject, triple.predicate, triple.object]);
-    return {
-      ok: true,
-      summary: `by analogy with ${label(nearest.symbolId)} (similarity ${nearest.similarity.toFixed(2)}): ${facts.map(([, predicate, object]) => `${label(input.symbol)} ${label(predicate)} ${label(object)}`).join(', ')} at ${confidence.toFixed(2)}`,
-      facts,
-      symbols: [input.symbol, nearest.symbolId],
-      graphChange: {
-        delta,
-        provenance: (triple) => ({
-          sessionId: state.sessionId,
-          kind: 'analogy',
-          sources: [`symbol:${nearest.symbolId}`, `triple:${nearest.symbolId} ${triple.predicate} ${triple.object}`],
-          confidence,
-          cycle: state.cycle,
-          detail: `${label(triple.subject)} ${label(triple.predicate)} ${label(triple.object)} by analogy: ${label(nearest.symbolId)} has it, and is ${nearest.similarity.toFixed(2)} similar`,
-          createdAt: state.now,
-        }),
-      },
-    };
+    return synthesizeByAnalogy(input.symbol, state);
   },
 };
+
+/** Asserts the best supported analogy proposals for a symbol (see {@link synthesizeTriple}). */
+function synthesizeByAnalogy(symbol: number, state: ToolState): ToolOutcome {
+  const { graph } = state;
+  const label = (id: number) => graph.symbol(id)?.label ?? `#${id}`;
+  const { neighbours, proposals } = proposeByAnalogy(graph, state.similarity, symbol, { neighbours: NEIGHBOURS, minSimilarity: MIN_SIMILARITY });
+  if (neighbours.length === 0) return { ok: true, summary: `no symbol is similar enough to ${label(symbol)} to reason by analogy`, facts: [], symbols: [symbol] };
+  const similar = neighbours.map((hit) => hit.symbolId);
+  const chosen = proposals.filter((proposal) => proposal.share >= MIN_SHARE).slice(0, MAX_PROPOSALS);
+  const consulted = `${neighbours.length} similar symbol${neighbours.length === 1 ? '' : 's'} (${neighbours.map((hit) => `${label(hit.symbolId)} ${hit.similarity.toFixed(2)}`).join(', ')})`;
+  if (chosen.length === 0) return { ok: true, summary: `${label(symbol)} lacks no fact that its ${consulted} share and the graph allows`, facts: [], symbols: [symbol, ...similar] };
+  const confidenceOf = (proposal: (typeof chosen)[number]) => Math.min(ANALOGY_CONFIDENCE_CAP, proposal.strength * 0.8);
+  const byFact = new Map(chosen.map((proposal) => [`${proposal.predicate} ${proposal.object}`, proposal]));
+  const batch = graph.batch({ now: state.now });
+  for (const proposal of chosen) batch.assert(symbol, proposal.predicate, proposal.object, confidenceOf(proposal));
+  const delta = batch.delta;
+  const facts: FactIds[] = [...delta.addedTriples, ...delta.updatedTriples].map((triple) => [triple.subject, triple.predicate, triple.object]);
+  const supportOf = (proposal: (typeof chosen)[number]) => `support ${proposal.support}/${neighbours.length}, share ${proposal.share.toFixed(2)}`;
+  return {
+    ok: true,
+    summary: `by analogy with ${consulted}: ${chosen.map((proposal) => `${label(symbol)} ${label(proposal.predicate)} ${label(proposal.object)} (${supportOf(proposal)}) at ${confidenceOf(proposal).toFixed(2)}`).join(', ')}`,
+    facts,
+    symbols: [symbol, ...similar],
+    graphChange: {
+      delta,
+      provenance: (triple) => {
+        const proposal = byFact.get(`${triple.predicate} ${triple.object}`)!;
+        return {
+          sessionId: state.sessionId,
+          kind: 'analogy',
+          sources: proposal.sharers.map((sharer) => `triple:${sharer} ${triple.predicate} ${triple.object}`),
+          confidence: confidenceOf(proposal),
+          cycle: state.cycle,
+          detail: `${label(triple.subject)} ${label(triple.predicate)} ${label(triple.object)} by analogy: ${proposal.sharers.map(label).join(', ')} ha${proposal.support === 1 ? 's' : 've'} it (${supportOf(proposal)})`,
+          createdAt: state.now,
+        };
+      },
+    },
+  };
+}
 
 /** New facts about a symbol from the model, given its facts and those of its most similar symbol. */
 async function synthesizeWithModel(symbol: number, similar: number | undefined, state: ToolState & { model: ModelAccess }): Promise<ToolOutcome> {

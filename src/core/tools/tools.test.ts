@@ -48,14 +48,29 @@ describe('reason (symbolic)', () => {
 });
 
 describe('synthesize_triple (symbolic analogy)', () => {
-  it('proposes what the most similar symbol has, at a capped confidence with the analogy as provenance', async () => {
+  it('proposes what similar symbols have, with its support, at a capped confidence with the analogy as provenance', async () => {
     const state = stateFor(ZOO, 'Learn about Dog', 'diet habitat');
     const outcome = await tool('synthesize_triple').run(tool('synthesize_triple').proposeInput(state), state);
-    expect(outcome.summary).toMatch(/^by analogy with Wolf \(similarity 0\.\d\d\): Dog eats Meat, Dog lives-in Forest at 0\.\d\d$/);
+    expect(outcome.summary).toMatch(/^by analogy with 1 similar symbol \(Wolf 0\.\d\d\): Dog eats Meat \(support 1\/1, share 1\.00\) at 0\.\d\d, Dog lives-in Forest \(support 1\/1, share 1\.00\) at 0\.\d\d$/);
     const added = outcome.graphChange!.delta.addedTriples;
     expect(added).toHaveLength(2);
     expect(added.every((triple) => triple.confidence <= 0.7)).toBe(true);
-    expect(outcome.graphChange!.provenance(added[0]!)).toMatchObject({ kind: 'analogy', sources: [expect.stringMatching(/^symbol:\d+$/), expect.any(String)] });
+    expect(outcome.graphChange!.provenance(added[0]!)).toMatchObject({ kind: 'analogy', sources: [expect.stringMatching(/^triple:\d+ \d+ \d+$/)], detail: expect.stringContaining('Wolf has it (support 1/1') });
+  });
+
+  it('never copies a label between similar symbols (dog label canine)', async () => {
+    const graph = graphOf([
+      ['Dog', 'is-a', 'Mammal'],
+      ['Dog', 'has-part', 'Tail'],
+      ['Dog', 'label', 'dog'],
+      ['Wolf', 'is-a', 'Mammal'],
+      ['Wolf', 'has-part', 'Tail'],
+      ['Wolf', 'label', 'canine'],
+      ['Wolf', 'eats', 'Meat'],
+    ]);
+    const state = stateFor(graph, 'Learn about Dog', 'diet');
+    const outcome = await tool('synthesize_triple').run(tool('synthesize_triple').proposeInput(state), state);
+    expect(labels(graph, outcome.facts)).toEqual(['Dog eats Meat']);
   });
 });
 

@@ -1,0 +1,257 @@
+import type { KnowledgeGraph } from './graph.ts';
+import type { SimilarityHit, SimilarityIndex } from './similarity.ts';
+import { localName } from './symbol.ts';
+import { RDFS_LABEL } from './term.ts';
+
+/** Why a predicate's facts are never copied from one symbol to another. */
+export type UncopyableBecause = 'metadata' | 'name' | 'code' | 'functional';
+
+/** A fact proposed for a symbol by analogy: a (predicate, object) its similar symbols share. */
+export type AnalogyProposal = {
+  predicate: number;
+  object: number;
+  /** How many of the similar symbols have it. */
+  support: number;
+  /** Their similarities summed over those of all similar symbols considered (0..1]. */
+  share: number;
+  /** Their similarities summed over the number of similar symbols: the average evidence for it. */
+  strength: number;
+  /** The similar symbols that have it, most similar first. */
+  sharers: number[];
+};
+
+export type AnalogyOptions = {
+  /** Similar symbols consulted (default 10). */
+  neighbours?: number;
+  /** Least similarity a symbol needs to be consulted (default 0.6). */
+  minSimilarity?: number;
+};
+
+const DEFAULT_NEIGHBOURS = 10;
+const DEFAULT_MIN_SIMILARITY = 0.6;
+/** Outgoing triples read from one similar symbol at most: a hub is judged by its first ones. */
+const FACTS_PER_NEIGHBOUR = 256;
+/** Subjects read per predicate to judge it functional: bounds the cost on any graph size. */
+const FUNCTIONAL_SAMPLE_SUBJECTS = 1_000;
+/** Objects read per sampled subject: two already make a predicate non-functional. */
+const FUNCTIONAL_SCAN_PER_SUBJECT = 512;
+/** Fewer subjects than this say nothing about a predicate: one or two facts are one object each by chance. */
+const FUNCTIONAL_MIN_SUBJECTS = 3;
+/** Objects sampled per predicate to judge whether its values are identifiers. */
+const CODE_SAMPLE_OBJECTS = 64;
+
+const NAME_IRIS = new Set([
+  RDFS_LABEL,
+  'http://www.w3.org/2004/02/skos/core#prefLabel',
+  'http://www.w3.org/2004/02/skos/core#altLabel',
+  'http://www.w3.org/2004/02/skos/core#hiddenLabel',
+  'http://schema.org/name',
+  'https://schema.org/name',
+  'http://schema.org/alternateName',
+  'https://schema.org/alternateName',
+  'http://xmlns.com/foaf/0.1/name',
+  'http://xmlns.com/foaf/0.1/nick',
+]);
+const DISJOINT_IRI = 'http://www.w3.org/2002/07/owl#disjointWith';
+
+/**
+ * Class membership and subclass predicates: a tree taxonomy gives each node one parent by
+ * construction, so they look functional, yet a thing may belong to many classes. They are judged
+ * by names and codes only.
+ */
+const TAXONOMIC_NAMES = new Set(['isa', 'type', 'subclassof', 'instanceof', 'kindof', 'subclass']);
+
+/** The words of a predicate's name, lower case: `alpha-2` → alpha 2, `countryCode` → country code. */
+function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length > 0);
+}
+
+function looksLikeName(words: readonly string[], iri: string | undefined): boolean {
+  if (iri !== undefined && NAME_IRIS.has(iri)) return true;
+  const last = words.at(-1);
+  return last === 'label' || last === 'name' || last === 'nick' || last === 'nickname' || last === 'alias' || words.join('') === 'preflabel' || words.join('') === 'altlabel';
+}
+
+const CODE_WORDS = new Set(['code', 'id', 'identifier', 'isbn', 'issn', 'doi', 'sku', 'uuid', 'guid']);
+
+function looksLikeCode(words: readonly string[]): boolean {
+  const first = words[0] ?? '';
+  return words.some((word) => CODE_WORDS.has(word)) || first.startsWith('alpha') || first.startsWith('iso');
+}
+
+/** A literal that reads as an identifier: no spaces, and a digit in it or 2 to 4 capitals (FRA, Q42, 978-0-14). */
+function looksLikeIdentifier(value: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9._:/-]*$/.test(value) && (/\d/.test(value) || /^[A-Z]{2,4}$/.test(value));
+}
+
+/**
+ * What a graph's predicates allow analogy to copy. Judgements are cached until the graph's
+ * triple count changes (it has no revision number; a batch adds or removes triples), and each
+ * reads a bounded sample, so a cycle never scans a large graph.
+ */
+class PredicateJudge {
+  #tripleCount = -1;
+  readonly #verdicts = new Map<number, UncopyableBecause | null>();
+  readonly #graph: KnowledgeGraph;
+
+  constructor(graph: KnowledgeGraph) {
+    this.#graph = graph;
+  }
+
+  uncopyable(predicate: number): UncopyableBecause | undefined {
+    if (this.#tripleCount !== this.#graph.tripleCount) {
+      this.#verdicts.clear();
+      this.#tripleCount = this.#graph.tripleCount;
+    }
+    let verdict = this.#verdicts.get(predicate);
+    if (verdict === undefined) {
+      verdict = this.#judge(predicate) ?? null;
+      this.#verdicts.set(predicate, verdict);
+    }
+    return verdict ?? undefined;
+  }
+
+  #judge(predicate: number): UncopyableBecause | undefined {
+    const graph = this.#graph;
+    if (graph.isMetadata({ predicate })) return 'metadata';
+    const symbol = graph.symbol(predicate);
+    const name = symbol?.iri !== undefined ? localName(symbol.iri) : (symbol?.label ?? '');
+    const words = nameWords(name);
+    if (looksLikeName(words, symbol?.iri)) return 'name';
+    if (looksLikeCode(words) || this.#valuesAreIdentifiers(predicate)) return 'code';
+    if (!TAXONOMIC_NAMES.has(words.join('')) && this.#isFunctional(predicate)) return 'functional';
+    return undefined;
+  }
+
+  /** Whether most of a sample of the predicate's objects are literals that read as identifiers. */
+  #valuesAreIdentifiers(predicate: number): boolean {
+    const positions = this.#graph.positionsWith(predicate);
+    const step = Math.max(1, Math.floor(positions.length / CODE_SAMPLE_OBJECTS));
+    let sampled = 0;
+    let identifiers = 0;
+    for (let index = 0; index < positions.length && sampled < CODE_SAMPLE_OBJECTS; index += step) {
+      const object = this.#graph.symbol(this.#graph.columns.objects[positions[index]!]!);
+      sampled++;
+      if (object?.kind === 'literal' && looksLikeIdentifier(object.label)) identifiers++;
+    }
+    return sampled > 0 && identifiers / sampled >= 0.8;
+  }
+
+  /**
+   * Functional in the graph: every subject that has the predicate has exactly one object for it
+   * (capital, born-in, alpha-2), judged on up to FUNCTIONAL_SAMPLE_SUBJECTS subjects spread over
+   * its triples, and only once at least FUNCTIONAL_MIN_SUBJECTS subjects have it. Copying such a
+   * fact gives a symbol its neighbour's one value, which is wrong unless the two are the same thing.
+   */
+  #isFunctional(predicate: number): boolean {
+    const graph = this.#graph;
+    const { subjects, predicates, objects } = graph.columns;
+    const positions = graph.positionsWith(predicate);
+    const step = Math.max(1, Math.floor(positions.length / FUNCTIONAL_SAMPLE_SUBJECTS));
+    const seen = new Set<number>();
+    for (let index = 0; index < positions.length && seen.size < FUNCTIONAL_SAMPLE_SUBJECTS; index += step) {
+      const subject = subjects[positions[index]!]!;
+      if (seen.has(subject)) continue;
+      seen.add(subject);
+      let only: number | undefined;
+      let read = 0;
+      for (const position of graph.positionsFrom(subject)) {
+        if (read++ >= FUNCTIONAL_SCAN_PER_SUBJECT) break;
+        if (predicates[position] !== predicate) continue;
+        if (only === undefined) only = objects[position];
+        else if (objects[position] !== only) return false;
+      }
+    }
+    return seen.size >= FUNCTIONAL_MIN_SUBJECTS;
+  }
+}
+
+const judges = new WeakMap<KnowledgeGraph, PredicateJudge>();
+
+/** Why analogy never copies a predicate's facts, or undefined when it may (a relational predicate). */
+export function uncopyableBecause(graph: KnowledgeGraph, predicate: number): UncopyableBecause | undefined {
+  let judge = judges.get(graph);
+  if (judge === undefined) {
+    judge = new PredicateJudge(graph);
+    judges.set(graph, judge);
+  }
+  return judge.uncopyable(predicate);
+}
+
+/** The disjointness predicates a graph has: owl:disjointWith, or a relation named disjoint-with. */
+function disjointPredicates(graph: KnowledgeGraph): number[] {
+  const ids = new Set<number>();
+  const byIri = graph.symbolByIri(DISJOINT_IRI);
+  if (byIri) ids.add(byIri.id);
+  for (const symbol of graph.symbolsNamed('disjoint-with')) ids.add(symbol.id);
+  for (const symbol of graph.symbolsNamed('disjointWith')) ids.add(symbol.id);
+  return [...ids];
+}
+
+/**
+ * Whether the graph contradicts `subject predicate object`: it already holds it or its inverse
+ * (`object predicate subject`), or the subject already has that predicate to a class the graph
+ * states disjoint with the object.
+ */
+export function contradicted(graph: KnowledgeGraph, subject: number, predicate: number, object: number, disjoint = disjointPredicates(graph)): boolean {
+  if (graph.positionOf(subject, predicate, object) !== -1 || graph.positionOf(object, predicate, subject) !== -1) return true;
+  if (disjoint.length === 0) return false;
+  const { predicates, objects } = graph.columns;
+  for (const position of graph.positionsFrom(subject)) {
+    if (predicates[position] !== predicate) continue;
+    const other = objects[position]!;
+    if (disjoint.some((relation) => graph.positionOf(other, relation, object) !== -1 || graph.positionOf(object, relation, other) !== -1)) return true;
+  }
+  return false;
+}
+
+/**
+ * Facts for a symbol by analogy with its most similar symbols: each (predicate, object) that
+ * similar symbols have and it lacks, over relational predicates only (never names, codes or
+ * predicates functional in the graph, see {@link uncopyableBecause}), never one the graph
+ * contradicts, scored by how many similar symbols share it, weighted by their similarity.
+ * Best first: by share, then support, then older facts first.
+ */
+export function proposeByAnalogy(graph: KnowledgeGraph, similarity: SimilarityIndex, subject: number, options: AnalogyOptions = {}): { neighbours: SimilarityHit[]; proposals: AnalogyProposal[] } {
+  const neighbours = similarity.nearest(subject, { k: options.neighbours ?? DEFAULT_NEIGHBOURS, minSimilarity: options.minSimilarity ?? DEFAULT_MIN_SIMILARITY });
+  if (neighbours.length === 0) return { neighbours, proposals: [] };
+  const { predicates, objects } = graph.columns;
+  const candidates = new Map<string, { predicate: number; object: number; weight: number; sharers: number[]; first: number }>();
+  let order = 0;
+  for (const neighbour of neighbours) {
+    let read = 0;
+    for (const position of graph.positionsFrom(neighbour.symbolId)) {
+      if (read++ >= FACTS_PER_NEIGHBOUR) break;
+      const predicate = predicates[position]!;
+      const object = objects[position]!;
+      if (object === subject || uncopyableBecause(graph, predicate) !== undefined) continue;
+      const key = `${predicate} ${object}`;
+      const candidate = candidates.get(key);
+      if (candidate === undefined) candidates.set(key, { predicate, object, weight: neighbour.similarity, sharers: [neighbour.symbolId], first: order++ });
+      else if (!candidate.sharers.includes(neighbour.symbolId)) {
+        candidate.weight += neighbour.similarity;
+        candidate.sharers.push(neighbour.symbolId);
+      }
+    }
+  }
+  const total = neighbours.reduce((sum, hit) => sum + hit.similarity, 0);
+  const disjoint = disjointPredicates(graph);
+  const ranked = [...candidates.values()]
+    .filter((candidate) => !contradicted(graph, subject, candidate.predicate, candidate.object, disjoint))
+    .sort((a, b) => b.weight - a.weight || b.sharers.length - a.sharers.length || a.first - b.first);
+  return {
+    neighbours,
+    proposals: ranked.map((candidate) => ({
+      predicate: candidate.predicate,
+      object: candidate.object,
+      support: candidate.sharers.length,
+      share: candidate.weight / total,
+      strength: candidate.weight / neighbours.length,
+      sharers: candidate.sharers,
+    })),
+  };
+}
