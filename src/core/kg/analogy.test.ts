@@ -48,6 +48,16 @@ describe('proposeByAnalogy', () => {
     expect(proposalsFor(graph, 'Dog')).toEqual(['eats Meat (2)', 'howls-at Moon (1)', 'lives-in Burrow (1)']);
   });
 
+  it('consults symbols with similar names that the graph has not connected yet', () => {
+    const graph = graphWith([
+      ['cactus wren', 'is-a', 'Wren'],
+      ['rock wren', 'is-a', 'Wren'],
+      ['cactus wren', 'eats', 'Insect'],
+      ['marsh wren', 'nests-in', 'Reed'],
+    ]);
+    expect(proposalsFor(graph, 'marsh wren')).toEqual(['is-a Wren (2)', 'eats Insect (1)']);
+  });
+
   it('never copies a name: label, rdfs:label, schema:name or skos:altLabel', () => {
     const graph = graphWith([
       ...CANIDS,

@@ -1,7 +1,6 @@
 import type { KnowledgeGraph } from './graph.ts';
 import type { SimilarityHit, SimilarityIndex } from './similarity.ts';
-import { localName } from './symbol.ts';
-import { RDFS_LABEL } from './term.ts';
+import { isNameRelation, relationWords } from './names.ts';
 
 /** Why a predicate's facts are never copied from one symbol to another. */
 export type UncopyableBecause = 'metadata' | 'name' | 'code' | 'functional';
@@ -21,7 +20,7 @@ export type AnalogyProposal = {
 };
 
 export type AnalogyOptions = {
-  /** Similar symbols consulted (default 10). */
+  /** Similar symbols consulted, by meaning or by name (default 10). */
   neighbours?: number;
   /** Least similarity a symbol needs to be consulted (default 0.6). */
   minSimilarity?: number;
@@ -40,18 +39,6 @@ const FUNCTIONAL_MIN_SUBJECTS = 3;
 /** Objects sampled per predicate to judge whether its values are identifiers. */
 const CODE_SAMPLE_OBJECTS = 64;
 
-const NAME_IRIS = new Set([
-  RDFS_LABEL,
-  'http://www.w3.org/2004/02/skos/core#prefLabel',
-  'http://www.w3.org/2004/02/skos/core#altLabel',
-  'http://www.w3.org/2004/02/skos/core#hiddenLabel',
-  'http://schema.org/name',
-  'https://schema.org/name',
-  'http://schema.org/alternateName',
-  'https://schema.org/alternateName',
-  'http://xmlns.com/foaf/0.1/name',
-  'http://xmlns.com/foaf/0.1/nick',
-]);
 const DISJOINT_IRI = 'http://www.w3.org/2002/07/owl#disjointWith';
 
 /**
@@ -60,21 +47,6 @@ const DISJOINT_IRI = 'http://www.w3.org/2002/07/owl#disjointWith';
  * by names and codes only.
  */
 const TAXONOMIC_NAMES = new Set(['isa', 'type', 'subclassof', 'instanceof', 'kindof', 'subclass']);
-
-/** The words of a predicate's name, lower case: `alpha-2` → alpha 2, `countryCode` → country code. */
-function nameWords(name: string): string[] {
-  return name
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((word) => word.length > 0);
-}
-
-function looksLikeName(words: readonly string[], iri: string | undefined): boolean {
-  if (iri !== undefined && NAME_IRIS.has(iri)) return true;
-  const last = words.at(-1);
-  return last === 'label' || last === 'name' || last === 'nick' || last === 'nickname' || last === 'alias' || words.join('') === 'preflabel' || words.join('') === 'altlabel';
-}
 
 const CODE_WORDS = new Set(['code', 'id', 'identifier', 'isbn', 'issn', 'doi', 'sku', 'uuid', 'guid']);
 
@@ -119,9 +91,9 @@ class PredicateJudge {
     const graph = this.#graph;
     if (graph.isMetadata({ predicate })) return 'metadata';
     const symbol = graph.symbol(predicate);
-    const name = symbol?.iri !== undefined ? localName(symbol.iri) : (symbol?.label ?? '');
-    const words = nameWords(name);
-    if (looksLikeName(words, symbol?.iri)) return 'name';
+    if (symbol === undefined) return 'metadata';
+    if (isNameRelation(symbol)) return 'name';
+    const words = relationWords(symbol);
     if (looksLikeCode(words) || this.#valuesAreIdentifiers(predicate)) return 'code';
     if (!TAXONOMIC_NAMES.has(words.join('')) && this.#isFunctional(predicate)) return 'functional';
     return undefined;
@@ -210,6 +182,21 @@ export function contradicted(graph: KnowledgeGraph, subject: number, predicate: 
 }
 
 /**
+ * The k symbols most similar to one, by meaning (shared facts) or by name (shared label words:
+ * "marsh wren" and "cactus wren"), each at the higher of its two similarities. Names find kin
+ * that the graph has not yet connected; they are a reason to compare facts, never facts to copy.
+ */
+function similarSymbols(graph: KnowledgeGraph, similarity: SimilarityIndex, subject: number, k: number, minSimilarity: number): SimilarityHit[] {
+  const best = new Map<number, number>();
+  const byName = similarity.nearestToText(graph.symbol(subject)?.label ?? '', k + 1, { minSimilarity }).filter((hit) => hit.symbolId !== subject);
+  for (const hit of [...similarity.nearest(subject, { k, minSimilarity }), ...byName]) best.set(hit.symbolId, Math.max(best.get(hit.symbolId) ?? 0, hit.similarity));
+  return [...best]
+    .map(([symbolId, value]) => ({ symbolId, similarity: value }))
+    .sort((a, b) => b.similarity - a.similarity || a.symbolId - b.symbolId)
+    .slice(0, k);
+}
+
+/**
  * Facts for a symbol by analogy with its most similar symbols: each (predicate, object) that
  * similar symbols have and it lacks, over relational predicates only (never names, codes or
  * predicates functional in the graph, see {@link uncopyableBecause}), never one the graph
@@ -217,7 +204,7 @@ export function contradicted(graph: KnowledgeGraph, subject: number, predicate: 
  * Best first: by share, then support, then older facts first.
  */
 export function proposeByAnalogy(graph: KnowledgeGraph, similarity: SimilarityIndex, subject: number, options: AnalogyOptions = {}): { neighbours: SimilarityHit[]; proposals: AnalogyProposal[] } {
-  const neighbours = similarity.nearest(subject, { k: options.neighbours ?? DEFAULT_NEIGHBOURS, minSimilarity: options.minSimilarity ?? DEFAULT_MIN_SIMILARITY });
+  const neighbours = similarSymbols(graph, similarity, subject, options.neighbours ?? DEFAULT_NEIGHBOURS, options.minSimilarity ?? DEFAULT_MIN_SIMILARITY);
   if (neighbours.length === 0) return { neighbours, proposals: [] };
   const { predicates, objects } = graph.columns;
   const candidates = new Map<string, { predicate: number; object: number; weight: number; sharers: number[]; first: number }>();

@@ -96,7 +96,7 @@ describe('meaning vectors', () => {
     expect(new SimilarityIndex(new KnowledgeGraph()).baseVector(id('Dog')).words).toEqual(index.baseVector(id('Dog')).words);
   });
 
-  it("leaves the agent's bookkeeping and rdfs:label names out of a meaning", () => {
+  it("leaves the agent's bookkeeping and names (rdfs:label, schema:name, label) out of a meaning", () => {
     const { graph, index, id } = animalGraph();
     const before = index.similarityOf(id('Dog'), id('Mars'));
     const dogMeaning = index.meaningVector(id('Dog'));
@@ -105,6 +105,10 @@ describe('meaning vectors', () => {
       ['Mars', 'agent:status', 'Active'],
       ['Dog', RDFS_LABEL, '"dog"'],
       ['Mars', RDFS_LABEL, '"dog"'],
+      ['Dog', 'http://schema.org/name', '"Rex"'],
+      ['Mars', 'http://schema.org/name', '"Rex"'],
+      ['Dog', 'label', 'canine'],
+      ['Mars', 'label', 'canine'],
     ]);
     expect(index.meaningVector(id('Dog')).words).toEqual(dogMeaning.words);
     expect(index.similarityOf(id('Dog'), id('Mars'))).toBe(before);

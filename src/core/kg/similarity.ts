@@ -10,7 +10,7 @@ import {
   wordHypervector,
 } from './hypervector.ts';
 import type { SymbolKind } from './symbol.ts';
-import { RDFS_LABEL } from './term.ts';
+import { isNameRelation } from './names.ts';
 import type { TripleColumns } from './triple-columns.ts';
 
 /** A symbol found by similarity, and how similar it is (1 alike, about 0.5 unrelated). */
@@ -93,8 +93,9 @@ export function symbolsTouchedBy(delta: GraphDelta): Set<number> {
  *   confidence (in tenths). Symbols with the same parents and properties (Dog and Wolf: is-a
  *   Canine, has-part Fur, eats Meat) so get close vectors. A predicate has two role vectors of its
  *   own, apart from its base vector, so "incoming via p" differs from "outgoing via p" and a
- *   feature (p, o) never equals (o, p). Metadata triples (`agent:` predicates) and rdfs:label
- *   values are left out: they are bookkeeping and names, not meaning; other literal objects (a
+ *   feature (p, o) never equals (o, p). Metadata triples (`agent:` predicates) and names (rdfs:label,
+ *   schema:name, a relation called label: see isNameRelation) are left out: they are bookkeeping
+ *   and names, not meaning; other literal objects (a
  *   colour, a year) are kept, as symbols sharing a value do share a property. A symbol without
  *   domain triples has its base vector as its meaning. A hub is described by its first
  *   `featureLimit` triples (outgoing first, in the order they were added).
@@ -286,7 +287,8 @@ export class SimilarityIndex {
     const predicate = columns.predicates[position]!;
     let isLeftOut = this.#isLeftOutPredicate.get(predicate);
     if (isLeftOut === undefined) {
-      isLeftOut = this.#graph.isMetadata({ predicate }) || this.#graph.symbol(predicate)?.iri === RDFS_LABEL;
+      const relation = this.#graph.symbol(predicate);
+      isLeftOut = this.#graph.isMetadata({ predicate }) || (relation !== undefined && isNameRelation(relation));
       this.#isLeftOutPredicate.set(predicate, isLeftOut);
     }
     return isLeftOut ? 0 : Math.round(columns.confidences[position]! * CONFIDENCE_LEVELS);

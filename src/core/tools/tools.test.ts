@@ -58,6 +58,15 @@ describe('synthesize_triple (symbolic analogy)', () => {
     expect(outcome.graphChange!.provenance(added[0]!)).toMatchObject({ kind: 'analogy', sources: [expect.stringMatching(/^triple:\d+ \d+ \d+$/)], detail: expect.stringContaining('Wolf has it (support 1/1') });
   });
 
+  it('leaves out a fact that few of the similar symbols share', async () => {
+    const canid = (name: string): [string, string, string][] => [[name, 'is-a', 'Canine'], [name, 'has-part', 'Tail'], [name, 'has-part', 'Fur']];
+    // eats has two objects for Wolf, so it is not functional; lives-in, with one subject each, is not judged.
+    const graph = graphOf([...canid('Dog'), ...['Wolf', 'Fox', 'Coyote', 'Jackal'].flatMap((name): [string, string, string][] => [...canid(name), [name, 'eats', 'Meat']]), ['Wolf', 'eats', 'Carrion'], ['Jackal', 'lives-in', 'Burrow'], ['Fox', 'lives-in', 'Den']]);
+    const state = stateFor(graph, 'Learn about Dog', 'diet');
+    const outcome = await tool('synthesize_triple').run(tool('synthesize_triple').proposeInput(state), state);
+    expect(labels(graph, outcome.facts)).toEqual(['Dog eats Meat']);
+  });
+
   it('never copies a label between similar symbols (dog label canine)', async () => {
     const graph = graphOf([
       ['Dog', 'is-a', 'Mammal'],

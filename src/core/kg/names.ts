@@ -1,0 +1,39 @@
+import type { KgSymbol } from './symbol.ts';
+import { localName } from './symbol.ts';
+import { RDFS_LABEL } from './term.ts';
+
+/** Relations that name a thing rather than say something about it, by IRI. */
+const NAME_IRIS = new Set([
+  RDFS_LABEL,
+  'http://www.w3.org/2004/02/skos/core#prefLabel',
+  'http://www.w3.org/2004/02/skos/core#altLabel',
+  'http://www.w3.org/2004/02/skos/core#hiddenLabel',
+  'http://schema.org/name',
+  'https://schema.org/name',
+  'http://schema.org/alternateName',
+  'https://schema.org/alternateName',
+  'http://xmlns.com/foaf/0.1/name',
+  'http://xmlns.com/foaf/0.1/nick',
+]);
+
+/** The words of a relation's name, lower case: `alpha-2` → alpha 2, `countryCode` → country code. */
+export function relationWords(relation: Pick<KgSymbol, 'label' | 'iri'>): string[] {
+  const name = relation.iri !== undefined ? localName(relation.iri) : relation.label;
+  return name
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length > 0);
+}
+
+/**
+ * Whether a relation names its subject (rdfs:label, skos:prefLabel, schema:name, foaf:name, or a
+ * relation called label, name, nick or alias, or ending so: common-name): names are not meaning,
+ * so similarity leaves them out and analogy never copies them.
+ */
+export function isNameRelation(relation: Pick<KgSymbol, 'label' | 'iri'>): boolean {
+  if (relation.iri !== undefined && NAME_IRIS.has(relation.iri)) return true;
+  const words = relationWords(relation);
+  const last = words.at(-1);
+  return last === 'label' || last === 'name' || last === 'nick' || last === 'nickname' || last === 'alias' || words.join('') === 'preflabel' || words.join('') === 'altlabel';
+}
