@@ -3,7 +3,7 @@ import type { ServiceContext } from '../service-context.ts';
 import { READ_ONLY_MESSAGE } from '../service-context.ts';
 import { goalViewOf, refOf } from '../views.ts';
 import { recallEpisodes } from './episodes.ts';
-import { DEFAULT_STALL_THRESHOLD, type Goal, parseCriteria } from './goal.ts';
+import { DEFAULT_STALL_THRESHOLD, type Goal, hasGoalEnded, parseCriteria } from './goal.ts';
 import { consolidateMemory, endActivePlans, runCycle } from './run-cycle.ts';
 import { bindRunModel } from '../llm/inference-service.ts';
 import { isQuotaExceeded } from '../store/quota.ts';
@@ -52,7 +52,7 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
       return exclusively(async () => {
         const goal = await db.goals.get(goalId);
         if (!goal || goal.sessionId !== sessionId) return { ok: false, problems: [{ message: `there is no goal ${goalId}` }] };
-        if (status !== undefined && (goal.status === 'completed' || goal.status === 'failed'))
+        if (status !== undefined && hasGoalEnded(goal.status))
           return { ok: false, problems: [{ message: `goal ${goalId} has ended (${goal.status}); add a new goal instead` }] };
         if (goal.status === 'waiting' && status !== undefined && status !== 'failed')
           return { ok: false, problems: [{ message: `goal ${goalId} waits for your answer (${goal.statusReason ?? 'an approval or a question'}); answer it on the Approvals screen, or cancel the goal` }] };

@@ -9,7 +9,7 @@ import { shadowViewOf } from '../tools/tool.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { READ_ONLY_MESSAGE } from '../service-context.ts';
 import type { Approval } from './approval.ts';
-import type { Goal } from './goal.ts';
+import { type Goal, hasGoalEnded } from './goal.ts';
 
 type ApprovalMethods = 'approvalList' | 'approvalDecide';
 
@@ -82,7 +82,7 @@ export function approvalService(context: ServiceContext): Pick<AgentServiceImple
           if (!approval || approval.sessionId !== sessionId) return { ok: false as const, problems: [{ message: `there is no approval ${approvalId}` }] };
           if (approval.status !== 'pending') return { ok: false as const, problems: [{ message: `approval ${approvalId} was already decided (${approval.status})` }] };
           const goal = await db.goals.get(approval.goalId);
-          if (!goal || goal.status === 'completed' || goal.status === 'failed')
+          if (!goal || hasGoalEnded(goal.status))
             return { ok: false as const, problems: [{ message: `its goal has ended${goal ? ` (${goal.status})` : ''}; nothing is left to approve` }] };
           const decidedAt = now();
           const action = describeAction(approval);

@@ -6,8 +6,14 @@ import { goalTextSchema } from '../names.ts';
 import { type RequestedChange, requestedChangesOf } from './requested-change.ts';
 import { singular } from '../kg/sentence-facts.ts';
 
-export const goalStatusSchema = z.enum(['active', 'suspended', 'waiting', 'completed', 'failed']);
+/** `failed`: it cannot be met (refused, or cancelled by the user); `abandoned`: the agent gave up on it (seed 000). */
+export const goalStatusSchema = z.enum(['active', 'suspended', 'waiting', 'completed', 'failed', 'abandoned']);
 export type GoalStatus = z.infer<typeof goalStatusSchema>;
+
+/** Whether a goal has ended: nothing works on it any more, and its status stays. */
+export function hasGoalEnded(status: GoalStatus): boolean {
+  return status === 'completed' || status === 'failed' || status === 'abandoned';
+}
 
 /** A fact found for a goal, as symbol ids (the graph holds its confidence and provenance). */
 export const findingSchema = z.tuple([z.number().int(), z.number().int(), z.number().int()]);
@@ -24,7 +30,7 @@ export const goalSchema = z.object({
   cyclesWorked: z.number().int().nonnegative(),
   lastProgressCycle: z.number().int().nonnegative(),
   stallThreshold: z.number().int().positive(),
-  /** Why a goal ended (completed, failed) or waits (suspended; waiting: for the user's approval). */
+  /** Why a goal ended (completed, failed, abandoned) or waits (suspended; waiting: for the user's approval). */
   statusReason: z.string().optional(),
   /** Domain facts its tool calls returned or derived, in the order found, without repeats. */
   findings: z.array(findingSchema),
@@ -50,6 +56,21 @@ export const goalSchema = z.object({
 export type Goal = z.infer<typeof goalSchema>;
 
 export const DEFAULT_STALL_THRESHOLD = 5;
+
+/**
+ * A goal is abandoned once it has gone this many times its stall threshold of its own cycles
+ * without progress. At 1x reflection demotes and re-plans it (and criteria that split are split),
+ * at 2x it suggests a split by hand; by 3x every remedy had its turn, and going on would only
+ * repeat them (15 cycles at the default threshold of 5).
+ */
+export const ABANDON_STALL_FACTOR = 3;
+
+/** Why an active goal is abandoned for stalling, if it has stalled that long. */
+export function stalledTooLong(goal: Pick<Goal, 'status' | 'cyclesWorked' | 'lastProgressCycle' | 'stallThreshold'>): string | undefined {
+  const stagnantFor = goal.cyclesWorked - goal.lastProgressCycle;
+  if (goal.status !== 'active' || stagnantFor < ABANDON_STALL_FACTOR * goal.stallThreshold) return undefined;
+  return `no progress in ${stagnantFor} of its cycles (${ABANDON_STALL_FACTOR} times its stall threshold of ${goal.stallThreshold}): demoted and re-planned, it still found nothing new`;
+}
 export const DEFAULT_PRIORITY = 128;
 
 /**

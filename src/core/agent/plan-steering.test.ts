@@ -41,7 +41,7 @@ function withFailing(name: string): AgentTool[] {
 }
 
 describe('plans that steer', () => {
-  it('backs out of a failed step with a new plan in another order, and fails the goal, with the reason, when its third plan fails', async () => {
+  it('backs out of a failed step with a new plan in another order, and abandons the goal, with the reason, when its third plan fails', async () => {
     const { db, sessionId } = await sessionWithGoal();
     const records = await cycles(db, sessionId, 5, withFailing('infer_rules'));
     // Cycle 2: the new plan starts with the rules, but they just ran (recency -0.40): kg_query outscores them, out of the plan.
@@ -66,8 +66,8 @@ describe('plans that steer', () => {
       ['gap_analysis', 'pending'],
     ]);
     const goal = (await db.goals.get(1))!;
-    expect(goal).toMatchObject({ status: 'failed', plansMade: 3, plansFailed: 3, statusReason: '3 of its plans failed (the limit is 3); the last: step 2 (infer_rules) failed: injected failure' });
-    expect(records[3]!.statusChange).toBe(`failed: ${goal.statusReason}`);
+    expect(goal).toMatchObject({ status: 'abandoned', plansMade: 3, plansFailed: 3, statusReason: '3 of its plans failed (the limit is 3); the last: step 2 (infer_rules) failed: injected failure' });
+    expect(records[3]!.statusChange).toBe(`abandoned: ${goal.statusReason}`);
     expect(records[1]!.observe).toContain('new plan: reason first (attempt 1)');
   });
 

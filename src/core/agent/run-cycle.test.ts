@@ -135,6 +135,8 @@ describe('episodic memory in the loop', () => {
   it('consolidates when working memory passes 0.8 pressure, then recalls the episodes for the goal', async () => {
     const { db, service, sessionId } = await agentOnStarterGraph();
     await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano crater' });
+    // A patient goal: at the default threshold it would be abandoned after 15 cycles without progress.
+    await db.goals.update(1, { stallThreshold: 10 });
     // Three entries a cycle: the 27th cycle takes working memory past 80 of 100.
     const cycles = await runAnswering(service, sessionId, 30);
     expect(await db.episodes.count()).toBeGreaterThan(0);

@@ -15,7 +15,7 @@ import type { ModelAccess } from '../tools/model-facts.ts';
 import { storeScratchNote } from './scratch-note.ts';
 import type { ReadableDocument } from '../kg/document.ts';
 import { DEFAULT_WEB_ACCESS, WEB_ACCESS_KEY, webAccessSchema } from '../tools/web-access.ts';
-import type { Goal } from './goal.ts';
+import { type Goal, hasGoalEnded, stalledTooLong } from './goal.ts';
 import { questionDigest } from './question.ts';
 import { consolidate, type Episode } from './episodes.ts';
 import { addToMemory, DEFAULT_MEMORY_CAPACITY, type MemoryEntry, memoryPressure } from './working-memory.ts';
@@ -155,18 +155,25 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
           ? await settleAsk(common, decision, gate.veto, gate.digest)
           : asked
             ? await settleQuestion(common, decision, asked, gate.approval)
-            : await settleRun(common, graph, decision, outcome, goals, gate.approval);
+            : await settleRun(common, graph, decision, outcome, gate.approval);
     const { record } = result;
     if (outcome.modelUse) record.model = outcome.modelUse;
+    const settled = result.updatedGoals[0]!;
+    const stalled = stalledTooLong(settled);
+    if (stalled) result.updatedGoals[0] = { ...settled, status: 'abandoned', statusReason: stalled };
     const updatedGoals = decision.plan ? await settlePlan(common, decision, gate, outcome, result.updatedGoals, settings.maxFailedPlans) : result.updatedGoals;
-    if (updatedGoals[0]!.status === 'failed' && result.updatedGoals[0]!.status !== 'failed') {
+    const worked = updatedGoals[0]!;
+    if (worked.status !== settled.status && (worked.status === 'failed' || worked.status === 'abandoned')) {
       record.outcome = 'failed';
-      record.statusChange = `failed: ${updatedGoals[0]!.statusReason}`;
+      record.statusChange = `${worked.status}: ${worked.statusReason}`;
       record.act = `${record.act} (${record.statusChange})`;
     }
+    if (worked.status === 'abandoned') await recordAbandonment(common, worked);
+    const parent = await settleParent(common, goals, worked);
+    if (parent) updatedGoals.push(parent);
     await db.goals.bulkPut(updatedGoals);
     // A goal that ended without its plan steering (planning was turned off) leaves no plan active.
-    if (!decision.plan && (updatedGoals[0]!.status === 'completed' || updatedGoals[0]!.status === 'failed')) await endActivePlans(db, decision.goal, `its goal ${updatedGoals[0]!.status}`);
+    if (!decision.plan && hasGoalEnded(worked.status)) await endActivePlans(db, decision.goal, `its goal ${worked.status}`);
     await rememberCycle(common, decision, record, outcome, memory);
     await db.cycles.add(record);
     await db.provenance.add({
@@ -226,8 +233,8 @@ export function cycleContextOf(inputs: Pick<Awaited<ReturnType<typeof readCycleI
 type CommitContext = { db: AnimaDatabase; sessionId: string; cycle: number; startedAt: number };
 type Settled = { record: CycleRecord; updatedGoals: Goal[] };
 
-/** The tool ran: the goal is evaluated, maybe split, maybe its parent resumed. */
-async function settleRun(context: CommitContext, graph: KnowledgeGraph, decision: Decision, outcome: ToolOutcome, goals: readonly Goal[], approval: Approval | undefined): Promise<Settled> {
+/** The tool ran: the goal is evaluated, maybe split. */
+async function settleRun(context: CommitContext, graph: KnowledgeGraph, decision: Decision, outcome: ToolOutcome, approval: Approval | undefined): Promise<Settled> {
   const { db, sessionId, cycle, startedAt } = context;
   const evaluated = evaluateGoal(graph, decision, outcome);
   if (outcome.fetchedUrl !== undefined) evaluated.goal.fetchedUrls = [...(evaluated.goal.fetchedUrls ?? []), outcome.fetchedUrl].slice(-50);
@@ -253,22 +260,6 @@ async function settleRun(context: CommitContext, graph: KnowledgeGraph, decision
       detail: `${split.parent.description}: ${split.parent.statusReason}: ${split.children.map((child) => child.successCriteria).join(' | ')}`,
       createdAt: startedAt,
     });
-  }
-  // A child that completes lets its parent be looked at again once all its siblings are done.
-  if (evaluated.goal.status === 'completed' && evaluated.goal.parentId !== undefined) {
-    const siblings = goals.filter((goal) => goal.parentId === evaluated.goal.parentId && goal.id !== evaluated.goal.id);
-    const parent = goals.find((goal) => goal.id === evaluated.goal.parentId);
-    if (parent && parent.status === 'suspended' && siblings.every((sibling) => sibling.status === 'completed')) {
-      // The parent takes in what its children found: its own criteria are judged on all of it.
-      const known = new Set(parent.findings.map((fact) => fact.join(' ')));
-      const inherited = [...siblings, evaluated.goal].flatMap((child) => child.findings).filter((fact) => {
-        const key = fact.join(' ');
-        if (known.has(key)) return false;
-        known.add(key);
-        return true;
-      });
-      updatedGoals.push({ ...parent, status: 'active', statusReason: 'its sub-goals are complete', lastProgressCycle: parent.cyclesWorked, findings: [...parent.findings, ...inherited].slice(0, MAX_FINDINGS) });
-    }
   }
   if (approval) await db.approvals.put({ ...approval, status: 'done', doneInCycle: cycle });
   const act = `${outcome.summary} -> ${evaluated.outcome}${statusChange ? ` (${statusChange})` : ''}`;
@@ -401,7 +392,7 @@ async function rememberCycle(context: CommitContext, decision: Decision, record:
 /**
  * The plan after the cycle: its step takes the cycle's result, a plan the cycle ended or made is
  * stored (a new one counted on its goal), and a failed plan is counted; once `maxFailedPlans`
- * failed, the goal fails, with the reason. A plan ends with its goal.
+ * failed, the goal is abandoned, with the reason. A plan ends with its goal.
  */
 async function settlePlan(context: CommitContext, decision: Decision, gate: ActGate, outcome: ToolOutcome, updatedGoals: Goal[], maxFailedPlans: number): Promise<Goal[]> {
   const { db, cycle } = context;
@@ -422,11 +413,53 @@ async function settlePlan(context: CommitContext, decision: Decision, gate: ActG
     const plansFailed = (goal.plansFailed ?? 0) + 1;
     goal = { ...goal, plansFailed };
     if (plansFailed >= maxFailedPlans && (goal.status === 'active' || goal.status === 'suspended'))
-      goal = { ...goal, status: 'failed', statusReason: `${plansFailed} of its plans failed (the limit is ${maxFailedPlans}); the last: ${plan.statusReason}` };
+      goal = { ...goal, status: 'abandoned', statusReason: `${plansFailed} of its plans failed (the limit is ${maxFailedPlans}); the last: ${plan.statusReason}` };
   } else if (goal.status === 'completed') plan = { ...plan, status: 'completed', statusReason: 'its goal is met' };
   else if (goal.status === 'failed') plan = { ...plan, status: 'failed', statusReason: `its goal failed: ${goal.statusReason ?? ''}` };
+  else if (goal.status === 'abandoned') plan = { ...plan, status: 'failed', statusReason: `its goal was abandoned: ${goal.statusReason ?? ''}` };
   await db.plans.put(plan);
   return [goal, ...updatedGoals.slice(1)];
+}
+
+/**
+ * The agent gave up on a goal (seed 000: an abandoned goal is a shadow encounter): a provenance
+ * record with the reason, and an encounter counted on the psyche, which grows individuation at
+ * the next evolution. Call inside the cycle's transaction.
+ */
+async function recordAbandonment(context: CommitContext, goal: Goal): Promise<void> {
+  const { db, sessionId, cycle, startedAt } = context;
+  await countShadowEncounter(db, sessionId, startedAt);
+  await db.provenance.add({ sessionId, kind: 'abandonment', sources: [`goal:${goal.id}`], confidence: 1, cycle, detail: `abandoned "${goal.description}": ${goal.statusReason ?? ''}`, createdAt: startedAt });
+}
+
+/**
+ * A parent waits (suspended) for the sub-goals it was split into. Once a child ends and all its
+ * siblings have ended too, the parent resumes when they all completed, taking in what they found;
+ * when any failed or was abandoned, the parent is abandoned: it was split because it stalled, so
+ * resuming it would only stall (and split) again.
+ */
+async function settleParent(context: CommitContext, goals: readonly Goal[], child: Goal): Promise<Goal | undefined> {
+  if (child.parentId === undefined || !hasGoalEnded(child.status)) return undefined;
+  const parent = goals.find((goal) => goal.id === child.parentId);
+  const children = [...goals.filter((goal) => goal.parentId === child.parentId && goal.id !== child.id), child];
+  if (!parent || parent.status !== 'suspended' || !children.every((sibling) => hasGoalEnded(sibling.status))) return undefined;
+  const unmet = children.filter((sibling) => sibling.status !== 'completed');
+  if (unmet.length > 0) {
+    const statusReason = `its sub-goals did not all complete: ${unmet.map((sibling) => `#${sibling.id} ${sibling.status} (${sibling.statusReason ?? 'no reason given'})`).join('; ')}`;
+    const abandoned: Goal = { ...parent, status: 'abandoned', statusReason };
+    await recordAbandonment(context, abandoned);
+    await endActivePlans(context.db, parent, `its goal was abandoned: ${statusReason}`);
+    return abandoned;
+  }
+  // The parent takes in what its children found: its own criteria are judged on all of it.
+  const known = new Set(parent.findings.map((fact) => fact.join(' ')));
+  const inherited = children.flatMap((sibling) => sibling.findings).filter((fact) => {
+    const key = fact.join(' ');
+    if (known.has(key)) return false;
+    known.add(key);
+    return true;
+  });
+  return { ...parent, status: 'active', statusReason: 'its sub-goals are complete', lastProgressCycle: parent.cyclesWorked, findings: [...parent.findings, ...inherited].slice(0, MAX_FINDINGS) };
 }
 
 /** Ends a goal's active plans (its goal ended, or was cancelled), with why; call inside a transaction over plans. */

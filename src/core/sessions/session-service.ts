@@ -1,4 +1,5 @@
 import type { AgentServiceImplementation } from '../api.ts';
+import { hasGoalEnded } from '../agent/goal.ts';
 import type { Problem } from '../result.ts';
 import { READ_ONLY_MESSAGE, type ServiceContext } from '../service-context.ts';
 import { bundleText, type PersonaBundle } from '../personas/persona-bundle.ts';
@@ -59,7 +60,7 @@ export function sessionService(context: ServiceContext, personas: PersonaAccess)
       createdAt: session.createdAt,
       updatedAt: session.updatedAt,
       cycle: session.cycle,
-      goals: { total: goals.length, open: goals.filter((goal) => goal.status !== 'completed' && goal.status !== 'failed').length },
+      goals: { total: goals.length, open: goals.filter((goal) => !hasGoalEnded(goal.status)).length },
       ...(persona ? { persona: persona.name } : {}),
       psycheVersion: psyche?.version ?? 0,
       ...(used ? { model: `${used.provider} ${used.model}` } : {}),

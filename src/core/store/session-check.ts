@@ -1,4 +1,5 @@
 import type { Problem } from '../result.ts';
+import { hasGoalEnded } from '../agent/goal.ts';
 import type { AnimaDatabase } from './database.ts';
 import { parseSnapshot, readSession, type Snapshot } from './snapshot.ts';
 
@@ -47,7 +48,7 @@ function checkCounters(snapshot: Snapshot): Problem[] {
     if (activePlans.has(plan.goalId)) problems.push({ path: `plans.${index}`, message: `goal ${plan.goalId} has more than one active plan` });
     activePlans.add(plan.goalId);
     const status = statusOf.get(plan.goalId);
-    if (status === 'completed' || status === 'failed') problems.push({ path: `plans.${index}.status`, message: `plan ${plan.id} is active, but its goal ${plan.goalId} has ${status}` });
+    if (status !== undefined && hasGoalEnded(status)) problems.push({ path: `plans.${index}.status`, message: `plan ${plan.id} is active, but its goal ${plan.goalId} has ${status}` });
   }
   return problems;
 }

@@ -16,7 +16,7 @@ const NARRATIVE = {
     connect: ['Moreover, ', 'In addition, ', 'Also, ', 'Furthermore, '],
   },
   nouns: { fact: ['fact', 'facts'], answer: ['direct answer', 'direct answers'] },
-  status: { active: 'still in progress', suspended: 'on hold', waiting: 'waiting for an answer', completed: 'complete', failed: 'unsuccessful' },
+  status: { active: 'still in progress', suspended: 'on hold', waiting: 'waiting for an answer', completed: 'complete', failed: 'unsuccessful', abandoned: 'given up' },
   templates: {
     classification: '{subject} is {a} {object}',
     part: '{subject} has {object}',
@@ -41,7 +41,7 @@ const FORMAL = {
   overview: { text: 'Goal: {goal}\nCriteria: {criteria}\nStatus: {status}\nFindings: {facts}, including {answers}' },
   openers: { persona: 'Prepared by {persona}\n', section: [], connect: [] },
   nouns: { fact: ['fact', 'facts'], answer: ['answer', 'answers'] },
-  status: { active: 'active', suspended: 'suspended', waiting: 'waiting', completed: 'completed', failed: 'failed' },
+  status: { active: 'active', suspended: 'suspended', waiting: 'waiting', completed: 'completed', failed: 'failed', abandoned: 'abandoned' },
   templates: {
     classification: '{subject} {predicate} {object}',
     part: '{subject} {predicate} {object}',
@@ -66,7 +66,7 @@ const TERSE = {
   overview: { text: '' },
   openers: { persona: '', section: [], connect: [] },
   nouns: { fact: ['fact', 'facts'], answer: ['answer', 'answers'] },
-  status: { active: 'active', suspended: 'suspended', waiting: 'waiting', completed: 'completed', failed: 'failed' },
+  status: { active: 'active', suspended: 'suspended', waiting: 'waiting', completed: 'completed', failed: 'failed', abandoned: 'abandoned' },
   templates: {
     classification: '{subject} -> {predicate} -> {object}',
     part: '{subject} -> {predicate} -> {object}',

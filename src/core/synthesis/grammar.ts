@@ -98,6 +98,7 @@ export const grammarSchema = z.strictObject({
       waiting: text().default('waiting'),
       completed: text().default('completed'),
       failed: text().default('failed'),
+      abandoned: text().default('abandoned'),
     })
     .prefault({}),
   /** The text of a fact, by its kind. */

@@ -1,3 +1,5 @@
+import type { GoalStatus } from '../agent/goal.ts';
+
 /** How a fact came to be known: imported or asserted, inferred by a rule, or proposed (analogy, model) and unconfirmed. */
 export type FindingOrigin = 'stated' | 'derived' | 'proposed';
 
@@ -18,7 +20,7 @@ export type SynthesisFinding = {
 
 /** The findings of one goal with its state and gaps: built by the agent service, rendered by a grammar. */
 export type SynthesisInput = {
-  goal: { description: string; criteria: string; status: 'active' | 'suspended' | 'waiting' | 'completed' | 'failed'; statusReason?: string };
+  goal: { description: string; criteria: string; status: GoalStatus; statusReason?: string };
   /** Already deduplicated, answers first. */
   findings: SynthesisFinding[];
   /** Criteria keywords nothing was found for (the gaps). */

@@ -7,6 +7,7 @@ export const GOAL_STATUS_LABELS = {
   waiting: 'Waiting for you',
   completed: 'Completed',
   failed: 'Failed',
+  abandoned: 'Abandoned',
 } as const satisfies Record<GoalView['status'], string>;
 
 /** The lowest and highest priority a goal can have, and the one a new goal gets. */
@@ -29,4 +30,5 @@ export const GOAL_STATUS_TONES = {
   waiting: 'accent',
   completed: 'success',
   failed: 'danger',
+  abandoned: 'neutral',
 } as const satisfies Record<GoalView['status'], 'accent' | 'success' | 'danger' | 'neutral'>;

@@ -28,4 +28,5 @@ export const PROVENANCE_KIND_LABELS = {
   retraction: 'Retracted as asked',
   reflection: 'Reflected',
   model: 'Said by a model',
+  abandonment: 'Abandoned',
 } as const satisfies Record<ProvenanceRecord['kind'], string>;
