@@ -263,7 +263,7 @@ describe('anima plan, reflect and settings', () => {
     expect((await anima('reflections', '--snapshot', snapshot)).out).toBe(reflected.out);
     expect(JSON.parse((await anima('goals', '--snapshot', snapshot, '--json')).out).goals).toHaveLength(1);
 
-    expect((await anima('settings', '--snapshot', snapshot)).out).toBe('planning on\nreflection every 5 cycles\na goal fails after 3 failed plans\n');
+    expect((await anima('settings', '--snapshot', snapshot)).out).toBe('planning on\nreflection every 5 cycles\na goal is abandoned after 3 failed plans\n');
     expect((await anima('settings', '--planning', 'maybe', '--snapshot', snapshot)).code).toBe(2);
     expect(JSON.parse((await anima('settings', '--planning', 'off', '--reflection-interval', '2', '--snapshot', snapshot, '--json')).out)).toEqual({ planning: false, reflectionInterval: 2, maxFailedPlans: 3 });
     await anima('resume', '--max-cycles', '2', '--snapshot', snapshot);

@@ -472,7 +472,7 @@ async function runAgentCommand({ area, positional, service, sessionId, values, o
       if (!set.ok) throw new CliError(set.problems.map(describeProblem).join('\n'));
       await save();
     }
-    output.out(values.json ? `${JSON.stringify(wanted)}\n` : `planning ${wanted.planning ? 'on' : 'off'}\nreflection every ${wanted.reflectionInterval} cycles\na goal fails after ${wanted.maxFailedPlans} failed plans\n`);
+    output.out(values.json ? `${JSON.stringify(wanted)}\n` : `planning ${wanted.planning ? 'on' : 'off'}\nreflection every ${wanted.reflectionInterval} cycles\na goal is abandoned after ${wanted.maxFailedPlans} failed plans\n`);
     return 0;
   }
   if (area === 'notes') {

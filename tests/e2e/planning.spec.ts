@@ -100,7 +100,7 @@ test.describe('planning and reflection', () => {
     await settings.maxFailedPlansInput.fill('4');
     await settings.planningCheckbox.uncheck();
     await settings.saveAgentButton.click();
-    await expect(settings.agentStatus).toHaveText('Saved: planning off, a reflection every 3 cycles, a goal fails after 4 failed plans.');
+    await expect(settings.agentStatus).toHaveText('Saved: planning off, a reflection every 3 cycles, a goal is abandoned after 4 failed plans.');
     await expect(settings.reflectionIntervalInput).not.toHaveAttribute('aria-invalid', 'true');
 
     await page.reload();

@@ -11,7 +11,7 @@ export const agentSettingsSchema = z.object({
   planning: z.boolean({ error: 'planning is on (true) or off (false)' }),
   /** The agent reflects every this many cycles. */
   reflectionInterval: z.number({ error: 'give a whole number of cycles' }).int('give a whole number of cycles').min(1, 'reflect every 1 cycle or more').max(1000, 'reflect every 1,000 cycles or fewer'),
-  /** A goal fails when this many of its plans failed. */
+  /** A goal is abandoned when this many of its plans failed. */
   maxFailedPlans: z.number({ error: 'give a whole number of plans' }).int('give a whole number of plans').min(1, '1 failed plan or more').max(20, '20 failed plans or fewer'),
 });
 export type AgentSettings = z.infer<typeof agentSettingsSchema>;

@@ -42,7 +42,7 @@ const RATIONALE: Record<string, string> = {
   similarity_search: 'find the symbols most like the goal\'s',
 };
 
-/** A goal fails when this many of its plans failed (seed 002's max_backtrack_attempts). */
+/** A goal is abandoned when this many of its plans failed (seed 002's max_backtrack_attempts). */
 export const DEFAULT_MAX_FAILED_PLANS = 3;
 
 /** A plan holds at most this many steps: a plan is a direction, re-made when it runs out or fails. */

@@ -26,16 +26,16 @@ describe('the agent settings form', () => {
       problems: ['Reflection interval (cycles): Too small: expected number to be >=1', 'Anima is open in another tab'],
       byField: { reflectionInterval: ['Too small: expected number to be >=1'] },
     });
-    expect(describeProblems([{ path: 'maxFailedPlans', message: 'Too big' }]).problems).toEqual(['Failed plans before a goal fails: Too big']);
+    expect(describeProblems([{ path: 'maxFailedPlans', message: 'Too big' }]).problems).toEqual(['Failed plans before a goal is abandoned: Too big']);
   });
 
   it('says what was saved', () => {
     expect(describeSave({ ok: true, settings: { planning: true, reflectionInterval: 5, maxFailedPlans: 3 } })).toEqual({
       tone: 'success',
-      message: 'Saved: planning on, a reflection every 5 cycles, a goal fails after 3 failed plans.',
+      message: 'Saved: planning on, a reflection every 5 cycles, a goal is abandoned after 3 failed plans.',
     });
     expect(describeSave({ ok: true, settings: { planning: false, reflectionInterval: 1, maxFailedPlans: 1 } }).message).toBe(
-      'Saved: planning off, a reflection every cycle, a goal fails after 1 failed plan.',
+      'Saved: planning off, a reflection every cycle, a goal is abandoned after 1 failed plan.',
     );
   });
 });

@@ -8,7 +8,7 @@ export type AgentSettingsForm = { planning: boolean; reflectionInterval: number 
 /** The form's number fields, each with its label and range (the agent checks them again). */
 export const AGENT_NUMBER_FIELDS = {
   reflectionInterval: { label: 'Reflection interval (cycles)', min: 1, max: 1000 },
-  maxFailedPlans: { label: 'Failed plans before a goal fails', min: 1, max: 20 },
+  maxFailedPlans: { label: 'Failed plans before a goal is abandoned', min: 1, max: 20 },
 } as const;
 export type AgentNumberField = keyof typeof AGENT_NUMBER_FIELDS;
 
@@ -67,6 +67,6 @@ export function describeSave(result: Awaited<ReturnType<AgentApi['agentSettingsS
   if (!result.ok) return describeProblems(result.problems);
   const { planning, reflectionInterval, maxFailedPlans } = result.settings;
   const reflecting = reflectionInterval === 1 ? 'a reflection every cycle' : `a reflection every ${reflectionInterval.toLocaleString('en')} cycles`;
-  const failing = `a goal fails after ${maxFailedPlans === 1 ? '1 failed plan' : `${maxFailedPlans.toLocaleString('en')} failed plans`}`;
+  const failing = `a goal is abandoned after ${maxFailedPlans === 1 ? '1 failed plan' : `${maxFailedPlans.toLocaleString('en')} failed plans`}`;
   return { tone: 'success', message: `Saved: planning ${planning ? 'on' : 'off'}, ${reflecting}, ${failing}.` };
 }

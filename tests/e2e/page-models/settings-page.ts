@@ -93,7 +93,7 @@ export class SettingsPage {
     this.agentRegion = page.getByRole('region', { name: 'Agent', exact: true });
     this.planningCheckbox = this.agentRegion.getByRole('checkbox', { name: 'Planning', exact: true });
     this.reflectionIntervalInput = this.agentRegion.getByRole('spinbutton', { name: 'Reflection interval (cycles)', exact: true });
-    this.maxFailedPlansInput = this.agentRegion.getByRole('spinbutton', { name: 'Failed plans before a goal fails', exact: true });
+    this.maxFailedPlansInput = this.agentRegion.getByRole('spinbutton', { name: 'Failed plans before a goal is abandoned', exact: true });
     this.saveAgentButton = this.agentRegion.getByRole('button', { name: 'Save agent settings', exact: true });
     this.agentStatus = this.agentRegion.getByRole('status');
     this.agentAlert = this.agentRegion.getByRole('alert');
