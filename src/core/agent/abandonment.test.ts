@@ -66,7 +66,10 @@ describe('a goal that cannot progress', () => {
     expect(await db.goals.get(1)).toMatchObject({ status: 'abandoned', statusReason: reason, cyclesWorked: 15 });
     const abandonment = await db.provenance.where('kind').equals('abandonment').toArray();
     expect(abandonment.map((record) => [record.sources, record.cycle, record.detail])).toEqual([[['goal:1'], 15, `abandoned "Learn about Mars": ${reason}`]]);
-    expect((await currentPsyche(db, sessionId)).psyche.selfIntegration.shadowEncounters).toBe(encountersBefore + 1);
+    const { selfIntegration } = (await currentPsyche(db, sessionId)).psyche;
+    expect(selfIntegration.shadowEncounters).toBe(encountersBefore + 1);
+    // The reflection of cycle 15 evolved the psyche on that encounter: individuation grew from 0.1.
+    expect(selfIntegration.individuationLevel).toBe(0.11);
   });
 
   it('that was split is abandoned with its sub-goals, each with its own encounter, once they are all abandoned', async () => {
@@ -85,6 +88,22 @@ describe('a goal that cannot progress', () => {
     );
     expect(await db.provenance.where('kind').equals('abandonment').count()).toBe(3);
     expect((await currentPsyche(db, sessionId)).psyche.selfIntegration.shadowEncounters).toBe(3);
+  });
+
+  it('that was split is abandoned once you cancel the sub-goals it waits for', async () => {
+    const { db, service, sessionId } = await sessionWithGoal('volcano, crater');
+    await cycles(db, sessionId, 5, [findsNothing]);
+    expect((await db.goals.get(1))!.status).toBe('suspended');
+    await service.goalUpdate({ sessionId, goalId: 2, status: 'failed' });
+    // One sub-goal is still open: the parent waits for it.
+    expect((await db.goals.get(1))!.status).toBe('suspended');
+    await service.goalUpdate({ sessionId, goalId: 3, status: 'failed' });
+    expect(await db.goals.get(1)).toMatchObject({
+      status: 'abandoned',
+      statusReason: 'its sub-goals did not all complete: #2 failed (cancelled by the user); #3 failed (cancelled by the user)',
+    });
+    expect((await currentPsyche(db, sessionId)).psyche.selfIntegration.shadowEncounters).toBe(1);
+    expect(await service.agentRun({ sessionId, operationId: 'run', maxCycles: 10 })).toMatchObject({ ok: true, cyclesRun: 0, stoppedBecause: 'no-active-goal' });
   });
 
   it('is abandoned when its plans keep failing, with a provenance record and a shadow encounter', async () => {

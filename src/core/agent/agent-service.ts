@@ -4,7 +4,7 @@ import { READ_ONLY_MESSAGE } from '../service-context.ts';
 import { goalViewOf, refOf } from '../views.ts';
 import { recallEpisodes } from './episodes.ts';
 import { DEFAULT_STALL_THRESHOLD, type Goal, hasGoalEnded, parseCriteria } from './goal.ts';
-import { consolidateMemory, endActivePlans, runCycle } from './run-cycle.ts';
+import { consolidateMemory, endActivePlans, runCycle, settleParent } from './run-cycle.ts';
 import { bindRunModel } from '../llm/inference-service.ts';
 import { isQuotaExceeded } from '../store/quota.ts';
 import type { SpentLimit } from '../llm/usage-budget.ts';
@@ -63,7 +63,8 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
           // Resuming restarts the stall count, so a resumed goal is not split at once.
           ...(status !== undefined ? { status, statusReason: reasons[status], ...(status === 'active' ? { lastProgressCycle: goal.cyclesWorked } : {}) } : {}),
         };
-        await db.transaction('rw', [db.goals, db.approvals, db.questions, db.plans], async () => {
+        const { cycle } = await sessionOf(sessionId);
+        await db.transaction('rw', [db.goals, db.approvals, db.questions, db.plans, db.provenance, db.psyches], async () => {
           await db.goals.put(updated);
           // A cancelled goal's approvals and questions have nobody left to answer them, and its plan ends.
           if (status === 'failed') {
@@ -78,6 +79,12 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
               .equals(sessionId)
               .filter((question) => question.goalId === goalId && question.status === 'pending')
               .modify({ status: 'withdrawn', reason: 'its goal was cancelled' });
+            // A parent waiting for its sub-goals learns that this one ended.
+            if (goal.parentId !== undefined) {
+              const goals = await db.goals.where('sessionId').equals(sessionId).toArray();
+              const parent = await settleParent({ db, sessionId, cycle, startedAt: now() }, goals, updated);
+              if (parent) await db.goals.put(parent);
+            }
           }
         });
         return { ok: true, goal: goalViewOf(graph, updated) };

@@ -230,7 +230,7 @@ export function cycleContextOf(inputs: Pick<Awaited<ReturnType<typeof readCycleI
   };
 }
 
-type CommitContext = { db: AnimaDatabase; sessionId: string; cycle: number; startedAt: number };
+export type CommitContext = { db: AnimaDatabase; sessionId: string; cycle: number; startedAt: number };
 type Settled = { record: CycleRecord; updatedGoals: Goal[] };
 
 /** The tool ran: the goal is evaluated, maybe split. */
@@ -438,7 +438,7 @@ async function recordAbandonment(context: CommitContext, goal: Goal): Promise<vo
  * when any failed or was abandoned, the parent is abandoned: it was split because it stalled, so
  * resuming it would only stall (and split) again.
  */
-async function settleParent(context: CommitContext, goals: readonly Goal[], child: Goal): Promise<Goal | undefined> {
+export async function settleParent(context: CommitContext, goals: readonly Goal[], child: Goal): Promise<Goal | undefined> {
   if (child.parentId === undefined || !hasGoalEnded(child.status)) return undefined;
   const parent = goals.find((goal) => goal.id === child.parentId);
   const children = [...goals.filter((goal) => goal.parentId === child.parentId && goal.id !== child.id), child];
