@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { SimilarityIndex } from '../kg/similarity.ts';
 import { AnimaDatabase } from '../store/database.ts';
-import { loadGraph } from '../store/kg-repository.ts';
 import { currentPsyche } from '../store/psyche-store.ts';
 import { runAnswering } from '../testing/answering-run.ts';
+import { runCycles as cycles } from '../testing/run-cycles.ts';
 import { freshIndexedDb, testService } from '../testing/test-database.ts';
 import { TOOLS } from '../tools/registry.ts';
 import { type AgentTool, domainTriplesAround, factIdsOf } from '../tools/tool.ts';
-import type { CycleRecord } from './cycle.ts';
-import { runCycle } from './run-cycle.ts';
 
 /** Mars with 40 features: enough for a goal that finds one new fact a cycle for longer than any stall bound. */
 const FACTS = Array.from({ length: 40 }, (_, index) => `Mars,has,Feature${index + 1}\n`).join('');
@@ -39,19 +36,6 @@ async function sessionWithGoal(criteria: string) {
   await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria });
   await db.sessions.update(sessionId, { agentSettings: { planning: false, reflectionInterval: 5, maxFailedPlans: 3 } });
   return { db, service, sessionId };
-}
-
-/** Runs cycles the way the service does, with the tools given, until no goal is active or `count` ran. */
-async function cycles(db: AnimaDatabase, sessionId: string, count: number, tools: readonly AgentTool[]): Promise<CycleRecord[]> {
-  const graph = await loadGraph(db, sessionId);
-  const similarity = new SimilarityIndex(graph);
-  const records: CycleRecord[] = [];
-  for (let at = 0; at < count; at++) {
-    const record = await runCycle({ db, sessionId, graph, similarity, now: () => 1, documents: [], tools });
-    if (!record) break;
-    records.push(record);
-  }
-  return records;
 }
 
 describe('a goal that cannot progress', () => {

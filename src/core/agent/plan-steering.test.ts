@@ -1,15 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SimilarityIndex } from '../kg/similarity.ts';
 import { defaultPsyche, type ShadowPattern } from '../psyche/psyche.ts';
 import { addPsycheVersion } from '../store/psyche-store.ts';
 import { AnimaDatabase } from '../store/database.ts';
-import { loadGraph } from '../store/kg-repository.ts';
+import { runCycles as cycles } from '../testing/run-cycles.ts';
 import { freshIndexedDb, testService } from '../testing/test-database.ts';
 import { TOOLS } from '../tools/registry.ts';
 import type { AgentTool } from '../tools/tool.ts';
-import type { CycleRecord } from './cycle.ts';
-import { runCycle } from './run-cycle.ts';
 
 const FACTS = 'Mars,is-a,Planet\nMars,orbits,Sun\nPlanet,is-a,CelestialBody\nSun,is-a,Star\n';
 
@@ -20,19 +17,6 @@ async function sessionWithGoal(criteria = 'volcano crater', indexedDb = freshInd
   await service.kgImport({ sessionId, operationId: 'op', fileName: 'mars.csv', data: FACTS });
   await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria });
   return { db, service, sessionId, indexedDb };
-}
-
-/** Runs cycles the way the service does, with the tools given. */
-async function cycles(db: AnimaDatabase, sessionId: string, count: number, tools: readonly AgentTool[] = TOOLS): Promise<CycleRecord[]> {
-  const graph = await loadGraph(db, sessionId);
-  const similarity = new SimilarityIndex(graph);
-  const records: CycleRecord[] = [];
-  for (let at = 0; at < count; at++) {
-    const record = await runCycle({ db, sessionId, graph, similarity, now: () => 1, documents: [], tools });
-    if (!record) break;
-    records.push(record);
-  }
-  return records;
 }
 
 /** The tools with one of them failing every time it runs: the failure a plan must back out of. */
