@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import { AGENT_METHODS, type AgentApi, type AgentMethod, checkProgress, checkResult } from './core/api.ts';
+import { AGENT_METHODS, type AgentApi, type AgentMethod, checkProgress, checkResult } from '#core/api.ts';
 
 /**
  * The UI's typed client of the agent worker. Results and progress reports are checked against

@@ -1,8 +1,8 @@
 /// <reference lib="webworker" />
 import * as Comlink from 'comlink';
-import { withContractChecks } from '../src/core/api.ts';
-import { createAgentService } from '../src/core/service.ts';
-import { AnimaDatabase, DATABASE_NAME } from '../src/core/store/database.ts';
+import { withContractChecks } from '#core/api.ts';
+import { createAgentService } from '#core/service.ts';
+import { AnimaDatabase, DATABASE_NAME } from '#core/store/database.ts';
 import { openChangeFeed } from './change-feed.ts';
 import { requestWriteAccess } from './write-access.ts';
 import { browserWebLlmHost } from './webllm-host.ts';

@@ -1,6 +1,6 @@
-import type { ChatEngine } from '../src/core/llm/chat-engine.ts';
-import type { GgufHost, StoreProgress } from '../src/core/llm/gguf-host.ts';
-import { cancelled } from '../src/core/llm/provider.ts';
+import type { ChatEngine } from '#core/llm/chat-engine.ts';
+import type { GgufHost, StoreProgress } from '#core/llm/gguf-host.ts';
+import { cancelled } from '#core/llm/provider.ts';
 import { type LoadedWllama, loadWllama } from './wllama-load.ts';
 
 /** The folder of this origin's private file system (OPFS) that holds the GGUF files. */

@@ -1,12 +1,12 @@
-import { answerDecodingSchemas } from '../src/core/llm/answer-schemas.ts';
-import { type ChatEngine, type EngineRequest, engineLossOf } from '../src/core/llm/chat-engine.ts';
-import { EngineKeeper, type LoadedEngine } from '../src/core/llm/engine-keeper.ts';
-import { withJsonGrammar } from '../src/core/llm/json-grammar.ts';
-import { cancelled, type ModelContext } from '../src/core/llm/provider.ts';
-import type { LoadProgress, WebLlmHost } from '../src/core/llm/webllm-host.ts';
-import { webLlmTokenCounter } from '../src/core/llm/webllm-tokens.ts';
-import { gpuReportOf, mlcModelRecordOf, modelFilesPrefix, type WebGpu, WEBLLM_MODELS, type WebLlmModelSpec, webLlmSpecSecrets } from '../src/core/llm/webllm-models.ts';
-import { displayUrl, redactSecrets } from '../src/core/secrets.ts';
+import { answerDecodingSchemas } from '#core/llm/answer-schemas.ts';
+import { type ChatEngine, type EngineRequest, engineLossOf } from '#core/llm/chat-engine.ts';
+import { EngineKeeper, type LoadedEngine } from '#core/llm/engine-keeper.ts';
+import { withJsonGrammar } from '#core/llm/json-grammar.ts';
+import { cancelled, type ModelContext } from '#core/llm/provider.ts';
+import type { LoadProgress, WebLlmHost } from '#core/llm/webllm-host.ts';
+import { webLlmTokenCounter } from '#core/llm/webllm-tokens.ts';
+import { gpuReportOf, mlcModelRecordOf, modelFilesPrefix, type WebGpu, WEBLLM_MODELS, type WebLlmModelSpec, webLlmSpecSecrets } from '#core/llm/webllm-models.ts';
+import { displayUrl, redactSecrets } from '#core/secrets.ts';
 import { ENGINE_CODE_CACHES, keepEngineCodeForOffline } from './engine-code.ts';
 
 type WebLlm = typeof import('./webllm-code.ts');

@@ -1,6 +1,6 @@
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
-import { cancelled } from '../src/core/llm/provider.ts';
-import { type WllamaEngine, wllamaEngine } from '../src/core/llm/wllama-engine.ts';
+import { cancelled } from '#core/llm/provider.ts';
+import { type WllamaEngine, wllamaEngine } from '#core/llm/wllama-engine.ts';
 import { ENGINE_CODE_CACHES, keepEngineCodeForOffline } from './engine-code.ts';
 
 // The package's `main` names a file it does not ship; its built ES module is esm/index.js (re-exported by wllama-code.ts).

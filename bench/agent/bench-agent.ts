@@ -8,13 +8,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { withContractChecks } from '../../src/core/api.ts';
-import { KnowledgeGraph } from '../../src/core/kg/graph.ts';
-import { createAgentService } from '../../src/core/service.ts';
-import { AnimaDatabase } from '../../src/core/store/database.ts';
-import { storeGraphDelta } from '../../src/core/store/kg-repository.ts';
-import { freshIndexedDb } from '../../src/core/testing/test-database.ts';
-import { runAnswering } from '../../src/core/testing/answering-run.ts';
+import { withContractChecks } from '#core/api.ts';
+import { KnowledgeGraph } from '#core/kg/graph.ts';
+import { createAgentService } from '#core/service.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { storeGraphDelta } from '#core/store/kg-repository.ts';
+import { freshIndexedDb } from '#core/testing/test-database.ts';
+import { runAnswering } from '#core/testing/answering-run.ts';
 
 const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,100000,1000000' }, cycles: { type: 'string', default: '1000' } } });
 const sizes = values.sizes === '' ? [] : values.sizes.split(',').map(Number);

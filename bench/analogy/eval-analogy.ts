@@ -11,12 +11,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Goal, goalSymbols, parseCriteria } from '../../src/core/agent/goal.ts';
-import { KnowledgeGraph } from '../../src/core/kg/graph.ts';
-import { SimilarityIndex } from '../../src/core/kg/similarity.ts';
-import type { ToolState } from '../../src/core/tools/tool.ts';
-import { synthesizeTriple } from '../../src/core/tools/synthesize-triple.ts';
-import { DEFAULT_WEB_ACCESS } from '../../src/core/tools/web-access.ts';
+import { type Goal, goalSymbols, parseCriteria } from '#core/agent/goal.ts';
+import { KnowledgeGraph } from '#core/kg/graph.ts';
+import { SimilarityIndex } from '#core/kg/similarity.ts';
+import type { ToolState } from '#core/tools/tool.ts';
+import { synthesizeTriple } from '#core/tools/synthesize-triple.ts';
+import { DEFAULT_WEB_ACCESS } from '#core/tools/web-access.ts';
 import { type WordNetFact, wordNetSubtree } from './wordnet.ts';
 
 const { values } = parseArgs({

@@ -16,15 +16,15 @@
  * Prints tables, then one JSON object as the last line.
  */
 import { readFileSync } from 'node:fs';
-import { withContractChecks } from '../../src/core/api.ts';
-import type { ChatEngine, EngineRequest } from '../../src/core/llm/chat-engine.ts';
-import { createAgentService } from '../../src/core/service.ts';
-import { AnimaDatabase } from '../../src/core/store/database.ts';
-import { freshIndexedDb } from '../../src/core/testing/test-database.ts';
-import { ScriptedWebLlmHost } from '../../src/core/testing/scripted-webllm-host.ts';
-import { ANSWER_SCHEMAS } from '../../src/core/llm/answer-schemas.ts';
-import { decodingSchemaOf } from '../../src/core/llm/decoding-schema.ts';
-import { jsonGrammarOf } from '../../src/core/llm/json-grammar.ts';
+import { withContractChecks } from '#core/api.ts';
+import type { ChatEngine, EngineRequest } from '#core/llm/chat-engine.ts';
+import { createAgentService } from '#core/service.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { freshIndexedDb } from '#core/testing/test-database.ts';
+import { ScriptedWebLlmHost } from '#core/testing/scripted-webllm-host.ts';
+import { ANSWER_SCHEMAS } from '#core/llm/answer-schemas.ts';
+import { decodingSchemaOf } from '#core/llm/decoding-schema.ts';
+import { jsonGrammarOf } from '#core/llm/json-grammar.ts';
 import { cpuMs, loadXgrammar, syntheticVocabulary } from '../../tests/unit/xgrammar.ts';
 
 const CYCLES = 20;

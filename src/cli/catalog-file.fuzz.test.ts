@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { expect, test } from 'vitest';
-import { catalogTables } from '../core/personas/persona-catalog-read.ts';
-import { AnimaDatabase } from '../core/store/database.ts';
-import { fuzzCaseCount, runFuzzKind } from '../core/testing/fuzz.ts';
-import { jsonCaseText, refusalText } from '../core/testing/json-fuzz.ts';
-import { buildMentorCatalog } from '../core/testing/mentor-catalog.ts';
-import { freshIndexedDb, testService } from '../core/testing/test-database.ts';
+import { catalogTables } from '#core/personas/persona-catalog-read.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { fuzzCaseCount, runFuzzKind } from '#core/testing/fuzz.ts';
+import { jsonCaseText, refusalText } from '#core/testing/json-fuzz.ts';
+import { buildMentorCatalog } from '#core/testing/mentor-catalog.ts';
+import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 import { openCatalog, readCatalogFile } from './catalog-file.ts';
 
 const CASES = fuzzCaseCount();

@@ -2,8 +2,8 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { AnimaDatabase } from '../core/store/database.ts';
-import { freshIndexedDb, testService } from '../core/testing/test-database.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 import { openCatalog } from './catalog-file.ts';
 
 let path: string;

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { describeProblem, type Problem, problemsFromZod } from '../core/result.ts';
-import type { AnimaDatabase } from '../core/store/database.ts';
+import { describeProblem, type Problem, problemsFromZod } from '#core/result.ts';
+import type { AnimaDatabase } from '#core/store/database.ts';
 import {
   arcRecordSchema,
   arcStageRecordSchema,
@@ -13,10 +13,10 @@ import {
   skillRecordSchema,
   traitRecordSchema,
   type PersonaRecord,
-} from '../core/personas/catalog.ts';
-import { catalogTables } from '../core/personas/persona-catalog-read.ts';
-import { readJson, sizeText } from '../core/safe-json.ts';
-import { sessionIdSchema } from '../core/names.ts';
+} from '#core/personas/catalog.ts';
+import { catalogTables } from '#core/personas/persona-catalog-read.ts';
+import { readJson, sizeText } from '#core/safe-json.ts';
+import { sessionIdSchema } from '#core/names.ts';
 import { CliError } from './snapshot-file.ts';
 
 /**

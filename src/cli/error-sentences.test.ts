@@ -3,7 +3,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { refusalProblem } from '../core/testing/fuzz.ts';
+import { refusalProblem } from '#core/testing/fuzz.ts';
 import { anima } from './testing/run-anima.ts';
 
 let folder: string;

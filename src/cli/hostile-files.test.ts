@@ -3,9 +3,9 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { describeProblem } from '../core/result.ts';
-import { refusalProblem } from '../core/testing/fuzz.ts';
-import { testService } from '../core/testing/test-database.ts';
+import { describeProblem } from '#core/result.ts';
+import { refusalProblem } from '#core/testing/fuzz.ts';
+import { testService } from '#core/testing/test-database.ts';
 import { anima } from './testing/run-anima.ts';
 
 /**

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startOpenAiServer } from '../core/testing/openai-server.ts';
+import { startOpenAiServer } from '#core/testing/openai-server.ts';
 import { promisify } from 'node:util';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { anima } from './testing/run-anima.ts';

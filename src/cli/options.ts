@@ -1,5 +1,5 @@
-import { parseDecimal } from '../core/decimal-text.ts';
-import { quoteInput } from '../core/quote-input.ts';
+import { parseDecimal } from '#core/decimal-text.ts';
+import { quoteInput } from '#core/quote-input.ts';
 import { CliError } from './snapshot-file.ts';
 
 /** Reads a numeric option, a plain decimal (not 0x10 nor 1e3), or explains what it must be (a usage error, exit code 2). */

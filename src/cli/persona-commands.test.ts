@@ -2,10 +2,10 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { AgentApi } from '../core/api.ts';
-import { AnimaDatabase } from '../core/store/database.ts';
-import { freshIndexedDb, testService } from '../core/testing/test-database.ts';
-import { buildMentorCatalog, expectAccepted } from '../core/testing/mentor-catalog.ts';
+import type { AgentApi } from '#core/api.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
+import { buildMentorCatalog, expectAccepted } from '#core/testing/mentor-catalog.ts';
 import { openCatalog } from './catalog-file.ts';
 import { anima } from './testing/run-anima.ts';
 

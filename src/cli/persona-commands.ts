@@ -1,8 +1,8 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { z } from 'zod';
-import { type AgentApi, withContractChecks } from '../core/api.ts';
-import { PART_TYPES, partTypeSchema, type PartType } from '../core/personas/catalog.ts';
+import { type AgentApi, withContractChecks } from '#core/api.ts';
+import { PART_TYPES, partTypeSchema, type PartType } from '#core/personas/catalog.ts';
 import {
   PERSONA_FILE_FORMATS,
   personaContract,
@@ -10,14 +10,14 @@ import {
   type AssembledPersonaView,
   type PersonaImportPreview,
   type PersonaSummary,
-} from '../core/personas/persona-contract.ts';
-import { describeProblem, type Problem, problemsFromZod } from '../core/result.ts';
-import { createAgentService } from '../core/service.ts';
+} from '#core/personas/persona-contract.ts';
+import { describeProblem, type Problem, problemsFromZod } from '#core/result.ts';
+import { createAgentService } from '#core/service.ts';
 import { type CliCatalog, openCatalog } from './catalog-file.ts';
 import type { CliOutput } from './main.ts';
 import { numberOption } from './options.ts';
 import { CliError, openSnapshot } from './snapshot-file.ts';
-import { quoteInput } from '../core/quote-input.ts';
+import { quoteInput } from '#core/quote-input.ts';
 
 /** The persona part of `anima --help`. */
 export const PERSONA_USAGE = `The persona catalog (the device's personas, in a catalog file created by the first import):

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
-import { storedSecrets } from '../core/llm/stored-secrets.ts';
-import { describeProblem } from '../core/result.ts';
-import { checkSession } from '../core/store/session-check.ts';
-import { exportSnapshot, restoreSnapshot } from '../core/store/snapshot.ts';
-import { SNAPSHOT_VERSION } from '../core/store/snapshot-format.ts';
+import { storedSecrets } from '#core/llm/stored-secrets.ts';
+import { describeProblem } from '#core/result.ts';
+import { checkSession } from '#core/store/session-check.ts';
+import { exportSnapshot, restoreSnapshot } from '#core/store/snapshot.ts';
+import { SNAPSHOT_VERSION } from '#core/store/snapshot-format.ts';
 import type { CliOutput } from './main.ts';
 import { CliError, openSnapshot, readSnapshotAt, writeSnapshotFile } from './snapshot-file.ts';
-import { quoteInput } from '../core/quote-input.ts';
+import { quoteInput } from '#core/quote-input.ts';
 
 /** The snapshot part of `anima --help`. */
 export const SNAPSHOT_USAGE = `Snapshot files (.anima.json, or gzipped .anima.json.gz):

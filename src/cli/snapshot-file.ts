@@ -4,12 +4,12 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { storedSecrets } from '../core/llm/stored-secrets.ts';
-import { describeProblem, type Problem } from '../core/result.ts';
-import type { Secret } from '../core/secrets.ts';
-import { AnimaDatabase } from '../core/store/database.ts';
-import { exportCheckedSnapshot, restoreSnapshot, type Snapshot } from '../core/store/snapshot.ts';
-import { type ReadSnapshot, readSnapshotFile, type SnapshotLimits, snapshotFile } from '../core/store/snapshot-file.ts';
+import { storedSecrets } from '#core/llm/stored-secrets.ts';
+import { describeProblem, type Problem } from '#core/result.ts';
+import type { Secret } from '#core/secrets.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { exportCheckedSnapshot, restoreSnapshot, type Snapshot } from '#core/store/snapshot.ts';
+import { type ReadSnapshot, readSnapshotFile, type SnapshotLimits, snapshotFile } from '#core/store/snapshot-file.ts';
 
 /** A database for one CLI command: in memory (fake-indexeddb), filled from and saved to a snapshot file. */
 export type CliDatabase = { db: AnimaDatabase; hadSnapshot: boolean };

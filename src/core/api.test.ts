@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { withContractChecks } from './api.ts';
 import { createAgentService } from './service.ts';
-import { AnimaDatabase } from './store/database.ts';
-import { refusalProblem } from './testing/fuzz.ts';
-import { freshIndexedDb, testService } from './testing/test-database.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { refusalProblem } from '#core/testing/fuzz.ts';
+import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 
 describe('the contract checks, as a user reads their refusals', () => {
   it('refuses an argument over its limit saying the limit and its size, and changes nothing', async () => {

@@ -1,33 +1,33 @@
 import { z } from 'zod';
-import { KG_IMPORT_FORMATS } from './kg/import/statement.ts';
-import { cycleRecordSchema } from './agent/cycle.ts';
-import { goalStatusSchema } from './agent/goal.ts';
-import { memoryKindSchema } from './agent/working-memory.ts';
-import { symbolSchema } from './kg/symbol.ts';
-import { provenanceRecordSchema } from './store/provenance.ts';
-import { psycheSchema } from './psyche/psyche.ts';
-import { approvalStatusSchema } from './agent/approval.ts';
-import { questionStatusSchema } from './agent/question.ts';
-import { scratchNoteSchema } from './agent/scratch-note.ts';
-import { planSchema } from './agent/plan.ts';
-import { reflectionSchema } from './agent/reflection.ts';
-import { agentSettingsSchema } from './agent/agent-settings.ts';
-import { inferenceSettingsSchema, inferenceViewSchema } from './llm/inference-settings.ts';
-import { bottleneckSchema } from './llm/structured-call.ts';
-import { modelUnavailableSchema } from './llm/provider.ts';
-import { gpuReportSchema } from './llm/webllm-models.ts';
-export { WEBLLM_VERSION } from './llm/webllm-models.ts';
+import { KG_IMPORT_FORMATS } from '#core/kg/import/statement.ts';
+import { cycleRecordSchema } from '#core/agent/cycle.ts';
+import { goalStatusSchema } from '#core/agent/goal.ts';
+import { memoryKindSchema } from '#core/agent/working-memory.ts';
+import { symbolSchema } from '#core/kg/symbol.ts';
+import { provenanceRecordSchema } from '#core/store/provenance.ts';
+import { psycheSchema } from '#core/psyche/psyche.ts';
+import { approvalStatusSchema } from '#core/agent/approval.ts';
+import { questionStatusSchema } from '#core/agent/question.ts';
+import { scratchNoteSchema } from '#core/agent/scratch-note.ts';
+import { planSchema } from '#core/agent/plan.ts';
+import { reflectionSchema } from '#core/agent/reflection.ts';
+import { agentSettingsSchema } from '#core/agent/agent-settings.ts';
+import { inferenceSettingsSchema, inferenceViewSchema } from '#core/llm/inference-settings.ts';
+import { bottleneckSchema } from '#core/llm/structured-call.ts';
+import { modelUnavailableSchema } from '#core/llm/provider.ts';
+import { gpuReportSchema } from '#core/llm/webllm-models.ts';
+export { WEBLLM_VERSION } from '#core/llm/webllm-models.ts';
 // The UI reads numbers and text files by the same rules as the core.
 export { parseDecimal } from './decimal-text.ts';
 export { decodeUtf8Text } from './text-bytes.ts';
 export { readJson } from './safe-json.ts';
 export { MAX_NAME_CHARS } from './names.ts';
-import { spentLimitSchema } from './llm/usage-budget.ts';
-import { ggufModelRecordSchema } from './llm/gguf-model.ts';
-import { personaContract } from './personas/persona-contract.ts';
-import { sessionContract } from './sessions/session-contract.ts';
-export type { SessionImportPreview, SessionView } from './sessions/session-contract.ts';
-export { SNAPSHOT_VERSION } from './store/snapshot-format.ts';
+import { spentLimitSchema } from '#core/llm/usage-budget.ts';
+import { ggufModelRecordSchema } from '#core/llm/gguf-model.ts';
+import { personaContract } from '#core/personas/persona-contract.ts';
+import { sessionContract } from '#core/sessions/session-contract.ts';
+export type { SessionImportPreview, SessionView } from '#core/sessions/session-contract.ts';
+export { SNAPSHOT_VERSION } from '#core/store/snapshot-format.ts';
 import { sessionWatchContract } from './session-watch-contract.ts';
 export type { SessionEvent } from './session-watch-contract.ts';
 export type {
@@ -41,10 +41,10 @@ export type {
   PersonaSummary,
   SkillView,
   TraitView,
-} from './personas/persona-contract.ts';
-export { PART_TYPE_TITLES, PART_TYPES, TRAIT_TYPES } from './personas/catalog.ts';
-export type { PartType, TraitType } from './personas/catalog.ts';
-import { modelUseSchema } from './tools/model-facts.ts';
+} from '#core/personas/persona-contract.ts';
+export { PART_TYPE_TITLES, PART_TYPES, TRAIT_TYPES } from '#core/personas/catalog.ts';
+export type { PartType, TraitType } from '#core/personas/catalog.ts';
+import { modelUseSchema } from '#core/tools/model-facts.ts';
 
 /**
  * The contract of the AgentService: every method's arguments, result and (for long operations)
@@ -54,7 +54,7 @@ import { modelUseSchema } from './tools/model-facts.ts';
 
 import { problemSchema } from './result.ts';
 import { goalTextSchema, MAX_GOAL_TEXT_CHARS, sessionIdSchema } from './names.ts';
-import { isQuotaExceeded, STORAGE_FULL_MESSAGE } from './store/quota.ts';
+import { isQuotaExceeded, STORAGE_FULL_MESSAGE } from '#core/store/quota.ts';
 import { errorSentence, isDefect } from './error-sentence.ts';
 export { problemSchema };
 
@@ -190,13 +190,13 @@ export const goalViewSchema = z.object({
 });
 export type GoalView = z.infer<typeof goalViewSchema>;
 export { cycleRecordSchema };
-export type { CycleRecord } from './agent/cycle.ts';
+export type { CycleRecord } from '#core/agent/cycle.ts';
 
 /** A stored psyche version, whole. */
 export const psycheVersionViewSchema = z.object({ version: z.number().int().nonnegative(), psyche: psycheSchema, cycle: z.number().int(), reason: z.string(), createdAt: z.number() });
 export type PsycheVersionView = z.infer<typeof psycheVersionViewSchema>;
 export { psycheSchema };
-export type { Psyche } from './psyche/psyche.ts';
+export type { Psyche } from '#core/psyche/psyche.ts';
 
 /** A version in the psyche's history: what the chart and the list show. */
 export const psycheHistoryEntrySchema = z.object({
@@ -263,10 +263,10 @@ export const questionViewSchema = z.object({
 });
 export type QuestionView = z.infer<typeof questionViewSchema>;
 
-export { MAX_DOCUMENT_BYTES } from './kg/document.ts';
-import { webAccessSchema } from './tools/web-access.ts';
+export { MAX_DOCUMENT_BYTES } from '#core/kg/document.ts';
+import { webAccessSchema } from '#core/tools/web-access.ts';
 export { webAccessSchema };
-export type { WebAccess } from './tools/web-access.ts';
+export type { WebAccess } from '#core/tools/web-access.ts';
 
 /** A document as the Knowledge screen lists it. */
 export const documentViewSchema = z.object({

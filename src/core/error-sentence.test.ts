@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { refusalProblem } from './testing/fuzz.ts';
+import { refusalProblem } from '#core/testing/fuzz.ts';
 import { errorSentence, isDefect } from './error-sentence.ts';
 
 describe('errorSentence', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testService } from './testing/test-database.ts';
+import { testService } from '#core/testing/test-database.ts';
 
 const TEN_MB = 'n'.repeat(10 * 2 ** 20);
 

@@ -1,18 +1,18 @@
 import type { ImportOutcome, ImportProgress } from './api.ts';
 import type { ChangeFeed } from './change-feed.ts';
-import type { GraphDelta, KnowledgeGraph } from './kg/graph.ts';
-import { readGraphFile, type GraphFileSource, type ReadProgress } from './kg/import/read-graph-file.ts';
+import type { GraphDelta, KnowledgeGraph } from '#core/kg/graph.ts';
+import { readGraphFile, type GraphFileSource, type ReadProgress } from '#core/kg/import/read-graph-file.ts';
 import type { Problem, Result } from './result.ts';
-import type { KgImportFormat } from './kg/import/statement.ts';
-import { SimilarityIndex, symbolsTouchedBy } from './kg/similarity.ts';
-import { type AnimaDatabase, starterGraphKey } from './store/database.ts';
-import { type ReadableDocument, readableDocument } from './kg/document.ts';
-import { type GraphLoadProgress, loadGraph, storeGraphDelta } from './store/kg-repository.ts';
-import type { SnapshotLimits } from './store/snapshot-file.ts';
-import { importBudget } from './store/snapshot-size.ts';
-import type { SessionRecord } from './store/session.ts';
+import type { KgImportFormat } from '#core/kg/import/statement.ts';
+import { SimilarityIndex, symbolsTouchedBy } from '#core/kg/similarity.ts';
+import { type AnimaDatabase, starterGraphKey } from '#core/store/database.ts';
+import { type ReadableDocument, readableDocument } from '#core/kg/document.ts';
+import { type GraphLoadProgress, loadGraph, storeGraphDelta } from '#core/store/kg-repository.ts';
+import type { SnapshotLimits } from '#core/store/snapshot-file.ts';
+import { importBudget } from '#core/store/snapshot-size.ts';
+import type { SessionRecord } from '#core/store/session.ts';
 import type { SessionEvent } from './session-watch-contract.ts';
-import type { ProviderReach } from './llm/bind-provider.ts';
+import type { ProviderReach } from '#core/llm/bind-provider.ts';
 import { cancelledOutcome, statsOf } from './views.ts';
 
 export type AgentServiceDependencies = {

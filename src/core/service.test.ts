@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AnimaDatabase } from './store/database.ts';
-import { loadGraph } from './store/kg-repository.ts';
-import { freshIndexedDb, testService } from './testing/test-database.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { loadGraph } from '#core/store/kg-repository.ts';
+import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 
 const STARTER = `@prefix : <urn:anima:kg#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .

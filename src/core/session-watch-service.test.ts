@@ -3,8 +3,8 @@ import { withContractChecks } from './api.ts';
 import type { ChangeFeed } from './change-feed.ts';
 import { createAgentService, type WriteAccess } from './service.ts';
 import type { SessionEvent } from './session-watch-contract.ts';
-import { AnimaDatabase } from './store/database.ts';
-import { freshIndexedDb } from './testing/test-database.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { freshIndexedDb } from '#core/testing/test-database.ts';
 
 const STARTER = `@prefix : <urn:anima:kg#> .
 :Dog :is-a :Canine . :Canine :is-a :Mammal .

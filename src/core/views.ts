@@ -1,8 +1,8 @@
-import type { Goal } from './agent/goal.ts';
+import type { Goal } from '#core/agent/goal.ts';
 import type { Fact, GoalView, GraphStats, ImportOutcome } from './api.ts';
-import type { KnowledgeGraph } from './kg/graph.ts';
-import type { KgSymbol } from './kg/symbol.ts';
-import type { Triple } from './kg/triple.ts';
+import type { KnowledgeGraph } from '#core/kg/graph.ts';
+import type { KgSymbol } from '#core/kg/symbol.ts';
+import type { Triple } from '#core/kg/triple.ts';
 
 /** How the service shows core records across the boundary: labels with ids, plain data. */
 export function goalViewOf(graph: KnowledgeGraph, goal: Goal, findingsLimit = 200): GoalView {

@@ -1,6 +1,6 @@
 import { flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
-import type { AgentApi, CycleRecord, GoalView, GraphStats, SessionEvent } from '../core/api.ts';
+import type { AgentApi, CycleRecord, GoalView, GraphStats, SessionEvent } from '#core/api.ts';
 import { AgentState } from './agent.svelte.ts';
 
 function goal(id: number): GoalView {

@@ -1,5 +1,5 @@
 import { getContext, setContext, untrack } from 'svelte';
-import type { AgentApi, GraphStats, OpenProgress, SessionEvent } from '../core/api.ts';
+import type { AgentApi, GraphStats, OpenProgress, SessionEvent } from '#core/api.ts';
 import { Approvals } from './approvals/approvals.svelte.ts';
 import { CoalescedFetch } from './common/coalesced-fetch.ts';
 import { messageOf } from './common/error-message.ts';

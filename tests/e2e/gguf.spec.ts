@@ -1,6 +1,6 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { TINY_GGUF_SHAPE, tinyGguf } from '../../src/core/testing/tiny-gguf.ts';
+import { TINY_GGUF_SHAPE, tinyGguf } from '#core/testing/tiny-gguf.ts';
 import { expect, test } from './fixtures.ts';
 import type { GoalsPage } from './page-models/goals-page.ts';
 import type { ModelsPage } from './page-models/models-page.ts';

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startOpenAiServer } from '../../src/core/testing/openai-server.ts';
+import { startOpenAiServer } from '#core/testing/openai-server.ts';
 import { expect, test } from './fixtures.ts';
 import { RUN_TIMEOUT_MS } from './page-models/goals-page.ts';
 

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { type ServerRequest, startOpenAiServer } from '../../src/core/testing/openai-server.ts';
+import { type ServerRequest, startOpenAiServer } from '#core/testing/openai-server.ts';
 import { expect, test } from './fixtures.ts';
 import type { ScreenTitle } from './page-models/app-shell.ts';
 import { SessionsPage } from './page-models/sessions-page.ts';

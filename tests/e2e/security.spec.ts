@@ -1,10 +1,10 @@
 import { type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readCharacterCard, writeCharacterCardPng } from '../../src/core/personas/character-card.ts';
-import { bundleText } from '../../src/core/personas/persona-bundle.ts';
-import { bundleFromCard } from '../../src/core/personas/persona-card.ts';
+import { readCharacterCard, writeCharacterCardPng } from '#core/personas/character-card.ts';
+import { bundleText } from '#core/personas/persona-bundle.ts';
+import { bundleFromCard } from '#core/personas/persona-card.ts';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../../src/security-headers.ts';
-import { tinyGguf } from '../../src/core/testing/tiny-gguf.ts';
+import { tinyGguf } from '#core/testing/tiny-gguf.ts';
 import { expect, test } from './fixtures.ts';
 import { SCREEN_TITLES } from './page-models/app-shell.ts';
 import { RUN_TIMEOUT_MS } from './page-models/goals-page.ts';

@@ -1,4 +1,4 @@
-import { tinyTokenize } from '../../src/core/testing/tiny-gguf.ts';
+import { tinyTokenize } from '#core/testing/tiny-gguf.ts';
 import { expect, test, userAsks } from './fixtures.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { test as base, type Page } from '@playwright/test';
-import type { EngineRequest } from '../../src/core/llm/chat-engine.ts';
-import { tinyGguf } from '../../src/core/testing/tiny-gguf.ts';
+import type { EngineRequest } from '#core/llm/chat-engine.ts';
+import { tinyGguf } from '#core/testing/tiny-gguf.ts';
 import type { InferenceHarness } from './harness.ts';
 
 /**

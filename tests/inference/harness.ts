@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { type EngineChunk, type EngineCompletion, type EngineRequest, engineProvider } from '../../src/core/llm/chat-engine.ts';
-import { structuredCall } from '../../src/core/llm/structured-call.ts';
+import { type EngineChunk, type EngineCompletion, type EngineRequest, engineProvider } from '#core/llm/chat-engine.ts';
+import { structuredCall } from '#core/llm/structured-call.ts';
 import { browserGgufHost } from '../../workers/gguf-host.ts';
 import { type LoadedWllama, loadWllama } from '../../workers/wllama-load.ts';
 import { bytesOf, messageOf, nameOf } from './plain-data.ts';

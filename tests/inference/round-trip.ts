@@ -1,5 +1,5 @@
-import type { EngineCompletion } from '../../src/core/llm/chat-engine.ts';
-import type { StoreProgress } from '../../src/core/llm/gguf-host.ts';
+import type { EngineCompletion } from '#core/llm/chat-engine.ts';
+import type { StoreProgress } from '#core/llm/gguf-host.ts';
 import { browserGgufHost } from '../../workers/gguf-host.ts';
 import { bytesOf, messageOf } from './plain-data.ts';
 

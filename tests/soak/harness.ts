@@ -1,6 +1,6 @@
-import type { AgentApi } from '../../src/core/api.ts';
+import type { AgentApi } from '#core/api.ts';
 import { createAgentClient, startAgentWorker } from '../../src/client.ts';
-import { describeProblem } from '../../src/core/result.ts';
+import { describeProblem } from '#core/result.ts';
 
 /**
  * The page the soak tests drive: the app's own agent worker (the real service over this origin's

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { EngineRequest } from '../../src/core/llm/chat-engine.ts';
-import { ANSWER_SCHEMAS } from '../../src/core/llm/answer-schemas.ts';
-import { decodingSchemaOf } from '../../src/core/llm/decoding-schema.ts';
-import { jsonGrammarOf, MAX_WHITESPACE, withJsonGrammar } from '../../src/core/llm/json-grammar.ts';
-import { voicedAnswerSchema } from '../../src/core/synthesis/voiced-findings.ts';
+import type { EngineRequest } from '#core/llm/chat-engine.ts';
+import { ANSWER_SCHEMAS } from '#core/llm/answer-schemas.ts';
+import { decodingSchemaOf } from '#core/llm/decoding-schema.ts';
+import { jsonGrammarOf, MAX_WHITESPACE, withJsonGrammar } from '#core/llm/json-grammar.ts';
+import { voicedAnswerSchema } from '#core/synthesis/voiced-findings.ts';
 import { cpuMs, type GrammarCompiler, loadXgrammar, syntheticVocabulary, type Xgrammar } from './xgrammar.ts';
 
 /**

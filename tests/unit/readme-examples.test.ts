@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { defaultPsyche } from '../../src/core/psyche/psyche.ts';
-import { parsePsycheToml } from '../../src/core/psyche/psyche-toml.ts';
-import { parseGrammar } from '../../src/core/synthesis/parse-grammar.ts';
+import { defaultPsyche } from '#core/psyche/psyche.ts';
+import { parsePsycheToml } from '#core/psyche/psyche-toml.ts';
+import { parseGrammar } from '#core/synthesis/parse-grammar.ts';
 import { SECURITY_HEADERS } from '../../src/security-headers.ts';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');

@@ -1,11 +1,11 @@
 import { Dexie } from 'dexie';
-import { KnowledgeGraph } from '../../../src/core/kg/graph.ts';
-import { parseQuery, runQuery, type TriplePattern } from '../../../src/core/kg/query.ts';
-import type { Term } from '../../../src/core/kg/term.ts';
-import { transitiveClosure } from '../../../src/core/kg/traversal.ts';
-import { sliceColumns } from '../../../src/core/kg/triple-columns.ts';
-import { AnimaDatabase } from '../../../src/core/store/database.ts';
-import { loadGraph, storeGraphDelta } from '../../../src/core/store/kg-repository.ts';
+import { KnowledgeGraph } from '#core/kg/graph.ts';
+import { parseQuery, runQuery, type TriplePattern } from '#core/kg/query.ts';
+import type { Term } from '#core/kg/term.ts';
+import { transitiveClosure } from '#core/kg/traversal.ts';
+import { sliceColumns } from '#core/kg/triple-columns.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { loadGraph, storeGraphDelta } from '#core/store/kg-repository.ts';
 import type { BenchEngine, QueryName } from '../engine.ts';
 import { type GeneratedGraph, type QueryPlan, XSD_INTEGER } from '../generate-graph.ts';
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { AnimaDatabase } from '../store/database.ts';
-import { currentPsyche } from '../store/psyche-store.ts';
-import { runAnswering } from '../testing/answering-run.ts';
-import { runCycles as cycles } from '../testing/run-cycles.ts';
-import { freshIndexedDb, testService } from '../testing/test-database.ts';
-import { TOOLS } from '../tools/registry.ts';
-import { type AgentTool, domainTriplesAround, factIdsOf } from '../tools/tool.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { currentPsyche } from '#core/store/psyche-store.ts';
+import { runAnswering } from '#core/testing/answering-run.ts';
+import { runCycles as cycles } from '#core/testing/run-cycles.ts';
+import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
+import { TOOLS } from '#core/tools/registry.ts';
+import { type AgentTool, domainTriplesAround, factIdsOf } from '#core/tools/tool.ts';
 
 /** Mars with 40 features: enough for a goal that finds one new fact a cycle for longer than any stall bound. */
 const FACTS = Array.from({ length: 40 }, (_, index) => `Mars,has,Feature${index + 1}\n`).join('');

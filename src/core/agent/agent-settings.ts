@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Result } from '../result.ts';
+import type { Result } from '#core/result.ts';
 import { DEFAULT_MAX_FAILED_PLANS } from './plan.ts';
 
 /**

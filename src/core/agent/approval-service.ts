@@ -1,13 +1,13 @@
-import type { AgentServiceImplementation, ApprovalView } from '../api.ts';
-import { describeAction, judgeAction } from '../psyche/shadow.ts';
-import { readWornPersona, wearPersona } from '../personas/worn-persona.ts';
-import type { Problem } from '../result.ts';
-import { currentPsyche } from '../store/psyche-store.ts';
-import { actionDigest } from '../tools/action-digest.ts';
-import { TOOLS } from '../tools/registry.ts';
-import { shadowViewOf } from '../tools/tool.ts';
-import type { ServiceContext } from '../service-context.ts';
-import { READ_ONLY_MESSAGE } from '../service-context.ts';
+import type { AgentServiceImplementation, ApprovalView } from '#core/api.ts';
+import { describeAction, judgeAction } from '#core/psyche/shadow.ts';
+import { readWornPersona, wearPersona } from '#core/personas/worn-persona.ts';
+import type { Problem } from '#core/result.ts';
+import { currentPsyche } from '#core/store/psyche-store.ts';
+import { actionDigest } from '#core/tools/action-digest.ts';
+import { TOOLS } from '#core/tools/registry.ts';
+import { shadowViewOf } from '#core/tools/tool.ts';
+import type { ServiceContext } from '#core/service-context.ts';
+import { READ_ONLY_MESSAGE } from '#core/service-context.ts';
 import type { Approval } from './approval.ts';
 import { type Goal, hasGoalEnded } from './goal.ts';
 

@@ -1,11 +1,11 @@
-import { DEFAULT_WEB_ACCESS } from '../tools/web-access.ts';
+import { DEFAULT_WEB_ACCESS } from '#core/tools/web-access.ts';
 import { describe, expect, it } from 'vitest';
-import { SimilarityIndex } from '../kg/similarity.ts';
-import { graphOf } from '../testing/graph-of.ts';
-import { TOOLS } from '../tools/registry.ts';
+import { SimilarityIndex } from '#core/kg/similarity.ts';
+import { graphOf } from '#core/testing/graph-of.ts';
+import { TOOLS } from '#core/tools/registry.ts';
 import { type Decision, decide, decomposeIfStalled, evaluateGoal } from './cycle.ts';
 import type { Goal } from './goal.ts';
-import { defaultPsyche } from '../psyche/psyche.ts';
+import { defaultPsyche } from '#core/psyche/psyche.ts';
 
 const graph = graphOf([
   ['Mars', 'is-a', 'Planet'],

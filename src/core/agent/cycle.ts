@@ -1,22 +1,22 @@
 import { z } from 'zod';
-import type { KnowledgeGraph } from '../kg/graph.ts';
-import { runQuery, triplesOfAnswer } from '../kg/query.ts';
-import type { SimilarityIndex } from '../kg/similarity.ts';
-import { spreadActivation } from '../kg/traversal.ts';
-import type { Psyche } from '../psyche/psyche.ts';
-import type { ReadableDocument } from '../kg/document.ts';
-import type { WebAccess } from '../tools/web-access.ts';
-import { describeAction, judgeAction, normaliseForShadow } from '../psyche/shadow.ts';
-import { type AgentTool, type FactIds, shadowViewOf, type ToolOutcome, type ToolState } from '../tools/tool.ts';
+import type { KnowledgeGraph } from '#core/kg/graph.ts';
+import { runQuery, triplesOfAnswer } from '#core/kg/query.ts';
+import type { SimilarityIndex } from '#core/kg/similarity.ts';
+import { spreadActivation } from '#core/kg/traversal.ts';
+import type { Psyche } from '#core/psyche/psyche.ts';
+import type { ReadableDocument } from '#core/kg/document.ts';
+import type { WebAccess } from '#core/tools/web-access.ts';
+import { describeAction, judgeAction, normaliseForShadow } from '#core/psyche/shadow.ts';
+import { type AgentTool, type FactIds, shadowViewOf, type ToolOutcome, type ToolState } from '#core/tools/tool.ts';
 import { type Criteria, factsText, type Goal, goalSymbols, keywordsOf, matchKeywords, parseCriteria } from './goal.ts';
 import { type Episode, recallEpisodes } from './episodes.ts';
 import { memoryPressure } from './working-memory.ts';
 import { formatBreakdown, scoreTool } from './score.ts';
 import { describeChange, isChangeMade } from './requested-change.ts';
 import { asksForNotes, NOTES_PENDING } from './scratch-note.ts';
-import { kgMutateActionOf } from '../tools/kg-mutate.ts';
-import { noteActionOf } from '../tools/file-io.ts';
-import { type ModelAccess, modelUseSchema } from '../tools/model-facts.ts';
+import { kgMutateActionOf } from '#core/tools/kg-mutate.ts';
+import { noteActionOf } from '#core/tools/file-io.ts';
+import { type ModelAccess, modelUseSchema } from '#core/tools/model-facts.ts';
 import { makePlan, nextStep, type Plan, skipBlockedSteps } from './plan.ts';
 
 /** How a cycle ended for its goal. */

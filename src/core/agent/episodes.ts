@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { textSimilarity } from '../kg/hypervector.ts';
+import { textSimilarity } from '#core/kg/hypervector.ts';
 import type { MemoryEntry } from './working-memory.ts';
 
 /** Long-term memory: what the agent learned while working on a goal, consolidated from working memory. */

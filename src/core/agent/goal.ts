@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { KnowledgeGraph } from '../kg/graph.ts';
-import { parseQuery, type TriplePattern } from '../kg/query.ts';
-import type { Problem, Result } from '../result.ts';
-import { goalTextSchema } from '../names.ts';
+import type { KnowledgeGraph } from '#core/kg/graph.ts';
+import { parseQuery, type TriplePattern } from '#core/kg/query.ts';
+import type { Problem, Result } from '#core/result.ts';
+import { goalTextSchema } from '#core/names.ts';
 import { type RequestedChange, requestedChangesOf } from './requested-change.ts';
-import { singular } from '../kg/sentence-facts.ts';
+import { singular } from '#core/kg/sentence-facts.ts';
 
 /** `failed`: it cannot be met (refused, or cancelled by the user); `abandoned`: the agent gave up on it (seed 000). */
 export const goalStatusSchema = z.enum(['active', 'suspended', 'waiting', 'completed', 'failed', 'abandoned']);

@@ -1,5 +1,5 @@
-import type { AgentServiceImplementation } from '../api.ts';
-import type { ServiceContext } from '../service-context.ts';
+import type { AgentServiceImplementation } from '#core/api.ts';
+import type { ServiceContext } from '#core/service-context.ts';
 import { decide } from './cycle.ts';
 import { DEFAULT_PRIORITY, DEFAULT_STALL_THRESHOLD, type Goal, parseCriteria } from './goal.ts';
 import { makePlan } from './plan.ts';

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { defaultPsyche, type ShadowPattern } from '../psyche/psyche.ts';
-import { addPsycheVersion } from '../store/psyche-store.ts';
-import { AnimaDatabase } from '../store/database.ts';
-import { runCycles as cycles } from '../testing/run-cycles.ts';
-import { freshIndexedDb, testService } from '../testing/test-database.ts';
-import { TOOLS } from '../tools/registry.ts';
-import type { AgentTool } from '../tools/tool.ts';
+import { defaultPsyche, type ShadowPattern } from '#core/psyche/psyche.ts';
+import { addPsycheVersion } from '#core/store/psyche-store.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { runCycles as cycles } from '#core/testing/run-cycles.ts';
+import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
+import { TOOLS } from '#core/tools/registry.ts';
+import type { AgentTool } from '#core/tools/tool.ts';
 
 const FACTS = 'Mars,is-a,Planet\nMars,orbits,Sun\nPlanet,is-a,CelestialBody\nSun,is-a,Star\n';
 

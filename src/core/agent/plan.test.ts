@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { SimilarityIndex } from '../kg/similarity.ts';
-import { defaultPsyche } from '../psyche/psyche.ts';
-import { graphOf } from '../testing/graph-of.ts';
-import { TOOLS } from '../tools/registry.ts';
-import { DEFAULT_WEB_ACCESS } from '../tools/web-access.ts';
+import { SimilarityIndex } from '#core/kg/similarity.ts';
+import { defaultPsyche } from '#core/psyche/psyche.ts';
+import { graphOf } from '#core/testing/graph-of.ts';
+import { TOOLS } from '#core/tools/registry.ts';
+import { DEFAULT_WEB_ACCESS } from '#core/tools/web-access.ts';
 import { decide } from './cycle.ts';
 import type { Goal } from './goal.ts';
 import { makePlan, needsOf } from './plan.ts';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { bundle, type Hypervector, similarity, textWords, wordHypervector } from '../kg/hypervector.ts';
-import { runQuery } from '../kg/query.ts';
-import { LOOKUP_LIMIT } from '../tools/kg-query.ts';
-import { type AgentTool, domainTriplesAround, factIdsOf, type ToolState } from '../tools/tool.ts';
+import { bundle, type Hypervector, similarity, textWords, wordHypervector } from '#core/kg/hypervector.ts';
+import { runQuery } from '#core/kg/query.ts';
+import { LOOKUP_LIMIT } from '#core/tools/kg-query.ts';
+import { type AgentTool, domainTriplesAround, factIdsOf, type ToolState } from '#core/tools/tool.ts';
 import { factsText, matchKeywords } from './goal.ts';
 
 /** What a goal can need, with the words that show it (seed 002's strategy patterns). */

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { CycleRecord } from '../api.ts';
-import { AnimaDatabase } from '../store/database.ts';
-import { freshIndexedDb, testService } from '../testing/test-database.ts';
-import { actionDigest } from '../tools/action-digest.ts';
-import { TOOLS } from '../tools/registry.ts';
-import { defineTool } from '../tools/tool.ts';
-import { userInteract } from '../tools/user-interact.ts';
+import type { CycleRecord } from '#core/api.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
+import { actionDigest } from '#core/tools/action-digest.ts';
+import { TOOLS } from '#core/tools/registry.ts';
+import { defineTool } from '#core/tools/tool.ts';
+import { userInteract } from '#core/tools/user-interact.ts';
 
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { actionDigest } from '../tools/action-digest.ts';
-import type { AgentTool } from '../tools/tool.ts';
+import { actionDigest } from '#core/tools/action-digest.ts';
+import type { AgentTool } from '#core/tools/tool.ts';
 
 export const questionStatusSchema = z.enum(['pending', 'answered', 'withdrawn']);
 

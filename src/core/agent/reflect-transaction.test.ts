@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { AnimaDatabase } from '../store/database.ts';
-import { freshIndexedDb, testService } from '../testing/test-database.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 
 // Found by the crash soak: a reflection's writes commit in its one transaction, also when memory has nothing worth consolidating.
 

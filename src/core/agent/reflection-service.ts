@@ -1,6 +1,6 @@
-import type { AgentServiceImplementation } from '../api.ts';
-import type { ServiceContext } from '../service-context.ts';
-import { READ_ONLY_MESSAGE } from '../service-context.ts';
+import type { AgentServiceImplementation } from '#core/api.ts';
+import type { ServiceContext } from '#core/service-context.ts';
+import { READ_ONLY_MESSAGE } from '#core/service-context.ts';
 import { DEFAULT_AGENT_SETTINGS, parseAgentSettings } from './agent-settings.ts';
 import { reflect } from './run-cycle.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AnimaDatabase } from '../store/database.ts';
-import { currentPsyche } from '../store/psyche-store.ts';
-import { freshIndexedDb, testService } from '../testing/test-database.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { currentPsyche } from '#core/store/psyche-store.ts';
+import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 import type { CycleRecord } from './cycle.ts';
 import type { Goal } from './goal.ts';
 import { reflectOn } from './reflection.ts';

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { CycleRecord } from '../api.ts';
-import { AnimaDatabase } from '../store/database.ts';
-import { freshIndexedDb, testService } from '../testing/test-database.ts';
-import { runAnswering } from '../testing/answering-run.ts';
+import type { CycleRecord } from '#core/api.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
+import { runAnswering } from '#core/testing/answering-run.ts';
 
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
 

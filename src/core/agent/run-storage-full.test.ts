@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AnimaDatabase } from '../store/database.ts';
-import { loadGraph } from '../store/kg-repository.ts';
-import { fullableStorage } from '../testing/full-storage.ts';
-import { freshIndexedDb, testService } from '../testing/test-database.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { loadGraph } from '#core/store/kg-repository.ts';
+import { fullableStorage } from '#core/testing/full-storage.ts';
+import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
 

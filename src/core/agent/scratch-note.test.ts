@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { CycleRecord } from '../api.ts';
-import { AnimaDatabase } from '../store/database.ts';
-import { addPsycheVersion } from '../store/psyche-store.ts';
-import { defaultPsyche } from '../psyche/psyche.ts';
-import { TOOLS } from '../tools/registry.ts';
-import { shadowViewOf } from '../tools/tool.ts';
-import { exportSnapshot, parseSnapshot, restoreSnapshot } from '../store/snapshot.ts';
-import { freshIndexedDb, testService } from '../testing/test-database.ts';
+import type { CycleRecord } from '#core/api.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { addPsycheVersion } from '#core/store/psyche-store.ts';
+import { defaultPsyche } from '#core/psyche/psyche.ts';
+import { TOOLS } from '#core/tools/registry.ts';
+import { shadowViewOf } from '#core/tools/tool.ts';
+import { exportSnapshot, parseSnapshot, restoreSnapshot } from '#core/store/snapshot.ts';
+import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { KnowledgeGraph } from '../kg/graph.ts';
-import { plainText } from '../synthesis/plain-text.ts';
-import type { AnimaDatabase } from '../store/database.ts';
+import type { KnowledgeGraph } from '#core/kg/graph.ts';
+import { plainText } from '#core/synthesis/plain-text.ts';
+import type { AnimaDatabase } from '#core/store/database.ts';
 import type { Goal } from './goal.ts';
 
 /**

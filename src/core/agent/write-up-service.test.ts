@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testService } from '../testing/test-database.ts';
+import { testService } from '#core/testing/test-database.ts';
 
 async function mammalsFound() {
   const { db, service } = testService();

@@ -1,18 +1,18 @@
 import { scratchNotesOf } from './scratch-note.ts';
-import type { AgentServiceImplementation } from '../api.ts';
-import type { KnowledgeGraph } from '../kg/graph.ts';
-import { runQuery, triplesOfAnswer } from '../kg/query.ts';
-import { singular } from '../kg/sentence-facts.ts';
-import type { ServiceContext } from '../service-context.ts';
-import { currentPsyche } from '../store/psyche-store.ts';
-import { readWornPersona, wearPersona } from '../personas/worn-persona.ts';
-import type { ProvenanceRecord } from '../store/provenance.ts';
-import { BUILT_IN_GRAMMARS } from '../synthesis/built-in-grammars.ts';
-import type { SynthesisFinding, SynthesisInput } from '../synthesis/synthesis-input.ts';
-import { grammarNamed, synthesize } from '../synthesis/synthesize.ts';
-import { findingLine, writeInVoice } from '../synthesis/voiced-findings.ts';
-import { bindChosenProvider, inferenceSettingsOf } from '../llm/inference-service.ts';
-import { UsageBudget } from '../llm/usage-budget.ts';
+import type { AgentServiceImplementation } from '#core/api.ts';
+import type { KnowledgeGraph } from '#core/kg/graph.ts';
+import { runQuery, triplesOfAnswer } from '#core/kg/query.ts';
+import { singular } from '#core/kg/sentence-facts.ts';
+import type { ServiceContext } from '#core/service-context.ts';
+import { currentPsyche } from '#core/store/psyche-store.ts';
+import { readWornPersona, wearPersona } from '#core/personas/worn-persona.ts';
+import type { ProvenanceRecord } from '#core/store/provenance.ts';
+import { BUILT_IN_GRAMMARS } from '#core/synthesis/built-in-grammars.ts';
+import type { SynthesisFinding, SynthesisInput } from '#core/synthesis/synthesis-input.ts';
+import { grammarNamed, synthesize } from '#core/synthesis/synthesize.ts';
+import { findingLine, writeInVoice } from '#core/synthesis/voiced-findings.ts';
+import { bindChosenProvider, inferenceSettingsOf } from '#core/llm/inference-service.ts';
+import { UsageBudget } from '#core/llm/usage-budget.ts';
 import { type Criteria, type Goal, keywordsOf, parseCriteria } from './goal.ts';
 
 /** How a fact came to be, from the provenance it points to. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { graphOf } from '../testing/graph-of.ts';
+import { graphOf } from '#core/testing/graph-of.ts';
 import { contradicted, proposeByAnalogy, uncopyableBecause } from './analogy.ts';
 import { KnowledgeGraph } from './graph.ts';
 import { SimilarityIndex } from './similarity.ts';

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { CycleRecord } from '../api.ts';
-import { AnimaDatabase } from '../store/database.ts';
-import { exportSnapshot, parseSnapshot, restoreSnapshot } from '../store/snapshot.ts';
-import { freshIndexedDb, testService } from '../testing/test-database.ts';
+import type { CycleRecord } from '#core/api.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { exportSnapshot, parseSnapshot, restoreSnapshot } from '#core/store/snapshot.ts';
+import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
 const MARS_NOTES = 'Notes on Mars\n\nMars has volcanoes. Mars has craters. Olympus Mons is a volcano. It is a fine sight.\n';

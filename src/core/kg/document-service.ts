@@ -1,8 +1,8 @@
-import type { AgentServiceImplementation, DocumentView } from '../api.ts';
-import type { Problem } from '../result.ts';
-import type { ServiceContext } from '../service-context.ts';
-import { READ_ONLY_MESSAGE } from '../service-context.ts';
-import { isQuotaExceeded, storageFull } from '../store/quota.ts';
+import type { AgentServiceImplementation, DocumentView } from '#core/api.ts';
+import type { Problem } from '#core/result.ts';
+import type { ServiceContext } from '#core/service-context.ts';
+import { READ_ONLY_MESSAGE } from '#core/service-context.ts';
+import { isQuotaExceeded, storageFull } from '#core/store/quota.ts';
 import { type DocumentRecord, MAX_DOCUMENT_BYTES } from './document.ts';
 
 type DocumentMethods = 'documentImport' | 'documentList' | 'documentDelete';

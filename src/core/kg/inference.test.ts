@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { graphOf } from '../testing/graph-of.ts';
+import { graphOf } from '#core/testing/graph-of.ts';
 import { KnowledgeGraph } from './graph.ts';
 import { focusRegion, inferRules, type InferenceResult } from './inference.ts';
 

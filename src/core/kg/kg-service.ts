@@ -1,15 +1,15 @@
-import type { AgentServiceImplementation } from '../api.ts';
-import type { ServiceContext } from '../service-context.ts';
-import { READ_ONLY_MESSAGE } from '../service-context.ts';
-import { factOf, refOf, statsOf, symbolOrThrow } from '../views.ts';
+import type { AgentServiceImplementation } from '#core/api.ts';
+import type { ServiceContext } from '#core/service-context.ts';
+import { READ_ONLY_MESSAGE } from '#core/service-context.ts';
+import { factOf, refOf, statsOf, symbolOrThrow } from '#core/views.ts';
 import { exportNTriples } from './export-ntriples.ts';
 import { formatFromFileName } from './import/statement.ts';
 import { derivationProvenance, stageInference } from './inference.ts';
 import { parseQuery, runQuery } from './query.ts';
 import { searchSymbols } from './search.ts';
 import { shortestPath } from './traversal.ts';
-import { storeGraphDelta } from '../store/kg-repository.ts';
-import { isQuotaExceeded, storageFull } from '../store/quota.ts';
+import { storeGraphDelta } from '#core/store/kg-repository.ts';
+import { isQuotaExceeded, storageFull } from '#core/store/quota.ts';
 
 type KgMethods = 'kgStats' | 'kgSearch' | 'kgSymbol' | 'kgImport' | 'kgExport' | 'kgQuery' | 'kgInfer' | 'kgSimilar' | 'kgPath' | 'kgProvenance';
 

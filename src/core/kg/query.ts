@@ -1,4 +1,4 @@
-import type { Problem, Result } from '../result.ts';
+import type { Problem, Result } from '#core/result.ts';
 import type { KnowledgeGraph } from './graph.ts';
 import { ANIMA_IRI_BASE, literalKey, localName } from './symbol.ts';
 

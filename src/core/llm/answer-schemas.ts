@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { voicedAnswerSchema } from '../synthesis/voiced-findings.ts';
-import { factsAnswerSchema } from '../tools/model-facts.ts';
-import { STEP_ENVELOPE } from '../tools/model-steps.ts';
+import { voicedAnswerSchema } from '#core/synthesis/voiced-findings.ts';
+import { factsAnswerSchema } from '#core/tools/model-facts.ts';
+import { STEP_ENVELOPE } from '#core/tools/model-steps.ts';
 import { decodingSchemaOf } from './decoding-schema.ts';
 import { CHECK_SCHEMA } from './endpoint-check.ts';
 

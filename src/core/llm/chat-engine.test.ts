@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ScriptedEngine } from '../testing/scripted-engine.ts';
+import { ScriptedEngine } from '#core/testing/scripted-engine.ts';
 import { type ChatEngine, type EngineChunk, type EngineCompletion, type EngineRequest, engineLossOf, engineProvider } from './chat-engine.ts';
 
 /** WebLLM's words when the device goes while it loads (its DeviceLostError). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ScriptedEngine } from '../testing/scripted-engine.ts';
-import { ScriptedWebLlmHost } from '../testing/scripted-webllm-host.ts';
+import { ScriptedEngine } from '#core/testing/scripted-engine.ts';
+import { ScriptedWebLlmHost } from '#core/testing/scripted-webllm-host.ts';
 import type { ChatEngine } from './chat-engine.ts';
 import { engineProvider } from './chat-engine.ts';
 import { ENGINE_GONE, LOST_WHILE_IDLE } from './engine-keeper.ts';

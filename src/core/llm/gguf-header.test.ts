@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TINY_GGUF_MERGES, tinyGguf, tinyTokenize, tinyVocabulary } from '../testing/tiny-gguf.ts';
+import { TINY_GGUF_MERGES, tinyGguf, tinyTokenize, tinyVocabulary } from '#core/testing/tiny-gguf.ts';
 import { bytesSource, readGgufHeader } from './gguf-header.ts';
 
 describe('the tiny GGUF model made for tests', () => {

@@ -1,12 +1,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import type { CycleRecord } from '../api.ts';
-import { AnimaDatabase } from '../store/database.ts';
-import { MemoryGgufHost } from '../testing/memory-gguf-host.ts';
-import { ScriptedEngine, type ScriptedReply } from '../testing/scripted-engine.ts';
-import { freshIndexedDb, testService } from '../testing/test-database.ts';
-import { TINY_GGUF_SHAPE, tinyGguf } from '../testing/tiny-gguf.ts';
+import type { CycleRecord } from '#core/api.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { MemoryGgufHost } from '#core/testing/memory-gguf-host.ts';
+import { ScriptedEngine, type ScriptedReply } from '#core/testing/scripted-engine.ts';
+import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
+import { TINY_GGUF_SHAPE, tinyGguf } from '#core/testing/tiny-gguf.ts';
 
 const TINY = tinyGguf(7);
 

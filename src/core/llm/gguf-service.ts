@@ -1,7 +1,7 @@
-import type { AgentServiceImplementation } from '../api.ts';
-import { displayUrl, redactSecrets, secretsOfUrl } from '../secrets.ts';
-import type { ServiceContext } from '../service-context.ts';
-import { READ_ONLY_MESSAGE } from '../service-context.ts';
+import type { AgentServiceImplementation } from '#core/api.ts';
+import { displayUrl, redactSecrets, secretsOfUrl } from '#core/secrets.ts';
+import type { ServiceContext } from '#core/service-context.ts';
+import { READ_ONLY_MESSAGE } from '#core/service-context.ts';
 import { blobSource, GgufError, readGgufHeader } from './gguf-header.ts';
 import { NO_GGUF_HERE } from './gguf-host.ts';
 import { type GgufModelRecord, ggufIdFor, ggufMemoryBytes } from './gguf-model.ts';

@@ -1,14 +1,14 @@
-import type { AgentServiceImplementation } from '../api.ts';
-import type { ServiceContext } from '../service-context.ts';
-import { READ_ONLY_MESSAGE } from '../service-context.ts';
-import { TOOLS } from '../tools/registry.ts';
-import { type ModelAccess, systemPromptOf } from '../tools/model-facts.ts';
-import { readWornPersona } from '../personas/worn-persona.ts';
+import type { AgentServiceImplementation } from '#core/api.ts';
+import type { ServiceContext } from '#core/service-context.ts';
+import { READ_ONLY_MESSAGE } from '#core/service-context.ts';
+import { TOOLS } from '#core/tools/registry.ts';
+import { type ModelAccess, systemPromptOf } from '#core/tools/model-facts.ts';
+import { readWornPersona } from '#core/personas/worn-persona.ts';
 import { type Binding, bindProvider } from './bind-provider.ts';
 import type { ModelUnavailable } from './provider.ts';
 import { checkProvider } from './endpoint-check.ts';
 import { INFERENCE_KEY, type InferenceSettings, inferenceSecrets, inferenceViewOf, parseInferenceSettings, storedInferenceSettings } from './inference-settings.ts';
-import { forgetStoredSecrets } from '../store/forget-secrets.ts';
+import { forgetStoredSecrets } from '#core/store/forget-secrets.ts';
 import { UsageBudget } from './usage-budget.ts';
 import { webLlmSpecOf } from './webllm-models.ts';
 

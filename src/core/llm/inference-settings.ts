@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Result } from '../result.ts';
-import { displayUrl, hasHiddenCredentials, REDACTED, type Secret } from '../secrets.ts';
+import type { Result } from '#core/result.ts';
+import { displayUrl, hasHiddenCredentials, REDACTED, type Secret } from '#core/secrets.ts';
 import { endpointSecrets, openAiEndpointSchema } from './openai-compatible.ts';
 import { usageLimitsSchema } from './usage-budget.ts';
 

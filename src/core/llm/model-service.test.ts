@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { GgufModelRecord } from './gguf-model.ts';
-import { testService } from '../testing/test-database.ts';
-import { ScriptedEngine } from '../testing/scripted-engine.ts';
-import { ScriptedWebLlmHost } from '../testing/scripted-webllm-host.ts';
+import { testService } from '#core/testing/test-database.ts';
+import { ScriptedEngine } from '#core/testing/scripted-engine.ts';
+import { ScriptedWebLlmHost } from '#core/testing/scripted-webllm-host.ts';
 import { answerDecodingSchemas } from './answer-schemas.ts';
 import type { LoadProgress } from './webllm-host.ts';
 

@@ -1,8 +1,8 @@
-import type { AgentServiceImplementation, ModelView } from '../api.ts';
-import { displayUrl } from '../secrets.ts';
-import type { AnimaDatabase } from '../store/database.ts';
-import type { ServiceContext } from '../service-context.ts';
-import { READ_ONLY_MESSAGE } from '../service-context.ts';
+import type { AgentServiceImplementation, ModelView } from '#core/api.ts';
+import { displayUrl } from '#core/secrets.ts';
+import type { AnimaDatabase } from '#core/store/database.ts';
+import type { ServiceContext } from '#core/service-context.ts';
+import { READ_ONLY_MESSAGE } from '#core/service-context.ts';
 import { inferenceSettingsOf } from './inference-service.ts';
 import type { WebLlmHost } from './webllm-host.ts';
 import { NO_WEBLLM_HERE } from './webllm-host.ts';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { startOpenAiServer, type ServerReply } from '../testing/openai-server.ts';
+import { startOpenAiServer, type ServerReply } from '#core/testing/openai-server.ts';
 import { openAiCompatibleProvider, openAiEndpointSchema } from './openai-compatible.ts';
 import { structuredCall } from './structured-call.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { displayUrl, redactingStream, redactSecrets, type Secret, secretsOfHeaders, secretsOfUrl } from '../secrets.ts';
+import { displayUrl, redactingStream, redactSecrets, type Secret, secretsOfHeaders, secretsOfUrl } from '#core/secrets.ts';
 import { cancelled, type Completion, type CompletionRequest, type LlmProvider, ProviderError, withSchemaInWords } from './provider.ts';
 
 /** Where an OpenAI-compatible server is (llama.cpp's server, vLLM, Ollama, a hosted API). The key stays on this device. */

@@ -1,10 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CycleRecord } from '../api.ts';
-import { AnimaDatabase } from '../store/database.ts';
-import { type ServerReply, type ServerRequest, startOpenAiServer } from '../testing/openai-server.ts';
-import { freshIndexedDb, testService } from '../testing/test-database.ts';
+import type { CycleRecord } from '#core/api.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { type ServerReply, type ServerRequest, startOpenAiServer } from '#core/testing/openai-server.ts';
+import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 
 /**
  * Every secret here holds LEAK: finding that anywhere (whole, or the part a cut left) is a leak.

@@ -1,5 +1,5 @@
-import { type Secret, secretsOfUrl } from '../secrets.ts';
-import type { AnimaDatabase } from '../store/database.ts';
+import { type Secret, secretsOfUrl } from '#core/secrets.ts';
+import type { AnimaDatabase } from '#core/store/database.ts';
 import { inferenceSecrets } from './inference-settings.ts';
 import { inferenceSettingsOf } from './inference-service.ts';
 import { specOfRecord, webLlmSpecSecrets } from './webllm-models.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ScriptedEngine } from '../testing/scripted-engine.ts';
+import { ScriptedEngine } from '#core/testing/scripted-engine.ts';
 import { engineProvider } from './chat-engine.ts';
 import { structuredCall } from './structured-call.ts';
 import { UsageBudget } from './usage-budget.ts';

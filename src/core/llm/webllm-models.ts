@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { type Secret, secretsOfUrl } from '../secrets.ts';
-import type { AnimaDatabase } from '../store/database.ts';
+import { type Secret, secretsOfUrl } from '#core/secrets.ts';
+import type { AnimaDatabase } from '#core/store/database.ts';
 
 /** The WebLLM Anima runs (a test holds it to the one installed): a custom model must be built for its runtime. */
 export const WEBLLM_VERSION = '0.2.86';

@@ -1,4 +1,4 @@
-import type { Result } from '../result.ts';
+import type { Result } from '#core/result.ts';
 import {
   PART_TYPE_TITLES,
   PART_TYPES,

@@ -1,8 +1,8 @@
 import { expect, test } from 'vitest';
-import { describeProblem } from '../result.ts';
-import { fuzzCaseCount, runFuzzKind } from '../testing/fuzz.ts';
-import { CARD_DOCUMENTS, CARD_KEYS, jsonCaseText, refusalText } from '../testing/json-fuzz.ts';
-import { testService } from '../testing/test-database.ts';
+import { describeProblem } from '#core/result.ts';
+import { fuzzCaseCount, runFuzzKind } from '#core/testing/fuzz.ts';
+import { CARD_DOCUMENTS, CARD_KEYS, jsonCaseText, refusalText } from '#core/testing/json-fuzz.ts';
+import { testService } from '#core/testing/test-database.ts';
 import { readCharacterCard, writeCharacterCardJson } from './character-card.ts';
 
 

@@ -1,8 +1,8 @@
 import { expect, test } from 'vitest';
-import { describeProblem } from '../result.ts';
-import { below, fuzzCaseCount, mutateBytes, pick, runFuzzKind, type Random } from '../testing/fuzz.ts';
-import { CARD_DOCUMENTS, CARD_KEYS, jsonCaseText, refusalText } from '../testing/json-fuzz.ts';
-import { testService } from '../testing/test-database.ts';
+import { describeProblem } from '#core/result.ts';
+import { below, fuzzCaseCount, mutateBytes, pick, runFuzzKind, type Random } from '#core/testing/fuzz.ts';
+import { CARD_DOCUMENTS, CARD_KEYS, jsonCaseText, refusalText } from '#core/testing/json-fuzz.ts';
+import { testService } from '#core/testing/test-database.ts';
 import { readCharacterCard, writeCharacterCardJson, writeCharacterCardPng } from './character-card.ts';
 import { placeholderPng, writePngText } from './png-text.ts';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { nameSchema } from '../names.ts';
-import { matchedTriggerText } from '../psyche/shadow.ts';
-import { nestingDepth } from '../safe-json.ts';
+import { nameSchema } from '#core/names.ts';
+import { matchedTriggerText } from '#core/psyche/shadow.ts';
+import { nestingDepth } from '#core/safe-json.ts';
 
 /**
  * The records of the persona catalog (DESIGN section 9, seed 003): personas assembled from

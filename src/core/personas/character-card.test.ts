@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { describeProblem, type Result } from '../result.ts';
+import { describeProblem, type Result } from '#core/result.ts';
 import { cardChunkText, HTML_CARD, pngWith, tEXt, V1_CARD, V2_CARD, V3_CARD, v2CardPng, withBadChecksum, zTXt } from './__fixtures__/character-cards.ts';
 import { MAX_CARD_FIELD_CHARS, MAX_CARD_JSON_BYTES, readCharacterCard, writeCharacterCardJson, writeCharacterCardPng, type CharacterCard } from './character-card.ts';
 import { placeholderPng, readPngText } from './png-text.ts';

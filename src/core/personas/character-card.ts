@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { readJson } from '../safe-json.ts';
-import { decodeUtf8Text } from '../text-bytes.ts';
-import { describeProblem, problemsFromZod, type Problem, type Result } from '../result.ts';
+import { readJson } from '#core/safe-json.ts';
+import { decodeUtf8Text } from '#core/text-bytes.ts';
+import { describeProblem, problemsFromZod, type Problem, type Result } from '#core/result.ts';
 import { isPng, placeholderPng, readPngText, writePngText, type PngTextChunk } from './png-text.ts';
 import { keptFieldsSchema } from './catalog.ts';
 

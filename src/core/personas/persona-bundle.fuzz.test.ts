@@ -1,11 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import { expect, test } from 'vitest';
-import { describeProblem } from '../result.ts';
-import { readJson } from '../safe-json.ts';
-import { fuzzCaseCount, runFuzzKind } from '../testing/fuzz.ts';
-import { jsonCaseText, refusalText } from '../testing/json-fuzz.ts';
-import { buildMentorCatalog } from '../testing/mentor-catalog.ts';
-import { testService } from '../testing/test-database.ts';
+import { describeProblem } from '#core/result.ts';
+import { readJson } from '#core/safe-json.ts';
+import { fuzzCaseCount, runFuzzKind } from '#core/testing/fuzz.ts';
+import { jsonCaseText, refusalText } from '#core/testing/json-fuzz.ts';
+import { buildMentorCatalog } from '#core/testing/mentor-catalog.ts';
+import { testService } from '#core/testing/test-database.ts';
 import { MAX_IMPORT_BYTES } from './persona-contract.ts';
 import { bundleText, readBundle } from './persona-bundle.ts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Problem, Result } from '../result.ts';
-import { problemsFromZod } from '../result.ts';
+import type { Problem, Result } from '#core/result.ts';
+import { problemsFromZod } from '#core/result.ts';
 import type { PersonaDefinition } from './assemble.ts';
 import {
   arcFieldsSchema,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { AgentApi } from '../api.ts';
-import { testService } from '../testing/test-database.ts';
+import type { AgentApi } from '#core/api.ts';
+import { testService } from '#core/testing/test-database.ts';
 import { V2_CARD, V3_CARD, v2CardPng, HTML_CARD } from './__fixtures__/character-cards.ts';
 import { readCharacterCard, writeCharacterCardPng } from './character-card.ts';
 import { readPngText } from './png-text.ts';

@@ -1,7 +1,7 @@
 import type { CharacterCard } from './character-card.ts';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, readBundle, type PersonaBundle } from './persona-bundle.ts';
 import type { PartType } from './catalog.ts';
-import type { Result } from '../result.ts';
+import type { Result } from '#core/result.ts';
 
 /**
  * How a character card's prompt fields become parts, and back. A card field that is not a

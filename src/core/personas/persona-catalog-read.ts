@@ -1,4 +1,4 @@
-import type { AnimaDatabase } from '../store/database.ts';
+import type { AnimaDatabase } from '#core/store/database.ts';
 import type { PersonaDefinition } from './assemble.ts';
 import type { PersonaRecord } from './catalog.ts';
 

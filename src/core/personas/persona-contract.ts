@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { problemSchema } from '../result.ts';
-import { sessionIdSchema } from '../names.ts';
+import { problemSchema } from '#core/result.ts';
+import { sessionIdSchema } from '#core/names.ts';
 import {
   arcFieldsSchema,
   arcStageFieldsSchema,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentApi } from '../api.ts';
-import { testService } from '../testing/test-database.ts';
-import { buildMentorCatalog, expectAccepted } from '../testing/mentor-catalog.ts';
+import type { AgentApi } from '#core/api.ts';
+import { testService } from '#core/testing/test-database.ts';
+import { buildMentorCatalog, expectAccepted } from '#core/testing/mentor-catalog.ts';
 
 type Service = AgentApi;
 

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
-import type { AgentServiceImplementation } from '../api.ts';
-import { problemsFromZod, type Problem } from '../result.ts';
-import type { ServiceContext } from '../service-context.ts';
-import { READ_ONLY_MESSAGE } from '../service-context.ts';
-import type { AnimaDatabase } from '../store/database.ts';
-import { isQuotaExceeded, storageFull } from '../store/quota.ts';
+import type { AgentServiceImplementation } from '#core/api.ts';
+import { problemsFromZod, type Problem } from '#core/result.ts';
+import type { ServiceContext } from '#core/service-context.ts';
+import { READ_ONLY_MESSAGE } from '#core/service-context.ts';
+import type { AnimaDatabase } from '#core/store/database.ts';
+import { isQuotaExceeded, storageFull } from '#core/store/quota.ts';
 import { assemblePersona, type AssembledPersona, type OverBudget, type PersonaDefinition } from './assemble.ts';
 import {
   arcFieldsSchema,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { Result } from '../result.ts';
+import type { Result } from '#core/result.ts';
 import { iTXt, pngOfChunks, pngWith, tEXt, withBadChecksum, zTXt, type RawChunk } from './__fixtures__/character-cards.ts';
 import { crc32, isPng, MAX_PNG_BYTES, placeholderPng, readPngText, writePngText } from './png-text.ts';
 

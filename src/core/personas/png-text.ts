@@ -1,4 +1,4 @@
-import type { Result } from '../result.ts';
+import type { Result } from '#core/result.ts';
 
 /**
  * Reads and writes the text chunks of a PNG file, byte for byte everywhere else: character

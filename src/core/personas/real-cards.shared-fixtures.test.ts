@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sharedFixtures } from '../../../tests/unit/shared-fixtures.ts';
-import { describeProblem } from '../result.ts';
-import { testService } from '../testing/test-database.ts';
+import { describeProblem } from '#core/result.ts';
+import { testService } from '#core/testing/test-database.ts';
 import { readCharacterCard, writeCharacterCardJson, writeCharacterCardPng, type CharacterCard } from './character-card.ts';
 import { readPngText, writePngText } from './png-text.ts';
 

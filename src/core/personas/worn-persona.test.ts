@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { AgentApi, CycleRecord } from '../api.ts';
-import { AnimaDatabase } from '../store/database.ts';
-import { currentPsyche } from '../store/psyche-store.ts';
-import { exportSnapshot, parseSnapshot } from '../store/snapshot.ts';
-import { freshIndexedDb, testService } from '../testing/test-database.ts';
-import { ScriptedEngine } from '../testing/scripted-engine.ts';
-import { ScriptedWebLlmHost } from '../testing/scripted-webllm-host.ts';
-import { systemPromptOf } from '../tools/model-facts.ts';
-import { TOOLS } from '../tools/registry.ts';
+import type { AgentApi, CycleRecord } from '#core/api.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { currentPsyche } from '#core/store/psyche-store.ts';
+import { exportSnapshot, parseSnapshot } from '#core/store/snapshot.ts';
+import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
+import { ScriptedEngine } from '#core/testing/scripted-engine.ts';
+import { ScriptedWebLlmHost } from '#core/testing/scripted-webllm-host.ts';
+import { systemPromptOf } from '#core/tools/model-facts.ts';
+import { TOOLS } from '#core/tools/registry.ts';
 
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
 

@@ -1,5 +1,5 @@
-import type { Psyche, ShadowPattern } from '../psyche/psyche.ts';
-import type { AnimaDatabase } from '../store/database.ts';
+import type { Psyche, ShadowPattern } from '#core/psyche/psyche.ts';
+import type { AnimaDatabase } from '#core/store/database.ts';
 import { assemblePersona } from './assemble.ts';
 import type { GuardrailRecord } from './catalog.ts';
 import { catalogTables, readDefinition } from './persona-catalog-read.ts';

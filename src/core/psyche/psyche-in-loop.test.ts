@@ -1,14 +1,14 @@
-import { DEFAULT_WEB_ACCESS } from '../tools/web-access.ts';
+import { DEFAULT_WEB_ACCESS } from '#core/tools/web-access.ts';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { CycleRecord } from '../api.ts';
-import { decide } from '../agent/cycle.ts';
-import { SimilarityIndex } from '../kg/similarity.ts';
-import { AnimaDatabase } from '../store/database.ts';
-import { addPsycheVersion, currentPsyche } from '../store/psyche-store.ts';
-import { freshIndexedDb, testService } from '../testing/test-database.ts';
-import { graphOf } from '../testing/graph-of.ts';
-import { TOOLS } from '../tools/registry.ts';
+import type { CycleRecord } from '#core/api.ts';
+import { decide } from '#core/agent/cycle.ts';
+import { SimilarityIndex } from '#core/kg/similarity.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { addPsycheVersion, currentPsyche } from '#core/store/psyche-store.ts';
+import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
+import { graphOf } from '#core/testing/graph-of.ts';
+import { TOOLS } from '#core/tools/registry.ts';
 import { defaultPsyche, type Psyche, type ShadowPattern } from './psyche.ts';
 
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');

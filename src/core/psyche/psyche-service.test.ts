@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeProblem } from '../result.ts';
-import { testService } from '../testing/test-database.ts';
+import { describeProblem } from '#core/result.ts';
+import { testService } from '#core/testing/test-database.ts';
 
 async function openService(options: Parameters<typeof testService>[0] = {}) {
   const { db, service } = testService(options);

@@ -1,11 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import { TomlDate } from 'smol-toml';
 import { expect, test } from 'vitest';
-import { describeProblem, type Problem } from '../result.ts';
-import { below, fuzzCaseCount, mutateBytes, ODD_CHARACTERS, pick, runFuzzKind, seededRandom, type Random } from '../testing/fuzz.ts';
-import { testService } from '../testing/test-database.ts';
-import { decodeUtf8Text } from '../text-bytes.ts';
-import { CAPABILITIES, DANGER_LEVELS } from '../tools/tool.ts';
+import { describeProblem, type Problem } from '#core/result.ts';
+import { below, fuzzCaseCount, mutateBytes, ODD_CHARACTERS, pick, runFuzzKind, seededRandom, type Random } from '#core/testing/fuzz.ts';
+import { testService } from '#core/testing/test-database.ts';
+import { decodeUtf8Text } from '#core/text-bytes.ts';
+import { CAPABILITIES, DANGER_LEVELS } from '#core/tools/tool.ts';
 import { defaultPsyche, dominantArchetype, psycheSchema, type Psyche, type ShadowPattern } from './psyche.ts';
 import { parsePsycheToml, psycheToToml } from './psyche-toml.ts';
 import { shadowPolicyProblems } from './shadow.ts';

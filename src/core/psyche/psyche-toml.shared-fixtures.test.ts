@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { sharedFixtures } from '../../../tests/unit/shared-fixtures.ts';
-import { describeProblem } from '../result.ts';
-import { otherBase } from '../testing/other-base-psyche.ts';
+import { describeProblem } from '#core/result.ts';
+import { otherBase } from '#core/testing/other-base-psyche.ts';
 import { defaultPsyche } from './psyche.ts';
 import { parsePsycheToml, psycheToToml } from './psyche-toml.ts';
 

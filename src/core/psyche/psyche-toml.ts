@@ -1,8 +1,8 @@
 import { parse, TomlError } from 'smol-toml';
 import type { z } from 'zod';
-import { quoteInput } from '../quote-input.ts';
-import type { Problem } from '../result.ts';
-import { CAPABILITIES, DANGER_LEVELS, type Capability, type DangerLevel } from '../tools/tool.ts';
+import { quoteInput } from '#core/quote-input.ts';
+import type { Problem } from '#core/result.ts';
+import { CAPABILITIES, DANGER_LEVELS, type Capability, type DangerLevel } from '#core/tools/tool.ts';
 import {
   ARCHETYPES,
   BUILT_IN_GRAMMARS,
@@ -15,7 +15,7 @@ import {
   type SelfIntegration,
   type ShadowPattern,
 } from './psyche.ts';
-import { locateTomlKeys, nearestLine } from '../toml/key-lines.ts';
+import { locateTomlKeys, nearestLine } from '#core/toml/key-lines.ts';
 import { shadowPolicyProblems } from './shadow.ts';
 
 /** The largest psyche.toml read; a psyche is a few KB, a custom grammar at most 200 KB. */

@@ -1,6 +1,6 @@
-import { quoteInput } from '../quote-input.ts';
-import type { Problem } from '../result.ts';
-import { DANGER_LEVELS, type Capability, type DangerLevel } from '../tools/tool.ts';
+import { quoteInput } from '#core/quote-input.ts';
+import type { Problem } from '#core/result.ts';
+import { DANGER_LEVELS, type Capability, type DangerLevel } from '#core/tools/tool.ts';
 import type { Psyche, ShadowPattern } from './psyche.ts';
 
 /** What the shadow looks at: the tool's name, danger and capabilities, and the action's input. */

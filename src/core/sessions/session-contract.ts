@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { nameSchema, sessionIdSchema } from '../names.ts';
-import { problemSchema } from '../result.ts';
+import { nameSchema, sessionIdSchema } from '#core/names.ts';
+import { problemSchema } from '#core/result.ts';
 
 /** A session as the Sessions screen lists it. */
 export const sessionViewSchema = z.object({

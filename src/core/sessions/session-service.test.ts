@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { AgentApi } from '../api.ts';
-import type { WebLlmModelRecord } from '../llm/webllm-models.ts';
-import { describeProblem } from '../result.ts';
-import { AnimaDatabase, sessionRows } from '../store/database.ts';
-import { checkSession } from '../store/session-check.ts';
-import { MAX_SNAPSHOT_BYTES } from '../store/snapshot-file.ts';
-import { fullableStorage } from '../testing/full-storage.ts';
-import { freshIndexedDb, testService } from '../testing/test-database.ts';
+import type { AgentApi } from '#core/api.ts';
+import type { WebLlmModelRecord } from '#core/llm/webllm-models.ts';
+import { describeProblem } from '#core/result.ts';
+import { AnimaDatabase, sessionRows } from '#core/store/database.ts';
+import { checkSession } from '#core/store/session-check.ts';
+import { MAX_SNAPSHOT_BYTES } from '#core/store/snapshot-file.ts';
+import { fullableStorage } from '#core/testing/full-storage.ts';
+import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
 

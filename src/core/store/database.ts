@@ -1,17 +1,17 @@
 import { type Collection, Dexie, type DexieOptions, type EntityTable, type Table } from 'dexie';
-import type { CycleRecord } from '../agent/cycle.ts';
-import type { Episode } from '../agent/episodes.ts';
-import type { Goal } from '../agent/goal.ts';
-import type { MemoryEntry } from '../agent/working-memory.ts';
-import type { Approval } from '../agent/approval.ts';
-import type { Question } from '../agent/question.ts';
-import type { DocumentRecord } from '../kg/document.ts';
-import type { ScratchNote } from '../agent/scratch-note.ts';
-import type { Plan } from '../agent/plan.ts';
-import type { Reflection } from '../agent/reflection.ts';
-import type { PsycheVersion } from '../psyche/psyche-version.ts';
-import type { GgufModelRecord } from '../llm/gguf-model.ts';
-import type { WebLlmModelRecord } from '../llm/webllm-models.ts';
+import type { CycleRecord } from '#core/agent/cycle.ts';
+import type { Episode } from '#core/agent/episodes.ts';
+import type { Goal } from '#core/agent/goal.ts';
+import type { MemoryEntry } from '#core/agent/working-memory.ts';
+import type { Approval } from '#core/agent/approval.ts';
+import type { Question } from '#core/agent/question.ts';
+import type { DocumentRecord } from '#core/kg/document.ts';
+import type { ScratchNote } from '#core/agent/scratch-note.ts';
+import type { Plan } from '#core/agent/plan.ts';
+import type { Reflection } from '#core/agent/reflection.ts';
+import type { PsycheVersion } from '#core/psyche/psyche-version.ts';
+import type { GgufModelRecord } from '#core/llm/gguf-model.ts';
+import type { WebLlmModelRecord } from '#core/llm/webllm-models.ts';
 import type {
   ArcRecord,
   ArcStageRecord,
@@ -26,7 +26,7 @@ import type {
   SkillRecord,
   StagePartLink,
   TraitRecord,
-} from '../personas/catalog.ts';
+} from '#core/personas/catalog.ts';
 import type { SymbolChunkRecord, TripleChunkRecord } from './graph-chunks.ts';
 import { UPGRADES } from './migrations.ts';
 import type { ProvenanceRecord } from './provenance.ts';

@@ -1,4 +1,4 @@
-import { REDACTED, type Secret, worthRedacting } from '../secrets.ts';
+import { REDACTED, type Secret, worthRedacting } from '#core/secrets.ts';
 import type { AnimaDatabase } from './database.ts';
 
 /**

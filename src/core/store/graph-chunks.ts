@@ -1,6 +1,6 @@
-import { type GraphDelta, type KnowledgeGraph, layoutAfter } from '../kg/graph.ts';
-import type { KgSymbol } from '../kg/symbol.ts';
-import { allocateColumns, COLUMN_NAMES, type TripleColumns } from '../kg/triple-columns.ts';
+import { type GraphDelta, type KnowledgeGraph, layoutAfter } from '#core/kg/graph.ts';
+import type { KgSymbol } from '#core/kg/symbol.ts';
+import { allocateColumns, COLUMN_NAMES, type TripleColumns } from '#core/kg/triple-columns.ts';
 
 /**
  * How a session's graph is stored: triples in chunks of packed columns (typed arrays, which

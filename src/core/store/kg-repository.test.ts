@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KnowledgeGraph } from '../kg/graph.ts';
-import { freshIndexedDb } from '../testing/test-database.ts';
+import { KnowledgeGraph } from '#core/kg/graph.ts';
+import { freshIndexedDb } from '#core/testing/test-database.ts';
 import { AnimaDatabase } from './database.ts';
 import { TRIPLES_PER_CHUNK } from './graph-chunks.ts';
 import { loadGraph, storeGraphDelta } from './kg-repository.ts';

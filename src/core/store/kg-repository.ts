@@ -1,7 +1,7 @@
-import { type GraphDelta, KnowledgeGraph } from '../kg/graph.ts';
-import type { KgSymbol } from '../kg/symbol.ts';
-import type { Triple } from '../kg/triple.ts';
-import { tripleAt } from '../kg/triple-columns.ts';
+import { type GraphDelta, KnowledgeGraph } from '#core/kg/graph.ts';
+import type { KgSymbol } from '#core/kg/symbol.ts';
+import type { Triple } from '#core/kg/triple.ts';
+import { tripleAt } from '#core/kg/triple-columns.ts';
 import { type AnimaDatabase, chunksOfSession } from './database.ts';
 import { chunksForDelta, joinTripleChunks, type TripleChunkRecord } from './graph-chunks.ts';
 import type { ProvenanceDraft } from './provenance.ts';

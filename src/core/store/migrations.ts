@@ -1,7 +1,7 @@
 import { Dexie, type Transaction } from 'dexie';
-import { KnowledgeGraph } from '../kg/graph.ts';
-import type { KgSymbol } from '../kg/symbol.ts';
-import type { Triple } from '../kg/triple.ts';
+import { KnowledgeGraph } from '#core/kg/graph.ts';
+import type { KgSymbol } from '#core/kg/symbol.ts';
+import type { Triple } from '#core/kg/triple.ts';
 import { chunksOfGraph } from './graph-chunks.ts';
 
 /** Upgrade functions by the schema version they lead to; they run inside Dexie's upgrade transaction. */

@@ -1,5 +1,5 @@
-import { defaultPsyche, type Psyche } from '../psyche/psyche.ts';
-import type { PsycheVersion } from '../psyche/psyche-version.ts';
+import { defaultPsyche, type Psyche } from '#core/psyche/psyche.ts';
+import type { PsycheVersion } from '#core/psyche/psyche-version.ts';
 import type { AnimaDatabase } from './database.ts';
 
 /** What the current psyche is when a session has stored none: the default, as version 0. */

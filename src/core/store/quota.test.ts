@@ -1,8 +1,8 @@
 import { Dexie } from 'dexie';
 import { describe, expect, it } from 'vitest';
-import { V2_CARD } from '../personas/__fixtures__/character-cards.ts';
-import { fullableStorage } from '../testing/full-storage.ts';
-import { freshIndexedDb, testService } from '../testing/test-database.ts';
+import { V2_CARD } from '#core/personas/__fixtures__/character-cards.ts';
+import { fullableStorage } from '#core/testing/full-storage.ts';
+import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 import { AnimaDatabase } from './database.ts';
 import { isQuotaExceeded, STORAGE_FULL_MESSAGE } from './quota.ts';
 

@@ -1,6 +1,6 @@
 import { Dexie } from 'dexie';
 import { describe, expect, it } from 'vitest';
-import { freshIndexedDb, testService } from '../testing/test-database.ts';
+import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 import { AnimaDatabase } from './database.ts';
 import { CURRENT_SCHEMA_VERSION, SCHEMA_VERSIONS } from './schema.ts';
 

@@ -1,5 +1,5 @@
-import type { Problem } from '../result.ts';
-import { hasGoalEnded } from '../agent/goal.ts';
+import type { Problem } from '#core/result.ts';
+import { hasGoalEnded } from '#core/agent/goal.ts';
 import type { AnimaDatabase } from './database.ts';
 import { parseSnapshot, readSession, type Snapshot } from './snapshot.ts';
 

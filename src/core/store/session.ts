@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { agentSettingsSchema } from '../agent/agent-settings.ts';
-import { nameSchema, sessionIdSchema } from '../names.ts';
+import { agentSettingsSchema } from '#core/agent/agent-settings.ts';
+import { nameSchema, sessionIdSchema } from '#core/names.ts';
 
 /** A session is a workspace: its own graph, goals, memory and psyche. */
 export const sessionRecordSchema = z.object({

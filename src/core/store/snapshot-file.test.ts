@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { describeProblem, type Result } from '../result.ts';
-import { testService } from '../testing/test-database.ts';
-import { MAX_JSON_DEPTH } from '../safe-json.ts';
+import { describeProblem, type Result } from '#core/result.ts';
+import { testService } from '#core/testing/test-database.ts';
+import { MAX_JSON_DEPTH } from '#core/safe-json.ts';
 import { exportSnapshot, type Snapshot } from './snapshot.ts';
 import { readSnapshotFile, type SnapshotLimits, snapshotFileBytes } from './snapshot-file.ts';
 

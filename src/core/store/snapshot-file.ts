@@ -1,7 +1,7 @@
-import type { Problem, Result } from '../result.ts';
-import { depthProblem, readJson, sizeText } from '../safe-json.ts';
-import { type Secret, worthRedacting } from '../secrets.ts';
-import { utf8Length } from '../text-bytes.ts';
+import type { Problem, Result } from '#core/result.ts';
+import { depthProblem, readJson, sizeText } from '#core/safe-json.ts';
+import { type Secret, worthRedacting } from '#core/secrets.ts';
+import { utf8Length } from '#core/text-bytes.ts';
 import { parseSnapshot, type Snapshot } from './snapshot.ts';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot-format.ts';
 

@@ -1,6 +1,6 @@
-import { scratchNoteName } from '../agent/scratch-note.ts';
-import { actionDigest } from '../tools/action-digest.ts';
-import { TOOLS } from '../tools/registry.ts';
+import { scratchNoteName } from '#core/agent/scratch-note.ts';
+import { actionDigest } from '#core/tools/action-digest.ts';
+import { TOOLS } from '#core/tools/registry.ts';
 import type { Snapshot } from './snapshot.ts';
 
 /** The snapshot's parts whose rows have database-wide ids (IndexedDB key generators shared by every session). */

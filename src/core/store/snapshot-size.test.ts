@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Result } from '../result.ts';
-import { freshIndexedDb, testService } from '../testing/test-database.ts';
+import type { Result } from '#core/result.ts';
+import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 import { AnimaDatabase } from './database.ts';
 import { loadGraph } from './kg-repository.ts';
 import { exportSnapshot, restoreSnapshot, type Snapshot } from './snapshot.ts';

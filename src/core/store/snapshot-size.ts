@@ -1,11 +1,11 @@
-import type { KgSymbol } from '../kg/symbol.ts';
-import type { KnowledgeGraph } from '../kg/graph.ts';
-import type { StagedStatement } from '../kg/import/read-graph-file.ts';
-import type { Triple } from '../kg/triple.ts';
-import { personaBundleOf } from '../personas/persona-files-service.ts';
+import type { KgSymbol } from '#core/kg/symbol.ts';
+import type { KnowledgeGraph } from '#core/kg/graph.ts';
+import type { StagedStatement } from '#core/kg/import/read-graph-file.ts';
+import type { Triple } from '#core/kg/triple.ts';
+import { personaBundleOf } from '#core/personas/persona-files-service.ts';
 import { type AnimaDatabase, sessionRowsBesideGraph } from './database.ts';
-import { sizeText } from '../safe-json.ts';
-import { utf8Length } from '../text-bytes.ts';
+import { sizeText } from '#core/safe-json.ts';
+import { utf8Length } from '#core/text-bytes.ts';
 import { DEFAULT_SNAPSHOT_LIMITS, type SnapshotLimits } from './snapshot-file.ts';
 
 /**

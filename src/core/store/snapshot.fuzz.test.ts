@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { expect, test } from 'vitest';
-import { describeProblem } from '../result.ts';
-import { readJson } from '../safe-json.ts';
-import { fuzzCaseCount, runFuzzKind, type Random } from '../testing/fuzz.ts';
-import { jsonCaseText, refusalText } from '../testing/json-fuzz.ts';
-import { testService } from '../testing/test-database.ts';
+import { describeProblem } from '#core/result.ts';
+import { readJson } from '#core/safe-json.ts';
+import { fuzzCaseCount, runFuzzKind, type Random } from '#core/testing/fuzz.ts';
+import { jsonCaseText, refusalText } from '#core/testing/json-fuzz.ts';
+import { testService } from '#core/testing/test-database.ts';
 import { readSnapshotFile, snapshotFileBytes } from './snapshot-file.ts';
 
 const CASES = fuzzCaseCount();

@@ -1,8 +1,8 @@
 import { parse, TomlError } from 'smol-toml';
 import type { z } from 'zod';
-import type { Problem, Result } from '../result.ts';
+import type { Problem, Result } from '#core/result.ts';
 import { type Grammar, grammarSchema } from './grammar.ts';
-import { locateTomlKeys, nearestLine } from '../toml/key-lines.ts';
+import { locateTomlKeys, nearestLine } from '#core/toml/key-lines.ts';
 
 /** Grammar files larger than this are refused before parsing (a grammar is a page of phrases). */
 export const MAX_GRAMMAR_BYTES = 200 * 1024;

@@ -1,4 +1,4 @@
-import type { Result } from '../result.ts';
+import type { Result } from '#core/result.ts';
 import { BUILT_IN_GRAMMARS, type BuiltInGrammarName } from './built-in-grammars.ts';
 import type { Grammar } from './grammar.ts';
 import { outlineFindings } from './outline.ts';

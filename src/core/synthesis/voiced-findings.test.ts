@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { AnimaDatabase } from '../store/database.ts';
-import { freshIndexedDb, testService } from '../testing/test-database.ts';
-import { type ScriptedReply, ScriptedEngine } from '../testing/scripted-engine.ts';
-import { ScriptedWebLlmHost } from '../testing/scripted-webllm-host.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
+import { type ScriptedReply, ScriptedEngine } from '#core/testing/scripted-engine.ts';
+import { ScriptedWebLlmHost } from '#core/testing/scripted-webllm-host.ts';
 
 const MODEL = 'SmolLM2-360M-Instruct-q4f32_1-MLC';
 

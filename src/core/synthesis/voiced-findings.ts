@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { LlmProvider } from '../llm/provider.ts';
-import { type Bottleneck, bottleneckSchema, structuredCall } from '../llm/structured-call.ts';
-import type { UsageBudget } from '../llm/usage-budget.ts';
-import { type ModelUse, modelUseOf } from '../tools/model-facts.ts';
+import type { LlmProvider } from '#core/llm/provider.ts';
+import { type Bottleneck, bottleneckSchema, structuredCall } from '#core/llm/structured-call.ts';
+import type { UsageBudget } from '#core/llm/usage-budget.ts';
+import { type ModelUse, modelUseOf } from '#core/tools/model-facts.ts';
 import type { SynthesisInput } from './synthesis-input.ts';
 
 const MAX_PROSE_CHARS = 6000;

@@ -1,4 +1,4 @@
-import type { AgentApi, CycleRecord } from '../api.ts';
+import type { AgentApi, CycleRecord } from '#core/api.ts';
 
 /** The note a user gives who knows nothing more: the goal goes on without new facts. */
 export const NOTHING_TO_ADD = 'I do not know more about it.';

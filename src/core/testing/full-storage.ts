@@ -1,5 +1,5 @@
 import type { DBCore, Middleware } from 'dexie';
-import type { AnimaDatabase } from '../store/database.ts';
+import type { AnimaDatabase } from '#core/store/database.ts';
 
 /** Switches a test database's storage between full and free. */
 export type StorageSwitch = {

@@ -1,8 +1,8 @@
-import { exportNTriples } from '../kg/export-ntriples.ts';
-import { KnowledgeGraph } from '../kg/graph.ts';
-import { readGraphFile } from '../kg/import/read-graph-file.ts';
-import type { KgImportFormat } from '../kg/import/statement.ts';
-import { describeProblem, type Problem } from '../result.ts';
+import { exportNTriples } from '#core/kg/export-ntriples.ts';
+import { KnowledgeGraph } from '#core/kg/graph.ts';
+import { readGraphFile } from '#core/kg/import/read-graph-file.ts';
+import type { KgImportFormat } from '#core/kg/import/statement.ts';
+import { describeProblem, type Problem } from '#core/result.ts';
 import { below, mutateBytes, mutateText, ODD_CHARACTERS, pick, type FuzzKind, type Random } from './fuzz.ts';
 import { testService } from './test-database.ts';
 

@@ -1,4 +1,4 @@
-import { KnowledgeGraph } from '../kg/graph.ts';
+import { KnowledgeGraph } from '#core/kg/graph.ts';
 
 /** A graph from facts written as labels, `[subject, predicate, object, confidence = 1]`, for tests. */
 export function graphOf(facts: readonly (readonly [string, string, string, number?])[]): KnowledgeGraph {

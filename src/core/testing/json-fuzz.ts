@@ -1,4 +1,4 @@
-import { describeProblem, type Problem } from '../result.ts';
+import { describeProblem, type Problem } from '#core/result.ts';
 import { below, mutateText, ODD_CHARACTERS, pick, refusalProblem, type Random } from './fuzz.ts';
 
 /**

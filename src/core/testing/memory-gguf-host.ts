@@ -1,6 +1,6 @@
-import type { ChatEngine } from '../llm/chat-engine.ts';
-import type { GgufHost } from '../llm/gguf-host.ts';
-import { cancelled } from '../llm/provider.ts';
+import type { ChatEngine } from '#core/llm/chat-engine.ts';
+import type { GgufHost } from '#core/llm/gguf-host.ts';
+import { cancelled } from '#core/llm/provider.ts';
 
 /**
  * The CPU engine for tests: files kept in memory, streams read chunk by chunk (so a cancel can

@@ -1,4 +1,4 @@
-import type { AgentApi } from '../api.ts';
+import type { AgentApi } from '#core/api.ts';
 
 /** Fails the test with the refusal when a catalog call is refused. */
 export function expectAccepted<T extends { ok: boolean }>(result: T): Extract<T, { ok: true }> {

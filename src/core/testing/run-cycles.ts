@@ -1,10 +1,10 @@
-import type { CycleRecord } from '../agent/cycle.ts';
-import { runCycle } from '../agent/run-cycle.ts';
-import { SimilarityIndex } from '../kg/similarity.ts';
-import type { AnimaDatabase } from '../store/database.ts';
-import { loadGraph } from '../store/kg-repository.ts';
-import { TOOLS } from '../tools/registry.ts';
-import type { AgentTool } from '../tools/tool.ts';
+import type { CycleRecord } from '#core/agent/cycle.ts';
+import { runCycle } from '#core/agent/run-cycle.ts';
+import { SimilarityIndex } from '#core/kg/similarity.ts';
+import type { AnimaDatabase } from '#core/store/database.ts';
+import { loadGraph } from '#core/store/kg-repository.ts';
+import { TOOLS } from '#core/tools/registry.ts';
+import type { AgentTool } from '#core/tools/tool.ts';
 
 /** Runs cycles the way the service does, with the tools given, until no goal is active or `count` ran. */
 export async function runCycles(db: AnimaDatabase, sessionId: string, count: number, tools: readonly AgentTool[] = TOOLS): Promise<CycleRecord[]> {

@@ -1,5 +1,5 @@
-import type { ChatEngine, EngineCallOptions, EngineChunk, EngineCompletion, EngineRequest } from '../llm/chat-engine.ts';
-import type { ModelContext } from '../llm/provider.ts';
+import type { ChatEngine, EngineCallOptions, EngineChunk, EngineCompletion, EngineRequest } from '#core/llm/chat-engine.ts';
+import type { ModelContext } from '#core/llm/provider.ts';
 
 /** One scripted reply: text at once, text after a delay (an interrupt cuts it short), or a failure with this message. */
 export type ScriptedReply = { text: string; delayMs?: number } | { fail: string };

@@ -1,9 +1,9 @@
-import type { ChatEngine, EngineCallOptions, EngineRequest } from '../llm/chat-engine.ts';
-import { answerDecodingSchemas } from '../llm/answer-schemas.ts';
-import { EngineKeeper, type KeeperLoadOptions, type LoadedEngine } from '../llm/engine-keeper.ts';
-import type { LoadProgress, WebLlmHost } from '../llm/webllm-host.ts';
-import type { GpuReport, WebLlmModelSpec } from '../llm/webllm-models.ts';
-import { cancelled } from '../llm/provider.ts';
+import type { ChatEngine, EngineCallOptions, EngineRequest } from '#core/llm/chat-engine.ts';
+import { answerDecodingSchemas } from '#core/llm/answer-schemas.ts';
+import { EngineKeeper, type KeeperLoadOptions, type LoadedEngine } from '#core/llm/engine-keeper.ts';
+import type { LoadProgress, WebLlmHost } from '#core/llm/webllm-host.ts';
+import type { GpuReport, WebLlmModelSpec } from '#core/llm/webllm-models.ts';
+import { cancelled } from '#core/llm/provider.ts';
 
 /** WebLLM's words for a request to an engine whose model it unloaded (its ModelNotLoadedError). */
 const MODEL_NOT_LOADED = 'Model not loaded before trying to complete ChatCompletionRequest. Please ensure you have called MLCEngine.reload(model) to load the model before initiating APIs.';

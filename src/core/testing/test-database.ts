@@ -1,7 +1,7 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { AnimaDatabase } from '../store/database.ts';
-import { createAgentService, type AgentServiceDependencies } from '../service.ts';
-import { withContractChecks } from '../api.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { createAgentService, type AgentServiceDependencies } from '#core/service.ts';
+import { withContractChecks } from '#core/api.ts';
 
 /** A fresh, empty IndexedDB (fake-indexeddb) for one test. */
 export function freshIndexedDb() {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { sentencesOf, singular, wordsOfText } from '../kg/sentence-facts.ts';
-import { asksForNotes, NOTES_PENDING, scratchNoteName, scratchNoteText } from '../agent/scratch-note.ts';
-import { describeAction } from '../psyche/shadow.ts';
+import { sentencesOf, singular, wordsOfText } from '#core/kg/sentence-facts.ts';
+import { asksForNotes, NOTES_PENDING, scratchNoteName, scratchNoteText } from '#core/agent/scratch-note.ts';
+import { describeAction } from '#core/psyche/shadow.ts';
 import { goalWords } from './goal-words.ts';
 import type { Tool, ToolState } from './tool.ts';
 

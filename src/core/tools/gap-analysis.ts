@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RDFS_LABEL } from '../kg/term.ts';
+import { RDFS_LABEL } from '#core/kg/term.ts';
 import type { Tool } from './tool.ts';
 
 const MAX_PARENTS = 2;

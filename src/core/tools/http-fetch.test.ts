@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CycleRecord } from '../api.ts';
-import { runAnswering } from '../testing/answering-run.ts';
-import { testService } from '../testing/test-database.ts';
+import type { CycleRecord } from '#core/api.ts';
+import { runAnswering } from '#core/testing/answering-run.ts';
+import { testService } from '#core/testing/test-database.ts';
 
 let server: Server;
 let base: string;

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { readGraphFile } from '../kg/import/read-graph-file.ts';
-import type { KgImportFormat } from '../kg/import/statement.ts';
-import { factsOfText } from '../kg/sentence-facts.ts';
-import { quoteInput } from '../quote-input.ts';
-import { describeProblem } from '../result.ts';
-import { decodeUtf8Text } from '../text-bytes.ts';
+import { readGraphFile } from '#core/kg/import/read-graph-file.ts';
+import type { KgImportFormat } from '#core/kg/import/statement.ts';
+import { factsOfText } from '#core/kg/sentence-facts.ts';
+import { quoteInput } from '#core/quote-input.ts';
+import { describeProblem } from '#core/result.ts';
+import { decodeUtf8Text } from '#core/text-bytes.ts';
 import { EXTRACTION_CONFIDENCE } from './text-ingest.ts';
 import type { FactIds, Tool, ToolOutcome, ToolState } from './tool.ts';
 import { type WebAccess, isAllowed } from './web-access.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { derivationProvenance, focusRegion, stageInference } from '../kg/inference.ts';
+import { derivationProvenance, focusRegion, stageInference } from '#core/kg/inference.ts';
 import type { FactIds, Tool } from './tool.ts';
 
 /**

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { CycleRecord } from '../api.ts';
-import { requestedChangesOf } from '../agent/requested-change.ts';
-import { AnimaDatabase } from '../store/database.ts';
-import { loadGraph } from '../store/kg-repository.ts';
-import { freshIndexedDb, testService } from '../testing/test-database.ts';
+import type { CycleRecord } from '#core/api.ts';
+import { requestedChangesOf } from '#core/agent/requested-change.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { loadGraph } from '#core/store/kg-repository.ts';
+import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseQuery, runQuery, triplesOfAnswer } from '../kg/query.ts';
+import { parseQuery, runQuery, triplesOfAnswer } from '#core/kg/query.ts';
 import { domainTriplesAround, type FactIds, factIdsOf, type Tool } from './tool.ts';
 
 /** A lookup returns at most this many answers or triples. */

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { LlmProvider } from '../llm/provider.ts';
-import { type Attempt, type Bottleneck, bottleneckSchema, structuredCall } from '../llm/structured-call.ts';
-import type { UsageBudget } from '../llm/usage-budget.ts';
-import { METADATA_PREFIX } from '../kg/symbol.ts';
-import type { Triple } from '../kg/triple.ts';
-import type { GraphBatch, GraphDelta } from '../kg/graph.ts';
-import type { ProvenanceDraft } from '../store/provenance.ts';
+import type { LlmProvider } from '#core/llm/provider.ts';
+import { type Attempt, type Bottleneck, bottleneckSchema, structuredCall } from '#core/llm/structured-call.ts';
+import type { UsageBudget } from '#core/llm/usage-budget.ts';
+import { METADATA_PREFIX } from '#core/kg/symbol.ts';
+import type { Triple } from '#core/kg/triple.ts';
+import type { GraphBatch, GraphDelta } from '#core/kg/graph.ts';
+import type { ProvenanceDraft } from '#core/store/provenance.ts';
 import { domainTriplesAround, type FactIds, type GraphChange, type ToolOutcome, type ToolState } from './tool.ts';
 
 /** The model a run bound, as the tools reach it. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { decisiveVeto, describeAction, judgeAction } from '../psyche/shadow.ts';
-import type { ChatMessage } from '../llm/provider.ts';
-import { type Attempt, bottleneckSchema, budgetExhausted, structuredCall } from '../llm/structured-call.ts';
+import { decisiveVeto, describeAction, judgeAction } from '#core/psyche/shadow.ts';
+import type { ChatMessage } from '#core/llm/provider.ts';
+import { type Attempt, bottleneckSchema, budgetExhausted, structuredCall } from '#core/llm/structured-call.ts';
 import { kgQuery } from './kg-query.ts';
 import { memoryRecall } from './memory-recall.ts';
 import { type FactsAnswer, factsAnswerSchema, type ModelAccess, modelUseOf } from './model-facts.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { BUILT_IN_RULES } from '../kg/inference.ts';
-import { shortestPath, transitiveClosure } from '../kg/traversal.ts';
+import { BUILT_IN_RULES } from '#core/kg/inference.ts';
+import { shortestPath, transitiveClosure } from '#core/kg/traversal.ts';
 import { factIdsOf, type FactIds, type Tool, type ToolOutcome, type ToolState } from './tool.ts';
 import { bottleneckOutcome, goalContextOf, type ModelAccess, modelFactsChange } from './model-facts.ts';
 import { askWithTools } from './model-steps.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { proposeByAnalogy } from '../kg/analogy.ts';
+import { proposeByAnalogy } from '#core/kg/analogy.ts';
 import type { FactIds, Tool, ToolOutcome, ToolState } from './tool.ts';
 import { askForFacts, bottleneckOutcome, goalContextOf, type ModelAccess, modelFactsChange } from './model-facts.ts';
 

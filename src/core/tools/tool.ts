@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import type { Episode } from '../agent/episodes.ts';
-import type { ReadableDocument } from '../kg/document.ts';
+import type { Episode } from '#core/agent/episodes.ts';
+import type { ReadableDocument } from '#core/kg/document.ts';
 import type { WebAccess } from './web-access.ts';
-import type { Criteria, Goal } from '../agent/goal.ts';
-import type { GraphDelta, KnowledgeGraph } from '../kg/graph.ts';
-import type { SimilarityIndex } from '../kg/similarity.ts';
-import type { Triple } from '../kg/triple.ts';
-import type { ProvenanceDraft } from '../store/provenance.ts';
+import type { Criteria, Goal } from '#core/agent/goal.ts';
+import type { GraphDelta, KnowledgeGraph } from '#core/kg/graph.ts';
+import type { SimilarityIndex } from '#core/kg/similarity.ts';
+import type { Triple } from '#core/kg/triple.ts';
+import type { ProvenanceDraft } from '#core/store/provenance.ts';
 
-import type { Archetype, Psyche } from '../psyche/psyche.ts';
-import type { ShadowAction } from '../psyche/shadow.ts';
+import type { Archetype, Psyche } from '#core/psyche/psyche.ts';
+import type { ShadowAction } from '#core/psyche/shadow.ts';
 import type { ModelAccess, ModelUse } from './model-facts.ts';
 
 /** How much harm a tool can do, in increasing order (a shadow pattern's threshold compares on this order). */

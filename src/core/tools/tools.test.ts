@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { graphOf } from '../testing/graph-of.ts';
-import { parseCriteria, type Goal, goalSymbols } from '../agent/goal.ts';
-import { KnowledgeGraph } from '../kg/graph.ts';
-import { SimilarityIndex } from '../kg/similarity.ts';
+import { graphOf } from '#core/testing/graph-of.ts';
+import { parseCriteria, type Goal, goalSymbols } from '#core/agent/goal.ts';
+import { KnowledgeGraph } from '#core/kg/graph.ts';
+import { SimilarityIndex } from '#core/kg/similarity.ts';
 import { TOOLS } from './registry.ts';
 import type { ToolState } from './tool.ts';
 import { DEFAULT_WEB_ACCESS } from './web-access.ts';

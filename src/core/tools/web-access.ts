@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Problem, Result } from '../result.ts';
+import type { Problem, Result } from '#core/result.ts';
 
 /**
  * What the user allows the agent on the web (a device setting, never exported): the address

@@ -1,5 +1,5 @@
-import { type AgentApi, type ApprovalView, type QuestionView, readJson } from '../../core/api.ts';
-import { describeProblem } from '../../core/result.ts';
+import { type AgentApi, type ApprovalView, type QuestionView, readJson } from '#core/api.ts';
+import { describeProblem } from '#core/result.ts';
 
 /**
  * The words of the Approvals screen, kept apart from its components so they can be tested:

@@ -1,6 +1,6 @@
 import { flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
-import type { AgentApi, ApprovalView, QuestionView } from '../../core/api.ts';
+import type { AgentApi, ApprovalView, QuestionView } from '#core/api.ts';
 import { Approvals, type ApprovalsHost } from './approvals.svelte.ts';
 
 function approval(id: number, status: ApprovalView['status'] = 'pending'): ApprovalView {

@@ -1,4 +1,4 @@
-import type { AgentApi, ApprovalView, QuestionView } from '../../core/api.ts';
+import type { AgentApi, ApprovalView, QuestionView } from '#core/api.ts';
 import { messageOf } from '../common/error-message.ts';
 import { CoalescedFetch } from '../common/coalesced-fetch.ts';
 import { type Decision, type DecisionReport, READ_ONLY_REASON, describeAnswer, describeDecision } from './approval-messages.ts';

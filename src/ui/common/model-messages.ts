@@ -1,4 +1,4 @@
-import type { AgentApi, CycleRecord, RunUsage } from '../../core/api.ts';
+import type { AgentApi, CycleRecord, RunUsage } from '#core/api.ts';
 
 /** Which model runs bind, as the agent shows it (whether an API key is stored, never the key). */
 export type InferenceView = Awaited<ReturnType<AgentApi['inferenceGet']>>;

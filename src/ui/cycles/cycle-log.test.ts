@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CycleRecord } from '../../core/api.ts';
+import type { CycleRecord } from '#core/api.ts';
 import { mergeCycles } from './cycle-log.ts';
 
 function record(cycle: number, tool = 'kg_query'): CycleRecord {

@@ -1,4 +1,4 @@
-import type { CycleRecord } from '../../core/api.ts';
+import type { CycleRecord } from '#core/api.ts';
 
 /** How many cycles the log keeps in view; older ones stay stored. */
 export const CYCLE_LOG_LIMIT = 200;

@@ -1,5 +1,5 @@
-import type { AgentApi } from '../../core/api.ts';
-import { describeProblem } from '../../core/result.ts';
+import type { AgentApi } from '#core/api.ts';
+import { describeProblem } from '#core/result.ts';
 import type { RunReport } from '../goals/run-messages.ts';
 
 /** A reflection as reflectionList lists it. */

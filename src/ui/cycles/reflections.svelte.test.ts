@@ -1,6 +1,6 @@
 import { flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
-import type { AgentApi } from '../../core/api.ts';
+import type { AgentApi } from '#core/api.ts';
 import type { AgentSettingsView, ReflectionView } from './reflection-messages.ts';
 import { AgentReflections, type ReflectionsHost } from './reflections.svelte.ts';
 

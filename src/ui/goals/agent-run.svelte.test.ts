@@ -1,6 +1,6 @@
 import { flushSync } from 'svelte';
 import { describe, expect, it, vi } from 'vitest';
-import type { AgentApi, CycleRecord, GoalView, GraphStats } from '../../core/api.ts';
+import type { AgentApi, CycleRecord, GoalView, GraphStats } from '#core/api.ts';
 import { AgentRun, type RunHost } from './agent-run.svelte.ts';
 
 /** What a run without a model used. */

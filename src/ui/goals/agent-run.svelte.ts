@@ -1,4 +1,4 @@
-import type { AgentApi, CycleRecord, GoalView, GraphStats } from '../../core/api.ts';
+import type { AgentApi, CycleRecord, GoalView, GraphStats } from '#core/api.ts';
 import { messageOf } from '../common/error-message.ts';
 import type { InferenceView } from '../common/model-messages.ts';
 import { mergeCycles } from '../cycles/cycle-log.ts';

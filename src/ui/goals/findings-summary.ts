@@ -1,4 +1,4 @@
-import type { Fact, SymbolRef } from '../../core/api.ts';
+import type { Fact, SymbolRef } from '#core/api.ts';
 
 /** Findings that share a predicate and an object: "is-a Mammal: GoldenRetriever, SiameseCat, …". */
 export type FindingGroup = {

@@ -1,4 +1,4 @@
-import type { GoalView } from '../../core/api.ts';
+import type { GoalView } from '#core/api.ts';
 
 /** A goal's status as its badge reads. */
 export const GOAL_STATUS_LABELS = {

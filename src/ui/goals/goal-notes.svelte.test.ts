@@ -1,6 +1,6 @@
 import { flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
-import type { AgentApi, ScratchNoteView } from '../../core/api.ts';
+import type { AgentApi, ScratchNoteView } from '#core/api.ts';
 import { GoalNotes } from './goal-notes.svelte.ts';
 import type { PerGoalListHost } from './per-goal-list.svelte.ts';
 

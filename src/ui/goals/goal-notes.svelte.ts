@@ -1,4 +1,4 @@
-import type { ScratchNoteView } from '../../core/api.ts';
+import type { ScratchNoteView } from '#core/api.ts';
 import { notesByGoal } from './note-messages.ts';
 import { PerGoalList, type PerGoalListHost } from './per-goal-list.svelte.ts';
 

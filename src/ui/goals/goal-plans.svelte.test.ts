@@ -1,6 +1,6 @@
 import { flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
-import type { AgentApi } from '../../core/api.ts';
+import type { AgentApi } from '#core/api.ts';
 import { GoalPlans } from './goal-plans.svelte.ts';
 import type { PerGoalListHost } from './per-goal-list.svelte.ts';
 import type { PlanView } from './plan-messages.ts';

@@ -1,6 +1,6 @@
 import { flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
-import type { AgentApi } from '../../core/api.ts';
+import type { AgentApi } from '#core/api.ts';
 import { GoalSynthesis, type SynthesisHost } from './goal-synthesis.svelte.ts';
 
 /** A fake agent that writes "<grammar>: findings" and knows one custom grammar; it can hold answers back. */

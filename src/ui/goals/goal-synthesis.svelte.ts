@@ -1,5 +1,5 @@
-import type { AgentApi } from '../../core/api.ts';
-import { describeProblem } from '../../core/result.ts';
+import type { AgentApi } from '#core/api.ts';
+import { describeProblem } from '#core/result.ts';
 import { grammarChoices } from './synthesis-messages.ts';
 
 /** What a write-up needs of the app's agent state. */

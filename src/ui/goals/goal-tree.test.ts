@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GoalView } from '../../core/api.ts';
+import type { GoalView } from '#core/api.ts';
 import { goalTree } from './goal-tree.ts';
 
 function goal(id: number, parentId?: number): GoalView {

@@ -1,4 +1,4 @@
-import type { GoalView } from '../../core/api.ts';
+import type { GoalView } from '#core/api.ts';
 
 /** A goal with its sub-goals, as the list nests them. */
 export type GoalNode = { goal: GoalView; children: GoalNode[] };

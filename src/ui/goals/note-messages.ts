@@ -1,4 +1,4 @@
-import type { ScratchNoteView } from '../../core/api.ts';
+import type { ScratchNoteView } from '#core/api.ts';
 
 /** When a note was last written and what it holds: "Written at cycle 4, 5 findings". */
 export function noteSummary(note: Pick<ScratchNoteView, 'cycle' | 'findingsNoted'>): string {

@@ -1,4 +1,4 @@
-import type { AgentApi, GoalView } from '../../core/api.ts';
+import type { AgentApi, GoalView } from '#core/api.ts';
 
 /** A plan as planList lists it: a goal's attempt, its strategy and its steps with their status. */
 export type PlanView = Awaited<ReturnType<AgentApi['planList']>>['plans'][number];

@@ -1,5 +1,5 @@
-import type { AgentApi } from '../../core/api.ts';
-import { describeProblem } from '../../core/result.ts';
+import type { AgentApi } from '#core/api.ts';
+import { describeProblem } from '#core/result.ts';
 import { countText, runUsageText } from '../common/model-messages.ts';
 import { storageFullRunText } from '../storage/storage-messages.ts';
 

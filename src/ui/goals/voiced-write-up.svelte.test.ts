@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentApi } from '../../core/api.ts';
+import type { AgentApi } from '#core/api.ts';
 import { VoicedWriteUp } from './voiced-write-up.svelte.ts';
 
 const use = { provider: 'webllm', model: 'SmolLM2-360M-Instruct-q4f32_1-MLC', requests: 1, promptTokens: 10, completionTokens: 5 };

@@ -1,5 +1,5 @@
-import type { AgentApi } from '../../core/api.ts';
-import { describeProblem } from '../../core/result.ts';
+import type { AgentApi } from '#core/api.ts';
+import { describeProblem } from '#core/result.ts';
 
 /** Where a write-up in the persona's voice stands. */
 export type VoicedState =

@@ -1,5 +1,5 @@
-import type { AgentApi, DocumentView } from '../../core/api.ts';
-import { describeProblem } from '../../core/result.ts';
+import type { AgentApi, DocumentView } from '#core/api.ts';
+import { describeProblem } from '#core/result.ts';
 import { dateTimeText } from '../approvals/approval-messages.ts';
 import { STORAGE_FULL_TEXT } from '../storage/storage-messages.ts';
 

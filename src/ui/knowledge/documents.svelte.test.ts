@@ -1,6 +1,6 @@
 import { flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
-import type { AgentApi, DocumentView } from '../../core/api.ts';
+import type { AgentApi, DocumentView } from '#core/api.ts';
 import { Documents, type DocumentsHost, type TextFile } from './documents.svelte.ts';
 
 const MARS = 'Mars has volcanoes. Mars has craters. Olympus Mons is a volcano.';

@@ -1,4 +1,4 @@
-import { type AgentApi, type DocumentView, MAX_DOCUMENT_BYTES } from '../../core/api.ts';
+import { type AgentApi, type DocumentView, MAX_DOCUMENT_BYTES } from '#core/api.ts';
 import { messageOf } from '../common/error-message.ts';
 import { CoalescedFetch } from '../common/coalesced-fetch.ts';
 import { DOCUMENTS_READ_ONLY_REASON, type DocumentReport, describeDocumentDelete, describeDocumentImport } from './document-messages.ts';

@@ -1,4 +1,4 @@
-import type { Fact } from '../../core/api.ts';
+import type { Fact } from '#core/api.ts';
 
 /** A triple as a line of text, subject, predicate and object by label: "GoldenRetriever is-a Dog". */
 export function tripleText(fact: Pick<Fact, 'subject' | 'predicate' | 'object'>): string {

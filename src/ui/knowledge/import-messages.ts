@@ -1,5 +1,5 @@
-import type { ImportOutcome } from '../../core/api.ts';
-import { describeProblem } from '../../core/result.ts';
+import type { ImportOutcome } from '#core/api.ts';
+import { describeProblem } from '#core/result.ts';
 import { STORAGE_FULL_TEXT } from '../storage/storage-messages.ts';
 
 /** What the Import panel says about an import that ended: a success, or a failure with the problems to list. */

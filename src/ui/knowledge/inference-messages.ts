@@ -1,4 +1,4 @@
-import type { AgentApi } from '../../core/api.ts';
+import type { AgentApi } from '#core/api.ts';
 
 /** What kgInfer returns. */
 export type InferenceResult = Extract<Awaited<ReturnType<AgentApi['kgInfer']>>, { ok: true }>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Fact, SymbolRef } from '../../core/api.ts';
+import type { Fact, SymbolRef } from '#core/api.ts';
 import { edgeLabelOf, neighbourhoodOf } from './neighbourhood.ts';
 
 let nextId = 1;

@@ -1,4 +1,4 @@
-import type { Fact, SymbolRef } from '../../core/api.ts';
+import type { Fact, SymbolRef } from '#core/api.ts';
 
 /** A symbol drawn in the neighbourhood graph, with the size of the pill its label sits in. */
 export type NeighbourhoodNode = {

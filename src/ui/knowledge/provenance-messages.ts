@@ -1,4 +1,4 @@
-import type { AgentApi } from '../../core/api.ts';
+import type { AgentApi } from '#core/api.ts';
 
 /** A provenance record as kgProvenance returns it. */
 export type ProvenanceRecord = Extract<Awaited<ReturnType<AgentApi['kgProvenance']>>, { isFound: true }>['record'];

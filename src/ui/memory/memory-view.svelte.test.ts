@@ -1,6 +1,6 @@
 import { flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
-import type { AgentApi } from '../../core/api.ts';
+import type { AgentApi } from '#core/api.ts';
 import { MemoryView, type MemoryEntryView, type MemoryHost, type MemorySnapshot } from './memory-view.svelte.ts';
 
 type Deferred = { resolve: () => void };

@@ -1,5 +1,5 @@
-import type { AgentApi } from '../../core/api.ts';
-import { describeProblem } from '../../core/result.ts';
+import type { AgentApi } from '#core/api.ts';
+import { describeProblem } from '#core/result.ts';
 import { messageOf } from '../common/error-message.ts';
 import { CoalescedFetch } from '../common/coalesced-fetch.ts';
 import { consolidateBlockedReason, consolidationText } from './memory-messages.ts';

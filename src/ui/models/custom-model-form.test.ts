@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ScriptedEngine } from '../../core/testing/scripted-engine.ts';
-import { ScriptedWebLlmHost } from '../../core/testing/scripted-webllm-host.ts';
-import { testService } from '../../core/testing/test-database.ts';
+import { ScriptedEngine } from '#core/testing/scripted-engine.ts';
+import { ScriptedWebLlmHost } from '#core/testing/scripted-webllm-host.ts';
+import { testService } from '#core/testing/test-database.ts';
 import { type CustomModelForm, customModelInput, describeAddition, EMPTY_CUSTOM_MODEL_FORM } from './custom-model-form.ts';
 
 const FILLED: CustomModelForm = {

@@ -1,6 +1,6 @@
-import type { AgentApi, ModelView } from '../../core/api.ts';
-import { parseDecimal } from '../../core/api.ts';
-import { describeProblem, type Problem } from '../../core/result.ts';
+import type { AgentApi, ModelView } from '#core/api.ts';
+import { parseDecimal } from '#core/api.ts';
+import { describeProblem, type Problem } from '#core/result.ts';
 
 /**
  * The form that adds a WebLLM model not in WebLLM's list, kept apart from its component so it can

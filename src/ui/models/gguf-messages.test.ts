@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GgufModelView } from '../../core/api.ts';
+import type { GgufModelView } from '#core/api.ts';
 import {
   describeAdd,
   describeGgufChoice,

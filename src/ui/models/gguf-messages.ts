@@ -1,5 +1,5 @@
-import type { AgentApi, GgufModelView } from '../../core/api.ts';
-import { describeProblem } from '../../core/result.ts';
+import type { AgentApi, GgufModelView } from '#core/api.ts';
+import { describeProblem } from '#core/result.ts';
 import { bytesText } from './model-messages.ts';
 
 /**

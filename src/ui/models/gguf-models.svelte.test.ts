@@ -1,6 +1,6 @@
 import { flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
-import type { AgentApi, GgufModelView } from '../../core/api.ts';
+import type { AgentApi, GgufModelView } from '#core/api.ts';
 import type { InferenceView } from '../common/model-messages.ts';
 import type { GgufProgress, GgufSource } from './gguf-messages.ts';
 import { GgufModels } from './gguf-models.svelte.ts';

@@ -1,4 +1,4 @@
-import type { GgufModelView } from '../../core/api.ts';
+import type { GgufModelView } from '#core/api.ts';
 import { CoalescedFetch } from '../common/coalesced-fetch.ts';
 import { messageOf } from '../common/error-message.ts';
 import { formOf, settingsOf } from '../settings/inference-form.ts';

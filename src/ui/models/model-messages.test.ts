@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelView } from '../../core/api.ts';
+import type { ModelView } from '#core/api.ts';
 import {
   arrangeModels,
   bytesText,

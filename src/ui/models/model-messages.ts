@@ -1,5 +1,5 @@
-import type { AgentApi, ModelView } from '../../core/api.ts';
-import { describeProblem } from '../../core/result.ts';
+import type { AgentApi, ModelView } from '#core/api.ts';
+import { describeProblem } from '#core/result.ts';
 
 /**
  * The words of the Models screen, kept apart from its components so they can be tested: the GPU

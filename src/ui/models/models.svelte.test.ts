@@ -1,6 +1,6 @@
 import { flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
-import type { AgentApi, ModelView } from '../../core/api.ts';
+import type { AgentApi, ModelView } from '#core/api.ts';
 import type { InferenceView } from '../common/model-messages.ts';
 import type { DownloadProgress } from './model-messages.ts';
 import { type ModelsHost, ModelsView } from './models.svelte.ts';

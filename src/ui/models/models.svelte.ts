@@ -1,4 +1,4 @@
-import type { AgentApi, ModelView } from '../../core/api.ts';
+import type { AgentApi, ModelView } from '#core/api.ts';
 import { CoalescedFetch } from '../common/coalesced-fetch.ts';
 import { messageOf } from '../common/error-message.ts';
 import type { InferenceView } from '../common/model-messages.ts';

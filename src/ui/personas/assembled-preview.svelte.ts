@@ -1,6 +1,6 @@
-import { PART_TYPES, type PartType } from '../../core/api.ts';
-import type { AssembledPersonaView, PartView, PersonaManifest } from '../../core/api.ts';
-import type { Problem } from '../../core/result.ts';
+import { PART_TYPES, type PartType } from '#core/api.ts';
+import type { AssembledPersonaView, PartView, PersonaManifest } from '#core/api.ts';
+import type { Problem } from '#core/result.ts';
 import { CoalescedFetch } from '../common/coalesced-fetch.ts';
 import { messageOf } from '../common/error-message.ts';
 import { type ChangeReport, errorReport, failureReport } from './persona-messages.ts';

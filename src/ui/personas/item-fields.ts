@@ -1,5 +1,5 @@
-import { PART_TYPES, parseDecimal, TRAIT_TYPES } from '../../core/api.ts';
-import type { GuardrailView, PartView, SkillView, TraitView } from '../../core/api.ts';
+import { PART_TYPES, parseDecimal, TRAIT_TYPES } from '#core/api.ts';
+import type { GuardrailView, PartView, SkillView, TraitView } from '#core/api.ts';
 import { PART_TYPE_LABELS, TRAIT_TYPE_LABELS } from './persona-messages.ts';
 
 /**

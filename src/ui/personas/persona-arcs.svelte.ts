@@ -1,4 +1,4 @@
-import type { ArcView } from '../../core/api.ts';
+import type { ArcView } from '#core/api.ts';
 import { CoalescedFetch } from '../common/coalesced-fetch.ts';
 import { messageOf } from '../common/error-message.ts';
 import { type Draft, arcCreateOf, fieldsOf } from './item-fields.ts';

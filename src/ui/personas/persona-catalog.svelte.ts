@@ -1,4 +1,4 @@
-import type { PersonaSummary } from '../../core/api.ts';
+import type { PersonaSummary } from '#core/api.ts';
 import { CoalescedFetch } from '../common/coalesced-fetch.ts';
 import { messageOf } from '../common/error-message.ts';
 import { type Draft, fieldsOf } from './item-fields.ts';

@@ -1,4 +1,4 @@
-import type { PersonaDefinitionView } from '../../core/api.ts';
+import type { PersonaDefinitionView } from '#core/api.ts';
 import { CoalescedFetch } from '../common/coalesced-fetch.ts';
 import { messageOf } from '../common/error-message.ts';
 import { type Draft, type LibraryKind, fieldsOf } from './item-fields.ts';

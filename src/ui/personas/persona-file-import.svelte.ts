@@ -1,4 +1,4 @@
-import type { PersonaImportPreview } from '../../core/api.ts';
+import type { PersonaImportPreview } from '#core/api.ts';
 import { messageOf } from '../common/error-message.ts';
 import { type ChangeReport, type Refusal, errorReport, failureReport } from './persona-messages.ts';
 import type { PersonasContext } from './personas.svelte.ts';

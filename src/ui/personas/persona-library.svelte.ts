@@ -1,4 +1,4 @@
-import type { PartType, TraitType } from '../../core/api.ts';
+import type { PartType, TraitType } from '#core/api.ts';
 import { CoalescedFetch } from '../common/coalesced-fetch.ts';
 import { messageOf } from '../common/error-message.ts';
 import { type Draft, LIBRARY_KIND_TEXT, type LibraryItem, type LibraryKind, fieldsOf, splitTags } from './item-fields.ts';

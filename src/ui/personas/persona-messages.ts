@@ -1,5 +1,5 @@
-import { PART_TYPE_TITLES, type ArcView, type AssembledPersonaView, type PersonaImportPreview, type PersonaManifest, type PersonaSummary, type TraitType } from '../../core/api.ts';
-import { type Problem, describeProblem } from '../../core/result.ts';
+import { PART_TYPE_TITLES, type ArcView, type AssembledPersonaView, type PersonaImportPreview, type PersonaManifest, type PersonaSummary, type TraitType } from '#core/api.ts';
+import { type Problem, describeProblem } from '#core/result.ts';
 import { countText } from '../common/model-messages.ts';
 
 /**

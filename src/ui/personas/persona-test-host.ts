@@ -1,5 +1,5 @@
-import type { AgentApi } from '../../core/api.ts';
-import { testService } from '../../core/testing/test-database.ts';
+import type { AgentApi } from '#core/api.ts';
+import { testService } from '#core/testing/test-database.ts';
 import { type PersonasHost, PersonasView } from './personas.svelte.ts';
 
 /**

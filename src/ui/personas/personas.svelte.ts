@@ -1,4 +1,4 @@
-import type { AgentApi } from '../../core/api.ts';
+import type { AgentApi } from '#core/api.ts';
 import { AssembledPreview } from './assembled-preview.svelte.ts';
 import { PersonaArcs } from './persona-arcs.svelte.ts';
 import { PersonaCatalog } from './persona-catalog.svelte.ts';

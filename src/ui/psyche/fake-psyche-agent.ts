@@ -1,4 +1,4 @@
-import type { AgentApi, Psyche, PsycheHistoryEntry, PsycheVersionView } from '../../core/api.ts';
+import type { AgentApi, Psyche, PsycheHistoryEntry, PsycheVersionView } from '#core/api.ts';
 import type { PsycheHost } from './psyche-view.svelte.ts';
 
 /** The default psyche, as the agent ships it (trimmed to one veto pattern). */

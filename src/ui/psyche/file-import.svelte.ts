@@ -1,5 +1,5 @@
-import { describeProblem } from '../../core/result.ts';
-import { decodeUtf8Text } from '../../core/api.ts';
+import { describeProblem } from '#core/result.ts';
+import { decodeUtf8Text } from '#core/api.ts';
 import { messageOf } from '../common/error-message.ts';
 import type { ChangeReport } from './psyche-messages.ts';
 import { type CheckAnswer, draftCheckOf } from './toml-draft.svelte.ts';

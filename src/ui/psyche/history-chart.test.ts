@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PsycheHistoryEntry } from '../../core/api.ts';
+import type { PsycheHistoryEntry } from '#core/api.ts';
 import { type ChartSize, chartGeometry, chartSummary, cycleTicks, linearScale } from './history-chart.ts';
 
 const SIZE: ChartSize = { width: 110, height: 120, padding: { top: 10, right: 0, bottom: 10, left: 10 } };

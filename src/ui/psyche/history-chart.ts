@@ -1,4 +1,4 @@
-import type { PsycheHistoryEntry } from '../../core/api.ts';
+import type { PsycheHistoryEntry } from '#core/api.ts';
 import { ARCHETYPES, type Archetype } from './psyche-form.ts';
 import { ARCHETYPE_LABELS, weightText } from './psyche-messages.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Psyche } from '../../core/api.ts';
+import type { Psyche } from '#core/api.ts';
 import { CAPABILITIES, formFingerprint, DANGER_LEVELS, dominantArchetype, formOf, grammarFromFile, grammarOptions, listOf, newPattern, psycheOf, withGrammar } from './psyche-form.ts';
 
 function scholar(): Psyche {

@@ -1,4 +1,4 @@
-import { type Psyche, psycheSchema } from '../../core/api.ts';
+import { type Psyche, psycheSchema } from '#core/api.ts';
 
 /**
  * The form editor's model of a psyche: the same data with lists as the text the user types, and

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Psyche } from '../../core/api.ts';
+import type { Psyche } from '#core/api.ts';
 import { describeChange, patternCountText, versionText, weightText } from './psyche-messages.ts';
 
 const psyche = {

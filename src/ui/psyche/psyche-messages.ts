@@ -1,5 +1,5 @@
-import type { AgentApi, PsycheHistoryEntry } from '../../core/api.ts';
-import { describeProblem } from '../../core/result.ts';
+import type { AgentApi, PsycheHistoryEntry } from '#core/api.ts';
+import { describeProblem } from '#core/result.ts';
 import type { Archetype } from './psyche-form.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
-import type { AgentApi } from '../../core/api.ts';
+import type { AgentApi } from '#core/api.ts';
 import { fakePsycheAgent, scholar } from './fake-psyche-agent.ts';
 import { PsycheView } from './psyche-view.svelte.ts';
 

@@ -1,4 +1,4 @@
-import type { AgentApi, Psyche, PsycheHistoryEntry, PsycheVersionView } from '../../core/api.ts';
+import type { AgentApi, Psyche, PsycheHistoryEntry, PsycheVersionView } from '#core/api.ts';
 import { messageOf } from '../common/error-message.ts';
 import { type ChangeKind, type ChangeReport, type PsycheChange, type PsycheCheck, READ_ONLY_REASON, describeChange } from './psyche-messages.ts';
 

@@ -1,5 +1,5 @@
-import type { Psyche } from '../../core/api.ts';
-import { describeProblem } from '../../core/result.ts';
+import type { Psyche } from '#core/api.ts';
+import { describeProblem } from '#core/result.ts';
 import { messageOf } from '../common/error-message.ts';
 import type { PsycheCheck } from './psyche-messages.ts';
 

@@ -1,5 +1,5 @@
-import { MAX_NAME_CHARS, type SessionImportPreview, type SessionView, SNAPSHOT_VERSION } from '../../core/api.ts';
-import { type Problem, describeProblem } from '../../core/result.ts';
+import { MAX_NAME_CHARS, type SessionImportPreview, type SessionView, SNAPSHOT_VERSION } from '#core/api.ts';
+import { type Problem, describeProblem } from '#core/result.ts';
 import { STORAGE_FULL_TEXT } from '../storage/storage-messages.ts';
 
 /** The longest session name the agent takes. */

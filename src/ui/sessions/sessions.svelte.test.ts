@@ -1,7 +1,7 @@
 import { flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
-import { type AgentApi, SNAPSHOT_VERSION } from '../../core/api.ts';
-import { testService } from '../../core/testing/test-database.ts';
+import { type AgentApi, SNAPSHOT_VERSION } from '#core/api.ts';
+import { testService } from '#core/testing/test-database.ts';
 import { AgentState } from '../agent.svelte.ts';
 import { type SessionsHost, SessionsView } from './sessions.svelte.ts';
 

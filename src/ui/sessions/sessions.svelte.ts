@@ -1,4 +1,4 @@
-import type { AgentApi, SessionImportPreview, SessionView } from '../../core/api.ts';
+import type { AgentApi, SessionImportPreview, SessionView } from '#core/api.ts';
 import { CoalescedFetch } from '../common/coalesced-fetch.ts';
 import { messageOf } from '../common/error-message.ts';
 import type { LoadStatus } from '../goals/agent-run.svelte.ts';

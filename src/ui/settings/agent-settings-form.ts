@@ -1,5 +1,5 @@
-import type { AgentApi } from '../../core/api.ts';
-import { describeProblem } from '../../core/result.ts';
+import type { AgentApi } from '#core/api.ts';
+import { describeProblem } from '#core/result.ts';
 import type { AgentSettingsView } from '../cycles/reflection-messages.ts';
 
 /** The agent settings as the form holds them: an emptied number field holds null. */

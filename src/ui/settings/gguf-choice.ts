@@ -1,4 +1,4 @@
-import type { GgufModelView } from '../../core/api.ts';
+import type { GgufModelView } from '#core/api.ts';
 import { type GgufList, ggufName, ggufUnavailableText, memoryText, parametersText } from '../models/gguf-messages.ts';
 
 /** A model the CPU engine's field offers. */

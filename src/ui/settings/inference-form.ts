@@ -1,5 +1,5 @@
-import type { AgentApi } from '../../core/api.ts';
-import { describeProblem } from '../../core/result.ts';
+import type { AgentApi } from '#core/api.ts';
+import { describeProblem } from '#core/result.ts';
 import { type InferenceView, boundModelText, bottleneckText, countText, providerLabel } from '../common/model-messages.ts';
 
 /** The providers a run can bind. */

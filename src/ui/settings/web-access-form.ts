@@ -1,5 +1,5 @@
-import type { AgentApi, WebAccess } from '../../core/api.ts';
-import { describeProblem } from '../../core/result.ts';
+import type { AgentApi, WebAccess } from '#core/api.ts';
+import { describeProblem } from '#core/result.ts';
 
 /** The web access setting as the form holds it: one address prefix per line. */
 export type WebAccessForm = { prefixes: string; timeoutSeconds: number; maxKilobytes: number };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelView } from '../../core/api.ts';
+import type { ModelView } from '#core/api.ts';
 import { webLlmNote, webLlmOptions } from './webllm-choice.ts';
 
 const QWEN: ModelView = { id: 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC', name: 'Qwen2.5 0.5B', vramMB: 1060, contextTokens: 4096, needsShaderF16: false, cached: true, partial: false, recommended: true };

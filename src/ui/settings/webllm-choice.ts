@@ -1,4 +1,4 @@
-import type { ModelView } from '../../core/api.ts';
+import type { ModelView } from '#core/api.ts';
 import { type GpuReport, gpuSummary, megabytesText, weightsText } from '../models/model-messages.ts';
 
 /** A model the WebLLM field offers. */

@@ -1,6 +1,6 @@
-import { parseDecimal } from '../../decimal-text.ts';
-import { quoteInput } from '../../quote-input.ts';
-import type { Problem } from '../../result.ts';
+import { parseDecimal } from '#core/decimal-text.ts';
+import { quoteInput } from '#core/quote-input.ts';
+import type { Problem } from '#core/result.ts';
 import type { ParsedStatement, StatementParser } from './statement.ts';
 
 /**

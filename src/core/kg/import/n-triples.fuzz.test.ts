@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import { below, fuzzCaseCount, pick, runFuzzKind, type Random } from '../../testing/fuzz.ts';
-import { graphFileFuzzKind, randomPieces } from '../../testing/graph-file-fuzz.ts';
+import { below, fuzzCaseCount, pick, runFuzzKind, type Random } from '#core/testing/fuzz.ts';
+import { graphFileFuzzKind, randomPieces } from '#core/testing/graph-file-fuzz.ts';
 
 const VALID_FILES = [
   [

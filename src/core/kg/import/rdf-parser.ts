@@ -1,6 +1,6 @@
 import { Parser, type Quad, type Term as RdfTerm } from 'n3';
-import { quoteInput } from '../../quote-input.ts';
-import type { Problem } from '../../result.ts';
+import { quoteInput } from '#core/quote-input.ts';
+import type { Problem } from '#core/result.ts';
 import { type Term, XSD_STRING } from '../term.ts';
 import type { ParsedStatement, StatementParser } from './statement.ts';
 

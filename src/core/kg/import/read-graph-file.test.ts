@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { testService } from '../../testing/test-database.ts';
+import { testService } from '#core/testing/test-database.ts';
 import { KnowledgeGraph } from '../graph.ts';
 import { readGraphFile } from './read-graph-file.ts';
 import type { KgImportFormat } from './statement.ts';

@@ -1,5 +1,5 @@
-import type { Problem, Result } from '../../result.ts';
-import { StrictUtf8Stream } from '../../text-bytes.ts';
+import type { Problem, Result } from '#core/result.ts';
+import { StrictUtf8Stream } from '#core/text-bytes.ts';
 import type { GraphBatch, TermRole } from '../graph.ts';
 import type { KgSymbol } from '../symbol.ts';
 import type { Term } from '../term.ts';

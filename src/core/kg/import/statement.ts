@@ -1,4 +1,4 @@
-import type { Problem } from '../../result.ts';
+import type { Problem } from '#core/result.ts';
 import type { Term } from '../term.ts';
 
 /** One fact as a file states it, before its terms are resolved to symbols. */
