@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import * as Comlink from 'comlink';
 import { withContractChecks } from '#core/api.ts';
-import { createAgentService } from '#core/service.ts';
+import { createAgentService } from '#core/service/service.ts';
 import { AnimaDatabase, DATABASE_NAME } from '#core/store/database.ts';
 import { openChangeFeed } from './change-feed.ts';
 import { requestWriteAccess } from './write-access.ts';

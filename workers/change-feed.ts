@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import { coalesced } from '#core/change-feed.ts';
-import type { ChangeFeed } from '#core/service.ts';
+import type { ChangeFeed } from '#core/service/service.ts';
 
 const CHANNEL_NAME = 'anima-changes';
 /** At most one notice per this many milliseconds: a fast run does not make the other tabs read storage on every cycle. */

@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import type { WriteAccess } from '#core/service.ts';
+import type { WriteAccess } from '#core/service/service.ts';
 
 const LOCK_NAME = 'anima-session-writer';
 

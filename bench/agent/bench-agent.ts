@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { withContractChecks } from '#core/api.ts';
 import { KnowledgeGraph } from '#core/kg/graph.ts';
-import { createAgentService } from '#core/service.ts';
+import { createAgentService } from '#core/service/service.ts';
 import { AnimaDatabase } from '#core/store/database.ts';
 import { storeGraphDelta } from '#core/store/kg-repository.ts';
 import { freshIndexedDb } from '#core/testing/test-database.ts';

@@ -18,7 +18,7 @@
 import { readFileSync } from 'node:fs';
 import { withContractChecks } from '#core/api.ts';
 import type { ChatEngine, EngineRequest } from '#core/llm/chat-engine.ts';
-import { createAgentService } from '#core/service.ts';
+import { createAgentService } from '#core/service/service.ts';
 import { AnimaDatabase } from '#core/store/database.ts';
 import { freshIndexedDb } from '#core/testing/test-database.ts';
 import { ScriptedWebLlmHost } from '#core/testing/scripted-webllm-host.ts';

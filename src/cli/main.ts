@@ -12,7 +12,7 @@ import { withContractChecks } from '#core/api.ts';
 import { psycheSizeProblem } from '#core/psyche/psyche-toml.ts';
 import { describeProblem, type Problem } from '#core/result.ts';
 import { errorSentence, shortened } from '#core/error-sentence.ts';
-import { createAgentService } from '#core/service.ts';
+import { createAgentService } from '#core/service/service.ts';
 import { decodeUtf8Text } from '#core/text-bytes.ts';
 import { openCatalog } from './catalog-file.ts';
 import { numberOption } from './options.ts';

@@ -12,7 +12,7 @@ import {
   type PersonaSummary,
 } from '#core/personas/persona-contract.ts';
 import { describeProblem, type Problem, problemsFromZod } from '#core/result.ts';
-import { createAgentService } from '#core/service.ts';
+import { createAgentService } from '#core/service/service.ts';
 import { type CliCatalog, openCatalog } from './catalog-file.ts';
 import type { CliOutput } from './main.ts';
 import { numberOption } from './options.ts';

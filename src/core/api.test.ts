@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withContractChecks } from './api.ts';
-import { createAgentService } from './service.ts';
+import { createAgentService } from '#core/service/service.ts';
 import { AnimaDatabase } from '#core/store/database.ts';
 import { refusalProblem } from '#core/testing/fuzz.ts';
 import { freshIndexedDb, testService } from '#core/testing/test-database.ts';

@@ -1,7 +1,7 @@
 import { type Secret, secretsOfUrl } from '#core/secrets.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
 import { inferenceSecrets } from './inference-settings.ts';
-import { inferenceSettingsOf } from './inference-service.ts';
+import { inferenceSettingsOf } from '#core/service/inference-service.ts';
 import { specOfRecord, webLlmSpecSecrets } from './webllm-models.ts';
 
 /**

@@ -23,7 +23,7 @@ import { reflectionSchema } from '#core/agent/reflection.ts';
 import { psycheHistory } from './psyche-store.ts';
 import { NUMBERED_PARTS, type NumberedPart, renumberSnapshot } from './snapshot-ids.ts';
 import { personaBundleSchema } from '#core/personas/persona-bundle.ts';
-import { personaBundleOf } from '#core/personas/persona-files-service.ts';
+import { personaBundleOf } from '#core/service/persona-files-service.ts';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot-format.ts';
 
 

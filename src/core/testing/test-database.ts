@@ -1,6 +1,6 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { AnimaDatabase } from '#core/store/database.ts';
-import { createAgentService, type AgentServiceDependencies } from '#core/service.ts';
+import { createAgentService, type AgentServiceDependencies } from '#core/service/service.ts';
 import { withContractChecks } from '#core/api.ts';
 
 /** A fresh, empty IndexedDB (fake-indexeddb) for one test. */

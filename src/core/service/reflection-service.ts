@@ -1,8 +1,8 @@
 import type { AgentServiceImplementation } from '#core/api.ts';
-import type { ServiceContext } from '#core/service-context.ts';
-import { READ_ONLY_MESSAGE } from '#core/service-context.ts';
-import { DEFAULT_AGENT_SETTINGS, parseAgentSettings } from './agent-settings.ts';
-import { reflect } from './run-cycle.ts';
+import type { ServiceContext } from './service-context.ts';
+import { READ_ONLY_MESSAGE } from './service-context.ts';
+import { DEFAULT_AGENT_SETTINGS, parseAgentSettings } from '#core/agent/agent-settings.ts';
+import { reflect } from '#core/agent/run-cycle.ts';
 
 /** The reflection slice of the AgentService: reflecting on demand, the reflections made, and the settings of planning and reflection. */
 export function reflectionService(context: ServiceContext): Pick<AgentServiceImplementation, 'reflect' | 'reflectionList' | 'agentSettingsGet' | 'agentSettingsSet'> {

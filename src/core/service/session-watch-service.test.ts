@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { withContractChecks } from './api.ts';
-import type { ChangeFeed } from './change-feed.ts';
+import { withContractChecks } from '#core/api.ts';
+import type { ChangeFeed } from '#core/change-feed.ts';
 import { createAgentService, type WriteAccess } from './service.ts';
-import type { SessionEvent } from './session-watch-contract.ts';
+import type { SessionEvent } from '#core/session-watch-contract.ts';
 import { AnimaDatabase } from '#core/store/database.ts';
 import { freshIndexedDb } from '#core/testing/test-database.ts';
 

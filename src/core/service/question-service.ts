@@ -1,14 +1,14 @@
 import type { AgentServiceImplementation, QuestionView } from '#core/api.ts';
 import { readGraphFile } from '#core/kg/import/read-graph-file.ts';
-import type { ServiceContext } from '#core/service-context.ts';
-import { READ_ONLY_MESSAGE } from '#core/service-context.ts';
+import type { ServiceContext } from './service-context.ts';
+import { READ_ONLY_MESSAGE } from './service-context.ts';
 import { storeGraphDelta } from '#core/store/kg-repository.ts';
 import { TOOLS } from '#core/tools/registry.ts';
 import type { FactIds } from '#core/tools/tool.ts';
 import { userInteract } from '#core/tools/user-interact.ts';
-import type { Goal } from './goal.ts';
-import { type Question, questionDigest } from './question.ts';
-import { addToMemory, type MemoryEntry } from './working-memory.ts';
+import type { Goal } from '#core/agent/goal.ts';
+import { type Question, questionDigest } from '#core/agent/question.ts';
+import { addToMemory, type MemoryEntry } from '#core/agent/working-memory.ts';
 
 type QuestionMethods = 'questionList' | 'questionAnswer';
 

@@ -1,9 +1,9 @@
 import type { AgentServiceImplementation } from '#core/api.ts';
 import { hasGoalEnded } from '#core/agent/goal.ts';
 import type { Problem } from '#core/result.ts';
-import { READ_ONLY_MESSAGE, type ServiceContext } from '#core/service-context.ts';
+import { READ_ONLY_MESSAGE, type ServiceContext } from './service-context.ts';
 import { bundleText, type PersonaBundle } from '#core/personas/persona-bundle.ts';
-import { personaBundleOf } from '#core/personas/persona-files-service.ts';
+import { personaBundleOf } from './persona-files-service.ts';
 import { ACTIVE_SESSION_KEY, deleteSessionRows, sessionRows, sessionTables, starterGraphKey } from '#core/store/database.ts';
 import { isQuotaExceeded, storageFull } from '#core/store/quota.ts';
 import { checkSession } from '#core/store/session-check.ts';
@@ -11,7 +11,7 @@ import type { SessionRecord } from '#core/store/session.ts';
 import { storedSecrets } from '#core/llm/stored-secrets.ts';
 import { exportCheckedSnapshot, exportSnapshot, restoreSnapshot } from '#core/store/snapshot.ts';
 import { readSnapshotFile, snapshotFileBytes, snapshotFileName } from '#core/store/snapshot-file.ts';
-import type { SessionView } from './session-contract.ts';
+import type { SessionView } from '#core/sessions/session-contract.ts';
 
 type SessionMethods = 'sessionList' | 'sessionCreate' | 'sessionRename' | 'sessionDuplicate' | 'sessionDelete' | 'sessionSwitch' | 'sessionExport' | 'sessionImportCheck' | 'sessionImport' | 'sessionCheck';
 /** What importing a snapshot's persona needs of the catalog service. */

@@ -1,14 +1,14 @@
 import type { AgentServiceImplementation } from '#core/api.ts';
-import type { ServiceContext } from '#core/service-context.ts';
-import { READ_ONLY_MESSAGE } from '#core/service-context.ts';
-import { goalViewOf, refOf } from '#core/views.ts';
-import { recallEpisodes } from './episodes.ts';
-import { DEFAULT_STALL_THRESHOLD, type Goal, hasGoalEnded, parseCriteria } from './goal.ts';
-import { consolidateMemory, endActivePlans, runCycle, settleParent } from './run-cycle.ts';
-import { bindRunModel } from '#core/llm/inference-service.ts';
+import type { ServiceContext } from './service-context.ts';
+import { READ_ONLY_MESSAGE } from './service-context.ts';
+import { goalViewOf, refOf } from './views.ts';
+import { recallEpisodes } from '#core/agent/episodes.ts';
+import { DEFAULT_STALL_THRESHOLD, type Goal, hasGoalEnded, parseCriteria } from '#core/agent/goal.ts';
+import { consolidateMemory, endActivePlans, runCycle, settleParent } from '#core/agent/run-cycle.ts';
+import { bindRunModel } from './inference-service.ts';
 import { isQuotaExceeded } from '#core/store/quota.ts';
 import type { SpentLimit } from '#core/llm/usage-budget.ts';
-import { DEFAULT_MEMORY_CAPACITY, memoryPressure } from './working-memory.ts';
+import { DEFAULT_MEMORY_CAPACITY, memoryPressure } from '#core/agent/working-memory.ts';
 
 type AgentMethods = 'goalAdd' | 'goalList' | 'goalUpdate' | 'agentRun' | 'cycleList' | 'memoryConsolidate' | 'memoryList' | 'memoryRecall';
 

@@ -1,9 +1,9 @@
-import { scratchNotesOf } from './scratch-note.ts';
+import { scratchNotesOf } from '#core/agent/scratch-note.ts';
 import type { AgentServiceImplementation } from '#core/api.ts';
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import { runQuery, triplesOfAnswer } from '#core/kg/query.ts';
 import { singular } from '#core/kg/sentence-facts.ts';
-import type { ServiceContext } from '#core/service-context.ts';
+import type { ServiceContext } from './service-context.ts';
 import { currentPsyche } from '#core/store/psyche-store.ts';
 import { readWornPersona, wearPersona } from '#core/personas/worn-persona.ts';
 import type { ProvenanceRecord } from '#core/store/provenance.ts';
@@ -11,9 +11,9 @@ import { BUILT_IN_GRAMMARS } from '#core/synthesis/built-in-grammars.ts';
 import type { SynthesisFinding, SynthesisInput } from '#core/synthesis/synthesis-input.ts';
 import { grammarNamed, synthesize } from '#core/synthesis/synthesize.ts';
 import { findingLine, writeInVoice } from '#core/synthesis/voiced-findings.ts';
-import { bindChosenProvider, inferenceSettingsOf } from '#core/llm/inference-service.ts';
+import { bindChosenProvider, inferenceSettingsOf } from './inference-service.ts';
 import { UsageBudget } from '#core/llm/usage-budget.ts';
-import { type Criteria, type Goal, keywordsOf, parseCriteria } from './goal.ts';
+import { type Criteria, type Goal, keywordsOf, parseCriteria } from '#core/agent/goal.ts';
 
 /** How a fact came to be, from the provenance it points to. */
 function originOf(record: ProvenanceRecord | undefined): Pick<SynthesisFinding, 'origin' | 'rule'> {

@@ -1,16 +1,16 @@
 import type { AgentServiceImplementation } from '#core/api.ts';
 import type { Problem } from '#core/result.ts';
-import type { ServiceContext } from '#core/service-context.ts';
+import type { ServiceContext } from './service-context.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
-import type { ArcRecord, PartRecord, PersonaRecord } from './catalog.ts';
-import { readCharacterCard, writeCharacterCardJson, writeCharacterCardPng, type CharacterCard } from './character-card.ts';
-import { bundleFromCard, cardFromBundle } from './persona-card.ts';
-import { BUNDLE_FORMAT, bundleOf, bundleText, readBundle, type PersonaBundle } from './persona-bundle.ts';
+import type { ArcRecord, PartRecord, PersonaRecord } from '#core/personas/catalog.ts';
+import { readCharacterCard, writeCharacterCardJson, writeCharacterCardPng, type CharacterCard } from '#core/personas/character-card.ts';
+import { bundleFromCard, cardFromBundle } from '#core/personas/persona-card.ts';
+import { BUNDLE_FORMAT, bundleOf, bundleText, readBundle, type PersonaBundle } from '#core/personas/persona-bundle.ts';
 import { readJson } from '#core/safe-json.ts';
 import { decodeUtf8Text } from '#core/text-bytes.ts';
-import { readDefinition } from './persona-catalog-read.ts';
-import { MAX_IMPORT_BYTES, type PersonaImportPreview, type PersonaSummary } from './persona-contract.ts';
-import { isPng, MAX_PNG_BYTES } from './png-text.ts';
+import { readDefinition } from '#core/personas/persona-catalog-read.ts';
+import { MAX_IMPORT_BYTES, type PersonaImportPreview, type PersonaSummary } from '#core/personas/persona-contract.ts';
+import { isPng, MAX_PNG_BYTES } from '#core/personas/png-text.ts';
 
 type FileMethods = 'personaExport' | 'personaImportCheck' | 'personaImport';
 /** Why a catalog change was refused, with the problems that say where. */

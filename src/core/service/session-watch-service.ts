@@ -1,4 +1,4 @@
-import type { AgentServiceImplementation } from './api.ts';
+import type { AgentServiceImplementation } from '#core/api.ts';
 import type { ServiceContext } from './service-context.ts';
 
 /**

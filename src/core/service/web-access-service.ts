@@ -1,7 +1,7 @@
 import type { AgentServiceImplementation } from '#core/api.ts';
-import type { ServiceContext } from '#core/service-context.ts';
-import { READ_ONLY_MESSAGE } from '#core/service-context.ts';
-import { DEFAULT_WEB_ACCESS, WEB_ACCESS_KEY, parseWebAccess, webAccessSchema } from './web-access.ts';
+import type { ServiceContext } from './service-context.ts';
+import { READ_ONLY_MESSAGE } from './service-context.ts';
+import { DEFAULT_WEB_ACCESS, WEB_ACCESS_KEY, parseWebAccess, webAccessSchema } from '#core/tools/web-access.ts';
 
 /** The web access slice of the AgentService: what the user allows http_fetch (a device setting). */
 export function webAccessService(context: ServiceContext): Pick<AgentServiceImplementation, 'webAccessGet' | 'webAccessSet'> {

@@ -1,12 +1,12 @@
 import type { AgentServiceImplementation, ModelView } from '#core/api.ts';
 import { displayUrl } from '#core/secrets.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
-import type { ServiceContext } from '#core/service-context.ts';
-import { READ_ONLY_MESSAGE } from '#core/service-context.ts';
+import type { ServiceContext } from './service-context.ts';
+import { READ_ONLY_MESSAGE } from './service-context.ts';
 import { inferenceSettingsOf } from './inference-service.ts';
-import type { WebLlmHost } from './webllm-host.ts';
-import { NO_WEBLLM_HERE } from './webllm-host.ts';
-import { customWebLlmModelSchema, type GpuReport, modelsFor, sharedWeightsProblem, specOfRecord, unknownWebLlmModel, WEBLLM_MODELS, type WebLlmModel, type WebLlmModelRecord, webLlmSpecOf } from './webllm-models.ts';
+import type { WebLlmHost } from '#core/llm/webllm-host.ts';
+import { NO_WEBLLM_HERE } from '#core/llm/webllm-host.ts';
+import { customWebLlmModelSchema, type GpuReport, modelsFor, sharedWeightsProblem, specOfRecord, unknownWebLlmModel, WEBLLM_MODELS, type WebLlmModel, type WebLlmModelRecord, webLlmSpecOf } from '#core/llm/webllm-models.ts';
 
 const NO_WEBLLM: GpuReport = { available: false, reason: NO_WEBLLM_HERE };
 

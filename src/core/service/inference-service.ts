@@ -1,16 +1,16 @@
 import type { AgentServiceImplementation } from '#core/api.ts';
-import type { ServiceContext } from '#core/service-context.ts';
-import { READ_ONLY_MESSAGE } from '#core/service-context.ts';
+import type { ServiceContext } from './service-context.ts';
+import { READ_ONLY_MESSAGE } from './service-context.ts';
 import { TOOLS } from '#core/tools/registry.ts';
 import { type ModelAccess, systemPromptOf } from '#core/tools/model-facts.ts';
 import { readWornPersona } from '#core/personas/worn-persona.ts';
-import { type Binding, bindProvider } from './bind-provider.ts';
-import type { ModelUnavailable } from './provider.ts';
-import { checkProvider } from './endpoint-check.ts';
-import { INFERENCE_KEY, type InferenceSettings, inferenceSecrets, inferenceViewOf, parseInferenceSettings, storedInferenceSettings } from './inference-settings.ts';
+import { type Binding, bindProvider } from '#core/llm/bind-provider.ts';
+import type { ModelUnavailable } from '#core/llm/provider.ts';
+import { checkProvider } from '#core/llm/endpoint-check.ts';
+import { INFERENCE_KEY, type InferenceSettings, inferenceSecrets, inferenceViewOf, parseInferenceSettings, storedInferenceSettings } from '#core/llm/inference-settings.ts';
 import { forgetStoredSecrets } from '#core/store/forget-secrets.ts';
-import { UsageBudget } from './usage-budget.ts';
-import { webLlmSpecOf } from './webllm-models.ts';
+import { UsageBudget } from '#core/llm/usage-budget.ts';
+import { webLlmSpecOf } from '#core/llm/webllm-models.ts';
 
 /** The inference slice of the AgentService: which model runs bind (a device setting), and a check of it. */
 export function inferenceService(context: ServiceContext): Pick<AgentServiceImplementation, 'inferenceGet' | 'inferenceSet' | 'inferenceCheck'> {

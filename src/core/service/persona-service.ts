@@ -1,11 +1,11 @@
 import type { z } from 'zod';
 import type { AgentServiceImplementation } from '#core/api.ts';
 import { problemsFromZod, type Problem } from '#core/result.ts';
-import type { ServiceContext } from '#core/service-context.ts';
-import { READ_ONLY_MESSAGE } from '#core/service-context.ts';
+import type { ServiceContext } from './service-context.ts';
+import { READ_ONLY_MESSAGE } from './service-context.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
 import { isQuotaExceeded, storageFull } from '#core/store/quota.ts';
-import { assemblePersona, type AssembledPersona, type OverBudget, type PersonaDefinition } from './assemble.ts';
+import { assemblePersona, type AssembledPersona, type OverBudget, type PersonaDefinition } from '#core/personas/assemble.ts';
 import {
   arcFieldsSchema,
   arcStageFieldsSchema,
@@ -17,8 +17,8 @@ import {
   type PartRecord,
   type PartType,
   type PersonaRecord,
-} from './catalog.ts';
-import { catalogTables, readDefinition } from './persona-catalog-read.ts';
+} from '#core/personas/catalog.ts';
+import { catalogTables, readDefinition } from '#core/personas/persona-catalog-read.ts';
 import {
   LIBRARY_FIELDS,
   type ArcView,
@@ -29,9 +29,9 @@ import {
   type personaContract,
   type SkillView,
   type TraitView,
-} from './persona-contract.ts';
+} from '#core/personas/persona-contract.ts';
 import { personaFilesService, type Refusal } from './persona-files-service.ts';
-import { estimateTokens } from './token-estimate.ts';
+import { estimateTokens } from '#core/personas/token-estimate.ts';
 
 type PersonaMethods = keyof typeof personaContract;
 

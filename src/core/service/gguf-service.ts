@@ -1,10 +1,10 @@
 import type { AgentServiceImplementation } from '#core/api.ts';
 import { displayUrl, redactSecrets, secretsOfUrl } from '#core/secrets.ts';
-import type { ServiceContext } from '#core/service-context.ts';
-import { READ_ONLY_MESSAGE } from '#core/service-context.ts';
-import { blobSource, GgufError, readGgufHeader } from './gguf-header.ts';
-import { NO_GGUF_HERE } from './gguf-host.ts';
-import { type GgufModelRecord, ggufIdFor, ggufMemoryBytes } from './gguf-model.ts';
+import type { ServiceContext } from './service-context.ts';
+import { READ_ONLY_MESSAGE } from './service-context.ts';
+import { blobSource, GgufError, readGgufHeader } from '#core/llm/gguf-header.ts';
+import { NO_GGUF_HERE } from '#core/llm/gguf-host.ts';
+import { type GgufModelRecord, ggufIdFor, ggufMemoryBytes } from '#core/llm/gguf-model.ts';
 import { inferenceSettingsOf } from './inference-service.ts';
 
 /** The largest model file accepted: the biggest that a browser tab's memory can load on a laptop. */

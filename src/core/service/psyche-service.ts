@@ -1,14 +1,14 @@
 import type { AgentServiceImplementation, PsycheHistoryEntry, PsycheVersionView } from '#core/api.ts';
 import type { Problem } from '#core/result.ts';
 import { problemsFromZod } from '#core/result.ts';
-import type { ServiceContext } from '#core/service-context.ts';
-import { READ_ONLY_MESSAGE } from '#core/service-context.ts';
+import type { ServiceContext } from './service-context.ts';
+import { READ_ONLY_MESSAGE } from './service-context.ts';
 import { addPsycheVersion, currentPsyche, psycheHistory } from '#core/store/psyche-store.ts';
 import { parseGrammar } from '#core/synthesis/parse-grammar.ts';
-import { dominantArchetype, type Psyche, psycheSchema } from './psyche.ts';
-import { parsePsycheToml, psycheToToml } from './psyche-toml.ts';
-import type { PsycheVersion } from './psyche-version.ts';
-import { shadowPolicyProblems } from './shadow.ts';
+import { dominantArchetype, type Psyche, psycheSchema } from '#core/psyche/psyche.ts';
+import { parsePsycheToml, psycheToToml } from '#core/psyche/psyche-toml.ts';
+import type { PsycheVersion } from '#core/psyche/psyche-version.ts';
+import { shadowPolicyProblems } from '#core/psyche/shadow.ts';
 
 type PsycheMethods = 'psycheGet' | 'psycheHistory' | 'psycheCheck' | 'psycheImport' | 'psycheSave' | 'psycheRestore' | 'psycheExport';
 

@@ -1,9 +1,9 @@
 import type { AgentServiceImplementation } from '#core/api.ts';
-import type { ServiceContext } from '#core/service-context.ts';
-import { decide } from './cycle.ts';
-import { DEFAULT_PRIORITY, DEFAULT_STALL_THRESHOLD, type Goal, parseCriteria } from './goal.ts';
-import { makePlan } from './plan.ts';
-import { cycleContextOf, readCycleInputs } from './run-cycle.ts';
+import type { ServiceContext } from './service-context.ts';
+import { decide } from '#core/agent/cycle.ts';
+import { DEFAULT_PRIORITY, DEFAULT_STALL_THRESHOLD, type Goal, parseCriteria } from '#core/agent/goal.ts';
+import { makePlan } from '#core/agent/plan.ts';
+import { cycleContextOf, readCycleInputs } from '#core/agent/run-cycle.ts';
 
 /** The planning slice of the AgentService: the plans made, and the plan the agent would make for a goal, on the session's graph as it is. */
 export function planService(context: ServiceContext): Pick<AgentServiceImplementation, 'planPreview' | 'planList'> {

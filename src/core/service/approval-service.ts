@@ -6,10 +6,10 @@ import { currentPsyche } from '#core/store/psyche-store.ts';
 import { actionDigest } from '#core/tools/action-digest.ts';
 import { TOOLS } from '#core/tools/registry.ts';
 import { shadowViewOf } from '#core/tools/tool.ts';
-import type { ServiceContext } from '#core/service-context.ts';
-import { READ_ONLY_MESSAGE } from '#core/service-context.ts';
-import type { Approval } from './approval.ts';
-import { type Goal, hasGoalEnded } from './goal.ts';
+import type { ServiceContext } from './service-context.ts';
+import { READ_ONLY_MESSAGE } from './service-context.ts';
+import type { Approval } from '#core/agent/approval.ts';
+import { type Goal, hasGoalEnded } from '#core/agent/goal.ts';
 
 type ApprovalMethods = 'approvalList' | 'approvalDecide';
 

@@ -1,9 +1,9 @@
 import type { AgentServiceImplementation, DocumentView } from '#core/api.ts';
 import type { Problem } from '#core/result.ts';
-import type { ServiceContext } from '#core/service-context.ts';
-import { READ_ONLY_MESSAGE } from '#core/service-context.ts';
+import type { ServiceContext } from './service-context.ts';
+import { READ_ONLY_MESSAGE } from './service-context.ts';
 import { isQuotaExceeded, storageFull } from '#core/store/quota.ts';
-import { type DocumentRecord, MAX_DOCUMENT_BYTES } from './document.ts';
+import { type DocumentRecord, MAX_DOCUMENT_BYTES } from '#core/kg/document.ts';
 
 type DocumentMethods = 'documentImport' | 'documentList' | 'documentDelete';
 

@@ -1,26 +1,26 @@
-import { agentService } from '#core/agent/agent-service.ts';
-import { approvalService } from '#core/agent/approval-service.ts';
-import { writeUpService } from '#core/agent/write-up-service.ts';
-import { planService } from '#core/agent/plan-service.ts';
-import { reflectionService } from '#core/agent/reflection-service.ts';
-import { questionService } from '#core/agent/question-service.ts';
-import { documentService } from '#core/kg/document-service.ts';
-import { webAccessService } from '#core/tools/web-access-service.ts';
-import { inferenceService } from '#core/llm/inference-service.ts';
-import { modelService } from '#core/llm/model-service.ts';
-import { ggufService } from '#core/llm/gguf-service.ts';
-import { psycheService } from '#core/psyche/psyche-service.ts';
-import { personaService } from '#core/personas/persona-service.ts';
-import { addSession, FIRST_SESSION_NAME, sessionService } from '#core/sessions/session-service.ts';
+import { agentService } from './agent-service.ts';
+import { approvalService } from './approval-service.ts';
+import { writeUpService } from './write-up-service.ts';
+import { planService } from './plan-service.ts';
+import { reflectionService } from './reflection-service.ts';
+import { questionService } from './question-service.ts';
+import { documentService } from './document-service.ts';
+import { webAccessService } from './web-access-service.ts';
+import { inferenceService } from './inference-service.ts';
+import { modelService } from './model-service.ts';
+import { ggufService } from './gguf-service.ts';
+import { psycheService } from './psyche-service.ts';
+import { personaService } from './persona-service.ts';
+import { addSession, FIRST_SESSION_NAME, sessionService } from './session-service.ts';
 import { sessionWatchService } from './session-watch-service.ts';
-import type { AgentServiceImplementation } from './api.ts';
-import { kgService } from '#core/kg/kg-service.ts';
+import type { AgentServiceImplementation } from '#core/api.ts';
+import { kgService } from './kg-service.ts';
 import { type AgentServiceDependencies, createServiceContext } from './service-context.ts';
 import { ACTIVE_SESSION_KEY } from '#core/store/database.ts';
 import { statsOf } from './views.ts';
 
 export type { AgentServiceDependencies, WriteAccess } from './service-context.ts';
-export type { ChangeFeed } from './change-feed.ts';
+export type { ChangeFeed } from '#core/change-feed.ts';
 
 /**
  * The one API of the agent: the worker exposes it with Comlink, the CLI calls it directly. It

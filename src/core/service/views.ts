@@ -1,5 +1,5 @@
 import type { Goal } from '#core/agent/goal.ts';
-import type { Fact, GoalView, GraphStats, ImportOutcome } from './api.ts';
+import type { Fact, GoalView, GraphStats, ImportOutcome } from '#core/api.ts';
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import type { KgSymbol } from '#core/kg/symbol.ts';
 import type { Triple } from '#core/kg/triple.ts';

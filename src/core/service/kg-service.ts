@@ -1,13 +1,13 @@
 import type { AgentServiceImplementation } from '#core/api.ts';
-import type { ServiceContext } from '#core/service-context.ts';
-import { READ_ONLY_MESSAGE } from '#core/service-context.ts';
-import { factOf, refOf, statsOf, symbolOrThrow } from '#core/views.ts';
-import { exportNTriples } from './export-ntriples.ts';
-import { formatFromFileName } from './import/statement.ts';
-import { derivationProvenance, stageInference } from './inference.ts';
-import { parseQuery, runQuery } from './query.ts';
-import { searchSymbols } from './search.ts';
-import { shortestPath } from './traversal.ts';
+import type { ServiceContext } from './service-context.ts';
+import { READ_ONLY_MESSAGE } from './service-context.ts';
+import { factOf, refOf, statsOf, symbolOrThrow } from './views.ts';
+import { exportNTriples } from '#core/kg/export-ntriples.ts';
+import { formatFromFileName } from '#core/kg/import/statement.ts';
+import { derivationProvenance, stageInference } from '#core/kg/inference.ts';
+import { parseQuery, runQuery } from '#core/kg/query.ts';
+import { searchSymbols } from '#core/kg/search.ts';
+import { shortestPath } from '#core/kg/traversal.ts';
 import { storeGraphDelta } from '#core/store/kg-repository.ts';
 import { isQuotaExceeded, storageFull } from '#core/store/quota.ts';
 

@@ -1,8 +1,8 @@
-import type { ImportOutcome, ImportProgress } from './api.ts';
-import type { ChangeFeed } from './change-feed.ts';
+import type { ImportOutcome, ImportProgress } from '#core/api.ts';
+import type { ChangeFeed } from '#core/change-feed.ts';
 import type { GraphDelta, KnowledgeGraph } from '#core/kg/graph.ts';
 import { readGraphFile, type GraphFileSource, type ReadProgress } from '#core/kg/import/read-graph-file.ts';
-import type { Problem, Result } from './result.ts';
+import type { Problem, Result } from '#core/result.ts';
 import type { KgImportFormat } from '#core/kg/import/statement.ts';
 import { SimilarityIndex, symbolsTouchedBy } from '#core/kg/similarity.ts';
 import { type AnimaDatabase, starterGraphKey } from '#core/store/database.ts';
@@ -11,7 +11,7 @@ import { type GraphLoadProgress, loadGraph, storeGraphDelta } from '#core/store/
 import type { SnapshotLimits } from '#core/store/snapshot-file.ts';
 import { importBudget } from '#core/store/snapshot-size.ts';
 import type { SessionRecord } from '#core/store/session.ts';
-import type { SessionEvent } from './session-watch-contract.ts';
+import type { SessionEvent } from '#core/session-watch-contract.ts';
 import type { ProviderReach } from '#core/llm/bind-provider.ts';
 import { cancelledOutcome, statsOf } from './views.ts';
 
