@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { storedSecrets } from '#core/llm/stored-secrets.ts';
 import { describeProblem } from '#core/result.ts';
-import { checkSession } from '#core/store/session-check.ts';
-import { exportSnapshot, restoreSnapshot } from '#core/store/snapshot.ts';
-import { SNAPSHOT_VERSION } from '#core/store/snapshot-format.ts';
+import { checkSession } from '#core/sessions/session-check.ts';
+import { exportSnapshot, restoreSnapshot } from '#core/sessions/snapshot.ts';
+import { SNAPSHOT_VERSION } from '#core/sessions/snapshot-format.ts';
 import type { CliOutput } from './main.ts';
 import { CliError, openSnapshot, readSnapshotAt, writeSnapshotFile } from './snapshot-file.ts';
 import { quoteInput } from '#core/quote-input.ts';

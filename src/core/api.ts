@@ -4,7 +4,7 @@ import { cycleRecordSchema } from '#core/agent/cycle.ts';
 import { goalStatusSchema } from '#core/agent/goal.ts';
 import { memoryKindSchema } from '#core/agent/working-memory.ts';
 import { symbolSchema } from '#core/kg/symbol.ts';
-import { provenanceRecordSchema } from '#core/store/provenance.ts';
+import { provenanceRecordSchema } from '#core/kg/provenance.ts';
 import { psycheSchema } from '#core/psyche/psyche.ts';
 import { approvalStatusSchema } from '#core/agent/approval.ts';
 import { questionStatusSchema } from '#core/agent/question.ts';
@@ -27,7 +27,7 @@ import { ggufModelRecordSchema } from '#core/llm/gguf-model.ts';
 import { personaContract } from '#core/personas/persona-contract.ts';
 import { sessionContract } from '#core/sessions/session-contract.ts';
 export type { SessionImportPreview, SessionView } from '#core/sessions/session-contract.ts';
-export { SNAPSHOT_VERSION } from '#core/store/snapshot-format.ts';
+export { SNAPSHOT_VERSION } from '#core/sessions/snapshot-format.ts';
 import { sessionWatchContract } from './session-watch-contract.ts';
 export type { SessionEvent } from './session-watch-contract.ts';
 export type {

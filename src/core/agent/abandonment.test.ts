@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AnimaDatabase } from '#core/store/database.ts';
-import { currentPsyche } from '#core/store/psyche-store.ts';
+import { currentPsyche } from '#core/psyche/psyche-store.ts';
 import { runAnswering } from '#core/testing/answering-run.ts';
 import { runCycles as cycles } from '#core/testing/run-cycles.ts';
 import { freshIndexedDb, testService } from '#core/testing/test-database.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AnimaDatabase } from '#core/store/database.ts';
-import { currentPsyche } from '#core/store/psyche-store.ts';
+import { currentPsyche } from '#core/psyche/psyche-store.ts';
 import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 import type { CycleRecord } from './cycle.ts';
 import type { Goal } from './goal.ts';

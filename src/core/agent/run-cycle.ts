@@ -7,7 +7,7 @@ import { type CycleRecord, type Decision, decide, decomposeIfStalled, evaluateGo
 import type { Approval } from './approval.ts';
 import { evolvePsyche } from '#core/psyche/evolve.ts';
 import { decisiveVeto, describeAction, judgeAction, type ShadowMatch } from '#core/psyche/shadow.ts';
-import { addPsycheVersion, countShadowEncounter, currentPsyche } from '#core/store/psyche-store.ts';
+import { addPsycheVersion, countShadowEncounter, currentPsyche } from '#core/psyche/psyche-store.ts';
 import { readWornPersona, wearPersona } from '#core/personas/worn-persona.ts';
 import { actionDigest } from '#core/tools/action-digest.ts';
 import { type AgentTool, shadowViewOf, type ToolOutcome } from '#core/tools/tool.ts';

@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { CycleRecord } from '#core/api.ts';
 import { AnimaDatabase } from '#core/store/database.ts';
-import { addPsycheVersion } from '#core/store/psyche-store.ts';
+import { addPsycheVersion } from '#core/psyche/psyche-store.ts';
 import { defaultPsyche } from '#core/psyche/psyche.ts';
 import { TOOLS } from '#core/tools/registry.ts';
 import { shadowViewOf } from '#core/tools/tool.ts';
-import { exportSnapshot, parseSnapshot, restoreSnapshot } from '#core/store/snapshot.ts';
+import { exportSnapshot, parseSnapshot, restoreSnapshot } from '#core/sessions/snapshot.ts';
 import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');

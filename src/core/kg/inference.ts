@@ -1,4 +1,4 @@
-import type { ProvenanceDraft } from '#core/store/provenance.ts';
+import type { ProvenanceDraft } from './provenance.ts';
 import type { GraphDelta, KnowledgeGraph } from './graph.ts';
 import { type Triple, tripleKey } from './triple.ts';
 

@@ -5,7 +5,7 @@ import type { CycleRecord } from '#core/api.ts';
 import { decide } from '#core/agent/cycle.ts';
 import { SimilarityIndex } from '#core/kg/similarity.ts';
 import { AnimaDatabase } from '#core/store/database.ts';
-import { addPsycheVersion, currentPsyche } from '#core/store/psyche-store.ts';
+import { addPsycheVersion, currentPsyche } from './psyche-store.ts';
 import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 import { graphOf } from '#core/testing/graph-of.ts';
 import { TOOLS } from '#core/tools/registry.ts';

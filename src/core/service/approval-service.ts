@@ -2,7 +2,7 @@ import type { AgentServiceImplementation, ApprovalView } from '#core/api.ts';
 import { describeAction, judgeAction } from '#core/psyche/shadow.ts';
 import { readWornPersona, wearPersona } from '#core/personas/worn-persona.ts';
 import type { Problem } from '#core/result.ts';
-import { currentPsyche } from '#core/store/psyche-store.ts';
+import { currentPsyche } from '#core/psyche/psyche-store.ts';
 import { actionDigest } from '#core/tools/action-digest.ts';
 import { TOOLS } from '#core/tools/registry.ts';
 import { shadowViewOf } from '#core/tools/tool.ts';

@@ -3,7 +3,7 @@ import type { Problem } from '#core/result.ts';
 import { problemsFromZod } from '#core/result.ts';
 import type { ServiceContext } from './service-context.ts';
 import { READ_ONLY_MESSAGE } from './service-context.ts';
-import { addPsycheVersion, currentPsyche, psycheHistory } from '#core/store/psyche-store.ts';
+import { addPsycheVersion, currentPsyche, psycheHistory } from '#core/psyche/psyche-store.ts';
 import { parseGrammar } from '#core/synthesis/parse-grammar.ts';
 import { dominantArchetype, type Psyche, psycheSchema } from '#core/psyche/psyche.ts';
 import { parsePsycheToml, psycheToToml } from '#core/psyche/psyche-toml.ts';

@@ -6,11 +6,11 @@ import { bundleText, type PersonaBundle } from '#core/personas/persona-bundle.ts
 import { personaBundleOf } from './persona-files-service.ts';
 import { ACTIVE_SESSION_KEY, deleteSessionRows, sessionRows, sessionTables, starterGraphKey } from '#core/store/database.ts';
 import { isQuotaExceeded, storageFull } from '#core/store/quota.ts';
-import { checkSession } from '#core/store/session-check.ts';
+import { checkSession } from '#core/sessions/session-check.ts';
 import type { SessionRecord } from '#core/store/session.ts';
 import { storedSecrets } from '#core/llm/stored-secrets.ts';
-import { exportCheckedSnapshot, exportSnapshot, restoreSnapshot } from '#core/store/snapshot.ts';
-import { readSnapshotFile, snapshotFileBytes, snapshotFileName } from '#core/store/snapshot-file.ts';
+import { exportCheckedSnapshot, exportSnapshot, restoreSnapshot } from '#core/sessions/snapshot.ts';
+import { readSnapshotFile, snapshotFileBytes, snapshotFileName } from '#core/sessions/snapshot-file.ts';
 import type { SessionView } from '#core/sessions/session-contract.ts';
 
 type SessionMethods = 'sessionList' | 'sessionCreate' | 'sessionRename' | 'sessionDuplicate' | 'sessionDelete' | 'sessionSwitch' | 'sessionExport' | 'sessionImportCheck' | 'sessionImport' | 'sessionCheck';

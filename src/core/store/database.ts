@@ -29,7 +29,7 @@ import type {
 } from '#core/personas/catalog.ts';
 import type { SymbolChunkRecord, TripleChunkRecord } from './graph-chunks.ts';
 import { UPGRADES } from './migrations.ts';
-import type { ProvenanceRecord } from './provenance.ts';
+import type { ProvenanceRecord } from '#core/kg/provenance.ts';
 import { SCHEMA_VERSIONS } from './schema.ts';
 import type { SessionRecord } from './session.ts';
 

@@ -4,7 +4,7 @@ import type { Triple } from '#core/kg/triple.ts';
 import { tripleAt } from '#core/kg/triple-columns.ts';
 import { type AnimaDatabase, chunksOfSession } from './database.ts';
 import { chunksForDelta, joinTripleChunks, type TripleChunkRecord } from './graph-chunks.ts';
-import type { ProvenanceDraft } from './provenance.ts';
+import type { ProvenanceDraft } from '#core/kg/provenance.ts';
 
 /** How far a graph load has got, in chunks of triples. */
 export type GraphLoadProgress = { chunksRead: number; totalChunks: number };

@@ -5,7 +5,7 @@ import type { UsageBudget } from '#core/llm/usage-budget.ts';
 import { METADATA_PREFIX } from '#core/kg/symbol.ts';
 import type { Triple } from '#core/kg/triple.ts';
 import type { GraphBatch, GraphDelta } from '#core/kg/graph.ts';
-import type { ProvenanceDraft } from '#core/store/provenance.ts';
+import type { ProvenanceDraft } from '#core/kg/provenance.ts';
 import { domainTriplesAround, type FactIds, type GraphChange, type ToolOutcome, type ToolState } from './tool.ts';
 
 /** The model a run bound, as the tools reach it. */

@@ -6,7 +6,7 @@ import type { Criteria, Goal } from '#core/agent/goal.ts';
 import type { GraphDelta, KnowledgeGraph } from '#core/kg/graph.ts';
 import type { SimilarityIndex } from '#core/kg/similarity.ts';
 import type { Triple } from '#core/kg/triple.ts';
-import type { ProvenanceDraft } from '#core/store/provenance.ts';
+import type { ProvenanceDraft } from '#core/kg/provenance.ts';
 
 import type { Archetype, Psyche } from '#core/psyche/psyche.ts';
 import type { ShadowAction } from '#core/psyche/shadow.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Result } from '#core/result.ts';
 import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
-import { AnimaDatabase } from './database.ts';
-import { loadGraph } from './kg-repository.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { loadGraph } from '#core/store/kg-repository.ts';
 import { exportSnapshot, restoreSnapshot, type Snapshot } from './snapshot.ts';
 import { readSnapshotFile, type SnapshotLimits, snapshotFileBytes } from './snapshot-file.ts';
 import { sessionSnapshotBytes } from './snapshot-size.ts';

@@ -1,6 +1,6 @@
-import { defaultPsyche, type Psyche } from '#core/psyche/psyche.ts';
-import type { PsycheVersion } from '#core/psyche/psyche-version.ts';
-import type { AnimaDatabase } from './database.ts';
+import { defaultPsyche, type Psyche } from './psyche.ts';
+import type { PsycheVersion } from './psyche-version.ts';
+import type { AnimaDatabase } from '#core/store/database.ts';
 
 /** What the current psyche is when a session has stored none: the default, as version 0. */
 function defaultVersion(sessionId: string): PsycheVersion {

@@ -3,7 +3,7 @@ import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import type { StagedStatement } from '#core/kg/import/read-graph-file.ts';
 import type { Triple } from '#core/kg/triple.ts';
 import { personaBundleOf } from '#core/service/persona-files-service.ts';
-import { type AnimaDatabase, sessionRowsBesideGraph } from './database.ts';
+import { type AnimaDatabase, sessionRowsBesideGraph } from '#core/store/database.ts';
 import { sizeText } from '#core/safe-json.ts';
 import { utf8Length } from '#core/text-bytes.ts';
 import { DEFAULT_SNAPSHOT_LIMITS, type SnapshotLimits } from './snapshot-file.ts';

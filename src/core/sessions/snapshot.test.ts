@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { describeProblem } from '#core/result.ts';
 import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
-import { AnimaDatabase } from './database.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
 import { exportSnapshot, parseSnapshot, restoreSnapshot } from './snapshot.ts';
 import { SNAPSHOT_VERSION } from './snapshot-format.ts';
 import { defaultPsyche } from '#core/psyche/psyche.ts';
-import { addPsycheVersion, currentPsyche } from './psyche-store.ts';
+import { addPsycheVersion, currentPsyche } from '#core/psyche/psyche-store.ts';
 
 async function sessionWithFacts() {
   const { db, service } = testService();

@@ -1,6 +1,6 @@
 import type { Problem } from '#core/result.ts';
 import { hasGoalEnded } from '#core/agent/goal.ts';
-import type { AnimaDatabase } from './database.ts';
+import type { AnimaDatabase } from '#core/store/database.ts';
 import { parseSnapshot, readSession, type Snapshot } from './snapshot.ts';
 
 /**
