@@ -20,6 +20,7 @@ import { PERSONA_USAGE, runPersonaCommand } from './persona-commands.ts';
 import { SNAPSHOT_USAGE, runSnapshotCommand } from './snapshot-commands.ts';
 import { CliError, openSnapshot, saveSnapshot } from './snapshot-file.ts';
 import { quoteInput } from '#core/quote-input.ts';
+import { answerViewText } from '#core/questions/answer.ts';
 
 /** Where the CLI writes; tests pass their own. */
 export type CliOutput = { out: (text: string) => void; error: (text: string) => void };
@@ -547,7 +548,10 @@ async function runAgentCommand({ area, positional, service, sessionId, values, o
     const model = usage.model ? `; ${usage.provider} ${usage.model}: ${usage.requests} requests, ${usage.inputTokens} tokens in, ${usage.outputTokens} out` : '';
     output.error(`anima: ${run.cyclesRun} cycles run (${stopped})${model}\n`);
     if (usage.fellBack) output.error(`anima: went on without the model (${usage.fellBack.kind}): ${usage.fellBack.because}\n`);
-    for (const goal of goals) output.out(`#${goal.id}\t${goal.status}\t${goal.description}\t${goal.findingsTotal} findings${goal.statusReason ? `\t${goal.statusReason}` : ''}\n`);
+    for (const goal of goals) {
+      output.out(`#${goal.id}\t${goal.status}\t${goal.description}\t${goal.findingsTotal} findings${goal.statusReason ? `\t${goal.statusReason}` : ''}\n`);
+      if (goal.answer) output.out(`\t${answerViewText(goal.answer, 20)}\n`);
+    }
   }
   return 0;
 }
@@ -619,6 +623,7 @@ function goalsSummary(goals: GoalView[]) {
       description: goal.description,
       status: goal.status,
       cycles: goal.cyclesWorked,
+      ...(goal.answer ? { answer: goal.answer } : {}),
       findings: goal.findings.map(labelsOf),
     })),
   };

@@ -17,6 +17,7 @@ import { bottleneckSchema } from '#core/llm/structured-call.ts';
 import { modelUnavailableSchema } from '#core/llm/provider.ts';
 import { gpuReportSchema } from '#core/llm/webllm-models.ts';
 export { WEBLLM_VERSION } from '#core/llm/webllm-models.ts';
+import { answerViewSchema } from '#core/questions/answer.ts';
 // The UI reads numbers and text files by the same rules as the core.
 export { parseDecimal } from './decimal-text.ts';
 export { decodeUtf8Text } from './text-bytes.ts';
@@ -187,6 +188,8 @@ export const goalViewSchema = z.object({
   cyclesWorked: z.number().int(),
   findings: z.array(factSchema),
   findingsTotal: z.number().int(),
+  /** A goal that asks a question: the graph's answer (every entity, yes or no with its proof, the number, or none and why). */
+  answer: answerViewSchema.optional(),
 });
 export type GoalView = z.infer<typeof goalViewSchema>;
 export { cycleRecordSchema };

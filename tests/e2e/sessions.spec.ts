@@ -105,7 +105,7 @@ test('exports a session as JSON that a fresh browser imports with its goals and 
   const file = await downloaded(await sessions.exportFile('Mars notes', 'JSON'));
   expect(file.name).toBe('mars-notes.anima.json');
   const document = JSON.parse(file.buffer.toString('utf8')) as { triples: unknown[] };
-  expect(document).toMatchObject({ format: 'anima-snapshot', version: 9, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+  expect(document).toMatchObject({ format: 'anima-snapshot', version: 10, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
 
   // Another browser profile: an empty IndexedDB.
   const elsewhere = await browser.newContext({ baseURL: new URL(page.url()).origin });

@@ -18,6 +18,8 @@ import { kgMutateActionOf } from '#core/tools/kg-mutate.ts';
 import { noteActionOf } from '#core/tools/file-io.ts';
 import { type ModelAccess, modelUseSchema } from '#core/tools/model-facts.ts';
 import { makePlan, nextStep, type Plan, skipBlockedSteps } from './plan.ts';
+import { type Answer, answerReading } from '#core/questions/answer.ts';
+import { readQuestion } from '#core/questions/reading.ts';
 
 /** How a cycle ended for its goal. */
 export const cycleOutcomeSchema = z.enum(['completed', 'advanced', 'no-change', 'failed', 'waiting']);
@@ -270,6 +272,22 @@ export function evaluateGoal(graph: KnowledgeGraph, decision: Decision, outcome:
       for (const fact of [...answers, ...others]) addFinding(fact);
       metBecause = `${answer.rows.length} answers to ${criteria.text}, at least ${criteria.minCount} needed`;
     }
+  } else if (criteria.kind === 'question') {
+    const asked = answerQuestion(graph, criteria.question);
+    if (asked.kind === 'none') {
+      // The graph cannot answer it; a tool that just changed the graph gets one more look next cycle.
+      if (outcome.graphChange) return { goal: { ...base, answer: asked }, outcome: hasAdvanced ? 'advanced' : 'no-change' };
+      const reason = `no answer: ${asked.reason}`;
+      return { goal: { ...base, answer: asked, status: 'failed', statusReason: reason }, outcome: 'failed', statusChange: `failed: ${reason}` };
+    }
+    // The facts the answer stands on come first among the findings: they are what the goal asked for.
+    const answerFacts = (asked.proof ?? []) as FactIds[];
+    const others = findings.splice(0);
+    seen.clear();
+    for (const fact of [...answerFacts, ...others]) addFinding(fact);
+    base.answer = asked;
+    isMet = true;
+    metBecause = `answered ${asked.reading}: ${answerSummary(asked)}`;
   } else if (criteria.kind === 'changes') {
     const pending = criteria.changes.filter((change) => !isChangeMade(graph, change));
     isMet = pending.length === 0;
@@ -298,6 +316,20 @@ export function evaluateGoal(graph: KnowledgeGraph, decision: Decision, outcome:
   if (isMet) return { goal: { ...base, status: 'completed', statusReason: metBecause, lastProgressCycle: base.cyclesWorked }, outcome: 'completed', statusChange: `completed: ${metBecause}` };
   if (hasAdvanced) return { goal: { ...base, lastProgressCycle: base.cyclesWorked }, outcome: 'advanced' };
   return { goal: base, outcome: 'no-change' };
+}
+
+/** A question's answer on the graph as it is now; a question it cannot read is answered none. */
+function answerQuestion(graph: KnowledgeGraph, question: string): Answer {
+  const reading = readQuestion(graph, question);
+  if (!reading.ok) return { kind: 'none', entities: [], reading: question, reason: reading.error.map((problem) => problem.message).join('; ') };
+  return answerReading(graph, reading.value);
+}
+
+/** An answer in a few words, for a status reason. */
+function answerSummary(answer: Answer): string {
+  if (answer.kind === 'boolean') return answer.value ? 'yes' : 'no';
+  if (answer.kind === 'count' || answer.kind === 'value') return String(answer.value);
+  return `${answer.entities.length} ${answer.entities.length === 1 ? 'answer' : 'answers'}`;
 }
 
 /** Who refused a goal an action for good, if anyone: the user (denied) or the psyche (a hard veto). */

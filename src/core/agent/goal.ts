@@ -5,6 +5,8 @@ import type { Problem, Result } from '#core/result.ts';
 import { goalTextSchema } from '#core/names.ts';
 import { type RequestedChange, requestedChangesOf } from './requested-change.ts';
 import { singular } from '#core/kg/sentence-facts.ts';
+import { answerSchema } from '#core/questions/answer.ts';
+import { looksLikeQuestion, readQuestion } from '#core/questions/reading.ts';
 
 /** `failed`: it cannot be met (refused, or cancelled by the user); `abandoned`: the agent gave up on it (seed 000). */
 export const goalStatusSchema = z.enum(['active', 'suspended', 'waiting', 'completed', 'failed', 'abandoned']);
@@ -51,6 +53,8 @@ export const goalSchema = z.object({
   plansFailed: z.number().int().nonnegative().optional(),
   /** The tools chosen for it, most recent first (the recency and novelty of scoring). */
   toolsUsed: z.array(z.string()),
+  /** A goal that asks a question: its answer as the graph gave it, once read (see ../questions/). */
+  answer: answerSchema.optional(),
   createdAt: z.number(),
 });
 export type Goal = z.infer<typeof goalSchema>;
@@ -75,11 +79,13 @@ export const DEFAULT_PRIORITY = 128;
 
 /**
  * Success criteria, read: keywords to find, patterns that must have at least `minCount` answers,
- * or changes to the graph the goal asks for (met when the graph is as asked; `keywords` are the
- * description's, for the tools that look for words).
+ * changes to the graph the goal asks for (met when the graph is as asked), or a question in plain
+ * words (met when the graph answers it; read anew each cycle, as the graph grows). `keywords` are
+ * the description's, for the tools that look for words.
  */
 export type Criteria =
   | { kind: 'keywords'; keywords: string[] }
+  | { kind: 'question'; question: string; keywords: string[] }
   | { kind: 'pattern'; patterns: TriplePattern[]; minCount: number; text: string }
   | { kind: 'changes'; changes: RequestedChange[]; keywords: string[] };
 
@@ -89,7 +95,7 @@ const PATTERN_CRITERIA = /^(?<pattern>.*\?[\p{L}\p{N}_-]+.*?)(?:\s*,\s*at least\
  * Reads success criteria. A text with a `?variable` is a pattern, optionally followed by
  * `, at least N` (default 1); anything else gives keywords: its words longer than 3 letters,
  * lower-cased. Empty criteria fall back to the changes the description asks for ("Remember that
- * Tux is a penguin"), else to its keywords. `isKnown` spells plurals as the graph does.
+ * Tux is a penguin"), else to the question it asks ("Which birds can swim?"), else to its keywords. `isKnown` spells plurals as the graph does.
  */
 export function parseCriteria(criteria: string, description: string, isKnown?: (label: string) => boolean): Result<Criteria> {
   const match = PATTERN_CRITERIA.exec(criteria.trim());
@@ -103,6 +109,8 @@ export function parseCriteria(criteria: string, description: string, isKnown?: (
   if (criteria.trim() === '') {
     const changes = requestedChangesOf(description, isKnown);
     if (changes) return { ok: true, value: { kind: 'changes', changes, keywords: keywordsOf(description) } };
+    // A question is answered, not matched word for word: "Find all mammals" is met by every mammal, not by the word.
+    if (looksLikeQuestion(description)) return { ok: true, value: { kind: 'question', question: description.trim(), keywords: keywordsOf(description) } };
   }
   const keywords = keywordsOf(criteria.trim() === '' ? description : criteria);
   if (keywords.length === 0) return { ok: false, error: [{ path: 'criteria', message: 'no words longer than 3 letters to look for; give keywords or a pattern like "?x is-a mammal, at least 5"' }] };
@@ -140,6 +148,13 @@ export function factsText(graph: KnowledgeGraph, facts: readonly (readonly [numb
  */
 export function goalSymbols(graph: KnowledgeGraph, goal: Pick<Goal, 'description' | 'successCriteria'>, criteria: Criteria): number[] {
   const found = new Set<number>();
+  if (criteria.kind === 'question') {
+    // The symbols its reading placed: a stop word ("as") never names one.
+    const reading = readQuestion(graph, criteria.question);
+    if (!reading.ok) return [];
+    for (const match of reading.value.matched) for (const symbol of match.symbols) if (graph.symbol(symbol.symbol)?.kind === 'entity') found.add(symbol.symbol);
+    return [...found];
+  }
   if (criteria.kind === 'pattern') {
     for (const pattern of criteria.patterns)
       for (const term of pattern) if (term.type === 'label') for (const symbol of graph.symbolsNamed(term.value)) if (symbol.kind === 'entity') found.add(symbol.id);

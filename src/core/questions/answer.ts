@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { KnowledgeGraph } from '../kg/graph.ts';
+import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import type { Reading } from './reading.ts';
 import { type FactIds, solveQuery } from './typed-query.ts';
 import { vocabularyOf } from './vocabulary.ts';
@@ -22,6 +22,19 @@ export const answerSchema = z.object({
   reason: z.string().optional(),
 });
 export type Answer = z.infer<typeof answerSchema>;
+
+/** The most facts an answer keeps as its proof (a goal keeps as many findings). */
+export const MAX_PROOF_FACTS = 2000;
+
+/** An answer as the UI and CLI show it: its proof as labels. */
+export const answerViewSchema = answerSchema.extend({ proof: z.array(z.object({ subject: z.string(), predicate: z.string(), object: z.string() })).optional() });
+export type AnswerView = z.infer<typeof answerViewSchema>;
+
+export function answerViewOf(graph: KnowledgeGraph, answer: Answer): AnswerView {
+  const label = (id: number) => graph.symbol(id)?.label ?? `#${id}`;
+  const { proof, ...rest } = answer;
+  return { ...rest, ...(proof ? { proof: proof.map(([subject, predicate, object]) => ({ subject: label(subject), predicate: label(predicate), object: label(object) })) } : {}) };
+}
 
 /** Runs a reading's query on the graph (the graph decides, never the reader) and types the result. */
 export function answerReading(graph: KnowledgeGraph, reading: Reading): Answer {
@@ -49,22 +62,31 @@ export function answerReading(graph: KnowledgeGraph, reading: Reading): Answer {
   if (query.form === 'describe' && values.length === 0) return { ...base, kind: 'none', reason: `this graph says nothing about what ${label((query.patterns[0]!.subject as { symbol: number }).symbol)} is` };
   const literals = values.filter((id) => graph.symbol(id)?.kind === 'literal');
   const entities = values.map((id) => ({ symbol: id, label: label(id) }));
-  if (query.form === 'count') return { ...base, kind: 'count', value: values.length, entities };
+  // The facts the answers stand on, each once, bounded as a goal's findings are.
+  const proof = new Map<string, FactIds>();
+  for (const id of values) {
+    for (const fact of nearest.get(id)!.proof) if (proof.size < MAX_PROOF_FACTS) proof.set(fact.join(' '), fact);
+    if (proof.size >= MAX_PROOF_FACTS) break;
+  }
+  if (query.form === 'count') return { ...base, kind: 'count', value: values.length, entities, proof: [...proof.values()] };
   if (literals.length === 1 && values.length === 1) return { ...base, kind: 'value', value: label(literals[0]!), entities: [], proof: nearest.get(literals[0]!)!.proof };
-  return { ...base, kind: 'entities', entities };
+  return { ...base, kind: 'entities', entities, proof: [...proof.values()] };
 }
 
 /** An answer as a person reads it: the list with labels, yes or no with its proof, the number, or why not. */
 export function answerText(graph: KnowledgeGraph, answer: Answer, options: { limit?: number } = {}): string {
-  const limit = options.limit ?? Infinity;
-  const fact = ([subject, predicate, object]: readonly [number, number, number]) => [subject, predicate, object].map((id) => graph.symbol(id)?.label ?? `#${id}`).join(' ');
+  return answerViewText(answerViewOf(graph, answer), options.limit);
+}
+
+/** {@link answerText} of an answer already in labels; at most `limit` entities are named. */
+export function answerViewText(answer: AnswerView, limit = Infinity): string {
+  const fact = (proofFact: { subject: string; predicate: string; object: string }) => `${proofFact.subject} ${proofFact.predicate} ${proofFact.object}`;
   switch (answer.kind) {
     case 'none':
       return `No answer: ${answer.reason}.`;
     case 'boolean':
       return answer.value ? `Yes: ${(answer.proof ?? []).map(fact).join('; ')}.` : `No: ${answer.reason}.`;
     case 'count':
-      return `${answer.value}`;
     case 'value':
       return `${answer.value}`;
     case 'entities': {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { KnowledgeGraph } from '../kg/graph.ts';
-import { readGraphFile } from '../kg/import/read-graph-file.ts';
-import { graphOf } from '../testing/graph-of.ts';
+import { KnowledgeGraph } from '#core/kg/graph.ts';
+import { readGraphFile } from '#core/kg/import/read-graph-file.ts';
+import { graphOf } from '#core/testing/graph-of.ts';
 import { answerReading, answerText } from './answer.ts';
 import { readQuestion } from './reading.ts';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { KnowledgeGraph } from '../kg/graph.ts';
-import { MAX_GOAL_TEXT_CHARS } from '../names.ts';
-import type { Problem, Result } from '../result.ts';
+import type { KnowledgeGraph } from '#core/kg/graph.ts';
+import { MAX_GOAL_TEXT_CHARS } from '#core/names.ts';
+import type { Problem, Result } from '#core/result.ts';
 import { type TypedPattern, type TypedQuery, typedQuerySchema } from './typed-query.ts';
 import { MAX_PHRASE_WORDS, scriptOf, type Vocabulary, vocabularyOf } from './vocabulary.ts';
 import { lemmaVariants, NEGATIONS, QUESTION_WORDS, STOP_WORDS, type Word, wordsOf } from './words.ts';
@@ -66,6 +66,17 @@ export function readQuestion(graph: KnowledgeGraph, question: string): Result<Re
       `the question is written in ${scriptOf(foreign.text)} script (at character ${foreign.start + 1}, "${foreign.text}"), and this graph names its things in ${[...vocabulary.scripts].join(', ') || 'no script'}`,
     );
   return { ok: true, value: new Reader(graph, vocabulary, text, words).read() };
+}
+
+const QUESTION_OPENINGS = new Set(
+  'what which who whom whose how where when is are was were does do did can could has have find list name show give count tell describe define'.split(' '),
+);
+
+/** Whether a goal's words ask something: a question mark, or a question's or a request's first word ("Find all mammals"). */
+export function looksLikeQuestion(text: string): boolean {
+  const trimmed = text.trim();
+  const first = /^[\p{L}]+/u.exec(trimmed)?.[0]?.toLowerCase();
+  return trimmed.endsWith('?') || (first !== undefined && QUESTION_OPENINGS.has(first));
 }
 
 class Reader {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { KnowledgeGraph } from '../kg/graph.ts';
+import type { KnowledgeGraph } from '#core/kg/graph.ts';
 
 /** A term of a typed query: a variable, or a symbol by its id. */
 export const queryTermSchema = z.union([z.object({ variable: z.string().regex(/^[a-z][a-z0-9_]*$/) }), z.object({ symbol: z.number().int().nonnegative() })]);

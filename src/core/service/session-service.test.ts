@@ -179,7 +179,7 @@ describe('session snapshot files', () => {
 
     expect(await refusal(encode(text.replace('Careful Clerk', 'Careless Clerk')))).toContain('at sha256: the content does not match its SHA-256');
     expect(await refusal(encode(text.slice(0, Math.floor(text.length / 2))))).toMatch(/^line 1, column \d+, at \$\.[\w.[\]]+: .*(the text ends|the end of the text)/);
-    expect(await refusal(encode(text.replace('"version":9', '"version":12')))).toContain('format version 12, written by a newer Anima');
+    expect(await refusal(encode(text.replace('"version":10', '"version":12')))).toContain('format version 12, written by a newer Anima');
     expect(await refusal(encode('{"format":"anima-persona","version":1}'))).toContain('not an Anima session snapshot');
     expect(await refusal(gzipSync(encode(text)).subarray(0, 200))).toContain('the gzip data is damaged or cut short');
     expect(await refusal(gzipSync(Buffer.alloc(MAX_SNAPSHOT_BYTES + 1, 32)))).toContain(`more than the ${MAX_SNAPSHOT_BYTES / 2 ** 20} MB`);
@@ -233,7 +233,7 @@ describe('session snapshot files', () => {
     const { session } = await service.open({});
     await livedInSession(service, session.id);
     const bytes = await exported(service, session.id);
-    expect(await service.sessionImportCheck({ bytes })).toMatchObject({ ok: true, preview: { id: session.id, exists: true, persona: 'Careful Clerk', goals: 3, fileVersion: 9 } });
+    expect(await service.sessionImportCheck({ bytes })).toMatchObject({ ok: true, preview: { id: session.id, exists: true, persona: 'Careful Clerk', goals: 3, fileVersion: 10 } });
     expect(await service.sessionImport({ bytes })).toMatchObject({ ok: false, reason: 'exists' });
 
     const copy = await expectOk(service.sessionImport({ bytes, as: 'copy', name: 'Mars, again' }));
@@ -275,7 +275,7 @@ describe('session snapshot files', () => {
     expect(imported.session).not.toHaveProperty('persona');
     expect(await checkSession(there.db, session.id)).toEqual([]);
     const again = JSON.parse(new TextDecoder().decode(await exported(there.service, session.id)));
-    expect(again.version).toBe(9);
+    expect(again.version).toBe(10);
     expect(again.goals.map((goal: { id: number }) => goal.id)).toEqual([1, 2, 3]);
     expect(again.approvals.map((approval: { goalId: number }) => approval.goalId)).toEqual(current.approvals.map((approval: { goalId: number }) => approval.goalId));
   });

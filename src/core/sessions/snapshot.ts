@@ -171,6 +171,10 @@ export function parseSnapshot(value: unknown): Result<Snapshot> {
     if (goal.parentId !== undefined && !goalIds.has(goal.parentId)) problems.push({ path: `goals.${index}.parentId`, message: `${goal.parentId} is not a goal of this snapshot` });
     for (const [findingIndex, finding] of goal.findings.entries())
       if (finding.some((id) => !symbolIds.has(id))) problems.push({ path: `goals.${index}.findings.${findingIndex}`, message: 'names a symbol that is not in this snapshot' });
+    for (const [entityIndex, entity] of (goal.answer?.entities ?? []).entries())
+      if (!symbolIds.has(entity.symbol)) problems.push({ path: `goals.${index}.answer.entities.${entityIndex}`, message: `${entity.symbol} is not a symbol of this snapshot` });
+    for (const [proofIndex, fact] of (goal.answer?.proof ?? []).entries())
+      if (fact.some((id) => !symbolIds.has(id))) problems.push({ path: `goals.${index}.answer.proof.${proofIndex}`, message: 'names a symbol that is not in this snapshot' });
     if (problems.length >= 20) break;
   }
   for (const [index, record] of snapshot.cycles.entries())
@@ -225,6 +229,9 @@ function migrateSnapshot(value: unknown): unknown {
   if (migrated.version === 7) migrated = { ...migrated, version: 8, plans: [], reflections: [] };
   // 8 -> 9: sessions gained the persona they wear; a version 8 file carried none (its rows' ids are renumbered on restore).
   if (migrated.version === 8) migrated = { ...migrated, version: 9 };
+  // 9 -> 10: goals gained the answer to the question they ask; a version 9 goal has none yet, and a
+  // goal whose description asks a question is read and answered on its next cycle.
+  if (migrated.version === 9) migrated = { ...migrated, version: 10 };
   return migrated;
 }
 

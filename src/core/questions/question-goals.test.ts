@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { exportSnapshot, parseSnapshot, restoreSnapshot } from '#core/store/snapshot.ts';
+import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
+
+const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
+
+async function agentOnStarterGraph() {
+  const { db, service } = testService({ db: new AnimaDatabase('anima', freshIndexedDb()), loadStarterGraph: async () => STARTER });
+  const { session } = await service.open({});
+  return { db, service, sessionId: session.id };
+}
+
+describe('a goal that asks a question', () => {
+  it('completes with every answer, typed, when the graph answers it', async () => {
+    const { service, sessionId } = await agentOnStarterGraph();
+    expect((await service.goalAdd({ sessionId, description: 'Find all mammals' })).ok).toBe(true);
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 5 });
+    const [goal] = (await service.goalList({ sessionId })).goals;
+    expect(goal).toMatchObject({ status: 'completed', answer: { kind: 'entities', reading: 'every ?x with ?x is-a Mammal (following is-a chains)' } });
+    const mammals = goal!.answer!.entities.map((entity) => entity.label);
+    // All of them, those known only through chains included, and nothing else.
+    expect(mammals).toEqual(expect.arrayContaining(['Whale', 'GoldenRetriever', 'SiameseCat', 'Bat']));
+    expect(mammals).not.toContain('Penguin');
+    const stored = await service.kgQuery({ sessionId, query: '?x is-a Mammal', limit: 1000 });
+    expect(mammals.length).toBeGreaterThan(stored.ok ? stored.rows.length : 0);
+  });
+
+  it('answers yes or no with the proof', async () => {
+    const { service, sessionId } = await agentOnStarterGraph();
+    await service.goalAdd({ sessionId, description: 'Is a whale a mammal?' });
+    await service.goalAdd({ sessionId, description: 'Is a bat a bird?' });
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 5 });
+    const [whale, bat] = (await service.goalList({ sessionId })).goals;
+    expect(whale).toMatchObject({ status: 'completed', answer: { kind: 'boolean', value: true, proof: [{ subject: 'Whale', predicate: 'is-a', object: 'Cetacean' }, { subject: 'Cetacean', predicate: 'is-a', object: 'Mammal' }] } });
+    expect(bat).toMatchObject({ status: 'completed', answer: { kind: 'boolean', value: false } });
+  });
+
+  it('fails with the reason, not completed, when the graph cannot answer', async () => {
+    const { service, sessionId } = await agentOnStarterGraph();
+    await service.goalAdd({ sessionId, description: "Which birds can't fly?" });
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 5 });
+    const [goal] = (await service.goalList({ sessionId })).goals;
+    expect(goal).toMatchObject({ status: 'failed', answer: { kind: 'none' } });
+    expect(goal!.statusReason).toContain('no answer: nothing in this graph says what is not so');
+  });
+
+  it('refuses a question in another script or of emoji, storing nothing', async () => {
+    const { service, sessionId } = await agentOnStarterGraph();
+    const cyrillic = await service.goalAdd({ sessionId, description: 'Какие птицы не летают?' });
+    expect(cyrillic).toMatchObject({ ok: false, problems: [{ path: 'description', message: expect.stringContaining('Cyrillic script (at character 1') }] });
+    const emoji = await service.goalAdd({ sessionId, description: 'What 🦄🦄?' });
+    expect(emoji.ok).toBe(true);
+    expect((await service.goalAdd({ sessionId, description: '🦄🦄?' })).ok).toBe(false);
+    await expect(service.goalAdd({ sessionId, description: `What is ${'a'.repeat(100_000)}?` })).rejects.toThrow('description has 100,009 characters, more than the 1,000 taken');
+    expect((await service.goalList({ sessionId })).goals.map((goal) => goal.description)).toEqual(['What 🦄🦄?']);
+  });
+
+  it('keeps its answer in a snapshot', async () => {
+    const { db, service, sessionId } = await agentOnStarterGraph();
+    await service.goalAdd({ sessionId, description: 'How many kinds of reptiles are there?' });
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 3 });
+    const snapshot = await exportSnapshot(db, sessionId);
+    const other = new AnimaDatabase('other', freshIndexedDb());
+    const parsed = parseSnapshot(JSON.parse(JSON.stringify(snapshot)));
+    if (!parsed.ok) throw new Error(parsed.error[0]!.message);
+    await restoreSnapshot(other, parsed.value);
+    const [goal] = await other.goals.toArray();
+    expect(goal!.answer).toMatchObject({ kind: 'count', value: 9 });
+  });
+});
