@@ -21,6 +21,7 @@ import { SNAPSHOT_USAGE, runSnapshotCommand } from './snapshot-commands.ts';
 import { CliError, openSnapshot, saveSnapshot } from './snapshot-file.ts';
 import { quoteInput } from '#core/quote-input.ts';
 import { answerViewText } from '#core/questions/answer.ts';
+import { QUESTION_COMMANDS, QUESTION_USAGE, runQuestionCommand } from './question-commands.ts';
 
 /** Where the CLI writes; tests pass their own. */
 export type CliOutput = { out: (text: string) => void; error: (text: string) => void };
@@ -65,6 +66,7 @@ The psyche (kept in the snapshot, version by version):
   anima psyche import FILE --snapshot S         wear it from now on (a new version)
   anima psyche export --snapshot S [--output FILE]
 
+${QUESTION_USAGE}
 ${PERSONA_USAGE}
 ${SNAPSHOT_USAGE}
 Language models:
@@ -167,7 +169,7 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
   if (area === 'llm') return runLlmCommand(command, values, output);
   if (area === 'persona') return runPersonaCommand(command, rest[0], values, output);
   if (area === 'snapshot') return runSnapshotCommand(command, rest[0], values, output);
-  const isAgentCommand = AGENT_COMMANDS.includes(area);
+  const isAgentCommand = AGENT_COMMANDS.includes(area) || QUESTION_COMMANDS.includes(area);
   if (area !== 'kg' && area !== 'psyche' && !isAgentCommand) throw new CliError(`unknown command ${quoteInput(area)}\n\n${USAGE}`, 2);
   if (area === 'kg' && !KG_COMMANDS.includes(command ?? '')) throw new CliError(`unknown command ${quoteInput(`kg ${command ?? ''}`)}\n\n${USAGE}`, 2);
   if (area === 'psyche' && !PSYCHE_COMMANDS.includes(command ?? '')) throw new CliError(`unknown command ${quoteInput(`psyche ${command ?? ''}`)}\n\n${USAGE}`, 2);
@@ -177,7 +179,7 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
   if (!snapshotPath && commandName !== 'psyche check') throw new CliError(`${commandName}: --snapshot S is required\n\n${USAGE}`, 2);
 
   const { db, hadSnapshot } = await openSnapshot(snapshotPath);
-  const createsSnapshot = area === 'kg' ? command === 'import' : area === 'run' || commandName === 'psyche import';
+  const createsSnapshot = area === 'kg' ? command === 'import' : area === 'run' || commandName === 'psyche import' || (area === 'ask' && values.kg !== undefined);
   if (snapshotPath && !hadSnapshot && !createsSnapshot)
     throw new CliError(`no snapshot at ${snapshotPath} (\`anima kg import FILE --snapshot ${snapshotPath}\` or \`anima run ... --snapshot ${snapshotPath}\` creates it)`);
   // Read only: the session gets back the persona it wears (its guardrails, its prompt, its name); nothing here changes the catalog.
@@ -189,6 +191,7 @@ async function run(argv: string[], output: CliOutput): Promise<number> {
   const save = () => (snapshotPath ? saveSnapshot(db, session.id, snapshotPath, secrets) : Promise.resolve());
   if (area === 'psyche') return runPsycheCommand({ command: command!, file: rest[0], service, sessionId: session.id, outputFile: values.output, output, save });
   if (values.psyche && (area === 'run' || area === 'resume')) await wearPsyche(service, session.id, values.psyche, output);
+  if (QUESTION_COMMANDS.includes(area)) return runQuestionCommand(area, command, { service, sessionId: session.id, values, output, save });
   if (isAgentCommand) return runAgentCommand({ area, positional: command, service, sessionId: session.id, values, output, save });
   if (!snapshotPath) throw new CliError(`${commandName}: --snapshot S is required`, 2);
 

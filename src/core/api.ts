@@ -18,6 +18,7 @@ import { modelUnavailableSchema } from '#core/llm/provider.ts';
 import { gpuReportSchema } from '#core/llm/webllm-models.ts';
 export { WEBLLM_VERSION } from '#core/llm/webllm-models.ts';
 import { answerViewSchema } from '#core/questions/answer.ts';
+import { readingSchema } from '#core/questions/reading.ts';
 // The UI reads numbers and text files by the same rules as the core.
 export { parseDecimal } from './decimal-text.ts';
 export { decodeUtf8Text } from './text-bytes.ts';
@@ -532,6 +533,20 @@ export const agentContract = {
     args: z.object({ sessionId: sessionIdSchema, description: z.string().trim().min(1).max(MAX_GOAL_TEXT_CHARS), criteria: goalTextSchema.default(''), attempt: z.number().int().min(0).max(100).default(0) }),
     result: z.discriminatedUnion('ok', [
       z.object({ ok: z.literal(true), plan: planSchema.pick({ attempt: true, needs: true, strategy: true, steps: true }) }),
+      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+    ]),
+  },
+  /** How a question would be read on the session's graph, without answering it: the typed query, the symbols matched, the words not placed. */
+  questionRead: {
+    // Longer than a goal may be, so that a long question is told its length in a sentence rather than refused by the contract.
+    args: z.object({ sessionId: sessionIdSchema, question: z.string().max(1_000_000) }),
+    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), reading: readingSchema }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+  },
+  /** A question read and answered by the session's graph (nothing is stored). */
+  questionAsk: {
+    args: z.object({ sessionId: sessionIdSchema, question: z.string().max(1_000_000) }),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), reading: readingSchema, answer: answerViewSchema }),
       z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
     ]),
   },

@@ -2,6 +2,7 @@ import { agentService } from './agent-service.ts';
 import { approvalService } from './approval-service.ts';
 import { writeUpService } from './write-up-service.ts';
 import { planService } from './plan-service.ts';
+import { readingService } from './reading-service.ts';
 import { reflectionService } from './reflection-service.ts';
 import { questionService } from './question-service.ts';
 import { documentService } from './document-service.ts';
@@ -57,6 +58,7 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
     ...approvalService(context),
     ...writeUpService(context),
     ...planService(context),
+    ...readingService(context),
     ...reflectionService(context),
     ...questionService(context),
     ...documentService(context),
