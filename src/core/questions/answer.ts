@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import type { Reading } from './reading.ts';
 import { type FactIds, solveQuery } from './typed-query.ts';
-import { vocabularyOf } from './vocabulary.ts';
+import { displayName, vocabularyOf } from './vocabulary.ts';
 
 /** A fact of a proof, as ids. */
 const proofFactSchema = z.tuple([z.number().int(), z.number().int(), z.number().int()]);
@@ -31,7 +31,7 @@ export const answerViewSchema = answerSchema.extend({ proof: z.array(z.object({ 
 export type AnswerView = z.infer<typeof answerViewSchema>;
 
 export function answerViewOf(graph: KnowledgeGraph, answer: Answer): AnswerView {
-  const label = (id: number) => graph.symbol(id)?.label ?? `#${id}`;
+  const label = (id: number) => displayName(graph, id);
   const { proof, ...rest } = answer;
   return { ...rest, ...(proof ? { proof: proof.map(([subject, predicate, object]) => ({ subject: label(subject), predicate: label(predicate), object: label(object) })) } : {}) };
 }
@@ -43,7 +43,7 @@ export function answerReading(graph: KnowledgeGraph, reading: Reading): Answer {
   const { query } = reading;
   const { solutions, unboundChain } = solveQuery(graph, query, vocabularyOf(graph).classRelations);
   if (unboundChain) return { ...base, kind: 'none', reason: 'the reading follows is-a chains from no known thing' };
-  const label = (id: number) => graph.symbol(id)?.label ?? `#${id}`;
+  const label = (id: number) => displayName(graph, id);
   if (query.form === 'yes-no') {
     const proved = solutions[0];
     if (proved) return { ...base, kind: 'boolean', value: true, proof: proved.proof };
@@ -57,7 +57,9 @@ export function answerReading(graph: KnowledgeGraph, reading: Reading): Answer {
     const known = nearest.get(value);
     if (!known || solution.distance < known.distance) nearest.set(value, { distance: solution.distance, proof: solution.proof });
   }
-  const values = [...nearest.keys()];
+  const { classRelations } = vocabularyOf(graph);
+  const isKind = (id: number) => graph.positionsTo(id).some((position) => classRelations.includes(graph.columns.predicates[position]!));
+  const values = [...nearest.keys()].filter((id) => !query.individuals || !isKind(id));
   if (query.form === 'describe' || query.form === 'common') values.sort((a, b) => nearest.get(a)!.distance - nearest.get(b)!.distance);
   if (query.form === 'describe' && values.length === 0) return { ...base, kind: 'none', reason: `this graph says nothing about what ${label((query.patterns[0]!.subject as { symbol: number }).symbol)} is` };
   const literals = values.filter((id) => graph.symbol(id)?.kind === 'literal');

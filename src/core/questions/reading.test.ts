@@ -104,6 +104,16 @@ describe('reading questions with the graph’s own names', () => {
     expect(reading.choices?.[0]?.symbols.map((symbol) => symbol.label)).toEqual(['Bat', 'Bat (club)']);
   });
 
+  it('knows what the graph learnt after its names were indexed', () => {
+    const graph = graphOf([['Dog', 'is-a', 'Mammal']]);
+    expect(ask(graph, 'Is a tux a penguin?').answer.kind).toBe('none');
+    const batch = graph.batch({ now: 2 });
+    const resolve = (value: string, role: 'subject' | 'predicate' | 'object') => batch.resolve({ type: 'label', value }, role);
+    batch.assert(resolve('Tux', 'subject'), resolve('is-a', 'predicate'), resolve('Penguin', 'object'), 1);
+    graph.apply(batch.delta);
+    expect(ask(graph, 'Is a tux a penguin?').answer).toMatchObject({ kind: 'boolean', value: true });
+  });
+
   it('refuses bad input in one sentence naming the place', () => {
     for (const [question, message] of [
       ['', 'the question is empty'],

@@ -3,8 +3,8 @@ import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import { MAX_GOAL_TEXT_CHARS } from '#core/names.ts';
 import type { Problem, Result } from '#core/result.ts';
 import { type TypedPattern, type TypedQuery, typedQuerySchema } from './typed-query.ts';
-import { MAX_PHRASE_WORDS, scriptOf, type Vocabulary, vocabularyOf } from './vocabulary.ts';
-import { lemmaVariants, NEGATIONS, QUESTION_WORDS, STOP_WORDS, type Word, wordsOf } from './words.ts';
+import { displayName, MAX_PHRASE_WORDS, scriptOf, type Vocabulary, vocabularyOf } from './vocabulary.ts';
+import { labelWords, lemmaVariants, NEGATIONS, QUESTION_WORDS, STOP_WORDS, type Word, wordsOf } from './words.ts';
 
 const symbolNoteSchema = z.object({ symbol: z.number().int(), label: z.string(), iri: z.string().optional() });
 
@@ -39,6 +39,8 @@ const LINKING_WORDS = new Set(
     'official officially legal tender current currently main primary national natively native also still'
   ).split(' '),
 );
+/** Words that ask for kinds rather than individuals. */
+const KIND_WORDS = new Set(['kind', 'type', 'sort', 'species', 'breed', 'variety', 'subclass', 'subtype', 'category', 'class', 'form']);
 /** Words that ask for every member, which any list question may hold. */
 const FILLER_WORDS = new Set(['graph', 'database', 'data', 'species', 'variety', 'category', 'class', 'subclass', 'subtype', 'breed', 'group', 'exist', 'existing', 'known', 'different', 'various', 'me', 'us']);
 
@@ -94,7 +96,7 @@ class Reader {
   ) {
     this.lemmas = words.map((word) => word.lemma);
     this.negated = this.lemmas.some((lemma) => NEGATIONS.has(lemma));
-    this.label = (id: number) => graph.symbol(id)?.label ?? `#${id}`;
+    this.label = (id: number) => displayName(graph, id);
     this.#findMentions();
   }
 
@@ -138,7 +140,8 @@ class Reader {
       matched: this.mentions.map((mention) => ({ words: mention.words, symbols: [...mention.entities, ...mention.relations].map((id) => this.#note(id)) })),
       readBy: 'words' as const,
     };
-    const unplacedWords = (used: ReadonlySet<string> = new Set()) => this.loose.filter((word) => !LINKING_WORDS.has(word.lemma) && !used.has(word.lemma)).map((word) => word.text);
+    const isLinking = (word: Word) => [word.lemma, ...lemmaVariants(word.lemma)].some((form) => LINKING_WORDS.has(form));
+    const unplacedWords = (used: ReadonlySet<string> = new Set()) => this.loose.filter((word) => !isLinking(word) && !used.has(word.lemma)).map((word) => word.text);
     const refuse = (reason: string, extra: Partial<Reading> = {}): Reading => ({ ...base, text: `not answerable: ${reason}`, unplaced: this.loose.map((word) => word.text), reason, ...extra });
     if (this.mentions.length === 0) {
       const unknown = this.loose.map((word) => `"${word.text}"`);
@@ -151,6 +154,8 @@ class Reader {
     let built: Built;
     try {
       built = form === 'describe' ? this.#describe() : form === 'common' ? this.#common() : form === 'yes-no' ? this.#yesNo() : this.#list(form);
+      // "How many planets": the planets, not the kinds of planet; "how many kinds of birds": the kinds.
+      if (form === 'count' && !this.lemmas.some((lemma) => KIND_WORDS.has(lemma))) built = { ...built, query: { ...built.query, individuals: true } };
     } catch (error) {
       if (error instanceof Unanswerable) return refuse(error.message, error.choices ? { choices: error.choices } : {});
       throw error;
@@ -165,6 +170,11 @@ class Reader {
     if ((first === 'how' && (second === 'many' || second === 'much')) || (first === 'count' && this.lemmas.length > 1) || this.lemmas.includes('number')) return 'count';
     if (this.lemmas.includes('common') || (this.lemmas.includes('share') && this.#entityMentions().length >= 2)) return 'common';
     if (['be', 'do', 'can', 'have'].includes(first ?? '') && this.words[0]!.text.toLowerCase() !== 'have') return 'yes-no';
+    // "What kind of animal is a wombat": what the last thing named is.
+    const kindOf = (first === 'what' || first === 'which') && KIND_WORDS.has(second ?? '') && this.lemmas[2] === 'of';
+    const verb = this.lemmas.indexOf('be', 3);
+    const last = this.#entityMentions().at(-1);
+    if (kindOf && verb > 0 && last !== undefined && last.start > verb) return 'describe';
     const onlyOne = this.mentions.length === 1 && this.loose.length === 0;
     const describes = (first === 'what' || first === 'who') && second === 'be';
     if (onlyOne && (describes || first === 'describe' || first === 'define' || (first === 'tell' && this.lemmas.includes('about')))) return 'describe';
@@ -177,7 +187,7 @@ class Reader {
 
   #note(id: number) {
     const symbol = this.graph.symbol(id);
-    return { symbol: id, label: symbol?.label ?? `#${id}`, ...(symbol?.iri ? { iri: symbol.iri } : {}) };
+    return { symbol: id, label: displayName(this.graph, id), ...(symbol?.iri ? { iri: symbol.iri } : {}) };
   }
 
   /** The main "is a" relation: is-a where the graph has it, else the first of rdf:type and rdfs:subClassOf. */
@@ -231,11 +241,16 @@ class Reader {
     const otherIds = others.filter((other) => other !== mention).flatMap((other) => [...other.entities]);
     const scored = pool.map((id) => ({ id, score: this.#relatedness(id, otherIds) })).sort((a, b) => b.score - a.score);
     if (scored[0]!.score > scored[1]!.score) return scored[0]!.id;
+    // Still even: the one the words name first ("cat" is the cat, for which "big cat" is only another name).
+    const tied = scored.filter((entry) => entry.score === scored[0]!.score);
+    const key = labelWords(mention.words).join(' ');
+    const named = tied.filter((entry) => labelWords(this.label(entry.id)).join(' ') === key);
+    if (named.length === 1) return named[0]!.id;
     throw new Unanswerable(`"${mention.words}" may mean ${pool.map((id) => this.label(id)).join(' or ')}; say which`, [{ words: mention.words, symbols: pool.map((id) => this.#note(id)) }]);
   }
 
   #describe(): Built {
-    const mention = this.mentions[0]!;
+    const mention = this.#entityMentions().at(-1) ?? this.mentions[0]!;
     if (mention.entities.length === 0) throw new Unanswerable(`"${mention.words}" names a relation, not a thing to describe`);
     const subject = this.#resolve(mention, mention.entities, []);
     return { query: { form: 'describe', find: 'class', patterns: [{ subject: { symbol: subject }, predicate: this.#isA(), object: { variable: 'class' }, chain: true }] } };
@@ -424,11 +439,36 @@ class Reader {
         patterns.push({ subject: x, predicate: isA, object: { symbol: id }, chain: true });
         continue;
       }
-      const around = this.#pickRelation(this.#relationsAround(id), id);
+      // Only the relations that reach the kind asked for: Panama's currencies, not its languages.
+      const members = this.#members(kind);
+      const around = this.#pickRelation(
+        this.#relationsAround(id).filter((entry) => this.graph.matchPositions(entry.isObject ? undefined : id, entry.relation, entry.isObject ? id : undefined).some((position) => members.has(entry.isObject ? this.graph.columns.subjects[position]! : this.graph.columns.objects[position]!))),
+        id,
+      );
       for (const word of this.#relationWords(around.relation)) usedWords.add(word);
       patterns.push(around.isObject ? { subject: x, predicate: around.relation, object: { symbol: id } } : { subject: { symbol: id }, predicate: around.relation, object: x });
     }
     return { query: { form, find: 'x', patterns }, usedWords };
+  }
+
+  /** Everything a class has under it by is-a chains. */
+  #members(kind: number): Set<number> {
+    const members = new Set<number>();
+    let frontier = [kind];
+    while (frontier.length > 0) {
+      const next: number[] = [];
+      for (const node of frontier)
+        for (const position of this.graph.positionsTo(node)) {
+          if (!this.vocabulary.classRelations.includes(this.graph.columns.predicates[position]!)) continue;
+          const member = this.graph.columns.subjects[position]!;
+          if (!members.has(member)) {
+            members.add(member);
+            next.push(member);
+          }
+        }
+      frontier = next;
+    }
+    return members;
   }
 
   /** Whether "do/does/did" comes before a mention: "what currency does Japan use" asks Japan's. */
@@ -458,7 +498,7 @@ function isCapitals(text: string): boolean {
 
 /** A typed query in plain words: "every ?x with ?x is-a Mammal (following is-a chains)". */
 export function describeQuery(graph: KnowledgeGraph, query: TypedQuery): string {
-  const name = (term: TypedPattern['subject']) => ('variable' in term ? `?${term.variable}` : (graph.symbol(term.symbol)?.label ?? `#${term.symbol}`));
+  const name = (term: TypedPattern['subject']) => ('variable' in term ? `?${term.variable}` : displayName(graph, term.symbol));
   const patterns = query.patterns.map((pattern) => `${name(pattern.subject)} ${graph.symbol(pattern.predicate)?.label ?? `#${pattern.predicate}`} ${name(pattern.object)}`).join(' . ');
   const chains = query.patterns.some((pattern) => pattern.chain) ? ' (following is-a chains)' : '';
   switch (query.form) {

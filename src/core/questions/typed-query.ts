@@ -25,6 +25,8 @@ export const typedQuerySchema = z.object({
   form: z.enum(['list', 'count', 'yes-no', 'describe', 'common']),
   find: z.string().optional(),
   patterns: z.array(typedPatternSchema).min(1).max(8),
+  /** Only the values nothing else is a kind of: "how many planets" counts Earth and Mars, not the kind "gas giant". */
+  individuals: z.boolean().optional(),
 });
 export type TypedQuery = z.infer<typeof typedQuerySchema>;
 
@@ -86,7 +88,8 @@ export function solveQuery(graph: KnowledgeGraph, query: TypedQuery, chainRelati
       const reached = walk(graph, subject, relations, 'up');
       if (object !== undefined) {
         const step = reached.get(object);
-        return step ? [{ bindings, proof: proofOf(reached, object), distance: step.distance }] : [];
+        // Zero steps (the symbol itself) count only where the pattern says so.
+        return step && (step.distance > 0 || pattern.orSelf) ? [{ bindings, proof: proofOf(reached, object), distance: step.distance }] : [];
       }
       return [...reached.keys()].filter((id) => pattern.orSelf || id !== subject).map((id) => ({ bindings: bind(pattern.object, id, bindings), proof: proofOf(reached, id), distance: reached.get(id)!.distance }));
     }

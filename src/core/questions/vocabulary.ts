@@ -1,5 +1,5 @@
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
-import { localName } from '#core/kg/symbol.ts';
+import { type KgSymbol, localName } from '#core/kg/symbol.ts';
 import { RDFS_LABEL } from '#core/kg/term.ts';
 import { labelWords } from './words.ts';
 
@@ -27,15 +27,37 @@ export type Vocabulary = {
   scripts: Set<string>;
 };
 
-const cache = new WeakMap<KnowledgeGraph, { symbolCount: number; tripleCount: number; vocabulary: Vocabulary }>();
+type CacheEntry = { symbolCount: number; nextSymbolId: number; nameTriples: number; vocabulary: Vocabulary };
+const cache = new WeakMap<KnowledgeGraph, CacheEntry>();
 
-/** The graph's vocabulary, built once and again only after the graph changed. */
+/**
+ * The graph's vocabulary, built once (seconds at a million triples) and then kept up to date: a
+ * cycle's new symbols are added to it; it is built again only when symbols went away or name
+ * facts (rdfs:label) changed.
+ */
 export function vocabularyOf(graph: KnowledgeGraph): Vocabulary {
   const cached = cache.get(graph);
-  if (cached && cached.symbolCount === graph.symbolCount && cached.tripleCount === graph.tripleCount) return cached.vocabulary;
+  if (cached && cached.symbolCount <= graph.symbolCount) {
+    if (cached.nextSymbolId < graph.nextSymbolId) {
+      for (let id = cached.nextSymbolId; id < graph.nextSymbolId; id++) {
+        const symbol = graph.symbol(id);
+        if (symbol) indexSymbol(cached.vocabulary, symbol);
+      }
+      cached.vocabulary.classRelations = classRelationsOf(graph);
+      cached.symbolCount = graph.symbolCount;
+      cached.nextSymbolId = graph.nextSymbolId;
+    }
+    if (cached.symbolCount === graph.symbolCount && nameTripleCount(graph, cached.vocabulary) === cached.nameTriples) return cached.vocabulary;
+  }
   const vocabulary = buildVocabulary(graph);
-  cache.set(graph, { symbolCount: graph.symbolCount, tripleCount: graph.tripleCount, vocabulary });
+  cache.set(graph, { symbolCount: graph.symbolCount, nextSymbolId: graph.nextSymbolId, nameTriples: nameTripleCount(graph, vocabulary), vocabulary });
   return vocabulary;
+}
+
+function nameTripleCount(graph: KnowledgeGraph, vocabulary: Vocabulary): number {
+  let count = 0;
+  for (const relation of vocabulary.nameRelations) count += graph.positionsWith(relation).length;
+  return count;
 }
 
 const SCRIPTS = ['Latin', 'Cyrillic', 'Greek', 'Han', 'Arabic', 'Hebrew', 'Devanagari', 'Hiragana', 'Katakana', 'Hangul', 'Thai'];
@@ -47,47 +69,52 @@ export function scriptOf(word: string): string | undefined {
   return undefined;
 }
 
-function buildVocabulary(graph: KnowledgeGraph): Vocabulary {
-  const entities = new Map<string, number[]>();
-  const relations = new Map<string, number[]>();
-  const scripts = new Set<string>();
-  const add = (index: Map<string, number[]>, words: string[], id: number) => {
-    if (words.length === 0 || words.length > MAX_PHRASE_WORDS) return;
-    const key = words.join(' ');
-    const ids = index.get(key);
-    if (!ids) index.set(key, [id]);
-    else if (!ids.includes(id)) ids.push(id);
-  };
-  const nameRelations = new Set<number>();
-  for (const symbol of graph.symbols()) {
-    if (symbol.kind === 'literal') continue;
-    const names = new Set([symbol.label]);
-    if (symbol.iri !== undefined) names.add(localName(symbol.iri));
-    for (const name of names) {
-      const words = labelWords(name);
-      if (words[0] !== undefined) {
-        const script = scriptOf(words[0]);
-        if (script) scripts.add(script);
-      }
-      if (symbol.kind === 'entity') add(entities, words, symbol.id);
-      else for (const form of relationForms(words)) add(relations, form, symbol.id);
+function addTo(index: Map<string, number[]>, words: string[], id: number) {
+  if (words.length === 0 || words.length > MAX_PHRASE_WORDS) return;
+  const key = words.join(' ');
+  const ids = index.get(key);
+  if (!ids) index.set(key, [id]);
+  else if (!ids.includes(id)) ids.push(id);
+}
+
+/** Indexes a symbol under its label and its IRI's local name. */
+function indexSymbol(vocabulary: Vocabulary, symbol: KgSymbol): void {
+  if (symbol.kind === 'literal') return;
+  const names = new Set([symbol.label]);
+  if (symbol.iri !== undefined) names.add(localName(symbol.iri));
+  for (const name of names) {
+    const words = labelWords(name);
+    if (words[0] !== undefined) {
+      const script = scriptOf(words[0]);
+      if (script) vocabulary.scripts.add(script);
     }
-    if (symbol.kind === 'relation' && (symbol.iri === RDFS_LABEL || symbol.label.toLowerCase() === 'label')) nameRelations.add(symbol.id);
+    if (symbol.kind === 'entity') addTo(vocabulary.entities, words, symbol.id);
+    else for (const form of relationForms(words)) addTo(vocabulary.relations, form, symbol.id);
   }
-  for (const relation of nameRelations) {
+  if (symbol.kind === 'relation' && (symbol.iri === RDFS_LABEL || symbol.label.toLowerCase() === 'label')) vocabulary.nameRelations.add(symbol.id);
+}
+
+function classRelationsOf(graph: KnowledgeGraph): number[] {
+  return [...new Set([...graph.symbolsNamed('is-a'), ...[RDF_TYPE, RDFS_SUBCLASS_OF].flatMap((iri) => graph.symbolByIri(iri) ?? [])])]
+    .filter((symbol) => symbol.kind === 'relation')
+    .map((symbol) => symbol.id);
+}
+
+function buildVocabulary(graph: KnowledgeGraph): Vocabulary {
+  const vocabulary: Vocabulary = { entities: new Map(), relations: new Map(), classRelations: [], nameRelations: new Set(), scripts: new Set() };
+  for (const symbol of graph.symbols()) indexSymbol(vocabulary, symbol);
+  for (const relation of vocabulary.nameRelations) {
     for (const position of graph.positionsWith(relation)) {
       const subject = graph.symbol(graph.columns.subjects[position]!);
       const value = graph.symbol(graph.columns.objects[position]!);
       if (!subject || !value || subject.kind === 'literal') continue;
       const words = labelWords(value.label);
-      if (subject.kind === 'entity') add(entities, words, subject.id);
-      else for (const form of relationForms(words)) add(relations, form, subject.id);
+      if (subject.kind === 'entity') addTo(vocabulary.entities, words, subject.id);
+      else for (const form of relationForms(words)) addTo(vocabulary.relations, form, subject.id);
     }
   }
-  const classRelations = [...new Set([...graph.symbolsNamed('is-a'), ...[RDF_TYPE, RDFS_SUBCLASS_OF].flatMap((iri) => graph.symbolByIri(iri) ?? [])])]
-    .filter((symbol) => symbol.kind === 'relation')
-    .map((symbol) => symbol.id);
-  return { entities, relations, classRelations, nameRelations, scripts };
+  vocabulary.classRelations = classRelationsOf(graph);
+  return vocabulary;
 }
 
 const LEADING_VERBS = new Set(['have', 'be', 'is', 'has']);
@@ -101,4 +128,24 @@ function relationForms(words: string[]): string[][] {
   if (core.length > 1 && TRAILING_PREPOSITIONS.has(core[core.length - 1]!)) core = core.slice(0, -1);
   if (core !== words && core.length > 0 && !(core.length === 1 && core[0]!.length === 1)) forms.push(core);
   return forms;
+}
+
+/**
+ * What to call a symbol in an answer: an IRI symbol's label is only its IRI's local name ("JP",
+ * "01861778"), so its first rdfs:label value ("Japan", "mammal") names it, English first.
+ */
+export function displayName(graph: KnowledgeGraph, id: number): string {
+  const symbol = graph.symbol(id);
+  if (!symbol) return `#${id}`;
+  if (symbol.iri === undefined || symbol.kind === 'literal') return symbol.label;
+  const { nameRelations } = vocabularyOf(graph);
+  let found: string | undefined;
+  for (const position of graph.positionsFrom(id)) {
+    if (!nameRelations.has(graph.columns.predicates[position]!)) continue;
+    const value = graph.symbol(graph.columns.objects[position]!);
+    if (value?.kind !== 'literal') continue;
+    if (value.language === undefined || value.language.startsWith('en')) return value.label;
+    found ??= value.label;
+  }
+  return found ?? symbol.label;
 }

@@ -131,7 +131,7 @@ export function lemmaOf(word: string): string {
  */
 export function lemmaVariants(lemma: string): string[] {
   const variants: string[] = [];
-  if (lemma.length > 4 && lemma.endsWith('ed')) variants.push(lemma.slice(0, -1), lemma.slice(0, -2));
+  if (lemma.length > 3 && lemma.endsWith('ed')) variants.push(lemma.slice(0, -1), lemma.slice(0, -2));
   if (lemma.length > 5 && lemma.endsWith('ing')) variants.push(`${lemma.slice(0, -3)}e`, lemma.slice(0, -3));
   return variants;
 }
