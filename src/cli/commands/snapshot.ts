@@ -4,8 +4,8 @@ import { describeProblem } from '#core/result.ts';
 import { checkSession } from '#core/sessions/session-check.ts';
 import { exportSnapshot, restoreSnapshot } from '#core/sessions/snapshot.ts';
 import { SNAPSHOT_VERSION } from '#core/sessions/snapshot-format.ts';
-import type { CliOutput } from './main.ts';
-import { CliError, openSnapshot, readSnapshotAt, writeSnapshotFile } from './snapshot-file.ts';
+import type { CliOutput } from '../output.ts';
+import { CliError, openSnapshot, readSnapshotAt, writeSnapshotFile } from '../snapshot-file.ts';
 import { quoteInput } from '#core/quote-input.ts';
 
 /** The snapshot part of `anima --help`. */

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { anima } from './testing/run-anima.ts';
-import { readSnapshotAt, writeSnapshotFile } from './snapshot-file.ts';
+import { anima } from '../testing/run-anima.ts';
+import { readSnapshotAt, writeSnapshotFile } from '../snapshot-file.ts';
 
 let folder: string;
 beforeEach(async () => {

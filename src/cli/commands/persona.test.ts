@@ -6,8 +6,8 @@ import type { AgentApi } from '#core/api.ts';
 import { AnimaDatabase } from '#core/store/database.ts';
 import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 import { buildMentorCatalog, expectAccepted } from '#core/testing/mentor-catalog.ts';
-import { openCatalog } from './catalog-file.ts';
-import { anima } from './testing/run-anima.ts';
+import { openCatalog } from '../catalog-file.ts';
+import { anima } from '../testing/run-anima.ts';
 
 let folder: string;
 let catalog: string;

@@ -1,10 +1,10 @@
-import { openAsBlob } from 'node:fs';
-import type { AgentApi } from '#core/api.ts';
 import { answerViewText } from '#core/questions/answer.ts';
 import type { Reading } from '#core/questions/reading.ts';
 import { describeProblem } from '#core/result.ts';
-import type { CliOutput } from './main.ts';
-import { CliError } from './snapshot-file.ts';
+import { problemLines } from '../output.ts';
+import type { SessionCommand, SessionContext } from '../session.ts';
+import { CliError } from '../snapshot-file.ts';
+import { readBlob } from './kg.ts';
 
 /** The questions part of `anima --help`. */
 export const QUESTION_USAGE = `Questions in plain words (read with the graph's own names; nothing is stored):
@@ -15,30 +15,34 @@ export const QUESTION_USAGE = `Questions in plain words (read with the graph's o
                  proof, the number, or "No answer" and why (exit 1). --kg imports FILE first.
 `;
 
-export const QUESTION_COMMANDS = ['read', 'ask'];
+/** `anima read` and `ask`: a question in plain words, read into a query and answered by the graph. */
+export const ASK_COMMANDS: Record<string, SessionCommand> = {
+  read: { run: read },
+  // With --kg, ask imports first, so it may start the snapshot.
+  ask: { run: ask, createsSnapshot: (values) => values.kg !== undefined },
+};
 
-type QuestionOptions = { json?: boolean; kg?: string };
+function questionOperand({ name, operands }: SessionContext): string {
+  const [question] = operands;
+  if (question === undefined) throw new CliError(`${name}: which question? e.g. anima ${name} "Which birds can swim?" --snapshot S\n\n${QUESTION_USAGE}`, 2);
+  return question;
+}
 
-/** Runs `anima read|ask QUESTION` on the snapshot's session; `ask --kg` imports first (and saves). */
-export async function runQuestionCommand(command: string, question: string | undefined, options: { service: AgentApi; sessionId: string; values: QuestionOptions; output: CliOutput; save: () => Promise<void> }): Promise<number> {
-  const { service, sessionId, values, output } = options;
-  if (question === undefined) throw new CliError(`${command}: which question? e.g. anima ${command} "Which birds can swim?" --snapshot S\n\n${QUESTION_USAGE}`, 2);
-  if (command === 'read') {
-    const read = await service.questionRead({ sessionId, question });
-    if (!read.ok) throw new CliError(read.problems.map(describeProblem).join('\n'));
-    output.out(values.json ? `${JSON.stringify(read.reading)}\n` : readingText(read.reading));
-    return read.reading.query ? 0 : 1;
-  }
+async function read(context: SessionContext): Promise<number> {
+  const { values, service, sessionId, output } = context;
+  const read = await service.questionRead({ sessionId, question: questionOperand(context) });
+  if (!read.ok) throw new CliError(read.problems.map(describeProblem).join('\n'));
+  output.out(values.json ? `${JSON.stringify(read.reading)}\n` : readingText(read.reading));
+  return read.reading.query ? 0 : 1;
+}
+
+async function ask(context: SessionContext): Promise<number> {
+  const { values, service, sessionId, output, save } = context;
+  const question = questionOperand(context);
   if (values.kg) {
-    let data: Blob;
-    try {
-      data = await openAsBlob(values.kg);
-    } catch (error) {
-      throw new CliError(`cannot read ${values.kg}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    const imported = await service.kgImport({ sessionId, operationId: 'cli-import', fileName: values.kg, data });
-    if (!imported.ok) throw new CliError([`${values.kg}: nothing imported:`, ...imported.problems.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
-    await options.save();
+    const imported = await service.kgImport({ sessionId, operationId: 'cli-import', fileName: values.kg, data: await readBlob(values.kg) });
+    if (!imported.ok) throw new CliError(problemLines(`${values.kg}: nothing imported:`, imported.problems));
+    await save();
   }
   const asked = await service.questionAsk({ sessionId, question });
   if (!asked.ok) throw new CliError(asked.problems.map(describeProblem).join('\n'));

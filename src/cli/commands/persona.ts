@@ -13,10 +13,10 @@ import {
 } from '#core/personas/persona-contract.ts';
 import { describeProblem, type Problem, problemsFromZod } from '#core/result.ts';
 import { createAgentService } from '#core/service/service.ts';
-import { type CliCatalog, openCatalog } from './catalog-file.ts';
-import type { CliOutput } from './main.ts';
-import { numberOption } from './options.ts';
-import { CliError, openSnapshot } from './snapshot-file.ts';
+import { type CliCatalog, openCatalog } from '../catalog-file.ts';
+import type { CliOutput } from '../output.ts';
+import { numberOption } from '../options.ts';
+import { CliError, openSnapshot } from '../snapshot-file.ts';
 import { quoteInput } from '#core/quote-input.ts';
 
 /** The persona part of `anima --help`. */

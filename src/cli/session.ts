@@ -1,0 +1,45 @@
+import { type AgentApi, withContractChecks } from '#core/api.ts';
+import { endpointSecrets } from '#core/llm/openai-compatible.ts';
+import { createAgentService } from '#core/service/service.ts';
+import type { AnimaDatabase } from '#core/store/database.ts';
+import { openCatalog } from './catalog-file.ts';
+import type { CliValues } from './options.ts';
+import type { CliOutput } from './output.ts';
+import { CliError, openSnapshot, saveSnapshot } from './snapshot-file.ts';
+
+/** What a command over the snapshot's session is given. */
+export type SessionContext = {
+  /** The command as typed: "run", "kg import". */
+  name: string;
+  /** The words after the command: a FILE, a GOAL_ID, a query. */
+  operands: string[];
+  values: CliValues;
+  output: CliOutput;
+  db: AnimaDatabase;
+  /** Absent only for the commands that need no session file (`psyche check`). */
+  snapshotPath: string | undefined;
+  service: AgentApi;
+  sessionId: string;
+  /** Writes the session back to the snapshot file, keeping out the secrets this command was given. */
+  save: () => Promise<void>;
+};
+
+/** One command over the session; `createsSnapshot` when it may start a snapshot file, `needsNoSnapshot` when it works in memory alone. */
+export type SessionCommand = { run: (context: SessionContext) => Promise<number>; createsSnapshot?: boolean | ((values: CliValues) => boolean); needsNoSnapshot?: boolean };
+
+/** Opens the snapshot's session for one command: restored into memory, wearing the catalog's persona when --catalog is given. */
+export async function openCliSession(name: string, command: SessionCommand, operands: string[], values: CliValues, output: CliOutput): Promise<SessionContext> {
+  const snapshotPath = command.needsNoSnapshot ? undefined : values.snapshot;
+  const { db, hadSnapshot } = await openSnapshot(snapshotPath);
+  const createsSnapshot = typeof command.createsSnapshot === 'function' ? command.createsSnapshot(values) : command.createsSnapshot;
+  if (snapshotPath && !hadSnapshot && !createsSnapshot)
+    throw new CliError(`no snapshot at ${snapshotPath} (\`anima kg import FILE --snapshot ${snapshotPath}\` or \`anima run ... --snapshot ${snapshotPath}\` creates it)`);
+  // Read only: the session gets back the persona it wears (its guardrails, its prompt, its name); nothing here changes the catalog.
+  if (values.catalog) await openCatalog(db, values.catalog, { mustExist: true });
+  const service: AgentApi = withContractChecks(createAgentService({ db, now: () => Date.now(), newId: () => crypto.randomUUID() }));
+  const { session } = await service.open({});
+  // The key and base URL given for a run are secrets too: no snapshot this command writes may carry them.
+  const secrets = endpointSecrets({ baseUrl: values['base-url'] ?? '', ...(values['api-key'] ? { apiKey: values['api-key'] } : {}) });
+  const save = () => (snapshotPath ? saveSnapshot(db, session.id, snapshotPath, secrets) : Promise.resolve());
+  return { name, operands, values, output, db, snapshotPath, service, sessionId: session.id, save };
+}

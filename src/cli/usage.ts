@@ -1,0 +1,59 @@
+import { QUESTION_USAGE } from './commands/ask.ts';
+import { PERSONA_USAGE } from './commands/persona.ts';
+import { SNAPSHOT_USAGE } from './commands/snapshot.ts';
+
+/** `anima --help`, and what every usage error ends with. */
+export const USAGE = `Usage: anima <command> [options]
+
+Knowledge graph (the session lives in a snapshot file, created by the first import):
+  anima kg import FILE --snapshot S [--format n-triples|turtle|csv]
+  anima kg stats --snapshot S [--json]
+  anima kg query "?x is-a mammal" --snapshot S [--json] [--limit N]
+  anima kg export --snapshot S [--output FILE]
+  anima kg infer --snapshot S [--min-confidence X] [--max-iterations N] [--json]
+  anima kg path FROM TO --snapshot S [--json]
+  anima kg similar SYMBOL --snapshot S [--limit K] [--json]
+
+The agent (goals and cycles live in the same snapshot):
+  anima run --goal TEXT [--criteria C] [--priority P] [--kg FILE] [--max-cycles N] --snapshot S [--json]
+  anima resume --snapshot S [--max-cycles N] [--json]
+  anima cycle --snapshot S [--json]
+  anima goals --snapshot S [--json]
+  anima consolidate --snapshot S
+  anima recall --query TEXT --snapshot S [--limit K] [--json]
+  anima write-up GOAL_ID --snapshot S [--grammar narrative|formal|terse|NAME]
+  anima plan --goal TEXT [--criteria C] [--attempt N] --snapshot S [--json]   the plan it would make
+  anima plan GOAL_ID --snapshot S [--json]       the plans a goal has had: the current one last
+  anima reflect --snapshot S [--json]            reflect now: adjust goals, then evolve the psyche
+  anima reflections --snapshot S [--limit N] [--json]
+  anima settings --snapshot S [--planning on|off] [--reflection-interval N] [--max-failed-plans N] [--json]
+  anima notes [GOAL_ID] --snapshot S             the notes the agent wrote (goals that ask for notes)
+  anima questions --snapshot S [--json]          what the agent asked (its goal waits for the answer)
+  anima answer QUESTION_ID [--facts "S, P, O[, C]" ...] [--note TEXT] --snapshot S
+
+  run, resume and cycle take --provider openai --base-url URL --model M [--api-key KEY]
+  [--max-requests N] [--max-tokens N]: the language model of this run (the reason and
+  synthesize_triple tools ask it; the facts it adds are capped at confidence 0.7).
+  run and resume take --psyche FILE: the psyche.toml the agent wears from then on. They plan,
+  reflect (every N cycles, see settings) and evolve the psyche exactly as the app does.
+  --json prints one JSON object per cycle, then {"goals":[...]} with each goal's findings.
+
+The psyche (kept in the snapshot, version by version):
+  anima psyche check FILE                       validate only: problems and warnings, exit 0 or 1
+  anima psyche import FILE --snapshot S         wear it from now on (a new version)
+  anima psyche export --snapshot S [--output FILE]
+
+${QUESTION_USAGE}
+${PERSONA_USAGE}
+${SNAPSHOT_USAGE}
+Language models:
+  anima llm check --provider openai --base-url URL --model M [--api-key KEY] [--json]
+                 one structured call through the agent's contract: the typed value, or the
+                 bottleneck and its kind; the attempts and the tokens used. Exit 0 or 1.
+
+Options:
+  --snapshot S   the session snapshot file (JSON; gzipped when its name ends in .gz)
+  --catalog C    the persona catalog file (JSON); any command with --snapshot takes it, so the
+                 session wears the persona \`anima persona wear\` gave it
+  --help         show this help
+`;
