@@ -263,9 +263,11 @@ describe('anima plan, reflect and settings', () => {
     expect((await anima('reflections', '--snapshot', snapshot)).out).toBe(reflected.out);
     expect(JSON.parse((await anima('goals', '--snapshot', snapshot, '--json')).out).goals).toHaveLength(1);
 
-    expect((await anima('settings', '--snapshot', snapshot)).out).toBe('planning on\nreflection every 5 cycles\na goal is abandoned after 3 failed plans\n');
+    expect((await anima('settings', '--snapshot', snapshot)).out).toBe(
+      'planning on\nreflection every 5 cycles\na goal is abandoned after 3 failed plans\nweb: offline (http_fetch reads no address; --allow-web PREFIX allows one)\n',
+    );
     expect((await anima('settings', '--planning', 'maybe', '--snapshot', snapshot)).code).toBe(2);
-    expect(JSON.parse((await anima('settings', '--planning', 'off', '--reflection-interval', '2', '--snapshot', snapshot, '--json')).out)).toEqual({ planning: false, reflectionInterval: 2, maxFailedPlans: 3 });
+    expect(JSON.parse((await anima('settings', '--planning', 'off', '--reflection-interval', '2', '--snapshot', snapshot, '--json')).out)).toEqual({ planning: false, reflectionInterval: 2, maxFailedPlans: 3, allowedWebPrefixes: [] });
     await anima('resume', '--max-cycles', '2', '--snapshot', snapshot);
     // Cycles 4 and 5 ran without a plan; cycle 4 reflected (every 2 cycles now).
     expect((await anima('plan', '1', '--snapshot', snapshot)).out.match(/^plan \d+/gm)).toEqual(['plan 1']);

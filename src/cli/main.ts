@@ -2,6 +2,9 @@ import { errorSentence, shortened } from '#core/error-sentence.ts';
 import { quoteInput } from '#core/quote-input.ts';
 import { AGENT_COMMANDS } from './commands/agent.ts';
 import { ASK_COMMANDS } from './commands/ask.ts';
+import { APPROVAL_COMMANDS } from './commands/approvals.ts';
+import { runArcCommand } from './commands/arc.ts';
+import { DOCUMENT_COMMANDS } from './commands/documents.ts';
 import { GOAL_COMMANDS } from './commands/goals.ts';
 import { KG_COMMANDS } from './commands/kg.ts';
 import { MEMORY_COMMANDS } from './commands/memory.ts';
@@ -11,6 +14,7 @@ import { PSYCHE_COMMANDS } from './commands/psyche.ts';
 import { QUESTION_COMMANDS } from './commands/questions.ts';
 import { REFLECTION_COMMANDS } from './commands/reflection.ts';
 import { SETTINGS_COMMANDS } from './commands/settings.ts';
+import { STATUS_COMMANDS } from './commands/status.ts';
 import { runSnapshotCommand } from './commands/snapshot.ts';
 import { parseCommandLine } from './options.ts';
 import { type CliOutput, standardOutput } from './output.ts';
@@ -29,6 +33,9 @@ const SESSION_COMMANDS: Record<string, SessionCommand> = {
   ...SETTINGS_COMMANDS,
   ...QUESTION_COMMANDS,
   ...ASK_COMMANDS,
+  ...APPROVAL_COMMANDS,
+  ...DOCUMENT_COMMANDS,
+  ...STATUS_COMMANDS,
 };
 
 /** The first words of the two-word commands: "kg", "psyche". */
@@ -67,6 +74,7 @@ async function dispatch(argv: string[], output: CliOutput): Promise<number> {
   }
   if (area === undefined) throw new CliError(`which command?\n\n${USAGE}`, 2);
   if (area === 'llm') return runLlmCommand(command, values, output);
+  if (area === 'arc') return runArcCommand(command, rest, values, output);
   if (area === 'persona') return runPersonaCommand(command, rest[0], values, output);
   if (area === 'snapshot') return runSnapshotCommand(command, rest[0], values, output);
   const isArea = AREAS.has(area);

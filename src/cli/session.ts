@@ -3,6 +3,7 @@ import { endpointSecrets } from '#core/llm/openai-compatible.ts';
 import { createAgentService } from '#core/service/service.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
 import { openCatalog } from './catalog-file.ts';
+import { loadDeviceSettings } from './device-file.ts';
 import type { CliValues } from './options.ts';
 import type { CliOutput } from './output.ts';
 import { CliError, openSnapshot, saveSnapshot } from './snapshot-file.ts';
@@ -25,12 +26,20 @@ export type SessionContext = {
 };
 
 /** One command over the session; `createsSnapshot` when it may start a snapshot file, `needsNoSnapshot` when it works in memory alone. */
-export type SessionCommand = { run: (context: SessionContext) => Promise<number>; createsSnapshot?: boolean | ((values: CliValues) => boolean); needsNoSnapshot?: boolean };
+export type SessionCommand = {
+  run: (context: SessionContext) => Promise<number>;
+  createsSnapshot?: boolean | ((values: CliValues) => boolean);
+  needsNoSnapshot?: boolean;
+  /** Takes --fresh: a new session in place of the one the snapshot holds. */
+  startsFresh?: boolean;
+};
 
 /** Opens the snapshot's session for one command: restored into memory, wearing the catalog's persona when --catalog is given. */
 export async function openCliSession(name: string, command: SessionCommand, operands: string[], values: CliValues, output: CliOutput): Promise<SessionContext> {
   const snapshotPath = command.needsNoSnapshot ? undefined : values.snapshot;
-  const { db, hadSnapshot } = await openSnapshot(snapshotPath);
+  if (values.fresh && !command.startsFresh) throw new CliError(`${name}: --fresh belongs to run (a new session in place of the snapshot's)`, 2);
+  // --fresh: the snapshot's session is not read, and the new one is written over it.
+  const { db, hadSnapshot } = await openSnapshot(values.fresh ? undefined : snapshotPath);
   const createsSnapshot = typeof command.createsSnapshot === 'function' ? command.createsSnapshot(values) : command.createsSnapshot;
   if (snapshotPath && !hadSnapshot && !createsSnapshot)
     throw new CliError(`no snapshot at ${snapshotPath} (\`anima kg import FILE --snapshot ${snapshotPath}\` or \`anima run ... --snapshot ${snapshotPath}\` creates it)`);
@@ -38,6 +47,7 @@ export async function openCliSession(name: string, command: SessionCommand, oper
   if (values.catalog) await openCatalog(db, values.catalog, { mustExist: true });
   const service: AgentApi = withContractChecks(createAgentService({ db, now: () => Date.now(), newId: () => crypto.randomUUID() }));
   const { session } = await service.open({});
+  await loadDeviceSettings(service);
   // The key and base URL given for a run are secrets too: no snapshot this command writes may carry them.
   const secrets = endpointSecrets({ baseUrl: values['base-url'] ?? '', ...(values['api-key'] ? { apiKey: values['api-key'] } : {}) });
   const save = () => (snapshotPath ? saveSnapshot(db, session.id, snapshotPath, secrets) : Promise.resolve());

@@ -1,4 +1,5 @@
 import { QUESTION_USAGE } from './commands/ask.ts';
+import { ARC_USAGE } from './commands/arc.ts';
 import { PERSONA_USAGE } from './commands/persona.ts';
 import { SNAPSHOT_USAGE } from './commands/snapshot.ts';
 
@@ -15,10 +16,14 @@ Knowledge graph (the session lives in a snapshot file, created by the first impo
   anima kg similar SYMBOL --snapshot S [--limit K] [--json]
 
 The agent (goals and cycles live in the same snapshot):
-  anima run --goal TEXT [--criteria C] [--priority P] [--kg FILE] [--max-cycles N] --snapshot S [--json]
+  anima run --goal TEXT [--goal TEXT]... [--goals FILE] [--criteria C] [--priority P] [--kg FILE] [--max-cycles N]
+            [--fresh] --snapshot S [--json]
+                 --goals FILE: one goal a line (# comments); --criteria only with one goal;
+                 --fresh: a new session in place of the one the snapshot holds (with --kg, its graph)
   anima resume --snapshot S [--max-cycles N] [--json]
   anima cycle --snapshot S [--json]
   anima goals --snapshot S [--json]
+  anima status --snapshot S [--json]            cycle, working memory, episodes, goals by status, psyche
   anima consolidate --snapshot S
   anima recall --query TEXT --snapshot S [--limit K] [--json]
   anima write-up GOAL_ID --snapshot S [--grammar narrative|formal|terse|NAME]
@@ -26,10 +31,18 @@ The agent (goals and cycles live in the same snapshot):
   anima plan GOAL_ID --snapshot S [--json]       the plans a goal has had: the current one last
   anima reflect --snapshot S [--json]            reflect now: adjust goals, then evolve the psyche
   anima reflections --snapshot S [--limit N] [--json]
-  anima settings --snapshot S [--planning on|off] [--reflection-interval N] [--max-failed-plans N] [--json]
+  anima settings --snapshot S [--planning on|off] [--reflection-interval N] [--max-failed-plans N]
+                 [--allow-web PREFIX]... [--offline] [--json]
+                 --allow-web: http_fetch may read addresses under PREFIX (a device setting, kept in
+                 $ANIMA_HOME/device.json, ~/.anima by default, for every snapshot); --offline: none
   anima notes [GOAL_ID] --snapshot S             the notes the agent wrote (goals that ask for notes)
   anima questions --snapshot S [--json]          what the agent asked (its goal waits for the answer)
   anima answer QUESTION_ID [--facts "S, P, O[, C]" ...] [--note TEXT] --snapshot S
+  anima approvals --snapshot S [--json]          actions the shadow held for you (its goal waits)
+  anima approve APPROVAL_ID [--input JSON] [--reason TEXT] --snapshot S   run it (or the edited input)
+  anima deny APPROVAL_ID [--reason TEXT] --snapshot S                    the goal goes on without it
+  anima doc import FILE --snapshot S             a text document (.txt, .md, up to 2 MB) for the agent
+  anima doc list --snapshot S [--json]           to read (text_ingest) and take notes from (file_io)
 
   run, resume and cycle take --provider openai --base-url URL --model M [--api-key KEY]
   [--max-requests N] [--max-tokens N]: the language model of this run (the reason and
@@ -45,6 +58,7 @@ The psyche (kept in the snapshot, version by version):
 
 ${QUESTION_USAGE}
 ${PERSONA_USAGE}
+${ARC_USAGE}
 ${SNAPSHOT_USAGE}
 Language models:
   anima llm check --provider openai --base-url URL --model M [--api-key KEY] [--json]

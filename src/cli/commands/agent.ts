@@ -1,7 +1,10 @@
+import { readFile, stat } from 'node:fs/promises';
 import type { InferenceSettings } from '#core/llm/inference-settings.ts';
 import { answerViewText } from '#core/questions/answer.ts';
 import { describeSpentLimit } from '#core/llm/usage-budget.ts';
+import { quoteInput } from '#core/quote-input.ts';
 import { describeProblem } from '#core/result.ts';
+import { decodeUtf8Text } from '#core/text-bytes.ts';
 import { numberOption } from '../options.ts';
 import { goalsSummary, problemLines } from '../output.ts';
 import type { SessionCommand, SessionContext } from '../session.ts';
@@ -13,7 +16,7 @@ import { wearPsyche } from './psyche.ts';
 
 /** `anima run`, `resume` and `cycle`: the agent's cycles over the snapshot's session, saved after the run. */
 export const AGENT_COMMANDS: Record<string, SessionCommand> = {
-  run: { run: runGoal, createsSnapshot: true },
+  run: { run: runGoal, createsSnapshot: true, startsFresh: true },
   resume: { run: async (context) => runCycles(context, maxCyclesOption(context), await prepareRun(context)) },
   cycle: { run: async (context) => runCycles(context, 1, await prepareRun(context)) },
 };
@@ -27,21 +30,50 @@ async function prepareRun({ name, values, service, sessionId, output }: SessionC
   return inference;
 }
 
-/** `anima run`: adds the goal (after the graph --kg names), then runs cycles. */
+/** The most goals one `anima run` adds. */
+const MAX_GOALS_PER_RUN = 100;
+
+/** `anima run`: adds the goals (after the graph --kg names), then runs cycles. */
 async function runGoal(context: SessionContext): Promise<number> {
   const { values, service, sessionId } = context;
-  if (!values.goal) throw new CliError(`run: --goal "TEXT" is required\n\n${USAGE}`, 2);
+  const descriptions = [...(values.goal ?? []), ...(values.goals === undefined ? [] : await goalsFile(values.goals))];
+  if (descriptions.length === 0) throw new CliError(`run: --goal "TEXT" is required (give it once a goal), or --goals FILE\n\n${USAGE}`, 2);
+  if (descriptions.length > MAX_GOALS_PER_RUN) throw new CliError(`run: ${descriptions.length} goals given; one run adds at most ${MAX_GOALS_PER_RUN}`, 2);
+  if (values.criteria !== undefined && descriptions.length > 1) throw new CliError('run: --criteria belongs to one goal; give one --goal with it', 2);
   const maxCycles = maxCyclesOption(context);
+  const priority = numberOption(values.priority, '--priority', { min: 0, max: 255, fallback: 128, isInteger: true });
   const inference = await prepareRun(context);
   if (values.kg) {
     const imported = await service.kgImport({ sessionId, operationId: 'cli-import', fileName: values.kg, data: await readBlob(values.kg) });
     if (!imported.ok) throw new CliError(problemLines(`${values.kg}: nothing imported:`, imported.problems));
   }
-  const priority = numberOption(values.priority, '--priority', { min: 0, max: 255, fallback: 128, isInteger: true });
-  const added = await service.goalAdd({ sessionId, description: values.goal, criteria: values.criteria ?? '', priority });
-  if (!added.ok) throw new CliError(problemLines(`run: the goal cannot be added:`, added.problems));
+  // Each goal is checked before any is kept: a bad one leaves the snapshot as it was (nothing is saved on an error).
+  for (const [index, description] of descriptions.entries()) {
+    const added = await service.goalAdd({ sessionId, description, criteria: values.criteria ?? '', priority });
+    const which = descriptions.length > 1 ? ` (goal ${index + 1}, ${quoteInput(description, 60)})` : '';
+    if (!added.ok) throw new CliError(problemLines(`run: the goal cannot be added${which}:`, added.problems));
+  }
   return runCycles(context, maxCycles, inference);
 }
+
+/** `--goals FILE`: one goal a line; blank lines and lines starting with # are skipped. */
+async function goalsFile(file: string): Promise<string[]> {
+  let bytes: Uint8Array;
+  try {
+    if ((await stat(file)).size > MAX_GOALS_FILE_BYTES) throw new CliError(`${file}: more than ${MAX_GOALS_FILE_BYTES / 1024} KB; a goals file holds one goal a line`);
+    bytes = await readFile(file);
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const text = decodeUtf8Text(bytes);
+  if (!text.ok) throw new CliError(text.error.map((problem) => `${file}: ${describeProblem(problem)}`).join('\n'));
+  const goals = text.value.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+  if (goals.length === 0) throw new CliError(`${file}: no goal in it (one goal a line)`);
+  return goals;
+}
+
+const MAX_GOALS_FILE_BYTES = 256 * 1024;
 
 async function runCycles({ values, service, sessionId, output, save }: SessionContext, maxCycles: number, inference: InferenceSettings | undefined): Promise<number> {
   const run = await service.agentRun({ sessionId, operationId: 'cli-run', maxCycles, ...(inference ? { inference } : {}) }, (record) => {

@@ -30,9 +30,11 @@ async function plan({ operands, values, service, sessionId, output }: SessionCon
     else for (const plan of plans) output.out(`plan ${plan.id}, made at cycle ${plan.cycle}: ${plan.status}${plan.statusReason ? ` (${plan.statusReason})` : ''}\n${planText(plan)}`);
     return 0;
   }
-  if (!values.goal) throw new CliError(`plan: --goal "TEXT" (the plan it would make) or GOAL_ID (a goal's plans) is required\n\n${USAGE}`, 2);
+  const [goal, ...more] = values.goal ?? [];
+  if (goal === undefined) throw new CliError(`plan: --goal "TEXT" (the plan it would make) or GOAL_ID (a goal's plans) is required\n\n${USAGE}`, 2);
+  if (more.length > 0) throw new CliError('plan: give --goal once (the plan of one goal)', 2);
   const attempt = numberOption(values.attempt, '--attempt', { min: 0, max: 100, fallback: 0, isInteger: true });
-  const planned = await service.planPreview({ sessionId, description: values.goal, criteria: values.criteria ?? '', attempt });
+  const planned = await service.planPreview({ sessionId, description: goal, criteria: values.criteria ?? '', attempt });
   if (!planned.ok) throw new CliError(problemLines(`plan: the goal cannot be planned:`, planned.problems));
   output.out(values.json ? `${JSON.stringify(planned.plan)}\n` : planText(planned.plan));
   return 0;
