@@ -264,10 +264,21 @@ describe('anima plan, reflect and settings', () => {
     expect(JSON.parse((await anima('goals', '--snapshot', snapshot, '--json')).out).goals).toHaveLength(1);
 
     expect((await anima('settings', '--snapshot', snapshot)).out).toBe(
-      'planning on\nreflection every 5 cycles\na goal is abandoned after 3 failed plans\nweb: offline (http_fetch reads no address; --allow-web PREFIX allows one)\n',
+      'planning on\nreflection every 5 cycles\na goal is abandoned after 3 failed plans\nworking memory holds 100 entries, consolidated into episodes above 80% full\nweb: offline (http_fetch reads no address; --allow-web PREFIX allows one)\n',
     );
     expect((await anima('settings', '--planning', 'maybe', '--snapshot', snapshot)).code).toBe(2);
-    expect(JSON.parse((await anima('settings', '--planning', 'off', '--reflection-interval', '2', '--snapshot', snapshot, '--json')).out)).toEqual({ planning: false, reflectionInterval: 2, maxFailedPlans: 3, allowedWebPrefixes: [] });
+    expect(JSON.parse((await anima('settings', '--planning', 'off', '--reflection-interval', '2', '--snapshot', snapshot, '--json')).out)).toEqual({
+      planning: false,
+      reflectionInterval: 2,
+      maxFailedPlans: 3,
+      memoryCapacity: 100,
+      consolidationThreshold: 0.8,
+      allowedWebPrefixes: [],
+    });
+    expect(JSON.parse((await anima('settings', '--memory-capacity', '40', '--consolidation-threshold', '0.7', '--snapshot', snapshot, '--json')).out)).toMatchObject({ memoryCapacity: 40, consolidationThreshold: 0.7 });
+    expect(JSON.parse((await anima('status', '--snapshot', snapshot, '--json')).out).workingMemory.capacity).toBe(40);
+    expect(await anima('settings', '--memory-capacity', '5', '--snapshot', snapshot)).toMatchObject({ code: 2, error: expect.stringContaining('--memory-capacity must be a whole number from 10 to 10000') });
+    expect(await anima('settings', '--consolidation-threshold', '1', '--snapshot', snapshot)).toMatchObject({ code: 2, error: expect.stringContaining('--consolidation-threshold must be a number from 0.5 to 0.95') });
     await anima('resume', '--max-cycles', '2', '--snapshot', snapshot);
     // Cycles 4 and 5 ran without a plan; cycle 4 reflected (every 2 cycles now).
     expect((await anima('plan', '1', '--snapshot', snapshot)).out.match(/^plan \d+/gm)).toEqual(['plan 1']);

@@ -32,7 +32,10 @@ The agent (goals and cycles live in the same snapshot):
   anima reflect --snapshot S [--json]            reflect now: adjust goals, then evolve the psyche
   anima reflections --snapshot S [--limit N] [--json]
   anima settings --snapshot S [--planning on|off] [--reflection-interval N] [--max-failed-plans N]
-                 [--allow-web PREFIX]... [--offline] [--json]
+                 [--memory-capacity N] [--consolidation-threshold X] [--allow-web PREFIX]... [--offline] [--json]
+                 --memory-capacity: working memory's entries (10 to 10000, default 100);
+                 --consolidation-threshold: above this share full (0.5 to 0.95, default 0.8) the
+                 agent may consolidate memory into episodes; halfway from there to full it does
                  --allow-web: http_fetch may read addresses under PREFIX (a device setting, kept in
                  $ANIMA_HOME/device.json, ~/.anima by default, for every snapshot); --offline: none
   anima notes [GOAL_ID] --snapshot S             the notes the agent wrote (goals that ask for notes)

@@ -87,7 +87,7 @@ test.describe('planning and reflection', () => {
     await expect(goals.priority(GOAL.description)).toHaveValue('168');
   });
 
-  test('the agent settings are checked field by field and kept across a reload', async ({ page, settings, shell, cycles }) => {
+  test('the agent settings, working memory included, are checked field by field and kept across a reload', async ({ page, settings, shell, cycles }) => {
     await settings.open();
     await expect(settings.reflectionIntervalInput).toHaveValue('5');
     await expect(settings.planningCheckbox).toBeChecked();
@@ -100,14 +100,25 @@ test.describe('planning and reflection', () => {
 
     await settings.reflectionIntervalInput.fill('3');
     await settings.maxFailedPlansInput.fill('4');
+    await expect(settings.memoryCapacityInput).toHaveValue('100');
+    await expect(settings.consolidationThresholdInput).toHaveValue('0.8');
+    await settings.memoryCapacityInput.fill('5');
+    await settings.saveAgentButton.click();
+    await expect(settings.memoryCapacityInput).toHaveAccessibleDescription(/10 entries or more/);
+    await settings.memoryCapacityInput.fill('250');
+    await settings.consolidationThresholdInput.fill('0.7');
     await settings.planningCheckbox.uncheck();
     await settings.saveAgentButton.click();
-    await expect(settings.agentStatus).toHaveText('Saved: planning off, a reflection every 3 cycles, a goal is abandoned after 4 failed plans.');
+    await expect(settings.agentStatus).toHaveText(
+      'Saved: planning off, a reflection every 3 cycles, a goal is abandoned after 4 failed plans, working memory holds 250 entries and is consolidated above 70%.',
+    );
     await expect(settings.reflectionIntervalInput).not.toHaveAttribute('aria-invalid', 'true');
 
     await page.reload();
     await expect(settings.reflectionIntervalInput).toHaveValue('3', { timeout: 45_000 });
     await expect(settings.maxFailedPlansInput).toHaveValue('4');
+    await expect(settings.memoryCapacityInput).toHaveValue('250');
+    await expect(settings.consolidationThresholdInput).toHaveValue('0.7');
     await expect(settings.planningCheckbox).not.toBeChecked();
     await shell.goTo('Cycles');
     await expect(cycles.reflectionsRegion).toContainText('No reflections yet: the agent reflects every 3 cycles, or press Reflect.');

@@ -1,3 +1,4 @@
+import { MAX_MEMORY_CAPACITY, MIN_MEMORY_CAPACITY } from '#core/agent/working-memory.ts';
 import { describeProblem } from '#core/result.ts';
 import type { WebAccess } from '#core/tools/web-access.ts';
 import { saveDeviceSettings } from '../device-file.ts';
@@ -18,6 +19,8 @@ async function settings(context: SessionContext): Promise<number> {
     planning: values.planning === undefined ? current.planning : onOff(values.planning, '--planning'),
     reflectionInterval: numberOption(values['reflection-interval'], '--reflection-interval', { min: 1, max: 1000, fallback: current.reflectionInterval, isInteger: true }),
     maxFailedPlans: numberOption(values['max-failed-plans'], '--max-failed-plans', { min: 1, max: 20, fallback: current.maxFailedPlans, isInteger: true }),
+    memoryCapacity: numberOption(values['memory-capacity'], '--memory-capacity', { min: MIN_MEMORY_CAPACITY, max: MAX_MEMORY_CAPACITY, fallback: current.memoryCapacity, isInteger: true }),
+    consolidationThreshold: numberOption(values['consolidation-threshold'], '--consolidation-threshold', { min: 0.5, max: 0.95, fallback: current.consolidationThreshold }),
   };
   const webAccess = await wantedWebAccess(context);
   const changed = JSON.stringify(wanted) !== JSON.stringify(current);
@@ -31,6 +34,7 @@ async function settings(context: SessionContext): Promise<number> {
     values.json
       ? `${JSON.stringify({ ...wanted, allowedWebPrefixes: web })}\n`
       : `planning ${wanted.planning ? 'on' : 'off'}\nreflection every ${wanted.reflectionInterval} cycles\na goal is abandoned after ${wanted.maxFailedPlans} failed plans\n` +
+          `working memory holds ${wanted.memoryCapacity} entries, consolidated into episodes above ${Math.round(wanted.consolidationThreshold * 100)}% full\n` +
           `web: ${web.length === 0 ? 'offline (http_fetch reads no address; --allow-web PREFIX allows one)' : `http_fetch may read under ${web.join(', ')}`}\n`,
   );
   return 0;

@@ -9,8 +9,8 @@ import type { WebAccess } from '#core/tools/web-access.ts';
 import { describeAction, judgeAction, normaliseForShadow } from '#core/psyche/shadow.ts';
 import { type AgentTool, type FactIds, shadowViewOf, type ToolOutcome, type ToolState } from '#core/tools/tool.ts';
 import { type Criteria, factsText, type Goal, goalSymbols, keywordsOf, matchKeywords, parseCriteria } from './goal.ts';
-import { type Episode, recallEpisodes } from './episodes.ts';
-import { memoryPressure } from './working-memory.ts';
+import { type Episode, type EpisodicEvidence, episodicEvidence, recallEpisodes } from './episodes.ts';
+import { consultedEntries, DEFAULT_CONSOLIDATION_THRESHOLD, type MemoryEntry, memoryPressure } from './working-memory.ts';
 import { formatBreakdown, scoreTool } from './score.ts';
 import { describeChange, isChangeMade } from './requested-change.ts';
 import { asksForNotes, NOTES_PENDING } from './scratch-note.ts';
@@ -58,6 +58,10 @@ export type CycleContext = {
   goals: readonly Goal[];
   memoryEntryCount: number;
   memoryCapacity: number;
+  /** Working memory's entries (absent: only counted), the ones about the goal are consulted. */
+  memoryEntries?: readonly MemoryEntry[];
+  /** Above this share of capacity, working memory is due for consolidation (the session's setting; DESIGN: 0.8). */
+  consolidationThreshold?: number;
   episodes: readonly Episode[];
   documents: readonly ReadableDocument[];
   webAccess: WebAccess;
@@ -85,6 +89,8 @@ export type Decision = {
   tool: AgentTool;
   input: unknown;
   plan?: PlanSteering;
+  /** The working memory entries and episodes this decision consulted: each use counts on them. */
+  consulted?: { entryIds: number[]; episodeIds: number[] };
   record: Omit<CycleRecord, 'act' | 'outcome' | 'statusChange' | 'shadow'>;
 };
 
@@ -109,10 +115,14 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
   const label = (id: number) => graph.symbol(id)?.label ?? `#${id}`;
   const pressure = memoryPressure(context.memoryEntryCount, context.memoryCapacity);
 
+  const threshold = context.consolidationThreshold ?? DEFAULT_CONSOLIDATION_THRESHOLD;
   const recalled = recallEpisodes(context.episodes, { symbols, text: goal.description }, 3);
-  const toolsOfEpisodes = new Set(recalled.flatMap((recall) => recall.episode.tools));
+  // What earlier work on these symbols taught: a tool that worked here is raised, one that failed here lowered.
+  const evidence = episodicEvidence(recalled, symbols);
+  const consulted = consultedEntries(context.memoryEntries ?? [], goal.id, symbols);
   const observe =
-    `${active.length} active goal${active.length === 1 ? '' : 's'}; working on "${goal.description}" (priority ${goal.priority}); working memory ${context.memoryEntryCount}/${context.memoryCapacity}; ` +
+    `${active.length} active goal${active.length === 1 ? '' : 's'}; working on "${goal.description}" (priority ${goal.priority}); working memory ${context.memoryEntryCount}/${context.memoryCapacity}` +
+    `${context.memoryEntries ? `, ${consulted.length} entries about it` : ''}; ` +
     `${recalled.length === 0 ? 'no episode recalled' : `recalled ${recalled.map((recall) => `episode ${recall.episode.id ?? '?'} (${recall.score.toFixed(2)})`).join(', ')}`}`;
   const around = symbols.reduce((sum, symbol) => sum + graph.positionsFrom(symbol).length + graph.positionsTo(symbol).length, 0);
   const activated = spreadActivation(graph, symbols, { depth: 2, topK: 5 });
@@ -136,6 +146,7 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
     isOnline: context.isOnline,
     ...(context.model ? { model: context.model } : {}),
     psyche: context.psyche,
+    memory: { pressure, threshold },
   };
   // Every tool is assessed first: the plan skips the steps whose tool cannot run, then the choice is scored.
   type Assessed = { tool: AgentTool; skippedBecause: string } | { tool: AgentTool; skippedBecause?: undefined; input: unknown; verdict: ReturnType<typeof judgeAction> };
@@ -173,16 +184,18 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
       recentTools: goal.toolsUsed,
       tool: tool.name,
       isNovel: !goal.toolsUsed.includes(tool.name),
-      isNamedByEpisode: toolsOfEpisodes.has(tool.name),
-      isConsolidation: false,
+      episodic: evidence.get(tool.name)?.verdict,
+      isConsolidation: tool.name === 'memory_consolidate',
       memoryPressure: pressure,
+      pressureThreshold: threshold,
       archetypeWeight: tool.archetype ? context.psyche.archetypes[tool.archetype] : 0.5,
       biasSeverity,
       isPlanStep: tool.name === planTool,
       priority: goal.priority,
     });
     const biasedBy = biases.length > 0 ? ` biased by ${biases.map((match) => `${match.pattern.name} (${match.because})`).join(', ')}` : '';
-    candidates.push({ tool: tool.name, score: score.total, breakdown: `${formatBreakdown(score)}${biasedBy}` });
+    const recalledBy = evidenceText(evidence.get(tool.name), label);
+    candidates.push({ tool: tool.name, score: score.total, breakdown: `${formatBreakdown(score)}${recalledBy}${biasedBy}` });
     if (!best || score.total > best.total) best = { tool, total: score.total, input: entry.input };
   }
   const planned = steering ? `; ${describeSteering(steering)}` : '';
@@ -197,8 +210,16 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
     tool: best.tool,
     input,
     ...(steering ? { plan: steering } : {}),
+    consulted: { entryIds: consulted.flatMap((entry) => (entry.id !== undefined ? [entry.id] : [])), episodeIds: recalled.flatMap((recall) => (recall.episode.id !== undefined ? [recall.episode.id] : [])) },
     record: { ...common, decide: decided, tool: best.tool.name, input },
   };
+}
+
+/** Why the episodic term moved a tool's score: " recalled: it worked on Mars before (episode 3)". */
+function evidenceText(evidence: EpisodicEvidence | undefined, label: (id: number) => string): string {
+  if (!evidence) return '';
+  const on = evidence.on.length > 0 ? ` on ${evidence.on.slice(0, 3).map(label).join(', ')}` : '';
+  return ` recalled: it ${evidence.verdict === 'worked' ? 'worked' : 'did not work'}${on} before (episode ${evidence.episodeId ?? '?'})`;
 }
 
 /**

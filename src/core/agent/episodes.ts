@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { textSimilarity } from '#core/kg/hypervector.ts';
 import type { MemoryEntry } from './working-memory.ts';
 
+/** What one tool did for a goal over the cycles an episode covers: how often it got the goal anywhere, how often not, and on which symbols. */
+export const toolResultSchema = z.object({ tool: z.string(), successes: z.number().int().nonnegative(), failures: z.number().int().nonnegative(), symbols: z.array(z.number().int()) });
+export type ToolResult = z.infer<typeof toolResultSchema>;
+
 /** Long-term memory: what the agent learned while working on a goal, consolidated from working memory. */
 export const episodeSchema = z.object({
   id: z.number().int().optional(),
@@ -10,46 +14,109 @@ export const episodeSchema = z.object({
   summary: z.string(),
   /** The symbols found relevant. */
   learnings: z.array(z.number().int()),
-  /** The tools whose results the episode remembers (an episode naming a tool earns it the episodic bonus). */
+  /** The tools whose results the episode remembers. */
   tools: z.array(z.string()),
+  /** What each tool tried came to (absent in episodes made before it was kept: their tools count as having worked). */
+  toolResults: z.array(toolResultSchema).optional(),
+  /** How many cycles recalled the episode: recall favours what was used. */
+  recalls: z.number().int().nonnegative().optional(),
   timestamp: z.number(),
   cycle: z.number().int().nonnegative(),
 });
 export type Episode = z.infer<typeof episodeSchema>;
 
-/** Entries at least this relevant are worth remembering. */
+/** Entries at least this relevant are what an episode's summary quotes. */
 export const CONSOLIDATION_RELEVANCE = 0.6;
 
+/** What a consolidation needs: where and when, and (when it has the graph) how to name a symbol. */
+export type ConsolidationContext = { sessionId: string; cycle: number; now: number; label?: (symbolId: number) => string };
+
 /**
- * Consolidates the high-relevance entries of working memory into one episode per goal; the
- * consolidated entries leave working memory (that is what relieves its pressure).
+ * Consolidates working memory into one episode per goal: every entry made before `before` (a
+ * cycle number) leaves working memory, which is what relieves its pressure. An episode says what
+ * was tried (each tool, how often it worked or not, on which symbols) and quotes what mattered
+ * most (the relevant entries); low-relevance entries are counted in it, not quoted.
  */
-export function consolidate(entries: readonly MemoryEntry[], context: { sessionId: string; cycle: number; now: number }): { episodes: Episode[]; consolidated: MemoryEntry[] } {
-  const worth = entries.filter((entry) => entry.relevance >= CONSOLIDATION_RELEVANCE);
+export function consolidate(entries: readonly MemoryEntry[], context: ConsolidationContext & { before: number }): { episodes: Episode[]; consolidated: MemoryEntry[] } {
+  const taken = entries.filter((entry) => entry.sourceCycle < context.before);
   const byGoal = new Map<number | undefined, MemoryEntry[]>();
-  for (const entry of worth) byGoal.set(entry.goalId, [...(byGoal.get(entry.goalId) ?? []), entry]);
+  for (const entry of taken) byGoal.set(entry.goalId, [...(byGoal.get(entry.goalId) ?? []), entry]);
+  const label = context.label ?? ((id: number) => `#${id}`);
   const episodes = [...byGoal].map(([goalId, group]): Episode => {
-    const tools = [...new Set(group.flatMap((entry) => (entry.tool ? [entry.tool] : [])))];
+    const toolResults = resultsOf(group);
+    const cycles = group.map((entry) => entry.sourceCycle);
+    const span = Math.min(...cycles) === Math.max(...cycles) ? `cycle ${Math.min(...cycles)}` : `cycles ${Math.min(...cycles)}-${Math.max(...cycles)}`;
+    const tried = toolResults.map((result) => {
+      const on = result.symbols.length > 0 ? ` on ${result.symbols.slice(0, 5).map(label).join(', ')}` : '';
+      return `${result.tool}${on}: ${result.successes} worked, ${result.failures} did not`;
+    });
+    const quoted = group.filter((entry) => entry.relevance >= CONSOLIDATION_RELEVANCE).map((entry) => entry.content);
+    const summary = [`${goalId === undefined ? 'no goal' : `goal ${goalId}`}, ${span}: tried ${tried.join('; ') || 'nothing'}`, ...quoted].join(' | ').slice(0, 2000);
     return {
       sessionId: context.sessionId,
       ...(goalId !== undefined ? { goalId } : {}),
-      summary: group.map((entry) => entry.content).join(' | ').slice(0, 2000),
-      learnings: [...new Set(group.flatMap((entry) => entry.symbols))].slice(0, 200),
-      tools,
+      summary,
+      learnings: [...new Set(group.filter((entry) => entry.relevance >= CONSOLIDATION_RELEVANCE || entry.kind === 'observation').flatMap((entry) => entry.symbols))].slice(0, 200),
+      tools: toolResults.map((result) => result.tool),
+      toolResults,
       timestamp: context.now,
       cycle: context.cycle,
     };
   });
-  return { episodes, consolidated: worth };
+  return { episodes, consolidated: taken };
+}
+
+/** Each tool's actions in a group of entries: how many got the goal anywhere, how many not, and the symbols they were about. */
+function resultsOf(group: readonly MemoryEntry[]): ToolResult[] {
+  const results = new Map<string, ToolResult>();
+  for (const entry of group) {
+    if (entry.kind !== 'action' || !entry.tool) continue;
+    const result = results.get(entry.tool) ?? { tool: entry.tool, successes: 0, failures: 0, symbols: [] };
+    // Entries stored before `succeeded` was kept: an action was relevant (0.8) when it got its goal anywhere.
+    if (entry.succeeded ?? entry.relevance >= CONSOLIDATION_RELEVANCE) result.successes++;
+    else result.failures++;
+    result.symbols = [...new Set([...result.symbols, ...entry.symbols])].slice(0, 50);
+    results.set(entry.tool, result);
+  }
+  return [...results.values()];
+}
+
+/** What recalled episodes say of a tool on the goal's symbols: it worked there before, it did not, or they do not say. */
+export type EpisodicEvidence = { verdict: 'worked' | 'failed'; episodeId: number | undefined; on: number[] };
+
+/**
+ * What the recalled episodes learned about each tool on these symbols: a tool that got a goal
+ * somewhere more often than not worked; one that never did failed; a mixed record says nothing.
+ * The newest episode that tried the tool on any of the symbols says. Episodes made before
+ * results were kept count their tools as worked.
+ */
+export function episodicEvidence(recalled: readonly Recall[], symbols: readonly number[]): Map<string, EpisodicEvidence> {
+  const asked = new Set(symbols);
+  const evidence = new Map<string, EpisodicEvidence>();
+  const newestFirst = [...recalled].sort((a, b) => b.episode.cycle - a.episode.cycle || (b.episode.id ?? 0) - (a.episode.id ?? 0));
+  for (const { episode } of newestFirst) {
+    const results = episode.toolResults ?? episode.tools.map((tool) => ({ tool, successes: 1, failures: 0, symbols: episode.learnings }));
+    for (const result of results) {
+      if (evidence.has(result.tool)) continue;
+      const on = result.symbols.filter((symbol) => asked.has(symbol));
+      if (on.length === 0 && asked.size > 0) continue;
+      const verdict = result.successes > result.failures ? 'worked' : result.successes === 0 ? 'failed' : undefined;
+      if (verdict) evidence.set(result.tool, { verdict, episodeId: episode.id, on });
+    }
+  }
+  return evidence;
 }
 
 /** An episode recalled, and how well it matches (0..1). */
 export type Recall = { episode: Episode; score: number };
 
+/** What each earlier recall adds to an episode's rank (up to 10 recalls): what was used is found first among equals. */
+const RECALL_WEIGHT = { perRecall: 0.02, maxRecalls: 10 } as const;
+
 /**
  * Recalls episodes by symbols (the share of the asked symbols an episode learned about) and by
- * text (hypervector similarity of the summary's words, counted above chance); best first, ties
- * by recency.
+ * text (hypervector similarity of the summary's words, counted above chance); ranked by that,
+ * raised a little by how often each was recalled before; ties by recency.
  */
 export function recallEpisodes(episodes: readonly Episode[], query: { symbols?: readonly number[]; text?: string }, k = 3): Recall[] {
   const asked = new Set(query.symbols ?? []);
@@ -59,8 +126,9 @@ export function recallEpisodes(episodes: readonly Episode[], query: { symbols?: 
     const textScore = query.text ? Math.max(0, textSimilarity(query.text, episode.summary) - 0.5) * 2 : 0;
     return { episode, score: Math.min(1, Math.max(symbolScore, textScore)) };
   });
+  const rank = (recall: Recall) => recall.score + RECALL_WEIGHT.perRecall * Math.min(recall.episode.recalls ?? 0, RECALL_WEIGHT.maxRecalls);
   return scored
     .filter((recall) => recall.score > 0)
-    .sort((a, b) => b.score - a.score || b.episode.timestamp - a.episode.timestamp || (b.episode.id ?? 0) - (a.episode.id ?? 0))
+    .sort((a, b) => rank(b) - rank(a) || b.episode.timestamp - a.episode.timestamp || (b.episode.id ?? 0) - (a.episode.id ?? 0))
     .slice(0, k);
 }

@@ -123,9 +123,16 @@ describe('reflection', () => {
     const { service } = testService();
     const { session } = await service.open({});
     const sessionId = session.id;
-    expect(await service.agentSettingsGet({ sessionId })).toEqual({ planning: true, reflectionInterval: 5, maxFailedPlans: 3 });
+    expect(await service.agentSettingsGet({ sessionId })).toEqual({ planning: true, reflectionInterval: 5, maxFailedPlans: 3, memoryCapacity: 100, consolidationThreshold: 0.8 });
     expect(await service.agentSettingsSet({ sessionId, settings: { planning: true, reflectionInterval: 0, maxFailedPlans: 3 } })).toEqual({ ok: false, problems: [{ path: 'reflectionInterval', message: 'reflect every 1 cycle or more' }] });
-    expect(await service.agentSettingsSet({ sessionId, settings: { planning: false, reflectionInterval: 2, maxFailedPlans: 1 } })).toEqual({ ok: true, settings: { planning: false, reflectionInterval: 2, maxFailedPlans: 1 } });
+    expect(await service.agentSettingsSet({ sessionId, settings: { planning: false, reflectionInterval: 2, maxFailedPlans: 1 } })).toEqual({ ok: true, settings: { planning: false, reflectionInterval: 2, maxFailedPlans: 1, memoryCapacity: 100, consolidationThreshold: 0.8 } });
+    expect(await service.agentSettingsSet({ sessionId, settings: { planning: false, reflectionInterval: 2, maxFailedPlans: 1, memoryCapacity: 5, consolidationThreshold: 1 } })).toEqual({
+      ok: false,
+      problems: [
+        { path: 'memoryCapacity', message: '10 entries or more' },
+        { path: 'consolidationThreshold', message: 'consolidate at 0.95 or earlier, before memory is full' },
+      ],
+    });
     await service.kgImport({ sessionId, operationId: 'op', fileName: 'mars.csv', data: 'Mars,is-a,Planet\n' });
     await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano crater' });
     await service.agentRun({ sessionId, operationId: 'run', maxCycles: 4 });

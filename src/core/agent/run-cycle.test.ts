@@ -52,7 +52,7 @@ describe('the agent loop', () => {
     // (-0.20), and similarity_search 0.30 + 0.15 - 0.015 (guardian 0.4) wins.
     expect(cycles.map((record) => record.tool)).toEqual(['infer_rules', 'kg_query', 'gap_analysis', 'similarity_search']);
     expect(cycles[3]!.observe).toContain('new plan: reason first (attempt 1); needs knowledge: gap_analysis -> kg_query (plan 1 ended: it ran all its steps; the goal is not met yet, so a new plan is made); step 1 of 2, gap_analysis');
-    expect(cycles[0]!.candidates.map((candidate) => candidate.tool)).toEqual(['file_io', 'gap_analysis', 'http_fetch', 'infer_rules', 'kg_mutate', 'kg_query', 'memory_recall', 'reason', 'similarity_search', 'synthesize_triple', 'text_ingest', 'user_interact']);
+    expect(cycles[0]!.candidates.map((candidate) => candidate.tool)).toEqual(['file_io', 'gap_analysis', 'http_fetch', 'infer_rules', 'kg_mutate', 'kg_query', 'memory_consolidate', 'memory_recall', 'reason', 'similarity_search', 'synthesize_triple', 'text_ingest', 'user_interact']);
     expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'reason')?.skippedBecause).toMatch(/^nothing to prove/);
     expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'memory_recall')).toEqual({ tool: 'memory_recall', skippedBecause: 'there are no episodes yet' });
     expect(cycles[1]!.candidates.find((candidate) => candidate.tool === 'infer_rules')).toMatchObject({ skippedBecause: 'the rules have already run around this goal on the graph as it is' });
@@ -132,23 +132,47 @@ describe('a split goal', () => {
 });
 
 describe('episodic memory in the loop', () => {
-  it('consolidates when working memory passes 0.8 pressure, then recalls the episodes for the goal', async () => {
+  it('consolidates a filling memory into episodes of what was tried, then scores down the tools that failed on these symbols', async () => {
     const { db, service, sessionId } = await agentOnStarterGraph();
     await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano crater' });
     // A patient goal: at the default threshold it would be abandoned after 15 cycles without progress.
     await db.goals.update(1, { stallThreshold: 10 });
-    // Three entries a cycle: the 27th cycle takes working memory past 80 of 100.
+    // Three entries a cycle: by cycle 25 working memory is 75 of 100, and the reflection there consolidates it.
     const cycles = await runAnswering(service, sessionId, 30);
+    const [episode] = await db.episodes.toArray();
+    expect(episode!.summary).toMatch(/^goal 1, cycles 1-24: tried infer_rules on Mars.*: 1 worked, 0 did not; .*gap_analysis on Mars.*: 0 worked, \d+ did not/);
+    expect(episode!.toolResults!.find((result) => result.tool === 'gap_analysis')).toMatchObject({ successes: 0, failures: expect.any(Number) });
+    expect(await db.provenance.where('kind').equals('consolidation').count()).toBe(1);
+    const afterConsolidation = cycles.find((record) => record.observe.includes('recalled episode'))!;
+    expect(afterConsolidation.cycle).toBe(26);
+    // memory_recall is available now; gap_analysis never got this goal anywhere on Mars: the episode scores it down, and says why.
+    expect(afterConsolidation.candidates.find((candidate) => candidate.tool === 'memory_recall')?.breakdown).toMatch(/^\[score=[\d.]+: base=0\.50 /);
+    expect(afterConsolidation.candidates.find((candidate) => candidate.tool === 'gap_analysis')?.breakdown).toMatch(/episodic=-0\.20 .*\] recalled: it did not work on Mars before \(episode 1\)/);
+    // A recalled episode counts its uses, as consulted entries do.
+    expect((await db.episodes.get(1))!.recalls).toBeGreaterThanOrEqual(4);
+    expect(Math.max(...(await db.workingMemory.toArray()).map((entry) => entry.referenceCount))).toBeGreaterThan(0);
+    expect(await db.workingMemory.count()).toBeLessThan(100);
+  });
+
+  it('lets the loop choose memory_consolidate above the threshold, and consolidates by itself halfway to full, so memory never fills', async () => {
+    const { db, service, sessionId } = await agentOnStarterGraph();
+    expect((await service.agentSettingsSet({ sessionId, settings: { ...(await service.agentSettingsGet({ sessionId })), memoryCapacity: 12, consolidationThreshold: 0.6, reflectionInterval: 1000 } })).ok).toBe(true);
+    await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano crater' });
+    await db.goals.update(1, { stallThreshold: 40 });
+    const sizes: number[] = [];
+    const cycles: CycleRecord[] = [];
+    for (let cycle = 0; cycle < 12; cycle++) {
+      cycles.push(...(await runAnswering(service, sessionId, 1)));
+      sizes.push(await db.workingMemory.count());
+    }
+    expect(Math.max(...sizes)).toBeLessThan(12);
     expect(await db.episodes.count()).toBeGreaterThan(0);
-    expect(await db.provenance.where('kind').equals('consolidation').count()).toBeGreaterThan(0);
-    const afterConsolidation = cycles.find((record) => record.observe.includes('recalled episode'));
-    expect(afterConsolidation).toBeDefined();
-    // memory_recall is available now, and the tools the recalled episodes name get the episodic bonus.
-    expect(afterConsolidation!.candidates.find((candidate) => candidate.tool === 'memory_recall')?.breakdown).toMatch(/^\[score=[\d.]+: base=0\.50 /);
-    const boosted = afterConsolidation!.candidates.filter((candidate) => candidate.breakdown?.includes('episodic=+0.20')).map((candidate) => candidate.tool);
-    expect(boosted.length).toBeGreaterThan(0);
-    expect(boosted).not.toContain('memory_recall');
-    expect(await db.workingMemory.count()).toBeLessThanOrEqual(100);
+    // Above 60%, memory_consolidate is a candidate and the pressure term favours it.
+    const due = cycles.find((record) => record.observe.includes('working memory 9/12'))!;
+    expect(due.candidates.find((candidate) => candidate.tool === 'memory_consolidate')?.breakdown).toContain('pressure=+0.20');
+    const early = cycles[0]!;
+    expect(early.candidates.find((candidate) => candidate.tool === 'memory_consolidate')).toEqual({ tool: 'memory_consolidate', skippedBecause: 'working memory is 0% full; it is consolidated above 60%' });
+    expect((await service.memoryList({ sessionId })).capacity).toBe(12);
   });
 });
 

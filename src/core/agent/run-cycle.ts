@@ -17,25 +17,31 @@ import type { ReadableDocument } from '#core/kg/document.ts';
 import { DEFAULT_WEB_ACCESS, WEB_ACCESS_KEY, webAccessSchema } from '#core/tools/web-access.ts';
 import { type Goal, hasGoalEnded, stalledTooLong } from './goal.ts';
 import { questionDigest } from './question.ts';
-import { consolidate, type Episode } from './episodes.ts';
-import { addToMemory, DEFAULT_MEMORY_CAPACITY, type MemoryEntry, memoryPressure } from './working-memory.ts';
-import { DEFAULT_AGENT_SETTINGS } from './agent-settings.ts';
+import { type ConsolidationContext, consolidate, type Episode } from './episodes.ts';
+import { addToMemory, type MemoryEntry, memoryPressure } from './working-memory.ts';
+import { type AgentSettings, settingsOfSession } from './agent-settings.ts';
 import { advancePlan, type Plan, type StepRun } from './plan.ts';
 import { describeReflection, type Reflection, reflectOn } from './reflection.ts';
 
-/** Above this memory pressure, a cycle consolidates working memory into episodes (DESIGN: 0.8). */
-export const CONSOLIDATION_PRESSURE = 0.8;
+/**
+ * Where a cycle consolidates working memory by itself: halfway between the session's threshold
+ * (where memory_consolidate becomes a choice, favoured by the pressure term) and full, so memory
+ * never reaches its capacity even when the loop keeps choosing other tools.
+ */
+export function automaticConsolidationPressure(threshold: number): number {
+  return (threshold + 1) / 2;
+}
 
 /**
- * Consolidates working memory into episodes and removes the consolidated entries, with a
- * provenance record; call inside a transaction over workingMemory, episodes and provenance.
- * Returns the number of episodes made, or undefined at once when there is nothing to consolidate:
- * awaiting an async function that does no database work would let Dexie lose the caller's
- * transaction, and the writes after it would commit on their own (the crash soak found it).
+ * Consolidates the working memory entries made before cycle `before` into episodes and removes
+ * them, with a provenance record; call inside a transaction over workingMemory, episodes and
+ * provenance. Returns the number of episodes made, or undefined at once when there is nothing to
+ * consolidate: awaiting an async function that does no database work would let Dexie lose the
+ * caller's transaction, and the writes after it would commit on their own (the crash soak found it).
  */
 export function consolidateMemory(
   db: AnimaDatabase,
-  context: { sessionId: string; cycle: number; now: number; entries: readonly MemoryEntry[]; reason: string },
+  context: ConsolidationContext & { before: number; entries: readonly MemoryEntry[]; reason: string },
 ): Promise<number> | undefined {
   const { episodes, consolidated } = consolidate(context.entries, context);
   return episodes.length === 0 ? undefined : storeConsolidation(db, episodes, consolidated, context);
@@ -174,7 +180,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
     await db.goals.bulkPut(updatedGoals);
     // A goal that ended without its plan steering (planning was turned off) leaves no plan active.
     if (!decision.plan && hasGoalEnded(worked.status)) await endActivePlans(db, decision.goal, `its goal ${worked.status}`);
-    await rememberCycle(common, decision, record, outcome, memory);
+    await rememberCycle({ ...common, graph }, decision, record, outcome, memory, settings);
     await db.cycles.add(record);
     await db.provenance.add({
       sessionId,
@@ -185,7 +191,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       detail: `${record.decide} -> ${record.outcome}`,
       createdAt: startedAt,
     });
-    if (cycle % settings.reflectionInterval === 0) await reflect(common, 'interval');
+    if (cycle % settings.reflectionInterval === 0) await reflect({ ...common, graph }, 'interval');
     await db.sessions.update(sessionId, { cycle, updatedAt: startedAt });
     return record;
   });
@@ -211,7 +217,7 @@ export async function readCycleInputs(db: AnimaDatabase, sessionId: string) {
   // The worn persona's guardrails join the shadow for this cycle's decisions.
   const worn = session.personaId !== undefined ? await readWornPersona(db, sessionId) : undefined;
   const acting = { ...psyche, psyche: wearPersona(psyche.psyche, worn) };
-  return { session, goals, memory, episodes, psyche: acting, approved, webAccess, settings: session.agentSettings ?? DEFAULT_AGENT_SETTINGS, activePlans };
+  return { session, goals, memory, episodes, psyche: acting, approved, webAccess, settings: settingsOfSession(session), activePlans };
 }
 
 /** The parts of decide's context that come from those inputs. */
@@ -220,7 +226,9 @@ export function cycleContextOf(inputs: Pick<Awaited<ReturnType<typeof readCycleI
     ...(inputs.settings.planning ? { planning: { activePlans: inputs.activePlans } } : {}),
     goals: inputs.goals,
     memoryEntryCount: inputs.memory.length,
-    memoryCapacity: DEFAULT_MEMORY_CAPACITY,
+    memoryCapacity: inputs.settings.memoryCapacity,
+    memoryEntries: inputs.memory,
+    consolidationThreshold: inputs.settings.consolidationThreshold,
     episodes: inputs.episodes,
     webAccess: inputs.webAccess,
     // Node (the CLI) has no navigator: it tries, and a failed fetch says why.
@@ -230,7 +238,7 @@ export function cycleContextOf(inputs: Pick<Awaited<ReturnType<typeof readCycleI
   };
 }
 
-export type CommitContext = { db: AnimaDatabase; sessionId: string; cycle: number; startedAt: number };
+export type CommitContext = { db: AnimaDatabase; sessionId: string; cycle: number; startedAt: number; /** Names symbols in the episodes a consolidation writes. */ graph?: KnowledgeGraph };
 type Settled = { record: CycleRecord; updatedGoals: Goal[] };
 
 /** The tool ran: the goal is evaluated, maybe split. */
@@ -347,9 +355,29 @@ async function settleQuestion(context: CommitContext, decision: Decision, asked:
   };
 }
 
-/** The cycle's observation, decision and action enter working memory; the weakest entries make room, with provenance. */
-async function rememberCycle(context: CommitContext, decision: Decision, record: CycleRecord, outcome: ToolOutcome, memory: MemoryEntry[]): Promise<void> {
+/**
+ * The cycle's memory work, in its transaction: memory_consolidate's move into episodes (what the
+ * loop chose), the uses of what the decision consulted (entries and episodes), then the cycle's
+ * observation, decision and action enter working memory (the weakest entries make room, with
+ * provenance), and past the automatic pressure, the earlier entries become episodes.
+ */
+async function rememberCycle(context: CommitContext, decision: Decision, record: CycleRecord, outcome: ToolOutcome, memory: MemoryEntry[], settings: AgentSettings): Promise<void> {
   const { db, sessionId, cycle, startedAt } = context;
+  const label = labelOf(context);
+  let held = memory;
+  if (outcome.consolidation) {
+    const consolidating = consolidateMemory(db, { sessionId, cycle, now: startedAt, before: cycle, entries: held, reason: `memory_consolidate at ${Math.round(memoryPressure(held.length, settings.memoryCapacity) * 100)}% full`, ...(label ? { label } : {}) });
+    if (consolidating) await consolidating;
+    held = [];
+  }
+  const consulted = new Set(decision.consulted?.entryIds ?? []);
+  const used = held.filter((memoryEntry) => memoryEntry.id !== undefined && consulted.has(memoryEntry.id));
+  if (used.length > 0) {
+    for (const memoryEntry of used) memoryEntry.referenceCount += 1;
+    await db.workingMemory.bulkPut(used);
+  }
+  for (const episodeId of decision.consulted?.episodeIds ?? []) await db.episodes.where('id').equals(episodeId).modify((episode) => void (episode.recalls = (episode.recalls ?? 0) + 1));
+  const succeeded = record.outcome === 'completed' || record.outcome === 'advanced';
   const entry = (kind: MemoryEntry['kind'], content: string, symbols: number[], relevance: number): MemoryEntry => ({
     sessionId,
     content,
@@ -360,14 +388,16 @@ async function rememberCycle(context: CommitContext, decision: Decision, record:
     sourceCycle: cycle,
     referenceCount: 0,
     goalId: decision.goal.id,
-    ...(kind === 'action' ? { tool: decision.tool.name } : {}),
+    ...(kind === 'action' ? { tool: decision.tool.name, succeeded } : {}),
   });
+  const goalSymbols = decision.state.goalSymbols.slice(0, 20);
   const newEntries = [
-    entry('observation', record.observe, decision.state.goalSymbols.slice(0, 20), 0.3),
+    entry('observation', record.observe, goalSymbols, 0.3),
     entry('decision', `chose ${record.decide}`, [], 0.4),
-    entry('action', record.act, outcome.symbols.slice(0, 50), record.outcome === 'completed' || record.outcome === 'advanced' ? 0.8 : 0.4),
+    // The action is about the goal's symbols too: what it tried them with, and how it went, is what an episode keeps.
+    entry('action', record.act, [...new Set([...goalSymbols, ...outcome.symbols])].slice(0, 50), succeeded ? 0.8 : 0.4),
   ];
-  const { evicted } = addToMemory(memory, newEntries);
+  const { evicted } = addToMemory(held, newEntries, settings.memoryCapacity);
   const evictedStored = evicted.filter((memoryEntry) => memoryEntry.id !== undefined);
   await db.workingMemory.bulkDelete(evictedStored.map((memoryEntry) => memoryEntry.id!));
   if (evicted.length > 0)
@@ -377,16 +407,23 @@ async function rememberCycle(context: CommitContext, decision: Decision, record:
       sources: evicted.map((memoryEntry) => (memoryEntry.id !== undefined ? `memory:${memoryEntry.id}` : `memory:new:${memoryEntry.kind}`)),
       confidence: 1,
       cycle,
-      detail: `working memory full: evicted ${evicted.length} low-relevance entries: ${evicted.map((memoryEntry) => memoryEntry.content.slice(0, 60)).join(' | ')}`,
+      detail: `working memory full: evicted ${evicted.length} entries holding it least (low relevance, seldom used, old): ${evicted.map((memoryEntry) => memoryEntry.content.slice(0, 60)).join(' | ')}`,
       createdAt: startedAt,
     });
   // A new entry weaker than everything already held may be evicted at once: it is then not stored.
   await db.workingMemory.bulkAdd(newEntries.filter((memoryEntry) => !evicted.includes(memoryEntry)));
-  const held = await db.workingMemory.where('sessionId').equals(sessionId).toArray();
-  if (memoryPressure(held.length) > CONSOLIDATION_PRESSURE) {
-    const consolidating = consolidateMemory(db, { sessionId, cycle, now: startedAt, entries: held, reason: 'memory pressure above 0.8' });
+  const now = await db.workingMemory.where('sessionId').equals(sessionId).toArray();
+  const automatic = automaticConsolidationPressure(settings.consolidationThreshold);
+  if (memoryPressure(now.length, settings.memoryCapacity) >= automatic) {
+    const consolidating = consolidateMemory(db, { sessionId, cycle, now: startedAt, before: cycle, entries: now, reason: `working memory ${Math.round(automatic * 100)}% full`, ...(label ? { label } : {}) });
     if (consolidating) await consolidating;
   }
+}
+
+/** How a consolidation names symbols, when the graph is at hand. */
+function labelOf(context: CommitContext): ((symbolId: number) => string) | undefined {
+  const { graph } = context;
+  return graph ? (symbolId) => graph.symbol(symbolId)?.label ?? `#${symbolId}` : undefined;
 }
 
 /**
@@ -485,13 +522,15 @@ export async function reflect(context: CommitContext, trigger: Reflection['trigg
     db.goals.where('sessionId').equals(sessionId).toArray(),
     db.workingMemory.where('sessionId').equals(sessionId).toArray(),
   ]);
-  const seen = reflectOn({ cycles, goals, memoryEntryCount: memory.length, memoryCapacity: DEFAULT_MEMORY_CAPACITY });
+  const settings = settingsOfSession((await db.sessions.get(sessionId)) ?? {});
+  const seen = reflectOn({ cycles, goals, memoryEntryCount: memory.length, memoryCapacity: settings.memoryCapacity });
+  const label = labelOf(context);
   for (const adjustment of seen.adjustments) {
     const goal = goals.find((candidate) => candidate.id === adjustment.goalId);
     if ((adjustment.kind === 'boost' || adjustment.kind === 'demote') && goal) await db.goals.update(goal.id!, { priority: adjustment.to! });
     if (adjustment.kind === 'replan' && goal) await endActivePlans(db, goal, `reflection at cycle ${cycle}: ${adjustment.reason}`);
     if (adjustment.kind === 'consolidate') {
-      const consolidating = consolidateMemory(db, { sessionId, cycle, now: startedAt, entries: memory, reason: `reflection at cycle ${cycle}` });
+      const consolidating = consolidateMemory(db, { sessionId, cycle, now: startedAt, before: cycle, entries: memory, reason: `reflection at cycle ${cycle}`, ...(label ? { label } : {}) });
       if (consolidating) await consolidating;
     }
   }

@@ -6,7 +6,6 @@ const input = (overrides: Partial<ScoreInput>): ScoreInput => ({
   recentTools: [],
   tool: 'kg_query',
   isNovel: false,
-  isNamedByEpisode: false,
   isConsolidation: false,
   memoryPressure: 0,
   archetypeWeight: 0.5,
@@ -31,8 +30,16 @@ describe('tool scoring', () => {
   it('boosts consolidation only above 0.8 memory pressure, applies bias, and scales by priority', () => {
     expect(scoreTool(input({ isConsolidation: true, memoryPressure: 0.81 })).pressure).toBe(0.2);
     expect(scoreTool(input({ isConsolidation: true, memoryPressure: 0.8 })).pressure).toBe(0);
+    expect(scoreTool(input({ isConsolidation: true, memoryPressure: 0.61, pressureThreshold: 0.6 })).pressure).toBe(0.2);
     expect(scoreTool(input({ biasSeverity: 2 })).total).toBeCloseTo(0.6, 10);
     expect(scoreTool(input({ priority: 0 })).total).toBeCloseTo(0.4, 10);
     expect(scoreTool(input({ base: 0.1, recentTools: ['kg_query'] })).total).toBe(0);
+  });
+
+  it('raises a tool recalled episodes say worked on these symbols, and lowers one they say failed', () => {
+    expect(scoreTool(input({ episodic: 'worked' })).total).toBeCloseTo(1.0, 10);
+    const failed = scoreTool(input({ episodic: 'failed' }));
+    expect(failed.total).toBeCloseTo(0.6, 10);
+    expect(formatBreakdown(failed)).toContain('episodic=-0.20');
   });
 });

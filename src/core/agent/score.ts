@@ -32,9 +32,12 @@ export type ScoreInput = {
   recentTools: readonly string[];
   tool: string;
   isNovel: boolean;
-  isNamedByEpisode: boolean;
+  /** What recalled episodes say of this tool on the goal's symbols: it worked there (a bonus), it did not (a penalty), or nothing. */
+  episodic?: 'worked' | 'failed' | undefined;
   isConsolidation: boolean;
   memoryPressure: number;
+  /** Above this pressure consolidation gets the pressure bonus (the session's consolidation threshold). */
+  pressureThreshold?: number;
   archetypeWeight: number;
   biasSeverity: number;
   isPlanStep: boolean;
@@ -42,15 +45,15 @@ export type ScoreInput = {
 };
 
 /**
- * total = max(0, base - recency + novelty + episodic + pressure + archetype - bias + plan)
+ * total = max(0, base - recency + novelty ± episodic + pressure + archetype - bias + plan)
  *         x (0.5 + 0.5 x priority / 255)
  */
 export function scoreTool(input: ScoreInput): ScoreBreakdown {
   const used = input.recentTools.slice(0, SCORING.recencyPenalties.length).indexOf(input.tool);
   const recency = used === -1 ? 0 : SCORING.recencyPenalties[used]!;
   const novelty = input.isNovel ? SCORING.novelty : 0;
-  const episodic = input.isNamedByEpisode ? SCORING.episodic : 0;
-  const pressure = input.isConsolidation && input.memoryPressure > SCORING.pressureThreshold ? SCORING.pressure : 0;
+  const episodic = input.episodic === 'worked' ? SCORING.episodic : input.episodic === 'failed' ? -SCORING.episodic : 0;
+  const pressure = input.isConsolidation && input.memoryPressure > (input.pressureThreshold ?? SCORING.pressureThreshold) ? SCORING.pressure : 0;
   const archetype = (input.archetypeWeight - 0.5) * SCORING.archetypeScale;
   const bias = input.biasSeverity * SCORING.biasScale;
   const plan = input.isPlanStep ? SCORING.planStep : 0;

@@ -8,8 +8,9 @@ import { consolidateMemory, endActivePlans, runCycle, settleParent } from '#core
 import { bindRunModel } from './inference-service.ts';
 import { isQuotaExceeded } from '#core/store/quota.ts';
 import type { SpentLimit } from '#core/llm/usage-budget.ts';
-import { DEFAULT_MEMORY_CAPACITY, memoryPressure } from '#core/agent/working-memory.ts';
+import { memoryPressure } from '#core/agent/working-memory.ts';
 import { readQuestion } from '#core/questions/reading.ts';
+import { settingsOfSession } from '#core/agent/agent-settings.ts';
 
 type AgentMethods = 'goalAdd' | 'goalList' | 'goalUpdate' | 'agentRun' | 'cycleList' | 'memoryConsolidate' | 'memoryList' | 'memoryRecall';
 
@@ -185,9 +186,13 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
       if (!canWrite()) return { ok: false, reason: 'read-only', problems: [{ message: READ_ONLY_MESSAGE }] };
       return exclusively(async () => {
         const session = await sessionOf(sessionId);
+        // The graph names the symbols of the episodes; it is loaded before the transaction, which waits for nothing else.
+        const graph = await graphOf(sessionId);
         return db.transaction('rw', [db.workingMemory, db.episodes, db.provenance], async () => {
           const entries = await db.workingMemory.where('sessionId').equals(sessionId).toArray();
-          const consolidating = consolidateMemory(db, { sessionId, cycle: session.cycle, now: now(), entries, reason: 'asked for' });
+          const label = (symbolId: number) => graph.symbol(symbolId)?.label ?? `#${symbolId}`;
+          // Asked for: every entry, this cycle's too.
+          const consolidating = consolidateMemory(db, { sessionId, cycle: session.cycle, now: now(), before: session.cycle + 1, entries, reason: 'asked for', label });
           const episodesAdded = consolidating ? await consolidating : 0;
           return { ok: true as const, episodesAdded, entriesLeft: await db.workingMemory.where('sessionId').equals(sessionId).count() };
         });
@@ -200,14 +205,15 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
         const symbol = graph.symbol(id);
         return symbol ? [refOf(symbol)] : [];
       });
+      const { memoryCapacity } = settingsOfSession(await sessionOf(sessionId));
       const [entries, episodes, episodeTotal] = await Promise.all([
         db.workingMemory.where('sessionId').equals(sessionId).reverse().sortBy('id'),
         db.episodes.where('sessionId').equals(sessionId).reverse().sortBy('id'),
         db.episodes.where('sessionId').equals(sessionId).count(),
       ]);
       return {
-        capacity: DEFAULT_MEMORY_CAPACITY,
-        pressure: memoryPressure(entries.length),
+        capacity: memoryCapacity,
+        pressure: memoryPressure(entries.length, memoryCapacity),
         entries: entries.map((entry) => ({
           id: entry.id!,
           kind: entry.kind,

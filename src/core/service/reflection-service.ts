@@ -1,7 +1,7 @@
 import type { AgentServiceImplementation } from '#core/api.ts';
 import type { ServiceContext } from './service-context.ts';
 import { READ_ONLY_MESSAGE } from './service-context.ts';
-import { DEFAULT_AGENT_SETTINGS, parseAgentSettings } from '#core/agent/agent-settings.ts';
+import { parseAgentSettings, settingsOfSession } from '#core/agent/agent-settings.ts';
 import { reflect } from '#core/agent/run-cycle.ts';
 
 /** The reflection slice of the AgentService: reflecting on demand, the reflections made, and the settings of planning and reflection. */
@@ -25,7 +25,7 @@ export function reflectionService(context: ServiceContext): Pick<AgentServiceImp
     },
 
     async agentSettingsGet({ sessionId }) {
-      return (await sessionOf(sessionId)).agentSettings ?? DEFAULT_AGENT_SETTINGS;
+      return settingsOfSession(await sessionOf(sessionId));
     },
 
     async agentSettingsSet({ sessionId, settings }) {

@@ -2,6 +2,7 @@ import { gapAnalysis } from './gap-analysis.ts';
 import { inferRules } from './infer-rules.ts';
 import { kgQuery } from './kg-query.ts';
 import { kgMutate } from './kg-mutate.ts';
+import { memoryConsolidate } from './memory-consolidate.ts';
 import { memoryRecall } from './memory-recall.ts';
 import { reason } from './reason.ts';
 import { synthesizeTriple } from './synthesize-triple.ts';
@@ -20,6 +21,7 @@ export const TOOLS: readonly AgentTool[] = [
   defineTool(similaritySearch),
   defineTool(gapAnalysis),
   defineTool(memoryRecall),
+  defineTool(memoryConsolidate),
   defineTool(reason),
   defineTool(synthesizeTriple),
   defineTool(userInteract),

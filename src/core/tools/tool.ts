@@ -47,6 +47,8 @@ export type ToolState = {
   isOnline: boolean;
   /** The language model the run bound, if any (absent: the symbolic engine alone). */
   model?: ModelAccess;
+  /** How full working memory is, and above what share it is due for consolidation (absent where no loop runs). */
+  memory?: { pressure: number; threshold: number };
   /** The shadow the cycle judges actions by (the worn persona's guardrails included): a model's own tool calls pass it too. */
   psyche?: Pick<Psyche, 'shadow'>;
 };
@@ -70,6 +72,8 @@ export type ToolOutcome = {
   fetchedUrl?: string;
   /** A note file_io wrote to the scratch area: stored (in place of the goal's last one) in the cycle's transaction. */
   note?: { name: string; text: string; findingsNoted: number };
+  /** memory_consolidate asked the cycle to move working memory into episodes. */
+  consolidation?: true;
   /** A document text_ingest turned into facts (read once). */
   ingestedDocument?: { id: number; facts: number };
   rejection?: 'precondition_miss' | 'invalid_arguments' | 'policy_block' | 'dependency_unavailable';

@@ -112,7 +112,7 @@ describe('AgentReflections', () => {
     const reflections = new AgentReflections(host);
     await reflections.load();
     expect(reflections.settings?.planning).toBe(true);
-    reflections.putSettings({ planning: false, reflectionInterval: 9, maxFailedPlans: 4 });
-    expect(reflections.settings).toEqual({ planning: false, reflectionInterval: 9, maxFailedPlans: 4 });
+    reflections.putSettings({ planning: false, reflectionInterval: 9, maxFailedPlans: 4, memoryCapacity: 100, consolidationThreshold: 0.8 });
+    expect(reflections.settings).toEqual({ planning: false, reflectionInterval: 9, maxFailedPlans: 4, memoryCapacity: 100, consolidationThreshold: 0.8 });
   });
 });

@@ -3,12 +3,14 @@ import { describeProblem } from '#core/result.ts';
 import type { AgentSettingsView } from '../cycles/reflection-messages.ts';
 
 /** The agent settings as the form holds them: an emptied number field holds null. */
-export type AgentSettingsForm = { planning: boolean; reflectionInterval: number | null; maxFailedPlans: number | null };
+export type AgentSettingsForm = { planning: boolean; reflectionInterval: number | null; maxFailedPlans: number | null; memoryCapacity: number | null; consolidationThreshold: number | null };
 
 /** The form's number fields, each with its label and range (the agent checks them again). */
 export const AGENT_NUMBER_FIELDS = {
-  reflectionInterval: { label: 'Reflection interval (cycles)', min: 1, max: 1000 },
-  maxFailedPlans: { label: 'Failed plans before a goal is abandoned', min: 1, max: 20 },
+  reflectionInterval: { label: 'Reflection interval (cycles)', min: 1, max: 1000, step: 1 },
+  maxFailedPlans: { label: 'Failed plans before a goal is abandoned', min: 1, max: 20, step: 1 },
+  memoryCapacity: { label: 'Working memory capacity (entries)', min: 10, max: 10_000, step: 1 },
+  consolidationThreshold: { label: 'Consolidate working memory above (share full)', min: 0.5, max: 0.95, step: 0.05 },
 } as const;
 export type AgentNumberField = keyof typeof AGENT_NUMBER_FIELDS;
 
@@ -26,13 +28,14 @@ export type AgentSettingsSaveReport =
   | { tone: 'failure'; message: string; problems: string[]; byField: Partial<Record<AgentSettingsField, string[]>> };
 
 export function formOf(settings: AgentSettingsView): AgentSettingsForm {
-  return { planning: settings.planning, reflectionInterval: settings.reflectionInterval, maxFailedPlans: settings.maxFailedPlans };
+  const { planning, reflectionInterval, maxFailedPlans, memoryCapacity, consolidationThreshold } = settings;
+  return { planning, reflectionInterval, maxFailedPlans, memoryCapacity, consolidationThreshold };
 }
 
-/** "Enter a whole number from 1 to 1,000." */
+/** "Enter a whole number from 1 to 1,000.", "Enter a number from 0.5 to 0.95." */
 export function rangeHint(field: AgentNumberField): string {
-  const { min, max } = AGENT_NUMBER_FIELDS[field];
-  return `Enter a whole number from ${min.toLocaleString('en')} to ${max.toLocaleString('en')}.`;
+  const { min, max, step } = AGENT_NUMBER_FIELDS[field];
+  return `Enter a ${step === 1 ? 'whole ' : ''}number from ${min.toLocaleString('en')} to ${max.toLocaleString('en')}.`;
 }
 
 /** The problems the form can see before asking the agent: an empty number field. */
@@ -65,8 +68,9 @@ export function describeProblems(problems: readonly AgentSettingsProblem[]): Ext
 /** How a save went, in words. */
 export function describeSave(result: Awaited<ReturnType<AgentApi['agentSettingsSet']>>): AgentSettingsSaveReport {
   if (!result.ok) return describeProblems(result.problems);
-  const { planning, reflectionInterval, maxFailedPlans } = result.settings;
+  const { planning, reflectionInterval, maxFailedPlans, memoryCapacity, consolidationThreshold } = result.settings;
   const reflecting = reflectionInterval === 1 ? 'a reflection every cycle' : `a reflection every ${reflectionInterval.toLocaleString('en')} cycles`;
   const failing = `a goal is abandoned after ${maxFailedPlans === 1 ? '1 failed plan' : `${maxFailedPlans.toLocaleString('en')} failed plans`}`;
-  return { tone: 'success', message: `Saved: planning ${planning ? 'on' : 'off'}, ${reflecting}, ${failing}.` };
+  const memory = `working memory holds ${memoryCapacity.toLocaleString('en')} entries and is consolidated above ${Math.round(consolidationThreshold * 100)}%`;
+  return { tone: 'success', message: `Saved: planning ${planning ? 'on' : 'off'}, ${reflecting}, ${failing}, ${memory}.` };
 }

@@ -75,13 +75,15 @@ export class LanguageModelSection {
   }
 }
 
-/** The Settings screen's Agent section: planning, the reflection interval and the failed plans a goal may have. */
+/** The Settings screen's Agent section: planning, the reflection interval, the failed plans a goal may have, and working memory. */
 export class SettingsPage {
   readonly page: Page;
   readonly agentRegion: Locator;
   readonly planningCheckbox: Locator;
   readonly reflectionIntervalInput: Locator;
   readonly maxFailedPlansInput: Locator;
+  readonly memoryCapacityInput: Locator;
+  readonly consolidationThresholdInput: Locator;
   readonly saveAgentButton: Locator;
   readonly agentStatus: Locator;
   readonly agentAlert: Locator;
@@ -94,6 +96,8 @@ export class SettingsPage {
     this.planningCheckbox = this.agentRegion.getByRole('checkbox', { name: 'Planning', exact: true });
     this.reflectionIntervalInput = this.agentRegion.getByRole('spinbutton', { name: 'Reflection interval (cycles)', exact: true });
     this.maxFailedPlansInput = this.agentRegion.getByRole('spinbutton', { name: 'Failed plans before a goal is abandoned', exact: true });
+    this.memoryCapacityInput = this.agentRegion.getByRole('spinbutton', { name: 'Working memory capacity (entries)', exact: true });
+    this.consolidationThresholdInput = this.agentRegion.getByRole('spinbutton', { name: 'Consolidate working memory above (share full)', exact: true });
     this.saveAgentButton = this.agentRegion.getByRole('button', { name: 'Save agent settings', exact: true });
     this.agentStatus = this.agentRegion.getByRole('status');
     this.agentAlert = this.agentRegion.getByRole('alert');
