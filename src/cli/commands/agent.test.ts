@@ -15,11 +15,14 @@ async function file(name: string, content: string): Promise<string> {
   return path;
 }
 
+/** A small graph in English: goals are read with its names. */
+const zoo = () => file('zoo.csv', 'Dog,is-a,Mammal\nCat,is-a,Mammal\nSparrow,is-a,Bird\nLizard,is-a,Reptile\n');
+
 describe('anima run with several goals, --fresh, and status', () => {
   it('adds every --goal and every line of --goals, then works on them all', async () => {
     const snapshot = join(folder, 'session.json');
     const goals = await file('goals.txt', '# what to look into\nFind mammals\n\n  Find birds  \r\n');
-    const run = await anima('run', '--goal', 'Find reptiles', '--goals', goals, '--max-cycles', '1', '--snapshot', snapshot, '--json');
+    const run = await anima('run', '--kg', await zoo(), '--goal', 'Find reptiles', '--goals', goals, '--max-cycles', '1', '--snapshot', snapshot, '--json');
     expect(run.code).toBe(0);
     const summary = JSON.parse(run.out.trim().split('\n').at(-1)!);
     expect(summary.goals.map((goal: { description: string }) => goal.description)).toEqual(['Find reptiles', 'Find mammals', 'Find birds']);
@@ -27,7 +30,7 @@ describe('anima run with several goals, --fresh, and status', () => {
 
   it('refuses an empty goals file, a missing one, and --criteria with several goals, adding nothing', async () => {
     const snapshot = join(folder, 'session.json');
-    await anima('run', '--goal', 'Find mammals', '--max-cycles', '1', '--snapshot', snapshot);
+    await anima('run', '--kg', await zoo(), '--goal', 'Find mammals', '--max-cycles', '1', '--snapshot', snapshot);
     expect(await anima('run', '--goals', await file('empty.txt', '# nothing\n\n'), '--snapshot', snapshot)).toMatchObject({ code: 1, error: expect.stringContaining('empty.txt: no goal in it') });
     expect(await anima('run', '--goals', join(folder, 'absent.txt'), '--snapshot', snapshot)).toMatchObject({ code: 1, error: expect.stringContaining('cannot read') });
     expect(await anima('run', '--goal', 'A', '--goal', 'B', '--criteria', 'x', '--snapshot', snapshot)).toMatchObject({ code: 2, error: expect.stringContaining('--criteria belongs to one goal') });
@@ -38,8 +41,8 @@ describe('anima run with several goals, --fresh, and status', () => {
 
   it('--fresh starts a new session in place of the snapshot\'s; the old goals and graph are gone', async () => {
     const snapshot = join(folder, 'session.json');
-    await anima('run', '--goal', 'Find mammals', '--max-cycles', '2', '--snapshot', snapshot);
-    const graph = await file('zoo.csv', 'Dog,is-a,Mammal\n');
+    await anima('run', '--kg', await zoo(), '--goal', 'Find mammals', '--max-cycles', '2', '--snapshot', snapshot);
+    const graph = await file('dogs.csv', 'Dog,is-a,Mammal\n');
     expect((await anima('run', '--fresh', '--kg', graph, '--goal', 'Find dogs', '--max-cycles', '1', '--snapshot', snapshot)).code).toBe(0);
     const goals = JSON.parse((await anima('goals', '--snapshot', snapshot, '--json')).out).goals;
     expect(goals.map((goal: { description: string }) => goal.description)).toEqual(['Find dogs']);
@@ -49,7 +52,7 @@ describe('anima run with several goals, --fresh, and status', () => {
 
   it('status says the cycle, working memory against its capacity, episodes, goals by status and the psyche', async () => {
     const snapshot = join(folder, 'session.json');
-    await anima('run', '--goal', 'Find mammals', '--goal', 'Find unicorns', '--max-cycles', '4', '--snapshot', snapshot);
+    await anima('run', '--kg', await zoo(), '--goal', 'Find mammals', '--goal', 'Find unicorns', '--max-cycles', '4', '--snapshot', snapshot);
     const status = JSON.parse((await anima('status', '--snapshot', snapshot, '--json')).out);
     expect(Object.keys(status)).toEqual(['cycle', 'workingMemory', 'episodes', 'goals', 'psyche']);
     expect(status.cycle).toBe(4);

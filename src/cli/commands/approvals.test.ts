@@ -49,7 +49,7 @@ describe('anima settings --allow-web, approvals, approve and deny', () => {
     expect(JSON.parse(await readFile(join(folder, 'home', 'device.json'), 'utf8'))).toMatchObject({ webAccess: { allowedPrefixes: [base] } });
     // Another snapshot on this machine sees it too.
     const other = join(folder, 'other.json');
-    await anima('run', '--goal', 'Find mammals', '--max-cycles', '1', '--snapshot', other);
+    await anima('kg', 'import', join(folder, 'comet.ttl'), '--snapshot', other);
     expect((await anima('settings', '--snapshot', other)).out).toContain(`web: http_fetch may read under ${base}`);
     expect((await anima('settings', '--offline', '--snapshot', other)).out).toContain('web: offline');
     expect((await anima('settings', '--snapshot', snapshot)).out).toContain('web: offline');

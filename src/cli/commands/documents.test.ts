@@ -12,7 +12,9 @@ beforeEach(async () => {
 describe('anima doc import and list', () => {
   it('imports a document the next run reads into facts (text_ingest), and refuses a bad one whole', async () => {
     const snapshot = join(folder, 'session.json');
-    await anima('run', '--goal', 'Find mammals', '--max-cycles', '1', '--snapshot', snapshot);
+    const graph = join(folder, 'mars.csv');
+    await writeFile(graph, 'Mars,is-a,Planet\n');
+    await anima('kg', 'import', graph, '--snapshot', snapshot);
     const notes = join(folder, 'mars.txt');
     await writeFile(notes, 'Mars is a planet. Mars has volcanoes. Olympus Mons is a volcano.\n');
     expect(await anima('doc', 'import', notes, '--snapshot', snapshot)).toMatchObject({ code: 0, out: `${notes}: imported as document #1 (65 characters); the agent reads it when a goal needs it\n` });
