@@ -8,6 +8,7 @@ export default defineConfig({
     outDir: 'dist-cli',
     target: 'node20',
     emptyOutDir: true,
-    rollupOptions: { output: { format: 'es', entryFileNames: 'anima.js' } },
+    // One file: the app's service loads its slices on first use, which in Node saves nothing worth a folder of chunks.
+    rollupOptions: { output: { format: 'es', entryFileNames: 'anima.js', codeSplitting: false } },
   },
 });

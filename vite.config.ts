@@ -7,8 +7,9 @@ import { ENGINE_CODE_CACHES } from './workers/engine-code.ts';
 
 /** The chunk name of an in-browser engine's code, which the service worker caches at run time. */
 function engineChunkName(moduleIds: readonly string[]): string | undefined {
-  if (moduleIds.some((id) => id.includes('@mlc-ai/web-llm'))) return 'webllm';
-  if (moduleIds.some((id) => id.includes('@wllama/wllama'))) return 'wllama';
+  // By the modules that import each engine's code (the wasm's address alone, in the host's chunk, is not it).
+  if (moduleIds.some((id) => id.endsWith('/workers/webllm-code.ts'))) return 'webllm';
+  if (moduleIds.some((id) => id.endsWith('/workers/wllama-code.ts'))) return 'wllama';
   return undefined;
 }
 
@@ -61,12 +62,12 @@ export default defineConfig({
         // WebLLM's code (6 MB) and llama.cpp's (wllama: 400 KB of JS, a 9 MB wasm, which no glob
         // here takes) are not part of a first visit: each is cached the first time a model needs it,
         // and from then on served from that cache, offline too.
-        globIgnores: ['**/webllm-*.js', '**/wllama-*.js'],
+        globIgnores: ['**/webllm.*.js', '**/wllama.*.js'],
         runtimeCaching: [
-          { urlPattern: /\/assets\/webllm-[^/]+\.js$/, handler: 'CacheFirst', options: { cacheName: ENGINE_CODE_CACHES.webllm, expiration: { maxEntries: 2 }, matchOptions: { ignoreVary: true } } },
+          { urlPattern: /\/assets\/webllm\.[^/]+\.js$/, handler: 'CacheFirst', options: { cacheName: ENGINE_CODE_CACHES.webllm, expiration: { maxEntries: 2 }, matchOptions: { ignoreVary: true } } },
           // Its JS and its wasm: room for both, from this version and the one before. A module import
           // sends an Origin header the cached response may Vary on: it must match all the same.
-          { urlPattern: /\/assets\/wllama-[^/]+\.(js|wasm)$/, handler: 'CacheFirst', options: { cacheName: ENGINE_CODE_CACHES.wllama, expiration: { maxEntries: 4 }, matchOptions: { ignoreVary: true } } },
+          { urlPattern: /\/assets\/(wllama\.[^/]+\.js|wllama-[^/]+\.wasm)$/, handler: 'CacheFirst', options: { cacheName: ENGINE_CODE_CACHES.wllama, expiration: { maxEntries: 4 }, matchOptions: { ignoreVary: true } } },
         ],
         navigateFallback: 'index.html',
       },
@@ -74,9 +75,17 @@ export default defineConfig({
   ],
   worker: {
     format: 'es',
-    // WebLLM's and wllama's chunks get names of their own, for the service worker's rules above
-    // (wllama's wasm is named after its file already: assets/wllama-[hash].wasm).
-    rolldownOptions: { output: { chunkFileNames: (chunk) => `assets/${engineChunkName(chunk.moduleIds) ?? '[name]'}-[hash].js` } },
+    // WebLLM's and wllama's chunks get names of their own, for the service worker's rules above:
+    // the engine's name and a dot, which no module's chunk has (webllm-host's, say, is precached).
+    // wllama's wasm is named after its file already: assets/wllama-[hash].wasm.
+    rolldownOptions: {
+      output: {
+        chunkFileNames: (chunk) => {
+          const engine = engineChunkName(chunk.moduleIds);
+          return engine ? `assets/${engine}.[hash].js` : 'assets/[name]-[hash].js';
+        },
+      },
+    },
   },
   // ANIMA_DIST lets parallel e2e runs (one per working copy or helper) build and serve apart.
   build: { target: 'es2022', sourcemap: false, outDir: process.env.ANIMA_DIST ?? 'dist' },

@@ -5,8 +5,7 @@ import { createAgentService } from '#core/service/service.ts';
 import { AnimaDatabase, DATABASE_NAME } from '#core/store/database.ts';
 import { openChangeFeed } from './change-feed.ts';
 import { requestWriteAccess } from './write-access.ts';
-import { browserWebLlmHost } from './webllm-host.ts';
-import { browserGgufHost } from './gguf-host.ts';
+import { lazyGgufHost, lazyWebLlmHost } from './lazy-hosts.ts';
 
 /**
  * The agent worker: owns the database writes and the in-memory graph, and exposes the
@@ -19,7 +18,7 @@ const service = createAgentService({
   newId: () => crypto.randomUUID(),
   writeAccess: requestWriteAccess(),
   changeFeed: openChangeFeed(),
-  providerReach: { webLlm: browserWebLlmHost(), gguf: browserGgufHost() },
+  providerReach: { webLlm: lazyWebLlmHost(), gguf: lazyGgufHost() },
   loadStarterGraph: async () => {
     const response = await fetch(new URL(`${import.meta.env.BASE_URL}starter-graph.ttl`, self.location.origin));
     if (!response.ok) throw new Error(`the starter graph could not be fetched (HTTP ${response.status})`);

@@ -1,10 +1,7 @@
 import type { AgentServiceImplementation, ApprovalView } from '#core/api.ts';
 import { describeAction, judgeAction } from '#core/psyche/shadow.ts';
-import { readWornPersona, wearPersona } from '#core/personas/worn-persona.ts';
 import type { Problem } from '#core/result.ts';
-import { currentPsyche } from '#core/psyche/psyche-store.ts';
 import { actionDigest } from '#core/tools/action-digest.ts';
-import { TOOLS } from '#core/tools/registry.ts';
 import { shadowViewOf } from '#core/tools/tool.ts';
 import type { ServiceContext } from './service-context.ts';
 import { READ_ONLY_MESSAGE } from './service-context.ts';
@@ -42,8 +39,14 @@ export function approvalService(context: ServiceContext): Pick<AgentServiceImple
    * Checks an edited input before it is approved: the tool must take it, and no hard veto of the
    * psyche (or the worn persona's guardrails) may forbid it. Its digest binds the approval to it.
    * Done outside the write transaction: hashing is asynchronous work IndexedDB does not wait for.
+   * The tools and the worn persona are fetched here, not with the list the navigation's badge reads.
    */
   const checkEdit = async (sessionId: string, approvalId: number, input: unknown) => {
+    const [{ TOOLS }, { readWornPersona, wearPersona }, { currentPsyche }] = await Promise.all([
+      import('#core/tools/registry.ts'),
+      import('#core/personas/worn-persona.ts'),
+      import('#core/psyche/psyche-store.ts'),
+    ]);
     const refused = (problems: Problem[]) => ({ ok: false as const, problems });
     const approval = await db.approvals.get(approvalId);
     if (!approval || approval.sessionId !== sessionId) return refused([{ message: `there is no approval ${approvalId}` }]);

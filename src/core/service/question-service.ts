@@ -1,11 +1,8 @@
 import type { AgentServiceImplementation, QuestionView } from '#core/api.ts';
-import { readGraphFile } from '#core/kg/import/read-graph-file.ts';
 import type { ServiceContext } from './service-context.ts';
 import { READ_ONLY_MESSAGE } from './service-context.ts';
 import { storeGraphDelta } from '#core/store/kg-repository.ts';
-import { TOOLS } from '#core/tools/registry.ts';
 import type { FactIds } from '#core/tools/tool.ts';
-import { userInteract } from '#core/tools/user-interact.ts';
 import type { Goal } from '#core/agent/goal.ts';
 import { type Question, questionDigest } from '#core/agent/question.ts';
 import { addToMemory, type MemoryEntry } from '#core/agent/working-memory.ts';
@@ -39,6 +36,8 @@ export function questionService(context: ServiceContext): Pick<AgentServiceImple
    */
   const staleBecauseOf = async (question: Question): Promise<string | undefined> => {
     if (question.digest === undefined) return undefined;
+    // The tools are fetched to answer a question, not with the list the navigation's badge reads.
+    const [{ TOOLS }, { userInteract }] = await Promise.all([import('#core/tools/registry.ts'), import('#core/tools/user-interact.ts')]);
     const tool = TOOLS.find((candidate) => candidate.name === userInteract.name);
     if (!tool) return `there is no tool ${userInteract.name} any more`;
     return (await questionDigest(tool, question.question)) === question.digest ? undefined : `${userInteract.name} changed since it asked this question`;
@@ -94,7 +93,7 @@ export function questionService(context: ServiceContext): Pick<AgentServiceImple
         const batch = graph.batch({ now: now() });
         if (factLines !== '') {
           // Line numbers are those of the facts as typed.
-          const read = await readGraphFile({ source: factText, format: 'csv', batch });
+          const read = await (await import('#core/kg/import/read-graph-file.ts')).readGraphFile({ source: factText, format: 'csv', batch });
           if (!read.ok) return { ok: false as const, problems: read.error === 'cancelled' ? [{ message: 'cancelled' }] : read.error.map((problem) => ({ ...problem, path: 'facts' })) };
         }
         const delta = batch.delta;

@@ -1,15 +1,14 @@
 import type { ImportOutcome, ImportProgress } from '#core/api.ts';
 import type { ChangeFeed } from '#core/change-feed.ts';
 import type { GraphDelta, KnowledgeGraph } from '#core/kg/graph.ts';
-import { readGraphFile, type GraphFileSource, type ReadProgress } from '#core/kg/import/read-graph-file.ts';
+import type { GraphFileSource, ReadProgress } from '#core/kg/import/read-graph-file.ts';
 import type { Problem, Result } from '#core/result.ts';
 import type { KgImportFormat } from '#core/kg/import/statement.ts';
 import { SimilarityIndex, symbolsTouchedBy } from '#core/kg/similarity.ts';
 import { type AnimaDatabase, starterGraphKey } from '#core/store/database.ts';
 import { type ReadableDocument, readableDocument } from '#core/kg/document.ts';
 import { type GraphLoadProgress, loadGraph, storeGraphDelta } from '#core/store/kg-repository.ts';
-import type { SnapshotLimits } from '#core/sessions/snapshot-file.ts';
-import { importBudget } from '#core/sessions/snapshot-size.ts';
+import type { SnapshotLimits } from '#core/sessions/snapshot-format.ts';
 import type { SessionRecord } from '#core/store/session.ts';
 import type { SessionEvent } from '#core/session-watch-contract.ts';
 import type { ProviderReach } from '#core/llm/bind-provider.ts';
@@ -209,6 +208,8 @@ export function createServiceContext(dependencies: AgentServiceDependencies) {
     const { sessionId, ...reading } = options;
     const stagedAt = now();
     const batch = graph.batch({ now: stagedAt });
+    // The file readers (Turtle, N-Triples, CSV) are fetched with the first import.
+    const [{ readGraphFile }, { importBudget }] = await Promise.all([import('#core/kg/import/read-graph-file.ts'), import('#core/sessions/snapshot-size.ts')]);
     const read = await readGraphFile({ ...reading, batch, onStaged: await importBudget(db, { graph, sessionId, stagedAt, limits: dependencies.snapshotLimits }) });
     return read.ok ? { ok: true, value: { ...read.value, delta: batch.delta } } : read;
   };

@@ -1,38 +1,74 @@
-import { agentService } from './agent-service.ts';
-import { approvalService } from './approval-service.ts';
-import { writeUpService } from './write-up-service.ts';
-import { planService } from './plan-service.ts';
-import { readingService } from './reading-service.ts';
-import { reflectionService } from './reflection-service.ts';
-import { questionService } from './question-service.ts';
+import type { AgentMethod, AgentServiceImplementation } from '#core/api.ts';
 import { documentService } from './document-service.ts';
-import { webAccessService } from './web-access-service.ts';
-import { inferenceService } from './inference-service.ts';
-import { modelService } from './model-service.ts';
-import { ggufService } from './gguf-service.ts';
-import { psycheService } from './psyche-service.ts';
-import { personaService } from './persona-service.ts';
-import { addSession, FIRST_SESSION_NAME, sessionService } from './session-service.ts';
-import { sessionWatchService } from './session-watch-service.ts';
-import type { AgentServiceImplementation } from '#core/api.ts';
 import { kgService } from './kg-service.ts';
-import { type AgentServiceDependencies, createServiceContext } from './service-context.ts';
+import { personaContract } from '#core/personas/persona-contract.ts';
+import { sessionContract } from '#core/sessions/session-contract.ts';
+import { addSession, FIRST_SESSION_NAME } from './add-session.ts';
+import { sessionWatchService } from './session-watch-service.ts';
+import { type AgentServiceDependencies, createServiceContext, type ServiceContext } from './service-context.ts';
 import { ACTIVE_SESSION_KEY } from '#core/store/database.ts';
 import { statsOf } from './views.ts';
 
 export type { AgentServiceDependencies, WriteAccess } from './service-context.ts';
 export type { ChangeFeed } from '#core/change-feed.ts';
 
+type Implementation<M extends AgentMethod> = Pick<AgentServiceImplementation, M>;
+
+/**
+ * A slice whose code is fetched on the first call of one of its methods: each method waits for
+ * the slice, then runs. A slice that fails to load (offline before it was cached) is tried again
+ * on the next call. The method names are checked against the slice's type here, and against the
+ * whole contract where the slices are joined.
+ */
+function lazySlice<M extends AgentMethod>(methods: readonly M[], load: () => Promise<Implementation<M>>): Implementation<M> {
+  let slice: Promise<Implementation<M>> | undefined;
+  const loaded = () =>
+    (slice ??= load().catch((error: unknown) => {
+      slice = undefined;
+      throw error;
+    }));
+  const forwarding: Partial<Record<M, unknown>> = {};
+  for (const method of methods) {
+    forwarding[method] = async (args: never, onProgress?: never) => ((await loaded())[method] as (args: never, onProgress?: never) => Promise<unknown>)(args, onProgress);
+  }
+  return forwarding as Implementation<M>;
+}
+
+/** Every slice but the home screen's, each a chunk of its own, with the methods it implements. */
+function lazySlices(context: ServiceContext) {
+  const personas = lazySlice(Object.keys(personaContract) as (keyof typeof personaContract)[], async () => (await import('./persona-service.ts')).personaService(context));
+  return {
+    ...personas,
+    ...lazySlice(Object.keys(sessionContract) as (keyof typeof sessionContract)[], async () => (await import('./session-service.ts')).sessionService(context, personas)),
+    ...lazySlice(['goalAdd', 'goalList', 'goalUpdate', 'agentRun', 'cycleList', 'memoryConsolidate', 'memoryList', 'memoryRecall'], async () => (await import('./agent-service.ts')).agentService(context)),
+    ...lazySlice(['approvalList', 'approvalDecide'], async () => (await import('./approval-service.ts')).approvalService(context)),
+    ...lazySlice(['questionList', 'questionAnswer'], async () => (await import('./question-service.ts')).questionService(context)),
+    ...lazySlice(['synthesize', 'synthesizeInVoice', 'noteList'], async () => (await import('./write-up-service.ts')).writeUpService(context)),
+    ...lazySlice(['planPreview', 'planList'], async () => (await import('./plan-service.ts')).planService(context)),
+    ...lazySlice(['questionRead', 'questionAsk'], async () => (await import('./reading-service.ts')).readingService(context)),
+    ...lazySlice(['reflect', 'reflectionList', 'agentSettingsGet', 'agentSettingsSet'], async () => (await import('./reflection-service.ts')).reflectionService(context)),
+    ...lazySlice(['psycheGet', 'psycheHistory', 'psycheCheck', 'psycheImport', 'psycheSave', 'psycheRestore', 'psycheExport'], async () => (await import('./psyche-service.ts')).psycheService(context)),
+    ...lazySlice(['webAccessGet', 'webAccessSet'], async () => (await import('./web-access-service.ts')).webAccessService(context)),
+    ...lazySlice(['inferenceGet', 'inferenceSet', 'inferenceCheck'], async () => (await import('./inference-service.ts')).inferenceService(context)),
+    ...lazySlice(['modelList', 'modelDownload', 'modelDelete', 'modelAdd', 'modelForget'], async () => (await import('./model-service.ts')).modelService(context)),
+    ...lazySlice(['ggufList', 'ggufAdd', 'ggufDelete'], async () => (await import('./gguf-service.ts')).ggufService(context)),
+  };
+}
+
 /**
  * The one API of the agent: the worker exposes it with Comlink, the CLI calls it directly. It
  * joins the slices of each area (knowledge graph, agent) over one shared context, which owns the
  * in-memory graphs and is the only writer of the database; writes run one at a time.
+ *
+ * What the home screen needs (opening a session, the graph, documents, the session watch) comes
+ * with the service; every other slice (the persona catalog with its card and TOML reading, the
+ * sessions' snapshots, the agent's runs) is fetched when first called, keeping a first visit small.
  */
 export function createAgentService(dependencies: AgentServiceDependencies): AgentServiceImplementation {
   const context = createServiceContext(dependencies);
   const { db, graphOf, exclusively, canWrite, operations, loadStarterGraphIfPending } = context;
-  const personas = personaService(context);
   return {
+    ...lazySlices(context),
     async open(_args, onProgress) {
       await dependencies.writeAccess?.ready;
       const session = await exclusively(async () => {
@@ -53,21 +89,7 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
     },
 
     ...kgService(context),
-    ...agentService(context),
-    ...psycheService(context),
-    ...approvalService(context),
-    ...writeUpService(context),
-    ...planService(context),
-    ...readingService(context),
-    ...reflectionService(context),
-    ...questionService(context),
     ...documentService(context),
-    ...webAccessService(context),
-    ...inferenceService(context),
-    ...modelService(context),
-    ...ggufService(context),
-    ...personas,
-    ...sessionService(context, personas),
     ...sessionWatchService(context),
 
     async cancel({ operationId }) {

@@ -6,7 +6,7 @@ import type { WebLlmModelRecord } from '#core/llm/webllm-models.ts';
 import { describeProblem } from '#core/result.ts';
 import { AnimaDatabase, sessionRows } from '#core/store/database.ts';
 import { checkSession } from '#core/sessions/session-check.ts';
-import { MAX_SNAPSHOT_BYTES } from '#core/sessions/snapshot-file.ts';
+import { MAX_SNAPSHOT_BYTES } from '#core/sessions/snapshot-format.ts';
 import { fullableStorage } from '#core/testing/full-storage.ts';
 import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 

@@ -4,7 +4,8 @@ import type { Problem } from '#core/result.ts';
 import { READ_ONLY_MESSAGE, type ServiceContext } from './service-context.ts';
 import { bundleText, type PersonaBundle } from '#core/personas/persona-bundle.ts';
 import { personaBundleOf } from './persona-files-service.ts';
-import { ACTIVE_SESSION_KEY, deleteSessionRows, sessionRows, sessionTables, starterGraphKey } from '#core/store/database.ts';
+import { ACTIVE_SESSION_KEY, deleteSessionRows, sessionRows, sessionTables } from '#core/store/database.ts';
+import { addSession, FIRST_SESSION_NAME } from './add-session.ts';
 import { isQuotaExceeded, storageFull } from '#core/store/quota.ts';
 import { checkSession } from '#core/sessions/session-check.ts';
 import type { SessionRecord } from '#core/store/session.ts';
@@ -19,24 +20,6 @@ type PersonaAccess = Pick<AgentServiceImplementation, 'personaImport' | 'session
 
 type Failure = { ok: false; reason: 'invalid' | 'not-found' | 'read-only' | 'busy' | 'exists' | 'storage-full'; problems: Problem[] };
 const fail = (reason: Failure['reason'], message: string, path?: string): Failure => ({ ok: false, reason, problems: [{ ...(path !== undefined ? { path } : {}), message }] });
-
-/** The name of the session made when there is none. */
-export const FIRST_SESSION_NAME = 'My session';
-
-/**
- * Adds a new, empty session, active when asked; in the app its starter graph is marked pending in
- * the same transaction, so a tab closed mid-load loads it again on the next start.
- */
-export async function addSession(context: Pick<ServiceContext, 'db' | 'now' | 'newId' | 'dependencies'>, name: string, options: { activate: boolean }): Promise<SessionRecord> {
-  const { db, now, newId, dependencies } = context;
-  const session: SessionRecord = { id: newId(), name, cycle: 0, createdAt: now(), updatedAt: now() };
-  await db.transaction('rw', db.sessions, db.settings, async () => {
-    await db.sessions.add(session);
-    if (options.activate) await db.settings.put({ key: ACTIVE_SESSION_KEY, value: session.id });
-    if (dependencies.loadStarterGraph) await db.settings.put({ key: starterGraphKey(session.id), value: 'pending' });
-  });
-  return session;
-}
 
 /** How many of the latest cycles are searched for the model a session used. */
 const MODEL_LOOKBACK = 200;

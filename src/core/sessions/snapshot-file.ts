@@ -3,23 +3,12 @@ import { depthProblem, readJson, sizeText } from '#core/safe-json.ts';
 import { type Secret, worthRedacting } from '#core/secrets.ts';
 import { utf8Length } from '#core/text-bytes.ts';
 import { parseSnapshot, type Snapshot } from './snapshot.ts';
-import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot-format.ts';
+import { DEFAULT_SNAPSHOT_LIMITS, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type SnapshotLimits } from './snapshot-format.ts';
 
 /**
  * A snapshot file: the snapshot's JSON with `sha256` (of the rest of the document) after its
  * version, optionally gzipped. This module writes and reads the file; snapshot.ts holds what is in it.
  */
-
-/**
- * The largest snapshot (unzipped) Anima reads, and so writes: the reader holds the whole document
- * as one string and then as objects, which past this a browser tab struggles to hold. Gzip saves
- * disk, not memory, so the limit is on the unzipped size either way.
- */
-export const MAX_SNAPSHOT_BYTES = 256 * 2 ** 20;
-
-/** The limits a snapshot file is read and written under: the same for both (tests pass smaller ones). */
-export type SnapshotLimits = { maxBytes: number };
-export const DEFAULT_SNAPSHOT_LIMITS: SnapshotLimits = { maxBytes: MAX_SNAPSHOT_BYTES };
 
 /** What the reader says of a snapshot over the limit, and the writer of one it will not write. */
 export function snapshotTooLarge(size: number | 'larger unzipped', limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS): string {

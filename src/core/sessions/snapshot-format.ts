@@ -11,3 +11,14 @@ export const SNAPSHOT_FORMAT = 'anima-snapshot';
  * question. Older files are migrated on import.
  */
 export const SNAPSHOT_VERSION = 10;
+
+/**
+ * The largest snapshot (unzipped) Anima reads, and so writes: the reader holds the whole document
+ * as one string and then as objects, which past this a browser tab struggles to hold. Gzip saves
+ * disk, not memory, so the limit is on the unzipped size either way.
+ */
+export const MAX_SNAPSHOT_BYTES = 256 * 2 ** 20;
+
+/** The limits a snapshot file is read and written under: the same for both (tests pass smaller ones). */
+export type SnapshotLimits = { maxBytes: number };
+export const DEFAULT_SNAPSHOT_LIMITS: SnapshotLimits = { maxBytes: MAX_SNAPSHOT_BYTES };

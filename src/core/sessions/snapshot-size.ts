@@ -2,11 +2,10 @@ import type { KgSymbol } from '#core/kg/symbol.ts';
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import type { StagedStatement } from '#core/kg/import/read-graph-file.ts';
 import type { Triple } from '#core/kg/triple.ts';
-import { personaBundleOf } from '#core/service/persona-files-service.ts';
 import { type AnimaDatabase, sessionRowsBesideGraph } from '#core/store/database.ts';
 import { sizeText } from '#core/safe-json.ts';
 import { utf8Length } from '#core/text-bytes.ts';
-import { DEFAULT_SNAPSHOT_LIMITS, type SnapshotLimits } from './snapshot-file.ts';
+import { DEFAULT_SNAPSHOT_LIMITS, type SnapshotLimits } from './snapshot-format.ts';
 
 /**
  * What a session takes in its snapshot file, counted row by row without making the file: so a
@@ -37,7 +36,8 @@ export async function sessionSnapshotBytes(db: AnimaDatabase, graph: KnowledgeGr
   if (!session) throw new Error(`no session with id ${sessionId}`);
   bytes += rowBytes(session);
   const persona = session.personaId !== undefined ? await db.personas.get(session.personaId) : undefined;
-  if (persona) bytes += rowBytes(await personaBundleOf(db, persona));
+  // The persona code (card and bundle reading) is fetched only for a session that wears one.
+  if (persona) bytes += rowBytes(await (await import('#core/service/persona-files-service.ts')).personaBundleOf(db, persona));
   for (const rows of sessionRowsBesideGraph(db, sessionId)) await rows.each((row) => (bytes += rowBytes(row)));
   return bytes;
 }
