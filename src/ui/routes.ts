@@ -16,7 +16,7 @@ export type Screen = (typeof SCREENS)[number];
 export type ScreenPath = Screen['path'];
 
 /** The screen shown when the address names none (or one that does not exist). */
-export const DEFAULT_SCREEN_PATH: ScreenPath = 'knowledge';
+export const DEFAULT_SCREEN_PATH = 'knowledge' satisfies ScreenPath;
 
 /** The link to a screen, e.g. "#/knowledge". */
 export function hrefOf(path: ScreenPath): string {

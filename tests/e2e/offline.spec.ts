@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { AppShell, SCREEN_TITLES } from './page-models/app-shell.ts';
 
 /** The triple count the Knowledge screen shows, once the app has opened its database. */
 async function shownTripleCount(page: import('@playwright/test').Page): Promise<number> {
@@ -20,6 +21,36 @@ test('after one online visit, the app reloads and works with the network off', a
   // The worker still answers: a search runs against the stored graph.
   await page.getByRole('searchbox', { name: 'Search symbols' }).fill('mars');
   await expect(page.getByRole('button', { name: /^Mars/ }).first()).toBeVisible();
+});
+
+test('after one online visit, every screen opens offline, with its data from the agent', async ({ page, context }) => {
+  const shell = new AppShell(page);
+  await page.goto('/');
+  await shownTripleCount(page);
+  // Only the home screen was loaded; the service worker fetched the other screens' code meanwhile.
+  await page.waitForFunction(async () => (await navigator.serviceWorker.ready) !== null && navigator.serviceWorker.controller !== null);
+
+  await context.setOffline(true);
+  await page.reload();
+  await shownTripleCount(page);
+  // What each screen shows once the agent (its slice fetched now, offline) has answered.
+  const shown = {
+    Goals: page.getByRole('region', { name: 'Add a goal', exact: true }),
+    Cycles: page.getByRole('region', { name: 'Reflections', exact: true }),
+    Knowledge: page.getByLabel('Triples', { exact: true }),
+    Memory: page.getByRole('region', { name: 'Working memory', exact: true }),
+    Psyche: page.getByRole('region', { name: 'Current psyche', exact: true }).getByText(/Persona/).first(),
+    Personas: page.getByRole('region', { name: 'Personas', exact: true }),
+    Models: page.getByRole('region', { name: 'WebLLM models', exact: true }),
+    Approvals: page.getByRole('region', { name: 'Waiting for you', exact: true }),
+    Sessions: page.getByRole('region', { name: 'Sessions on this device', exact: true }).getByText('My session'),
+    Settings: page.getByRole('region', { name: 'Agent', exact: true }),
+  };
+  for (const title of SCREEN_TITLES) {
+    await shell.goTo(title);
+    await expect(shown[title], `${title} shows its content offline`).toBeVisible();
+    await expect(page.getByText(/could not be fetched/), `${title} was saved for offline use`).toHaveCount(0);
+  }
 });
 
 test('control: with the service worker blocked, the same offline reload fails', async ({ browser }) => {
