@@ -536,3 +536,7 @@ function pathOf(depth: number, isObject: readonly boolean[], indexAt: readonly n
   }
   return path;
 }
+
+/** A copy of a value with every object's keys sorted (deep), for text that must not depend on key order; used row by row, never on a whole document. */
+export const sortedKeys = (item: unknown): unknown =>
+  Array.isArray(item) ? item.map(sortedKeys) : typeof item === 'object' && item !== null ? Object.fromEntries(Object.keys(item).sort().map((key) => [key, sortedKeys((item as Record<string, unknown>)[key])])) : item;

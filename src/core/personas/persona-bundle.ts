@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Problem, Result } from '#core/result.ts';
 import { problemsFromZod } from '#core/result.ts';
+import { sortedKeys } from '#core/safe-json.ts';
 import type { PersonaDefinition } from './assemble.ts';
 import {
   arcFieldsSchema,
@@ -109,6 +110,14 @@ export function bundleOf(definition: PersonaDefinition, arcStages: { stage: ArcS
 /** A bundle as file text: two-space JSON with a final newline. */
 export function bundleText(bundle: PersonaBundle): string {
   return `${JSON.stringify(bundle, null, 2)}\n`;
+}
+
+/**
+ * Whether two bundles hold the same persona. Their keys may come in other orders: a card's kept
+ * fields keep the card's order, which a session snapshot (whose rows are written with sorted keys) does not.
+ */
+export function isSameBundle(a: PersonaBundle, b: PersonaBundle): boolean {
+  return JSON.stringify(sortedKeys(a)) === JSON.stringify(sortedKeys(b));
 }
 
 /** Validates a value as a bundle; problems name the place (`parts.2.summary: ...`). */

@@ -9,6 +9,7 @@ import { checkSession } from '#core/sessions/session-check.ts';
 import { MAX_SNAPSHOT_BYTES } from '#core/sessions/snapshot-format.ts';
 import { fullableStorage } from '#core/testing/full-storage.ts';
 import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
+import { V2_CARD } from '#core/personas/__fixtures__/character-cards.ts';
 
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
 
@@ -64,6 +65,25 @@ describe('session snapshot files', () => {
     expect(await checkSession(there.db, session.id)).toEqual([]);
     // The persona came into the catalog, guardrail and all.
     expect(await there.service.guardrailGet({ name: 'ask-before-queries' })).toMatchObject({ ok: true });
+  });
+
+  it('keeps a persona imported from a character card and worn through export and import, here and on another device', async () => {
+    const here = device();
+    const { session } = await here.service.open({});
+    const card = await expectOk(here.service.personaImport({ fileName: 'bram.json', data: JSON.stringify(V2_CARD) }));
+    await expectOk(here.service.sessionPersonaSet({ sessionId: session.id, persona: card.item.name }));
+    const bytes = await exported(here.service, session.id);
+
+    const copy = await expectOk(here.service.sessionImport({ bytes, as: 'copy', name: 'Bram, again' }));
+    expect(copy.warnings).toEqual([]);
+    expect(copy.session).toMatchObject({ name: 'Bram, again', persona: card.item.name });
+    const there = device('there');
+    await there.service.open({});
+    const imported = await expectOk(there.service.sessionImport({ bytes }));
+    expect(imported.warnings).toEqual([]);
+    expect(imported.session).toMatchObject({ persona: card.item.name });
+    // The same persona, card fields and all: exported again, the file is the same.
+    expect(Buffer.from(await exported(there.service, session.id)).equals(Buffer.from(bytes))).toBe(true);
   });
 
   it('refuses to export a session that holds a secret stored on this device, naming the part and row, never the secret', async () => {

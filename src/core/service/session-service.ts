@@ -2,7 +2,7 @@ import type { AgentServiceImplementation } from '#core/api.ts';
 import { hasGoalEnded } from '#core/agent/goal.ts';
 import type { Problem } from '#core/result.ts';
 import { READ_ONLY_MESSAGE, type ServiceContext } from './service-context.ts';
-import { bundleText, type PersonaBundle } from '#core/personas/persona-bundle.ts';
+import { bundleText, isSameBundle, type PersonaBundle } from '#core/personas/persona-bundle.ts';
 import { personaBundleOf } from './persona-files-service.ts';
 import { ACTIVE_SESSION_KEY, deleteSessionRows, sessionRows, sessionTables } from '#core/store/database.ts';
 import { addSession, FIRST_SESSION_NAME } from './add-session.ts';
@@ -86,7 +86,7 @@ export function sessionService(context: ServiceContext, personas: PersonaAccess)
   const wearPersona = async (sessionId: string, bundle: PersonaBundle): Promise<Problem[]> => {
     const name = bundle.persona.name;
     const stored = await db.personas.where('name').equals(name).first();
-    if (stored && bundleText(await personaBundleOf(db, stored)) !== bundleText(bundle))
+    if (stored && !isSameBundle(await personaBundleOf(db, stored), bundle))
       return [{ path: 'persona', message: `the session wore the persona "${name}", which this device's catalog has with other content; the session was imported without a persona: wear one on the Personas screen` }];
     if (!stored) {
       const imported = await personas.personaImport({ fileName: 'session-snapshot.persona.json', data: bundleText(bundle) });

@@ -1,5 +1,5 @@
 import type { Problem, Result } from '#core/result.ts';
-import { depthProblem, readJson, sizeText } from '#core/safe-json.ts';
+import { depthProblem, readJson, sizeText, sortedKeys } from '#core/safe-json.ts';
 import { type Secret, worthRedacting } from '#core/secrets.ts';
 import { utf8Length } from '#core/text-bytes.ts';
 import { parseSnapshot, type Snapshot } from './snapshot.ts';
@@ -23,9 +23,6 @@ const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((byte) => byt
 /** About how many characters a piece of a file's text holds. */
 const PIECE_CHARS = 2 ** 20;
 
-/** A copy of a value with every object's keys sorted (deep): used row by row, never on a whole document. */
-const sortedKeys = (item: unknown): unknown =>
-  Array.isArray(item) ? item.map(sortedKeys) : typeof item === 'object' && item !== null ? Object.fromEntries(Object.keys(item).sort().map((key) => [key, sortedKeys((item as Record<string, unknown>)[key])])) : item;
 
 /**
  * A document's JSON exactly as JSON.stringify writes it, in pieces of about a megabyte: its
