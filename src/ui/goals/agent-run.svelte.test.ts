@@ -58,6 +58,7 @@ function fakeHost(options: { goals: GoalView[]; cyclesPerRun?: number; canWrite?
     client: client as unknown as AgentApi,
     sessionId: 's',
     canWrite: options.canWrite ?? true,
+    approvals: { pendingCount: 0, pendingQuestionCount: 0 },
     graphChanged: (stats) => graphChanges.push(stats),
   };
   return { host, calls, graphChanges };

@@ -10,6 +10,8 @@ export type RunHost = {
   readonly client: AgentApi;
   readonly sessionId: string;
   readonly canWrite: boolean;
+  /** What the waiting goals wait for, as the navigation's badge counts it. */
+  readonly approvals: { readonly pendingCount: number; readonly pendingQuestionCount: number };
   graphChanged(stats: GraphStats): void;
 };
 
@@ -65,7 +67,8 @@ export class AgentRun {
 
   /** Why no run can start now (another tab writes, no goal is active), or undefined. */
   get blockedReason(): string | undefined {
-    return runBlockedReason({ canWrite: this.#host.canWrite, hasLoadedGoals: this.goalsStatus === 'ready', hasActiveGoal: this.hasActiveGoal, hasWaitingGoal: this.hasWaitingGoal });
+    const waiting = { approvals: this.#host.approvals.pendingCount, questions: this.#host.approvals.pendingQuestionCount };
+    return runBlockedReason({ canWrite: this.#host.canWrite, hasLoadedGoals: this.goalsStatus === 'ready', hasActiveGoal: this.hasActiveGoal, hasWaitingGoal: this.hasWaitingGoal, waiting });
   }
 
   get isRunning(): boolean {

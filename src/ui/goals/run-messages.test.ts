@@ -76,7 +76,11 @@ describe('runBlockedReason', () => {
   });
 
   it('points to the Approvals screen when the only open goals wait for approval', () => {
-    expect(runBlockedReason({ canWrite: true, hasLoadedGoals: true, hasActiveGoal: false, hasWaitingGoal: true })).toMatch(/^No goal is active: a goal waits for your approval.*Approvals screen/);
+    const blocked = (approvals: number, questions: number) => runBlockedReason({ canWrite: true, hasLoadedGoals: true, hasActiveGoal: false, hasWaitingGoal: true, waiting: { approvals, questions } });
+    expect(blocked(1, 0)).toMatch(/^No goal is active: a goal waits for your approval.*Approvals screen/);
+    expect(blocked(0, 1)).toMatch(/^No goal is active: a goal waits for your answer to its question.*Approvals screen/);
+    expect(blocked(0, 1)).not.toContain('approval.');
+    expect(blocked(2, 1)).toMatch(/wait for your approval and for your answer/);
   });
 });
 

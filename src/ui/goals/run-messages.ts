@@ -17,7 +17,6 @@ export const UNTIL_DONE_MAX_CYCLES = 1000;
 
 const READ_ONLY_REASON = 'Anima is open in another tab, and only that tab can run the agent: close it to run cycles here.';
 const NO_ACTIVE_GOAL_REASON = 'No goal is active: add a goal, or resume a suspended one, to run cycles.';
-const WAITING_GOAL_REASON = 'No goal is active: a goal waits for your approval. Approve or deny its action on the Approvals screen to run cycles.';
 
 function cycles(count: number): string {
   return `${count.toLocaleString('en')} ${count === 1 ? 'cycle' : 'cycles'}`;
@@ -67,11 +66,25 @@ export function spentLimitText(spent: NonNullable<Extract<RunResult, { ok: true 
   return `${LIMIT_WORDS[spent.limit](spent.used)} of ${spent.max.toLocaleString('en')}`;
 }
 
+/** What the goals that wait are waiting for: actions held for approval, questions to answer. */
+export type Waiting = { approvals: number; questions: number };
+
+/** Why no goal is active while some wait for the user: an approval, an answer, or both. */
+function waitingGoalReason(waiting: Waiting | undefined): string {
+  if (waiting && waiting.questions > 0 && waiting.approvals === 0)
+    return 'No goal is active: a goal waits for your answer to its question. Answer it on the Approvals screen to run cycles.';
+  if (waiting && waiting.approvals > 0 && waiting.questions === 0)
+    return 'No goal is active: a goal waits for your approval. Approve or deny its action on the Approvals screen to run cycles.';
+  if (waiting && waiting.approvals > 0 && waiting.questions > 0)
+    return 'No goal is active: goals wait for your approval and for your answer. Decide and answer on the Approvals screen to run cycles.';
+  return 'No goal is active: a goal waits for you. See what it asks on the Approvals screen to run cycles.';
+}
+
 /** Why the run buttons are disabled, or undefined when a run can start. */
-export function runBlockedReason(state: { canWrite: boolean; hasLoadedGoals: boolean; hasActiveGoal: boolean; hasWaitingGoal?: boolean }): string | undefined {
+export function runBlockedReason(state: { canWrite: boolean; hasLoadedGoals: boolean; hasActiveGoal: boolean; hasWaitingGoal?: boolean; waiting?: Waiting }): string | undefined {
   if (!state.canWrite) return READ_ONLY_REASON;
   if (!state.hasLoadedGoals) return 'Loading the goals…';
-  if (!state.hasActiveGoal) return state.hasWaitingGoal ? WAITING_GOAL_REASON : NO_ACTIVE_GOAL_REASON;
+  if (!state.hasActiveGoal) return state.hasWaitingGoal ? waitingGoalReason(state.waiting) : NO_ACTIVE_GOAL_REASON;
   return undefined;
 }
 
