@@ -1,3 +1,4 @@
+import { countText, numberText } from '#core/count-text.ts';
 import { z } from 'zod';
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import { runQuery, triplesOfAnswer } from '#core/kg/query.ts';
@@ -291,7 +292,7 @@ export function evaluateGoal(graph: KnowledgeGraph, decision: Decision, outcome:
       const others = findings.splice(0);
       seen.clear();
       for (const fact of [...answers, ...others]) addFinding(fact);
-      metBecause = `${answer.rows.length} answers to ${criteria.text}, at least ${criteria.minCount} needed`;
+      metBecause = `${countText(answer.rows.length, 'answer')} to ${criteria.text}, at least ${numberText(criteria.minCount)} needed`;
     }
   } else if (criteria.kind === 'question') {
     const asked = answerQuestion(graph, criteria.question);

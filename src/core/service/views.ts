@@ -7,10 +7,9 @@ import { answerViewOf } from '#core/questions/answer.ts';
 
 /** How the service shows core records across the boundary: labels with ids, plain data. */
 export function goalViewOf(graph: KnowledgeGraph, goal: Goal, findingsLimit = 200): GoalView {
-  const findings = goal.findings
-    .slice(0, findingsLimit)
-    .map(([subject, predicate, object]) => graph.triple(subject, predicate, object))
-    .filter((triple): triple is Triple => triple !== undefined);
+  // Only the findings still in the graph count (a fact can be forgotten since): the total is what the list and the write-up hold.
+  const kept = goal.findings.map(([subject, predicate, object]) => graph.triple(subject, predicate, object)).filter((triple): triple is Triple => triple !== undefined);
+  const findings = kept.slice(0, findingsLimit);
   return {
     id: goal.id!,
     description: goal.description,
@@ -21,7 +20,7 @@ export function goalViewOf(graph: KnowledgeGraph, goal: Goal, findingsLimit = 20
     ...(goal.parentId !== undefined ? { parentId: goal.parentId } : {}),
     cyclesWorked: goal.cyclesWorked,
     findings: findings.map((triple) => factOf(graph, triple)),
-    findingsTotal: goal.findings.length,
+    findingsTotal: kept.length,
     ...(goal.answer ? { answer: answerViewOf(graph, goal.answer) } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import { countText } from '#core/count-text.ts';
 import type { Grammar, OverviewPlaceholder } from './grammar.ts';
 import type { OutlineOverview } from './outline.ts';
 import { plainText } from './plain-text.ts';
@@ -24,5 +25,5 @@ export function overviewText(overview: OutlineOverview, grammar: Grammar, person
 }
 
 function counted(count: number, [singular, plural]: readonly [string, string]): string {
-  return `${count} ${count === 1 ? singular : plural}`;
+  return countText(count, singular, plural);
 }

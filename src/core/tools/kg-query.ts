@@ -1,3 +1,4 @@
+import { countText, numberText } from '#core/count-text.ts';
 import { z } from 'zod';
 import { parseQuery, runQuery, triplesOfAnswer } from '#core/kg/query.ts';
 import { domainTriplesAround, type FactIds, factIdsOf, type Tool } from './tool.ts';
@@ -33,7 +34,7 @@ export const kgQuery: Tool<{ pattern?: string; symbol?: number }> = {
       const labels = answer.rows.slice(0, 8).map((row) => Object.values(row).map((id) => state.graph.symbol(id)?.label).join(' '));
       return {
         ok: true,
-        summary: `${answer.rows.length}${answer.isTruncated ? '+' : ''} answers to ${input.pattern}${labels.length > 0 ? `: ${labels.join(', ')}` : ''}`,
+        summary: `${answer.isTruncated ? `${numberText(answer.rows.length)}+ answers` : countText(answer.rows.length, 'answer')} to ${input.pattern}${labels.length > 0 ? `: ${labels.join(', ')}` : ''}`,
         facts,
         symbols: [...new Set(answer.rows.flatMap((row) => Object.values(row)))],
       };

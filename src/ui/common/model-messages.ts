@@ -1,4 +1,5 @@
 import type { AgentApi, CycleRecord, RunUsage } from '#core/api.ts';
+import { countText } from '#core/count-text.ts';
 
 /** Which model runs bind, as the agent shows it (whether an API key is stored, never the key). */
 export type InferenceView = Awaited<ReturnType<AgentApi['inferenceGet']>>;
@@ -30,11 +31,6 @@ export const PROVIDER_LABELS = {
 /** A provider's name in words; a name the UI does not know is shown as it came. */
 export function providerLabel(provider: string): string {
   return Object.hasOwn(PROVIDER_LABELS, provider) ? PROVIDER_LABELS[provider as keyof typeof PROVIDER_LABELS] : provider;
-}
-
-/** "1 request", "1,200 requests". */
-export function countText(count: number, singular: string, plural = `${singular}s`): string {
-  return `${count.toLocaleString('en')} ${count === 1 ? singular : plural}`;
 }
 
 /** "invalid output — the answer is not JSON". */

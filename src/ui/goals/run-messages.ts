@@ -1,6 +1,7 @@
 import type { AgentApi } from '#core/api.ts';
 import { describeProblem } from '#core/result.ts';
-import { countText, runUsageText } from '../common/model-messages.ts';
+import { countText } from '#core/count-text.ts';
+import { runUsageText } from '../common/model-messages.ts';
 import { storageFullRunText } from '../storage/storage-messages.ts';
 
 /** What agentRun answers. */

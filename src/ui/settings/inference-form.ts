@@ -1,6 +1,7 @@
 import type { AgentApi } from '#core/api.ts';
 import { describeProblem } from '#core/result.ts';
-import { type InferenceView, boundModelText, bottleneckText, countText, providerLabel } from '../common/model-messages.ts';
+import { countText } from '#core/count-text.ts';
+import { type InferenceView, boundModelText, bottleneckText, providerLabel } from '../common/model-messages.ts';
 
 /** The providers a run can bind. */
 export type ProviderChoice = InferenceView['provider'];
