@@ -2,12 +2,12 @@ import { defaultPsyche, type Psyche } from './psyche.ts';
 import type { PsycheVersion } from './psyche-version.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
 
-/** What the current psyche is when a session has stored none: the default, as version 0. */
+/** What the current psyche is when a session has stored none: the default, as version 1 (stored as such with the first change, so the history never skips a number). */
 function defaultVersion(sessionId: string): PsycheVersion {
-  return { sessionId, version: 0, psyche: defaultPsyche(), cycle: 0, reason: 'the default psyche', createdAt: 0 };
+  return { sessionId, version: 1, psyche: defaultPsyche(), cycle: 0, reason: 'the default psyche', createdAt: 0 };
 }
 
-/** The session's current psyche: its highest stored version, or the default (version 0, not stored). */
+/** The session's current psyche: its highest stored version, or the default (version 1, not stored). */
 export async function currentPsyche(db: AnimaDatabase, sessionId: string): Promise<PsycheVersion> {
   const latest = await db.psyches.where('[sessionId+version]').between([sessionId, 0], [sessionId, Number.MAX_SAFE_INTEGER]).last();
   return latest ?? defaultVersion(sessionId);
@@ -25,8 +25,8 @@ export function psycheHistory(db: AnimaDatabase, sessionId: string): Promise<Psy
  */
 export async function addPsycheVersion(db: AnimaDatabase, change: { sessionId: string; psyche: Psyche; cycle: number; reason: string; now: number }): Promise<PsycheVersion> {
   let current = await currentPsyche(db, change.sessionId);
-  if (current.version === 0) {
-    current = { ...defaultVersion(change.sessionId), version: 1, createdAt: change.now };
+  if (current.id === undefined) {
+    current = { ...current, createdAt: change.now };
     await db.psyches.add(current);
   }
   const version: PsycheVersion = { sessionId: change.sessionId, version: current.version + 1, psyche: change.psyche, cycle: change.cycle, reason: change.reason, createdAt: change.now };

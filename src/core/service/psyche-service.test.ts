@@ -22,12 +22,20 @@ explorer = 0.9
 `;
 
 describe('the psyche of a session', () => {
-  it('starts as the default psyche, version 0, not stored', async () => {
+  it('starts as the default psyche, version 1, not stored', async () => {
     const { db, service, sessionId } = await openService();
     const current = await service.psycheGet({ sessionId });
-    expect(current).toMatchObject({ version: 0, reason: 'the default psyche', psyche: { persona: { name: 'Scholar' }, selfIntegration: { dominantArchetype: 'sage' } } });
+    expect(current).toMatchObject({ version: 1, reason: 'the default psyche', psyche: { persona: { name: 'Scholar' }, selfIntegration: { dominantArchetype: 'sage' } } });
     expect(await db.psyches.count()).toBe(0);
-    expect((await service.psycheHistory({ sessionId })).versions.map((version) => version.version)).toEqual([0]);
+    expect((await service.psycheHistory({ sessionId })).versions.map((version) => version.version)).toEqual([1]);
+  });
+
+  it('numbers versions without a gap: the default shown as version 1 is stored as version 1 by the first change', async () => {
+    const { service, sessionId } = await openService();
+    expect((await service.psycheGet({ sessionId })).version).toBe(1);
+    const imported = await service.psycheImport({ sessionId, toml: EXPLORER, fileName: 'explorer.toml' });
+    expect(imported).toMatchObject({ ok: true, current: { version: 2 } });
+    expect((await service.psycheHistory({ sessionId })).versions.map((version) => version.version)).toEqual([1, 2]);
   });
 
   it('imports a psyche.toml as a new version over the current one, keeping what the file leaves out', async () => {
