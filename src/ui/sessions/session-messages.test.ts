@@ -37,6 +37,15 @@ describe('what a session card says', () => {
     expect(long.endsWith('x (copy)')).toBe(true);
   });
 
+  it('offers a name no session has: a second copy is "(copy 2)", a copy of a copy counts on', () => {
+    expect(copyName('Mars', ['Mars', 'Mars (copy)'])).toBe('Mars (copy 2)');
+    expect(copyName('Mars', ['Mars', 'Mars (copy)', 'Mars (copy 2)'])).toBe('Mars (copy 3)');
+    expect(copyName('Mars (copy)', ['Mars', 'Mars (copy)'])).toBe('Mars (copy 2)');
+    const long = copyName('x'.repeat(SESSION_NAME_MAX_LENGTH), ['x'.repeat(SESSION_NAME_MAX_LENGTH - 7) + ' (copy)']);
+    expect(long).toHaveLength(SESSION_NAME_MAX_LENGTH);
+    expect(long.endsWith('x (copy 2)')).toBe(true);
+  });
+
   it('refuses an empty, over-long or multi-line name in words', () => {
     expect(sessionNameProblem('  ')).toBe('Give the session a name.');
     expect(sessionNameProblem('x'.repeat(SESSION_NAME_MAX_LENGTH + 1))).toBe('A session name has at most 120 characters.');

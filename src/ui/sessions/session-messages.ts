@@ -70,10 +70,18 @@ export function psycheText(version: number): string {
   return version === 0 ? 'the default' : `version ${version.toLocaleString('en')}`;
 }
 
-/** The name a copy is offered: "NAME (copy)", shortened so that it stays within the longest name. */
-export function copyName(name: string): string {
-  const suffix = ' (copy)';
-  return `${name.slice(0, SESSION_NAME_MAX_LENGTH - suffix.length).trimEnd()}${suffix}`;
+/**
+ * The name a copy is offered: "NAME (copy)", or "NAME (copy 2)", "(copy 3)"... when that is taken
+ * (a copy of a copy counts on from the original's name), shortened to stay within the longest name.
+ */
+export function copyName(name: string, taken: readonly string[] = []): string {
+  const original = name.replace(/ \(copy(?: \d+)?\)$/, '');
+  const takenNames = new Set(taken);
+  for (let number = 1; ; number++) {
+    const suffix = number === 1 ? ' (copy)' : ` (copy ${number})`;
+    const candidate = `${original.slice(0, SESSION_NAME_MAX_LENGTH - suffix.length).trimEnd()}${suffix}`;
+    if (!takenNames.has(candidate)) return candidate;
+  }
 }
 
 /**
