@@ -1,4 +1,4 @@
-import { forceCenter, forceCollide, forceLink, forceManyBody, forceSimulation, type SimulationLinkDatum, type SimulationNodeDatum } from 'd3-force';
+import { forceCollide, forceLink, forceManyBody, forceSimulation, type SimulationLinkDatum, type SimulationNodeDatum } from 'd3-force';
 
 /**
  * Force-directed layout of a neighbourhood with d3-force. This module is loaded with a dynamic
@@ -70,17 +70,60 @@ export function layoutNeighbourhood(nodes: readonly LayoutNode[], area: LayoutAr
     // Boxes are wider than tall: a circle a little smaller than the half width lets labels sit
     // above one another without pushing every node to the border.
     .force('collide', forceCollide<SimulationNode>((node) => node.halfWidth * 0.8 + node.halfHeight * 0.4 + 3).iterations(2))
-    .force('center', forceCenter(middle.x, middle.y))
     .force('bounds', () => {
       for (const node of simulationNodes) keepInside(node, square);
     })
     .stop();
+  // No centring force: the symbol, fixed in the middle, holds the drawing in place (a centring
+  // force would pull a single neighbour onto it).
   simulation.tick(LAYOUT_TICKS);
+  separateBoxes(simulationNodes, square);
 
   return simulationNodes.map((node) => {
     keepInside(node, square);
     return { x: Math.round((node.x ?? middle.x) * scale.x), y: Math.round((node.y ?? middle.y) * scale.y) };
   });
+}
+
+/** Room kept between two boxes, so labels never touch. */
+const GAP = 2;
+/** How often the boxes are pushed apart: enough for a crowded neighbourhood to settle. */
+const SEPARATION_PASSES = 60;
+
+/**
+ * Pushes overlapping boxes apart along the axis where they overlap least (the symbol in the
+ * middle stays, its neighbour moves the whole way), keeping them inside the area. The collide
+ * force works on circles, which let wide labels overlap around a busy symbol; this works on the boxes.
+ */
+function separateBoxes(nodes: SimulationNode[], area: LayoutArea): void {
+  for (let pass = 0; pass < SEPARATION_PASSES; pass++) {
+    let moved = false;
+    for (let i = 0; i < nodes.length; i++) {
+      for (let j = i + 1; j < nodes.length; j++) {
+        const [a, b] = [nodes[i]!, nodes[j]!];
+        const dx = (b.x ?? 0) - (a.x ?? 0);
+        const dy = (b.y ?? 0) - (a.y ?? 0);
+        const overlapX = a.halfWidth + b.halfWidth + GAP - Math.abs(dx);
+        const overlapY = a.halfHeight + b.halfHeight + GAP - Math.abs(dy);
+        if (overlapX <= 0 || overlapY <= 0) continue;
+        moved = true;
+        const share = a.fx != null ? [0, 1] : b.fx != null ? [1, 0] : [0.5, 0.5];
+        // Along the axis of least overlap; boxes on the same spot part by their index, the same every time.
+        if (overlapX < overlapY) {
+          const direction = dx === 0 ? (j % 2 === 0 ? 1 : -1) : Math.sign(dx);
+          a.x = (a.x ?? 0) - direction * overlapX * share[0]!;
+          b.x = (b.x ?? 0) + direction * overlapX * share[1]!;
+        } else {
+          const direction = dy === 0 ? (j % 2 === 0 ? 1 : -1) : Math.sign(dy);
+          a.y = (a.y ?? 0) - direction * overlapY * share[0]!;
+          b.y = (b.y ?? 0) + direction * overlapY * share[1]!;
+        }
+        keepInside(a, area);
+        keepInside(b, area);
+      }
+    }
+    if (!moved) return;
+  }
 }
 
 /**
