@@ -5,6 +5,7 @@ import { CoalescedFetch } from './common/coalesced-fetch.ts';
 import { messageOf } from './common/error-message.ts';
 import { AgentReflections } from './cycles/reflections.svelte.ts';
 import { AgentRun } from './goals/agent-run.svelte.ts';
+import { GraphImport } from './knowledge/graph-import.svelte.ts';
 import { ModelsView } from './models/models.svelte.ts';
 import { SessionsView } from './sessions/sessions.svelte.ts';
 
@@ -44,6 +45,8 @@ export class AgentState {
   readonly models: ModelsView;
   /** The Sessions screen's list and what its last change did, kept while the app opens another session. */
   readonly sessions: SessionsView;
+  /** A graph file's import, kept with its progress and report while the user visits other screens. */
+  readonly graphImport: GraphImport;
   /** Reads the session again after other tabs' changes: one read at a time, however many notices come. */
   readonly #coalescedReload = new CoalescedFetch(() => this.#reload());
   #isWatching = false;
@@ -55,6 +58,7 @@ export class AgentState {
     this.reflections = new AgentReflections(this);
     this.models = new ModelsView(this);
     this.sessions = new SessionsView(this);
+    this.graphImport = new GraphImport(this);
   }
 
   /** The open session's id; views call it only once the status is 'ready'. */

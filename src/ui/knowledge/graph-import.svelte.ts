@@ -1,0 +1,69 @@
+import type { AgentApi, GraphStats, ImportProgress } from '#core/api.ts';
+import { messageOf } from '../common/error-message.ts';
+import { describeImportOutcome, type ImportReport } from './import-messages.ts';
+
+/** What the import needs of the app's agent state. */
+export type GraphImportHost = {
+  readonly client: AgentApi;
+  readonly sessionId: string;
+  graphChanged(stats: GraphStats): void;
+};
+
+export type ImportFormat = NonNullable<Parameters<AgentApi['kgImport']>[0]['format']>;
+
+/** Where a graph file's import stands: none yet, running (with its progress), or ended (with what it did). */
+export type GraphImportState =
+  | { status: 'idle' }
+  | { status: 'importing'; operationId: string; fileName: string; progress: ImportProgress | undefined; isCancelling: boolean }
+  | { status: 'ended'; report: ImportReport };
+
+/**
+ * A graph file's import, held by the app rather than the Knowledge screen: it goes on, with its
+ * progress and its report, while the user is on another screen, and the shell's status line shows it.
+ */
+export class GraphImport {
+  readonly #host: GraphImportHost;
+  readonly #generateId: () => string;
+  state = $state<GraphImportState>({ status: 'idle' });
+
+  constructor(host: GraphImportHost, generateId: () => string = () => crypto.randomUUID()) {
+    this.#host = host;
+    this.#generateId = generateId;
+  }
+
+  get isImporting(): boolean {
+    return this.state.status === 'importing';
+  }
+
+  /** Imports a file; one at a time (a file chosen meanwhile is refused, saying why). Never rejects: the outcome becomes the state. */
+  async start(file: File, format: ImportFormat | 'auto'): Promise<void> {
+    if (this.state.status === 'importing') return;
+    const operationId = this.#generateId();
+    this.state = { status: 'importing', operationId, fileName: file.name, progress: undefined, isCancelling: false };
+    try {
+      const outcome = await this.#host.client.kgImport(
+        { sessionId: this.#host.sessionId, operationId, fileName: file.name, ...(format === 'auto' ? {} : { format }), data: file },
+        (progress) => {
+          if (this.state.status === 'importing' && this.state.operationId === operationId) this.state.progress = progress;
+        },
+      );
+      if (outcome.ok) this.#host.graphChanged(outcome.stats);
+      this.state = { status: 'ended', report: describeImportOutcome(outcome, file.name) };
+    } catch (error) {
+      this.state = { status: 'ended', report: { tone: 'failure', message: `The import failed: ${messageOf(error)}`, problems: [] } };
+    }
+  }
+
+  /** Asks the agent to stop the import; its outcome (cancelled) reports the result. */
+  async cancel(): Promise<void> {
+    if (this.state.status !== 'importing') return;
+    const { operationId } = this.state;
+    this.state.isCancelling = true;
+    try {
+      await this.#host.client.cancel({ operationId });
+    } catch (error) {
+      if (this.state.status === 'importing' && this.state.operationId === operationId)
+        this.state = { status: 'ended', report: { tone: 'failure', message: `The import could not be cancelled: ${messageOf(error)}`, problems: [] } };
+    }
+  }
+}
