@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { KnowledgeGraph } from '#core/kg/graph.ts';
 import { readGraphFile } from '#core/kg/import/read-graph-file.ts';
-import type { AnswerView } from '#core/questions/answer.ts';
+import type { AnswerView } from '#core/questions/answer-schema.ts';
 import { readQuestion } from '#core/questions/reading.ts';
 import { vocabularyOf } from '#core/questions/vocabulary.ts';
 import { anima } from '../../src/cli/testing/run-anima.ts';

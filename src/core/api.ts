@@ -17,8 +17,8 @@ import { bottleneckSchema } from '#core/llm/structured-call.ts';
 import { modelUnavailableSchema } from '#core/llm/provider.ts';
 import { gpuReportSchema } from '#core/llm/webllm-models.ts';
 export { WEBLLM_VERSION } from '#core/llm/webllm-models.ts';
-import { answerViewSchema } from '#core/questions/answer.ts';
-import { readingSchema } from '#core/questions/reading.ts';
+import { answerViewSchema } from '#core/questions/answer-schema.ts';
+import type { Reading } from '#core/questions/reading-schema.ts';
 // The UI reads numbers and text files by the same rules as the core.
 export { parseDecimal } from './decimal-text.ts';
 export { decodeUtf8Text } from './text-bytes.ts';
@@ -176,6 +176,9 @@ export const openProgressSchema = z.union([
   importProgressSchema,
 ]);
 export type OpenProgress = z.infer<typeof openProgressSchema>;
+
+/** A reading as the API carries it: its plain words checked, the rest typed (see questionRead). */
+const readingShape = z.custom<Reading>((value) => typeof value === 'object' && value !== null && typeof (value as { text?: unknown }).text === 'string');
 
 /** A goal as the UI and CLI show it: its findings as facts with labels. */
 export const goalViewSchema = z.object({
@@ -537,16 +540,17 @@ export const agentContract = {
     ]),
   },
   /** How a question would be read on the session's graph, without answering it: the typed query, the symbols matched, the words not placed. */
+  // The reading's own schema (reading-schema.ts) loads with the reader, not with the app: here it is checked for its plain words only.
   questionRead: {
     // Longer than a goal may be, so that a long question is told its length in a sentence rather than refused by the contract.
     args: z.object({ sessionId: sessionIdSchema, question: z.string().max(1_000_000) }),
-    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), reading: readingSchema }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), reading: readingShape }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
   },
   /** A question read and answered by the session's graph (nothing is stored). */
   questionAsk: {
     args: z.object({ sessionId: sessionIdSchema, question: z.string().max(1_000_000) }),
     result: z.discriminatedUnion('ok', [
-      z.object({ ok: z.literal(true), reading: readingSchema, answer: answerViewSchema }),
+      z.object({ ok: z.literal(true), reading: readingShape, answer: answerViewSchema }),
       z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
     ]),
   },

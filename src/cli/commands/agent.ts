@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { InferenceSettings } from '#core/llm/inference-settings.ts';
-import { answerViewText } from '#core/questions/answer.ts';
+import { answerViewText } from '#core/questions/answer-view.ts';
 import { describeSpentLimit } from '#core/llm/usage-budget.ts';
 import { quoteInput } from '#core/quote-input.ts';
 import { describeProblem } from '#core/result.ts';

@@ -1,5 +1,5 @@
-import { answerViewText } from '#core/questions/answer.ts';
-import type { Reading } from '#core/questions/reading.ts';
+import { answerViewText } from '#core/questions/answer-view.ts';
+import type { Reading } from '#core/questions/reading-schema.ts';
 import { describeProblem } from '#core/result.ts';
 import { problemLines } from '../output.ts';
 import type { SessionCommand, SessionContext } from '../session.ts';

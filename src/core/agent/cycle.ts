@@ -19,8 +19,7 @@ import { kgMutateActionOf } from '#core/tools/kg-mutate.ts';
 import { noteActionOf } from '#core/tools/file-io.ts';
 import { type ModelAccess, modelUseSchema } from '#core/tools/model-facts.ts';
 import { makePlan, nextStep, type Plan, skipBlockedSteps } from './plan.ts';
-import { type Answer, answerReading } from '#core/questions/answer.ts';
-import { readQuestion } from '#core/questions/reading.ts';
+import type { Answer, QuestionAnswering } from '#core/questions/answer-schema.ts';
 
 /** How a cycle ended for its goal. */
 export const cycleOutcomeSchema = z.enum(['completed', 'advanced', 'no-change', 'failed', 'waiting']);
@@ -74,6 +73,8 @@ export type CycleContext = {
   planning?: { activePlans: readonly Plan[] };
   /** The language model the run bound (absent: the symbolic engine alone). */
   model?: ModelAccess;
+  /** The reader of questions, loaded when a goal asks one (see ../questions/load-question-answering.ts). */
+  questions?: QuestionAnswering;
 };
 
 /** When no tool can work on the chosen goal: the goal, what the tools saw, and every tool's reason. */
@@ -86,6 +87,8 @@ export type PlanSteering = { plan: Plan; ended?: Plan };
 export type Decision = {
   goal: Goal;
   criteria: Criteria;
+  /** The reader, for a goal that asks a question (its answer is read again after the tool ran). */
+  questions?: QuestionAnswering;
   state: ToolState;
   tool: AgentTool;
   input: unknown;
@@ -112,7 +115,7 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
   const parsed = parseCriteria(goal.successCriteria, goal.description, (label) => graph.symbolByLabel(label) !== undefined);
   // Criteria were checked when the goal was added; a goal stored by an older version falls back to its words.
   const criteria: Criteria = parsed.ok ? parsed.value : { kind: 'keywords', keywords: keywordsOf(goal.description) };
-  const symbols = goalSymbols(graph, goal, criteria);
+  const symbols = symbolsOfGoal(graph, goal, criteria, context.questions);
   const label = (id: number) => graph.symbol(id)?.label ?? `#${id}`;
   const pressure = memoryPressure(context.memoryEntryCount, context.memoryCapacity);
 
@@ -207,6 +210,7 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
   return {
     goal,
     criteria,
+    ...(context.questions ? { questions: context.questions } : {}),
     state,
     tool: best.tool,
     input,
@@ -272,7 +276,7 @@ export function evaluateGoal(graph: KnowledgeGraph, decision: Decision, outcome:
     return true;
   };
   // A tool that added to the graph may have brought in a symbol the goal names ("Tux", read from a document).
-  const goalSymbolSet = new Set(outcome.graphChange ? goalSymbols(graph, goal, criteria) : decision.state.goalSymbols);
+  const goalSymbolSet = new Set(outcome.graphChange ? symbolsOfGoal(graph, goal, criteria, decision.questions) : decision.state.goalSymbols);
   let hasAdvanced = false;
   for (const fact of outcome.facts) if (addFinding(fact) && (goalSymbolSet.has(fact[0]) || goalSymbolSet.has(fact[2]))) hasAdvanced = true;
 
@@ -295,7 +299,8 @@ export function evaluateGoal(graph: KnowledgeGraph, decision: Decision, outcome:
       metBecause = `${countText(answer.rows.length, 'answer')} to ${criteria.text}, at least ${numberText(criteria.minCount)} needed`;
     }
   } else if (criteria.kind === 'question') {
-    const asked = answerQuestion(graph, criteria.question);
+    if (!decision.questions) throw new Error('a goal that asks a question is evaluated without the question reader');
+    const asked = decision.questions.answerOf(graph, criteria.question);
     if (asked.kind === 'none') {
       // The graph cannot answer it; a tool that just changed the graph gets one more look next cycle.
       if (outcome.graphChange) return { goal: { ...base, answer: asked }, outcome: hasAdvanced ? 'advanced' : 'no-change' };
@@ -340,11 +345,9 @@ export function evaluateGoal(graph: KnowledgeGraph, decision: Decision, outcome:
   return { goal: base, outcome: 'no-change' };
 }
 
-/** A question's answer on the graph as it is now; a question it cannot read is answered none. */
-function answerQuestion(graph: KnowledgeGraph, question: string): Answer {
-  const reading = readQuestion(graph, question);
-  if (!reading.ok) return { kind: 'none', entities: [], reading: question, reason: reading.error.map((problem) => problem.message).join('; ') };
-  return answerReading(graph, reading.value);
+/** The symbols a goal is about: a question's are those its reading placed (none while the reader is not loaded). */
+function symbolsOfGoal(graph: KnowledgeGraph, goal: Goal, criteria: Criteria, questions: QuestionAnswering | undefined): number[] {
+  return criteria.kind === 'question' ? (questions?.symbolsOf(graph, criteria.question) ?? []) : goalSymbols(graph, goal, criteria);
 }
 
 /** An answer in a few words, for a status reason. */

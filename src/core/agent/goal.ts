@@ -5,8 +5,8 @@ import type { Problem, Result } from '#core/result.ts';
 import { goalTextSchema } from '#core/names.ts';
 import { type RequestedChange, requestedChangesOf } from './requested-change.ts';
 import { singular } from '#core/kg/sentence-facts.ts';
-import { answerSchema } from '#core/questions/answer.ts';
-import { looksLikeQuestion, readQuestion } from '#core/questions/reading.ts';
+import { answerSchema } from '#core/questions/answer-schema.ts';
+import { looksLikeQuestion } from '#core/questions/question-form.ts';
 
 /** `failed`: it cannot be met (refused, or cancelled by the user); `abandoned`: the agent gave up on it (seed 000). */
 export const goalStatusSchema = z.enum(['active', 'suspended', 'waiting', 'completed', 'failed', 'abandoned']);
@@ -148,13 +148,8 @@ export function factsText(graph: KnowledgeGraph, facts: readonly (readonly [numb
  */
 export function goalSymbols(graph: KnowledgeGraph, goal: Pick<Goal, 'description' | 'successCriteria'>, criteria: Criteria): number[] {
   const found = new Set<number>();
-  if (criteria.kind === 'question') {
-    // The symbols its reading placed: a stop word ("as") never names one.
-    const reading = readQuestion(graph, criteria.question);
-    if (!reading.ok) return [];
-    for (const match of reading.value.matched) for (const symbol of match.symbols) if (graph.symbol(symbol.symbol)?.kind === 'entity') found.add(symbol.symbol);
-    return [...found];
-  }
+  // A question's symbols are those its reading placed (questionSymbols, in ../questions/): its words alone would make "as" the code AS.
+  if (criteria.kind === 'question') return [];
   if (criteria.kind === 'pattern') {
     for (const pattern of criteria.patterns)
       for (const term of pattern) if (term.type === 'label') for (const symbol of graph.symbolsNamed(term.value)) if (symbol.kind === 'entity') found.add(symbol.id);

@@ -1,4 +1,7 @@
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
+import { looksLikeQuestion } from '#core/questions/question-form.ts';
+import { loadQuestionAnswering } from '#core/questions/load-question-answering.ts';
+import type { QuestionAnswering } from '#core/questions/answer-schema.ts';
 import type { SimilarityIndex } from '#core/kg/similarity.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
 import { storeGraphDelta } from '#core/store/kg-repository.ts';
@@ -87,6 +90,12 @@ type ActGate =
   | { kind: 'vetoed'; veto: ShadowMatch }
   | { kind: 'ask'; veto: ShadowMatch; digest: string };
 
+/** The question reader, loaded (on first use) when an active goal asks a question. */
+export async function questionsFor(goals: readonly Goal[]): Promise<QuestionAnswering | undefined> {
+  const asks = goals.some((goal) => goal.status === 'active' && goal.successCriteria.trim() === '' && looksLikeQuestion(goal.description));
+  return asks ? loadQuestionAnswering() : undefined;
+}
+
 /**
  * Runs one Observe-Orient-Decide-Act cycle for the session and commits everything it changed
  * (graph facts with provenance, goals, working memory, approvals, the psyche's counters and
@@ -102,7 +111,19 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   const cycle = session.cycle + 1;
   const startedAt = now();
   const tools = dependencies.tools ?? TOOLS;
-  const decided = decide({ ...cycleContextOf(inputs), tools, sessionId, cycle, now: startedAt, graph, similarity, documents, ...(dependencies.model ? { model: dependencies.model } : {}) });
+  const questions = await questionsFor(goals);
+  const decided = decide({
+    ...cycleContextOf(inputs),
+    tools,
+    sessionId,
+    cycle,
+    now: startedAt,
+    graph,
+    similarity,
+    documents,
+    ...(dependencies.model ? { model: dependencies.model } : {}),
+    ...(questions ? { questions } : {}),
+  });
   if (!decided) return undefined;
 
   // An action the user approved for this goal takes the place of the choice (or of having none),

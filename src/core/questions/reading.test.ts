@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { KnowledgeGraph } from '#core/kg/graph.ts';
 import { readGraphFile } from '#core/kg/import/read-graph-file.ts';
 import { graphOf } from '#core/testing/graph-of.ts';
-import { answerReading, answerText } from './answer.ts';
+import { answerReading } from './answer.ts';
+import { answerText } from './answer-view.ts';
 import { readQuestion } from './reading.ts';
 
 let starter: KnowledgeGraph;

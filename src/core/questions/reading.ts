@@ -1,33 +1,10 @@
-import { z } from 'zod';
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import { MAX_GOAL_TEXT_CHARS } from '#core/names.ts';
 import type { Problem, Result } from '#core/result.ts';
-import { type TypedPattern, type TypedQuery, typedQuerySchema } from './typed-query.ts';
-import { displayName, MAX_PHRASE_WORDS, scriptOf, type Vocabulary, vocabularyOf } from './vocabulary.ts';
+import type { Reading, TypedPattern, TypedQuery } from './reading-schema.ts';
+import { displayName } from './answer-view.ts';
+import { MAX_PHRASE_WORDS, scriptOf, type Vocabulary, vocabularyOf } from './vocabulary.ts';
 import { labelWords, lemmaVariants, NEGATIONS, QUESTION_WORDS, STOP_WORDS, type Word, wordsOf } from './words.ts';
-
-const symbolNoteSchema = z.object({ symbol: z.number().int(), label: z.string(), iri: z.string().optional() });
-
-/**
- * How a question was read: the typed query the graph runs (absent when the graph cannot answer
- * it, with the reason), the words matched to symbols, the words it could not place, and for an
- * ambiguous word the symbols it may mean.
- */
-export const readingSchema = z.object({
-  question: z.string(),
-  query: typedQuerySchema.optional(),
-  /** The query in plain words: "every ?x with ?x is-a mammal (following is-a chains)". */
-  text: z.string(),
-  matched: z.array(z.object({ words: z.string(), symbols: z.array(symbolNoteSchema) })),
-  unplaced: z.array(z.string()),
-  choices: z.array(z.object({ words: z.string(), symbols: z.array(symbolNoteSchema) })).optional(),
-  reason: z.string().optional(),
-  /** Who read it: the words against the graph's names, or the bound model (checked by the graph). */
-  readBy: z.enum(['words', 'model']),
-  /** When a model's reading was refused and the words' reading was used instead: why. */
-  fallback: z.string().optional(),
-});
-export type Reading = z.infer<typeof readingSchema>;
 
 /** A run of a question's words that names symbols: entities, relations, or both ("currency"). */
 type Mention = { words: string; start: number; end: number; entities: number[]; relations: number[] };
@@ -70,15 +47,11 @@ export function readQuestion(graph: KnowledgeGraph, question: string): Result<Re
   return { ok: true, value: new Reader(graph, vocabulary, text, words).read() };
 }
 
-const QUESTION_OPENINGS = new Set(
-  'what which who whom whose how where when is are was were does do did can could has have find list name show give count tell describe define'.split(' '),
-);
-
-/** Whether a goal's words ask something: a question mark, or a question's or a request's first word ("Find all mammals"). */
-export function looksLikeQuestion(text: string): boolean {
-  const trimmed = text.trim();
-  const first = /^[\p{L}]+/u.exec(trimmed)?.[0]?.toLowerCase();
-  return trimmed.endsWith('?') || (first !== undefined && QUESTION_OPENINGS.has(first));
+/** The entities a question's reading placed its words on (a stop word, "as", never names one). */
+export function questionSymbols(graph: KnowledgeGraph, question: string): number[] {
+  const reading = readQuestion(graph, question);
+  if (!reading.ok) return [];
+  return [...new Set(reading.value.matched.flatMap((match) => match.symbols.map((symbol) => symbol.symbol)))].filter((id) => graph.symbol(id)?.kind === 'entity');
 }
 
 class Reader {

@@ -1,34 +1,5 @@
-import { z } from 'zod';
+import type { QueryTerm, TypedPattern, TypedQuery } from './reading-schema.ts';
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
-
-/** A term of a typed query: a variable, or a symbol by its id. */
-export const queryTermSchema = z.union([z.object({ variable: z.string().regex(/^[a-z][a-z0-9_]*$/) }), z.object({ symbol: z.number().int().nonnegative() })]);
-export type QueryTerm = z.infer<typeof queryTermSchema>;
-
-/** `subject predicate object`; with `chain`, the predicate may be followed any number of times (is-a chains). */
-export const typedPatternSchema = z.object({
-  subject: queryTermSchema,
-  predicate: z.number().int().nonnegative(),
-  object: queryTermSchema,
-  chain: z.boolean().optional(),
-  /** With `chain`: the symbol at the bound end counts too (zero steps). */
-  orSelf: z.boolean().optional(),
-});
-export type TypedPattern = z.infer<typeof typedPatternSchema>;
-
-/**
- * What a question asks, over symbol ids: `list` the values of `find`, `count` them, `yes-no`
- * whether the patterns hold, `describe` (the classes of a thing, nearest first) and `common`
- * (shared classes, nearest first) list `find` in the order of the chains' lengths.
- */
-export const typedQuerySchema = z.object({
-  form: z.enum(['list', 'count', 'yes-no', 'describe', 'common']),
-  find: z.string().optional(),
-  patterns: z.array(typedPatternSchema).min(1).max(8),
-  /** Only the values nothing else is a kind of: "how many planets" counts Earth and Mars, not the kind "gas giant". */
-  individuals: z.boolean().optional(),
-});
-export type TypedQuery = z.infer<typeof typedQuerySchema>;
 
 /** A fact as ids: subject, predicate, object. */
 export type FactIds = [number, number, number];

@@ -129,23 +129,3 @@ function relationForms(words: string[]): string[][] {
   if (core !== words && core.length > 0 && !(core.length === 1 && core[0]!.length === 1)) forms.push(core);
   return forms;
 }
-
-/**
- * What to call a symbol in an answer: an IRI symbol's label is only its IRI's local name ("JP",
- * "01861778"), so its first rdfs:label value ("Japan", "mammal") names it, English first.
- */
-export function displayName(graph: KnowledgeGraph, id: number): string {
-  const symbol = graph.symbol(id);
-  if (!symbol) return `#${id}`;
-  if (symbol.iri === undefined || symbol.kind === 'literal') return symbol.label;
-  const { nameRelations } = vocabularyOf(graph);
-  let found: string | undefined;
-  for (const position of graph.positionsFrom(id)) {
-    if (!nameRelations.has(graph.columns.predicates[position]!)) continue;
-    const value = graph.symbol(graph.columns.objects[position]!);
-    if (value?.kind !== 'literal') continue;
-    if (value.language === undefined || value.language.startsWith('en')) return value.label;
-    found ??= value.label;
-  }
-  return found ?? symbol.label;
-}

@@ -9,7 +9,7 @@ import { bindRunModel } from './inference-service.ts';
 import { isQuotaExceeded } from '#core/store/quota.ts';
 import type { SpentLimit } from '#core/llm/usage-budget.ts';
 import { memoryPressure } from '#core/agent/working-memory.ts';
-import { readQuestion } from '#core/questions/reading.ts';
+import { loadQuestionAnswering } from '#core/questions/load-question-answering.ts';
 import { settingsOfSession } from '#core/agent/agent-settings.ts';
 
 type AgentMethods = 'goalAdd' | 'goalList' | 'goalUpdate' | 'agentRun' | 'cycleList' | 'memoryConsolidate' | 'memoryList' | 'memoryRecall';
@@ -27,7 +27,7 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
       const graph = await graphOf(sessionId);
       // A question the graph cannot even read (no words, another script) is refused before anything is stored.
       if (parsed.value.kind === 'question') {
-        const reading = readQuestion(graph, parsed.value.question);
+        const reading = (await loadQuestionAnswering()).read(graph, parsed.value.question);
         if (!reading.ok) return { ok: false, problems: reading.error.map((problem) => ({ ...problem, path: 'description' })) };
       }
       const goal: Goal = {

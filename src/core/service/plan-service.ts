@@ -3,7 +3,7 @@ import type { ServiceContext } from './service-context.ts';
 import { decide } from '#core/agent/cycle.ts';
 import { DEFAULT_PRIORITY, DEFAULT_STALL_THRESHOLD, type Goal, parseCriteria } from '#core/agent/goal.ts';
 import { makePlan } from '#core/agent/plan.ts';
-import { cycleContextOf, readCycleInputs } from '#core/agent/run-cycle.ts';
+import { cycleContextOf, questionsFor, readCycleInputs } from '#core/agent/run-cycle.ts';
 
 /** The planning slice of the AgentService: the plans made, and the plan the agent would make for a goal, on the session's graph as it is. */
 export function planService(context: ServiceContext): Pick<AgentServiceImplementation, 'planPreview' | 'planList'> {
@@ -22,7 +22,18 @@ export function planService(context: ServiceContext): Pick<AgentServiceImplement
       // The goal as it would be added; id 0 is no stored goal's.
       const goal: Goal = { id: 0, sessionId, description, successCriteria: criteria, priority: DEFAULT_PRIORITY, status: 'active', cyclesWorked: 0, lastProgressCycle: 0, stallThreshold: DEFAULT_STALL_THRESHOLD, findings: [], toolsUsed: [], createdAt: now() };
       const cycleContext = cycleContextOf(inputs);
-      const decided = decide({ ...cycleContext, goals: [goal], sessionId, cycle: inputs.session.cycle + 1, now: now(), graph, similarity: similarityOf(graph), documents: await documentsOf(sessionId) });
+      const questions = await questionsFor([goal]);
+      const decided = decide({
+        ...cycleContext,
+        goals: [goal],
+        sessionId,
+        cycle: inputs.session.cycle + 1,
+        now: now(),
+        graph,
+        similarity: similarityOf(graph),
+        documents: await documentsOf(sessionId),
+        ...(questions ? { questions } : {}),
+      });
       if (!decided) return { ok: false, problems: [{ message: 'the goal cannot be planned' }] };
       const { needs, strategy, steps } = makePlan(cycleContext.tools, decided.state, attempt);
       return { ok: true, plan: { attempt, needs, strategy, steps } };

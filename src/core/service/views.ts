@@ -3,7 +3,7 @@ import type { Fact, GoalView, GraphStats, ImportOutcome } from '#core/api.ts';
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import type { KgSymbol } from '#core/kg/symbol.ts';
 import type { Triple } from '#core/kg/triple.ts';
-import { answerViewOf } from '#core/questions/answer.ts';
+import { answerViewOf } from '#core/questions/answer-view.ts';
 
 /** How the service shows core records across the boundary: labels with ids, plain data. */
 export function goalViewOf(graph: KnowledgeGraph, goal: Goal, findingsLimit = 200): GoalView {

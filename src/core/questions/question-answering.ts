@@ -1,0 +1,19 @@
+import type { KnowledgeGraph } from '#core/kg/graph.ts';
+import { answerReading } from './answer.ts';
+import { questionSymbols, readQuestion } from './reading.ts';
+import type { Answer, QuestionAnswering } from './answer-schema.ts';
+
+/**
+ * The reader and the answerer as one module, which the worker loads the first time a goal asks a
+ * question (see load-question-answering.ts): they stay out of the first visit.
+ */
+export const questionAnswering: QuestionAnswering = {
+  read: readQuestion,
+  symbolsOf: questionSymbols,
+  answerOf(graph: KnowledgeGraph, question: string): Answer {
+    const reading = readQuestion(graph, question);
+    if (!reading.ok) return { kind: 'none', entities: [], reading: question, reason: reading.error.map((problem) => problem.message).join('; ') };
+    return answerReading(graph, reading.value);
+  },
+  answerReading,
+};
