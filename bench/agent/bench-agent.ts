@@ -3,6 +3,7 @@
  * transaction) on generated graphs of 1k, 100k and 1M triples, and whether a long run slows
  * down (the first 10% of cycles against the last 10%); then, on the starter graph, how many
  * cycles goals that need inference take with planning on, against the baseline "planning off".
+ * Reading a question in plain words is timed on each graph too (its label index, then a reading).
  * Storage is fake-indexeddb in Node, as in the CLI. Prints a readable table, then one JSON object
  * as the last line.
  */
@@ -15,6 +16,8 @@ import { AnimaDatabase } from '#core/store/database.ts';
 import { storeGraphDelta } from '#core/store/kg-repository.ts';
 import { freshIndexedDb } from '#core/testing/test-database.ts';
 import { runAnswering } from '#core/testing/answering-run.ts';
+import { readQuestion } from '#core/questions/reading.ts';
+import { vocabularyOf } from '#core/questions/vocabulary.ts';
 
 const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,100000,1000000' }, cycles: { type: 'string', default: '1000' } } });
 const sizes = values.sizes === '' ? [] : values.sizes.split(',').map(Number);
@@ -44,11 +47,35 @@ function generateGraph(triples: number): KnowledgeGraph {
   return graph;
 }
 
-type Figures = { triples: number; cycles: number; cycles_per_second: number; first_tenth_ms_per_cycle: number; last_tenth_ms_per_cycle: number; first_cycle_ms: number };
+type Figures = {
+  triples: number;
+  cycles: number;
+  cycles_per_second: number;
+  first_tenth_ms_per_cycle: number;
+  last_tenth_ms_per_cycle: number;
+  first_cycle_ms: number;
+  /** Reading a question in plain words: the label index built once, then the median of a few readings. */
+  question_index_ms: number;
+  question_read_ms: number;
+};
+
+/** Times reading questions on the graph: its label index first (once per session), then each question. */
+function readingTimes(graph: KnowledgeGraph): { question_index_ms: number; question_read_ms: number } {
+  let started = performance.now();
+  vocabularyOf(graph);
+  const question_index_ms = Math.round((performance.now() - started) * 10) / 10;
+  const times = ['What is C5?', 'Is C70000 a C17?', 'Which C3 have Value7 as attribute-2?', 'How many kinds of C9 are there?', 'What do C401 and C402 have in common?'].map((question) => {
+    started = performance.now();
+    readQuestion(graph, question);
+    return performance.now() - started;
+  });
+  return { question_index_ms, question_read_ms: Math.round(times.sort((a, b) => a - b)[Math.floor(times.length / 2)]! * 100) / 100 };
+}
 
 async function measure(triples: number): Promise<Figures> {
   const db = new AnimaDatabase('bench', freshIndexedDb());
   const generated = generateGraph(triples);
+  const reading = readingTimes(generated);
   await db.sessions.add({ id: 's', name: 'bench', cycle: 0, createdAt: 0, updatedAt: 0 });
   await db.settings.put({ key: 'activeSessionId', value: 's' });
   const empty = new KnowledgeGraph();
@@ -84,6 +111,7 @@ async function measure(triples: number): Promise<Figures> {
     first_tenth_ms_per_cycle: Math.round(mean(times.slice(1, tenth + 1)) * 100) / 100,
     last_tenth_ms_per_cycle: Math.round(mean(times.slice(-tenth)) * 100) / 100,
     first_cycle_ms: Math.round(times[0]! * 10) / 10,
+    ...reading,
   };
 }
 
@@ -129,7 +157,8 @@ for (const size of sizes) {
   const figures = results.at(-1)!;
   console.log(
     `${String(figures.triples).padStart(8)} triples: ${figures.cycles} cycles, ${figures.cycles_per_second} cycles/s; ` +
-      `ms/cycle first 10% ${figures.first_tenth_ms_per_cycle}, last 10% ${figures.last_tenth_ms_per_cycle}; first cycle ${figures.first_cycle_ms} ms`,
+      `ms/cycle first 10% ${figures.first_tenth_ms_per_cycle}, last 10% ${figures.last_tenth_ms_per_cycle}; first cycle ${figures.first_cycle_ms} ms; ` +
+      `reading a question ${figures.question_read_ms} ms (label index ${figures.question_index_ms} ms, once)`,
   );
 }
 const planning: GoalFigures[] = [];
