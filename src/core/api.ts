@@ -30,6 +30,7 @@ import { personaContract } from '#core/personas/persona-contract.ts';
 import { sessionContract } from '#core/sessions/session-contract.ts';
 export type { SessionImportPreview, SessionView } from '#core/sessions/session-contract.ts';
 export { SNAPSHOT_VERSION } from '#core/sessions/snapshot-format.ts';
+import { endpointContract } from '#core/sparql/endpoint-contract.ts';
 import { sessionWatchContract } from './session-watch-contract.ts';
 export type { SessionEvent } from './session-watch-contract.ts';
 export type {
@@ -450,6 +451,8 @@ export const agentContract = {
       maxCycles: z.number().int().min(1).max(100_000).default(1),
       /** The model to bind for this run only (the CLI's --provider); absent: the device's inference settings. */
       inference: inferenceSettingsSchema.optional(),
+      /** The SPARQL endpoints of the session this run may ask, without asking the user (the CLI's --endpoint), each with a key for this run; absent: all of them, as their settings say. */
+      endpoints: z.array(z.object({ name: z.string().min(1).max(200), key: z.string().max(4000).optional() })).max(20).optional(),
     }),
     result: z.discriminatedUnion('ok', [
       z.object({
@@ -681,6 +684,7 @@ export const agentContract = {
   ...personaContract,
   ...sessionWatchContract,
   ...sessionContract,
+  ...endpointContract,
   /** Cancels a long operation started with this operation id. */
   cancel: { args: z.object({ operationId: operationIdSchema }), result: z.object({ isCancelled: z.boolean() }) },
 } as const satisfies Record<string, { args: z.ZodType; result: z.ZodType; progress?: z.ZodType }>;

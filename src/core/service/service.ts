@@ -3,6 +3,7 @@ import { documentService } from './document-service.ts';
 import { kgService } from './kg-service.ts';
 import { personaContract } from '#core/personas/persona-contract.ts';
 import { sessionContract } from '#core/sessions/session-contract.ts';
+import { endpointContract } from '#core/sparql/endpoint-contract.ts';
 import { addSession, FIRST_SESSION_NAME } from './add-session.ts';
 import { sessionWatchService } from './session-watch-service.ts';
 import { type AgentServiceDependencies, createServiceContext, type ServiceContext } from './service-context.ts';
@@ -48,6 +49,7 @@ function lazySlices(context: ServiceContext) {
     ...lazySlice(['questionRead', 'questionAsk'], async () => (await import('./reading-service.ts')).readingService(context)),
     ...lazySlice(['reflect', 'reflectionList', 'agentSettingsGet', 'agentSettingsSet'], async () => (await import('./reflection-service.ts')).reflectionService(context)),
     ...lazySlice(['psycheGet', 'psycheHistory', 'psycheCheck', 'psycheImport', 'psycheSave', 'psycheRestore', 'psycheExport'], async () => (await import('./psyche-service.ts')).psycheService(context)),
+    ...lazySlice(Object.keys(endpointContract) as (keyof typeof endpointContract)[], async () => (await import('./endpoint-service.ts')).endpointService(context)),
     ...lazySlice(['webAccessGet', 'webAccessSet'], async () => (await import('./web-access-service.ts')).webAccessService(context)),
     ...lazySlice(['inferenceGet', 'inferenceSet', 'inferenceCheck'], async () => (await import('./inference-service.ts')).inferenceService(context)),
     ...lazySlice(['modelList', 'modelDownload', 'modelDelete', 'modelAdd', 'modelForget'], async () => (await import('./model-service.ts')).modelService(context)),

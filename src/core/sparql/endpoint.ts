@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { nameSchema } from '../names.ts';
-import { problemsFromZod, type Result } from '../result.ts';
-import { type Secret, secretsOfHeaders } from '../secrets.ts';
+import { nameSchema } from '#core/names.ts';
+import { problemsFromZod, type Result } from '#core/result.ts';
+import { type Secret, secretsOfHeaders } from '#core/secrets.ts';
 
 /** What the user's own facts are worth: an endpoint's answers always stay below it. */
 export const MAX_ENDPOINT_TRUST = 0.9;

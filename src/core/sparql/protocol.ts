@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { redactSecrets } from '../secrets.ts';
-import { decodeUtf8Text } from '../text-bytes.ts';
+import { redactSecrets } from '#core/secrets.ts';
+import { decodeUtf8Text } from '#core/text-bytes.ts';
 import { endpointSecrets, keyHeadersOf, type ReachableEndpoint } from './endpoint.ts';
 
 /** A term of a SPARQL JSON result (Virtuoso still says `typed-literal`, as the 2008 note did). */

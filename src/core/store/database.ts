@@ -31,6 +31,7 @@ import type { SymbolChunkRecord, TripleChunkRecord } from './graph-chunks.ts';
 import { UPGRADES } from './migrations.ts';
 import type { ProvenanceRecord } from '#core/kg/provenance.ts';
 import { SCHEMA_VERSIONS } from './schema.ts';
+import { endpointKeySetting } from '#core/sparql/endpoint.ts';
 import type { SessionRecord } from './session.ts';
 
 /** A key-value setting. */
@@ -131,5 +132,6 @@ export async function deleteSessionRows(db: AnimaDatabase, sessionId: string): P
     db.sessions.delete(sessionId),
     ...sessionRows(db, sessionId).map((rows) => rows.delete()),
     db.settings.delete(starterGraphKey(sessionId)),
+    db.settings.delete(endpointKeySetting(sessionId)),
   ]);
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { agentSettingsSchema } from '#core/agent/agent-settings.ts';
 import { nameSchema, sessionIdSchema } from '#core/names.ts';
+import { MAX_ENDPOINTS, sparqlEndpointSchema } from '#core/sparql/endpoint.ts';
 
 /** A session is a workspace: its own graph, goals, memory and psyche. */
 export const sessionRecordSchema = z.object({
@@ -14,5 +15,7 @@ export const sessionRecordSchema = z.object({
   agentSettings: agentSettingsSchema.optional(),
   /** The catalog persona it wears (by id, so a rename keeps it); absent: none. */
   personaId: z.number().int().optional(),
+  /** The SPARQL endpoints its agent may reach (their keys stay on the device, apart); absent: none. */
+  sparqlEndpoints: z.array(sparqlEndpointSchema).max(MAX_ENDPOINTS).optional(),
 });
 export type SessionRecord = z.infer<typeof sessionRecordSchema>;
