@@ -9,6 +9,7 @@ import type { ReadableDocument } from '#core/kg/document.ts';
 import type { WebAccess } from '#core/tools/web-access.ts';
 import { describeAction, judgeAction, normaliseForShadow } from '#core/psyche/shadow.ts';
 import { type AgentTool, type FactIds, shadowViewOf, type ToolOutcome, type ToolState } from '#core/tools/tool.ts';
+import type { ReachableEndpoint } from '#core/sparql/endpoint.ts';
 import { type Criteria, factsText, type Goal, goalSymbols, keywordsOf, matchKeywords, parseCriteria } from './goal.ts';
 import { type Episode, type EpisodicEvidence, episodicEvidence, recallEpisodes } from './episodes.ts';
 import { consultedEntries, DEFAULT_CONSOLIDATION_THRESHOLD, type MemoryEntry, memoryPressure } from './working-memory.ts';
@@ -66,6 +67,8 @@ export type CycleContext = {
   documents: readonly ReadableDocument[];
   webAccess: WebAccess;
   isOnline: boolean;
+  /** The SPARQL endpoints this run may reach, with their keys. */
+  sparqlEndpoints?: readonly ReachableEndpoint[];
   tools: readonly AgentTool[];
   /** Its archetype weights bias the choice; its shadow's bias patterns penalise it. */
   psyche: Psyche;
@@ -148,6 +151,7 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
     documents: context.documents,
     webAccess: context.webAccess,
     isOnline: context.isOnline,
+    ...(context.sparqlEndpoints ? { sparqlEndpoints: context.sparqlEndpoints } : {}),
     ...(context.model ? { model: context.model } : {}),
     psyche: context.psyche,
     memory: { pressure, threshold },

@@ -15,6 +15,8 @@ import { readWornPersona, wearPersona } from '#core/personas/worn-persona.ts';
 import { actionDigest } from '#core/tools/action-digest.ts';
 import { type AgentTool, shadowViewOf, type ToolOutcome } from '#core/tools/tool.ts';
 import type { ModelAccess } from '#core/tools/model-facts.ts';
+import { reachableEndpoints } from '#core/sparql/endpoint-keys.ts';
+import type { ReachableEndpoint } from '#core/sparql/endpoint.ts';
 import { storeScratchNote } from './scratch-note.ts';
 import type { ReadableDocument } from '#core/kg/document.ts';
 import { DEFAULT_WEB_ACCESS, WEB_ACCESS_KEY, webAccessSchema } from '#core/tools/web-access.ts';
@@ -82,7 +84,21 @@ export type CycleDependencies = {
   tools?: readonly AgentTool[];
   /** The language model the run bound (absent: the symbolic engine alone). */
   model?: ModelAccess;
+  /** The endpoints a run was given by name (the CLI's --endpoint): only these, asked without asking the user, with a key for each where given. */
+  runEndpoints?: readonly RunEndpoint[];
 };
+
+/** An endpoint a run names, with a key for this run. */
+export type RunEndpoint = { name: string; key?: string };
+
+/** The endpoints a cycle may reach: the session's, or only those the run named (which it may ask without asking the user). */
+function endpointsOfRun(stored: readonly ReachableEndpoint[], named: readonly RunEndpoint[] | undefined): ReachableEndpoint[] {
+  if (!named) return [...stored];
+  return stored.flatMap((endpoint) => {
+    const given = named.find((candidate) => candidate.name === endpoint.name);
+    return given ? [{ ...endpoint, ...(given.key !== undefined ? { key: given.key } : {}), mayCallWithoutAsking: true }] : [];
+  });
+}
 
 /** What the shadow made of the chosen action before Act. */
 type ActGate =
@@ -112,8 +128,10 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   const startedAt = now();
   const tools = dependencies.tools ?? TOOLS;
   const questions = await questionsFor(goals);
+  const sparqlEndpoints = endpointsOfRun(inputs.sparqlEndpoints, dependencies.runEndpoints);
   const decided = decide({
     ...cycleContextOf(inputs),
+    sparqlEndpoints,
     tools,
     sessionId,
     cycle,
@@ -156,7 +174,8 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   if (!decision) return commitIdleCycle(db, decided, invalidated, { sessionId, cycle, startedAt });
   if (!gate) {
     const veto = decisiveVeto(judgeAction(psyche.psyche, shadowViewOf(decision.tool, decision.input)));
-    gate = !veto ? { kind: 'run' } : veto.pattern.requireApproval ? { kind: 'ask', veto, digest: await actionDigest(decision.tool, decision.input) } : { kind: 'vetoed', veto };
+    // A veto that only asks is answered by a setting that says "without asking" (an endpoint marked so).
+    gate = !veto || (veto.pattern.requireApproval && decision.tool.isPreApproved(decision.input, decision.state)) ? { kind: 'run' } : veto.pattern.requireApproval ? { kind: 'ask', veto, digest: await actionDigest(decision.tool, decision.input) } : { kind: 'vetoed', veto };
   }
   const outcome: ToolOutcome = gate.kind === 'run' ? await decision.tool.run(decision.input, decision.state) : { ok: false, summary: '', facts: [], symbols: [], rejection: 'policy_block' };
   // Hashed before the transaction: IndexedDB does not wait for it.
@@ -238,11 +257,12 @@ export async function readCycleInputs(db: AnimaDatabase, sessionId: string) {
   // The worn persona's guardrails join the shadow for this cycle's decisions.
   const worn = session.personaId !== undefined ? await readWornPersona(db, sessionId) : undefined;
   const acting = { ...psyche, psyche: wearPersona(psyche.psyche, worn) };
-  return { session, goals, memory, episodes, psyche: acting, approved, webAccess, settings: settingsOfSession(session), activePlans };
+  const sparqlEndpoints = await reachableEndpoints(db, sessionId);
+  return { session, goals, memory, episodes, psyche: acting, approved, webAccess, sparqlEndpoints, settings: settingsOfSession(session), activePlans };
 }
 
 /** The parts of decide's context that come from those inputs. */
-export function cycleContextOf(inputs: Pick<Awaited<ReturnType<typeof readCycleInputs>>, 'goals' | 'memory' | 'episodes' | 'psyche' | 'webAccess' | 'settings' | 'activePlans'>) {
+export function cycleContextOf(inputs: Pick<Awaited<ReturnType<typeof readCycleInputs>>, 'goals' | 'memory' | 'episodes' | 'psyche' | 'webAccess' | 'settings' | 'activePlans'> & { sparqlEndpoints?: readonly ReachableEndpoint[] }) {
   return {
     ...(inputs.settings.planning ? { planning: { activePlans: inputs.activePlans } } : {}),
     goals: inputs.goals,
@@ -252,6 +272,7 @@ export function cycleContextOf(inputs: Pick<Awaited<ReturnType<typeof readCycleI
     consolidationThreshold: inputs.settings.consolidationThreshold,
     episodes: inputs.episodes,
     webAccess: inputs.webAccess,
+    ...(inputs.sparqlEndpoints ? { sparqlEndpoints: inputs.sparqlEndpoints } : {}),
     // Node (the CLI) has no navigator: it tries, and a failed fetch says why.
     isOnline: (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine ?? true,
     tools: TOOLS,

@@ -98,7 +98,7 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
       });
     },
 
-    async agentRun({ sessionId, operationId, maxCycles, inference }, onProgress) {
+    async agentRun({ sessionId, operationId, maxCycles, inference, endpoints }, onProgress) {
       if (!canWrite()) return { ok: false, reason: 'read-only', problems: [{ message: READ_ONLY_MESSAGE }] };
       const controller = new AbortController();
       operations.set(operationId, controller);
@@ -140,6 +140,7 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
                 documents: await documentsOf(sessionId),
                 onDocumentsChanged: () => forgetDocuments(sessionId),
                 ...(model ? { model } : {}),
+                ...(endpoints ? { runEndpoints: endpoints } : {}),
               });
             } catch (error) {
               // The cycle's facts may be in memory but not stored: read the graph (and documents) again from storage.

@@ -11,6 +11,7 @@ import { userInteract } from './user-interact.ts';
 import { fileIo } from './file-io.ts';
 import { textIngest } from './text-ingest.ts';
 import { httpFetch } from './http-fetch.ts';
+import { sparqlQuery } from './sparql-query.ts';
 import { type AgentTool, defineTool } from './tool.ts';
 
 /** Every tool the agent can choose from. */
@@ -28,4 +29,5 @@ export const TOOLS: readonly AgentTool[] = [
   defineTool(fileIo),
   defineTool(textIngest),
   defineTool(httpFetch),
+  defineTool(sparqlQuery),
 ];

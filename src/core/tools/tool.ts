@@ -7,6 +7,7 @@ import type { GraphDelta, KnowledgeGraph } from '#core/kg/graph.ts';
 import type { SimilarityIndex } from '#core/kg/similarity.ts';
 import type { Triple } from '#core/kg/triple.ts';
 import type { ProvenanceDraft } from '#core/kg/provenance.ts';
+import type { ReachableEndpoint } from '#core/sparql/endpoint.ts';
 
 import type { Archetype, Psyche } from '#core/psyche/psyche.ts';
 import type { ShadowAction } from '#core/psyche/shadow.ts';
@@ -45,6 +46,8 @@ export type ToolState = {
   /** What the user allows on the web, and whether the device is online now. */
   webAccess: WebAccess;
   isOnline: boolean;
+  /** The SPARQL endpoints the user added that this run may reach, with their keys. */
+  sparqlEndpoints?: readonly ReachableEndpoint[];
   /** The language model the run bound, if any (absent: the symbolic engine alone). */
   model?: ModelAccess;
   /** How full working memory is, and above what share it is due for consolidation (absent where no loop runs). */
@@ -102,6 +105,8 @@ export type Tool<Input = unknown> = {
   unavailableBecause(state: ToolState): string | undefined;
   baseScore(state: ToolState): number;
   proposeInput(state: ToolState): Input;
+  /** Whether the user's settings let this very action run without asking, where a veto would ask (an endpoint marked so). A hard veto still blocks it. */
+  isPreApproved?(input: Input, state: ToolState): boolean;
   /** Symbolic tools answer at once; a tool that reaches outside (the network) answers later. */
   run(input: Input, state: ToolState): ToolOutcome | Promise<ToolOutcome>;
 };
@@ -128,7 +133,7 @@ export function factIdsOf(triple: Pick<Triple, 'subject' | 'predicate' | 'object
  * against the tool's schema first, and turns a throwing tool into a failed outcome, so neither
  * a bad input nor a bug stops the loop.
  */
-export type AgentTool = Omit<Tool, 'input' | 'proposeInput' | 'run' | 'dangerOf' | 'capabilitiesOf'> & {
+export type AgentTool = Omit<Tool, 'input' | 'proposeInput' | 'run' | 'dangerOf' | 'capabilitiesOf' | 'isPreApproved'> & {
   /** The tool's definition as stable text (what it is, how dangerous, its input's JSON Schema): an approval is bound to it. */
   definition: string;
   /** How dangerous an action with this input is (an input the tool would refuse counts at the tool's worst). */
@@ -136,6 +141,8 @@ export type AgentTool = Omit<Tool, 'input' | 'proposeInput' | 'run' | 'dangerOf'
   /** What an action with this input touches (an input the tool would refuse counts as all it may touch). */
   capabilitiesOf(input: unknown): readonly Capability[];
   proposeInput(state: ToolState): unknown;
+  /** Whether the settings let this action run without asking (an input the tool would refuse: never). */
+  isPreApproved(input: unknown, state: ToolState): boolean;
   /** Problems with an input the tool would refuse (each `path: message`), none for one it takes: what an edited approval is checked with. */
   inputProblems(input: unknown): { path?: string; message: string }[];
   run(input: unknown, state: ToolState): Promise<ToolOutcome>;
@@ -163,6 +170,10 @@ export function defineTool<Input>(tool: Tool<Input>): AgentTool {
     capabilitiesOf(input) {
       const parsed = tool.input.safeParse(input);
       return parsed.success && tool.capabilitiesOf ? tool.capabilitiesOf(parsed.data) : capabilities;
+    },
+    isPreApproved(input, state) {
+      const parsed = tool.input.safeParse(input);
+      return parsed.success && tool.isPreApproved !== undefined && tool.isPreApproved(parsed.data, state);
     },
     async run(input, state) {
       const parsed = tool.input.safeParse(input);

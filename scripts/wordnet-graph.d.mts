@@ -1,0 +1,5 @@
+/** Types of wordnet-graph.mjs, for the tests and bench (TypeScript). */
+export declare const WORDNET_NOUNS: string;
+export declare const SYNSET_BASE: string;
+export declare const SYNSETS: { animal: string; mammal: string; dog: string; carnivore: string };
+export declare function wordnetGraph(options?: { root?: string; path?: string }): { text: string; triples: number; synsets: number };

@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultPsyche } from '#core/psyche/psyche.ts';
+import { synsetIri, wordnetEndpoint } from '#core/testing/sparql-endpoint.ts';
+import { testService } from '#core/testing/test-database.ts';
+import { DEFAULT_ENDPOINT } from './endpoint.ts';
+
+/**
+ * Against a real SPARQL engine (Virtuoso, started here, or the endpoint ANIMA_SPARQL_ENDPOINT
+ * names) loaded with WordNet's animal nouns: what the agent and a pull bring in from it. If the
+ * engine cannot start, every test here fails, saying why.
+ */
+let endpoint: { url: string; stop(): Promise<void> } | undefined;
+let startProblem: unknown;
+beforeAll(async () => {
+  try {
+    endpoint = await wordnetEndpoint();
+  } catch (error) {
+    startProblem = error;
+  }
+}, 180_000);
+afterAll(async () => endpoint?.stop(), 30_000);
+
+function endpointUrl(): string {
+  if (!endpoint) throw new Error(`the SPARQL engine for these tests did not start: ${startProblem instanceof Error ? startProblem.message : String(startProblem)}`);
+  return endpoint.url;
+}
+
+async function sessionWithEndpoint(settings: Partial<typeof DEFAULT_ENDPOINT> = {}) {
+  const { db, service } = testService();
+  const { session } = await service.open({});
+  const added = await service.endpointSet({ sessionId: session.id, endpoint: { ...DEFAULT_ENDPOINT, name: 'wordnet', url: endpointUrl(), ...settings } });
+  expect(added.ok).toBe(true);
+  return { db, service, sessionId: session.id };
+}
+
+describe('a real SPARQL endpoint (Virtuoso with WordNet)', () => {
+  it('checks with one ASK {} and says how long it took', async () => {
+    const { service, sessionId } = await sessionWithEndpoint();
+    const checked = await service.endpointCheck({ sessionId, name: 'wordnet' });
+    expect(checked).toMatchObject({ ok: true });
+    expect(checked.ok && checked.ms).toBeGreaterThan(0);
+  });
+
+  it('answers a pattern goal with an empty local graph through the endpoint, with provenance', async () => {
+    const { service, sessionId } = await sessionWithEndpoint({ mayCallWithoutAsking: true });
+    expect((await service.kgStats({ sessionId })).triples).toBe(0);
+    await service.goalAdd({ sessionId, description: 'Which animals are carnivores?', criteria: '?x is-a carnivore, at least 5', priority: 128 });
+    const cycles: string[] = [];
+    const run = await service.agentRun({ sessionId, operationId: 'run', maxCycles: 3 }, (record) => cycles.push(`${record.tool}: ${record.act}`));
+    expect(run.ok).toBe(true);
+    expect(cycles[0]).toMatch(/^sparql_query: SPARQL at wordnet: \d+ answers to \?x is-a carnivore; \d+ new facts/);
+    const [goal] = (await service.goalList({ sessionId, findingsLimit: 1000 })).goals;
+    expect(goal).toMatchObject({ status: 'completed' });
+    // The answers are the endpoint's own resources: a dog (a canine, two steps below carnivore) among them.
+    const local = await service.kgQuery({ sessionId, query: '?x is-a carnivore', limit: 10_000 });
+    expect(local.ok && local.rows.length).toBeGreaterThanOrEqual(5);
+    expect(local.ok && local.rows.map((row) => row.x!.iri)).toContain(synsetIri('02084071'));
+    const finding = goal!.findings[0]!;
+    expect(finding.confidence).toBe(DEFAULT_ENDPOINT.trust);
+    const provenance = await service.kgProvenance({ sessionId, provenanceId: finding.provenanceId! });
+    expect(provenance).toMatchObject({ isFound: true, record: { kind: 'sparql', sources: [endpointUrl()] } });
+    expect(provenance.isFound && provenance.record.detail).toContain('(rdf:type|rdfs:subClassOf)/rdfs:subClassOf*');
+    // Names travel with the answers: the dog has one of its labels here now.
+    const dogId = local.ok ? local.rows.find((row) => row.x!.iri === synsetIri('02084071'))!.x!.id : -1;
+    const dog = await service.kgSymbol({ sessionId, symbolId: dogId, limit: 100 });
+    expect(dog.isFound && dog.outgoing.filter((fact) => fact.predicate.label === 'label').map((fact) => fact.object.label)[0]).toMatch(/^(dog|domestic dog|Canis familiaris)$/);
+  }, 60_000);
+
+  it('waits for the approval of the user when the endpoint is not marked "without asking"', async () => {
+    const { service, sessionId } = await sessionWithEndpoint();
+    await service.goalAdd({ sessionId, description: 'Find canines', criteria: '?x is-a canine, at least 3', priority: 128 });
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 1 });
+    const { approvals } = await service.approvalList({ sessionId });
+    expect(approvals).toMatchObject([{ tool: 'sparql_query', status: 'pending', input: { endpoint: 'wordnet', pattern: '?x is-a canine' } }]);
+    expect((await service.kgStats({ sessionId })).triples).toBe(0);
+  }, 60_000);
+
+  it('is stopped by a veto pattern that names the endpoint', async () => {
+    const { service, sessionId } = await sessionWithEndpoint({ mayCallWithoutAsking: true });
+    const psyche = defaultPsyche();
+    psyche.shadow.vetoPatterns.push({ name: 'no_wordnet', triggers: ['"endpoint":"wordnet"'], capabilityTriggers: [], severity: 1, explanation: 'Never ask WordNet.', requireApproval: false });
+    expect((await service.psycheSave({ sessionId, psyche })).ok).toBe(true);
+    await service.goalAdd({ sessionId, description: 'Find canines', criteria: '?x is-a canine, at least 3', priority: 128 });
+    const records: { tool: string; act: string; shadow?: string }[] = [];
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 2 }, (record) => records.push({ tool: record.tool, act: record.act, shadow: record.shadow?.pattern }));
+    expect(records[0]).toMatchObject({ tool: 'sparql_query', shadow: 'no_wordnet' });
+    expect(records.filter((record) => record.tool === 'sparql_query' && record.shadow === undefined)).toEqual([]);
+    expect((await service.kgStats({ sessionId })).triples).toBe(0);
+  }, 60_000);
+
+  it('pulls a neighbourhood by hand: a count first, then all of it, with its queries as provenance', async () => {
+    const { service, sessionId } = await sessionWithEndpoint();
+    const source = { kind: 'around' as const, iri: synsetIri('02084071'), depth: 1 };
+    const preview = await service.kgPull({ sessionId, operationId: 'pull', name: 'wordnet', source, dryRun: true });
+    expect(preview).toMatchObject({ ok: true, isDryRun: true, added: 0 });
+    const count = preview.ok ? preview.triples : 0;
+    expect(count).toBeGreaterThan(10);
+    expect((await service.kgStats({ sessionId })).triples).toBe(0);
+    const pulled = await service.kgPull({ sessionId, operationId: 'pull', name: 'wordnet', source });
+    expect(pulled).toMatchObject({ ok: true, triples: count, added: count, isDryRun: false });
+    expect((await service.kgStats({ sessionId })).triples).toBe(count);
+  }, 60_000);
+
+  it('brings in nothing of a neighbourhood larger than the row limit', async () => {
+    const { service, sessionId } = await sessionWithEndpoint({ rowLimit: 50 });
+    const pulled = await service.kgPull({ sessionId, operationId: 'pull', name: 'wordnet', source: { kind: 'around', iri: synsetIri('01861778'), depth: 3 } });
+    expect(pulled).toMatchObject({ ok: false, reason: 'too-large' });
+    expect(!pulled.ok && pulled.problems[0]!.message).toMatch(/^more than 50 triples lie within \d steps? of .*01861778-n at the endpoint wordnet: nothing was brought in/);
+    expect((await service.kgStats({ sessionId })).triples).toBe(0);
+  }, 60_000);
+
+  it('keeps what the endpoint says beside a local fact that disagrees, each with its source', async () => {
+    const { service, sessionId } = await sessionWithEndpoint();
+    const dog = synsetIri('02084071');
+    const local = `<${dog}> <http://www.w3.org/2000/01/rdf-schema#label> "cat"@en .\n`;
+    expect((await service.kgImport({ sessionId, operationId: 'import', fileName: 'mine.nt', data: new Blob([local]) })).ok).toBe(true);
+    const pulled = await service.kgPull({ sessionId, operationId: 'pull', name: 'wordnet', source: { kind: 'query', query: `CONSTRUCT { <${dog}> ?p ?o } WHERE { <${dog}> ?p ?o }` } });
+    expect(pulled.ok).toBe(true);
+    const answer = await service.kgQuery({ sessionId, query: `<${dog}> label ?name`, limit: 100 });
+    const names = answer.ok ? answer.rows.map((row) => row.name!.label) : [];
+    expect(names).toEqual(expect.arrayContaining(['cat', 'dog', 'domestic dog']));
+    const symbol = await service.kgSymbol({ sessionId, symbolId: (await service.kgSearch({ sessionId, text: '02084071-n', limit: 1 })).hits[0]!.symbol.id, limit: 100 });
+    const labels = symbol.isFound ? symbol.outgoing.filter((fact) => fact.predicate.label === 'label') : [];
+    const kinds = await Promise.all(labels.map(async (fact) => [fact.object.label, (await service.kgProvenance({ sessionId, provenanceId: fact.provenanceId! })).isFound && fact.confidence] as const));
+    expect(Object.fromEntries(kinds)).toMatchObject({ cat: 1, dog: DEFAULT_ENDPOINT.trust });
+  }, 60_000);
+});
