@@ -52,7 +52,7 @@ describe('the agent loop', () => {
     // (-0.20), and similarity_search 0.30 + 0.15 - 0.015 (guardian 0.4) wins.
     expect(cycles.map((record) => record.tool)).toEqual(['infer_rules', 'kg_query', 'gap_analysis', 'similarity_search']);
     expect(cycles[3]!.observe).toContain('new plan: reason first (attempt 1); needs knowledge: gap_analysis -> kg_query (plan 1 ended: it ran all its steps; the goal is not met yet, so a new plan is made); step 1 of 2, gap_analysis');
-    expect(cycles[0]!.candidates.map((candidate) => candidate.tool)).toEqual(['file_io', 'gap_analysis', 'http_fetch', 'infer_rules', 'kg_mutate', 'kg_query', 'memory_consolidate', 'memory_recall', 'reason', 'similarity_search', 'synthesize_triple', 'text_ingest', 'user_interact']);
+    expect(cycles[0]!.candidates.map((candidate) => candidate.tool)).toEqual(['file_io', 'gap_analysis', 'http_fetch', 'infer_rules', 'kg_mutate', 'kg_query', 'memory_consolidate', 'memory_recall', 'reason', 'similarity_search', 'sparql_query', 'synthesize_triple', 'text_ingest', 'user_interact']);
     expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'reason')?.skippedBecause).toMatch(/^nothing to prove/);
     expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'memory_recall')).toEqual({ tool: 'memory_recall', skippedBecause: 'there are no episodes yet' });
     expect(cycles[1]!.candidates.find((candidate) => candidate.tool === 'infer_rules')).toMatchObject({ skippedBecause: 'the rules have already run around this goal on the graph as it is' });
