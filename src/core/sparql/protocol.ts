@@ -1,3 +1,4 @@
+/// <reference path="./sparql-http-client.d.ts" />
 import { z } from 'zod';
 import { redactSecrets } from '#core/secrets.ts';
 import { decodeUtf8Text } from '#core/text-bytes.ts';

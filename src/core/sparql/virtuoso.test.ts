@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultPsyche } from '#core/psyche/psyche.ts';
 import { synsetIri, wordnetEndpoint } from '#core/testing/sparql-endpoint.ts';
 import { testService } from '#core/testing/test-database.ts';
-import { DEFAULT_ENDPOINT } from './endpoint.ts';
+import { DEFAULT_ENDPOINT, type SparqlEndpoint } from './endpoint.ts';
 
 /**
  * Against a real SPARQL engine (Virtuoso, started here, or the endpoint ANIMA_SPARQL_ENDPOINT
@@ -25,7 +25,7 @@ function endpointUrl(): string {
   return endpoint.url;
 }
 
-async function sessionWithEndpoint(settings: Partial<typeof DEFAULT_ENDPOINT> = {}) {
+async function sessionWithEndpoint(settings: Partial<SparqlEndpoint> = {}) {
   const { db, service } = testService();
   const { session } = await service.open({});
   const added = await service.endpointSet({ sessionId: session.id, endpoint: { ...DEFAULT_ENDPOINT, name: 'wordnet', url: endpointUrl(), ...settings } });
