@@ -5,6 +5,7 @@ import { ASK_COMMANDS } from './commands/ask.ts';
 import { APPROVAL_COMMANDS } from './commands/approvals.ts';
 import { runArcCommand } from './commands/arc.ts';
 import { DOCUMENT_COMMANDS } from './commands/documents.ts';
+import { ENDPOINT_COMMANDS } from './commands/endpoints.ts';
 import { GOAL_COMMANDS } from './commands/goals.ts';
 import { KG_COMMANDS } from './commands/kg.ts';
 import { MEMORY_COMMANDS } from './commands/memory.ts';
@@ -36,6 +37,7 @@ const SESSION_COMMANDS: Record<string, SessionCommand> = {
   ...APPROVAL_COMMANDS,
   ...DOCUMENT_COMMANDS,
   ...STATUS_COMMANDS,
+  ...ENDPOINT_COMMANDS,
 };
 
 /** The first words of the two-word commands: "kg", "psyche". */

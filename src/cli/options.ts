@@ -55,6 +55,16 @@ const OPTIONS = {
   offline: { type: 'boolean' },
   'memory-capacity': { type: 'string' },
   'consolidation-threshold': { type: 'string' },
+  endpoint: { type: 'string', multiple: true },
+  key: { type: 'string' },
+  'key-header': { type: 'string' },
+  timeout: { type: 'string' },
+  'row-limit': { type: 'string' },
+  trust: { type: 'string' },
+  language: { type: 'string' },
+  'without-asking': { type: 'boolean' },
+  around: { type: 'string' },
+  depth: { type: 'string' },
   help: { type: 'boolean', default: false },
 } as const;
 

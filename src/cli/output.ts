@@ -1,4 +1,4 @@
-import type { Fact, GoalView } from '#core/api.ts';
+import type { AgentApi, Fact, GoalView } from '#core/api.ts';
 import type { Plan } from '#core/agent/plan.ts';
 import type { Reflection } from '#core/agent/reflection.ts';
 import { describeProblem, type Problem } from '#core/result.ts';
@@ -17,14 +17,20 @@ export function labelsOf(fact: Fact) {
 }
 
 /** The last line of `--json` output: each goal with its findings as labels. */
-export function goalsSummary(goals: GoalView[]) {
+export async function goalsSummary(service: AgentApi, sessionId: string, goals: GoalView[]) {
+  // Where each finding came from: its provenance's kind and sources (`sparql http://...`, `import zoo.ttl`).
+  const sources = new Map<number, string>();
+  for (const id of new Set(goals.flatMap((goal) => goal.findings.flatMap((finding) => finding.provenanceId ?? [])))) {
+    const found = await service.kgProvenance({ sessionId, provenanceId: id });
+    if (found.isFound) sources.set(id, [found.record.kind, ...found.record.sources].join(' '));
+  }
   return {
     goals: goals.map((goal) => ({
       description: goal.description,
       status: goal.status,
       cycles: goal.cyclesWorked,
       ...(goal.answer ? { answer: goal.answer } : {}),
-      findings: goal.findings.map(labelsOf),
+      findings: goal.findings.map((finding) => ({ ...labelsOf(finding), ...(finding.provenanceId !== undefined && sources.has(finding.provenanceId) ? { from: sources.get(finding.provenanceId) } : {}) })),
     })),
   };
 }

@@ -1,6 +1,7 @@
 import { type AgentApi, withContractChecks } from '#core/api.ts';
 import { endpointSecrets } from '#core/llm/openai-compatible.ts';
 import { createAgentService } from '#core/service/service.ts';
+import { endpointKeySecrets } from '#core/sparql/endpoint.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
 import { openCatalog } from './catalog-file.ts';
 import { loadDeviceSettings } from './device-file.ts';
@@ -48,8 +49,8 @@ export async function openCliSession(name: string, command: SessionCommand, oper
   const service: AgentApi = withContractChecks(createAgentService({ db, now: () => Date.now(), newId: () => crypto.randomUUID() }));
   const { session } = await service.open({});
   await loadDeviceSettings(service);
-  // The key and base URL given for a run are secrets too: no snapshot this command writes may carry them.
-  const secrets = endpointSecrets({ baseUrl: values['base-url'] ?? '', ...(values['api-key'] ? { apiKey: values['api-key'] } : {}) });
+  // The key and base URL given for a run, and a SPARQL endpoint's key, are secrets too: no snapshot this command writes may carry them.
+  const secrets = [...endpointSecrets({ baseUrl: values['base-url'] ?? '', ...(values['api-key'] ? { apiKey: values['api-key'] } : {}) }), ...endpointKeySecrets('given with --key', values.key)];
   const save = () => (snapshotPath ? saveSnapshot(db, session.id, snapshotPath, secrets) : Promise.resolve());
   return { name, operands, values, output, db, snapshotPath, service, sessionId: session.id, save };
 }

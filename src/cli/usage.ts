@@ -2,6 +2,7 @@ import { QUESTION_USAGE } from './commands/ask.ts';
 import { ARC_USAGE } from './commands/arc.ts';
 import { PERSONA_USAGE } from './commands/persona.ts';
 import { SNAPSHOT_USAGE } from './commands/snapshot.ts';
+import { ENDPOINT_USAGE } from './commands/endpoints.ts';
 
 /** `anima --help`, and what every usage error ends with. */
 export const USAGE = `Usage: anima <command> [options]
@@ -63,6 +64,7 @@ ${QUESTION_USAGE}
 ${PERSONA_USAGE}
 ${ARC_USAGE}
 ${SNAPSHOT_USAGE}
+${ENDPOINT_USAGE}
 Language models:
   anima llm check --provider openai --base-url URL --model M [--api-key KEY] [--json]
                  one structured call through the agent's contract: the typed value, or the

@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
+import type { AgentApi } from '#core/api.ts';
 import type { InferenceSettings } from '#core/llm/inference-settings.ts';
 import { answerViewText } from '#core/questions/answer-view.ts';
 import { describeSpentLimit } from '#core/llm/usage-budget.ts';
@@ -28,6 +29,16 @@ async function prepareRun({ name, values, service, sessionId, output }: SessionC
   const inference = runInference(values);
   if (values.psyche && name !== 'cycle') await wearPsyche(service, sessionId, values.psyche, output);
   return inference;
+}
+
+/** The SPARQL endpoints a run names (--endpoint, with --key for one): each must be one the session has. */
+async function runEndpoints(service: AgentApi, sessionId: string, names: string[] | undefined, key: string | undefined): Promise<{ name: string; key?: string }[] | undefined> {
+  if (names === undefined) return undefined;
+  if (key !== undefined && names.length !== 1) throw new CliError('--key goes with one --endpoint (whose key it is)', 2);
+  const { endpoints } = await service.endpointList({ sessionId });
+  const unknown = names.filter((name) => !endpoints.some((endpoint) => endpoint.name === name));
+  if (unknown.length > 0) throw new CliError(`--endpoint ${unknown.map((name) => quoteInput(name)).join(', ')}: not an endpoint of this session (\`anima endpoint add NAME URL\` adds one; \`anima endpoint list\` lists them)`, 2);
+  return names.map((name) => ({ name, ...(key !== undefined ? { key } : {}) }));
 }
 
 /** The most goals one `anima run` adds. */
@@ -76,7 +87,8 @@ async function goalsFile(file: string): Promise<string[]> {
 const MAX_GOALS_FILE_BYTES = 256 * 1024;
 
 async function runCycles({ values, service, sessionId, output, save }: SessionContext, maxCycles: number, inference: InferenceSettings | undefined): Promise<number> {
-  const run = await service.agentRun({ sessionId, operationId: 'cli-run', maxCycles, ...(inference ? { inference } : {}) }, (record) => {
+  const endpoints = await runEndpoints(service, sessionId, values.endpoint, values.key);
+  const run = await service.agentRun({ sessionId, operationId: 'cli-run', maxCycles, ...(inference ? { inference } : {}), ...(endpoints ? { endpoints } : {}) }, (record) => {
     if (values.json)
       output.out(
         `${JSON.stringify({ cycle: record.cycle, goalId: record.goalId, phases: { observe: record.observe, orient: record.orient, decide: record.decide, act: record.act }, tool: record.tool, breakdown: record.candidates.find((candidate) => candidate.tool === record.tool)?.breakdown, candidates: record.candidates, outcome: record.outcome, ...(record.model ? { model: record.model } : {}) })}\n`,
@@ -86,7 +98,7 @@ async function runCycles({ values, service, sessionId, output, save }: SessionCo
   if (!run.ok) throw new CliError(run.problems.map(describeProblem).join('\n'));
   await save();
   const { goals } = await service.goalList({ sessionId, findingsLimit: 100_000 });
-  if (values.json) output.out(`${JSON.stringify(goalsSummary(goals))}\n`);
+  if (values.json) output.out(`${JSON.stringify(await goalsSummary(service, sessionId, goals))}\n`);
   else {
     const { usage } = run;
     const stopped =

@@ -15,7 +15,7 @@ export const GOAL_COMMANDS: Record<string, SessionCommand> = {
 
 async function goals({ values, service, sessionId, output }: SessionContext): Promise<number> {
   const { goals } = await service.goalList({ sessionId, findingsLimit: 100_000 });
-  if (values.json) output.out(`${JSON.stringify(goalsSummary(goals))}\n`);
+  if (values.json) output.out(`${JSON.stringify(await goalsSummary(service, sessionId, goals))}\n`);
   else for (const goal of goals) output.out(`#${goal.id}\t${goal.status}\t${goal.cyclesWorked} cycles\t${goal.findingsTotal} findings\t${goal.description}${goal.statusReason ? ` (${goal.statusReason})` : ''}\n`);
   return 0;
 }

@@ -93,7 +93,7 @@ describe('the SPARQL protocol client', () => {
     expect(seen.at(-1)!.authorization).toBe('Bearer s3cret-token-42');
     const wrong = await sparqlAsk(endpoint('/key', { keyHeader: 'Authorization', key: 'Bearer wrong-token-99' }), 'ASK {}');
     expect(wrong).toMatchObject({ ok: false, kind: 'refused' });
-    expect(!wrong.ok && wrong.reason).toMatch(/HTTP 401.*wants a key, and the one stored was not accepted/);
+    expect(!wrong.ok && wrong.reason).toMatch(/HTTP 401.*wants a key, and the one given was not accepted/);
     expect(JSON.stringify(wrong)).not.toContain('wrong-token-99');
   });
 

@@ -80,7 +80,7 @@ async function send({ endpoint, query, signal, accept }: Request): Promise<{ ok:
   }
   if (!response.ok) {
     const detail = response.status === 401 || response.status === 403
-      ? `refused the query (HTTP ${response.status}): it wants a key${endpoint.keyHeader ? ', and the one stored was not accepted' : ' (add one with its header)'}`
+      ? `refused the query (HTTP ${response.status}): it wants a key${endpoint.key ? ', and the one given was not accepted' : endpoint.keyHeader ? `, and none was given (it goes in the ${endpoint.keyHeader} header)` : ' (add one with its header)'}`
       : response.status === 429
         ? `refused the query (HTTP 429): too many requests; wait${response.headers.get('retry-after') ? ` ${response.headers.get('retry-after')} s` : ''} before asking again`
         : `answered HTTP ${response.status}${await errorText(response)}`;

@@ -1,4 +1,8 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anima } from '../../cli/testing/run-anima.ts';
 import { defaultPsyche } from '#core/psyche/psyche.ts';
 import { synsetIri, wordnetEndpoint } from '#core/testing/sparql-endpoint.ts';
 import { testService } from '#core/testing/test-database.ts';
@@ -124,4 +128,47 @@ describe('a real SPARQL endpoint (Virtuoso with WordNet)', () => {
     const kinds = await Promise.all(labels.map(async (fact) => [fact.object.label, (await service.kgProvenance({ sessionId, provenanceId: fact.provenanceId! })).isFound && fact.confidence] as const));
     expect(Object.fromEntries(kinds)).toMatchObject({ cat: 1, dog: DEFAULT_ENDPOINT.trust });
   }, 60_000);
+});
+
+describe('the CLI against a real SPARQL endpoint', () => {
+  it('adds, lists and checks an endpoint, then a run with an empty graph reaches the answer through it', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'anima-sparql-'));
+    const snapshot = join(folder, 'session.json');
+    const added = await anima('endpoint', 'add', 'wordnet', endpointUrl(), '--snapshot', snapshot, '--trust', '0.7', '--row-limit', '500');
+    expect(added).toMatchObject({ code: 0, out: `added wordnet\t${endpointUrl()}\ttimeout 20 s, at most 500 rows, trust 0.7, labels in en, each query waits for approval\n` });
+    expect((await anima('endpoint', 'list', '--snapshot', snapshot)).out).toContain('wordnet\t');
+    expect((await anima('endpoint', 'check', 'wordnet', '--snapshot', snapshot)).out).toMatch(/^wordnet: answered ASK \{\} in \d+ ms\n$/);
+
+    const run = await anima('run', '--goal', 'Which animals are canines?', '--criteria', '?x is-a canine, at least 3', '--endpoint', 'wordnet', '--max-cycles', '3', '--snapshot', snapshot, '--json');
+    expect(run.code).toBe(0);
+    const lines = run.out.trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines[0]).toMatchObject({ tool: 'sparql_query', outcome: 'completed' });
+    const [goal] = lines.at(-1).goals;
+    expect(goal).toMatchObject({ status: 'completed' });
+    expect(goal.findings.length).toBeGreaterThanOrEqual(3);
+    const answers = goal.findings.filter((finding: { predicate: string }) => finding.predicate === 'is-a');
+    expect(answers.length).toBeGreaterThanOrEqual(3);
+    // What came from where: each answer names the endpoint it came from.
+    expect(answers.every((finding: { object: string; confidence: number; from: string }) => finding.object === 'canine' && finding.confidence === 0.7 && finding.from === `sparql ${endpointUrl()}`)).toBe(true);
+  }, 90_000);
+
+  it('pulls around an IRI, counting first with --dry-run, and from a query file', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'anima-sparql-'));
+    const snapshot = join(folder, 'session.json');
+    await anima('endpoint', 'add', 'wordnet', endpointUrl(), '--snapshot', snapshot);
+    const counted = await anima('kg', 'pull', '--endpoint', 'wordnet', '--around', synsetIri('02084071'), '--dry-run', '--snapshot', snapshot);
+    expect(counted.out).toMatch(/^(\d+) triples from wordnet \(1 queries, \d+ ms\); nothing written \(--dry-run\)\n$/);
+    expect(JSON.parse((await anima('kg', 'stats', '--snapshot', snapshot, '--json')).out).triples).toBe(0);
+    const pulled = await anima('kg', 'pull', '--endpoint', 'wordnet', '--around', synsetIri('02084071'), '--snapshot', snapshot);
+    const count = Number(/^(\d+)/.exec(counted.out)![1]);
+    expect(pulled.out).toMatch(new RegExp(`^${count} triples from wordnet: ${count} new, 0 raised in confidence`));
+    expect(JSON.parse((await anima('kg', 'stats', '--snapshot', snapshot, '--json')).out).triples).toBe(count);
+
+    const queryFile = join(folder, 'labels.rq');
+    await writeFile(queryFile, `PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\nCONSTRUCT { ?x rdfs:label ?l } WHERE { ?x rdfs:subClassOf <${synsetIri('02084071')}> ; rdfs:label ?l }`);
+    const byQuery = await anima('kg', 'pull', '--endpoint', 'wordnet', '--query', queryFile, '--snapshot', snapshot);
+    expect(byQuery).toMatchObject({ code: 0, out: expect.stringMatching(/^\d+ triples from wordnet: \d+ new/) });
+    const refused = await anima('kg', 'pull', '--endpoint', 'wordnet', '--around', synsetIri('01861778'), '--depth', '5', '--snapshot', snapshot);
+    expect(refused).toMatchObject({ code: 1, error: expect.stringMatching(/\nanima: kg pull: nothing brought in: more than 1,000 triples lie within 4 steps of \S+01861778-n at the endpoint wordnet: nothing was brought in/) });
+  }, 90_000);
 });
