@@ -16,6 +16,9 @@ export type Asked = { queries: string[]; ms: number };
 
 export type Failed = SparqlFailure & { asked: Asked };
 
+/** What makes a row's triple the same triple. */
+const rowKey = (s: ResultTerm, p: ResultTerm, o: ResultTerm) => `${s.type}:${s.value} ${p.value} ${o.type}:${o.value}:${o.datatype ?? ''}:${o['xml:lang'] ?? ''}`;
+
 /** A result term as a graph term; blank nodes are local to the one answer they came in. */
 export function termOf(term: ResultTerm): Term {
   if (term.type === 'uri') return { type: 'iri', value: term.value };
@@ -126,7 +129,7 @@ export async function pullNeighbourhood(
       for (const row of answer.rows) {
         const { s, p, o } = row;
         if (!s || !p || !o) continue;
-        const key = `${s.type}:${s.value} ${p.value} ${o.type}:${o.value}:${o.datatype ?? ''}:${o['xml:lang'] ?? ''}`;
+        const key = rowKey(s, p, o);
         if (kept.has(key)) continue;
         kept.set(key, { subject: termOf(s), predicate: termOf(p), object: termOf(o) });
         for (const node of [s, o]) if (node.type === 'uri' && !seen.has(node.value)) (seen.add(node.value), next.push(node.value));
@@ -171,8 +174,10 @@ export async function pullByQuery(endpoint: ReachableEndpoint, options: { query:
   if (!['s', 'p', 'o'].every((name) => answer.variables.includes(name)))
     return { ok: false, kind: 'malformed', reason: `a SELECT to pull must give ?s ?p ?o (this one gives ${answer.variables.map((name) => `?${name}`).join(' ') || 'no variables'}); or write a CONSTRUCT`, ms: asked.ms, asked };
   if (answer.isTruncated || answer.rows.length > options.maxTriples) return tooLarge();
-  const statements = answer.rows.flatMap((row) => (row.s && row.p && row.o ? [{ subject: termOf(row.s), predicate: termOf(row.p), object: termOf(row.o) }] : []));
-  return { ok: true, statements, asked };
+  // A SELECT may repeat a row (a path reached twice): each triple once.
+  const distinct = new Map<string, Statement>();
+  for (const { s, p, o } of answer.rows) if (s && p && o) distinct.set(rowKey(s, p, o), { subject: termOf(s), predicate: termOf(p), object: termOf(o) });
+  return { ok: true, statements: [...distinct.values()], asked };
 }
 
 /** Stages statements at the endpoint's trust: a fact already held at a higher confidence keeps it. */
