@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import type { Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -31,6 +32,8 @@ function contentSecurityPolicy(): Plugin {
 }
 
 export default defineConfig({
+  // sparql-http-client's default fetch is never used (see src/core/sparql/native-fetch.ts).
+  resolve: { alias: { 'nodeify-fetch': fileURLToPath(new URL('./src/core/sparql/native-fetch.ts', import.meta.url)) } },
   server: { headers: DEV_SERVER_HEADERS },
   preview: { headers: SECURITY_HEADERS },
   // For `vite dev`: wllama's esm/index.js is one bundle already; served as it is.
