@@ -29,4 +29,5 @@ export const PROVENANCE_KIND_LABELS = {
   reflection: 'Reflected',
   model: 'Said by a model',
   abandonment: 'Abandoned',
+  sparql: 'Brought in from a SPARQL endpoint',
 } as const satisfies Record<ProvenanceRecord['kind'], string>;
