@@ -3,8 +3,7 @@ import { symbolKey, symbolSchema } from '#core/kg/symbol.ts';
 import { tripleSchema } from '#core/kg/triple.ts';
 import { type Problem, problemsFromZod, type Result } from '#core/result.ts';
 import { KnowledgeGraph } from '#core/kg/graph.ts';
-import type { Table } from 'dexie';
-import { ACTIVE_SESSION_KEY, type AnimaDatabase, deleteSessionRows, sessionTables } from '#core/store/database.ts';
+import { ACTIVE_SESSION_KEY, type AnimaDatabase, deleteSessionRows, sessionTables, type StoreTable } from '#core/store/database.ts';
 import { chunksOfGraph } from '#core/store/graph-chunks.ts';
 import { readGraphRows } from '#core/store/kg-repository.ts';
 import { provenanceRecordSchema } from '#core/kg/provenance.ts';
@@ -239,7 +238,7 @@ function migrateSnapshot(value: unknown): unknown {
 export type RestoreTarget = { sessionId?: string; name?: string; madeAt?: number; personaId?: number; activate?: boolean };
 
 /** The tables of the snapshot's numbered parts. */
-const numberedTables = (db: AnimaDatabase): Record<NumberedPart, Table<{ id?: number }, number>> => ({
+const numberedTables = (db: AnimaDatabase): Record<NumberedPart, StoreTable<{ id?: number }, number>> => ({
   provenance: db.provenance,
   goals: db.goals,
   workingMemory: db.workingMemory,

@@ -37,6 +37,9 @@ import type { SessionRecord } from './session.ts';
 /** A key-value setting. */
 export type SettingRecord = { key: string; value: unknown };
 
+/** A table of the database, named for the areas above store/ so only store/ imports Dexie. */
+export type StoreTable<Row, Key> = Table<Row, Key>;
+
 /** Options for opening the database; Node passes fake-indexeddb here. */
 export type DatabaseOptions = Pick<DexieOptions, 'indexedDB' | 'IDBKeyRange'>;
 
