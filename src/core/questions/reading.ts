@@ -36,13 +36,14 @@ export function readQuestion(graph: KnowledgeGraph, question: string): Result<Re
   const words = wordsOf(text);
   if (words.length === 0) return problem('the question has no words, only signs or emoji');
   const vocabulary = vocabularyOf(graph);
-  const foreign = words.find((word) => {
+  // An empty graph has no script yet: its goals wait for an import or an endpoint to answer them.
+  const foreign = vocabulary.scripts.size === 0 ? undefined : words.find((word) => {
     const script = scriptOf(word.text);
     return script !== undefined && !vocabulary.scripts.has(script);
   });
   if (foreign)
     return problem(
-      `the question is written in ${scriptOf(foreign.text)} script (at character ${foreign.start + 1}, "${foreign.text}"), and this graph names its things in ${[...vocabulary.scripts].join(', ') || 'no script'}`,
+      `the question is written in ${scriptOf(foreign.text)} script (at character ${foreign.start + 1}, "${foreign.text}"), and this graph names its things in ${[...vocabulary.scripts].join(', ')}`,
     );
   return { ok: true, value: new Reader(graph, vocabulary, text, words).read() };
 }
