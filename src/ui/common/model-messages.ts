@@ -1,5 +1,5 @@
 import type { AgentApi, CycleRecord, RunUsage } from '#core/api.ts';
-import { countText } from '#core/count-text.ts';
+import { countText } from '#core/api.ts';
 
 /** Which model runs bind, as the agent shows it (whether an API key is stored, never the key). */
 export type InferenceView = Awaited<ReturnType<AgentApi['inferenceGet']>>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AnswerView } from '#core/questions/answer-schema.ts';
+import type { AnswerView } from '#core/api.ts';
 import { answerCsv, answerFileName, answerHeadline, answerPage } from './answer-messages.ts';
 
 const list = (count: number): AnswerView => ({ kind: 'entities', reading: 'every ?x', entities: Array.from({ length: count }, (_, index) => ({ symbol: index + 1, label: `Thing ${index + 1}` })) });

@@ -1,4 +1,4 @@
-import type { AnswerView } from '#core/questions/answer-schema.ts';
+import type { AnswerView } from '#core/api.ts';
 
 /** How many of an answer's entities one page shows. */
 export const ANSWER_PAGE_SIZE = 50;

@@ -1,6 +1,6 @@
 import type { AgentApi } from '#core/api.ts';
 import { describeProblem } from '#core/result.ts';
-import { countText } from '#core/count-text.ts';
+import { countText } from '#core/api.ts';
 import { runUsageText } from '../common/model-messages.ts';
 import { storageFullRunText } from '../storage/storage-messages.ts';
 

@@ -1,6 +1,6 @@
 import { PART_TYPE_TITLES, type ArcView, type AssembledPersonaView, type PersonaImportPreview, type PersonaManifest, type PersonaSummary, type TraitType } from '#core/api.ts';
 import { type Problem, describeProblem } from '#core/result.ts';
-import { countText } from '#core/count-text.ts';
+import { countText } from '#core/api.ts';
 
 /**
  * The words of the Personas screen, kept apart from its components so they can be tested: what

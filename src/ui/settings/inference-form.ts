@@ -1,6 +1,6 @@
 import type { AgentApi } from '#core/api.ts';
 import { describeProblem } from '#core/result.ts';
-import { countText } from '#core/count-text.ts';
+import { countText } from '#core/api.ts';
 import { type InferenceView, boundModelText, bottleneckText, providerLabel } from '../common/model-messages.ts';
 
 /** The providers a run can bind. */
