@@ -1,1 +1,0 @@
-import{A as e,J as t,M as n,S as r,W as i,ht as a,v as o}from"./download-CWXZEoxt.js";var s=n(`<span><!></span>`);function c(n,c){var l=s(),u=t(l);r(u,()=>c.children),a(l),i(()=>o(l,1,`badge ${c.tone??``}`,`svelte-h8ty8u`)),e(n,l)}export{c as t};

@@ -1,1 +1,0 @@
-const e={webllm:`anima-webllm-code`,wllama:`anima-wllama-code`};async function t(e,t){if(typeof caches<`u`)try{let n=await caches.open(e);await Promise.all(t.map(async e=>await n.match(e)??n.add(e)))}catch(e){console.warn(`the engine's code could not be kept for offline use: ${e instanceof Error?e.message:String(e)}`)}}export{t as n,e as t};

@@ -1,1 +1,0 @@
-async function e(){return(await import(`./question-answering-Cs2ED2zJ.js`)).questionAnswering}export{e as t};

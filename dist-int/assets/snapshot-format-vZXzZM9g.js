@@ -1,1 +1,0 @@
-const e=`anima-snapshot`,t={maxBytes:256*2**20};export{e as n,t};

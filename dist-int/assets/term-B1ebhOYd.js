@@ -1,1 +1,0 @@
-const e=`http://www.w3.org/2000/01/rdf-schema#label`,t=`http://www.w3.org/2001/XMLSchema#string`;export{t as n,e as t};
