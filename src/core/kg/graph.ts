@@ -30,6 +30,8 @@ export class KnowledgeGraph {
   readonly #symbolsByIri = new Map<string, KgSymbol>();
   /** IRI symbols by the key of their local name, which their label may carry with a suffix. */
   readonly #symbolsByLocalName = new Map<string, number[]>();
+  /** Literals with a language or datatype by their text (a plain one is found by its key). */
+  readonly #taggedLiterals = new Map<string, number[]>();
   #columns: TripleColumns;
   #count = 0;
   readonly #keys: TripleKeyIndex;
@@ -37,6 +39,7 @@ export class KnowledgeGraph {
   readonly #byPredicate = new Map<number, number[]>();
   readonly #byObject = new Map<number, number[]>();
   #nextSymbolId = 1;
+  #version = 0;
 
   constructor(expectedTriples = 1024) {
     this.#columns = allocateColumns(Math.max(16, expectedTriples));
@@ -57,6 +60,7 @@ export class KnowledgeGraph {
     graph.#columns = columns.subjects.length >= Math.max(16, count) ? columns : resizeColumns(columns, count, Math.max(16, count));
     for (let position = 0; position < count; position++) graph.#index(position);
     graph.#count = count;
+    graph.#version++;
     return graph;
   }
 
@@ -66,6 +70,11 @@ export class KnowledgeGraph {
 
   get tripleCount(): number {
     return this.#count;
+  }
+
+  /** Grows with every applied change: what is computed from the graph is valid while it stays. */
+  get version(): number {
+    return this.#version;
   }
 
   /** The id the next new symbol gets. */
@@ -104,6 +113,12 @@ export class KnowledgeGraph {
     const named = this.symbolByLabel(name);
     const byLocalName = (this.#symbolsByLocalName.get(labelKey(name)) ?? []).map((id) => this.#symbolsById.get(id)!);
     return [...new Set([...(named ? [named] : []), ...byLocalName])];
+  }
+
+  /** Every literal of this text, whatever its language or datatype ("chat"@fr, "chat"@en, "chat"). */
+  literalsValued(text: string): KgSymbol[] {
+    const plain = this.#symbolsByKey.get(literalKey(text));
+    return [...(plain ? [plain] : []), ...(this.#taggedLiterals.get(text) ?? []).map((id) => this.#symbolsById.get(id)!)];
   }
 
   symbols(): IterableIterator<KgSymbol> {
@@ -217,9 +232,11 @@ export class KnowledgeGraph {
 
   /** Applies a stored delta: new symbols, new triples appended in order, raised confidences, removals. */
   apply(delta: GraphDelta): void {
+    this.#version++;
     for (const symbol of delta.symbols) {
       this.#symbolsById.set(symbol.id, symbol);
       this.#symbolsByKey.set(symbolKey(symbol), symbol);
+      if (symbol.kind === 'literal' && (symbol.language !== undefined || symbol.datatype !== undefined)) pushTo(this.#taggedLiterals, symbol.label, symbol.id);
       if (symbol.iri !== undefined) {
         this.#symbolsByIri.set(symbol.iri, symbol);
         pushTo(this.#symbolsByLocalName, labelKey(localName(symbol.iri)), symbol.id);

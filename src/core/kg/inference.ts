@@ -1,24 +1,31 @@
 import type { ProvenanceDraft } from './provenance.ts';
 import type { GraphDelta, KnowledgeGraph } from './graph.ts';
 import { type Triple, tripleKey } from './triple.ts';
+import { GraphVocabulary, OWL_SYMMETRIC_PROPERTY, OWL_TRANSITIVE_PROPERTY, RDF_TYPE, RDFS_DOMAIN, RDFS_RANGE, SKOS_BROADER, SKOS_NARROWER } from './vocabulary.ts';
 
 /**
  * A built-in rule. `transitive`: p(a,b) & p(b,c) -> p(a,c); `symmetric`: p(a,b) -> p(b,a);
- * `inverse`: p(a,b) -> q(b,a) and q(a,b) -> p(b,a). Predicates are relation labels.
+ * `inverse`: p(a,b) -> q(b,a) and q(a,b) -> p(b,a). Predicates are relation names (or IRIs).
  */
 export type InferenceRule =
   | { name: string; kind: 'transitive' | 'symmetric'; predicate: string; factor: number }
   | { name: string; kind: 'inverse'; predicate: string; inverse: string; factor: number };
 
-/** The rules of DESIGN.md section 4, plus has-part as the inverse of part-of (the starter graph uses both). */
+/**
+ * The rules of DESIGN.md section 4, plus has-part as the inverse of part-of (the starter graph
+ * uses both). A relation's name stands for everything the vocabulary says means it (see
+ * GraphVocabulary.relationNamed): `is-a-transitive` is also RDFS's subclass and type entailment.
+ */
 export const BUILT_IN_RULES: readonly InferenceRule[] = [
   { name: 'is-a-transitive', kind: 'transitive', predicate: 'is-a', factor: 0.95 },
   { name: 'part-of-transitive', kind: 'transitive', predicate: 'part-of', factor: 0.9 },
   { name: 'has-a-transitive', kind: 'transitive', predicate: 'has-a', factor: 0.85 },
+  { name: 'narrower-transitive', kind: 'transitive', predicate: 'has-instance', factor: 0.95 },
   { name: 'similar-to-symmetric', kind: 'symmetric', predicate: 'similar-to', factor: 1 },
   { name: 'parent-child-inverse', kind: 'inverse', predicate: 'parent-of', inverse: 'child-of', factor: 1 },
   { name: 'contains-part-of-inverse', kind: 'inverse', predicate: 'contains', inverse: 'part-of', factor: 1 },
   { name: 'has-part-part-of-inverse', kind: 'inverse', predicate: 'has-part', inverse: 'part-of', factor: 1 },
+  { name: 'broader-narrower-inverse', kind: 'inverse', predicate: SKOS_BROADER, inverse: SKOS_NARROWER, factor: 1 },
 ];
 
 export type InferenceOptions = {
@@ -49,6 +56,57 @@ export type InferenceResult = { derivations: Derivation[]; iterations: number; i
 type Fact = { subject: number; predicate: number; object: number; confidence: number };
 
 /**
+ * A rule as it applies to one graph's predicates. `chain`: a P b (P a member) and b Q c (Q in
+ * `chain`) give a P c, so a type climbs the class chain but never through a type of a type;
+ * `chainBothWays` (owl:equivalentClass) is a chain read in both directions. `typing`: a P b and P
+ * rdfs:domain C give a rdf:type C (rdfs:range: b rdf:type C).
+ */
+type ActiveRule =
+  | { rule: { name: string; factor: number }; kind: 'transitive'; members: Set<number>; chain: Set<number>; chainBothWays: Set<number> }
+  | { rule: { name: string; factor: number }; kind: 'symmetric'; members: Set<number> }
+  | { rule: { name: string; factor: number }; kind: 'inverse'; predicate: number; inverse: number }
+  | { rule: { name: string; factor: number }; kind: 'typing'; classes: Map<number, number[]>; schemaPredicate: number; type: number; isRange: boolean };
+
+/** The named rules and the ones the graph's own schema declares (owl:TransitiveProperty, owl:inverseOf, rdfs:domain, ...), over its predicates. */
+function activeRules(graph: KnowledgeGraph, rules: readonly InferenceRule[]): ActiveRule[] {
+  const vocabulary = GraphVocabulary.of(graph);
+  const relation = (name: string) => vocabulary.relationNamed(name).ids.filter((id) => graph.symbol(id)?.kind !== 'literal');
+  // Inverse rules pair the relations the graph names so: a rule never invents a relation the graph
+  // does not use, nor fills one vocabulary's every synonym (queries read those through the vocabulary).
+  const named = (name: string) => {
+    const byIri = graph.symbolByIri(name);
+    return byIri ? [byIri.id] : graph.symbolsNamed(name).filter((symbol) => symbol.kind !== 'literal').map((symbol) => symbol.id);
+  };
+  const types = vocabulary.typeIds();
+  const active: ActiveRule[] = [];
+  const transitive = (rule: { name: string; factor: number }, members: number[], chainBothWays: number[] = []) => {
+    if (members.length > 0) active.push({ rule, kind: 'transitive', members: new Set(members), chain: new Set(members.filter((id) => !types.has(id))), chainBothWays: new Set(chainBothWays) });
+  };
+  for (const rule of rules) {
+    if (rule.kind === 'transitive') transitive(rule, relation(rule.predicate), rule.predicate === 'is-a' ? vocabulary.equivalentClassIds() : []);
+    else if (rule.kind === 'symmetric') {
+      const members = relation(rule.predicate);
+      if (members.length > 0) active.push({ rule, kind: 'symmetric', members: new Set(members) });
+    } else if (rule.kind === 'inverse') for (const predicate of named(rule.predicate)) for (const inverse of named(rule.inverse)) active.push({ rule, kind: 'inverse', predicate, inverse });
+  }
+  for (const predicate of vocabulary.declared(OWL_TRANSITIVE_PROPERTY)) transitive({ name: 'owl-transitive', factor: 0.95 }, [...vocabulary.relationOf(predicate).ids]);
+  for (const predicate of vocabulary.declared(OWL_SYMMETRIC_PROPERTY)) active.push({ rule: { name: 'owl-symmetric', factor: 1 }, kind: 'symmetric', members: new Set(vocabulary.relationOf(predicate).ids) });
+  for (const [predicate, inverse] of vocabulary.inversePairs()) active.push({ rule: { name: 'owl-inverse', factor: 1 }, kind: 'inverse', predicate, inverse });
+  // Typing states membership with rdf:type, or with is-a in a graph that says membership so.
+  const type = vocabulary.idOf(RDF_TYPE) ?? named('is-a')[0];
+  if (type !== undefined)
+    for (const [schemaIri, isRange] of [
+      [RDFS_DOMAIN, false],
+      [RDFS_RANGE, true],
+    ] as const) {
+      const schemaPredicate = vocabulary.idOf(schemaIri);
+      const classes = vocabulary.typing(schemaIri);
+      if (schemaPredicate !== undefined && classes.size > 0) active.push({ rule: { name: isRange ? 'rdfs-range' : 'rdfs-domain', factor: 1 }, kind: 'typing', classes, schemaPredicate, type, isRange });
+    }
+  return active;
+}
+
+/**
  * Forward chaining with the built-in rules over the domain triples of the graph (never metadata),
  * semi-naively: each round joins only the facts that are new or stronger since the last round.
  * A derived fact's confidence is the product of its premises' times the rule's factor; a fact
@@ -56,16 +114,7 @@ type Fact = { subject: number; predicate: number; object: number; confidence: nu
  */
 export function inferRules(graph: KnowledgeGraph, options: InferenceOptions = {}): InferenceResult {
   const { rules = BUILT_IN_RULES, minConfidence = 0.1, maxIterations = 10, maxDerived = 200_000, restrictTo } = options;
-  // Rules never invent relations: a rule fires only when the graph has every relation it names,
-  // so a graph that says part-of never fills up with contains (or has-part) mirrors.
-  // A rule applies to every relation of its name (see KnowledgeGraph.symbolsNamed), each on its own.
-  const relationsNamed = (name: string) => graph.symbolsNamed(name).filter((symbol) => symbol.kind !== 'literal').map((symbol) => symbol.id);
-  type ActiveRule = { rule: InferenceRule; predicate: number; inverse: number };
-  const active: ActiveRule[] = rules.flatMap((rule) =>
-    relationsNamed(rule.predicate).flatMap((predicate): ActiveRule[] =>
-      rule.kind === 'inverse' ? relationsNamed(rule.inverse).map((inverse) => ({ rule, predicate, inverse })) : [{ rule, predicate, inverse: predicate }],
-    ),
-  );
+  const active = activeRules(graph, rules);
 
   // Current best facts of the rule predicates (stored, then derived), indexed both ways.
   const known = new Map<string, Fact>();
@@ -83,7 +132,20 @@ export function inferRules(graph: KnowledgeGraph, options: InferenceOptions = {}
     pushTo(byObject, fact.predicate, fact.object, fact);
     return fact;
   };
-  const rulePredicates = new Set(active.flatMap(({ predicate, inverse }) => [predicate, inverse]));
+  const rulePredicates = new Set(
+    active.flatMap((rule) => {
+      switch (rule.kind) {
+        case 'transitive':
+          return [...rule.members, ...rule.chain, ...rule.chainBothWays];
+        case 'symmetric':
+          return [...rule.members];
+        case 'inverse':
+          return [rule.predicate, rule.inverse];
+        case 'typing':
+          return [...rule.classes.keys()];
+      }
+    }),
+  );
   let frontier: Fact[] = [];
   const { subjects, objects, confidences } = graph.columns;
   for (const predicate of rulePredicates) {
@@ -94,6 +156,7 @@ export function inferRules(graph: KnowledgeGraph, options: InferenceOptions = {}
       frontier.push(index({ subject, predicate, object, confidence: confidences[position]! }));
     }
   }
+  const facts = (byKey: Map<number, Map<number, Fact[]>>, predicate: number, key: number) => byKey.get(predicate)?.get(key) ?? [];
 
   const derivations = new Map<string, Derivation>();
   let iterations = 0;
@@ -101,9 +164,9 @@ export function inferRules(graph: KnowledgeGraph, options: InferenceOptions = {}
   while (frontier.length > 0 && iterations < maxIterations && !isTruncated) {
     iterations++;
     const next = new Map<string, Fact>();
-    const propose = (subject: number, predicate: number, object: number, rule: InferenceRule, premises: Fact[]) => {
+    const propose = (subject: number, predicate: number, object: number, rule: ActiveRule, premises: Fact[]) => {
       if (subject === object && rule.kind === 'transitive') return;
-      const confidence = premises.reduce((product, premise) => product * premise.confidence, rule.factor);
+      const confidence = premises.reduce((product, premise) => product * premise.confidence, rule.rule.factor);
       if (confidence < minConfidence) return;
       const key = tripleKey(subject, predicate, object);
       const current = known.get(key);
@@ -115,18 +178,38 @@ export function inferRules(graph: KnowledgeGraph, options: InferenceOptions = {}
         return;
       }
       next.set(key, { subject, predicate, object, confidence });
-      derivations.set(key, { subject, predicate, object, confidence, rule: rule.name, premises: premises.map((premise) => ({ ...premise })) });
+      derivations.set(key, { subject, predicate, object, confidence, rule: rule.rule.name, premises: premises.map((premise) => ({ ...premise })) });
     };
     for (const fact of frontier) {
-      for (const { rule, predicate, inverse } of active) {
-        if (rule.kind === 'transitive' && fact.predicate === predicate) {
-          for (const after of bySubject.get(predicate)?.get(fact.object) ?? []) propose(fact.subject, predicate, after.object, rule, [fact, after]);
-          for (const before of byObject.get(predicate)?.get(fact.subject) ?? []) propose(before.subject, predicate, fact.object, rule, [before, fact]);
-        } else if (rule.kind === 'symmetric' && fact.predicate === predicate) {
-          propose(fact.object, predicate, fact.subject, rule, [fact]);
+      for (const rule of active) {
+        if (rule.kind === 'transitive') {
+          if (rule.members.has(fact.predicate)) {
+            for (const chain of rule.chain) for (const after of facts(bySubject, chain, fact.object)) propose(fact.subject, fact.predicate, after.object, rule, [fact, after]);
+            for (const chain of rule.chainBothWays) {
+              for (const after of facts(bySubject, chain, fact.object)) propose(fact.subject, fact.predicate, after.object, rule, [fact, after]);
+              for (const after of facts(byObject, chain, fact.object)) propose(fact.subject, fact.predicate, after.subject, rule, [fact, after]);
+            }
+          }
+          if (rule.chain.has(fact.predicate))
+            for (const member of rule.members) for (const before of facts(byObject, member, fact.subject)) propose(before.subject, member, fact.object, rule, [before, fact]);
+          if (rule.chainBothWays.has(fact.predicate))
+            for (const member of rule.members) {
+              for (const before of facts(byObject, member, fact.subject)) propose(before.subject, member, fact.object, rule, [before, fact]);
+              for (const before of facts(byObject, member, fact.object)) propose(before.subject, member, fact.subject, rule, [before, fact]);
+            }
+        } else if (rule.kind === 'symmetric') {
+          if (rule.members.has(fact.predicate)) propose(fact.object, fact.predicate, fact.subject, rule, [fact]);
         } else if (rule.kind === 'inverse') {
-          if (fact.predicate === predicate) propose(fact.object, inverse, fact.subject, rule, [fact]);
-          else if (fact.predicate === inverse) propose(fact.object, predicate, fact.subject, rule, [fact]);
+          if (fact.predicate === rule.predicate) propose(fact.object, rule.inverse, fact.subject, rule, [fact]);
+          else if (fact.predicate === rule.inverse) propose(fact.object, rule.predicate, fact.subject, rule, [fact]);
+        } else {
+          const member = rule.isRange ? fact.object : fact.subject;
+          if (rule.isRange && graph.symbol(member)?.kind === 'literal') continue;
+          for (const type of rule.classes.get(fact.predicate) ?? []) {
+            const schemaPosition = graph.positionOf(fact.predicate, rule.schemaPredicate, type);
+            const schemaFact = { subject: fact.predicate, predicate: rule.schemaPredicate, object: type, confidence: schemaPosition === -1 ? 1 : confidences[schemaPosition]! };
+            propose(member, rule.type, type, rule, [fact, schemaFact]);
+          }
         }
       }
     }
@@ -154,41 +237,40 @@ export function focusRegion(graph: KnowledgeGraph, focus: readonly number[], rul
   const { subjects, objects, predicates } = graph.columns;
   const inRegion = new Set<string>();
   const focusSet = new Set(focus);
-  const idsNamed = (name: string) => graph.symbolsNamed(name).map((symbol) => symbol.id);
-  const transitive = new Set(rules.filter((rule) => rule.kind === 'transitive').flatMap((rule) => idsNamed(rule.predicate)));
-  for (const rule of rules.filter((candidate) => candidate.kind === 'transitive')) {
-    // X has-part Y says Y part-of X: an inverse relation's facts are this relation's, reversed.
+  const active = activeRules(graph, rules);
+  const transitive = new Set<number>();
+  for (const rule of active) {
+    if (rule.kind !== 'transitive') continue;
+    // Up from a symbol: symbol P X (P a member, a chain or an equivalence), or X Q symbol for Q an inverse
+    // (X has-part Y says Y part-of X; X skos:narrower Y says Y is-a X). Down: the reverse.
+    const forwards = new Set([...rule.members, ...rule.chain, ...rule.chainBothWays]);
     const inverses = new Set(
-      rules.flatMap((other) =>
-        other.kind !== 'inverse' ? [] : other.inverse === rule.predicate ? idsNamed(other.predicate) : other.predicate === rule.predicate ? idsNamed(other.inverse) : [],
-      ),
+      active.flatMap((other) => (other.kind !== 'inverse' ? [] : rule.members.has(other.inverse) ? [other.predicate] : rule.members.has(other.predicate) ? [other.inverse] : [])),
     );
-    for (const predicate of idsNamed(rule.predicate)) {
-      for (const isUp of [true, false]) {
-        const seen = new Set(focus);
-        let frontier = [...focus];
-        while (frontier.length > 0) {
-          const reached: number[] = [];
-          const visit = (position: number, other: number) => {
-            inRegion.add(tripleKey(subjects[position]!, predicates[position]!, objects[position]!));
-            if (!seen.has(other)) {
-              seen.add(other);
-              reached.push(other);
-            }
-          };
-          for (const symbol of frontier) {
-            // Up: symbol p X, or X q symbol; down: X p symbol, or symbol q X.
-            for (const position of graph.positionsFrom(symbol)) {
-              const relation = predicates[position]!;
-              if ((isUp && relation === predicate) || (!isUp && inverses.has(relation))) visit(position, objects[position]!);
-            }
-            for (const position of graph.positionsTo(symbol)) {
-              const relation = predicates[position]!;
-              if ((!isUp && relation === predicate) || (isUp && inverses.has(relation))) visit(position, subjects[position]!);
-            }
+    for (const member of forwards) transitive.add(member);
+    for (const isUp of [true, false]) {
+      const seen = new Set(focus);
+      let frontier = [...focus];
+      while (frontier.length > 0) {
+        const reached: number[] = [];
+        const visit = (position: number, other: number) => {
+          inRegion.add(tripleKey(subjects[position]!, predicates[position]!, objects[position]!));
+          if (!seen.has(other)) {
+            seen.add(other);
+            reached.push(other);
           }
-          frontier = reached;
+        };
+        for (const symbol of frontier) {
+          for (const position of graph.positionsFrom(symbol)) {
+            const relation = predicates[position]!;
+            if ((isUp && forwards.has(relation)) || (!isUp && inverses.has(relation)) || rule.chainBothWays.has(relation)) visit(position, objects[position]!);
+          }
+          for (const position of graph.positionsTo(symbol)) {
+            const relation = predicates[position]!;
+            if ((!isUp && forwards.has(relation)) || (isUp && inverses.has(relation)) || rule.chainBothWays.has(relation)) visit(position, subjects[position]!);
+          }
         }
+        frontier = reached;
       }
     }
   }

@@ -1,20 +1,8 @@
 import type { KgSymbol } from './symbol.ts';
 import { localName } from './symbol.ts';
-import { RDFS_LABEL } from './term.ts';
+import { NAME_IRIS } from './vocabulary.ts';
 
-/** Relations that name a thing rather than say something about it, by IRI. */
-const NAME_IRIS = new Set([
-  RDFS_LABEL,
-  'http://www.w3.org/2004/02/skos/core#prefLabel',
-  'http://www.w3.org/2004/02/skos/core#altLabel',
-  'http://www.w3.org/2004/02/skos/core#hiddenLabel',
-  'http://schema.org/name',
-  'https://schema.org/name',
-  'http://schema.org/alternateName',
-  'https://schema.org/alternateName',
-  'http://xmlns.com/foaf/0.1/name',
-  'http://xmlns.com/foaf/0.1/nick',
-]);
+const NAME_IRI_SET = new Set(NAME_IRIS);
 
 /** The words of a relation's name, lower case: `alpha-2` → alpha 2, `countryCode` → country code. */
 export function relationWords(relation: Pick<KgSymbol, 'label' | 'iri'>): string[] {
@@ -32,7 +20,7 @@ export function relationWords(relation: Pick<KgSymbol, 'label' | 'iri'>): string
  * so similarity leaves them out and analogy never copies them.
  */
 export function isNameRelation(relation: Pick<KgSymbol, 'label' | 'iri'>): boolean {
-  if (relation.iri !== undefined && NAME_IRIS.has(relation.iri)) return true;
+  if (relation.iri !== undefined && NAME_IRI_SET.has(relation.iri)) return true;
   const words = relationWords(relation);
   const last = words.at(-1);
   return last === 'label' || last === 'name' || last === 'nick' || last === 'nickname' || last === 'alias' || words.join('') === 'preflabel' || words.join('') === 'altlabel';

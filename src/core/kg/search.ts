@@ -1,6 +1,6 @@
 import type { KnowledgeGraph } from './graph.ts';
 import type { KgSymbol } from './symbol.ts';
-import { RDFS_LABEL } from './term.ts';
+import { RDFS_LABEL } from './vocabulary.ts';
 
 /** A symbol found by search, and the text that matched (its own label, or an rdfs:label value). */
 export type SearchHit = { symbol: KgSymbol; matchedText: string; isLabelLiteral: boolean };

@@ -9,6 +9,3 @@ export type Term =
   | { type: 'blank'; value: string }
   | { type: 'literal'; value: string; datatype?: string; language?: string };
 
-/** rdfs:label: its literal values are kept as triples and are searchable. */
-export const RDFS_LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
-export const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';

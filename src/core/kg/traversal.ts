@@ -111,25 +111,42 @@ function joinPath(fromStart: Map<number, PathStep | null>, fromEnd: Map<number, 
 }
 
 /**
- * Every symbol that reaches `target` through one or more `predicate` triples, e.g. all the
- * (transitive) subclasses and instances of Mammal through is-a. Breadth-first over the object
- * index; cycles are safe. In discovery order (nearest first).
+ * A relation to follow: `members` say it forwards, `inverseIds` backwards; a chain continues only
+ * through `chain` (through subclassing, never through a type: see GraphVocabulary.typeIds).
  */
-export function transitiveClosure(graph: KnowledgeGraph, predicate: number, target: number): number[] {
+export type ClosureRelation = { members: Iterable<number>; chain?: Iterable<number>; inverseIds?: Iterable<number> };
+
+/**
+ * Every symbol that reaches `target` through one or more `predicate` triples, e.g. all the
+ * (transitive) subclasses and instances of Mammal through is-a (or through rdfs:subClassOf and
+ * rdf:type). Breadth-first over the object index; cycles are safe. In discovery order (nearest first).
+ */
+export function transitiveClosure(graph: KnowledgeGraph, predicate: number | ClosureRelation, target: number): number[] {
+  const relation = typeof predicate === 'number' ? { members: [predicate] } : predicate;
+  const members = new Set(relation.members);
+  const chain = new Set(relation.chain ?? members);
+  const inverses = new Set(relation.inverseIds ?? []);
   const reached = new Set<number>([target]);
+  const expanded = new Set<number>([target]);
   const order: number[] = [];
-  const { subjects, predicates } = graph.columns;
+  const { subjects, predicates, objects } = graph.columns;
   let frontier = [target];
   while (frontier.length > 0) {
     const next: number[] = [];
-    for (const object of frontier) {
-      for (const position of graph.positionsTo(object)) {
-        const subject = subjects[position]!;
-        if (predicates[position] !== predicate || reached.has(subject)) continue;
-        reached.add(subject);
-        order.push(subject);
-        next.push(subject);
+    const reach = (symbol: number, through: number) => {
+      if (!reached.has(symbol)) {
+        reached.add(symbol);
+        order.push(symbol);
       }
+      // A member reached only through rdf:type is an instance: nothing is a member of it through this chain.
+      if ((chain.has(through) || inverses.has(through)) && !expanded.has(symbol)) {
+        expanded.add(symbol);
+        next.push(symbol);
+      }
+    };
+    for (const object of frontier) {
+      for (const position of graph.positionsTo(object)) if (members.has(predicates[position]!)) reach(subjects[position]!, predicates[position]!);
+      if (inverses.size > 0) for (const position of graph.positionsFrom(object)) if (inverses.has(predicates[position]!)) reach(objects[position]!, predicates[position]!);
     }
     frontier = next;
   }

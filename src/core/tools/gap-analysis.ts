@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RDFS_LABEL } from '#core/kg/term.ts';
+import { GraphVocabulary, RDFS_LABEL } from '#core/kg/vocabulary.ts';
 import type { Tool } from './tool.ts';
 
 const MAX_PARENTS = 2;
@@ -22,7 +22,7 @@ export const gapAnalysis: Tool<{ symbol: number }> = {
   run(input, state) {
     const { graph } = state;
     const label = (id: number) => graph.symbol(id)?.label ?? `#${id}`;
-    const isA = new Set(graph.symbolsNamed('is-a').map((symbol) => symbol.id));
+    const isA = new Set(GraphVocabulary.of(graph).relationNamed('is-a').ids);
     // Names (rdfs:label) are not knowledge a symbol lacks; literal values are not places to go.
     const labelPredicate = graph.symbolByIri(RDFS_LABEL)?.id;
     const own = new Set(graph.outgoing(input.symbol).filter((triple) => !graph.isMetadata(triple)).map((triple) => triple.predicate));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { derivationProvenance, focusRegion, stageInference } from '#core/kg/inference.ts';
+import { GraphVocabulary } from '#core/kg/vocabulary.ts';
 import type { FactIds, Tool } from './tool.ts';
 
 /**
@@ -17,7 +18,8 @@ export const inferRules: Tool<{ minConfidence: number }> = {
   unavailableBecause: (state) =>
     state.inferredAtTripleCount === state.graph.tripleCount ? 'the rules have already run around this goal on the graph as it is' : undefined,
   baseScore(state) {
-    const ruleRelations = ['is-a', 'part-of', 'has-a', 'has-part', 'similar-to', 'parent-of', 'child-of', 'contains'].flatMap((name) => state.graph.symbolsNamed(name).map((symbol) => symbol.id));
+    const vocabulary = GraphVocabulary.of(state.graph);
+    const ruleRelations = ['is-a', 'part-of', 'has-a', 'has-part', 'similar-to', 'parent-of', 'child-of', 'contains'].flatMap((name) => vocabulary.relationNamed(name).ids);
     // Positions and columns, with an early exit: goal symbols can have very many facts.
     const { predicates } = state.graph.columns;
     const usesRule = (positions: readonly number[]) => positions.some((position) => ruleRelations.includes(predicates[position]!));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BUILT_IN_RULES } from '#core/kg/inference.ts';
 import { shortestPath, transitiveClosure } from '#core/kg/traversal.ts';
+import { GraphVocabulary } from '#core/kg/vocabulary.ts';
 import { factIdsOf, type FactIds, type Tool, type ToolOutcome, type ToolState } from './tool.ts';
 import { bottleneckOutcome, goalContextOf, type ModelAccess, modelFactsChange } from './model-facts.ts';
 import { askWithTools } from './model-steps.ts';
@@ -14,7 +15,7 @@ const TRANSITIVE = BUILT_IN_RULES.filter((rule) => rule.kind === 'transitive').m
  * bound, where no proof applies, the model answers from the facts around the goal: its answer and
  * the facts it stands on (stored at a capped confidence), or a truthful bottleneck.
  */
-export const reason: Tool<{ mode: 'closure'; predicate: number; target: number } | { mode: 'connect'; from: number; to: number } | { mode: 'model'; question: string }> = {
+export const reason: Tool<{ mode: 'closure'; predicate: number; target: number; relation?: string } | { mode: 'connect'; from: number; to: number } | { mode: 'model'; question: string }> = {
   name: 'reason',
   description: 'derive an answer by proof over the graph, or ask the bound model from the facts around the goal',
   archetype: 'sage',
@@ -24,7 +25,7 @@ export const reason: Tool<{ mode: 'closure'; predicate: number; target: number }
   capabilities: ['readKg', 'reason', 'writeKg', 'llm'],
   capabilitiesOf: (input) => (input.mode === 'model' ? ['readKg', 'reason', 'writeKg', 'llm'] : ['readKg', 'reason']),
   input: z.discriminatedUnion('mode', [
-    z.object({ mode: z.literal('closure'), predicate: z.number().int(), target: z.number().int() }),
+    z.object({ mode: z.literal('closure'), predicate: z.number().int(), target: z.number().int(), relation: z.string().min(1).max(200).optional() }),
     z.object({ mode: z.literal('connect'), from: z.number().int(), to: z.number().int() }),
     z.object({ mode: z.literal('model'), question: z.string().min(1).max(2000) }),
   ]),
@@ -50,12 +51,17 @@ export const reason: Tool<{ mode: 'closure'; predicate: number; target: number }
         symbols: [...new Set(path.flatMap((step) => [step.triple.subject, step.triple.object]))],
       };
     }
-    const reached = transitiveClosure(graph, input.predicate, input.target);
+    // The relation as the vocabulary defines it: is-a is also rdf:type up rdfs:subClassOf chains.
+    const vocabulary = GraphVocabulary.of(graph);
+    const relation = input.relation !== undefined ? vocabulary.relationNamed(input.relation) : vocabulary.relationOf(input.predicate);
+    const types = vocabulary.typeIds();
+    const members = new Set([input.predicate, ...relation.ids]);
+    const reached = transitiveClosure(graph, { members, chain: [...members].filter((id) => !types.has(id)), inverseIds: relation.inverseIds }, input.target);
     // The proof of each answer: the chain from it up to the target (the triples it stands on).
     const facts: FactIds[] = [];
     for (const symbol of reached.slice(0, 200)) {
       const path = shortestPath(graph, symbol, input.target);
-      for (const step of path ?? []) if (step.isForward && step.triple.predicate === input.predicate) facts.push(factIdsOf(step.triple));
+      for (const step of path ?? []) if (step.isForward ? members.has(step.triple.predicate) : relation.inverseIds.includes(step.triple.predicate)) facts.push(factIdsOf(step.triple));
     }
     return {
       ok: true,
@@ -67,14 +73,14 @@ export const reason: Tool<{ mode: 'closure'; predicate: number; target: number }
 };
 
 /** The closure a goal's pattern asks for: a single `?x P C` pattern whose P is transitive. */
-function closureOf(state: Parameters<Tool['baseScore']>[0]): { predicate: number; target: number } | undefined {
+function closureOf(state: Parameters<Tool['baseScore']>[0]): { predicate: number; target: number; relation: string } | undefined {
   if (state.criteria.kind !== 'pattern' || state.criteria.patterns.length !== 1) return undefined;
   const [subject, predicate, object] = state.criteria.patterns[0]!;
   if (subject.type !== 'variable' || predicate.type !== 'label' || object.type !== 'label') return undefined;
   if (!TRANSITIVE.includes(predicate.value.toLowerCase())) return undefined;
-  const predicateId = state.graph.symbolsNamed(predicate.value)[0]?.id;
+  const predicateId = GraphVocabulary.of(state.graph).relationNamed(predicate.value).ids[0];
   const target = state.graph.symbolsNamed(object.value).find((symbol) => symbol.kind === 'entity')?.id;
-  return predicateId !== undefined && target !== undefined ? { predicate: predicateId, target } : undefined;
+  return predicateId !== undefined && target !== undefined ? { predicate: predicateId, target, relation: predicate.value } : undefined;
 }
 
 /** The model's answer to the goal's question from the facts around it, with the facts it stands on stored at a capped confidence. */

@@ -1,7 +1,8 @@
 import { Parser, type Quad, type Term as RdfTerm } from 'n3';
 import { quoteInput } from '#core/quote-input.ts';
 import type { Problem } from '#core/result.ts';
-import { type Term, XSD_STRING } from '../term.ts';
+import type { Term } from '../term.ts';
+import { XSD_STRING } from '../vocabulary.ts';
 import type { ParsedStatement, StatementParser } from './statement.ts';
 
 type StreamListener = (data?: string) => void;
