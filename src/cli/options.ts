@@ -45,6 +45,7 @@ const OPTIONS = {
   'dry-run': { type: 'boolean' },
   force: { type: 'boolean' },
   none: { type: 'boolean' },
+  'link-same-labels': { type: 'boolean' },
   input: { type: 'string' },
   reason: { type: 'string' },
   description: { type: 'string' },

@@ -8,13 +8,15 @@ import { ENDPOINT_USAGE } from './commands/endpoints.ts';
 export const USAGE = `Usage: anima <command> [options]
 
 Knowledge graph (the session lives in a snapshot file, created by the first import):
-  anima kg import FILE --snapshot S [--format n-triples|turtle|csv]
+  anima kg import FILE --snapshot S [--format n-triples|turtle|csv] [--link-same-labels]
   anima kg stats --snapshot S [--json]
   anima kg query "?x is-a mammal" --snapshot S [--json] [--limit N]
   anima kg export --snapshot S [--output FILE]
   anima kg infer --snapshot S [--min-confidence X] [--max-iterations N] [--json]
   anima kg path FROM TO --snapshot S [--json]
   anima kg similar SYMBOL --snapshot S [--limit K] [--json]
+  anima kg prefixes --snapshot S [--json]      the prefixes queries read (rdfs:label, ex:Dog): the usual
+                 ones and those the session's Turtle files declared
 
 The agent (goals and cycles live in the same snapshot):
   anima run --goal TEXT [--goal TEXT]... [--goals FILE] [--criteria C] [--priority P] [--kg FILE] [--max-cycles N]

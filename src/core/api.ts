@@ -158,6 +158,17 @@ export const importProgressSchema = z.object({
 });
 export type ImportProgress = z.infer<typeof importProgressSchema>;
 
+/**
+ * What an imported file shares with the graph: its relations that join known ones (by IRI,
+ * `rdf:type` joins is-a, or by name, `http://other.example/is-a` joins is-a), and its things named
+ * as things the graph has (linked as the same thing, owl:sameAs, only when the import asked).
+ */
+export const importSharedSchema = z.object({
+  relations: z.object({ count: z.number().int(), examples: z.array(z.object({ relation: z.string(), joins: z.string() })) }),
+  sameNames: z.object({ count: z.number().int(), linked: z.number().int(), examples: z.array(z.object({ symbol: z.string(), existing: z.string() })) }),
+});
+export type ImportShared = z.infer<typeof importSharedSchema>;
+
 export const importOutcomeSchema = z.discriminatedUnion('ok', [
   z.object({
     ok: z.literal(true),
@@ -166,6 +177,8 @@ export const importOutcomeSchema = z.discriminatedUnion('ok', [
     updated: z.number().int(),
     symbolsAdded: z.number().int(),
     stats: graphStatsSchema,
+    /** What the file shares with the graph (see importSharedSchema); absent for CSV and the starter graph's first load. */
+    shared: importSharedSchema.optional(),
   }),
   z.object({
     ok: z.literal(false),
@@ -320,6 +333,11 @@ export const agentContract = {
     progress: openProgressSchema,
   },
   kgStats: { args: z.object({ sessionId: sessionIdSchema }), result: graphStatsSchema },
+  /** The prefixes queries read prefixed names with: the well-known ones and those the session's Turtle files declared (which win). */
+  kgPrefixes: {
+    args: z.object({ sessionId: sessionIdSchema }),
+    result: z.object({ prefixes: z.array(z.object({ prefix: z.string(), namespace: z.string(), isDeclared: z.boolean() })) }),
+  },
   /** Entities and relations whose label or rdfs:label contains the text. */
   kgSearch: {
     args: z.object({ sessionId: sessionIdSchema, text: z.string().max(500), limit: z.number().int().min(1).max(1000).default(50) }),
@@ -351,6 +369,10 @@ export const agentContract = {
       fileName: z.string().min(1).max(500),
       format: kgImportFormatSchema.optional(),
       data: z.union([z.string(), z.instanceof(Blob)]),
+      /** Link each new thing named as an existing one to it (owl:sameAs); off unless asked. */
+      linkSameLabels: z.boolean().optional(),
+      /** The reader's language (a BCP 47 tag, e.g. fr-FR): names in it are preferred. */
+      language: z.string().max(35).optional(),
     }),
     result: importOutcomeSchema,
     progress: importProgressSchema,

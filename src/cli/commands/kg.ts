@@ -8,6 +8,7 @@ import { labelsOf, problemLines } from '../output.ts';
 import type { SessionCommand, SessionContext } from '../session.ts';
 import { CliError } from '../snapshot-file.ts';
 import { USAGE } from '../usage.ts';
+import { describeShared, prefixes, readerLanguage } from './kg-vocabulary.ts';
 
 /** `anima kg ...`: the knowledge graph of the snapshot's session. */
 export const KG_COMMANDS: Record<string, SessionCommand> = {
@@ -18,6 +19,7 @@ export const KG_COMMANDS: Record<string, SessionCommand> = {
   'kg infer': { run: infer },
   'kg path': { run: path },
   'kg similar': { run: similar },
+  'kg prefixes': { run: prefixes },
 };
 
 /** Reads a file the user named as a Blob, or says why it cannot. */
@@ -36,13 +38,23 @@ async function importFile({ operands, values, service, sessionId, save, output }
   if (format !== undefined && format !== 'n-triples' && format !== 'turtle' && format !== 'csv')
     throw new CliError(`kg import: --format must be n-triples, turtle or csv, not ${quoteInput(format)}`, 2);
   const data = await readBlob(file);
-  const outcome = await service.kgImport({ sessionId, operationId: 'cli-import', fileName: file, format, data });
+  const language = readerLanguage();
+  const outcome = await service.kgImport({
+    sessionId,
+    operationId: 'cli-import',
+    fileName: file,
+    format,
+    data,
+    ...(values['link-same-labels'] ? { linkSameLabels: true } : {}),
+    ...(language !== undefined ? { language } : {}),
+  });
   if (!outcome.ok) throw new CliError(problemLines(`${file}: nothing imported:`, outcome.problems));
   await save();
   output.out(
     `${file}: ${outcome.statements} statements, ${outcome.added} new triples, ${outcome.updated} raised in confidence; ` +
       `the graph has ${outcome.stats.triples} triples and ${outcome.stats.symbols} symbols\n`,
   );
+  output.error(describeShared(outcome.shared));
   return 0;
 }
 

@@ -1,6 +1,7 @@
 import type { KnowledgeGraph } from './graph.ts';
 import type { SimilarityHit, SimilarityIndex } from './similarity.ts';
 import { isNameRelation, relationWords } from './names.ts';
+import { GraphVocabulary } from './vocabulary.ts';
 
 /** Why a predicate's facts are never copied from one symbol to another. */
 export type UncopyableBecause = 'metadata' | 'name' | 'code' | 'functional';
@@ -95,7 +96,8 @@ class PredicateJudge {
     if (isNameRelation(symbol)) return 'name';
     const words = relationWords(symbol);
     if (looksLikeCode(words) || this.#valuesAreIdentifiers(predicate)) return 'code';
-    if (!TAXONOMIC_NAMES.has(words.join('')) && this.#isFunctional(predicate)) return 'functional';
+    const isTaxonomic = TAXONOMIC_NAMES.has(words.join('')) || GraphVocabulary.of(graph).relationNamed('is-a').ids.includes(predicate);
+    if (!isTaxonomic && this.#isFunctional(predicate)) return 'functional';
     return undefined;
   }
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { KnowledgeGraph } from './graph.ts';
+import { relabelNumberedNames } from './names.ts';
+import { RDFS_LABEL, RDFS_SUBCLASS_OF, SKOS_PREF_LABEL } from './vocabulary.ts';
 
 const applyBatch = (graph: KnowledgeGraph, build: (batch: ReturnType<KnowledgeGraph['batch']>) => void) => {
   const batch = graph.batch({ now: 1 });
@@ -19,7 +21,7 @@ describe('knowledge graph', () => {
     expect(graph.symbolByLabel('IS-A')).toMatchObject({ label: 'is-a', kind: 'relation' });
   });
 
-  it('gives a clashing local name a suffix', () => {
+  it('tells apart two things of one name by where they come from, never by a number', () => {
     const graph = new KnowledgeGraph();
     applyBatch(graph, (batch) => {
       batch.resolve({ type: 'iri', value: 'http://a.example/Dog' }, 'subject');
@@ -27,8 +29,10 @@ describe('knowledge graph', () => {
     });
     applyBatch(graph, (batch) => batch.resolve({ type: 'iri', value: 'http://c.example/DOG' }, 'object'));
     expect(graph.symbolByLabel('Dog')?.iri).toBe('http://a.example/Dog');
-    expect(graph.symbolByLabel('dog-2')?.iri).toBe('http://b.example/dog');
-    expect(graph.symbolByLabel('DOG-3')?.iri).toBe('http://c.example/DOG');
+    expect(graph.symbolByLabel('dog · b.example')?.iri).toBe('http://b.example/dog');
+    expect(graph.symbolByLabel('DOG · c.example')?.iri).toBe('http://c.example/DOG');
+    // Each is still found by its name.
+    expect(graph.symbolsNamed('dog').map((symbol) => symbol.iri)).toEqual(['http://a.example/Dog', 'http://b.example/dog', 'http://c.example/DOG']);
   });
 
   it('reads its own namespace back as plain labels', () => {
@@ -109,10 +113,12 @@ describe('labels of imported symbols', () => {
     const first = applyBatch(graph, (batch) => batch.resolve({ type: 'blank', value: 'x' }, 'subject'));
     applyBatch(graph, (batch) => batch.resolve({ type: 'blank', value: 'x' }, 'subject'));
     expect(first.symbolCount).toBe(1);
-    expect([...graph.symbols()].map((symbol) => symbol.label)).toEqual(['_:x', '_:x-2']);
+    const [label, other] = [...graph.symbols()].map((symbol) => symbol.label);
+    expect(label).toBe('_:x');
+    expect(other).toMatch(/^_:x · \d{4}-/);
   });
 
-  it('gives labels the input names outright before suffixing clashing IRI local names, whatever the order', () => {
+  it('gives labels the input names outright before telling apart clashing IRI names, whatever the order', () => {
     const graph = new KnowledgeGraph();
     applyBatch(graph, (batch) => {
       batch.resolve({ type: 'iri', value: 'http://b.example/Dog' }, 'subject');
@@ -121,7 +127,29 @@ describe('labels of imported symbols', () => {
     });
     expect(graph.symbolByLabel('Dog-2')?.iri).toBeUndefined();
     expect(graph.symbolByLabel('Dog')?.iri).toBe('http://b.example/Dog');
-    expect(graph.symbolByLabel('Dog-3')?.iri).toBe('http://a.example/Dog');
+    expect(graph.symbolByLabel('Dog · a.example')?.iri).toBe('http://a.example/Dog');
+  });
+
+  it('names a thing by its label in the reader\'s language, and tells two of one name apart by their parents', () => {
+    const graph = new KnowledgeGraph();
+    const batch = graph.batch({ now: 1, language: 'fr-FR' });
+    const iri = (value: string, role: 'subject' | 'predicate' | 'object' = 'subject') => batch.resolve({ type: 'iri', value }, role);
+    const text = (value: string, language?: string) => batch.resolve({ type: 'literal', value, ...(language ? { language } : {}) }, 'object');
+    const [label, prefLabel, subClassOf] = [iri(RDFS_LABEL, 'predicate'), iri(SKOS_PREF_LABEL, 'predicate'), iri(RDFS_SUBCLASS_OF, 'predicate')];
+    batch.assert(iri('http://wn.example/02083346-n'), label, text('dog', 'en'), 1);
+    batch.assert(iri('http://wn.example/02083346-n'), label, text('chien', 'fr'), 1);
+    batch.assert(iri('http://wn.example/02083346-n'), prefLabel, text('chien domestique', 'fr-FR'), 1);
+    batch.assert(iri('http://wn.example/bass-fish'), label, text('bass'), 1);
+    batch.assert(iri('http://wn.example/bass-fish'), subClassOf, iri('http://wn.example/fish', 'object'), 1);
+    batch.assert(iri('http://wn.example/fish'), label, text('fish'), 1);
+    batch.assert(iri('http://wn.example/bass-voice'), label, text('bass'), 1);
+    batch.assert(iri('http://wn.example/bass-voice'), subClassOf, iri('http://wn.example/singing-voice', 'object'), 1);
+    batch.declarePrefix('wn', 'http://wn.example/');
+    batch.assert(iri('http://wn.example/bass-guitar'), label, text('bass'), 1);
+    graph.apply(batch.delta);
+    expect(graph.symbolByIri('http://wn.example/02083346-n')?.label).toBe('chien domestique');
+    expect(['bass-fish', 'bass-voice', 'bass-guitar'].map((name) => graph.symbolByIri(`http://wn.example/${name}`)?.label)).toEqual(['bass', 'bass (singing-voice)', 'bass · wn']);
+    expect(graph.symbolsNamed('bass')).toHaveLength(3);
   });
 
   it('keeps the empty literal, and names an IRI with no local name by the whole IRI', () => {
@@ -175,5 +203,31 @@ describe('labels of imported symbols', () => {
       }
       for (const fact of held.values()) expect(graph.positionOf(...fact)).not.toBe(-1);
     }
+  });
+});
+
+describe('labels from before names were told apart', () => {
+  it('relabels IRI symbols an older Anima numbered (Mammal-2) by their name, parent or source', () => {
+    const graph = KnowledgeGraph.from(
+      [
+        { id: 1, label: 'Mammal', kind: 'entity', createdAt: 1 },
+        { id: 2, label: 'Mammal-2', kind: 'entity', iri: 'http://e.org/Mammal', createdAt: 1 },
+        { id: 3, label: 'is-a', kind: 'relation', createdAt: 1 },
+        { id: 4, label: 'Dog', kind: 'entity', createdAt: 1 },
+        { id: 5, label: 'Dog-2', kind: 'entity', iri: 'http://f.org/Dog', createdAt: 1 },
+        { id: 6, label: 'Animal', kind: 'entity', createdAt: 1 },
+        { id: 7, label: 'label', kind: 'relation', iri: RDFS_LABEL, createdAt: 1 },
+        { id: 8, label: 'mammal', kind: 'literal', language: 'en', createdAt: 1 },
+        { id: 9, label: 'alpha-2', kind: 'entity', createdAt: 1 },
+      ],
+      [
+        { subject: 5, predicate: 3, object: 6, confidence: 1, createdAt: 1 },
+        { subject: 2, predicate: 7, object: 8, confidence: 1, createdAt: 1 },
+      ],
+    );
+    expect(relabelNumberedNames(graph).map((symbol) => [symbol.id, symbol.label])).toEqual([
+      [2, 'mammal · e.org'],
+      [5, 'Dog (Animal)'],
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import { baseName, distinctName, isParentRelation, languageRank, nameRank, sourceOf } from './names.ts';
 import { type KgSymbol, type SymbolKind, ANIMA_IRI_BASE, isMetadataRelation, labelKey, literalKey, localName, symbolKey } from './symbol.ts';
 import { type Triple, tripleKey } from './triple.ts';
 import { allocateColumns, NO_PROVENANCE, resizeColumns, tripleAt, type TripleColumns, TripleKeyIndex } from './triple-columns.ts';
@@ -28,7 +29,7 @@ export class KnowledgeGraph {
   readonly #symbolsById = new Map<number, KgSymbol>();
   readonly #symbolsByKey = new Map<string, KgSymbol>();
   readonly #symbolsByIri = new Map<string, KgSymbol>();
-  /** IRI symbols by the key of their local name, which their label may carry with a suffix. */
+  /** IRI symbols by the key of their local name and of their name where their label qualifies it (see names.ts baseName). */
   readonly #symbolsByLocalName = new Map<string, number[]>();
   /** Literals with a language or datatype by their text (a plain one is found by its key). */
   readonly #taggedLiterals = new Map<string, number[]>();
@@ -106,8 +107,9 @@ export class KnowledgeGraph {
 
   /**
    * The entities and relations a name stands for: the one labelled so, and every IRI symbol
-   * whose local name it is (e.g. <http://e.org/Mammal>, labelled Mammal-2 because the starter
-   * graph has a Mammal). Queries and rules match by name, so the user's data is never hidden.
+   * whose local name or unqualified name it is (e.g. <http://e.org/Mammal>, labelled
+   * `Mammal · e.org` because the starter graph has a Mammal). Queries and rules match by name,
+   * so the user's data is never hidden.
    */
   symbolsNamed(name: string): KgSymbol[] {
     const named = this.symbolByLabel(name);
@@ -225,9 +227,9 @@ export class KnowledgeGraph {
     return this.#at(this.matchPositions(subject, predicate, object));
   }
 
-  /** Starts a set of changes; they become visible when the stored delta is applied. */
-  batch(options: { now: number }): GraphBatch {
-    return new GraphBatch(this, options.now);
+  /** Starts a set of changes; they become visible when the stored delta is applied. `language`: the reader's, whose names are preferred. */
+  batch(options: { now: number; language?: string }): GraphBatch {
+    return new GraphBatch(this, options.now, options.language);
   }
 
   /** Applies a stored delta: new symbols, new triples appended in order, raised confidences, removals. */
@@ -239,7 +241,11 @@ export class KnowledgeGraph {
       if (symbol.kind === 'literal' && (symbol.language !== undefined || symbol.datatype !== undefined)) pushTo(this.#taggedLiterals, symbol.label, symbol.id);
       if (symbol.iri !== undefined) {
         this.#symbolsByIri.set(symbol.iri, symbol);
-        pushTo(this.#symbolsByLocalName, labelKey(localName(symbol.iri)), symbol.id);
+        const byLocalName = labelKey(localName(symbol.iri));
+        pushTo(this.#symbolsByLocalName, byLocalName, symbol.id);
+        // Found by its name too where a clash qualified it: `bass (fish)` is a bass.
+        const byName = labelKey(baseName(symbol.label));
+        if (byName !== byLocalName && byName !== labelKey(symbol.label)) pushTo(this.#symbolsByLocalName, byName, symbol.id);
       }
       if (symbol.id >= this.#nextSymbolId) this.#nextSymbolId = symbol.id + 1;
     }
@@ -333,12 +339,26 @@ export class GraphBatch {
   readonly #added = new Map<string, Triple>();
   readonly #updated = new Map<string, Triple>();
   readonly #removed = new Map<string, Triple>();
+  readonly #language: string | undefined;
+  /** The prefixes the file being read declares: they say where its symbols come from. */
+  readonly #prefixes: Record<string, string> = {};
   #nextId: number;
 
-  constructor(graph: KnowledgeGraph, now: number) {
+  constructor(graph: KnowledgeGraph, now: number, language?: string) {
     this.#graph = graph;
     this.#now = now;
+    this.#language = language;
     this.#nextId = graph.nextSymbolId;
+  }
+
+  /** Notes a prefix the file declares (Turtle's @prefix): two things of one name are told apart by it. */
+  declarePrefix(prefix: string, namespace: string): void {
+    this.#prefixes[prefix] = namespace;
+  }
+
+  /** The prefixes the file declared, by prefix. */
+  get prefixes(): Readonly<Record<string, string>> {
+    return this.#prefixes;
   }
 
   get addedCount(): number {
@@ -357,7 +377,7 @@ export class GraphBatch {
     return this.#removed.size;
   }
 
-  /** A symbol this batch created, with the label it asks for: an IRI's local name or a blank node's name gets a suffix (-2) in {@link delta} when taken. */
+  /** A symbol this batch created, with the label it asks for: an IRI's local name or a blank node's name (its name, and a qualifier if taken, come in {@link delta}). */
   newSymbol(id: number): KgSymbol | undefined {
     const symbol = this.#newSymbols.get(id);
     const wanted = this.#wantedLabels.get(id);
@@ -431,21 +451,75 @@ export class GraphBatch {
 
   /**
    * The changes. Symbols named from IRIs and blank nodes get their labels here, after every label
-   * the input names outright is reserved: their local name, or with a suffix (-2, -3, ...) when
-   * taken. So an exported graph re-imports with the same labels whatever order its lines come in.
+   * the input names outright is reserved: the best name the batch gives them (see
+   * {@link namesOfNewSymbols}), or their local name. So an exported graph re-imports with the same
+   * labels whatever order its lines come in.
    */
   get delta(): GraphDelta {
-    const taken = (label: string) => this.#graph.symbolByKey(labelKey(label)) !== undefined || this.#newByKey.has(labelKey(label)) || assigned.has(labelKey(label));
-    const assigned = new Set<string>();
+    const { labels } = this.namesOfNewSymbols();
     const symbols = [...this.#newSymbols.values()].map((symbol) => {
-      const wanted = this.#wantedLabels.get(symbol.id);
-      if (wanted === undefined) return symbol;
-      let label = wanted;
-      for (let suffix = 2; taken(label); suffix++) label = `${wanted}-${suffix}`;
-      assigned.add(labelKey(label));
-      return { ...symbol, label };
+      const label = labels.get(symbol.id);
+      return label === undefined ? symbol : { ...symbol, label };
     });
     return { symbols, addedTriples: [...this.#added.values()], updatedTriples: [...this.#updated.values()], removedTriples: [...this.#removed.values()] };
+  }
+
+  /**
+   * The labels of the new IRI and blank-node symbols, and those whose name an existing symbol
+   * already has (`shared`: what the batch has in common with the graph). A symbol is labelled by
+   * its best name in the batch (skos:prefLabel, rdfs:label, schema:name, foaf:name, ... in the
+   * reader's language first, see names.ts), else its local name. A name already taken is told
+   * apart by the thing's parent (`bass (fish)`), else by where it came from (`dog · wordnet`: the
+   * prefix the file declares for it, or its host), else by its IRI: never by a number.
+   */
+  namesOfNewSymbols(): { labels: Map<number, string>; shared: { symbol: number; existing: number }[] } {
+    const labels = new Map<number, string>();
+    const shared: { symbol: number; existing: number }[] = [];
+    if (this.#wantedLabels.size === 0) return { labels, shared };
+    const symbolOf = (id: number) => this.#newSymbols.get(id) ?? this.#graph.symbol(id);
+    const roles = new Map<number, { nameRank: number | undefined; isParent: boolean }>();
+    const roleOf = (predicate: number) => {
+      let role = roles.get(predicate);
+      if (!role) {
+        const symbol = symbolOf(predicate);
+        roles.set(predicate, (role = { nameRank: symbol ? nameRank(symbol) : undefined, isParent: symbol !== undefined && isParentRelation(symbol) }));
+      }
+      return role;
+    };
+    const names = new Map<number, { text: string; languageRank: number; nameRank: number }>();
+    const parents = new Map<number, number>();
+    for (const triple of this.#added.values()) {
+      if (!this.#wantedLabels.has(triple.subject)) continue;
+      const role = roleOf(triple.predicate);
+      if (role.nameRank !== undefined) {
+        const value = symbolOf(triple.object);
+        if (value?.kind !== 'literal' || value.label.trim() === '') continue;
+        const candidate = { text: value.label.trim(), languageRank: languageRank(value.language, this.#language), nameRank: role.nameRank };
+        const best = names.get(triple.subject);
+        if (!best || candidate.languageRank < best.languageRank || (candidate.languageRank === best.languageRank && candidate.nameRank < best.nameRank)) names.set(triple.subject, candidate);
+      } else if (role.isParent && !parents.has(triple.subject) && triple.object !== triple.subject) parents.set(triple.subject, triple.object);
+    }
+    const nameOf = (id: number): string => {
+      const wanted = this.#wantedLabels.get(id);
+      return wanted === undefined ? baseName(symbolOf(id)?.label ?? '') : (names.get(id)?.text ?? wanted);
+    };
+    const assigned = new Set<string>();
+    const taken = (label: string) => this.#graph.symbolByKey(labelKey(label)) !== undefined || this.#newByKey.has(labelKey(label)) || assigned.has(labelKey(label));
+    for (const symbol of this.#newSymbols.values()) {
+      if (!this.#wantedLabels.has(symbol.id)) continue;
+      const name = nameOf(symbol.id);
+      const existing = this.#graph.symbolsNamed(name).find((other) => other.kind === symbol.kind);
+      if (existing) shared.push({ symbol: symbol.id, existing: existing.id });
+      const parent = parents.get(symbol.id);
+      const parentName = parent !== undefined ? nameOf(parent) : undefined;
+      const source = symbol.iri !== undefined ? sourceOf(symbol.iri, this.#prefixes) : undefined;
+      const context = { ...(parentName !== undefined ? { parentName } : {}), ...(source !== undefined ? { source } : {}), ...(symbol.iri !== undefined ? { iri: symbol.iri } : {}) };
+      // A blank node has no IRI to fall back on: its name in this batch's file, told apart by when it came.
+      const label = distinctName(name, context, taken) ?? `${name} · ${new Date(this.#now).toISOString()} ${symbol.id}`;
+      assigned.add(labelKey(label));
+      labels.set(symbol.id, label);
+    }
+    return { labels, shared };
   }
 
   #create(fields: Omit<KgSymbol, 'id' | 'createdAt'>): KgSymbol {

@@ -1,8 +1,57 @@
+import type { KnowledgeGraph } from './graph.ts';
 import type { KgSymbol } from './symbol.ts';
-import { localName } from './symbol.ts';
-import { NAME_IRIS } from './vocabulary.ts';
+import { labelKey, localName } from './symbol.ts';
+import { ANIMA_RELATIONS, FOAF, NAME_IRIS, RDFS_LABEL, SKOS_ALT_LABEL, SKOS_PREF_LABEL } from './vocabulary.ts';
 
 const NAME_IRI_SET = new Set(NAME_IRIS);
+const PARENT_IRI_SET = new Set(ANIMA_RELATIONS['is-a']!.standard);
+
+/**
+ * How well a relation names its subject, best first: skos:prefLabel, rdfs:label (or Anima's
+ * `label`), schema:name, foaf:name, then the other names (skos:altLabel, ...); undefined for a
+ * relation that names nothing.
+ */
+export function nameRank(relation: Pick<KgSymbol, 'label' | 'iri'>): number | undefined {
+  if (relation.iri === undefined) return labelKey(relation.label) === 'label' ? 1 : undefined;
+  if (!NAME_IRI_SET.has(relation.iri)) return undefined;
+  if (relation.iri === SKOS_PREF_LABEL) return 0;
+  if (relation.iri === RDFS_LABEL) return 1;
+  if (relation.iri.endsWith('schema.org/name')) return 2;
+  if (relation.iri === `${FOAF}name`) return 3;
+  return relation.iri === SKOS_ALT_LABEL ? 4 : 5;
+}
+
+/** How well a name's language suits the reader, best first: theirs (en-GB for en-GB), its family (en), none, English, any other. */
+export function languageRank(language: string | undefined, readerLanguage: string | undefined): number {
+  if (language === undefined) return 2;
+  const [tag, reader] = [language.toLowerCase(), readerLanguage?.toLowerCase()];
+  if (reader !== undefined && tag === reader) return 0;
+  if (reader !== undefined && tag.split('-')[0] === reader.split('-')[0]) return 1;
+  return tag === 'en' || tag.startsWith('en-') ? 3 : 4;
+}
+
+/** Whether a relation places its subject under a broader thing (is-a, rdf:type, rdfs:subClassOf, skos:broader): what tells two names apart. */
+export function isParentRelation(relation: Pick<KgSymbol, 'label' | 'iri'>): boolean {
+  return relation.iri !== undefined ? PARENT_IRI_SET.has(relation.iri) : labelKey(relation.label) === 'is-a';
+}
+
+/** A display name as said, without what tells it apart from another's: `bass (fish)` and `dog · wordnet` give bass and dog. */
+export function baseName(label: string): string {
+  const base = label.replace(/ (?:\([^()]+\)|· .+)$/u, '');
+  return base.length > 0 ? base : label;
+}
+
+/**
+ * Where an IRI comes from, to tell two things of one name apart: the prefix its file declares
+ * for its namespace (the longest that fits), else its host without www. (`wordnet-rdf.princeton.edu`).
+ */
+export function sourceOf(iri: string, prefixes: Readonly<Record<string, string>>): string | undefined {
+  let best: [string, string] | undefined;
+  for (const [prefix, namespace] of Object.entries(prefixes)) if (prefix !== '' && iri.startsWith(namespace) && (!best || namespace.length > best[1].length)) best = [prefix, namespace];
+  if (best) return best[0];
+  const host = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/:?#]+)/iu.exec(iri)?.[1];
+  return host?.replace(/^www\./u, '');
+}
 
 /** The words of a relation's name, lower case: `alpha-2` → alpha 2, `countryCode` → country code. */
 export function relationWords(relation: Pick<KgSymbol, 'label' | 'iri'>): string[] {
@@ -24,4 +73,59 @@ export function isNameRelation(relation: Pick<KgSymbol, 'label' | 'iri'>): boole
   const words = relationWords(relation);
   const last = words.at(-1);
   return last === 'label' || last === 'name' || last === 'nick' || last === 'nickname' || last === 'alias' || words.join('') === 'preflabel' || words.join('') === 'altlabel';
+}
+
+/**
+ * The label a named thing gets when its name may be taken: the name, else the name with its
+ * parent (`bass (fish)`), else with where it came from (`dog · wordnet`), else its IRI. Never a
+ * number. Undefined when all are taken (a blank node has no IRI to fall back on).
+ */
+export function distinctName(name: string, context: { parentName?: string; source?: string; iri?: string }, isTaken: (label: string) => boolean): string | undefined {
+  const { parentName, source, iri } = context;
+  const candidates = [
+    name,
+    parentName !== undefined && labelKey(parentName) !== labelKey(name) ? `${name} (${parentName})` : undefined,
+    source !== undefined ? `${name} · ${source}` : undefined,
+    iri,
+  ];
+  return candidates.find((candidate): candidate is string => candidate !== undefined && !isTaken(candidate));
+}
+
+/**
+ * The symbols an older Anima labelled with a number because their name was taken (`Mammal-2` for
+ * <http://e.org/Mammal>, `_:x-2`), labelled as imports label them now: by their best name, told
+ * apart by their parent or their source (see {@link distinctName}). For migrations of stored sessions and snapshots.
+ */
+export function relabelNumberedNames(graph: KnowledgeGraph): KgSymbol[] {
+  const numbered = [...graph.symbols()].filter((symbol) => {
+    const match = /^(.+)-\d+$/u.exec(symbol.label);
+    if (!match || symbol.kind === 'literal') return false;
+    return symbol.iri !== undefined ? labelKey(match[1]!) === labelKey(localName(symbol.iri)) : match[1]!.startsWith('_:');
+  });
+  const taken = new Set([...graph.symbols()].filter((symbol) => symbol.kind !== 'literal').map((symbol) => labelKey(symbol.label)));
+  const { subjects, predicates, objects } = graph.columns;
+  const relabelled: KgSymbol[] = [];
+  for (const symbol of numbered) {
+    taken.delete(labelKey(symbol.label));
+    let best: { text: string; rank: number } | undefined;
+    let parent: number | undefined;
+    for (const position of graph.positionsFrom(symbol.id)) {
+      const predicate = graph.symbol(predicates[position]!);
+      const object = graph.symbol(objects[position]!);
+      if (!predicate || !object) continue;
+      const rank = nameRank(predicate);
+      if (rank !== undefined && object.kind === 'literal' && object.label.trim() !== '') {
+        const candidate = { text: object.label.trim(), rank: languageRank(object.language, undefined) * 10 + rank };
+        if (!best || candidate.rank < best.rank) best = candidate;
+      } else if (parent === undefined && isParentRelation(predicate) && object.id !== symbol.id && subjects[position] === symbol.id) parent = object.id;
+    }
+    const name = best?.text ?? (symbol.iri !== undefined ? localName(symbol.iri) : symbol.label.replace(/-\d+$/u, ''));
+    const parentLabel = parent !== undefined ? graph.symbol(parent)?.label : undefined;
+    const source = symbol.iri !== undefined ? sourceOf(symbol.iri, {}) : undefined;
+    const context = { ...(parentLabel !== undefined ? { parentName: baseName(parentLabel) } : {}), ...(source !== undefined ? { source } : {}), ...(symbol.iri !== undefined ? { iri: symbol.iri } : {}) };
+    const label = distinctName(name, context, (candidate) => taken.has(labelKey(candidate))) ?? `${name} · ${new Date(symbol.createdAt).toISOString()} ${symbol.id}`;
+    taken.add(labelKey(label));
+    relabelled.push({ ...symbol, label });
+  }
+  return relabelled;
 }

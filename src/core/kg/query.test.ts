@@ -76,13 +76,13 @@ describe('names shared by several symbols', () => {
     fact('urn:anima:kg#Dog', 'urn:anima:kg#is-a', 'urn:anima:kg#Mammal');
     fact('http://e.org/Rex', 'http://e.org/is-a', 'http://e.org/Mammal');
     mixed.apply(batch.delta);
-    expect(mixed.symbolByIri('http://e.org/Mammal')?.label).toBe('Mammal-2');
+    expect(mixed.symbolByIri('http://e.org/Mammal')?.label).toBe('Mammal · e.org');
     const parsed = parseQuery('?x is-a mammal');
     if (!parsed.ok) throw new Error('unreadable');
     const rows = runQuery(mixed, parsed.value, 10).rows.map((row) => mixed.symbol(row.x!)!.label);
     expect(rows).toEqual(['Dog', 'Rex']);
-    // A label with its suffix names exactly that symbol.
-    const exact = parseQuery('?x is-a Mammal-2');
+    // A label with where it came from names exactly that symbol.
+    const exact = parseQuery('?x is-a "Mammal · e.org"');
     if (!exact.ok) throw new Error('unreadable');
     expect(runQuery(mixed, exact.value, 10).rows.map((row) => mixed.symbol(row.x!)!.label)).toEqual(['Rex']);
   });

@@ -190,9 +190,8 @@ function symbolsOfTerm(graph: KnowledgeGraph, term: Exclude<QueryTerm, { type: '
     }
     case 'literal': {
       if (term.language !== undefined) return ids(graph.symbolByKey(literalKey(term.value, undefined, term.language)));
-      const named = graph.symbolsNamed(term.value).map((symbol) => symbol.id);
-      // Without a language, a text stands for itself in every language ("chat", "chat"@fr).
-      return named.length > 0 ? named : graph.literalsValued(term.value).map((symbol) => symbol.id);
+      // Quoted text names a symbol ("Mammal · e.org") or is a value: in every language ("chat", "chat"@fr).
+      return [...graph.symbolsNamed(term.value), ...graph.literalsValued(term.value)].map((symbol) => symbol.id);
     }
   }
 }

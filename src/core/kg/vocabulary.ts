@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { KnowledgeGraph } from './graph.ts';
 import { labelKey } from './symbol.ts';
 
@@ -52,6 +53,21 @@ export const WELL_KNOWN_PREFIXES: Readonly<Record<string, string>> = {
   dbo: 'http://dbpedia.org/ontology/',
   dbr: 'http://dbpedia.org/resource/',
 };
+
+/** The most prefixes a session keeps, and their lengths: a file declaring more is read, its extra prefixes left out. */
+export const MAX_PREFIXES = 500;
+const PREFIX_NAME = /^(?:[A-Za-z][\w.-]*)?$/u;
+
+/** Prefixes by name, as a session keeps them (the same limits on write as on read). */
+export const prefixesSchema = z
+  .record(z.string().max(100).regex(PREFIX_NAME), z.string().min(1).max(2000))
+  .refine((prefixes) => Object.keys(prefixes).length <= MAX_PREFIXES, `at most ${MAX_PREFIXES} prefixes`);
+
+/** The prefixes of a file that a session can keep and a query can use: names queries can write, within the limits. */
+export function usablePrefixes(declared: Readonly<Record<string, string>>): Record<string, string> {
+  const usable = Object.entries(declared).filter(([prefix, namespace]) => prefix.length <= 100 && PREFIX_NAME.test(prefix) && namespace.length > 0 && namespace.length <= 2000);
+  return Object.fromEntries(usable.slice(0, MAX_PREFIXES));
+}
 
 /** The IRI a prefixed name (`rdfs:subClassOf`) stands for with these prefixes, if its prefix is one of them. */
 export function expandPrefixedName(name: string, prefixes: Readonly<Record<string, string>>): string | undefined {

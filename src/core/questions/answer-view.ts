@@ -1,5 +1,5 @@
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
-import { RDFS_LABEL } from '#core/kg/term.ts';
+import { RDFS_LABEL } from '#core/kg/vocabulary.ts';
 import type { Answer, AnswerView } from './answer-schema.ts';
 
 /**

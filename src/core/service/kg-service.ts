@@ -10,8 +10,9 @@ import { searchSymbols } from '#core/kg/search.ts';
 import { shortestPath } from '#core/kg/traversal.ts';
 import { storeGraphDelta } from '#core/store/kg-repository.ts';
 import { isQuotaExceeded, storageFull } from '#core/store/quota.ts';
+import { WELL_KNOWN_PREFIXES } from '#core/kg/vocabulary.ts';
 
-type KgMethods = 'kgStats' | 'kgSearch' | 'kgSymbol' | 'kgImport' | 'kgExport' | 'kgQuery' | 'kgInfer' | 'kgSimilar' | 'kgPath' | 'kgProvenance';
+type KgMethods = 'kgStats' | 'kgPrefixes' | 'kgSearch' | 'kgSymbol' | 'kgImport' | 'kgExport' | 'kgQuery' | 'kgInfer' | 'kgSimilar' | 'kgPath' | 'kgProvenance';
 
 /** The knowledge graph's slice of the AgentService. */
 export function kgService(context: ServiceContext): Pick<AgentServiceImplementation, KgMethods> {
@@ -19,6 +20,16 @@ export function kgService(context: ServiceContext): Pick<AgentServiceImplementat
   return {
     async kgStats({ sessionId }) {
       return statsOf(await graphOf(sessionId));
+    },
+
+    async kgPrefixes({ sessionId }) {
+      const declared = (await sessionOf(sessionId)).prefixes ?? {};
+      const known = Object.entries(WELL_KNOWN_PREFIXES).filter(([prefix]) => !Object.hasOwn(declared, prefix));
+      return {
+        prefixes: [...known.map(([prefix, namespace]) => ({ prefix, namespace, isDeclared: false })), ...Object.entries(declared).map(([prefix, namespace]) => ({ prefix, namespace, isDeclared: true }))].sort((a, b) =>
+          a.prefix.localeCompare(b.prefix),
+        ),
+      };
     },
 
     async kgSearch({ sessionId, text, limit }) {
@@ -43,7 +54,7 @@ export function kgService(context: ServiceContext): Pick<AgentServiceImplementat
       };
     },
 
-    async kgImport({ sessionId, operationId, fileName, format, data }, onProgress) {
+    async kgImport({ sessionId, operationId, fileName, format, data, linkSameLabels, language }, onProgress) {
       const chosen = format ?? formatFromFileName(fileName);
       if (!chosen) {
         return {
@@ -62,6 +73,8 @@ export function kgService(context: ServiceContext): Pick<AgentServiceImplementat
           fileName,
           format: chosen,
           kind: 'import',
+          ...(linkSameLabels !== undefined ? { linkSameLabels } : {}),
+          ...(language !== undefined ? { language } : {}),
           signal: controller.signal,
           onWriting: () => operations.delete(operationId),
           onProgress,
@@ -89,8 +102,8 @@ export function kgService(context: ServiceContext): Pick<AgentServiceImplementat
     async kgQuery({ sessionId, query, limit }) {
       const parsed = parseQuery(query);
       if (!parsed.ok) return { ok: false, problems: parsed.error };
-      const graph = await graphOf(sessionId);
-      const answer = runQuery(graph, parsed.value, limit);
+      const [graph, session] = await Promise.all([graphOf(sessionId), sessionOf(sessionId)]);
+      const answer = runQuery(graph, parsed.value, limit, { ...(session.prefixes !== undefined ? { prefixes: session.prefixes } : {}) });
       return {
         ok: true,
         variables: answer.variables,

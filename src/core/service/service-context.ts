@@ -12,6 +12,8 @@ import type { SnapshotLimits } from '#core/sessions/snapshot-format.ts';
 import type { SessionRecord } from '#core/store/session.ts';
 import type { SessionEvent } from '#core/session-watch-contract.ts';
 import type { ProviderReach } from '#core/llm/bind-provider.ts';
+import type { SharedWithGraph } from '#core/kg/import/join.ts';
+import { usablePrefixes } from '#core/kg/vocabulary.ts';
 import { cancelledOutcome, statsOf } from './views.ts';
 
 export type AgentServiceDependencies = {
@@ -153,6 +155,10 @@ export function createServiceContext(dependencies: AgentServiceDependencies) {
     fileName: string;
     format: KgImportFormat;
     kind: 'import' | 'starter-graph';
+    /** Link new things named as existing ones to them (owl:sameAs). */
+    linkSameLabels?: boolean;
+    /** The reader's language: names in it are preferred. */
+    language?: string;
     signal?: AbortSignal;
     /** Called when writing starts: from then on the import can no longer be cancelled. */
     onWriting?: () => void;
@@ -162,10 +168,20 @@ export function createServiceContext(dependencies: AgentServiceDependencies) {
       const { sessionId, source, fileName, format, signal, onProgress } = options;
       const session = await sessionOf(sessionId);
       const graph = await graphOf(sessionId);
-      const read = await stageGraphFile(graph, { sessionId, source, format, signal, onProgress: (progress) => onProgress?.({ phase: 'reading', ...progress }) });
+      const read = await stageGraphFile(graph, {
+        sessionId,
+        source,
+        format,
+        signal,
+        linkSameLabels: options.linkSameLabels ?? false,
+        ...(options.language !== undefined ? { language: options.language } : {}),
+        onProgress: (progress) => onProgress?.({ phase: 'reading', ...progress }),
+      });
       if (!read.ok) return read.error === 'cancelled' ? cancelledOutcome() : { ok: false, reason: 'invalid', problems: read.error };
       if (signal?.aborted) return cancelledOutcome();
-      const { statements, totalBytes, delta } = read.value;
+      const { statements, totalBytes, delta, shared, prefixes } = read.value;
+      // The prefixes the file declares join the session's, for its queries (a later file's win).
+      const sessionPrefixes = Object.keys(prefixes).length > 0 ? usablePrefixes({ ...session.prefixes, ...prefixes }) : undefined;
       options.onWriting?.();
       onProgress?.({ phase: 'writing', bytesRead: totalBytes, totalBytes, statements });
       if (delta.symbols.length > 0 || delta.addedTriples.length > 0 || delta.updatedTriples.length > 0) {
@@ -175,6 +191,7 @@ export function createServiceContext(dependencies: AgentServiceDependencies) {
           sessionId,
           delta,
           now: storedAt,
+          ...(sessionPrefixes !== undefined ? { prefixes: sessionPrefixes } : {}),
           provenance: {
             sessionId,
             kind: options.kind,
@@ -194,6 +211,7 @@ export function createServiceContext(dependencies: AgentServiceDependencies) {
         updated: delta.updatedTriples.length,
         symbolsAdded: delta.symbols.length,
         stats: statsOf(graph),
+        ...(format !== 'csv' ? { shared } : {}),
       };
     });
 
@@ -203,15 +221,29 @@ export function createServiceContext(dependencies: AgentServiceDependencies) {
    */
   const stageGraphFile = async (
     graph: KnowledgeGraph,
-    options: { sessionId: string; source: GraphFileSource; format: KgImportFormat; signal?: AbortSignal; onProgress: (progress: ReadProgress) => void },
-  ): Promise<Result<{ statements: number; totalBytes: number; delta: GraphDelta }, Problem[] | 'cancelled'>> => {
-    const { sessionId, ...reading } = options;
+    options: {
+      sessionId: string;
+      source: GraphFileSource;
+      format: KgImportFormat;
+      signal?: AbortSignal;
+      linkSameLabels: boolean;
+      language?: string;
+      onProgress: (progress: ReadProgress) => void;
+    },
+  ): Promise<Result<{ statements: number; totalBytes: number; delta: GraphDelta; shared: SharedWithGraph; prefixes: Record<string, string> }, Problem[] | 'cancelled'>> => {
+    const { sessionId, linkSameLabels, language, ...reading } = options;
     const stagedAt = now();
-    const batch = graph.batch({ now: stagedAt });
-    // The file readers (Turtle, N-Triples, CSV) are fetched with the first import.
-    const [{ readGraphFile }, { importBudget }] = await Promise.all([import('#core/kg/import/read-graph-file.ts'), import('#core/sessions/snapshot-size.ts')]);
+    const batch = graph.batch({ now: stagedAt, ...(language !== undefined ? { language } : {}) });
+    // The file readers (Turtle, N-Triples, CSV) and the joining of what they read are fetched with the first import.
+    const [{ readGraphFile }, { importBudget }, { joinStagedImport }] = await Promise.all([
+      import('#core/kg/import/read-graph-file.ts'),
+      import('#core/sessions/snapshot-size.ts'),
+      import('#core/kg/import/join.ts'),
+    ]);
     const read = await readGraphFile({ ...reading, batch, onStaged: await importBudget(db, { graph, sessionId, stagedAt, limits: dependencies.snapshotLimits }) });
-    return read.ok ? { ok: true, value: { ...read.value, delta: batch.delta } } : read;
+    if (!read.ok) return read;
+    const shared = joinStagedImport(graph, batch, { linkSameLabels });
+    return { ok: true, value: { ...read.value, delta: batch.delta, shared, prefixes: usablePrefixes(batch.prefixes) } };
   };
 
   const loadStarterGraphIfPending = async (sessionId: string, onProgress?: (progress: ImportProgress) => void): Promise<boolean> => {

@@ -54,9 +54,17 @@ export async function readGraphRows(db: AnimaDatabase, sessionId: string): Promi
  */
 export async function storeGraphDelta(
   db: AnimaDatabase,
-  change: { graph: KnowledgeGraph; sessionId: string; delta: GraphDelta; provenance: ProvenanceDraft | ((triple: Triple) => ProvenanceDraft); now: number },
+  change: {
+    graph: KnowledgeGraph;
+    sessionId: string;
+    delta: GraphDelta;
+    provenance: ProvenanceDraft | ((triple: Triple) => ProvenanceDraft);
+    now: number;
+    /** The session's prefixes, when the change declares new ones (an imported Turtle file's). */
+    prefixes?: Record<string, string>;
+  },
 ): Promise<GraphDelta> {
-  const { graph, sessionId, delta, provenance, now } = change;
+  const { graph, sessionId, delta, provenance, now, prefixes } = change;
   return db.transaction('rw', [db.symbolChunks, db.tripleChunks, db.sessions, db.provenance], async () => {
     // Removed triples get a record too: what took them out, and why.
     const changed = [...delta.addedTriples, ...delta.updatedTriples, ...delta.removedTriples];
@@ -79,7 +87,7 @@ export async function storeGraphDelta(
     await db.symbolChunks.bulkPut(symbolChunks);
     await db.tripleChunks.bulkPut(tripleChunks);
     if (emptiedChunkIndexes.length > 0) await db.tripleChunks.bulkDelete(emptiedChunkIndexes.map((index): [string, number] => [sessionId, index]));
-    await db.sessions.update(sessionId, { updatedAt: now });
+    await db.sessions.update(sessionId, { updatedAt: now, ...(prefixes !== undefined ? { prefixes } : {}) });
     return stamped;
   });
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { agentSettingsSchema } from '#core/agent/agent-settings.ts';
 import { nameSchema, sessionIdSchema } from '#core/names.ts';
 import { MAX_ENDPOINTS, sparqlEndpointSchema } from '#core/sparql/endpoint.ts';
+import { prefixesSchema } from '#core/kg/vocabulary.ts';
 
 /** A session is a workspace: its own graph, goals, memory and psyche. */
 export const sessionRecordSchema = z.object({
@@ -17,5 +18,7 @@ export const sessionRecordSchema = z.object({
   personaId: z.number().int().optional(),
   /** The SPARQL endpoints its agent may reach (their keys stay on the device, apart); absent: none. */
   sparqlEndpoints: z.array(sparqlEndpointSchema).max(MAX_ENDPOINTS).optional(),
+  /** The prefixes its imported Turtle files declared (ex → http://example.org/): its queries read prefixed names with them. */
+  prefixes: prefixesSchema.optional(),
 });
 export type SessionRecord = z.infer<typeof sessionRecordSchema>;

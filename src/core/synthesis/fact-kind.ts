@@ -10,16 +10,23 @@ export type FactKind = 'classification' | 'part' | 'part_of' | 'other';
 export const FACT_KINDS = ['classification', 'part', 'part_of', 'other'] as const satisfies readonly FactKind[];
 
 // Predicates compared without case, hyphens or underscores and without an IRI or prefix, so
-// `is-a`, `isA`, `rdf:type` and `rdfs:subClassOf` all count.
+// `is-a`, `isA`, `rdf:type`, `rdfs:subClassOf`, `skos:broader` and Wikidata's P31/P279 all count.
 const KIND_OF_PREDICATE = new Map<string, FactKind>([
   ['isa', 'classification'],
   ['instanceof', 'classification'],
   ['subclassof', 'classification'],
   ['type', 'classification'],
+  ['broader', 'classification'],
+  ['broadertransitive', 'classification'],
+  ['p31', 'classification'],
+  ['p279', 'classification'],
   ['haspart', 'part'],
   ['hasa', 'part'],
   ['contains', 'part'],
   ['partof', 'part_of'],
+  ['ispartof', 'part_of'],
+  ['p361', 'part_of'],
+  ['p527', 'part'],
 ]);
 
 /** The kind of a fact, from its predicate's label. */

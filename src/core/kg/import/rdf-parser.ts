@@ -13,7 +13,11 @@ type StreamListener = (data?: string) => void;
  * It is fed a line at a time, so a statement Anima refuses (n3 tells no line for those) is
  * located at the line it ends on.
  */
-export function createRdfParser(format: 'n-triples' | 'turtle', sink: (statement: ParsedStatement) => void, options: { baseIri?: string } = {}): StatementParser {
+export function createRdfParser(
+  format: 'n-triples' | 'turtle',
+  sink: (statement: ParsedStatement) => void,
+  options: { baseIri?: string; onPrefix?: (prefix: string, namespace: string) => void } = {},
+): StatementParser {
   const listeners = new Map<string, StreamListener[]>();
   const stream = {
     on(event: string, listener: StreamListener) {
@@ -45,7 +49,7 @@ export function createRdfParser(format: 'n-triples' | 'turtle', sink: (statement
     const statement = statementFromQuad(quad);
     if ('message' in statement) problem = { line, message: statement.message };
     else sink(statement);
-  });
+  }, (prefix: string, namespace: { value: string }) => options.onPrefix?.(prefix, namespace.value));
   return {
     push(chunk) {
       let start = 0;

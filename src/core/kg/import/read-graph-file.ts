@@ -68,7 +68,7 @@ export async function readGraphFile(options: {
     statements++;
     refusal = onStaged?.({ symbols: made, ...(batch.addedCount > added ? { added: { subject, predicate, object, confidence } } : {}), raised: batch.updatedCount > updated });
   };
-  const parser: StatementParser = format === 'csv' ? createCsvParser(sink) : createRdfParser(format, sink, { ...(baseIri !== undefined ? { baseIri } : {}) });
+  const parser: StatementParser = format === 'csv' ? createCsvParser(sink) : createRdfParser(format, sink, { ...(baseIri !== undefined ? { baseIri } : {}), onPrefix: (prefix, namespace) => batch.declarePrefix(prefix, namespace) });
   const totalBytes = typeof source === 'string' ? new TextEncoder().encode(source).length : source.size;
   if (totalBytes === 0) return { ok: false, error: [{ message: 'the file is empty' }] };
   const lines = new LineTracker();
