@@ -46,6 +46,22 @@ describe('session snapshots', () => {
     expect(parsed).toMatchObject({ ok: true, value: { version: SNAPSHOT_VERSION, goals: [], workingMemory: [], cycles: [], episodes: [], psyches: [], approvals: [], questions: [], documents: [], notes: [], plans: [], reflections: [] } });
   });
 
+  it('names the symbols an older Anima numbered (Dog-2) by their label, parent or source', () => {
+    const symbols = [
+      { id: 1, label: 'Dog', kind: 'entity', createdAt: 0 },
+      { id: 2, label: 'Dog-2', kind: 'entity', iri: 'http://kennel.example/Dog', createdAt: 0 },
+      { id: 3, label: 'Dog-3', kind: 'entity', iri: 'http://zoo.example/Dog', createdAt: 0 },
+      { id: 4, label: 'is-a', kind: 'relation', createdAt: 0 },
+      { id: 5, label: 'Pet', kind: 'entity', createdAt: 0 },
+      // Its own label, not a clash: kept.
+      { id: 6, label: 'alpha-2', kind: 'relation', createdAt: 0 },
+    ];
+    const triples = [{ subject: 2, predicate: 4, object: 5, confidence: 1, createdAt: 0 }];
+    const parsed = parseSnapshot({ format: 'anima-snapshot', version: 1, session: { id: 's', name: 'n', cycle: 0, createdAt: 0, updatedAt: 0 }, symbols, triples, provenance: [] });
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.error));
+    expect(parsed.value.symbols.map((symbol) => symbol.label)).toEqual(['Dog', 'Dog (Pet)', 'Dog · zoo.example', 'is-a', 'Pet', 'alpha-2']);
+  });
+
   it('round-trips the agent state, and refuses goals that name missing parents or symbols', async () => {
     const { db, service } = testService();
     const { session } = await service.open({});

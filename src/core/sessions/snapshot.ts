@@ -4,6 +4,7 @@ import { tripleSchema } from '#core/kg/triple.ts';
 import { type Problem, problemsFromZod, type Result } from '#core/result.ts';
 import { KnowledgeGraph } from '#core/kg/graph.ts';
 import { ACTIVE_SESSION_KEY, type AnimaDatabase, deleteSessionRows, sessionTables, type StoreTable } from '#core/store/database.ts';
+import { relabelNumberedNames } from '#core/kg/names.ts';
 import { chunksOfGraph } from '#core/store/graph-chunks.ts';
 import { readGraphRows } from '#core/store/kg-repository.ts';
 import { provenanceRecordSchema } from '#core/kg/provenance.ts';
@@ -204,7 +205,14 @@ export function parseSnapshot(value: unknown): Result<Snapshot> {
   for (const [index, record] of snapshot.cycles.entries())
     if (record.shadow?.approvalId !== undefined && !approvalIds.has(record.shadow.approvalId))
       problems.push({ path: `cycles.${index}.shadow.approvalId`, message: `${record.shadow.approvalId} is not an approval of this snapshot` });
-  return problems.length > 0 ? { ok: false, error: problems.slice(0, 20) } : { ok: true, value: snapshot };
+  return problems.length > 0 ? { ok: false, error: problems.slice(0, 20) } : { ok: true, value: withNamedSymbols(snapshot) };
+}
+
+/** A snapshot whose symbols an older Anima numbered (Mammal-2) with them named as imports name them now (see relabelNumberedNames). */
+function withNamedSymbols(snapshot: Snapshot): Snapshot {
+  if (!snapshot.symbols.some((symbol) => symbol.kind !== 'literal' && /-\d+$/u.test(symbol.label))) return snapshot;
+  const relabelled = new Map(relabelNumberedNames(KnowledgeGraph.from(snapshot.symbols, snapshot.triples)).map((symbol) => [symbol.id, symbol]));
+  return relabelled.size === 0 ? snapshot : { ...snapshot, symbols: snapshot.symbols.map((symbol) => relabelled.get(symbol.id) ?? symbol) };
 }
 
 /** Brings an older snapshot to the current version, step by step; anything else passes unchanged (and fails the schema). */

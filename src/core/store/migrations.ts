@@ -2,7 +2,8 @@ import { Dexie, type Transaction } from 'dexie';
 import { KnowledgeGraph } from '#core/kg/graph.ts';
 import type { KgSymbol } from '#core/kg/symbol.ts';
 import type { Triple } from '#core/kg/triple.ts';
-import { chunksOfGraph } from './graph-chunks.ts';
+import { relabelNumberedNames } from '#core/kg/names.ts';
+import { chunksOfGraph, type SymbolChunkRecord, type TripleChunkRecord } from './graph-chunks.ts';
 
 /** Upgrade functions by the schema version they lead to; they run inside Dexie's upgrade transaction. */
 export const UPGRADES: Record<number, (transaction: Transaction) => Promise<void>> = {
@@ -27,6 +28,35 @@ export const UPGRADES: Record<number, (transaction: Transaction) => Promise<void
       const { symbolChunks, tripleChunks } = chunksOfGraph(graph, sessionId);
       await transaction.table('symbolChunks').bulkPut(symbolChunks);
       await transaction.table('tripleChunks').bulkPut(tripleChunks);
+    }
+  },
+  /**
+   * Names are told apart by parent or source since version 7, never numbered: a symbol labelled
+   * `Mammal-2` because its local name was taken gets its name (see relabelNumberedNames).
+   */
+  7: async (transaction) => {
+    const sessions: { id: string }[] = await transaction.table('sessions').toArray();
+    for (const { id: sessionId } of sessions) {
+      const range = [
+        [sessionId, Dexie.minKey],
+        [sessionId, Dexie.maxKey],
+      ] as const;
+      const symbolChunks: SymbolChunkRecord[] = await transaction.table('symbolChunks').where('[sessionId+index]').between(...range).toArray();
+      // Most sessions have no numbered name: their triples are never read.
+      if (!symbolChunks.some((chunk) => chunk.symbols.some((symbol) => /-\d+$/u.test(symbol.label)))) continue;
+      const tripleChunks: TripleChunkRecord[] = await transaction.table('tripleChunks').where('[sessionId+index]').between(...range).toArray();
+      const triples: Triple[] = tripleChunks.flatMap((chunk) =>
+        Array.from({ length: chunk.count }, (_, at) => ({
+          subject: chunk.subjects[at]!,
+          predicate: chunk.predicates[at]!,
+          object: chunk.objects[at]!,
+          confidence: chunk.confidences[at]!,
+          createdAt: chunk.createdAt[at]!,
+        })),
+      );
+      const relabelled = new Map(relabelNumberedNames(KnowledgeGraph.from(symbolChunks.flatMap((chunk) => chunk.symbols), triples)).map((symbol) => [symbol.id, symbol]));
+      const changed = symbolChunks.filter((chunk) => chunk.symbols.some((symbol) => relabelled.has(symbol.id)));
+      await transaction.table('symbolChunks').bulkPut(changed.map((chunk) => ({ ...chunk, symbols: chunk.symbols.map((symbol) => relabelled.get(symbol.id) ?? symbol) })));
     }
   },
 };

@@ -58,11 +58,12 @@ RECORDS_WRITTEN_BY[4] = RECORDS_WRITTEN_BY[2]!;
 RECORDS_WRITTEN_BY[5] = RECORDS_WRITTEN_BY[2]!;
 // Version 6 makes part and trait names unique (the catalog was never written before it).
 RECORDS_WRITTEN_BY[6] = RECORDS_WRITTEN_BY[2]!;
+// Version 7 changes no table: it relabels numbered names (tested below).
+RECORDS_WRITTEN_BY[7] = RECORDS_WRITTEN_BY[2]!;
 
-async function writeDatabaseAtVersion(version: number, indexedDb: ReturnType<typeof freshIndexedDb>): Promise<void> {
+async function writeDatabaseAtVersion(version: number, indexedDb: ReturnType<typeof freshIndexedDb>, records = RECORDS_WRITTEN_BY[version]): Promise<void> {
   const old = new Dexie('anima', indexedDb);
   for (const [past, stores] of Object.entries(RELEASED_STORES)) if (Number(past) <= version) old.version(Number(past)).stores(stores);
-  const records = RECORDS_WRITTEN_BY[version];
   if (!records) throw new Error(`no records for schema version ${version}: add them to RECORDS_WRITTEN_BY`);
   await old.transaction('rw', Object.keys(records), async () => {
     for (const [table, rows] of Object.entries(records)) await old.table(table).bulkAdd(rows);
@@ -109,6 +110,7 @@ const RELEASED_STORES: Record<number, Record<string, string | null>> = {
   4: { questions: '++id, sessionId, status' },
   5: { plans: '++id, sessionId, goalId, [sessionId+status]', reflections: '++id, [sessionId+cycle]' },
   6: { parts: '++id, &name, type', traits: '++id, &name, type' },
+  7: {},
 };
 
 describe('database schema migrations', () => {
@@ -146,4 +148,16 @@ describe('database schema migrations', () => {
       expect((await service.kgStats({ sessionId: 's1' })).triples).toBe(2);
     });
   }
+
+  it('names the symbols an older version numbered (Mammal-2) by their name and source', async () => {
+    const indexedDb = freshIndexedDb();
+    const version6 = RECORDS_WRITTEN_BY[6]!;
+    const [chunk] = version6.symbolChunks as { symbols: object[] }[];
+    const symbolChunks = [{ ...chunk, symbols: [...chunk!.symbols, { id: 4, label: 'Mammal-2', kind: 'entity', iri: 'http://zoo.example/Mammal', createdAt: 1 }] }];
+    await writeDatabaseAtVersion(6, indexedDb, { ...version6, symbolChunks });
+    const { service } = testService({ db: new AnimaDatabase('anima', indexedDb) });
+    await service.open({});
+    const hits = (await service.kgSearch({ sessionId: 's1', text: 'mammal' })).hits.map((hit) => hit.symbol.label);
+    expect(hits.sort()).toEqual(['Mammal', 'Mammal · zoo.example']);
+  });
 });

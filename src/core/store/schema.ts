@@ -74,6 +74,11 @@ export const SCHEMA_VERSIONS = [
     // names become unique (version 1 declared the tables, and nothing wrote them before).
     stores: { parts: '++id, &name, type', traits: '++id, &name, type' },
   },
+  {
+    version: 7,
+    // No table changes: symbols an older Anima numbered (Mammal-2) get their names (migrations.ts).
+    stores: {},
+  },
 ] as const satisfies readonly { version: number; stores: Record<string, string | null> }[];
 
 export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;
