@@ -319,6 +319,11 @@ describe('the sessions of a device', () => {
     // The app opens the active session: the new one, with the starter graph loaded on first open.
     const reopened = await service.open({});
     expect(reopened).toMatchObject({ session: { id: created.session.id, name: 'Jupiter and moons' }, hasLoadedStarterGraph: true });
+    // A session asked to start empty opens with nothing in it, for the user's own file.
+    const empty = await expectOk(service.sessionCreate({ name: 'My own graph', start: 'empty' }));
+    await expectOk(service.sessionSwitch({ sessionId: empty.session.id }));
+    expect(await service.open({})).toMatchObject({ session: { id: empty.session.id }, hasLoadedStarterGraph: false, stats: { triples: 0 } });
+    await expectOk(service.sessionSwitch({ sessionId: created.session.id }));
 
     const copy = await expectOk(service.sessionDuplicate({ sessionId: session.id, name: 'Mars (copy)' }));
     expect(copy.session).toMatchObject({ name: 'Mars (copy)', cycle: listed!.cycle, goals: listed!.goals, persona: 'Careful Clerk', isActive: false });

@@ -102,9 +102,9 @@ export function sessionService(context: ServiceContext, personas: PersonaAccess)
       return { sessions: await Promise.all(sessions.map((session) => viewOf(session, activeId))) };
     },
 
-    async sessionCreate({ name }) {
+    async sessionCreate({ name, start }) {
       return change(async () => {
-        const session = await addSession(context, name, { activate: false });
+        const session = await addSession(context, name, { activate: false, isEmpty: start === 'empty' });
         return { ok: true as const, session: await viewById(session.id) };
       });
     },

@@ -48,8 +48,11 @@ const changed = <T extends z.ZodType>(value: T) => z.discriminatedUnion('ok', [z
 export const sessionContract = {
   /** Every session, the most recently changed first. */
   sessionList: { args: z.object({}), result: z.object({ sessions: z.array(sessionViewSchema) }) },
-  /** A new empty session (with the starter graph, in the app), not yet the active one. */
-  sessionCreate: { args: z.object({ name: sessionName }), result: changed(sessionViewSchema) },
+  /**
+   * A new session, not yet the active one: with the starter graph (in the app) or with an empty
+   * graph (to import the user's own file into, with kgImport).
+   */
+  sessionCreate: { args: z.object({ name: sessionName, start: z.enum(['starter-graph', 'empty']).default('starter-graph') }), result: changed(sessionViewSchema) },
   sessionRename: { args: z.object({ sessionId, name: sessionName }), result: changed(sessionViewSchema) },
   /** A copy of a session, whole, under a new name; the original is untouched. */
   sessionDuplicate: { args: z.object({ sessionId, name: sessionName }), result: changed(sessionViewSchema) },

@@ -1,4 +1,5 @@
 import type { AgentApi, SessionImportPreview, SessionView } from '#core/api.ts';
+import { describeProblem } from '#core/result.ts';
 import { CoalescedFetch } from '../common/coalesced-fetch.ts';
 import { messageOf } from '../common/error-message.ts';
 import type { LoadStatus } from '../goals/agent-run.svelte.ts';
@@ -100,13 +101,21 @@ export class SessionsView {
     return hasRequest;
   }
 
-  /** Makes a new session (not opened yet). Returns whether it was made, so the form can clear. */
-  async create(name: string): Promise<boolean> {
+  /**
+   * Makes a new session (not opened yet): with the starter graph, an empty graph, or the graph of
+   * a file (N-Triples, Turtle or CSV). Returns whether it was made, so the form can clear.
+   */
+  async create(name: string, start: 'starter-graph' | 'empty' | File = 'starter-graph'): Promise<boolean> {
     return this.#change(undefined, `Creating “${name.trim()}”…`, 'The session was not created', async (client) => {
       const problem = sessionNameProblem(name);
       if (problem) return errorReport('The session was not created', problem);
-      const result = await client.sessionCreate({ name });
-      return result.ok ? successReport(`Created “${result.session.name}”. Open it to work in it.`) : refusalReport('The session was not created', result);
+      const result = await client.sessionCreate({ name, start: start instanceof File ? 'empty' : start });
+      if (!result.ok) return refusalReport('The session was not created', result);
+      if (!(start instanceof File)) return successReport(`Created “${result.session.name}”. Open it to work in it.`);
+      const imported = await client.kgImport({ sessionId: result.session.id, operationId: `create-${result.session.id}`, fileName: start.name, data: start, language: navigator.language });
+      return imported.ok
+        ? successReport(`Created “${result.session.name}” with ${imported.added} facts from ${start.name}. Open it to work in it.`)
+        : errorReport(`Created “${result.session.name}”, empty: ${start.name} was not imported`, imported.problems.map(describeProblem).join('; '));
     });
   }
 
