@@ -35,14 +35,18 @@ export class GraphImport {
     return this.state.status === 'importing';
   }
 
-  /** Imports a file; one at a time (a file chosen meanwhile is refused, saying why). Never rejects: the outcome becomes the state. */
-  async start(file: File, format: ImportFormat | 'auto'): Promise<void> {
+  /**
+   * Imports a file; one at a time (a file chosen meanwhile is refused, saying why). Never rejects:
+   * the outcome becomes the state. `linkSameLabels` links its things named as the graph's to them
+   * (owl:sameAs); names in the browser's language are preferred.
+   */
+  async start(file: File, format: ImportFormat | 'auto', options: { linkSameLabels?: boolean } = {}): Promise<void> {
     if (this.state.status === 'importing') return;
     const operationId = this.#generateId();
     this.state = { status: 'importing', operationId, fileName: file.name, progress: undefined, isCancelling: false };
     try {
       const outcome = await this.#host.client.kgImport(
-        { sessionId: this.#host.sessionId, operationId, fileName: file.name, ...(format === 'auto' ? {} : { format }), data: file },
+        { sessionId: this.#host.sessionId, operationId, fileName: file.name, ...(format === 'auto' ? {} : { format }), data: file, linkSameLabels: options.linkSameLabels ?? false, language: navigator.language },
         (progress) => {
           if (this.state.status === 'importing' && this.state.operationId === operationId) this.state.progress = progress;
         },

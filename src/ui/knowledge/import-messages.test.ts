@@ -9,6 +9,20 @@ describe('describeImportOutcome', () => {
     expect(report).toEqual({ tone: 'success', message: 'Imported 123 statements: 120 new triples, 3 raised in confidence.' });
   });
 
+  it('says which relations of the file join known ones, and which things share a name with the graph\'s', () => {
+    const shared = {
+      relations: { count: 2, examples: [{ relation: 'http://www.wikidata.org/prop/direct/P279', joins: 'is-a' }] },
+      sameNames: { count: 1, linked: 0, examples: [{ symbol: 'dog (pet)', existing: 'dog' }] },
+    };
+    const report = describeImportOutcome({ ok: true, statements: 5, added: 5, updated: 0, symbolsAdded: 6, stats, shared }, 'dogs.ttl');
+    expect(report.message).toBe(
+      'Imported 5 statements: 5 new triples, 0 raised in confidence. 2 relations of the file join known ones: http://www.wikidata.org/prop/direct/P279 as is-a and 1 more. ' +
+        '1 thing has the name of one in the graph (“dog (pet)” and “dog”); they are kept apart. To treat them as the same, tick “Link things of the same name” and import the file again.',
+    );
+    const linked = describeImportOutcome({ ok: true, statements: 5, added: 6, updated: 0, symbolsAdded: 6, stats, shared: { ...shared, sameNames: { ...shared.sameNames, linked: 1 } } }, 'dogs.ttl');
+    expect(linked.message).toContain('Linked 1 thing to the graph\'s of the same name, as the same: “dog (pet)” and “dog”.');
+  });
+
   it('uses the singular for one statement and one new triple', () => {
     const report = describeImportOutcome({ ok: true, statements: 1, added: 1, updated: 0, symbolsAdded: 2, stats }, 'one.csv');
     expect(report.message).toBe('Imported 1 statement: 1 new triple, 0 raised in confidence.');

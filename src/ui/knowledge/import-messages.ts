@@ -1,4 +1,4 @@
-import type { ImportOutcome } from '#core/api.ts';
+import type { ImportOutcome, ImportShared } from '#core/api.ts';
 import { describeProblem } from '#core/result.ts';
 import { STORAGE_FULL_TEXT } from '../storage/storage-messages.ts';
 
@@ -13,7 +13,7 @@ export function describeImportOutcome(outcome: ImportOutcome, fileName: string):
   if (outcome.ok) {
     return {
       tone: 'success',
-      message: `Imported ${countOf(outcome.statements, 'statement')}: ${countOf(outcome.added, 'new triple')}, ${outcome.updated.toLocaleString()} raised in confidence.`,
+      message: [`Imported ${countOf(outcome.statements, 'statement')}: ${countOf(outcome.added, 'new triple')}, ${outcome.updated.toLocaleString()} raised in confidence.`, ...describeShared(outcome.shared)].join(' '),
     };
   }
   switch (outcome.reason) {
@@ -40,4 +40,25 @@ export function describeImportOutcome(outcome: ImportOutcome, fileName: string):
 
 function countOf(count: number, noun: string): string {
   return `${count.toLocaleString()} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** What the file shares with the graph, in sentences: the relations it joins, and the things named as the graph's (linked, or how to link them). */
+export function describeShared(shared: ImportShared | undefined): string[] {
+  if (!shared) return [];
+  const sentences: string[] = [];
+  const { relations, sameNames } = shared;
+  const more = (count: number, shown: number) => (count > shown ? ` and ${(count - shown).toLocaleString()} more` : '');
+  if (relations.count > 0)
+    sentences.push(
+      `${countOf(relations.count, 'relation')} of the file ${relations.count === 1 ? 'joins a known one' : 'join known ones'}: ${relations.examples.map((example) => `${example.relation} as ${example.joins}`).join(', ')}${more(relations.count, relations.examples.length)}.`,
+    );
+  if (sameNames.count > 0) {
+    const examples = `${sameNames.examples.map((example) => `“${example.symbol}” and “${example.existing}”`).join(', ')}${more(sameNames.count, sameNames.examples.length)}`;
+    sentences.push(
+      sameNames.linked > 0
+        ? `Linked ${countOf(sameNames.linked, 'thing')} to the graph's of the same name, as the same: ${examples}.`
+        : `${countOf(sameNames.count, 'thing')} ${sameNames.count === 1 ? 'has' : 'have'} the name of one in the graph (${examples}); they are kept apart. To treat them as the same, tick “Link things of the same name” and import the file again.`,
+    );
+  }
+  return sentences;
 }
