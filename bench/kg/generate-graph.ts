@@ -22,9 +22,21 @@ export const PREDICATES = {
   knows: `${BENCH_IRI_BASE}knows`,
 } as const;
 
+/**
+ * How the graph says "is a": Anima's is-a for subclasses and members alike, or RDFS's
+ * rdfs:subClassOf between classes and rdf:type from instances (the same graph, in the standard vocabulary).
+ */
+export type BenchVocabulary = 'is-a' | 'rdfs';
+export const RDFS_SUBCLASS_OF = 'http://www.w3.org/2000/01/rdf-schema#subClassOf';
+export const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
+
 /** The classes the queries ask about, and the answer counts the generator knows they must have. */
 export type QueryPlan = {
+  vocabulary: BenchVocabulary;
+  /** The predicate between classes (is-a, or rdfs:subClassOf). */
   isA: string;
+  /** The predicate from an instance to its class (is-a, or rdf:type). */
+  instanceOf: string;
   /** `?x is-a <leafClass>`: the leaf class with the most direct instances. */
   leafClass: string;
   /** `?x is-a ?y . ?y is-a <middleClass>`: the class (depth 3 to 8) with the most such answers. */
@@ -74,7 +86,7 @@ export function createRandom(seed: number): () => number {
  * instance is-a (a leaf class, chosen with a skew so some classes are large), has-color,
  * lives-in, weight and likes; a few `knows` triples make up the exact count.
  */
-export function generateGraph(tripleCount: number, seed: number): GeneratedGraph {
+export function generateGraph(tripleCount: number, seed: number, vocabulary: BenchVocabulary = 'is-a'): GeneratedGraph {
   if (!Number.isInteger(tripleCount) || tripleCount < 200) throw new Error(`the benchmark needs at least 200 triples, got ${tripleCount}`);
   const random = createRandom(seed);
   const randomInteger = (below: number) => Math.floor(random() * below);
@@ -94,6 +106,9 @@ export function generateGraph(tripleCount: number, seed: number): GeneratedGraph
     likes: addTerm(PREDICATES.likes),
     knows: addTerm(PREDICATES.knows),
   };
+  // In RDFS the is-a triples say rdfs:subClassOf or rdf:type; is-a itself stays in the term table (unused), so both graphs draw the same.
+  const classEdge = vocabulary === 'rdfs' ? addTerm(RDFS_SUBCLASS_OF) : predicate.isA;
+  const instanceEdge = vocabulary === 'rdfs' ? addTerm(RDF_TYPE) : predicate.isA;
 
   // The taxonomy, level by level: each level expands a random subset of its classes.
   const targetClasses = Math.max(64, Math.round(tripleCount / TRIPLES_PER_CLASS));
@@ -147,7 +162,7 @@ export function generateGraph(tripleCount: number, seed: number): GeneratedGraph
     objects[count] = object;
     count++;
   };
-  for (let index = 1; index < classCount; index++) push(classTerm[index]!, predicate.isA, classTerm[classParent[index]!]!);
+  for (let index = 1; index < classCount; index++) push(classTerm[index]!, classEdge, classTerm[classParent[index]!]!);
 
   const instancesOfClass = new Int32Array(classCount);
   for (let instance = 0; instance < instanceCount; instance++) {
@@ -155,7 +170,7 @@ export function generateGraph(tripleCount: number, seed: number): GeneratedGraph
     // Squaring skews the choice: the first leaves of the shuffled list get most instances.
     const leaf = leaves[Math.floor(random() ** 2 * leaves.length)]!;
     instancesOfClass[leaf]!++;
-    push(subject, predicate.isA, classTerm[leaf]!);
+    push(subject, instanceEdge, classTerm[leaf]!);
     push(subject, predicate.hasColor, colorTerms[randomInteger(colorTerms.length)]!);
     push(subject, predicate.livesIn, placeTerms[randomInteger(placeTerms.length)]!);
     push(subject, predicate.weight, weightTerms[randomInteger(weightTerms.length)]!);
@@ -171,7 +186,12 @@ export function generateGraph(tripleCount: number, seed: number): GeneratedGraph
     predicates,
     objects,
     count,
-    plan: planQueries({ terms, classTerm, classDepth, classChildren, instancesOfClass, isA: PREDICATES.isA, leafCount: leaves.length, instanceCount }),
+    plan: {
+      vocabulary,
+      isA: terms[classEdge]!,
+      instanceOf: terms[instanceEdge]!,
+      ...planQueries({ terms, classTerm, classDepth, classChildren, instancesOfClass, leafCount: leaves.length, instanceCount }),
+    },
   };
 }
 
@@ -182,10 +202,9 @@ function planQueries(taxonomy: {
   classDepth: number[];
   classChildren: number[][];
   instancesOfClass: Int32Array;
-  isA: string;
   leafCount: number;
   instanceCount: number;
-}): QueryPlan {
+}): Omit<QueryPlan, 'vocabulary' | 'isA' | 'instanceOf'> {
   const { terms, classTerm, classDepth, classChildren, instancesOfClass } = taxonomy;
   // Direct is-a subjects of a class: its subclasses and its instances.
   const directCount = (index: number) => classChildren[index]!.length + instancesOfClass[index]!;
@@ -211,7 +230,6 @@ function planQueries(taxonomy: {
     (index) => subtreeSize[index]!,
   );
   return {
-    isA: taxonomy.isA,
     leafClass: terms[classTerm[leafClass]!]!,
     middleClass: terms[classTerm[middleClass]!]!,
     closureClass: terms[classTerm[closureClass]!]!,

@@ -1,5 +1,5 @@
 import type { BenchEngine, EngineModule, EngineName, QueryName } from './engine.ts';
-import { type GeneratedGraph, generateGraph, type QueryPlan } from './generate-graph.ts';
+import { type BenchVocabulary, type GeneratedGraph, generateGraph, type QueryPlan } from './generate-graph.ts';
 
 /** Timings of one query: each timed run after one warm-up, and the answer count (the same every run); or why it failed. */
 export type QueryTimings = { runsMs: number[]; count: number } | { error: string };
@@ -11,7 +11,7 @@ export type QueryTimings = { runsMs: number[]; count: number } | { error: string
  */
 export type KgBenchApi = {
   /** Generates the graph (untimed) and keeps it in the page for the imports. */
-  prepare(options: { triples: number; seed: number }): Promise<{ plan: QueryPlan; generateMs: number; isCrossOriginIsolated: boolean }>;
+  prepare(options: { triples: number; seed: number; vocabulary: BenchVocabulary }): Promise<{ plan: QueryPlan; generateMs: number; isCrossOriginIsolated: boolean }>;
   /** Imports the graph `runs` times, each into a new store (the previous one deleted first, untimed); the last store stays. */
   importRuns(options: { engine: EngineName; runs: number; batchSize: number; storePrefix: string }): Promise<{ runsMs: number[]; storeName: string; details: string[] }>;
   /** Drops the generated graph, so that the heap holds only what the engine keeps. */
@@ -59,9 +59,9 @@ function settle(): void {
 }
 
 window.kgBench = {
-  async prepare({ triples, seed }) {
+  async prepare({ triples, seed, vocabulary }) {
     const start = performance.now();
-    generated = generateGraph(triples, seed);
+    generated = generateGraph(triples, seed, vocabulary);
     // Cross-origin isolated pages get a microsecond clock; others 0.1 ms steps.
     return { plan: generated.plan, generateMs: performance.now() - start, isCrossOriginIsolated: window.crossOriginIsolated };
   },

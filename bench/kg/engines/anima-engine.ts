@@ -31,8 +31,10 @@ export function createEngine(): BenchEngine {
     patterns.set(text, result.value);
     return result.value;
   };
-  const query1Text = (plan: QueryPlan) => `?x <${plan.isA}> <${plan.leafClass}>`;
-  const query2Text = (plan: QueryPlan) => `?x <${plan.isA}> ?y . ?y <${plan.isA}> <${plan.middleClass}>`;
+  // In RDFS the queries ask for is-a, which the vocabulary reads as rdfs:subClassOf and rdf:type.
+  const isAText = (plan: QueryPlan) => (plan.vocabulary === 'rdfs' ? 'is-a' : `<${plan.isA}>`);
+  const query1Text = (plan: QueryPlan) => `?x ${isAText(plan)} <${plan.leafClass}>`;
+  const query2Text = (plan: QueryPlan) => `?x ${isAText(plan)} ?y . ?y ${isAText(plan)} <${plan.middleClass}>`;
   const openGraph = (): KnowledgeGraph => {
     if (!graph) throw new Error('anima: no graph is open');
     return graph;
@@ -109,9 +111,11 @@ export function createEngine(): BenchEngine {
           return runQuery(current, parsed(query2Text(plan)), NO_LIMIT).rows.length;
         case 'closure': {
           const isA = current.symbolByIri(plan.isA);
+          const instanceOf = current.symbolByIri(plan.instanceOf);
           const target = current.symbolByIri(plan.closureClass);
-          if (!isA || !target) throw new Error('anima: the closure class or is-a is missing');
-          return transitiveClosure(current, isA.id, target.id).length;
+          if (!isA || !instanceOf || !target) throw new Error('anima: the closure class or is-a is missing');
+          // RDFS: members through rdf:type, the chain through rdfs:subClassOf only.
+          return (isA === instanceOf ? transitiveClosure(current, isA.id, target.id) : transitiveClosure(current, { members: [isA.id, instanceOf.id], chain: [isA.id] }, target.id)).length;
         }
       }
     },

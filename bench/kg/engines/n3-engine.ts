@@ -44,13 +44,16 @@ export function createEngine(): BenchEngine {
     async run(query: QueryName, plan: QueryPlan): Promise<number> {
       const current = openStore();
       const isA = namedNode(plan.isA);
+      // RDFS says is-a with two predicates: each pattern asks both.
+      const isAs = plan.instanceOf === plan.isA ? [isA] : [isA, namedNode(plan.instanceOf)];
+      const isAQuads = (object: Term) => isAs.flatMap((predicate) => current.getQuads(null, predicate, object, null));
       switch (query) {
         case 'query1':
-          return current.getQuads(null, isA, namedNode(plan.leafClass), null).map((quad: Quad) => ({ x: quad.subject })).length;
+          return isAQuads(namedNode(plan.leafClass)).map((quad: Quad) => ({ x: quad.subject })).length;
         case 'query2': {
           const rows: { x: Term; y: Term }[] = [];
-          for (const outer of current.getQuads(null, isA, namedNode(plan.middleClass), null)) {
-            for (const inner of current.getQuads(null, isA, outer.subject, null)) rows.push({ x: inner.subject, y: outer.subject });
+          for (const outer of isAQuads(namedNode(plan.middleClass))) {
+            for (const inner of isAQuads(outer.subject)) rows.push({ x: inner.subject, y: outer.subject });
           }
           return rows.length;
         }
@@ -68,6 +71,13 @@ export function createEngine(): BenchEngine {
                 order.push(subject);
                 next.push(subject);
               }
+              // RDFS: an instance (rdf:type) is reached, and nothing is reached through it.
+              if (isAs.length > 1)
+                for (const subject of current.getSubjects(isAs[1]!, object, null)) {
+                  if (reached.has(subject.value)) continue;
+                  reached.add(subject.value);
+                  order.push(subject);
+                }
             }
             frontier = next;
           }

@@ -59,13 +59,17 @@ export function createEngine(): BenchEngine {
 
     async run(query: QueryName, plan: QueryPlan): Promise<number> {
       const current = openStore();
+      // RDFS says is-a with two predicates: a path of either.
+      const isA = plan.instanceOf === plan.isA ? `<${plan.isA}>` : `(<${plan.isA}>|<${plan.instanceOf}>)`;
       switch (query) {
         case 'query1':
-          return select(current, `SELECT ?x WHERE { ?x <${plan.isA}> <${plan.leafClass}> }`);
+          return select(current, `SELECT ?x WHERE { ?x ${isA} <${plan.leafClass}> }`);
         case 'query2':
-          return select(current, `SELECT ?x ?y WHERE { ?x <${plan.isA}> ?y . ?y <${plan.isA}> <${plan.middleClass}> }`);
+          return select(current, `SELECT ?x ?y WHERE { ?x ${isA} ?y . ?y ${isA} <${plan.middleClass}> }`);
         case 'closure':
-          return select(current, `SELECT ?x WHERE { ?x <${plan.isA}>+ <${plan.closureClass}> }`);
+          return plan.instanceOf === plan.isA
+            ? select(current, `SELECT ?x WHERE { ?x <${plan.isA}>+ <${plan.closureClass}> }`)
+            : select(current, `SELECT ?x WHERE { { ?x <${plan.isA}>+ <${plan.closureClass}> } UNION { ?x <${plan.instanceOf}>/<${plan.isA}>* <${plan.closureClass}> } }`);
       }
     },
 

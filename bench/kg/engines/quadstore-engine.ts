@@ -28,15 +28,14 @@ export function createEngine(): BenchEngine {
     if (!store) throw new Error('quadstore: no store is open');
     return store;
   };
-  const isAOf = (plan: QueryPlan) => namedNode(plan.isA);
-  const subjectsOf = async (plan: QueryPlan, object: Subject): Promise<Subject[]> => {
-    const { items } = await current().get({ predicate: isAOf(plan), object });
+  // RDFS says is-a with two predicates (subclasses, then instances): each lookup asks both.
+  const isAsOf = (plan: QueryPlan) => (plan.instanceOf === plan.isA ? [plan.isA] : [plan.isA, plan.instanceOf]);
+  const subjectsThrough = async (predicate: string, object: Subject): Promise<Subject[]> => {
+    const { items } = await current().get({ predicate: namedNode(predicate), object });
     return items.map((item) => item.subject);
   };
-  const query1 = async (plan: QueryPlan): Promise<number> => {
-    const { items } = await current().get({ predicate: namedNode(plan.isA), object: namedNode(plan.leafClass) });
-    return items.map((item) => ({ x: item.subject })).length;
-  };
+  const subjectsOf = async (plan: QueryPlan, object: Subject): Promise<Subject[]> => (await Promise.all(isAsOf(plan).map((predicate) => subjectsThrough(predicate, object)))).flat();
+  const query1 = async (plan: QueryPlan): Promise<number> => (await subjectsOf(plan, namedNode(plan.leafClass))).map((x) => ({ x })).length;
 
   return {
     name: 'quadstore',
@@ -95,7 +94,7 @@ export function createEngine(): BenchEngine {
           const order: Subject[] = [];
           let frontier: Subject[] = [target];
           while (frontier.length > 0) {
-            const found = await Promise.all(frontier.map((object) => subjectsOf(plan, object)));
+            const found = await Promise.all(frontier.map((object) => subjectsThrough(plan.isA, object)));
             const next: Subject[] = [];
             for (const subject of found.flat()) {
               if (reached.has(subject.value)) continue;
@@ -103,6 +102,13 @@ export function createEngine(): BenchEngine {
               order.push(subject);
               next.push(subject);
             }
+            // RDFS: an instance (rdf:type) is reached, and nothing is reached through it.
+            if (plan.instanceOf !== plan.isA)
+              for (const subject of (await Promise.all(frontier.map((object) => subjectsThrough(plan.instanceOf, object)))).flat()) {
+                if (reached.has(subject.value)) continue;
+                reached.add(subject.value);
+                order.push(subject);
+              }
             frontier = next;
           }
           return order.length;

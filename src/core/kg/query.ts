@@ -73,7 +73,8 @@ export function runQuery(graph: KnowledgeGraph, patterns: TriplePattern[], limit
 
   const rows: Bindings[] = [];
   // Several predicates or same-as symbols can state one answer: each answer is given once.
-  const seen = new Set<string>();
+  const seen = new Set<string | number>();
+  const keyOf = variables.length === 1 ? (bindings: Bindings) => bindings[variables[0]!]! : (bindings: Bindings) => variables.map((name) => bindings[name]).join(' ');
   let isTruncated = false;
   const { subjects, predicates, objects } = graph.columns;
   const hasSameAs = vocabulary.hasSameAs;
@@ -100,7 +101,7 @@ export function runQuery(graph: KnowledgeGraph, patterns: TriplePattern[], limit
   const solve = (remaining: ResolvedTerm[][], bindings: Bindings): void => {
     if (isTruncated) return;
     if (remaining.length === 0) {
-      const key = variables.map((name) => bindings[name]).join(' ');
+      const key = keyOf(bindings);
       if (seen.has(key)) return;
       if (rows.length >= limit) isTruncated = true;
       else {

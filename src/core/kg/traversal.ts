@@ -123,9 +123,12 @@ export type ClosureRelation = { members: Iterable<number>; chain?: Iterable<numb
  */
 export function transitiveClosure(graph: KnowledgeGraph, predicate: number | ClosureRelation, target: number): number[] {
   const relation = typeof predicate === 'number' ? { members: [predicate] } : predicate;
-  const members = new Set(relation.members);
+  const members = [...new Set(relation.members)];
   const chain = new Set(relation.chain ?? members);
   const inverses = new Set(relation.inverseIds ?? []);
+  // One or two members (is-a; rdf:type and rdfs:subClassOf) are compared directly: this loop runs once per triple reached.
+  const [first = -1, second = first] = members.length <= 2 ? members : [];
+  const memberSet = members.length > 2 ? new Set(members) : undefined;
   const reached = new Set<number>([target]);
   const expanded = new Set<number>([target]);
   const order: number[] = [];
@@ -145,7 +148,10 @@ export function transitiveClosure(graph: KnowledgeGraph, predicate: number | Clo
       }
     };
     for (const object of frontier) {
-      for (const position of graph.positionsTo(object)) if (members.has(predicates[position]!)) reach(subjects[position]!, predicates[position]!);
+      for (const position of graph.positionsTo(object)) {
+        const through = predicates[position]!;
+        if (memberSet ? memberSet.has(through) : through === first || through === second) reach(subjects[position]!, through);
+      }
       if (inverses.size > 0) for (const position of graph.positionsFrom(object)) if (inverses.has(predicates[position]!)) reach(objects[position]!, predicates[position]!);
     }
     frontier = next;
