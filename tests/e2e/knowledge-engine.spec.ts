@@ -179,7 +179,7 @@ test('a user imports a file, infers from it, and queries what only the rules cou
 
   await knowledge.runInference();
   await knowledge.runQuery('?x is-a Dog');
-  // The user's is-a and Dog are other symbols than the starter graph's (is-a-2, Dog-2), yet the names match them.
+  // The user's is-a and Dog are other symbols than the starter graph's (is-a · e, Dog · e: told apart by the file's prefix), yet the names match them.
   await expect(knowledge.queryResults.getByRole('cell', { name: 'Fido', exact: true })).toBeVisible();
   await expect(knowledge.queryResults.getByRole('cell', { name: 'Dachshund', exact: true })).toBeVisible();
 });

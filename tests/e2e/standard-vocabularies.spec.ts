@@ -1,0 +1,30 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test } from './fixtures.ts';
+
+/** WordNet's canines and planets as an RDFS class hierarchy with instances (see tests/fixtures/public/README.md). */
+const RDFS_FILE = new URL('../fixtures/public/wordnet-canine-planet.rdfs.ttl', import.meta.url);
+
+test('a user imports RDFS beside the starter graph, and is-a, the rules and the names all understand it', async ({ context, knowledge }) => {
+  await knowledge.open();
+  await knowledge.importFile({ name: 'wordnet.ttl', mimeType: 'text/turtle', buffer: await readFile(RDFS_FILE) });
+  // rdf:type and rdfs:subClassOf join is-a; WordNet's dog is told apart from the starter graph's Dog by its parent.
+  await expect(knowledge.importStatus).toContainText('2 relations of the file join known ones');
+  await expect(knowledge.importStatus).toContainText('“dog (canine)” and “Dog”');
+  await expect(knowledge.importStatus).not.toContainText('-2');
+
+  await knowledge.runInference();
+  // WordNet's Mars is an instance of terrestrial planet, itself a celestial body: the type climbs the class chain.
+  await knowledge.runQuery('?x rdf:type wnid:09239740-n');
+  await expect(knowledge.queryRow('Mars (terrestrial planet)')).toBeVisible();
+  // is-a reads WordNet's rdfs:subClassOf and the starter graph's is-a alike, joined by the name canine.
+  await knowledge.runQuery('?x is-a canine');
+  await expect(knowledge.queryRow('dog (canine)')).toBeVisible();
+  await expect(knowledge.queryRow('Dog')).toBeVisible();
+
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await knowledge.openSymbol('dog (canine)');
+  await expect(knowledge.symbolDetails.getByLabel('IRI')).toHaveText('http://wordnet-rdf.princeton.edu/id/02084071-n');
+  await knowledge.symbolDetails.getByRole('button', { name: 'Copy IRI' }).click();
+  await expect(knowledge.symbolDetails.getByRole('status')).toHaveText('Copied the IRI.');
+  expect(await knowledge.page.evaluate(() => navigator.clipboard.readText())).toBe('http://wordnet-rdf.princeton.edu/id/02084071-n');
+});
