@@ -1,3 +1,5 @@
+import { baseName } from '#core/kg/names.ts';
+
 /**
  * What a fact says, which picks its template: `classification` (Dog is-a Mammal), `part` (the
  * object is a part of the subject: Dog has-part Tail), `part_of` (the subject is a part of the
@@ -31,6 +33,8 @@ const KIND_OF_PREDICATE = new Map<string, FactKind>([
 
 /** The kind of a fact, from its predicate's label. */
 export function factKindOf(predicate: string): FactKind {
-  const localName = predicate.slice(Math.max(predicate.lastIndexOf('#'), predicate.lastIndexOf('/'), predicate.lastIndexOf(':')) + 1);
+  // A relation named as another's is told apart by its source (`is-a · other.example`): the name is what counts.
+  const name = baseName(predicate);
+  const localName = name.slice(Math.max(name.lastIndexOf('#'), name.lastIndexOf('/'), name.lastIndexOf(':')) + 1);
   return KIND_OF_PREDICATE.get(localName.toLowerCase().replace(/[-_\s]/g, '')) ?? 'other';
 }

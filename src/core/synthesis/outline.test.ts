@@ -21,6 +21,8 @@ describe('factKindOf', () => {
     expect(['has-part', 'has_a', 'contains'].map(factKindOf)).toEqual(['part', 'part', 'part']);
     expect(factKindOf('part-of')).toBe('part_of');
     expect(factKindOf('breathes-with')).toBe('other');
+    // A relation of another file named as a known one, told apart by its source, is still that relation.
+    expect(['is-a · other.example', 'skos:broader', 'P279 · wdt'].map(factKindOf)).toEqual(Array(3).fill('classification'));
   });
 });
 
