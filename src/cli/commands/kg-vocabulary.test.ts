@@ -81,6 +81,13 @@ wd:Q39201 rdfs:label "pet"@en .
     expect(everything.flatMap((row) => Object.values(row)).filter((label) => /-\d+$/u.test(label))).toEqual([]);
   });
 
+  it('reaches a goal whose criteria use the file\'s own prefix and RDFS', { timeout: 60_000 }, async () => {
+    const snapshot = join(folder, 'planets.json');
+    const run = await anima('run', '--kg', RDFS_FIXTURE, '--goal', 'Find the planets', '--criteria', '?x rdf:type wnid:09394007-n, at least 5', '--max-cycles', '5', '--snapshot', snapshot);
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/#1\tcompleted\tFind the planets\t\d+ findings\t\d+ answers to \?x rdf:type wnid:09394007-n, at least 5 needed/u);
+  });
+
   it('reads the reader\'s language from the environment', () => {
     expect(readerLanguage({ LANG: 'fr_FR.UTF-8' })).toBe('fr-FR');
     expect(readerLanguage({ LANG: 'C.UTF-8' })).toBeUndefined();

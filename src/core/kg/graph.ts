@@ -41,6 +41,12 @@ export class KnowledgeGraph {
   readonly #byObject = new Map<number, number[]>();
   #nextSymbolId = 1;
   #version = 0;
+  /**
+   * The prefixes its session's Turtle files declared (ex → http://example.org/): queries,
+   * criteria and rules read prefixed names with them, beside the well-known ones. The session
+   * record keeps them; the service sets them here when it loads or imports.
+   */
+  prefixes: Readonly<Record<string, string>> = {};
 
   constructor(expectedTriples = 1024) {
     this.#columns = allocateColumns(Math.max(16, expectedTriples));

@@ -48,7 +48,7 @@ export type QueryAnswer = { variables: string[]; rows: Bindings[]; isTruncated: 
 /** A pattern term once resolved: a variable, or the symbols a constant may stand for (a predicate also backwards, through its inverses). */
 type ResolvedTerm = { type: 'variable'; name: string } | { type: 'constant'; ids: readonly number[]; inverseIds?: readonly number[] };
 
-/** What a query reads its names with: the prefixes of `rdfs:label`-style names (the well-known ones when absent). */
+/** What a query reads its names with: the prefixes of `rdfs:label`-style names (when absent: the graph's, beside the well-known ones). */
 export type QueryOptions = { prefixes?: Readonly<Record<string, string>> };
 
 /**
@@ -168,7 +168,7 @@ export function triplesOfAnswer(graph: KnowledgeGraph, patterns: readonly Triple
 /** A constant of a pattern: the symbols it names; in the predicate's place, the relation it names (see {@link runQuery}). */
 function resolveTerm(graph: KnowledgeGraph, term: Exclude<QueryTerm, { type: 'variable' }>, isPredicate: boolean, options: QueryOptions): ResolvedTerm & { type: 'constant' } {
   const vocabulary = GraphVocabulary.of(graph);
-  const prefixes = { ...WELL_KNOWN_PREFIXES, ...options.prefixes };
+  const prefixes = { ...WELL_KNOWN_PREFIXES, ...(options.prefixes ?? graph.prefixes) };
   const symbols = symbolsOfTerm(graph, term, prefixes);
   if (isPredicate && term.type !== 'literal') {
     if (term.type === 'label') return { type: 'constant', ...vocabulary.relationNamed(term.value, prefixes) };

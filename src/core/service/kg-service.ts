@@ -102,8 +102,8 @@ export function kgService(context: ServiceContext): Pick<AgentServiceImplementat
     async kgQuery({ sessionId, query, limit }) {
       const parsed = parseQuery(query);
       if (!parsed.ok) return { ok: false, problems: parsed.error };
-      const [graph, session] = await Promise.all([graphOf(sessionId), sessionOf(sessionId)]);
-      const answer = runQuery(graph, parsed.value, limit, { ...(session.prefixes !== undefined ? { prefixes: session.prefixes } : {}) });
+      const graph = await graphOf(sessionId);
+      const answer = runQuery(graph, parsed.value, limit);
       return {
         ok: true,
         variables: answer.variables,

@@ -122,7 +122,11 @@ export function createServiceContext(dependencies: AgentServiceDependencies) {
   const graphOf = (sessionId: string, onProgress?: (progress: GraphLoadProgress) => void): Promise<KnowledgeGraph> => {
     let graph = graphs.get(sessionId);
     if (!graph) {
-      graph = sessionOf(sessionId).then(() => loadGraph(db, sessionId, onProgress));
+      graph = sessionOf(sessionId).then(async (session) => {
+        const loaded = await loadGraph(db, sessionId, onProgress);
+        loaded.prefixes = session.prefixes ?? {};
+        return loaded;
+      });
       graphs.set(sessionId, graph);
       graph.catch(() => graphs.delete(sessionId));
     }
@@ -203,6 +207,7 @@ export function createServiceContext(dependencies: AgentServiceDependencies) {
           },
         });
         applyStored(graph, stored);
+        if (sessionPrefixes !== undefined) graph.prefixes = sessionPrefixes;
       }
       return {
         ok: true,
