@@ -33,6 +33,8 @@ describe('anima kg with the standard vocabularies', () => {
     expect(await rows('kg', 'query', '?x rdf:type wnid:09239740-n', '--snapshot', snapshot)).toEqual(expect.arrayContaining([{ x: 'Mars' }, { x: 'Jupiter' }]));
     expect(await rows('kg', 'query', '?x is-a carnivore . ?x rdfs:label "dog"@en', '--snapshot', snapshot)).toEqual([{ x: 'dog' }]);
 
+    // A relation alone lists its facts.
+    expect(await rows('kg', 'query', 'rdfs:subClassOf', '--snapshot', snapshot)).toContainEqual({ subject: 'dog', object: 'canine' });
     const prefixes = await anima('kg', 'prefixes', '--snapshot', snapshot);
     expect(prefixes.out).toContain('wnid:\thttp://wordnet-rdf.princeton.edu/id/\t(declared)\n');
     expect(prefixes.out).toContain('wdt:\thttp://www.wikidata.org/prop/direct/\n');

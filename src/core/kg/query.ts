@@ -12,7 +12,8 @@ export type Bindings = Record<string, number>;
 /**
  * Parses `?x is-a mammal . ?x has-part ?y`: patterns of three terms separated by ` . `.
  * Terms are `?name`, a label (case-insensitive) or prefixed name (`rdfs:label`), `<iri>`, or
- * `"a quoted label or literal"`, with a language if need be (`"chien"@fr`).
+ * `"a quoted label or literal"`, with a language if need be (`"chien"@fr`). A relation alone
+ * (`rdfs:subClassOf`) stands for `?subject rdfs:subClassOf ?object`.
  */
 export function parseQuery(text: string): Result<TriplePattern[]> {
   const tokens: QueryTerm[][] = [[]];
@@ -35,6 +36,10 @@ export function parseQuery(text: string): Result<TriplePattern[]> {
     else if (label !== undefined) current.push({ type: 'label', value: label });
   }
   const patterns = tokens.filter((pattern, index) => pattern.length > 0 || index < tokens.length - 1);
+  // A relation alone (`rdfs:subClassOf`, `is-a`) asks for its facts: ?subject relation ?object.
+  const [only] = patterns;
+  if (patterns.length === 1 && only!.length === 1 && only![0]!.type !== 'variable' && only![0]!.type !== 'literal')
+    return { ok: true, value: [[{ type: 'variable', name: 'subject' }, only![0]!, { type: 'variable', name: 'object' }]] };
   const problems: Problem[] = patterns.flatMap((pattern, index) =>
     pattern.length === 3 ? [] : [{ path: `pattern ${index + 1}`, message: `needs 3 terms (subject predicate object), has ${pattern.length}` }],
   );

@@ -172,6 +172,12 @@ describe("Anima's relations joined with standard ones", () => {
     expect(inferRules(graph).derivations.map((derivation) => graph.symbol(derivation.subject)!.label).sort()).toEqual(['Dog', 'Wolf']);
   });
 
+  it('reads a relation alone as a query for its facts', async () => {
+    const graph = await turtleGraph(TAXONOMY);
+    expect(answers(graph, 'rdfs:subClassOf')).toEqual(['subject=Bird object=Animal', 'subject=Mammal object=Animal', 'subject=Sparrow object=Bird', 'subject=dog object=Mammal']);
+    expect(parseQuery('?x')).toMatchObject({ ok: false });
+  });
+
   it('expands the well-known prefixes and declared ones, and nothing else', () => {
     expect(expandPrefixedName('rdfs:subClassOf', WELL_KNOWN_PREFIXES)).toBe('http://www.w3.org/2000/01/rdf-schema#subClassOf');
     expect(expandPrefixedName('ex:Dog', { ...WELL_KNOWN_PREFIXES, ...EX })).toBe('http://example.org/Dog');
