@@ -1,0 +1,37 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test } from './fixtures.ts';
+import { RUN_TIMEOUT_MS } from './page-models/goals-page.ts';
+
+test('a goal that asks a question shows how it is read, then its answer before its findings', async ({ page, goals }) => {
+  await goals.open();
+  await goals.descriptionInput.fill('Which countries use the Euro as currency?');
+  // The starter graph has no countries: the form says so before anything is added.
+  await expect(goals.addRegion).toContainText('I cannot answer this from the graph', { timeout: 10_000 });
+  await goals.descriptionInput.fill('Which mammals live in the ocean?');
+  await expect(goals.addRegion).toContainText('I read this as: every ?x with ?x lives-in Ocean . ?x is-a Mammal (following is-a chains)');
+  await expect(goals.addRegion.getByRole('list', { name: 'Words matched to the graph' })).toContainText('“mammals” → Mammal');
+  await goals.descriptionInput.fill('');
+
+  await goals.addGoal({ description: 'Is a whale a mammal?' });
+  await goals.addGoal({ description: 'Find all mammals' });
+  await goals.addGoal({ description: "Which birds can't fly?" });
+  await goals.run.runUntilDoneButton.click();
+  await expect(goals.status('Find all mammals')).toContainText('Completed', { timeout: RUN_TIMEOUT_MS });
+  await goals.run.waitForRunEnd();
+
+  const whale = goals.goal('Is a whale a mammal?');
+  await expect(whale.getByRole('heading', { name: 'Answer: Yes' })).toBeVisible();
+  await expect(whale.getByRole('list', { name: 'Proof' })).toContainText('Whale is-a Cetacean');
+
+  await expect(goals.status("Which birds can't fly?")).toContainText('Failed');
+  await expect(goals.goal("Which birds can't fly?").getByRole('heading', { name: 'Answer: No answer' })).toBeVisible();
+
+  const mammals = goals.goal('Find all mammals');
+  await expect(mammals.getByRole('heading', { name: /^Answer: \d+ answers$/ })).toBeVisible();
+  await expect(mammals.getByRole('list', { name: /^Answers, 1–\d+ of \d+$/ })).toContainText('Whale');
+  const [download] = await Promise.all([page.waitForEvent('download'), mammals.getByRole('button', { name: 'Export CSV' }).click()]);
+  expect(download.suggestedFilename()).toBe('find-all-mammals-answer.csv');
+  const csv = await readFile(await download.path(), 'utf8');
+  expect(csv.startsWith('label,symbol\r\n')).toBe(true);
+  expect(csv).toContain('Dolphin,');
+});
