@@ -113,7 +113,7 @@ test('exports a session as JSON that a fresh browser imports with its goals and 
   await there.open();
   await there.chooseFile(file);
   const preview = there.preview(file.name);
-  await expect(preview.getByRole('definition')).toHaveText(['Mars notes', `2 cycles, 1 goal, ${document.triples.length.toLocaleString('en')} triples`, 'none', '9']);
+  await expect(preview.getByRole('definition')).toHaveText(['Mars notes', `2 cycles, 1 goal, ${document.triples.length.toLocaleString('en')} triples`, 'none', '10']);
   await there.importButton('Import').click();
   await expect(there.importStatus('Imported “Mars notes” from mars-notes.anima.json.')).toBeVisible();
   await there.expectDetail('Mars notes', 'Cycles', '2');
