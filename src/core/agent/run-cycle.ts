@@ -6,7 +6,7 @@ import type { SimilarityIndex } from '#core/kg/similarity.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
 import { storeGraphDelta } from '#core/store/kg-repository.ts';
 import { TOOLS } from '#core/tools/registry.ts';
-import { type CycleRecord, type Decision, decide, decomposeIfStalled, evaluateGoal, MAX_FINDINGS, type NoToolAvailable } from './cycle.ts';
+import { byAttention, type CycleRecord, type Decision, decide, decomposeIfStalled, evaluateGoal, MAX_FINDINGS, type NoToolAvailable } from './cycle.ts';
 import type { Approval } from './approval.ts';
 import { evolvePsyche } from '#core/psyche/evolve.ts';
 import { decisiveVeto, describeAction, judgeAction, type ShadowMatch } from '#core/psyche/shadow.ts';
@@ -113,6 +113,27 @@ export async function questionsFor(goals: readonly Goal[]): Promise<QuestionAnsw
 }
 
 /**
+ * With a model bound, the question of the goal the agent will work on is read by the model (its
+ * typed query checked by the graph; refused, the words' reading, which says so) and answered from
+ * that reading this cycle; other questions are read from their words.
+ */
+async function withModelReading(questions: QuestionAnswering | undefined, goals: readonly Goal[], graph: KnowledgeGraph, model: ModelAccess | undefined): Promise<QuestionAnswering | undefined> {
+  const next = goals.filter((goal) => goal.status === 'active').sort(byAttention)[0];
+  if (!questions || !model || !next || next.successCriteria.trim() !== '' || !looksLikeQuestion(next.description)) return questions;
+  const read = await questions.readWithModel(graph, next.description, model.provider, { budget: model.budget, ...(model.signal ? { signal: model.signal } : {}) });
+  if (!read.ok) return questions;
+  const reading = read.value;
+  return {
+    ...questions,
+    answerOf: (current, question) => {
+      if (question !== next.description) return questions.answerOf(current, question);
+      const answer = questions.answerReading(current, reading);
+      return reading.fallback ? { ...answer, reading: `${answer.reading} (${reading.fallback})` } : answer;
+    },
+  };
+}
+
+/**
  * Runs one Observe-Orient-Decide-Act cycle for the session and commits everything it changed
  * (graph facts with provenance, goals, working memory, approvals, the psyche's counters and
  * evolution, the cycle record, the session's cycle count) in one transaction. Returns undefined
@@ -127,7 +148,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   const cycle = session.cycle + 1;
   const startedAt = now();
   const tools = dependencies.tools ?? TOOLS;
-  const questions = await questionsFor(goals);
+  const questions = await withModelReading(await questionsFor(goals), goals, graph, dependencies.model);
   const sparqlEndpoints = endpointsOfRun(inputs.sparqlEndpoints, dependencies.runEndpoints);
   const decided = decide({
     ...cycleContextOf(inputs),

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
+import type { LlmProvider } from '#core/llm/provider.ts';
+import type { UsageBudget } from '#core/llm/usage-budget.ts';
 import type { Result } from '#core/result.ts';
 import type { Reading } from './reading-schema.ts';
 
@@ -41,4 +43,6 @@ export type QuestionAnswering = {
   /** The graph's answer to a question; one it cannot read is answered none. */
   answerOf: (graph: KnowledgeGraph, question: string) => Answer;
   answerReading: (graph: KnowledgeGraph, reading: Reading) => Answer;
+  /** With a model bound: the model's typed query, checked by the graph, else the words' reading (see model-reading.ts). */
+  readWithModel: (graph: KnowledgeGraph, question: string, provider: LlmProvider, options?: { budget?: UsageBudget; signal?: AbortSignal }) => Promise<Result<Reading>>;
 };

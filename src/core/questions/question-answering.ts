@@ -1,5 +1,6 @@
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import { answerReading } from './answer.ts';
+import { readWithModel } from './model-reading.ts';
 import { questionSymbols, readQuestion } from './reading.ts';
 import type { Answer, QuestionAnswering } from './answer-schema.ts';
 
@@ -16,4 +17,5 @@ export const questionAnswering: QuestionAnswering = {
     return answerReading(graph, reading.value);
   },
   answerReading,
+  readWithModel,
 };
