@@ -24,11 +24,15 @@ export const AGENT_COMMANDS: Record<string, SessionCommand> = {
 
 const maxCyclesOption = ({ values }: SessionContext) => numberOption(values['max-cycles'], '--max-cycles', { min: 1, max: 100_000, fallback: 20, isInteger: true });
 
-/** Checks the model options (like every usage error, before anything is done) and wears --psyche; gives the run's model. */
-async function prepareRun({ name, values, service, sessionId, output }: SessionContext): Promise<InferenceSettings | undefined> {
+/** What a run binds: its model, and the SPARQL endpoints it names. */
+type RunBindings = { inference: InferenceSettings | undefined; endpoints: { name: string; key?: string }[] | undefined };
+
+/** Checks the model and endpoint options (like every usage error, before anything is done) and wears --psyche. */
+async function prepareRun({ name, values, service, sessionId, output }: SessionContext): Promise<RunBindings> {
   const inference = runInference(values);
+  const endpoints = await runEndpoints(service, sessionId, values.endpoint, values.key);
   if (values.psyche && name !== 'cycle') await wearPsyche(service, sessionId, values.psyche, output);
-  return inference;
+  return { inference, endpoints };
 }
 
 /** The SPARQL endpoints a run names (--endpoint, with --key for one): each must be one the session has. */
@@ -53,7 +57,7 @@ async function runGoal(context: SessionContext): Promise<number> {
   if (values.criteria !== undefined && descriptions.length > 1) throw new CliError('run: --criteria belongs to one goal; give one --goal with it', 2);
   const maxCycles = maxCyclesOption(context);
   const priority = numberOption(values.priority, '--priority', { min: 0, max: 255, fallback: 128, isInteger: true });
-  const inference = await prepareRun(context);
+  const bindings = await prepareRun(context);
   if (values.kg) {
     const imported = await service.kgImport({ sessionId, operationId: 'cli-import', fileName: values.kg, data: await readBlob(values.kg) });
     if (!imported.ok) throw new CliError(problemLines(`${values.kg}: nothing imported:`, imported.problems));
@@ -64,7 +68,7 @@ async function runGoal(context: SessionContext): Promise<number> {
     const which = descriptions.length > 1 ? ` (goal ${index + 1}, ${quoteInput(description, 60)})` : '';
     if (!added.ok) throw new CliError(problemLines(`run: the goal cannot be added${which}:`, added.problems));
   }
-  return runCycles(context, maxCycles, inference);
+  return runCycles(context, maxCycles, bindings);
 }
 
 /** `--goals FILE`: one goal a line; blank lines and lines starting with # are skipped. */
@@ -86,8 +90,7 @@ async function goalsFile(file: string): Promise<string[]> {
 
 const MAX_GOALS_FILE_BYTES = 256 * 1024;
 
-async function runCycles({ values, service, sessionId, output, save }: SessionContext, maxCycles: number, inference: InferenceSettings | undefined): Promise<number> {
-  const endpoints = await runEndpoints(service, sessionId, values.endpoint, values.key);
+async function runCycles({ values, service, sessionId, output, save }: SessionContext, maxCycles: number, { inference, endpoints }: RunBindings): Promise<number> {
   const run = await service.agentRun({ sessionId, operationId: 'cli-run', maxCycles, ...(inference ? { inference } : {}), ...(endpoints ? { endpoints } : {}) }, (record) => {
     if (values.json)
       output.out(
