@@ -1,12 +1,10 @@
 import type { GraphBatch } from '#core/kg/graph.ts';
 import type { TriplePattern } from '#core/kg/query.ts';
-import type { Term } from '#core/kg/term.ts';
+import { RDFS_LABEL, type Term } from '#core/kg/term.ts';
 import type { ReachableEndpoint } from './endpoint.ts';
 import { createRdfParser } from '#core/kg/import/rdf-parser.ts';
 import { type ResultTerm, type SparqlFailure, sparqlGraph, sparqlSelect } from './protocol.ts';
 import { asksForGraph, labelLookupQuery, localNameLookupQuery, type NameBindings, neighbourhoodQuery, patternQuery } from './translate.ts';
-
-const RDFS_LABEL_IRI = 'http://www.w3.org/2000/01/rdf-schema#label';
 
 /** A statement an endpoint gave, before it is staged. */
 export type Statement = { subject: Term; predicate: Term; object: Term };
@@ -80,7 +78,7 @@ export async function answerPatterns(
   if (!answer.ok) return { ...answer, asked };
   asked.ms += answer.ms;
   const statements: Statement[] = [];
-  const label = { type: 'iri', value: RDFS_LABEL_IRI } as const;
+  const label = { type: 'iri', value: RDFS_LABEL } as const;
   for (const row of answer.rows) {
     const termFor = (term: TriplePattern[number]): Term | undefined => {
       if (term.type !== 'variable') return term.type === 'iri' ? { type: 'iri', value: term.value } : term.type === 'literal' ? { type: 'literal', value: term.value } : { type: 'label', value: term.value };
