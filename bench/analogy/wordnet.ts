@@ -4,42 +4,20 @@
  * part-of and substance-of (holonyms), topic (domain), and each synset's other words as `label`
  * facts, so the evaluation also shows that names are never copied.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readWordNetNouns } from '../../scripts/wordnet-graph.mjs';
 
 export type WordNetFact = { subject: string; predicate: string; object: string; literal?: boolean };
 
-type Synset = { offset: string; words: string[]; pointers: { symbol: string; offset: string; pos: string }[] };
-
 const RELATIONS: Record<string, string> = { '@': 'is-a', '@i': 'is-a', '#m': 'member-of', '#p': 'part-of', '#s': 'substance-of', ';c': 'topic' };
 const HYPONYMS = new Set(['~', '~i']);
-
-/** Parses data.noun: `offset lex_filenum ss_type w_cnt (word lex_id)… p_cnt (symbol offset pos source/target)… | gloss`. */
-function readNouns(directory: string): Map<string, Synset> {
-  const synsets = new Map<string, Synset>();
-  for (const line of readFileSync(join(directory, 'data.noun'), 'utf8').split('\n')) {
-    if (line.length === 0 || line.startsWith(' ')) continue; // the licence header lines start with two spaces
-    const fields = line.slice(0, line.indexOf(' | ') === -1 ? undefined : line.indexOf(' | ')).split(' ');
-    const wordCount = Number.parseInt(fields[3]!, 16);
-    const words = Array.from({ length: wordCount }, (_, index) => fields[4 + 2 * index]!.replace(/\(.*\)$/, '').replaceAll('_', ' '));
-    let at = 4 + 2 * wordCount;
-    const pointerCount = Number.parseInt(fields[at++]!, 10);
-    const pointers = Array.from({ length: pointerCount }, () => {
-      const pointer = { symbol: fields[at]!, offset: fields[at + 1]!, pos: fields[at + 2]! };
-      at += 4;
-      return pointer;
-    });
-    synsets.set(fields[0]!, { offset: fields[0]!, words, pointers });
-  }
-  return synsets;
-}
 
 /**
  * The facts of the noun subtree under `root` (a synset offset; 00015388 is animal). A synset is
  * named by its first word, or that word and its offset where an earlier synset took the name.
  */
 export function wordNetSubtree(directory: string, root: string): WordNetFact[] {
-  const synsets = readNouns(directory);
+  const synsets = readWordNetNouns(join(directory, 'data.noun'));
   if (!synsets.has(root)) throw new Error(`WordNet has no noun synset ${root}`);
   const inTree = new Set([root]);
   const queue = [root];
