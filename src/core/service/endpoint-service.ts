@@ -6,8 +6,6 @@ import type { ServiceContext } from './service-context.ts';
 import { READ_ONLY_MESSAGE } from './service-context.ts';
 import { endpointKeySecrets, endpointKeySetting, MAX_ENDPOINTS, parseEndpoint, type SparqlEndpoint, type SparqlEndpointView } from '#core/sparql/endpoint.ts';
 import { endpointKeysOf, reachableEndpoints } from '#core/sparql/endpoint-keys.ts';
-import { pullByQuery, pullNeighbourhood, stageStatements } from '#core/sparql/bring-in.ts';
-import { sparqlAsk } from '#core/sparql/protocol.ts';
 
 type EndpointMethods = 'endpointList' | 'endpointSet' | 'endpointRemove' | 'endpointCheck' | 'kgPull';
 
@@ -74,6 +72,8 @@ export function endpointService(context: ServiceContext): Pick<AgentServiceImple
     async endpointCheck({ sessionId, name, key }) {
       const endpoint = await endpointNamed(sessionId, name, key);
       if (!endpoint) return notFound(name);
+      // The protocol's code is loaded on first use, like everything that asks an endpoint.
+      const { sparqlAsk } = await import('#core/sparql/protocol.ts');
       const answer = await sparqlAsk(endpoint, 'ASK {}');
       return answer.ok ? { ok: true, ms: answer.ms } : { ok: false, reason: answer.kind, problems: [{ message: answer.reason }], ms: answer.ms };
     },
@@ -86,6 +86,7 @@ export function endpointService(context: ServiceContext): Pick<AgentServiceImple
       operations.set(operationId, controller);
       try {
         const started = performance.now();
+        const { pullByQuery, pullNeighbourhood, stageStatements } = await import('#core/sparql/bring-in.ts');
         const maxTriples = endpoint.rowLimit;
         const pulled =
           source.kind === 'around'

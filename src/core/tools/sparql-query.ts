@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseQuery, runQuery } from '#core/kg/query.ts';
-import { answerPatterns, findNames, pullNeighbourhood, type Statement, stageStatements } from '#core/sparql/bring-in.ts';
+import type { Statement } from '#core/sparql/bring-in.ts';
 import type { ReachableEndpoint } from '#core/sparql/endpoint.ts';
 import type { FactIds, Tool, ToolOutcome, ToolState } from './tool.ts';
 
@@ -46,6 +46,8 @@ export const sparqlQuery: Tool<{ endpoint: string; pattern?: string; words?: str
   async run(input, state) {
     const endpoint = (state.sparqlEndpoints ?? []).find((candidate) => candidate.name === input.endpoint);
     if (!endpoint) return { ok: false, summary: `"${input.endpoint}" is not an endpoint you added`, facts: [], symbols: [], rejection: 'policy_block' };
+    // Loaded on first use: a session without endpoints never needs it (and a first visit does not download it).
+    const { answerPatterns, findNames, pullNeighbourhood, stageStatements } = await import('#core/sparql/bring-in.ts');
     // One deadline for the whole ask (lookups and answer together): a run never waits past it.
     const signal = AbortSignal.timeout(endpoint.timeoutSeconds * 1000);
     let statements: Statement[];
