@@ -70,6 +70,17 @@ describe('a real SPARQL endpoint (Virtuoso with WordNet)', () => {
     expect(dog.isFound && dog.outgoing.filter((fact) => fact.predicate.label === 'label').map((fact) => fact.object.label)[0]).toMatch(/^(dog|domestic dog|Canis familiaris)$/);
   }, 60_000);
 
+  it('answers a goal in plain words through what lies around the resource the endpoint names by them', async () => {
+    const { service, sessionId } = await sessionWithEndpoint({ mayCallWithoutAsking: true });
+    await service.goalAdd({ sessionId, description: 'Tell me about foxes', priority: 128 });
+    const acts: string[] = [];
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 3 }, (record) => acts.push(`${record.tool}: ${record.act}`));
+    expect(acts.find((act) => act.startsWith('sparql_query'))).toMatch(/^sparql_query: SPARQL at wordnet: \d+ triples around \d resources? named foxes; \d+ new facts/);
+    const [goal] = (await service.goalList({ sessionId })).goals;
+    expect(goal).toMatchObject({ status: 'completed' });
+    expect((await service.kgSearch({ sessionId, text: 'fox', limit: 5 })).total).toBeGreaterThan(0);
+  }, 60_000);
+
   it('waits for the approval of the user when the endpoint is not marked "without asking"', async () => {
     const { service, sessionId } = await sessionWithEndpoint();
     await service.goalAdd({ sessionId, description: 'Find canines', criteria: '?x is-a canine, at least 3', priority: 128 });

@@ -76,7 +76,8 @@ export const sparqlQuery: Tool<{ endpoint: string; pattern?: string; words?: str
         queries.push(...pulled.asked.queries);
         statements.push(...pulled.statements);
       }
-      said = `${statements.length} triples around ${iris.length} resource${iris.length === 1 ? '' : 's'} named ${words.join(', ')}`;
+      const named = words.filter((word) => found.names.has(word.toLowerCase()));
+      said = `${statements.length} triples around ${iris.length} resource${iris.length === 1 ? '' : 's'} named ${named.join(', ')}`;
     }
     const batch = state.graph.batch({ now: state.now });
     stageStatements(batch, statements, endpoint.trust);
