@@ -13,6 +13,7 @@ import { planSchema } from '#core/agent/plan.ts';
 import { reflectionSchema } from '#core/agent/reflection.ts';
 import { agentSettingsSchema } from '#core/agent/agent-settings.ts';
 import { inferenceSettingsSchema, inferenceViewSchema } from '#core/llm/inference-settings.ts';
+import { modelSettingsSchema } from '#core/llm/model-settings.ts';
 import { bottleneckSchema } from '#core/llm/structured-call.ts';
 import { modelUnavailableSchema } from '#core/llm/provider.ts';
 import { gpuReportSchema } from '#core/llm/webllm-models.ts';
@@ -639,6 +640,13 @@ export const agentContract = {
   inferenceSet: {
     args: z.object({ settings: z.unknown() }),
     result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), settings: inferenceViewSchema }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+  },
+  /** How the session's model samples, and what the chosen provider cannot promise to honour of it, in words. */
+  modelSettingsGet: { args: z.object({ sessionId: sessionIdSchema }), result: z.object({ settings: modelSettingsSchema, notes: z.array(z.string()) }) },
+  /** Changes them (each field checked; max tokens within the chosen model's context window, where it is known); a field left out is the engine's default. */
+  modelSettingsSet: {
+    args: z.object({ sessionId: sessionIdSchema, settings: z.unknown() }),
+    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), settings: modelSettingsSchema, notes: z.array(z.string()) }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
   },
   /** Makes one structured call through the contract with the chosen model: a user's way to test it. */
   inferenceCheck: {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { ScriptedEngine } from '#core/testing/scripted-engine.ts';
 import { type ChatEngine, type EngineChunk, type EngineCompletion, type EngineRequest, engineLossOf, engineProvider } from './chat-engine.ts';
+import { structuredCall } from './structured-call.ts';
 
 /** WebLLM's words when the device goes while it loads (its DeviceLostError). */
 const DEVICE_LOST = 'The WebGPU device was lost while loading the model. This issue often occurs due to running out of memory (OOM).';
@@ -104,5 +106,17 @@ describe("an engine that counts tokens", () => {
     expect(provider.context?.tokens).toBe(4096);
     const completion = await provider.complete({ messages: [{ role: 'system', content: 'You are Anima, here to help.' }, { role: 'user', content: 'Which city?' }] });
     expect(completion.usage).toEqual({ promptTokens: 8, completionTokens: 1 });
+  });
+});
+
+describe('model settings on an engine', () => {
+  it("reach the engine in its own names, a structured call's merged from the call's override, the session's settings and the call's default", async () => {
+    const engine = new ScriptedEngine([{ text: '{"city":"Paris"}' }, { text: 'plain' }]);
+    const provider = engineProvider(engine, { name: 'webllm', model: 'SmolLM2-360M-Instruct-q4f32_1-MLC' });
+    await structuredCall(provider, z.object({ city: z.string() }), { name: 'capital', prompt: 'The capital of France?', maxTokens: 64, settings: { temperature: 0.9, topP: 0.8, seed: 11 }, override: { temperature: 0.1 } });
+    await provider.complete({ messages: [{ role: 'user', content: 'Hello' }] });
+    expect(engine.requests[0]).toMatchObject({ temperature: 0.1, top_p: 0.8, seed: 11, max_tokens: 64 });
+    // Nothing set: every field is the engine's default.
+    expect(Object.keys(engine.requests[1]!).filter((key) => ['temperature', 'top_p', 'seed', 'max_tokens'].includes(key))).toEqual([]);
   });
 });

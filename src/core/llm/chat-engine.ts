@@ -1,3 +1,4 @@
+import type { ModelSettings } from './model-settings.ts';
 import { cancelled, type Completion, type CompletionRequest, type LlmProvider, type ModelContext, ProviderError, withSchemaInWords } from './provider.ts';
 
 /**
@@ -28,6 +29,9 @@ export type EngineRequest = {
   response_format?: { type: 'json_object'; schema?: string };
   max_tokens?: number;
   temperature?: number;
+  top_p?: number;
+  /** WebLLM and llama.cpp both take a seed per request. */
+  seed?: number;
   stream?: boolean;
   stream_options?: { include_usage: boolean };
 };
@@ -93,8 +97,7 @@ export function engineProvider(engine: ChatEngine, identity: { name: 'webllm' | 
       const bodyOf = (constrained: boolean): EngineRequest => ({
         messages: (!constrained && request.jsonSchema ? withSchemaInWords(request.messages, request.jsonSchema.schema) : request.messages).map((message) => ({ ...message })),
         ...(constrained && schema !== undefined ? { response_format: { type: 'json_object', schema } } : {}),
-        ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
-        ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+        ...engineSampling(request.settings),
       });
       try {
         const constrained = schema !== undefined && !withoutGrammar.has(schema);
@@ -135,6 +138,16 @@ export function engineProvider(engine: ChatEngine, identity: { name: 'webllm' | 
         return { text, finishReason, usage: usageOf(usage) };
       }
     },
+  };
+}
+
+/** The settings in the engines' (OpenAI's) names; one left out is the engine's default. */
+function engineSampling(settings: ModelSettings = {}): Pick<EngineRequest, 'max_tokens' | 'temperature' | 'top_p' | 'seed'> {
+  return {
+    ...(settings.maxTokens !== undefined ? { max_tokens: settings.maxTokens } : {}),
+    ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
+    ...(settings.topP !== undefined ? { top_p: settings.topP } : {}),
+    ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
   };
 }
 

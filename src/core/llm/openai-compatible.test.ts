@@ -34,6 +34,16 @@ describe('the openai-compatible provider', () => {
     });
   });
 
+  it('sends the model settings in the request body: temperature, top_p, max_tokens and seed', async () => {
+    const server = await serverWith([{ text: '{"city":"Paris"}' }, { text: '{"city":"Paris"}' }]);
+    const provider = openAiCompatibleProvider({ baseUrl: server.baseUrl, model: 'tiny' });
+    await structuredCall(provider, city, { name: 'capital', prompt: 'The capital of France?', maxTokens: 64, settings: { temperature: 0.3, topP: 0.9, seed: 7, maxTokens: 200 } });
+    await structuredCall(provider, city, { name: 'capital', prompt: 'The capital of France?' });
+    expect(server.requests[0]!.body).toMatchObject({ temperature: 0.3, top_p: 0.9, seed: 7, max_tokens: 200 });
+    // None set: the server's defaults, no field sent.
+    expect(Object.keys(server.requests[1]!.body).sort()).toEqual(['messages', 'model', 'response_format']);
+  });
+
   it("asks again with the schema as guidance when the server refuses strict mode (as OpenAI does for unions), and keeps to that; then json_object with the schema in words", async () => {
     const strictRefused = { status: 400, body: JSON.stringify({ error: { message: "Invalid schema for response_format 'capital': 'oneOf' is not permitted." } }) };
     const schemaRefused = { status: 400, body: JSON.stringify({ error: { message: 'response_format.type json_schema is not supported by this model' } }) };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { displayUrl, redactingStream, redactSecrets, type Secret, secretsOfHeaders, secretsOfUrl } from '#core/secrets.ts';
+import type { ModelSettings } from './model-settings.ts';
 import { cancelled, type Completion, type CompletionRequest, type LlmProvider, ProviderError, withSchemaInWords } from './provider.ts';
 
 /** Where an OpenAI-compatible server is (llama.cpp's server, vLLM, Ollama, a hosted API). The key stays on this device. */
@@ -90,8 +91,7 @@ export function openAiCompatibleProvider(endpoint: OpenAiEndpoint, fetchImpl: ty
         model: endpoint.model,
         messages: mode === 'json' && request.jsonSchema ? withSchemaInWords(request.messages, request.jsonSchema.schema) : request.messages,
         ...(request.jsonSchema ? { response_format: responseFormat(request.jsonSchema, mode) } : {}),
-        ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
-        ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+        ...samplingFields(request.settings),
         ...(onText ? { stream: true, stream_options: { include_usage: true } } : {}),
       };
       let response: Response;
@@ -123,6 +123,16 @@ export function openAiCompatibleProvider(endpoint: OpenAiEndpoint, fetchImpl: ty
         throw new ProviderError('unavailable', `${shownUrl} sent an answer that is not a chat completion: ${error instanceof Error ? error.message : String(error)}`);
       }
   }
+}
+
+/** The settings in the protocol's names; one left out is the server's default. */
+function samplingFields(settings: ModelSettings = {}) {
+  return {
+    ...(settings.maxTokens !== undefined ? { max_tokens: settings.maxTokens } : {}),
+    ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
+    ...(settings.topP !== undefined ? { top_p: settings.topP } : {}),
+    ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
+  };
 }
 
 /** The server refused the response format: asked again with a weaker one, or, with none left, a refusal like any other. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ModelSettings } from './model-settings.ts';
 
 /** The providers a run can bind (DESIGN section 10): none is the symbolic engine alone. */
 export const providerNameSchema = z.enum(['none', 'webllm', 'gguf', 'openai-compatible']);
@@ -16,13 +17,13 @@ export type ChatMessage = { role: 'system' | 'user' | 'assistant'; content: stri
 /** Tokens a call used, as the provider counted them. */
 export type TokenUsage = { promptTokens: number; completionTokens: number };
 
-/** One completion request: the messages, and the JSON Schema the answer must follow, if any. */
+/** One completion request: the messages, the JSON Schema the answer must follow, if any, and how to sample. */
 export type CompletionRequest = {
   messages: readonly ChatMessage[];
   /** Constrains decoding where the provider can; the answer is validated either way. */
   jsonSchema?: { name: string; schema: Record<string, unknown> };
-  maxTokens?: number;
-  temperature?: number;
+  /** Already merged (see `mergeModelSettings`): a field left out is the engine's default. */
+  settings?: ModelSettings;
   signal?: AbortSignal;
   /** Each piece of text as it streams in. */
   onText?: (text: string) => void;

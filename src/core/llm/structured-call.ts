@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { cancelled, type ChatMessage, type LlmProvider, ProviderError, type TokenUsage } from './provider.ts';
 import { fitToContext } from './context-fit.ts';
+import { mergeModelSettings, type ModelSettings } from './model-settings.ts';
 import { decodingSchemaOf } from './decoding-schema.ts';
 import { describeSpentLimit, type SpentLimit, type UsageBudget } from './usage-budget.ts';
 
@@ -27,7 +28,12 @@ export type CallOptions = {
   retries?: number;
   signal?: AbortSignal;
   budget?: UsageBudget;
+  /** This call's own longest answer, below the session's setting. */
   maxTokens?: number;
+  /** The session's model settings. */
+  settings?: ModelSettings;
+  /** What this call sets over the session's settings (a posture's). */
+  override?: ModelSettings;
 };
 
 const DEFAULT_RETRIES = 2;
@@ -56,6 +62,7 @@ export async function structuredCall<T>(provider: LlmProvider, schema: z.ZodType
   const messages: ChatMessage[] = [...(options.history ?? []), { role: 'user', content: options.prompt }];
   const attempts: Attempt[] = [];
   const usage: TokenUsage = { promptTokens: 0, completionTokens: 0 };
+  const settings = mergeModelSettings(options.override, options.settings, options.maxTokens ? { maxTokens: options.maxTokens } : undefined);
   const stop = (bottleneck: Bottleneck): CallOutcome<T> => ({ ok: false, bottleneck, attempts, usage });
   for (let attempt = 0; attempt <= retries; attempt++) {
     if (options.signal?.aborted) throw cancelled(options.signal);
@@ -68,13 +75,13 @@ export async function structuredCall<T>(provider: LlmProvider, schema: z.ZodType
     const signal = wall && options.signal ? AbortSignal.any([options.signal, wall]) : (wall ?? options.signal);
     let sent = [...system, ...messages];
     if (provider.context) {
-      const fitted = await fitToContext(provider.context, sent, options.maxTokens);
+      const fitted = await fitToContext(provider.context, sent, settings.maxTokens);
       if (!fitted.ok) return stop(contextExhausted(provider, `the question needs ${fitted.needed} tokens with room for the answer, and the model's context window holds ${fitted.window}`));
       sent = fitted.messages;
     }
     let completion;
     try {
-      completion = await provider.complete({ messages: sent, jsonSchema: { name: options.name, schema: jsonSchema }, signal, ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}) });
+      completion = await provider.complete({ messages: sent, jsonSchema: { name: options.name, schema: jsonSchema }, signal, settings });
     } catch (error) {
       if (options.signal?.aborted) throw cancelled(options.signal);
       if (wall?.aborted) {

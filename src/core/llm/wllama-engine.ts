@@ -154,6 +154,9 @@ function wllamaParams(request: EngineRequest): ChatCompletionParams {
     messages: request.messages.map(({ role, content }) => ({ role, content })),
     temperature: request.temperature ?? 0,
     ...(request.max_tokens !== undefined ? { max_tokens: request.max_tokens } : {}),
+    ...(request.top_p !== undefined ? { top_p: request.top_p } : {}),
+    // Sent per request: wllama adds a seed of its own only when one was given at load, which this engine never gives.
+    ...(request.seed !== undefined ? { seed: request.seed } : {}),
     ...(request.response_format ? { response_format: responseFormatOf(request.response_format) } : {}),
   };
 }

@@ -8,13 +8,15 @@ import { type Binding, bindProvider } from '#core/llm/bind-provider.ts';
 import type { ModelUnavailable } from '#core/llm/provider.ts';
 import { checkProvider } from '#core/llm/endpoint-check.ts';
 import { INFERENCE_KEY, type InferenceSettings, inferenceSecrets, inferenceViewOf, parseInferenceSettings, storedInferenceSettings } from '#core/llm/inference-settings.ts';
+import { type ModelSettings, parseModelSettings, storedModelSettings, unhonouredModelSettings } from '#core/llm/model-settings.ts';
+import { MAX_GGUF_CONTEXT } from '#core/llm/gguf-model.ts';
 import { forgetStoredSecrets } from '#core/store/forget-secrets.ts';
 import { UsageBudget } from '#core/llm/usage-budget.ts';
-import { webLlmSpecOf } from '#core/llm/webllm-models.ts';
+import { WEBLLM_MODELS, webLlmSpecOf } from '#core/llm/webllm-models.ts';
 
 /** The inference slice of the AgentService: which model runs bind (a device setting), and a check of it. */
-export function inferenceService(context: ServiceContext): Pick<AgentServiceImplementation, 'inferenceGet' | 'inferenceSet' | 'inferenceCheck'> {
-  const { db, exclusively, canWrite, operations } = context;
+export function inferenceService(context: ServiceContext): Pick<AgentServiceImplementation, 'inferenceGet' | 'inferenceSet' | 'inferenceCheck' | 'modelSettingsGet' | 'modelSettingsSet'> {
+  const { db, exclusively, canWrite, operations, sessionOf } = context;
   return {
     async inferenceGet() {
       return inferenceViewOf(await inferenceSettingsOf(context));
@@ -34,6 +36,24 @@ export function inferenceService(context: ServiceContext): Pick<AgentServiceImpl
           await db.settings.put({ key: INFERENCE_KEY, value: parsed.value });
         });
         return { ok: true, settings: inferenceViewOf(parsed.value) };
+      });
+    },
+
+    async modelSettingsGet({ sessionId }) {
+      await sessionOf(sessionId);
+      const settings = await sessionModelSettings(context, sessionId);
+      return { settings, notes: unhonouredModelSettings((await inferenceSettingsOf(context)).provider, settings) };
+    },
+
+    async modelSettingsSet({ sessionId, settings }) {
+      if (!canWrite()) return { ok: false, problems: [{ message: READ_ONLY_MESSAGE }] };
+      return exclusively(async () => {
+        await sessionOf(sessionId);
+        const inference = await inferenceSettingsOf(context);
+        const parsed = parseModelSettings(settings, await chosenContextTokens(context, inference));
+        if (!parsed.ok) return { ok: false, problems: parsed.error };
+        await db.sessions.update(sessionId, { modelSettings: parsed.value });
+        return { ok: true, settings: parsed.value, notes: unhonouredModelSettings(inference.provider, parsed.value) };
       });
     },
 
@@ -78,8 +98,26 @@ export function bindChosenProvider(context: Pick<ServiceContext, 'db' | 'depende
   });
 }
 
+/** The chosen model's context window, where it is known before the model is loaded (an endpoint's is not). */
+async function chosenContextTokens(context: Pick<ServiceContext, 'db'>, settings: InferenceSettings): Promise<number | undefined> {
+  if (settings.provider === 'gguf' && settings.ggufModel) {
+    const record = await context.db.models.get(settings.ggufModel);
+    return record?.engine === 'gguf' ? Math.min(record.contextLength ?? MAX_GGUF_CONTEXT, MAX_GGUF_CONTEXT) : undefined;
+  }
+  if (settings.provider === 'webllm' && settings.webllmModel) {
+    const id = settings.webllmModel;
+    return WEBLLM_MODELS.find((model) => model.id === id)?.contextTokens ?? (await webLlmSpecOf(context.db, id))?.custom?.contextTokens;
+  }
+  return undefined;
+}
+
 export async function inferenceSettingsOf(context: Pick<ServiceContext, 'db'>): Promise<InferenceSettings> {
   return storedInferenceSettings((await context.db.settings.get(INFERENCE_KEY))?.value);
+}
+
+/** How the session's model samples (an older session, or one never set: every engine's defaults). */
+export async function sessionModelSettings(context: Pick<ServiceContext, 'db'>, sessionId: string): Promise<ModelSettings> {
+  return storedModelSettings((await context.db.sessions.get(sessionId))?.modelSettings);
 }
 
 /** The model a run works with: bound from the settings once, at the start, with the run's budget (and why it was loaded again, if it was). */
@@ -96,5 +134,6 @@ export async function bindRunModel(context: ServiceContext, sessionId: string, g
   // when a request continues the conversation before (a question's next step), not across questions.
   const worn = await readWornPersona(context.db, sessionId);
   const system = worn && worn.prompt.trim() !== '' ? `${worn.prompt}\n\n${systemPromptOf(TOOLS)}` : systemPromptOf(TOOLS);
-  return { budget, access: { provider: binding.provider, budget, system, confidenceCap: settings.confidenceCap, signal }, ...(binding.reloaded ? { reloaded: binding.reloaded } : {}) };
+  const modelSettings = await sessionModelSettings(context, sessionId);
+  return { budget, access: { provider: binding.provider, budget, system, confidenceCap: settings.confidenceCap, settings: modelSettings, signal }, ...(binding.reloaded ? { reloaded: binding.reloaded } : {}) };
 }

@@ -51,7 +51,7 @@ function lazySlices(context: ServiceContext) {
     ...lazySlice(['psycheGet', 'psycheHistory', 'psycheCheck', 'psycheImport', 'psycheSave', 'psycheRestore', 'psycheExport'], async () => (await import('./psyche-service.ts')).psycheService(context)),
     ...lazySlice(Object.keys(endpointContract) as (keyof typeof endpointContract)[], async () => (await import('./endpoint-service.ts')).endpointService(context)),
     ...lazySlice(['webAccessGet', 'webAccessSet'], async () => (await import('./web-access-service.ts')).webAccessService(context)),
-    ...lazySlice(['inferenceGet', 'inferenceSet', 'inferenceCheck'], async () => (await import('./inference-service.ts')).inferenceService(context)),
+    ...lazySlice(['inferenceGet', 'inferenceSet', 'inferenceCheck', 'modelSettingsGet', 'modelSettingsSet'], async () => (await import('./inference-service.ts')).inferenceService(context)),
     ...lazySlice(['modelList', 'modelDownload', 'modelDelete', 'modelAdd', 'modelForget'], async () => (await import('./model-service.ts')).modelService(context)),
     ...lazySlice(['ggufList', 'ggufAdd', 'ggufDelete'], async () => (await import('./gguf-service.ts')).ggufService(context)),
   };

@@ -11,7 +11,7 @@ import { BUILT_IN_GRAMMARS } from '#core/synthesis/built-in-grammars.ts';
 import type { SynthesisFinding, SynthesisInput } from '#core/synthesis/synthesis-input.ts';
 import { grammarNamed, synthesize } from '#core/synthesis/synthesize.ts';
 import { findingLine, writeInVoice } from '#core/synthesis/voiced-findings.ts';
-import { bindChosenProvider, inferenceSettingsOf } from './inference-service.ts';
+import { bindChosenProvider, inferenceSettingsOf, sessionModelSettings } from './inference-service.ts';
 import { UsageBudget } from '#core/llm/usage-budget.ts';
 import { type Criteria, type Goal, keywordsOf, parseCriteria } from '#core/agent/goal.ts';
 
@@ -95,7 +95,7 @@ export function writeUpService(context: ServiceContext): Pick<AgentServiceImplem
         const worn = await readWornPersona(db, sessionId);
         const { persona } = wearPersona((await currentPsyche(db, sessionId)).psyche, worn);
         const input = await synthesisInputOf(context, graph, goal, { name: persona.name, traits: persona.traits, tone: persona.tone });
-        const written = await writeInVoice(binding.provider, input, { ...(worn ? { personaPrompt: worn.prompt } : {}), budget: new UsageBudget(settings.limits, context.now), signal: controller.signal });
+        const written = await writeInVoice(binding.provider, input, { ...(worn ? { personaPrompt: worn.prompt } : {}), budget: new UsageBudget(settings.limits, context.now), settings: await sessionModelSettings(context, sessionId), signal: controller.signal });
         if (!written.ok) return { ok: false, reason: 'bottleneck', problems: [{ message: `the model did not write it (${written.bottleneck.kind}): ${written.bottleneck.detail}` }], model: written.use };
         return { ok: true, persona: persona.name, text: written.text, findings: input.findings.map(findingLine), cites: written.cites, model: written.use };
       } catch (error) {

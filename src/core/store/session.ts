@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { agentSettingsSchema } from '#core/agent/agent-settings.ts';
+import { modelSettingsSchema } from '#core/llm/model-settings.ts';
 import { nameSchema, sessionIdSchema } from '#core/names.ts';
 import { MAX_ENDPOINTS, sparqlEndpointSchema } from '#core/sparql/endpoint.ts';
 import { prefixesSchema } from '#core/kg/vocabulary.ts';
@@ -14,6 +15,8 @@ export const sessionRecordSchema = z.object({
   updatedAt: z.number(),
   /** How its agent plans and reflects; absent: the defaults. */
   agentSettings: agentSettingsSchema.optional(),
+  /** How its agent's model samples (temperature, top-p, max tokens, seed); absent: each engine's defaults. */
+  modelSettings: modelSettingsSchema.optional(),
   /** The catalog persona it wears (by id, so a rename keeps it); absent: none. */
   personaId: z.number().int().optional(),
   /** The SPARQL endpoints its agent may reach (their keys stay on the device, apart); absent: none. */

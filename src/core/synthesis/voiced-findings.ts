@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ModelSettings } from '#core/llm/model-settings.ts';
 import type { LlmProvider } from '#core/llm/provider.ts';
 import { type Bottleneck, bottleneckSchema, structuredCall } from '#core/llm/structured-call.ts';
 import type { UsageBudget } from '#core/llm/usage-budget.ts';
@@ -71,12 +72,13 @@ export type VoicedFindings =
  * findings': the model only writes prose around numbered findings, its citations are checked, and
  * the write-up lists the findings themselves beneath it.
  */
-export async function writeInVoice(provider: LlmProvider, input: SynthesisInput, options: { personaPrompt?: string; budget?: UsageBudget; signal?: AbortSignal }): Promise<VoicedFindings> {
+export async function writeInVoice(provider: LlmProvider, input: SynthesisInput, options: { personaPrompt?: string; budget?: UsageBudget; settings?: ModelSettings; signal?: AbortSignal }): Promise<VoicedFindings> {
   const outcome = await structuredCall(provider, voicedAnswerSchema(input.findings.length), {
     name: 'write_up',
     system: `${writerOf(input, options.personaPrompt)}\n\n${INSTRUCTIONS}`,
     prompt: voicedPrompt(input),
     maxTokens: 1500,
+    ...(options.settings ? { settings: options.settings } : {}),
     ...(options.budget ? { budget: options.budget } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });

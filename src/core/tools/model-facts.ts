@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ModelSettings } from '#core/llm/model-settings.ts';
 import type { LlmProvider } from '#core/llm/provider.ts';
 import { type Attempt, type Bottleneck, bottleneckSchema, structuredCall } from '#core/llm/structured-call.ts';
 import type { UsageBudget } from '#core/llm/usage-budget.ts';
@@ -17,6 +18,8 @@ export type ModelAccess = {
   system: string;
   /** Facts a model adds stay at or below this confidence. */
   confidenceCap: number;
+  /** The session's model settings: every call samples with them, under what the call itself sets. */
+  settings?: ModelSettings;
   signal?: AbortSignal;
 };
 
@@ -103,6 +106,7 @@ export async function askForFacts(model: ModelAccess, task: { name: string; prom
     prompt: task.prompt,
     budget: model.budget,
     maxTokens: 1024,
+    ...(model.settings ? { settings: model.settings } : {}),
     ...(model.signal ? { signal: model.signal } : {}),
   });
   const use = modelUseOf(model.provider, outcome.attempts);

@@ -97,6 +97,7 @@ export async function askWithTools(state: ToolState & { model: ModelAccess }, ta
       prompt,
       budget: model.budget,
       maxTokens: 1024,
+      ...(model.settings ? { settings: model.settings } : {}),
       ...(model.signal ? { signal: model.signal } : {}),
     });
     attempts.push(...outcome.attempts);
