@@ -78,7 +78,7 @@ const inference = {
     const aborted = await provider
       .complete({
         messages,
-        maxTokens: request.maxTokens,
+        settings: { maxTokens: request.maxTokens },
         signal: controller.signal,
         onText: () => {
           piecesBeforeAbort++;
@@ -89,7 +89,7 @@ const inference = {
         () => ({ name: 'none', message: 'the call ended without an error' }),
         (error: unknown) => ({ name: nameOf(error), message: messageOf(error) }),
       );
-    const after = await provider.complete({ messages, maxTokens: request.maxTokens });
+    const after = await provider.complete({ messages, settings: { maxTokens: request.maxTokens } });
     return { aborted, piecesBeforeAbort, after };
   },
 
