@@ -264,7 +264,7 @@ describe('anima plan, reflect and settings', () => {
     expect(JSON.parse((await anima('goals', '--snapshot', snapshot, '--json')).out).goals).toHaveLength(1);
 
     expect((await anima('settings', '--snapshot', snapshot)).out).toBe(
-      'planning on\nreflection every 5 cycles\na goal is abandoned after 3 failed plans\nworking memory holds 100 entries, consolidated into episodes above 80% full\nweb: offline (http_fetch reads no address; --allow-web PREFIX allows one)\n',
+      'planning on\nreflection every 5 cycles\na goal is abandoned after 3 failed plans\nworking memory holds 100 entries, consolidated into episodes above 80% full\nmodel: each engine\'s defaults\nweb: offline (http_fetch reads no address; --allow-web PREFIX allows one)\n',
     );
     expect((await anima('settings', '--planning', 'maybe', '--snapshot', snapshot)).code).toBe(2);
     expect(JSON.parse((await anima('settings', '--planning', 'off', '--reflection-interval', '2', '--snapshot', snapshot, '--json')).out)).toEqual({
@@ -273,8 +273,16 @@ describe('anima plan, reflect and settings', () => {
       maxFailedPlans: 3,
       memoryCapacity: 100,
       consolidationThreshold: 0.8,
+      model: {},
       allowedWebPrefixes: [],
     });
+    // The session's model settings: checked by the service, kept in the snapshot, `default` gives one back to the engine.
+    expect(await anima('settings', '--temperature', '2.5', '--seed', '4', '--snapshot', snapshot)).toMatchObject({ code: 2, error: expect.stringContaining('--temperature: temperature is at most 2') });
+    expect(await anima('settings', '--top-p', 'most', '--snapshot', snapshot)).toMatchObject({ code: 2, error: expect.stringContaining("--top-p must be a number, or default for the engine's own") });
+    expect((await anima('settings', '--temperature', '0.3', '--top-p', '0.9', '--answer-tokens', '200', '--seed', '4', '--snapshot', snapshot)).out).toMatch(
+      /^model: temperature 0\.3, top-p 0\.9, answer-tokens 200, seed 4\n {2}The seed is sent to the endpoint, but many servers ignore it/m,
+    );
+    expect(JSON.parse((await anima('settings', '--seed', 'default', '--snapshot', snapshot, '--json')).out).model).toEqual({ temperature: 0.3, topP: 0.9, maxTokens: 200 });
     expect(JSON.parse((await anima('settings', '--memory-capacity', '40', '--consolidation-threshold', '0.7', '--snapshot', snapshot, '--json')).out)).toMatchObject({ memoryCapacity: 40, consolidationThreshold: 0.7 });
     expect(JSON.parse((await anima('status', '--snapshot', snapshot, '--json')).out).workingMemory.capacity).toBe(40);
     expect(await anima('settings', '--memory-capacity', '5', '--snapshot', snapshot)).toMatchObject({ code: 2, error: expect.stringContaining('--memory-capacity must be a whole number from 10 to 10000') });

@@ -35,7 +35,11 @@ The agent (goals and cycles live in the same snapshot):
   anima reflect --snapshot S [--json]            reflect now: adjust goals, then evolve the psyche
   anima reflections --snapshot S [--limit N] [--json]
   anima settings --snapshot S [--planning on|off] [--reflection-interval N] [--max-failed-plans N]
-                 [--memory-capacity N] [--consolidation-threshold X] [--allow-web PREFIX]... [--offline] [--json]
+                 [--memory-capacity N] [--consolidation-threshold X] [--allow-web PREFIX]... [--offline]
+                 [--temperature X] [--top-p X] [--answer-tokens N] [--seed N] [--json]
+                 --temperature (0 to 2), --top-p (above 0, at most 1), --answer-tokens (the longest
+                 answer, a whole number) and --seed (a whole number): how the session's model
+                 samples, kept in the snapshot; 'default' leaves one to the engine
                  --memory-capacity: working memory's entries (10 to 10000, default 100);
                  --consolidation-threshold: above this share full (0.5 to 0.95, default 0.8) the
                  agent may consolidate memory into episodes; halfway from there to full it does

@@ -1,4 +1,7 @@
 import { MAX_MEMORY_CAPACITY, MIN_MEMORY_CAPACITY } from '#core/agent/working-memory.ts';
+import { type ModelSettings, unhonouredModelSettings } from '#core/llm/model-settings.ts';
+import { parseDecimal } from '#core/decimal-text.ts';
+import { quoteInput } from '#core/quote-input.ts';
 import { describeProblem } from '#core/result.ts';
 import type { WebAccess } from '#core/tools/web-access.ts';
 import { saveDeviceSettings } from '../device-file.ts';
@@ -22,6 +25,7 @@ async function settings(context: SessionContext): Promise<number> {
     memoryCapacity: numberOption(values['memory-capacity'], '--memory-capacity', { min: MIN_MEMORY_CAPACITY, max: MAX_MEMORY_CAPACITY, fallback: current.memoryCapacity, isInteger: true }),
     consolidationThreshold: numberOption(values['consolidation-threshold'], '--consolidation-threshold', { min: 0.5, max: 0.95, fallback: current.consolidationThreshold }),
   };
+  const model = await wantedModelSettings(context);
   const webAccess = await wantedWebAccess(context);
   const changed = JSON.stringify(wanted) !== JSON.stringify(current);
   if (changed) {
@@ -32,12 +36,49 @@ async function settings(context: SessionContext): Promise<number> {
   const web = webAccess.allowedPrefixes;
   output.out(
     values.json
-      ? `${JSON.stringify({ ...wanted, allowedWebPrefixes: web })}\n`
+      ? `${JSON.stringify({ ...wanted, model, allowedWebPrefixes: web })}\n`
       : `planning ${wanted.planning ? 'on' : 'off'}\nreflection every ${wanted.reflectionInterval} cycles\na goal is abandoned after ${wanted.maxFailedPlans} failed plans\n` +
           `working memory holds ${wanted.memoryCapacity} entries, consolidated into episodes above ${Math.round(wanted.consolidationThreshold * 100)}% full\n` +
+          `${modelLine(model)}\n` +
           `web: ${web.length === 0 ? 'offline (http_fetch reads no address; --allow-web PREFIX allows one)' : `http_fetch may read under ${web.join(', ')}`}\n`,
   );
   return 0;
+}
+
+/** The model settings' options, by the field each sets. */
+const MODEL_OPTIONS = { temperature: '--temperature', topP: '--top-p', maxTokens: '--answer-tokens', seed: '--seed' } as const satisfies Record<keyof ModelSettings, string>;
+
+/**
+ * The session's model settings after --temperature, --top-p, --answer-tokens and --seed (each a
+ * number, or `default` for the engine's own), checked by the service as the app's Settings screen
+ * checks them, then kept in the snapshot.
+ */
+async function wantedModelSettings({ values, service, sessionId, save }: SessionContext): Promise<ModelSettings> {
+  const { settings: current } = await service.modelSettingsGet({ sessionId });
+  const given = (Object.keys(MODEL_OPTIONS) as (keyof ModelSettings)[]).filter((field) => values[MODEL_OPTIONS[field].slice(2) as keyof typeof values] !== undefined);
+  if (given.length === 0) return current;
+  const wanted: Record<string, number> = { ...current };
+  for (const field of given) {
+    const text = String(values[MODEL_OPTIONS[field].slice(2) as keyof typeof values]);
+    if (text === 'default') {
+      delete wanted[field];
+      continue;
+    }
+    const value = parseDecimal(text);
+    if (value === undefined) throw new CliError(`settings: ${MODEL_OPTIONS[field]} must be a number, or default for the engine's own, not ${quoteInput(text, 40)}`, 2);
+    wanted[field] = value;
+  }
+  const set = await service.modelSettingsSet({ sessionId, settings: wanted });
+  if (!set.ok) throw new CliError(['settings: the model settings were not changed:', ...set.problems.map((problem) => `  ${problem.path && problem.path in MODEL_OPTIONS ? MODEL_OPTIONS[problem.path as keyof ModelSettings] : ''}: ${problem.message}`)].join('\n'), 2);
+  await save();
+  return set.settings;
+}
+
+/** The model settings in words, with what an endpoint (the one provider the CLI reaches) may ignore. */
+function modelLine(settings: ModelSettings): string {
+  const set = (Object.keys(MODEL_OPTIONS) as (keyof ModelSettings)[]).filter((field) => settings[field] !== undefined).map((field) => `${MODEL_OPTIONS[field].slice(2)} ${settings[field]}`);
+  const notes = unhonouredModelSettings('openai-compatible', settings);
+  return `model: ${set.length === 0 ? "each engine's defaults" : set.join(', ')}${notes.map((note) => `\n  ${note}`).join('')}`;
 }
 
 /**
