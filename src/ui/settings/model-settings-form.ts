@@ -1,8 +1,8 @@
 import type { AgentApi } from '#core/api.ts';
-import type { ModelSettings } from '#core/llm/model-settings.ts';
 import { describeProblem } from '#core/result.ts';
 
 type ModelSettingsView = Awaited<ReturnType<AgentApi['modelSettingsGet']>>;
+type ModelSettings = ModelSettingsView['settings'];
 
 /** The form's fields, each with its label and the range the agent checks (an empty field is the engine's default). */
 export const MODEL_SETTING_FIELDS = {
