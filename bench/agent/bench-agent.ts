@@ -5,7 +5,7 @@
  * cycles goals that need inference take with planning on, against the baseline "planning off".
  * Reading a question in plain words is timed on each graph too (its label index, then a reading).
  * Storage is fake-indexeddb in Node, as in the CLI. Prints a readable table, then one JSON object
- * as the last line.
+ * as the last line. `--long` runs the long run of long-run.ts instead.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -18,8 +18,17 @@ import { freshIndexedDb } from '#core/testing/test-database.ts';
 import { runAnswering } from '#core/testing/answering-run.ts';
 import { readQuestion } from '#core/questions/reading.ts';
 import { vocabularyOf } from '#core/questions/vocabulary.ts';
+import { longRun } from './long-run.ts';
 
-const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,100000,1000000' }, cycles: { type: 'string', default: '1000' } } });
+const { values } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '1000,100000,1000000' },
+    cycles: { type: 'string', default: '1000' },
+    long: { type: 'boolean', default: false },
+    wordnet: { type: 'string', default: '/usr/share/wordnet' },
+    root: { type: 'string', default: '00015388' },
+  },
+});
 const sizes = values.sizes === '' ? [] : values.sizes.split(',').map(Number);
 const cycleCount = Number(values.cycles);
 
@@ -149,6 +158,11 @@ async function cyclesToComplete(goal: (typeof PLANNING_GOALS)[number], planning:
   });
   db.close();
   return completedAt;
+}
+
+if (values.long) {
+  await longRun({ wordnet: values.wordnet, root: values.root, cycles: cycleCount });
+  process.exit(0);
 }
 
 const results: Figures[] = [];
