@@ -27,6 +27,7 @@ import { addToMemory, type MemoryEntry, memoryPressure } from './working-memory.
 import { type AgentSettings, settingsOfSession } from './agent-settings.ts';
 import { advancePlan, type Plan, type StepRun } from './plan.ts';
 import { describeReflection, type Reflection, reflectOn } from './reflection.ts';
+import { creditsOf } from './tool-credit.ts';
 
 /**
  * Where a cycle consolidates working memory by itself: halfway between the session's threshold
@@ -606,7 +607,8 @@ export async function reflect(context: CommitContext, trigger: Reflection['trigg
 
 /**
  * Reflection's psyche step: the tools' success since the last evolution (a use succeeds when its
- * goal advanced or completed; actions the shadow stopped did not run and do not count) moves the
+ * goal advanced or completed, or when it prepared what a later cycle found: see tool-credit.ts;
+ * actions the shadow stopped did not run and do not count) moves the
  * archetypes, encounters grow individuation. A change is a new psyche version with provenance.
  */
 async function evolveAtReflection(context: CommitContext): Promise<{ changes: string[]; version: number } | undefined> {
@@ -615,9 +617,14 @@ async function evolveAtReflection(context: CommitContext): Promise<{ changes: st
   const since = current.psyche.selfIntegration.lastEvolutionCycle;
   const window = await db.cycles.where('[sessionId+cycle]').between([sessionId, since + 1], [sessionId, cycle], true, true).toArray();
   const archetypeOf = new Map(TOOLS.map((tool) => [tool.name, tool.archetype]));
-  const uses = window
-    .filter((ran) => ran.tool !== 'none' && ran.shadow === undefined)
-    .map((ran) => ({ tool: ran.tool, archetype: archetypeOf.get(ran.tool), hasSucceeded: ran.outcome === 'advanced' || ran.outcome === 'completed' }));
+  const ran = window.filter((record) => record.tool !== 'none' && record.shadow === undefined);
+  const credits = creditsOf(ran);
+  const uses = ran.map((record, index) => ({
+    tool: record.tool,
+    archetype: archetypeOf.get(record.tool),
+    hasSucceeded: record.outcome === 'advanced' || record.outcome === 'completed',
+    ...(credits[index] !== undefined ? { credit: credits[index] } : {}),
+  }));
   const { psyche, changes } = evolvePsyche(current.psyche, uses, cycle);
   if (changes.length === 0) {
     // Nothing moved: the window still closes, on the current version, without a new one (the

@@ -12,6 +12,17 @@ describe('psyche evolution', () => {
     expect(psyche.selfIntegration).toMatchObject({ rebalanceCount: 1, lastEvolutionCycle: 10, dominantArchetype: 'sage' });
   });
 
+  it('counts a use credited for what it contributed later, and says so in the change', () => {
+    const credited: ToolUse[] = [
+      { tool: 'similarity_search', archetype: 'guardian', hasSucceeded: false, credit: 'a similarity that led to a finding' },
+      { tool: 'similarity_search', archetype: 'guardian', hasSucceeded: false, credit: 'a similarity that led to a finding' },
+      { tool: 'similarity_search', archetype: 'guardian', hasSucceeded: true },
+    ];
+    const { psyche, changes } = evolvePsyche(defaultPsyche(), credited, 10);
+    expect(psyche.archetypes.guardian).toBe(0.42);
+    expect(changes).toEqual(['guardian 0.40 -> 0.42 (similarity_search succeeded 1 of 3; 2 more contributed later: a similarity that led to a finding)']);
+  });
+
   it('leaves tools alone with fewer than two uses or a middling rate', () => {
     const { psyche, changes } = evolvePsyche(defaultPsyche(), [...uses('kg_query', 'sage', [true]), ...uses('gap_analysis', 'healer', [true, false])], 5);
     expect(psyche.archetypes).toEqual(defaultPsyche().archetypes);

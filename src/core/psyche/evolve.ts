@@ -1,7 +1,10 @@
 import { type Archetype, dominantArchetype, type Psyche } from './psyche.ts';
 
-/** One use of a tool since the last evolution: did its goal advance or complete? */
-export type ToolUse = { tool: string; archetype: Archetype | undefined; hasSucceeded: boolean };
+/**
+ * One use of a tool since the last evolution: did its goal advance or complete, and if not in its
+ * own cycle, what it contributed later (`credit`, in words), which counts as a success too.
+ */
+export type ToolUse = { tool: string; archetype: Archetype | undefined; hasSucceeded: boolean; credit?: string };
 
 /** The rules of DESIGN section 7, as constants. */
 export const EVOLUTION = {
@@ -19,23 +22,25 @@ const round = (value: number) => Math.round(value * 1e6) / 1e6;
 
 /**
  * Evolves a psyche at reflection: each tool used at least twice since the last evolution moves
- * its archetype by +0.02 (success rate above 0.7) or -0.02 (below 0.3), clamped to [0.1, 0.95];
+ * its archetype by +0.02 (success rate above 0.7) or -0.02 (below 0.3; a use credited for what it
+ * contributed later counts as a success), clamped to [0.1, 0.95];
  * individuation grows by 0.01 per shadow encounter since the last evolution (at most 5), up to 1.
  * Returns the evolved psyche and what changed, in words (empty: nothing did).
  */
 export function evolvePsyche(psyche: Psyche, uses: readonly ToolUse[], cycle: number): { psyche: Psyche; changes: string[] } {
-  const byTool = new Map<string, { archetype: Archetype | undefined; uses: number; successes: number }>();
+  const byTool = new Map<string, { archetype: Archetype | undefined; uses: number; successes: number; credits: string[] }>();
   for (const use of uses) {
-    const counts = byTool.get(use.tool) ?? { archetype: use.archetype, uses: 0, successes: 0 };
+    const counts = byTool.get(use.tool) ?? { archetype: use.archetype, uses: 0, successes: 0, credits: [] };
     counts.uses++;
     if (use.hasSucceeded) counts.successes++;
+    else if (use.credit !== undefined) counts.credits.push(use.credit);
     byTool.set(use.tool, counts);
   }
   const archetypes = { ...psyche.archetypes };
   const changes: string[] = [];
   for (const [tool, counts] of [...byTool].sort(([a], [b]) => a.localeCompare(b))) {
     if (!counts.archetype || counts.uses < EVOLUTION.minUses) continue;
-    const rate = counts.successes / counts.uses;
+    const rate = (counts.successes + counts.credits.length) / counts.uses;
     const step = rate > EVOLUTION.successRate ? EVOLUTION.step : rate < EVOLUTION.failureRate ? -EVOLUTION.step : 0;
     if (step === 0) continue;
     const before = archetypes[counts.archetype];
@@ -43,7 +48,8 @@ export function evolvePsyche(psyche: Psyche, uses: readonly ToolUse[], cycle: nu
     const after = round(step > 0 ? Math.max(before, Math.min(EVOLUTION.maxWeight, before + step)) : Math.min(before, Math.max(EVOLUTION.minWeight, before + step)));
     if (after === before) continue;
     archetypes[counts.archetype] = after;
-    changes.push(`${counts.archetype} ${before.toFixed(2)} -> ${after.toFixed(2)} (${tool} succeeded ${counts.successes} of ${counts.uses})`);
+    const credited = counts.credits.length > 0 ? `; ${counts.credits.length} more contributed later: ${[...new Set(counts.credits)].join(', ')}` : '';
+    changes.push(`${counts.archetype} ${before.toFixed(2)} -> ${after.toFixed(2)} (${tool} succeeded ${counts.successes} of ${counts.uses}${credited})`);
   }
   const self = psyche.selfIntegration;
   const newEncounters = Math.max(0, self.shadowEncounters - self.encountersAtLastEvolution);
