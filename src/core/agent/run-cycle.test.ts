@@ -4,6 +4,8 @@ import type { CycleRecord } from '#core/api.ts';
 import { AnimaDatabase } from '#core/store/database.ts';
 import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 import { runAnswering } from '#core/testing/answering-run.ts';
+import { runCycles } from '#core/testing/run-cycles.ts';
+import { TOOLS } from '#core/tools/registry.ts';
 
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
 
@@ -236,4 +238,21 @@ describe('goal evaluation details', () => {
   });
 
 
+});
+
+describe('what reasoning proves', () => {
+  it('is kept: with the rules left out, a proof completes "Find mammals"; each answer is a finding, stored with its chain', async () => {
+    const { db, service, sessionId } = await agentOnStarterGraph();
+    await service.goalAdd({ sessionId, description: 'Find mammals', criteria: '?x is-a mammal, at least 5' });
+    const records = await runCycles(db, sessionId, 5, TOOLS.filter((tool) => tool.name !== 'infer_rules'));
+    const proof = records.find((record) => record.tool === 'reason')!;
+    expect(proof.outcome).toBe('completed');
+    expect(proof.act).toMatch(/^proved \d+ is-a Mammal by chains: .*; \d+ conclusions stored with their chains -> completed/);
+    const [goal] = (await service.goalList({ sessionId })).goals;
+    expect(goal!.status).toBe('completed');
+    expect(goal!.findingsTotal).toBeGreaterThanOrEqual(5);
+    // A finding the graph did not state: its provenance is the chain that proves it.
+    const inferred = await db.provenance.where('kind').equals('inference').toArray();
+    expect(inferred.some((record) => record.sources[0] === 'rule:proof-by-chain' && / by proof-by-chain from .* and .*/.test(record.detail))).toBe(true);
+  });
 });

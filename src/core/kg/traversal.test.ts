@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { graphOf } from '#core/testing/graph-of.ts';
-import { type PathStep, shortestPath, spreadActivation, transitiveClosure } from './traversal.ts';
+import { type PathStep, shortestPath, spreadActivation, transitiveChains } from './traversal.ts';
 
 
 const graph = graphOf([
@@ -64,7 +64,12 @@ describe('transitive closure', () => {
       ['Dog', 'lives-in', 'Mammal'],
     ]);
     const at = (label: string) => taxonomy.symbolByLabel(label)!.id;
-    expect(transitiveClosure(taxonomy, at('is-a'), at('Mammal')).map((symbolId) => taxonomy.symbol(symbolId)!.label)).toEqual(['Canine', 'Cat', 'Animal', 'Dog', 'Wolf']);
+    const chains = transitiveChains(taxonomy, at('is-a'), at('Mammal'));
+    const label = (symbolId: number) => taxonomy.symbol(symbolId)!.label;
+    expect(chains.map((proof) => label(proof.subject))).toEqual(['Canine', 'Cat', 'Animal', 'Dog', 'Wolf']);
+    // Each with its proof: the chain of is-a facts from it up to Mammal.
+    expect(chains.find((proof) => label(proof.subject) === 'Wolf')!.chain.map((triple) => `${label(triple.subject)} ${label(triple.object)}`)).toEqual(expect.arrayContaining(['Canine Mammal']));
+    expect(chains.find((proof) => label(proof.subject) === 'Wolf')!.chain.at(-1)!.object).toBe(at('Mammal'));
   });
 });
 

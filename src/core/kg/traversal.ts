@@ -116,12 +116,25 @@ function joinPath(fromStart: Map<number, PathStep | null>, fromEnd: Map<number, 
  */
 export type ClosureRelation = { members: Iterable<number>; chain?: Iterable<number>; inverseIds?: Iterable<number> };
 
+/** What a closure reached, nearest first, and how: each symbol's chain of triples up to the target. */
+export type ClosureWalk = { order: number[]; chainOf(symbol: number): Triple[] };
+
 /**
  * Every symbol that reaches `target` through one or more `predicate` triples, e.g. all the
  * (transitive) subclasses and instances of Mammal through is-a (or through rdfs:subClassOf and
  * rdf:type). Breadth-first over the object index; cycles are safe. In discovery order (nearest first).
  */
 export function transitiveClosure(graph: KnowledgeGraph, predicate: number | ClosureRelation, target: number): number[] {
+  return walkClosure(graph, predicate, target).order;
+}
+
+/** The closure with its proofs: each symbol's chain is the triples it stands on, from it up to the target. */
+export function transitiveChains(graph: KnowledgeGraph, predicate: number | ClosureRelation, target: number): { subject: number; chain: Triple[] }[] {
+  const walk = walkClosure(graph, predicate, target);
+  return walk.order.map((subject) => ({ subject, chain: walk.chainOf(subject) }));
+}
+
+function walkClosure(graph: KnowledgeGraph, predicate: number | ClosureRelation, target: number): ClosureWalk {
   const relation = typeof predicate === 'number' ? { members: [predicate] } : predicate;
   const members = [...new Set(relation.members)];
   const chain = new Set(relation.chain ?? members);
@@ -129,16 +142,17 @@ export function transitiveClosure(graph: KnowledgeGraph, predicate: number | Clo
   // One or two members (is-a; rdf:type and rdfs:subClassOf) are compared directly: this loop runs once per triple reached.
   const [first = -1, second = first] = members.length <= 2 ? members : [];
   const memberSet = members.length > 2 ? new Set(members) : undefined;
-  const reached = new Set<number>([target]);
+  // How each symbol was first reached: the triple's position and the symbol it leads to (the target has none).
+  const reachedBy = new Map<number, { position: number; parent: number }>([[target, { position: -1, parent: target }]]);
   const expanded = new Set<number>([target]);
   const order: number[] = [];
   const { subjects, predicates, objects } = graph.columns;
   let frontier = [target];
   while (frontier.length > 0) {
     const next: number[] = [];
-    const reach = (symbol: number, through: number) => {
-      if (!reached.has(symbol)) {
-        reached.add(symbol);
+    const reach = (symbol: number, through: number, position: number, parent: number) => {
+      if (!reachedBy.has(symbol)) {
+        reachedBy.set(symbol, { position, parent });
         order.push(symbol);
       }
       // A member reached only through rdf:type is an instance: nothing is a member of it through this chain.
@@ -150,11 +164,18 @@ export function transitiveClosure(graph: KnowledgeGraph, predicate: number | Clo
     for (const object of frontier) {
       for (const position of graph.positionsTo(object)) {
         const through = predicates[position]!;
-        if (memberSet ? memberSet.has(through) : through === first || through === second) reach(subjects[position]!, through);
+        if (memberSet ? memberSet.has(through) : through === first || through === second) reach(subjects[position]!, through, position, object);
       }
-      if (inverses.size > 0) for (const position of graph.positionsFrom(object)) if (inverses.has(predicates[position]!)) reach(objects[position]!, predicates[position]!);
+      if (inverses.size > 0) for (const position of graph.positionsFrom(object)) if (inverses.has(predicates[position]!)) reach(objects[position]!, predicates[position]!, position, object);
     }
     frontier = next;
   }
-  return order;
+  return {
+    order,
+    chainOf(symbol) {
+      const steps: Triple[] = [];
+      for (let step = reachedBy.get(symbol); step && step.position !== -1; step = reachedBy.get(step.parent)) steps.push(graph.tripleAt(step.position));
+      return steps;
+    },
+  };
 }

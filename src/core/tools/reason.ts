@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { BUILT_IN_RULES } from '#core/kg/inference.ts';
-import { shortestPath, transitiveClosure } from '#core/kg/traversal.ts';
+import { BUILT_IN_RULES, type Derivation, derivationProvenance } from '#core/kg/inference.ts';
+import { shortestPath, transitiveChains } from '#core/kg/traversal.ts';
 import { GraphVocabulary } from '#core/kg/vocabulary.ts';
 import { factIdsOf, type FactIds, type Tool, type ToolOutcome, type ToolState } from './tool.ts';
 import { bottleneckOutcome, goalContextOf, type ModelAccess, modelFactsChange } from './model-facts.ts';
@@ -10,8 +10,9 @@ const TRANSITIVE = BUILT_IN_RULES.filter((rule) => rule.kind === 'transitive').m
 
 /**
  * Derives an answer. Without a model, by proof: for a pattern `?x P C` over a transitive relation,
- * every x that reaches C through P-chains, each with its chain as the proof; for two goal symbols,
- * the chain of facts that connects them (nothing is stored: the proof is the answer). With a model
+ * every x that reaches C through P-chains; each conclusion becomes a finding, and one the graph
+ * does not state is stored with its chain as its provenance, so it counts toward the criteria; for
+ * two goal symbols, the chain of facts that connects them (the proof is the answer). With a model
  * bound, where no proof applies, the model answers from the facts around the goal: its answer and
  * the facts it stands on (stored at a capped confidence), or a truthful bottleneck.
  */
@@ -19,11 +20,12 @@ export const reason: Tool<{ mode: 'closure'; predicate: number; target: number; 
   name: 'reason',
   description: 'derive an answer by proof over the graph, or ask the bound model from the facts around the goal',
   archetype: 'sage',
-  // A proof only reads; a model's answer adds facts to the graph.
+  // A proof adds what it proved, as the rules do; a model's answer adds facts it was not sure of.
   danger: 'cautious',
   dangerOf: (input) => (input.mode === 'model' ? 'cautious' : 'safe'),
   capabilities: ['readKg', 'reason', 'writeKg', 'llm'],
-  capabilitiesOf: (input) => (input.mode === 'model' ? ['readKg', 'reason', 'writeKg', 'llm'] : ['readKg', 'reason']),
+  // A proof stores the conclusions the graph does not state yet; connecting two symbols only reads.
+  capabilitiesOf: (input) => (input.mode === 'model' ? ['readKg', 'reason', 'writeKg', 'llm'] : input.mode === 'closure' ? ['readKg', 'reason', 'writeKg'] : ['readKg', 'reason']),
   input: z.discriminatedUnion('mode', [
     z.object({ mode: z.literal('closure'), predicate: z.number().int(), target: z.number().int(), relation: z.string().min(1).max(200).optional() }),
     z.object({ mode: z.literal('connect'), from: z.number().int(), to: z.number().int() }),
@@ -56,21 +58,39 @@ export const reason: Tool<{ mode: 'closure'; predicate: number; target: number; 
     const relation = input.relation !== undefined ? vocabulary.relationNamed(input.relation) : vocabulary.relationOf(input.predicate);
     const types = vocabulary.typeIds();
     const members = new Set([input.predicate, ...relation.ids]);
-    const reached = transitiveClosure(graph, { members, chain: [...members].filter((id) => !types.has(id)), inverseIds: relation.inverseIds }, input.target);
-    // The proof of each answer: the chain from it up to the target (the triples it stands on).
+    const proofs = transitiveChains(graph, { members, chain: [...members].filter((id) => !types.has(id)), inverseIds: relation.inverseIds }, input.target);
+    // What was proved is kept: each conclusion the graph does not state yet is stored, its chain as its provenance, and becomes a finding.
+    const batch = graph.batch({ now: state.now });
+    const derivations = new Map<string, Derivation>();
     const facts: FactIds[] = [];
-    for (const symbol of reached.slice(0, 200)) {
-      const path = shortestPath(graph, symbol, input.target);
-      for (const step of path ?? []) if (step.isForward ? members.has(step.triple.predicate) : relation.inverseIds.includes(step.triple.predicate)) facts.push(factIdsOf(step.triple));
+    for (const { subject, chain } of proofs.slice(0, MAX_PROOFS_KEPT)) {
+      // The conclusion keeps the predicate its first step was said with: rex rdf:type Dog makes rex rdf:type Mammal.
+      const first = chain[0];
+      const predicate = first && first.subject === subject && members.has(first.predicate) ? first.predicate : input.predicate;
+      facts.push([subject, predicate, input.target]);
+      if (chain.length < 2 || [...members].some((member) => graph.triple(subject, member, input.target))) continue;
+      const confidence = chain.reduce((product, triple) => product * triple.confidence, 1);
+      batch.assert(subject, predicate, input.target, confidence);
+      derivations.set(`${subject} ${predicate} ${input.target}`, { subject, predicate, object: input.target, confidence, rule: 'proof-by-chain', premises: chain });
     }
+    const { delta } = batch;
+    const kept = proofs.length > MAX_PROOFS_KEPT ? `; the first ${MAX_PROOFS_KEPT} kept as findings` : '';
     return {
       ok: true,
-      summary: `proved ${reached.length} ${label(input.predicate)} ${label(input.target)} by chains: ${reached.slice(0, 10).map(label).join(', ')}${reached.length > 10 ? ', ...' : ''}`,
+      summary:
+        `proved ${proofs.length} ${label(input.predicate)} ${label(input.target)} by chains: ${proofs.slice(0, 10).map((proof) => label(proof.subject)).join(', ')}${proofs.length > 10 ? ', ...' : ''}` +
+        `${kept}; ${delta.addedTriples.length} conclusions stored with their chains`,
       facts,
-      symbols: reached.slice(0, 50),
+      symbols: proofs.slice(0, 50).map((proof) => proof.subject),
+      ...(delta.addedTriples.length > 0
+        ? { graphChange: { delta, provenance: (triple) => derivationProvenance(graph, derivations.get(`${triple.subject} ${triple.predicate} ${triple.object}`)!, { sessionId: state.sessionId, cycle: state.cycle, createdAt: state.now }) } }
+        : {}),
     };
   },
 };
+
+/** A goal keeps at most this many proofs as findings (MAX_FINDINGS of the cycle), the nearest first. */
+const MAX_PROOFS_KEPT = 2000;
 
 /** The closure a goal's pattern asks for: a single `?x P C` pattern whose P is transitive. */
 function closureOf(state: Parameters<Tool['baseScore']>[0]): { predicate: number; target: number; relation: string } | undefined {

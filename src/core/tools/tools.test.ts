@@ -32,12 +32,17 @@ const ZOO = graphOf([
 ]);
 
 describe('reason (symbolic)', () => {
-  it('proves every answer of a transitive pattern by its chain, storing nothing', async () => {
+  it('proves every answer of a transitive pattern by its chain, and keeps each conclusion as a finding with its chain as provenance', async () => {
     const state = stateFor(ZOO, 'Find mammals', '?x is-a mammal, at least 3');
     const outcome = await tool('reason').run(tool('reason').proposeInput(state), state);
-    expect(outcome.summary).toBe('proved 6 is-a Mammal by chains: Canine, Cat, Dog, Wolf, Tom, Rex');
-    expect(labels(ZOO, outcome.facts)).toEqual(expect.arrayContaining(['Rex is-a Dog', 'Dog is-a Canine', 'Canine is-a Mammal']));
-    expect(outcome.graphChange).toBeUndefined();
+    expect(outcome.summary).toBe('proved 6 is-a Mammal by chains: Canine, Cat, Dog, Wolf, Tom, Rex; 4 conclusions stored with their chains');
+    expect(labels(ZOO, outcome.facts)).toEqual(['Canine is-a Mammal', 'Cat is-a Mammal', 'Dog is-a Mammal', 'Wolf is-a Mammal', 'Tom is-a Mammal', 'Rex is-a Mammal']);
+    // What the graph states already (Canine, Cat) is not stored again; the rest is, each with its proof.
+    const added = outcome.graphChange!.delta.addedTriples;
+    expect(added).toHaveLength(4);
+    const rex = added.find((triple) => ZOO.symbol(triple.subject)!.label === 'Rex')!;
+    expect(outcome.graphChange!.provenance(rex)).toMatchObject({ kind: 'inference', sources: ['rule:proof-by-chain', expect.any(String), expect.any(String), expect.any(String)] });
+    expect(outcome.graphChange!.provenance(rex).detail).toMatch(/^Rex is-a Mammal \(\d\.\d\d\) by proof-by-chain from Rex is-a Dog \(\d\.\d\d\) and Dog is-a Canine \(\d\.\d\d\) and Canine is-a Mammal/);
   });
 
   it('connects two goal symbols by the shortest chain of facts', async () => {
