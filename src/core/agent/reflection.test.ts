@@ -103,14 +103,15 @@ describe('reflection', () => {
     ]);
     expect((await service.goalList({ sessionId })).goals.map((goal) => goal.priority)).toEqual([220, 70]);
     expect((await db.plans.where('goalId').equals(2).first())!).toMatchObject({ status: 'superseded', statusReason: expect.stringMatching(/^reflection at cycle 5: no progress for 8 of its cycles/) });
-    // Cycle 5 ran the rules for Mars (a success of a sage tool, but one use is too few to count).
-    expect(reflection!.psycheChanges).toEqual(['healer 0.50 -> 0.48 (gap_analysis succeeded 0 of 2)', 'sage 0.70 -> 0.72 (kg_query succeeded 2 of 2)']);
+    // Cycle 5 ran the rules for Mars (a success of a sage tool, but one use is too few to count);
+    // gap_analysis changed nothing twice and prepared nothing: no evidence, so healer stays.
+    expect(reflection!.psycheChanges).toEqual(['sage 0.70 -> 0.72 (kg_query succeeded 2 of 2)']);
     expect(reflection!.psycheVersion).toBe(2);
-    expect((await currentPsyche(db, sessionId)).psyche.archetypes).toMatchObject({ healer: 0.48, sage: 0.72 });
+    expect((await currentPsyche(db, sessionId)).psyche.archetypes).toMatchObject({ healer: 0.5, sage: 0.72 });
     expect(await db.provenance.where('kind').equals('reflection').first()).toMatchObject({
       cycle: 5,
       sources: [`reflection:${reflection!.id}`, 'goal:1', 'goal:2'],
-      detail: 'reflection at cycle 5: boost goal 1 200 -> 220; demote goal 2 100 -> 70; replan goal 2; psyche: healer 0.50 -> 0.48 (gap_analysis succeeded 0 of 2); psyche: sage 0.70 -> 0.72 (kg_query succeeded 2 of 2)',
+      detail: 'reflection at cycle 5: boost goal 1 200 -> 220; demote goal 2 100 -> 70; replan goal 2; psyche: sage 0.70 -> 0.72 (kg_query succeeded 2 of 2)',
     });
 
     // On demand: nothing happened since, so there is nothing to adjust.

@@ -608,7 +608,7 @@ export async function reflect(context: CommitContext, trigger: Reflection['trigg
 /**
  * Reflection's psyche step: the tools' success since the last evolution (a use succeeds when its
  * goal advanced or completed, or when it prepared what a later cycle found: see tool-credit.ts;
- * actions the shadow stopped did not run and do not count) moves the
+ * it fails when the tool failed; actions the shadow stopped did not run and do not count) moves the
  * archetypes, encounters grow individuation. A change is a new psyche version with provenance.
  */
 async function evolveAtReflection(context: CommitContext): Promise<{ changes: string[]; version: number } | undefined> {
@@ -622,7 +622,7 @@ async function evolveAtReflection(context: CommitContext): Promise<{ changes: st
   const uses = ran.map((record, index) => ({
     tool: record.tool,
     archetype: archetypeOf.get(record.tool),
-    hasSucceeded: record.outcome === 'advanced' || record.outcome === 'completed',
+    result: record.outcome === 'advanced' || record.outcome === 'completed' ? ('succeeded' as const) : record.outcome === 'failed' ? ('failed' as const) : ('no-change' as const),
     ...(credits[index] !== undefined ? { credit: credits[index] } : {}),
   }));
   const { psyche, changes } = evolvePsyche(current.psyche, uses, cycle);

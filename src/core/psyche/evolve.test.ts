@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { evolvePsyche, type ToolUse } from './evolve.ts';
 import { defaultPsyche } from './psyche.ts';
 
-const uses = (tool: string, archetype: ToolUse['archetype'], outcomes: boolean[]): ToolUse[] => outcomes.map((hasSucceeded) => ({ tool, archetype, hasSucceeded }));
+const uses = (tool: string, archetype: ToolUse['archetype'], outcomes: boolean[]): ToolUse[] => outcomes.map((hasSucceeded) => ({ tool, archetype, result: hasSucceeded ? 'succeeded' : 'failed' }));
 
 describe('psyche evolution', () => {
   it('raises the archetype of a tool that succeeds and lowers that of one that fails', () => {
@@ -14,13 +14,19 @@ describe('psyche evolution', () => {
 
   it('counts a use credited for what it contributed later, and says so in the change', () => {
     const credited: ToolUse[] = [
-      { tool: 'similarity_search', archetype: 'guardian', hasSucceeded: false, credit: 'a similarity that led to a finding' },
-      { tool: 'similarity_search', archetype: 'guardian', hasSucceeded: false, credit: 'a similarity that led to a finding' },
-      { tool: 'similarity_search', archetype: 'guardian', hasSucceeded: true },
+      { tool: 'similarity_search', archetype: 'guardian', result: 'no-change', credit: 'a similarity that led to a finding' },
+      { tool: 'similarity_search', archetype: 'guardian', result: 'no-change', credit: 'a similarity that led to a finding' },
+      { tool: 'similarity_search', archetype: 'guardian', result: 'succeeded' },
+      { tool: 'similarity_search', archetype: 'guardian', result: 'no-change' },
     ];
     const { psyche, changes } = evolvePsyche(defaultPsyche(), credited, 10);
     expect(psyche.archetypes.guardian).toBe(0.42);
-    expect(changes).toEqual(['guardian 0.40 -> 0.42 (similarity_search succeeded 1 of 3; 2 more contributed later: a similarity that led to a finding)']);
+    expect(changes).toEqual(['guardian 0.40 -> 0.42 (similarity_search succeeded 1 of 3; 2 more contributed later: a similarity that led to a finding; 1 more changed nothing)']);
+  });
+
+  it('moves no archetype for uses that changed nothing and prepared nothing: no evidence either way', () => {
+    const idle: ToolUse[] = Array.from({ length: 6 }, () => ({ tool: 'kg_query', archetype: 'sage', result: 'no-change' }));
+    expect(evolvePsyche(defaultPsyche(), idle, 10).changes).toEqual([]);
   });
 
   it('leaves tools alone with fewer than two uses or a middling rate', () => {

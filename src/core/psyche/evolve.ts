@@ -1,10 +1,11 @@
 import { type Archetype, dominantArchetype, type Psyche } from './psyche.ts';
 
 /**
- * One use of a tool since the last evolution: did its goal advance or complete, and if not in its
- * own cycle, what it contributed later (`credit`, in words), which counts as a success too.
+ * One use of a tool since the last evolution: it advanced or completed its goal, it failed (the
+ * tool could not do it), or it changed nothing; and if not in its own cycle, what it contributed
+ * later (`credit`, in words), which counts as a success.
  */
-export type ToolUse = { tool: string; archetype: Archetype | undefined; hasSucceeded: boolean; credit?: string };
+export type ToolUse = { tool: string; archetype: Archetype | undefined; result: 'succeeded' | 'failed' | 'no-change'; credit?: string };
 
 /** The rules of DESIGN section 7, as constants. */
 export const EVOLUTION = {
@@ -21,19 +22,24 @@ export const EVOLUTION = {
 const round = (value: number) => Math.round(value * 1e6) / 1e6;
 
 /**
- * Evolves a psyche at reflection: each tool used at least twice since the last evolution moves
- * its archetype by +0.02 (success rate above 0.7) or -0.02 (below 0.3; a use credited for what it
- * contributed later counts as a success), clamped to [0.1, 0.95];
+ * Evolves a psyche at reflection: each tool used at least twice since the last evolution, counting
+ * the uses that succeeded, failed, or contributed to a later success (a use that changed nothing
+ * and prepared nothing is no evidence), moves its archetype by +0.02 (success rate above 0.7) or
+ * -0.02 (below 0.3), clamped to [0.1, 0.95];
  * individuation grows by 0.01 per shadow encounter since the last evolution (at most 5), up to 1.
  * Returns the evolved psyche and what changed, in words (empty: nothing did).
  */
 export function evolvePsyche(psyche: Psyche, uses: readonly ToolUse[], cycle: number): { psyche: Psyche; changes: string[] } {
-  const byTool = new Map<string, { archetype: Archetype | undefined; uses: number; successes: number; credits: string[] }>();
+  const byTool = new Map<string, { archetype: Archetype | undefined; uses: number; successes: number; credits: string[]; idle: number }>();
   for (const use of uses) {
-    const counts = byTool.get(use.tool) ?? { archetype: use.archetype, uses: 0, successes: 0, credits: [] };
-    counts.uses++;
-    if (use.hasSucceeded) counts.successes++;
-    else if (use.credit !== undefined) counts.credits.push(use.credit);
+    const counts = byTool.get(use.tool) ?? { archetype: use.archetype, uses: 0, successes: 0, credits: [], idle: 0 };
+    // A use that changed nothing and prepared nothing is no evidence either way: the goal may have had nothing to find.
+    if (use.result === 'no-change' && use.credit === undefined) counts.idle++;
+    else {
+      counts.uses++;
+      if (use.result === 'succeeded') counts.successes++;
+      else if (use.credit !== undefined) counts.credits.push(use.credit);
+    }
     byTool.set(use.tool, counts);
   }
   const archetypes = { ...psyche.archetypes };
@@ -49,7 +55,8 @@ export function evolvePsyche(psyche: Psyche, uses: readonly ToolUse[], cycle: nu
     if (after === before) continue;
     archetypes[counts.archetype] = after;
     const credited = counts.credits.length > 0 ? `; ${counts.credits.length} more contributed later: ${[...new Set(counts.credits)].join(', ')}` : '';
-    changes.push(`${counts.archetype} ${before.toFixed(2)} -> ${after.toFixed(2)} (${tool} succeeded ${counts.successes} of ${counts.uses}${credited})`);
+    const idle = counts.idle > 0 ? `; ${counts.idle} more changed nothing` : '';
+    changes.push(`${counts.archetype} ${before.toFixed(2)} -> ${after.toFixed(2)} (${tool} succeeded ${counts.successes} of ${counts.uses}${credited}${idle})`);
   }
   const self = psyche.selfIntegration;
   const newEncounters = Math.max(0, self.shadowEncounters - self.encountersAtLastEvolution);
