@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { textSimilarity } from '#core/kg/hypervector.ts';
+import { type Hypervector, textVector, textVectorSimilarity } from '#core/kg/hypervector.ts';
 import type { MemoryEntry } from './working-memory.ts';
 
 /** What one tool did for a goal over the cycles an episode covers: how often it got the goal anywhere, how often not, and on which symbols. */
@@ -114,16 +114,33 @@ export type Recall = { episode: Episode; score: number };
 const RECALL_WEIGHT = { perRecall: 0.02, maxRecalls: 10 } as const;
 
 /**
+ * The words of episode summaries as vectors, kept: a summary never changes, and every cycle
+ * compares its goal with all of them (bundling the words each time made a long run's cycles slow
+ * down as episodes piled up). Cleared whole when it grows past its size.
+ */
+const summaryVectors = new Map<string, Hypervector | undefined>();
+const MAX_SUMMARY_VECTORS = 5000;
+
+function summaryVector(summary: string): Hypervector | undefined {
+  if (!summaryVectors.has(summary)) {
+    if (summaryVectors.size >= MAX_SUMMARY_VECTORS) summaryVectors.clear();
+    summaryVectors.set(summary, textVector(summary));
+  }
+  return summaryVectors.get(summary);
+}
+
+/**
  * Recalls episodes by symbols (the share of the asked symbols an episode learned about) and by
  * text (hypervector similarity of the summary's words, counted above chance); ranked by that,
  * raised a little by how often each was recalled before; ties by recency.
  */
 export function recallEpisodes(episodes: readonly Episode[], query: { symbols?: readonly number[]; text?: string }, k = 3): Recall[] {
   const asked = new Set(query.symbols ?? []);
+  const queryVector = query.text ? textVector(query.text) : undefined;
   const scored = episodes.map((episode) => {
     const symbolScore = asked.size === 0 ? 0 : episode.learnings.filter((symbol) => asked.has(symbol)).length / asked.size;
     // Unrelated texts score about 0.5: only what is above chance counts.
-    const textScore = query.text ? Math.max(0, textSimilarity(query.text, episode.summary) - 0.5) * 2 : 0;
+    const textScore = queryVector ? Math.max(0, textVectorSimilarity(queryVector, summaryVector(episode.summary)) - 0.5) * 2 : 0;
     return { episode, score: Math.min(1, Math.max(symbolScore, textScore)) };
   });
   const rank = (recall: Recall) => recall.score + RECALL_WEIGHT.perRecall * Math.min(recall.episode.recalls ?? 0, RECALL_WEIGHT.maxRecalls);

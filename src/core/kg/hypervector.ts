@@ -219,10 +219,18 @@ export function hypervectorOfText(text: string, dimensions: number = DEFAULT_DIM
  * about 0.5 for texts with no word in common, and 0 when either text has no words at all.
  */
 export function textSimilarity(a: string, b: string, dimensions: number = DEFAULT_DIMENSIONS): number {
-  const wordsOfA = textWords(a);
-  const wordsOfB = textWords(b);
-  if (wordsOfA.length === 0 || wordsOfB.length === 0) return 0;
-  return similarity(bundleOfWords(wordsOfA, dimensions), bundleOfWords(wordsOfB, dimensions));
+  return textVectorSimilarity(textVector(a, dimensions), textVector(b, dimensions));
+}
+
+/** A text's words bundled into one hypervector (undefined: it has no words), to compare many times with {@link textVectorSimilarity}. */
+export function textVector(text: string, dimensions: number = DEFAULT_DIMENSIONS): Hypervector | undefined {
+  const words = textWords(text);
+  return words.length === 0 ? undefined : bundleOfWords(words, dimensions);
+}
+
+/** {@link textSimilarity} of two texts' vectors: 0 when either has no words. */
+export function textVectorSimilarity(a: Hypervector | undefined, b: Hypervector | undefined): number {
+  return a && b ? similarity(a, b) : 0;
 }
 
 function bundleOfWords(words: readonly string[], dimensions: number): Hypervector {
