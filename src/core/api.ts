@@ -292,6 +292,8 @@ export const questionViewSchema = z.object({
 export type QuestionView = z.infer<typeof questionViewSchema>;
 
 export { MAX_DOCUMENT_BYTES } from '#core/kg/document.ts';
+/** A goal keeps at most this many findings: a count that reaches it is a cap ("at least"). */
+export { MAX_FINDINGS } from '#core/agent/cycle.ts';
 import { webAccessSchema } from '#core/tools/web-access.ts';
 export { webAccessSchema };
 export type { WebAccess } from '#core/tools/web-access.ts';

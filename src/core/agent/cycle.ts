@@ -300,7 +300,8 @@ export function evaluateGoal(graph: KnowledgeGraph, decision: Decision, outcome:
       const others = findings.splice(0);
       seen.clear();
       for (const fact of [...answers, ...others]) addFinding(fact);
-      metBecause = `${countText(answer.rows.length, 'answer')} to ${criteria.text}, at least ${numberText(criteria.minCount)} needed`;
+      // The query stops at the findings cap: a cap is never a count.
+      metBecause = `${answer.isTruncated ? 'at least ' : ''}${countText(answer.rows.length, 'answer')} to ${criteria.text}, at least ${numberText(criteria.minCount)} needed`;
     }
   } else if (criteria.kind === 'question') {
     if (!decision.questions) throw new Error('a goal that asks a question is evaluated without the question reader');

@@ -256,3 +256,15 @@ describe('what reasoning proves', () => {
     expect(inferred.some((record) => record.sources[0] === 'rule:proof-by-chain' && / by proof-by-chain from .* and .*/.test(record.detail))).toBe(true);
   });
 });
+
+describe('a goal with more answers than it keeps', () => {
+  it('says the cap as "at least", never as the count', async () => {
+    const { service, sessionId } = await agentOnStarterGraph();
+    const csv = Array.from({ length: 2100 }, (_, index) => `Beast${index},is-a,Mammal`).join('\n');
+    await service.kgImport({ sessionId, operationId: 'op', fileName: 'beasts.csv', data: csv });
+    await service.goalAdd({ sessionId, description: 'Find mammals', criteria: '?x is-a mammal, at least 5' });
+    const records = await runAnswering(service, sessionId, 3);
+    const completed = records.find((record) => record.outcome === 'completed')!;
+    expect(completed.statusChange).toMatch(/^completed: at least 2,000 answers to \?x is-a mammal, at least 5 needed/);
+  });
+});

@@ -36,5 +36,7 @@ describe('findingsCountText', () => {
     expect(findingsCountText(1, 1)).toBe('1 finding');
     expect(findingsCountText(12, 12)).toBe('12 findings');
     expect(findingsCountText(200, 1350)).toBe('200 of 1,350 findings');
+    // A goal keeps 2,000 findings at most: that many is a cap, never a count.
+    expect(findingsCountText(200, 2000)).toBe('200 of at least 2,000 findings');
   });
 });

@@ -1,4 +1,5 @@
 import type { Fact, SymbolRef } from '#core/api.ts';
+import { MAX_FINDINGS } from '#core/api.ts';
 
 /** Findings that share a predicate and an object: "is-a Mammal: GoldenRetriever, SiameseCat, …". */
 export type FindingGroup = {
@@ -29,5 +30,7 @@ export function groupFindings(findings: readonly Fact[]): FindingGroup[] {
 export function findingsCountText(shown: number, total: number): string {
   const count = Math.max(shown, total);
   const noun = count === 1 ? 'finding' : 'findings';
-  return shown < total ? `${shown.toLocaleString('en')} of ${total.toLocaleString('en')} ${noun}` : `${count.toLocaleString('en')} ${noun}`;
+  // A goal keeps at most MAX_FINDINGS: that many is a cap, not a count.
+  const atLeast = total >= MAX_FINDINGS ? 'at least ' : '';
+  return shown < total ? `${shown.toLocaleString('en')} of ${atLeast}${total.toLocaleString('en')} ${noun}` : `${atLeast}${count.toLocaleString('en')} ${noun}`;
 }
