@@ -145,11 +145,11 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   const { db, sessionId, graph, similarity, now } = dependencies;
   const { documents } = dependencies;
   const inputs = await readCycleInputs(db, sessionId);
-  const { session, goals, memory, psyche, approved, settings } = inputs;
+  const { session, memory, psyche, approved, settings } = inputs;
   const cycle = session.cycle + 1;
   const startedAt = now();
   const tools = dependencies.tools ?? TOOLS;
-  const questions = await withModelReading(await questionsFor(goals), goals, graph, dependencies.model);
+  const questions = await withModelReading(await questionsFor(inputs.goals), inputs.goals, graph, dependencies.model);
   const sparqlEndpoints = endpointsOfRun(inputs.sparqlEndpoints, dependencies.runEndpoints);
   const decided = decide({
     ...cycleContextOf(inputs),
@@ -237,7 +237,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       record.act = `${record.act} (${record.statusChange})`;
     }
     if (worked.status === 'abandoned') await recordAbandonment(common, worked);
-    const parent = await settleParent(common, goals, worked);
+    const parent = await settleParent(common, worked);
     if (parent) updatedGoals.push(parent);
     await db.goals.bulkPut(updatedGoals);
     // A goal that ended without its plan steering (planning was turned off) leaves no plan active.
@@ -259,12 +259,19 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   });
 }
 
+const OPEN_STATUSES = ['active', 'waiting', 'suspended'] as const;
+
 /** What a cycle reads from the database before it decides, in one read transaction. */
 export async function readCycleInputs(db: AnimaDatabase, sessionId: string) {
   const [session, goals, memory, episodes, psyche, approved, webAccessSetting, activePlans] = await db.transaction('r', [db.sessions, db.goals, db.workingMemory, db.episodes, db.psyches, db.approvals, db.settings, db.plans], () =>
     Promise.all([
       db.sessions.get(sessionId),
-      db.goals.where('sessionId').equals(sessionId).toArray(),
+      // Only the goals still open: an ended goal is never worked on again, and a long run's ended
+      // goals (each with its findings) made every cycle slower to read.
+      db.goals
+        .where('[sessionId+status]')
+        .anyOf(OPEN_STATUSES.map((status) => [sessionId, status]))
+        .toArray(),
       db.workingMemory.where('sessionId').equals(sessionId).sortBy('id'),
       db.episodes.where('sessionId').equals(sessionId).sortBy('id'),
       currentPsyche(db, sessionId),
@@ -539,10 +546,11 @@ async function recordAbandonment(context: CommitContext, goal: Goal): Promise<vo
  * when any failed or was abandoned, the parent is abandoned: it was split because it stalled, so
  * resuming it would only stall (and split) again.
  */
-export async function settleParent(context: CommitContext, goals: readonly Goal[], child: Goal): Promise<Goal | undefined> {
+export async function settleParent(context: CommitContext, child: Goal): Promise<Goal | undefined> {
   if (child.parentId === undefined || !hasGoalEnded(child.status)) return undefined;
-  const parent = goals.find((goal) => goal.id === child.parentId);
-  const children = [...goals.filter((goal) => goal.parentId === child.parentId && goal.id !== child.id), child];
+  // Read here, not with the cycle's inputs: those hold only the goals still open, and ended siblings count too.
+  const [parent, siblings] = await Promise.all([context.db.goals.get(child.parentId), context.db.goals.where('parentId').equals(child.parentId).toArray()]);
+  const children = [...siblings.filter((goal) => goal.id !== child.id), child];
   if (!parent || parent.status !== 'suspended' || !children.every((sibling) => hasGoalEnded(sibling.status))) return undefined;
   const unmet = children.filter((sibling) => sibling.status !== 'completed');
   if (unmet.length > 0) {

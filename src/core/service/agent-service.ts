@@ -88,8 +88,7 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
               .modify({ status: 'withdrawn', reason: 'its goal was cancelled' });
             // A parent waiting for its sub-goals learns that this one ended.
             if (goal.parentId !== undefined) {
-              const goals = await db.goals.where('sessionId').equals(sessionId).toArray();
-              const parent = await settleParent({ db, sessionId, cycle, startedAt: now() }, goals, updated);
+              const parent = await settleParent({ db, sessionId, cycle, startedAt: now() }, updated);
               if (parent) await db.goals.put(parent);
             }
           }
