@@ -26,6 +26,7 @@ export { decodeUtf8Text } from './text-bytes.ts';
 export { readJson } from './safe-json.ts';
 export { MAX_NAME_CHARS } from './names.ts';
 export { countText, numberText } from './count-text.ts';
+export { iriOf } from '#core/kg/symbol.ts';
 export { looksLikeQuestion } from '#core/questions/question-form.ts';
 export type { AnswerView } from '#core/questions/answer-schema.ts';
 export type { Reading } from '#core/questions/reading-schema.ts';
