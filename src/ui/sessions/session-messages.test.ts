@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SNAPSHOT_VERSION } from '#core/api.ts';
 import {
   SESSION_NAME_MAX_LENGTH,
   checkReport,
@@ -71,8 +72,8 @@ describe('deleting a session', () => {
 
 describe('snapshot files and refusals', () => {
   it('says when a file of an older format version is migrated', () => {
-    expect(fileVersionText(9)).toBe('9');
-    expect(fileVersionText(7)).toBe('7 (migrated from version 7 to 9 as it is imported)');
+    expect(fileVersionText(SNAPSHOT_VERSION)).toBe(String(SNAPSHOT_VERSION));
+    expect(fileVersionText(7)).toBe(`7 (migrated from version 7 to ${SNAPSHOT_VERSION} as it is imported)`);
     expect(previewCountsText({ cycle: 1, goals: 2, triples: 1200 })).toBe('1 cycle, 2 goals, 1,200 triples');
   });
 
