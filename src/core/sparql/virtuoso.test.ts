@@ -134,7 +134,10 @@ describe('a real SPARQL endpoint (Virtuoso with WordNet)', () => {
     const answer = await service.kgQuery({ sessionId, query: `<${dog}> label ?name`, limit: 100 });
     const names = answer.ok ? answer.rows.map((row) => row.name!.label) : [];
     expect(names).toEqual(expect.arrayContaining(['cat', 'dog', 'domestic dog']));
-    const symbol = await service.kgSymbol({ sessionId, symbolId: (await service.kgSearch({ sessionId, text: '02084071-n', limit: 1 })).hits[0]!.symbol.id, limit: 100 });
+    // The symbol is named by one of its labels now (#22), so it is found by a label it has.
+    const named = await service.kgQuery({ sessionId, query: '?thing label ?name', limit: 1000 });
+    const symbolId = named.ok ? named.rows.find((row) => row.name!.label === 'domestic dog')?.thing!.id : undefined;
+    const symbol = await service.kgSymbol({ sessionId, symbolId: symbolId!, limit: 100 });
     const labels = symbol.isFound ? symbol.outgoing.filter((fact) => fact.predicate.label === 'label') : [];
     const kinds = await Promise.all(labels.map(async (fact) => [fact.object.label, (await service.kgProvenance({ sessionId, provenanceId: fact.provenanceId! })).isFound && fact.confidence] as const));
     expect(Object.fromEntries(kinds)).toMatchObject({ cat: 1, dog: DEFAULT_ENDPOINT.trust });
