@@ -20,3 +20,56 @@ test('symbol search shows how many match and lets the user see every match', asy
   await expect(summary).toHaveText(total === 1 ? '1 match' : `${total.toLocaleString('en')} matches`);
   await expect(items).toHaveCount(Math.min(total, 1000));
 });
+
+test('a long session name stays inside the sidebar', async ({ page, shell }) => {
+  const { SessionsPage } = await import('./page-models/sessions-page.ts');
+  const sessions = new SessionsPage(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/#/sessions');
+  await shell.goTo('Sessions');
+  const longName = 'A session about the long history of every mammal of the northern hemisphere and their cousins';
+  await sessions.rename('My session', longName);
+  const banner = page.getByRole('banner');
+  await expect(banner).toContainText(longName.slice(0, 20));
+  const sidebar = await banner.boundingBox();
+  const name = await banner.getByText(longName.slice(0, 20)).boundingBox();
+  expect(name!.x + name!.width).toBeLessThanOrEqual(sidebar!.x + sidebar!.width + 1);
+});
+
+test('at 390 px wide every screen link is in view', async ({ page, shell }) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto('/');
+  await expect(shell.heading('Knowledge')).toBeVisible();
+  for (const link of await shell.navigation.getByRole('link').all()) {
+    const box = (await link.boundingBox())!;
+    expect(box.x, await link.textContent()).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width, await link.textContent()).toBeLessThanOrEqual(390);
+  }
+  expect(await shell.pageWidth()).toBeLessThanOrEqual(390);
+});
+
+test('the first Tab reaches a skip link that leads past the navigation to the screen', async ({ page, shell }) => {
+  await page.goto('/#/goals');
+  await expect(shell.heading('Goals')).toBeVisible();
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: 'Skip to the Goals screen' });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press('Enter');
+  await expect(shell.heading('Goals')).toBeFocused();
+  // The address still names the screen.
+  expect(new URL(page.url()).hash).toBe('#/goals');
+});
+
+test('file pickers look like the app\'s buttons', async ({ page, knowledge }) => {
+  await knowledge.open();
+  const picker = await knowledge.importFileInput.evaluate((input) => {
+    const style = getComputedStyle(input, '::file-selector-button');
+    return [style.backgroundColor, style.borderRadius, style.borderTopColor, style.paddingLeft];
+  });
+  const button = await knowledge.exportButton.evaluate((element) => {
+    const style = getComputedStyle(element);
+    return [style.backgroundColor, style.borderRadius, style.borderTopColor, style.paddingLeft];
+  });
+  expect(picker).toEqual(button);
+});
