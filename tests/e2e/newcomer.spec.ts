@@ -42,8 +42,9 @@ test('at 390 px wide every screen link is in view', async ({ page, shell }) => {
   await expect(shell.heading('Knowledge')).toBeVisible();
   for (const link of await shell.navigation.getByRole('link').all()) {
     const box = (await link.boundingBox())!;
-    expect(box.x, await link.textContent()).toBeGreaterThanOrEqual(0);
-    expect(box.x + box.width, await link.textContent()).toBeLessThanOrEqual(390);
+    const name = (await link.textContent()) ?? '';
+    expect(box.x, name).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width, name).toBeLessThanOrEqual(390);
   }
   expect(await shell.pageWidth()).toBeLessThanOrEqual(390);
 });
@@ -61,7 +62,7 @@ test('the first Tab reaches a skip link that leads past the navigation to the sc
   expect(new URL(page.url()).hash).toBe('#/goals');
 });
 
-test('file pickers look like the app\'s buttons', async ({ page, knowledge }) => {
+test('file pickers look like the app\'s buttons', async ({ knowledge }) => {
   await knowledge.open();
   const picker = await knowledge.importFileInput.evaluate((input) => {
     const style = getComputedStyle(input, '::file-selector-button');
@@ -72,4 +73,31 @@ test('file pickers look like the app\'s buttons', async ({ page, knowledge }) =>
     return [style.backgroundColor, style.borderRadius, style.borderTopColor, style.paddingLeft];
   });
   expect(picker).toEqual(button);
+});
+
+test('a psyche import shows its difference, and removing a veto needs an explicit confirmation', async ({ psyche }) => {
+  await psyche.open();
+  const noVetoes = `[persona]
+name = "Daredevil"
+
+[shadow]
+veto_patterns = []
+bias_patterns = []
+
+[archetypes]
+explorer = 0.95
+`;
+  await psyche.chooseFile('daredevil.toml', noVetoes);
+  const preview = psyche.filePreview('daredevil.toml');
+  const changes = preview.getByRole('list', { name: 'Changes from the current psyche' });
+  await expect(changes).toContainText('becomes Daredevil');
+  await expect(changes).toContainText(/Explorer: weight [\d.]+ becomes 0\.95/);
+  await expect(changes).toContainText(/Safety: veto patterns removed: “destructive_action”/);
+
+  const importButton = preview.getByRole('button', { name: 'Import daredevil.toml' });
+  await expect(importButton).toBeDisabled();
+  await preview.getByRole('checkbox', { name: /safeguards? of the current psyche go away/ }).check();
+  await expect(importButton).toBeEnabled();
+  await importButton.click();
+  await expect(psyche.tomlStatus(/Imported daredevil\.toml as version \d+\./)).toBeVisible();
 });
