@@ -23,6 +23,7 @@ import type { Reading } from '#core/questions/reading-schema.ts';
 // The UI reads numbers and text files by the same rules as the core.
 export { parseDecimal } from './decimal-text.ts';
 export { diffPsyche, type PsycheDiff } from './psyche/psyche-diff.ts';
+export { factsAsCsv, factsAsNTriples } from './kg/export-ntriples.ts';
 export { decodeUtf8Text } from './text-bytes.ts';
 export { readJson } from './safe-json.ts';
 export { MAX_NAME_CHARS } from './names.ts';

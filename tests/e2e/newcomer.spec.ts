@@ -101,3 +101,26 @@ explorer = 0.95
   await importButton.click();
   await expect(psyche.tomlStatus(/Imported daredevil\.toml as version \d+\./)).toBeVisible();
 });
+
+test("a goal's findings export as CSV and N-Triples, every one of them, as counted", async ({ page, goals }) => {
+  test.setTimeout(120_000);
+  await goals.open();
+  await goals.addGoal({ description: 'Find mammals', criteria: '?x is-a mammal, at least 5' });
+  await goals.run.runUntilDoneButton.click();
+  await expect(goals.status('Find mammals')).toContainText('Completed', { timeout: 90_000 });
+  await goals.showFindings('Find mammals');
+  const findings = goals.findings('Find mammals');
+  const countText = (await findings.getByText(/^\d[\d,]* findings?$/).textContent())!;
+  const count = Number(countText.replace(/\D/g, ''));
+
+  const [csv] = await Promise.all([page.waitForEvent('download'), findings.getByRole('button', { name: 'Export CSV' }).click()]);
+  expect(csv.suggestedFilename()).toMatch(/^goal-\d+-findings\.csv$/);
+  const csvLines = (await (await import('node:fs/promises')).readFile((await csv.path())!, 'utf8')).trimEnd().split('\n');
+  expect(csvLines).toHaveLength(count);
+  expect(csvLines).toContainEqual(expect.stringMatching(/^SiameseCat,is-a,Mammal,/));
+
+  const [nTriples] = await Promise.all([page.waitForEvent('download'), findings.getByRole('button', { name: 'Export N-Triples' }).click()]);
+  const ntLines = (await (await import('node:fs/promises')).readFile((await nTriples.path())!, 'utf8')).trimEnd().split('\n');
+  expect(ntLines).toHaveLength(count);
+  expect(ntLines.every((line) => line.endsWith(' .'))).toBe(true);
+});

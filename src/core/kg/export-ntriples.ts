@@ -19,7 +19,21 @@ export function exportNTriples(graph: KnowledgeGraph): string {
   return lines.join('');
 }
 
-function termText(symbol: KgSymbol): string {
+/** A term as an export writes it: a symbol, or a symbol as the contract shows it (no language or datatype: a plain literal). */
+type ExportedTerm = Pick<KgSymbol, 'kind' | 'label' | 'iri'> & Partial<Pick<KgSymbol, 'language' | 'datatype'>>;
+
+/** Facts (a goal's findings, say) as N-Triples, in the order given. */
+export function factsAsNTriples(facts: readonly { subject: ExportedTerm; predicate: ExportedTerm; object: ExportedTerm }[]): string {
+  return facts.map(({ subject, predicate, object }) => `${termText(subject)} ${termText(predicate)} ${termText(object)} .\n`).join('');
+}
+
+/** Facts as the CSV the graph import reads back (subject,predicate,object,confidence), quoted where a field needs it. */
+export function factsAsCsv(facts: readonly { subject: ExportedTerm; predicate: ExportedTerm; object: ExportedTerm; confidence: number }[]): string {
+  const field = (text: string) => (/[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replaceAll('"', '""')}"` : text);
+  return facts.map(({ subject, predicate, object, confidence }) => `${field(subject.label)},${field(predicate.label)},${field(object.label)},${confidence}\n`).join('');
+}
+
+function termText(symbol: ExportedTerm): string {
   if (symbol.kind !== 'literal') return `<${escapeIri(iriOf(symbol))}>`;
   const quoted = `"${escapeLiteral(symbol.label)}"`;
   if (symbol.language) return `${quoted}@${symbol.language}`;
