@@ -1,7 +1,7 @@
 /**
  * The app's Content-Security-Policy and the other security headers, in one place for the built
  * page's <meta> (vite.config.ts), the headers of `npm start` and `npm run dev` (vite.config.ts),
- * and the README's lines for a static host (checked by tests/unit/readme-examples.test.ts).
+ * and the lines for a static host in docs/security.md (checked by tests/unit/docs-examples.test.ts).
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",

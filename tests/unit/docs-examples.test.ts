@@ -5,22 +5,24 @@ import { parsePsycheToml } from '#core/psyche/psyche-toml.ts';
 import { parseGrammar } from '#core/synthesis/parse-grammar.ts';
 import { SECURITY_HEADERS } from '../../src/security-headers.ts';
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const doc = (name: string) => readFileSync(new URL(`../../docs/${name}`, import.meta.url), 'utf8');
+const FORMATS = doc('formats.md');
+const SECURITY = doc('security.md');
 
-/** The first code block in a language after some text of the README. */
-function blockAfter(text: string, language: string): string {
-  const at = README.indexOf(text);
-  if (at < 0) throw new Error(`no "${text}" in the README`);
-  const match = new RegExp(`\`\`\`${language}\n([\\s\\S]*?)\`\`\``).exec(README.slice(at));
+/** The first code block in a language after some text of a document. */
+function blockAfter(document: string, text: string, language: string): string {
+  const at = document.indexOf(text);
+  if (at < 0) throw new Error(`no "${text}" in the document`);
+  const match = new RegExp(`\`\`\`${language}\n([\\s\\S]*?)\`\`\``).exec(document.slice(at));
   if (!match?.[1]) throw new Error(`no ${language} example after "${text}"`);
   return match[1];
 }
 
-const tomlBlockAfter = (heading: string) => blockAfter(heading, 'toml');
+const tomlBlockAfter = (heading: string) => blockAfter(FORMATS, heading, 'toml');
 
-describe('the README examples', () => {
+describe('the documented examples', () => {
   it('the psyche.toml example imports as documented', () => {
-    const read = parsePsycheToml(tomlBlockAfter('### Psyche (`psyche.toml`)'), defaultPsyche());
+    const read = parsePsycheToml(tomlBlockAfter('## Psyche (`psyche.toml`)'), defaultPsyche());
     if (!read.ok) throw new Error(JSON.stringify(read.problems));
     expect(read.warnings).toEqual([]);
     expect(read.psyche.shadow.vetoPatterns.map((pattern) => [pattern.name, pattern.requireApproval])).toEqual([
@@ -32,12 +34,12 @@ describe('the README examples', () => {
 
   it('the headers for a static host are the ones `npm start` sends', () => {
     const headers = Object.entries(SECURITY_HEADERS);
-    expect(blockAfter('With nginx:', 'nginx')).toBe(headers.map(([name, value]) => `add_header ${name} "${value}" always;\n`).join(''));
-    expect(blockAfter('`_headers` file', 'text')).toBe(`/*\n${headers.map(([name, value]) => `  ${name}: ${value}\n`).join('')}`);
+    expect(blockAfter(SECURITY, 'With nginx:', 'nginx')).toBe(headers.map(([name, value]) => `add_header ${name} "${value}" always;\n`).join(''));
+    expect(blockAfter(SECURITY, '`_headers` file', 'text')).toBe(`/*\n${headers.map(([name, value]) => `  ${name}: ${value}\n`).join('')}`);
   });
 
   it('the custom grammar example parses', () => {
-    const parsed = parseGrammar(tomlBlockAfter('### Write-up grammar'));
+    const parsed = parseGrammar(tomlBlockAfter('## Write-up grammar'));
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.error));
     expect(parsed.value.name).toBe('field-notes');
   });
