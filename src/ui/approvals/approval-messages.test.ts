@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvalTitle, dateTimeText, describeAnswer, describeDecision, inputText, pendingCountText, readEditedInput } from './approval-messages.ts';
+import { actionInWords, approvalTitle, dateTimeText, describeAnswer, describeDecision, inputText, pendingCountText, readEditedInput } from './approval-messages.ts';
 
 describe('describeDecision', () => {
   it('says what happens next after an approval or a denial', () => {
@@ -75,5 +75,17 @@ describe('describeAnswer', () => {
     const reason = 'user_interact changed since it asked this question; your answer is kept on it but was not applied, and the agent asks again if it still needs to know';
     const question = { id: 1, goalId: 1, goalDescription: 'g', cycle: 6, question: 'q', status: 'withdrawn' as const, reason, answer: 'a note', factsAdded: 0, createdAt: 0 };
     expect(describeAnswer({ ok: true, question, factsAdded: 0 })).toEqual({ tone: 'failure', message: `The question was withdrawn: ${reason}. Run the agent to let the goal go on.`, problems: [] });
+  });
+});
+
+describe('an action in words', () => {
+  it('says what the action does before its tool and input', () => {
+    expect(actionInWords({ tool: 'kg_mutate', input: { changes: [{ op: 'retract', subject: 'Dog', predicate: 'is-a', object: 'Canine' }] } })).toBe('Forget that Dog is-a Canine.');
+    expect(actionInWords({ tool: 'kg_mutate', input: { changes: [{ op: 'assert', subject: 'Rex', predicate: 'is-a', object: 'Dog' }, { op: 'retract', subject: 'Rex', predicate: 'is-a', object: 'Cat' }] } })).toBe(
+      'Remember that Rex is-a Dog; forget that Rex is-a Cat.',
+    );
+    expect(actionInWords({ tool: 'http_fetch', input: { url: 'https://example.org/dogs' } })).toBe('Fetch the web page https://example.org/dogs.');
+    expect(actionInWords({ tool: 'infer_rules', input: {} })).toBe('Derive new facts with the rules.');
+    expect(actionInWords({ tool: 'some_new_tool', input: {} })).toBe('Run the tool some_new_tool.');
   });
 });

@@ -102,3 +102,39 @@ export function approvalTitle(approval: Pick<ApprovalView, 'tool' | 'goalDescrip
 export function dateTimeText(milliseconds: number): string {
   return new Date(milliseconds).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/** What each tool does, in words, for an action the user decides on. */
+const TOOL_WORDS: Record<string, string> = {
+  kg_query: 'Query the knowledge graph',
+  kg_mutate: 'Change the knowledge graph',
+  infer_rules: 'Derive new facts with the rules',
+  reason: 'Reason from the facts it has',
+  synthesize_triple: 'Propose facts by analogy',
+  similarity_search: 'Look for similar symbols',
+  gap_analysis: 'Look for what is missing',
+  memory_recall: 'Recall past episodes',
+  memory_consolidate: 'Turn working memory into episodes',
+  text_ingest: 'Read facts from a document',
+  http_fetch: 'Fetch a web page',
+  sparql_query: 'Ask a SPARQL endpoint',
+  file_io: 'Read or write a file',
+  user_interact: 'Ask you a question',
+};
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * An action as a sentence, before its exact input: "Forget that Dog is-a Canine", "Fetch the web
+ * page https://…". The tool's name and its input JSON stay one click away.
+ */
+export function actionInWords(approval: Pick<ApprovalView, 'tool' | 'input'>): string {
+  const { tool, input } = approval;
+  if (tool === 'kg_mutate' && isRecord(input) && Array.isArray(input['changes'])) {
+    const changes = input['changes'].filter(isRecord).map((change) => `${change['op'] === 'retract' ? 'forget' : 'remember'} that ${String(change['subject'])} ${String(change['predicate'])} ${String(change['object'])}`);
+    if (changes.length > 0) return `${changes.join('; ').replace(/^./, (first) => first.toUpperCase())}.`;
+  }
+  if (tool === 'http_fetch' && isRecord(input) && typeof input['url'] === 'string') return `Fetch the web page ${input['url']}.`;
+  if (tool === 'sparql_query' && isRecord(input) && typeof input['endpoint'] === 'string') return `Ask the SPARQL endpoint ${input['endpoint']}.`;
+  if (tool === 'kg_query' && isRecord(input) && typeof input['pattern'] === 'string') return `Query the knowledge graph for ${input['pattern']}.`;
+  return `${TOOL_WORDS[tool] ?? `Run the tool ${tool}`}.`;
+}
