@@ -65,7 +65,7 @@ describe('GGUF models for the CPU engine', () => {
       const withUser = await service.ggufAdd({ operationId: 'a', source: { kind: 'url', url: server.baseUrl.replace('http://', 'http://ada:pw-secret-1@') + '/models/tiny.gguf' } });
       expect(withUser).toMatchObject({ ok: false, problems: [{ message: expect.stringMatching(/^tiny\.gguf could not be added: .*credentials: http:\/\/\[redacted\]@127\.0\.0\.1:\d+\/models\/tiny\.gguf$/) }] });
       const missing = await service.ggufAdd({ operationId: 'b', source: { kind: 'url', url: `${server.baseUrl}/nothing.gguf?token=tok-secret-2` } });
-      expect(missing).toMatchObject({ ok: false, problems: [{ message: `${server.baseUrl}/nothing.gguf?token=[redacted] answered 404 Not Found` }] });
+      expect(missing).toMatchObject({ ok: false, problems: [{ message: `${server.baseUrl}/nothing.gguf?token=[redacted] answered 404 Not Found: there is no file at this address: check it, or copy the file's "download" link` }] });
       const added = await service.ggufAdd({ operationId: 'c', source: { kind: 'url', url: `${server.baseUrl}/models/tiny.gguf?token=tok-secret-2` } });
       expect(added).toMatchObject({ ok: true, model: { source: { kind: 'url', url: `${server.baseUrl}/models/tiny.gguf?token=[redacted]` } } });
       expect(JSON.stringify([withUser, missing, added, await service.ggufList({}), await db.models.toArray()])).not.toMatch(/secret/);

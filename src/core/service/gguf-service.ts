@@ -1,3 +1,4 @@
+import { downloadFailureText, downloadStatusText, isNetworkFailure } from '#core/llm/download-failure.ts';
 import type { AgentServiceImplementation } from '#core/api.ts';
 import { displayUrl, redactSecrets, secretsOfUrl } from '#core/secrets.ts';
 import type { ServiceContext } from './service-context.ts';
@@ -64,8 +65,15 @@ export function ggufService(context: ServiceContext): Pick<AgentServiceImplement
           await gguf.store(id, source.file, { totalBytes: source.file.size, signal: controller.signal, onProgress: (progress) => onProgress?.({ phase: 'storing', ...progress }) });
           isStored = true;
         } else {
-          const response = await (context.dependencies.providerReach?.fetch ?? fetch)(source.url, { signal: controller.signal });
-          if (!response.ok || !response.body) return { ok: false, problems: [{ message: redact(`${shownUrl} answered ${response.status} ${response.statusText}`.trim()) }] };
+          let response: Response;
+          try {
+            response = await (context.dependencies.providerReach?.fetch ?? fetch)(source.url, { signal: controller.signal });
+          } catch (error) {
+            // A request fetch would not make (credentials in the address, say) is told as it is, below.
+            if (controller.signal.aborted || !isNetworkFailure(error)) throw error;
+            return { ok: false, problems: [{ message: redact(downloadFailureText(shownUrl, error)) }] };
+          }
+          if (!response.ok || !response.body) return { ok: false, problems: [{ message: redact(downloadStatusText(shownUrl, response.status, response.statusText)) }] };
           const length = Number(response.headers.get('content-length'));
           const totalBytes = Number.isFinite(length) && length > 0 ? length : undefined;
           if (totalBytes !== undefined && totalBytes > MAX_GGUF_BYTES) return { ok: false, problems: [{ message: `${shownUrl} is ${(totalBytes / 2 ** 30).toFixed(1)} GB, more than the ${MAX_GGUF_BYTES / 2 ** 30} GB a browser tab can load` }] };
