@@ -1,9 +1,10 @@
-import { answerDecodingSchemas } from '#core/llm/answer-schemas.ts';
+import { answerDecodingSchemas } from '#core/agent/answer-schemas.ts';
 import { type ChatEngine, type EngineRequest, engineLossOf } from '#core/llm/chat-engine.ts';
 import { EngineKeeper, type LoadedEngine } from '#core/llm/engine-keeper.ts';
 import { withJsonGrammar } from '#core/llm/json-grammar.ts';
 import { cancelled, type ModelContext } from '#core/llm/provider.ts';
-import type { LoadProgress, WebLlmHost } from '#core/llm/webllm-host.ts';
+import type { WebLlmHost } from '#core/llm/webllm-host.ts';
+import type { LoadProgress } from '#core/llm/chat-engine.ts';
 import { webLlmTokenCounter } from '#core/llm/webllm-tokens.ts';
 import { gpuReportOf, mlcModelRecordOf, modelFilesPrefix, type WebGpu, WEBLLM_MODELS, type WebLlmModelSpec, webLlmSpecSecrets } from '#core/llm/webllm-models.ts';
 import { displayUrl, redactSecrets } from '#core/secrets.ts';

@@ -13,7 +13,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { withContractChecks } from '#core/api.ts';
-import { hasGoalEnded } from '#core/agent/goal.ts';
+import { hasGoalEnded } from '#core/records/goal.ts';
 import { KnowledgeGraph } from '#core/kg/graph.ts';
 import { createAgentService } from '#core/service/service.ts';
 import { AnimaDatabase } from '#core/store/database.ts';

@@ -11,7 +11,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Goal, goalSymbols, parseCriteria } from '#core/agent/goal.ts';
+import { goalSymbols, parseCriteria } from '#core/goals/goal.ts';
+import type { Goal } from '#core/records/goal.ts';
 import { KnowledgeGraph } from '#core/kg/graph.ts';
 import { SimilarityIndex } from '#core/kg/similarity.ts';
 import type { ToolState } from '#core/tools/tool.ts';

@@ -22,7 +22,7 @@ import { createAgentService } from '#core/service/service.ts';
 import { AnimaDatabase } from '#core/store/database.ts';
 import { freshIndexedDb } from '#core/testing/test-database.ts';
 import { ScriptedWebLlmHost } from '#core/testing/scripted-webllm-host.ts';
-import { ANSWER_SCHEMAS } from '#core/llm/answer-schemas.ts';
+import { ANSWER_SCHEMAS } from '#core/agent/answer-schemas.ts';
 import { decodingSchemaOf } from '#core/llm/decoding-schema.ts';
 import { jsonGrammarOf } from '#core/llm/json-grammar.ts';
 import { cpuMs, loadXgrammar, syntheticVocabulary } from '../../tests/unit/xgrammar.ts';

@@ -13,7 +13,7 @@ import {
   skillRecordSchema,
   traitRecordSchema,
   type PersonaRecord,
-} from '#core/personas/catalog.ts';
+} from '#core/records/persona-catalog.ts';
 import { catalogTables } from '#core/personas/persona-catalog-read.ts';
 import { readJson, sizeText } from '#core/safe-json.ts';
 import { sessionIdSchema } from '#core/names.ts';

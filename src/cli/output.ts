@@ -1,6 +1,6 @@
 import type { AgentApi, Fact, GoalView } from '#core/api.ts';
-import type { Plan } from '#core/agent/plan.ts';
-import type { Reflection } from '#core/agent/reflection.ts';
+import type { Plan } from '#core/records/plan.ts';
+import type { Reflection } from '#core/records/reflection.ts';
 import { describeProblem, type Problem } from '#core/result.ts';
 
 /** Where the CLI writes; tests pass their own. */

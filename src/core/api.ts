@@ -1,20 +1,20 @@
 import { z } from 'zod';
 import { KG_IMPORT_FORMATS } from '#core/kg/import/statement.ts';
-import { cycleRecordSchema } from '#core/agent/cycle.ts';
-import { goalStatusSchema } from '#core/agent/goal.ts';
-import { memoryKindSchema } from '#core/agent/working-memory.ts';
+import { cycleRecordSchema } from '#core/records/cycle.ts';
+import { goalStatusSchema } from '#core/records/goal.ts';
+import { memoryKindSchema } from '#core/records/memory-entry.ts';
 import { symbolSchema } from '#core/kg/symbol.ts';
 import { provenanceRecordSchema } from '#core/kg/provenance.ts';
-import { psycheSchema } from '#core/psyche/psyche.ts';
-import { approvalStatusSchema } from '#core/agent/approval.ts';
-import { questionStatusSchema } from '#core/agent/question.ts';
-import { scratchNoteSchema } from '#core/agent/scratch-note.ts';
-import { planSchema } from '#core/agent/plan.ts';
-import { reflectionSchema } from '#core/agent/reflection.ts';
-import { agentSettingsSchema } from '#core/agent/agent-settings.ts';
+import { psycheSchema } from '#core/records/psyche.ts';
+import { approvalStatusSchema } from '#core/records/approval.ts';
+import { questionStatusSchema } from '#core/records/question.ts';
+import { scratchNoteSchema } from '#core/records/scratch-note.ts';
+import { planSchema } from '#core/records/plan.ts';
+import { reflectionSchema } from '#core/records/reflection.ts';
+import { agentSettingsSchema } from '#core/records/agent-settings.ts';
 import { inferenceSettingsSchema, inferenceViewSchema } from '#core/llm/inference-settings.ts';
 import { modelSettingsSchema } from '#core/llm/model-settings.ts';
-import { bottleneckSchema } from '#core/llm/structured-call.ts';
+import { bottleneckSchema } from '#core/records/model-use.ts';
 import { modelUnavailableSchema } from '#core/llm/provider.ts';
 import { gpuReportSchema } from '#core/llm/webllm-models.ts';
 export { WEBLLM_VERSION } from '#core/llm/webllm-models.ts';
@@ -35,7 +35,7 @@ export type { Reading } from '#core/questions/reading-schema.ts';
 export { DEFAULT_ENDPOINT } from '#core/sparql/endpoint.ts';
 export type { SparqlEndpointView } from '#core/sparql/endpoint.ts';
 import { spentLimitSchema } from '#core/llm/usage-budget.ts';
-import { ggufModelRecordSchema } from '#core/llm/gguf-model.ts';
+import { ggufModelRecordSchema } from '#core/records/gguf-model.ts';
 import { personaContract } from '#core/personas/persona-contract.ts';
 import { sessionContract } from '#core/sessions/session-contract.ts';
 export type { SessionImportPreview, SessionView } from '#core/sessions/session-contract.ts';
@@ -55,9 +55,9 @@ export type {
   SkillView,
   TraitView,
 } from '#core/personas/persona-contract.ts';
-export { PART_TYPE_TITLES, PART_TYPES, TRAIT_TYPES } from '#core/personas/catalog.ts';
-export type { PartType, TraitType } from '#core/personas/catalog.ts';
-import { modelUseSchema } from '#core/tools/model-facts.ts';
+export { PART_TYPE_TITLES, PART_TYPES, TRAIT_TYPES } from '#core/records/persona-catalog.ts';
+export type { PartType, TraitType } from '#core/records/persona-catalog.ts';
+import { modelUseSchema } from '#core/records/model-use.ts';
 
 /**
  * The contract of the AgentService: every method's arguments, result and (for long operations)
@@ -221,13 +221,13 @@ export const goalViewSchema = z.object({
 });
 export type GoalView = z.infer<typeof goalViewSchema>;
 export { cycleRecordSchema };
-export type { CycleRecord } from '#core/agent/cycle.ts';
+export type { CycleRecord } from '#core/records/cycle.ts';
 
 /** A stored psyche version, whole. */
 export const psycheVersionViewSchema = z.object({ version: z.number().int().nonnegative(), psyche: psycheSchema, cycle: z.number().int(), reason: z.string(), createdAt: z.number() });
 export type PsycheVersionView = z.infer<typeof psycheVersionViewSchema>;
 export { psycheSchema };
-export type { Psyche } from '#core/psyche/psyche.ts';
+export type { Psyche } from '#core/records/psyche.ts';
 
 /** A version in the psyche's history: what the chart and the list show. */
 export const psycheHistoryEntrySchema = z.object({

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { EngineRequest } from '#core/llm/chat-engine.ts';
-import { ANSWER_SCHEMAS } from '#core/llm/answer-schemas.ts';
+import { ANSWER_SCHEMAS } from '#core/agent/answer-schemas.ts';
 import { decodingSchemaOf } from '#core/llm/decoding-schema.ts';
 import { jsonGrammarOf, MAX_WHITESPACE, withJsonGrammar } from '#core/llm/json-grammar.ts';
 import { voicedAnswerSchema } from '#core/synthesis/voiced-findings.ts';

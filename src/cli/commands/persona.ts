@@ -2,7 +2,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { z } from 'zod';
 import { type AgentApi, withContractChecks } from '#core/api.ts';
-import { PART_TYPES, partTypeSchema, type PartType } from '#core/personas/catalog.ts';
+import { PART_TYPES, partTypeSchema, type PartType } from '#core/records/persona-catalog.ts';
 import {
   PERSONA_FILE_FORMATS,
   personaContract,

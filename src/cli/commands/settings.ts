@@ -1,4 +1,4 @@
-import { MAX_MEMORY_CAPACITY, MIN_MEMORY_CAPACITY } from '#core/agent/working-memory.ts';
+import { MAX_MEMORY_CAPACITY, MIN_MEMORY_CAPACITY } from '#core/records/memory-entry.ts';
 import { type ModelSettings, unhonouredModelSettings } from '#core/llm/model-settings.ts';
 import { parseDecimal } from '#core/decimal-text.ts';
 import { quoteInput } from '#core/quote-input.ts';

@@ -1,4 +1,4 @@
-import { goalStatusSchema } from '#core/agent/goal.ts';
+import { goalStatusSchema } from '#core/records/goal.ts';
 import type { SessionCommand, SessionContext } from '../session.ts';
 
 /** `anima status`: where the session stands, at a glance or as one JSON object for scripts. */

@@ -4,8 +4,8 @@ import { SimilarityIndex } from '#core/kg/similarity.ts';
 import { graphOf } from '#core/testing/graph-of.ts';
 import { TOOLS } from '#core/tools/registry.ts';
 import { type Decision, decide, decomposeIfStalled, evaluateGoal } from './cycle.ts';
-import type { Goal } from './goal.ts';
-import { defaultPsyche } from '#core/psyche/psyche.ts';
+import type { Goal } from '#core/records/goal.ts';
+import { defaultPsyche } from '#core/records/psyche.ts';
 
 const graph = graphOf([
   ['Mars', 'is-a', 'Planet'],

@@ -1,53 +1,32 @@
 import { countText, numberText } from '#core/count-text.ts';
-import { z } from 'zod';
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import { runQuery, triplesOfAnswer } from '#core/kg/query.ts';
 import type { SimilarityIndex } from '#core/kg/similarity.ts';
 import { spreadActivation } from '#core/kg/traversal.ts';
-import type { Psyche } from '#core/psyche/psyche.ts';
+import type { Psyche } from '#core/records/psyche.ts';
 import type { ReadableDocument } from '#core/kg/document.ts';
 import type { WebAccess } from '#core/tools/web-access.ts';
-import { describeAction, judgeAction, normaliseForShadow } from '#core/psyche/shadow.ts';
+import { describeAction, judgeAction } from '#core/psyche/shadow.ts';
+import { normaliseForShadow } from '#core/records/trigger-text.ts';
 import { type AgentTool, type FactIds, shadowViewOf, type ToolOutcome, type ToolState } from '#core/tools/tool.ts';
 import type { ReachableEndpoint } from '#core/sparql/endpoint.ts';
-import { type Criteria, factsText, type Goal, goalSymbols, keywordsOf, matchKeywords, parseCriteria } from './goal.ts';
-import { type Episode, type EpisodicEvidence, episodicEvidence, recallEpisodes } from './episodes.ts';
-import { consultedEntries, DEFAULT_CONSOLIDATION_THRESHOLD, type MemoryEntry, memoryPressure } from './working-memory.ts';
+import { type Criteria, factsText, goalSymbols, keywordsOf, matchKeywords, parseCriteria } from '#core/goals/goal.ts';
+import type { Goal } from '#core/records/goal.ts';
+import { type EpisodicEvidence, episodicEvidence, recallEpisodes } from '#core/memory/episodes.ts';
+import type { Episode } from '#core/records/episode.ts';
+import { consultedEntries, memoryPressure } from '#core/memory/working-memory.ts';
+import { DEFAULT_CONSOLIDATION_THRESHOLD, type MemoryEntry } from '#core/records/memory-entry.ts';
 import { formatBreakdown, scoreTool } from './score.ts';
-import { describeChange, isChangeMade } from './requested-change.ts';
-import { asksForNotes, NOTES_PENDING } from './scratch-note.ts';
+import { describeChange, isChangeMade } from '#core/kg/requested-change.ts';
+import { asksForNotes, NOTES_PENDING } from '#core/goals/scratch-note.ts';
 import { kgMutateActionOf } from '#core/tools/kg-mutate.ts';
 import { noteActionOf } from '#core/tools/file-io.ts';
-import { type ModelAccess, modelUseSchema } from '#core/tools/model-facts.ts';
-import { makePlan, nextStep, type Plan, skipBlockedSteps } from './plan.ts';
-import type { Answer, QuestionAnswering } from '#core/questions/answer-schema.ts';
-
-/** How a cycle ended for its goal. */
-export const cycleOutcomeSchema = z.enum(['completed', 'advanced', 'no-change', 'failed', 'waiting']);
-export type CycleOutcome = z.infer<typeof cycleOutcomeSchema>;
-
-/** One cycle as the log keeps it: the four phases, every candidate's score, the choice and the outcome. */
-export const cycleRecordSchema = z.object({
-  sessionId: z.string(),
-  cycle: z.number().int().positive(),
-  goalId: z.number().int(),
-  startedAt: z.number(),
-  observe: z.string(),
-  orient: z.string(),
-  decide: z.string(),
-  act: z.string(),
-  candidates: z.array(z.object({ tool: z.string(), score: z.number().optional(), breakdown: z.string().optional(), skippedBecause: z.string().optional() })),
-  tool: z.string(),
-  input: z.unknown(),
-  outcome: cycleOutcomeSchema,
-  /** Why the goal's status changed in this cycle, when it did. */
-  statusChange: z.string().optional(),
-  /** When the shadow stopped the action: the veto pattern, why it fired, its provenance, and the approval it asked for. */
-  shadow: z.object({ pattern: z.string(), because: z.string(), provenanceId: z.number().int(), approvalId: z.number().int().optional() }).optional(),
-  /** When the tool asked a language model: which, what it used, and the bottleneck it ended in. */
-  model: modelUseSchema.optional(),
-});
-export type CycleRecord = z.infer<typeof cycleRecordSchema>;
+import type { ModelAccess } from '#core/llm/model-access.ts';
+import { makePlan, nextStep, skipBlockedSteps } from './plan.ts';
+import type { Plan } from '#core/records/plan.ts';
+import type { CycleOutcome, CycleRecord } from '#core/records/cycle.ts';
+import type { Answer } from '#core/records/answer.ts';
+import type { QuestionAnswering } from '#core/questions/answer-schema.ts';
 
 /** What a cycle starts from. */
 export type CycleContext = {

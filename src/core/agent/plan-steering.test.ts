@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { defaultPsyche, type ShadowPattern } from '#core/psyche/psyche.ts';
+import { defaultPsyche, type ShadowPattern } from '#core/records/psyche.ts';
 import { addPsycheVersion } from '#core/psyche/psyche-store.ts';
 import { AnimaDatabase } from '#core/store/database.ts';
 import { runCycles as cycles } from '#core/testing/run-cycles.ts';

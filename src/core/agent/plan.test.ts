@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { SimilarityIndex } from '#core/kg/similarity.ts';
-import { defaultPsyche } from '#core/psyche/psyche.ts';
+import { defaultPsyche } from '#core/records/psyche.ts';
 import { graphOf } from '#core/testing/graph-of.ts';
 import { TOOLS } from '#core/tools/registry.ts';
 import { DEFAULT_WEB_ACCESS } from '#core/tools/web-access.ts';
 import { decide } from './cycle.ts';
-import type { Goal } from './goal.ts';
+import type { Goal } from '#core/records/goal.ts';
 import { makePlan, needsOf } from './plan.ts';
 
 const graph = graphOf([

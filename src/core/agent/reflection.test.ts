@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { AnimaDatabase } from '#core/store/database.ts';
 import { currentPsyche } from '#core/psyche/psyche-store.ts';
 import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
-import type { CycleRecord } from './cycle.ts';
-import type { Goal } from './goal.ts';
+import type { CycleRecord } from '#core/records/cycle.ts';
+import type { Goal } from '#core/records/goal.ts';
 import { reflectOn } from './reflection.ts';
 
 const goal = (id: number, priority: number, cyclesWorked: number, lastProgressCycle: number, description = `goal ${id}`): Goal => ({

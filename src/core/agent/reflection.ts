@@ -1,7 +1,7 @@
-import { z } from 'zod';
-import type { CycleRecord } from './cycle.ts';
-import type { Goal } from './goal.ts';
-import { memoryPressure } from './working-memory.ts';
+import type { CycleRecord } from '#core/records/cycle.ts';
+import type { Goal } from '#core/records/goal.ts';
+import { memoryPressure } from '#core/memory/working-memory.ts';
+import type { Adjustment, Reflection } from '#core/records/reflection.ts';
 
 /** The constants of reflection's rules (DESIGN section 8). */
 export const REFLECTION = {
@@ -12,36 +12,6 @@ export const REFLECTION = {
   /** A goal stalled this many times its stall threshold is worth splitting by hand. */
   decompositionFactor: 2,
 } as const;
-
-export const adjustmentSchema = z.object({
-  kind: z.enum(['boost', 'demote', 'replan', 'suggest-decomposition', 'consolidate']),
-  goalId: z.number().int().optional(),
-  /** A priority's value before and after. */
-  from: z.number().optional(),
-  to: z.number().optional(),
-  reason: z.string(),
-});
-export type Adjustment = z.infer<typeof adjustmentSchema>;
-
-/** What a reflection saw since the one before, what it changed and why, and how the psyche evolved after it. */
-export const reflectionSchema = z.object({
-  id: z.number().int().optional(),
-  sessionId: z.string(),
-  /** The session cycle it ran after. */
-  cycle: z.number().int().nonnegative(),
-  trigger: z.enum(['interval', 'request']),
-  /** It looked at the cycles after this one. */
-  sinceCycle: z.number().int().nonnegative(),
-  toolStats: z.array(z.object({ tool: z.string(), uses: z.number().int().nonnegative(), successes: z.number().int().nonnegative() })),
-  goals: z.array(z.object({ goalId: z.number().int(), description: z.string(), cyclesSinceLastReflection: z.number().int().nonnegative(), progressed: z.boolean(), stagnantFor: z.number().int().nonnegative() })),
-  memoryPressure: z.number().min(0),
-  adjustments: z.array(adjustmentSchema),
-  psycheChanges: z.array(z.string()),
-  /** The psyche version the evolution made, when it changed the psyche. */
-  psycheVersion: z.number().int().positive().optional(),
-  createdAt: z.number(),
-});
-export type Reflection = z.infer<typeof reflectionSchema>;
 
 /** What a reflection looks at. */
 export type ReflectionInput = { cycles: readonly CycleRecord[]; goals: readonly Goal[]; memoryEntryCount: number; memoryCapacity: number };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CycleRecord } from './cycle.ts';
+import type { CycleRecord } from '#core/records/cycle.ts';
 import { creditsOf } from './tool-credit.ts';
 
 const record = (cycle: number, goalId: number, tool: string, outcome: CycleRecord['outcome'], candidates: CycleRecord['candidates'] = []): CycleRecord => ({

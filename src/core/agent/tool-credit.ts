@@ -1,4 +1,4 @@
-import type { CycleRecord } from './cycle.ts';
+import type { CycleRecord } from '#core/records/cycle.ts';
 
 /** How many of a goal's next cycles a preparing use is credited for. */
 export const CREDIT_WINDOW = 3;

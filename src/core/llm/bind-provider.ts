@@ -6,7 +6,8 @@ import type { LlmProvider, ModelUnavailable } from './provider.ts';
 import { NO_WEBLLM_HERE, type WebLlmHost } from './webllm-host.ts';
 import { prebuiltSpecOf, unknownWebLlmModel, type WebLlmModelSpec } from './webllm-models.ts';
 import { type GgufHost, NO_GGUF_HERE } from './gguf-host.ts';
-import { MAX_GGUF_CONTEXT, type GgufModelRecord } from './gguf-model.ts';
+import { MAX_GGUF_CONTEXT } from './gguf-model.ts';
+import type { GgufModelRecord } from '#core/records/gguf-model.ts';
 
 /**
  * What binding can reach: the network (for an endpoint), the in-browser engines this place has

@@ -161,3 +161,6 @@ async function contentTokens(context: ModelContext, request: CompletionRequest):
 function usageOf(usage: EngineUsage | undefined) {
   return { promptTokens: usage?.prompt_tokens ?? 0, completionTokens: usage?.completion_tokens ?? 0 };
 }
+
+/** How far a model's download and load has got. */
+export type LoadProgress = { fraction: number; text: string };

@@ -1,6 +1,6 @@
 import { type ChatEngine, type EngineChunk, type EngineCompletion, type EngineRequest, engineLossOf } from './chat-engine.ts';
 import { cancelled } from './provider.ts';
-import type { LoadProgress } from './webllm-host.ts';
+import type { LoadProgress } from './chat-engine.ts';
 
 /** An engine as its source loads it: its chat, whether it still answers, and how to free its memory. */
 export type LoadedEngine = {

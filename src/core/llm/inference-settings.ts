@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Result } from '#core/result.ts';
+import type { AnimaDatabase } from '#core/store/database.ts';
 import { displayUrl, hasHiddenCredentials, REDACTED, type Secret } from '#core/secrets.ts';
 import { endpointSecrets, openAiEndpointSchema } from './openai-compatible.ts';
 import { usageLimitsSchema } from './usage-budget.ts';
@@ -79,4 +80,9 @@ export function parseInferenceSettings(value: unknown, stored: InferenceSettings
 /** Stored settings that no longer read (an older shape) bind no model. */
 export function storedInferenceSettings(value: unknown): InferenceSettings {
   return inferenceSettingsSchema.safeParse(value).data ?? DEFAULT_INFERENCE_SETTINGS;
+}
+
+/** The device's inference settings as stored, or the defaults when none are. */
+export async function inferenceSettingsOf(context: { db: AnimaDatabase }): Promise<InferenceSettings> {
+  return storedInferenceSettings((await context.db.settings.get(INFERENCE_KEY))?.value);
 }

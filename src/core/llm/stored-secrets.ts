@@ -2,7 +2,7 @@ import { type Secret, secretsOfUrl } from '#core/secrets.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
 import { storedEndpointSecrets } from '#core/sparql/endpoint-keys.ts';
 import { inferenceSecrets } from './inference-settings.ts';
-import { inferenceSettingsOf } from '#core/service/inference-service.ts';
+import { inferenceSettingsOf } from './inference-settings.ts';
 import { specOfRecord, webLlmSpecSecrets } from './webllm-models.ts';
 
 /**

@@ -4,13 +4,7 @@ import { fitToContext } from './context-fit.ts';
 import { mergeModelSettings, type ModelSettings } from './model-settings.ts';
 import { decodingSchemaOf } from './decoding-schema.ts';
 import { describeSpentLimit, type SpentLimit, type UsageBudget } from './usage-budget.ts';
-
-/** A truthful stop (DESIGN section 10): what kept the call from an answer, never a made-up one. */
-export const bottleneckSchema = z.object({
-  kind: z.enum(['contradiction', 'missing_input', 'invalid_output', 'policy_block', 'dependency_unavailable', 'budget_exhausted']),
-  detail: z.string(),
-});
-export type Bottleneck = z.infer<typeof bottleneckSchema>;
+import type { Bottleneck } from '#core/records/model-use.ts';
 
 /** What one attempt sent and got back, for the log: the text, its tokens, and why it was refused. */
 export type Attempt = { text: string; usage: TokenUsage; problems?: string[] };

@@ -5,9 +5,6 @@ import type { GpuReport, WebLlmModelSpec } from './webllm-models.ts';
 /** Why there is no WebLLM here (Node, the CLI). */
 export const NO_WEBLLM_HERE = 'WebLLM runs only in the browser, on WebGPU';
 
-/** How far a model's download and load has got. */
-export type LoadProgress = { fraction: number; text: string };
-
 /**
  * WebLLM as the worker has it (WebGPU, its model cache): the GPU check, the cached models, and
  * loading one model at a time (through an EngineKeeper: loads, removals and requests take turns).

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type Secret, secretsOfUrl } from '#core/secrets.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
+import type { WebLlmModelRecord } from '#core/records/webllm-model.ts';
 
 /** The WebLLM Anima runs (a test holds it to the one installed): a custom model must be built for its runtime. */
 export const WEBLLM_VERSION = '0.2.86';
@@ -28,31 +29,6 @@ export const WEBLLM_MODELS = [
 ] as const satisfies readonly WebLlmModel[];
 
 export type WebLlmModel = { id: string; name: string; vramMB: number; contextTokens: number; needsShaderF16: boolean };
-
-const WEBLLM_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-const httpAddress = (what: string) => z.url({ protocol: /^https?$/, error: `give ${what} as an http(s) address` }).max(2000);
-
-/**
- * A model the user adds that is not in WebLLM's prebuilt list: weights compiled with MLC LLM
- * (the folder that holds mlc-chat-config.json), the WebGPU library (.wasm) compiled for them,
- * and what WebLLM's own records say of a model. Stored in the `models` table, on this device only.
- */
-export const customWebLlmModelSchema = z.object({
-  id: z
-    .string({ error: 'give the model an id' })
-    .trim()
-    .min(1, { error: 'give the model an id', abort: true })
-    .max(200, 'an id is at most 200 characters')
-    .regex(WEBLLM_ID, 'an id is letters, digits, ".", "_" and "-" (as WebLLM names models), starting with a letter or digit'),
-  name: z.string().trim().max(100, 'a name is at most 100 characters').optional(),
-  modelUrl: httpAddress("the weights' address (the folder with mlc-chat-config.json)"),
-  modelLibUrl: httpAddress("the model library's address").refine((url) => /\.wasm$/i.test(new URL(url).pathname), 'the model library is a .wasm file compiled for these weights'),
-  vramMB: z.number({ error: 'give the GPU memory it needs, in MB' }).positive('the GPU memory it needs is more than 0 MB').max(200_000, 'no GPU has that much memory'),
-  contextTokens: z.number({ error: 'give the context window in tokens' }).int('a context window is a whole number of tokens').min(256, 'a context window of fewer than 256 tokens holds no prompt').max(131_072, 'a context window is at most 131,072 tokens').default(4096),
-  needsShaderF16: z.boolean({ error: 'say whether its weights are f16' }),
-});
-/** A custom model as stored: named (its id when the user gave no name) and dated. */
-export type WebLlmModelRecord = Omit<z.infer<typeof customWebLlmModelSchema>, 'name'> & { engine: 'webllm'; name: string; addedAt: number };
 
 /** A model as the WebLLM host loads it: an id of the prebuilt list, or a custom model with its addresses. */
 export type WebLlmModelSpec = { id: string; custom?: Pick<WebLlmModelRecord, 'modelUrl' | 'modelLibUrl' | 'vramMB' | 'contextTokens' | 'needsShaderF16'> };

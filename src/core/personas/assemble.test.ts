@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assemblePersona, type PersonaDefinition } from './assemble.ts';
-import type { ArcStageRecord, PartRecord, PartType } from './catalog.ts';
+import type { ArcStageRecord, PartRecord, PartType } from '#core/records/persona-catalog.ts';
 import { estimateTokens } from './token-estimate.ts';
 
 let nextId = 1;

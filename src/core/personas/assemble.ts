@@ -10,7 +10,7 @@ import {
   type PersonaRecord,
   type SkillRecord,
   type TraitRecord,
-} from './catalog.ts';
+} from '#core/records/persona-catalog.ts';
 import { estimateTokens } from './token-estimate.ts';
 
 /** A persona with everything linked to it, read from the catalog in one transaction. */

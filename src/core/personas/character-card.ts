@@ -3,7 +3,7 @@ import { readJson } from '#core/safe-json.ts';
 import { decodeUtf8Text } from '#core/text-bytes.ts';
 import { describeProblem, problemsFromZod, type Problem, type Result } from '#core/result.ts';
 import { isPng, placeholderPng, readPngText, writePngText, type PngTextChunk } from './png-text.ts';
-import { keptFieldsSchema } from './catalog.ts';
+import { keptFieldsSchema } from '#core/records/persona-catalog.ts';
 
 /**
  * Reads and writes character cards, the persona format of the roleplay ecosystem (SillyTavern,

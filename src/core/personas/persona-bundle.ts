@@ -16,7 +16,7 @@ import {
   traitFieldsSchema,
   type ArcStageRecord,
   type PartRecord,
-} from './catalog.ts';
+} from '#core/records/persona-catalog.ts';
 
 /** The format tag and version of an Anima persona bundle; a later version adds a migration here. */
 export const BUNDLE_FORMAT = 'anima-persona';

@@ -1,6 +1,6 @@
 import type { CharacterCard } from './character-card.ts';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, readBundle, type PersonaBundle } from './persona-bundle.ts';
-import type { PartType } from './catalog.ts';
+import type { PartType } from '#core/records/persona-catalog.ts';
 import type { Result } from '#core/result.ts';
 
 /**

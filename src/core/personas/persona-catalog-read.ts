@@ -1,6 +1,7 @@
 import type { AnimaDatabase } from '#core/store/database.ts';
 import type { PersonaDefinition } from './assemble.ts';
-import type { PersonaRecord } from './catalog.ts';
+import type { PartRecord, PersonaRecord } from '#core/records/persona-catalog.ts';
+import { bundleOf, type PersonaBundle } from './persona-bundle.ts';
 
 /** The persona catalog's tables, for transactions that read or change it as a whole. */
 export function catalogTables(db: AnimaDatabase) {
@@ -40,3 +41,22 @@ export async function readDefinition(db: AnimaDatabase, persona: PersonaRecord):
   }
   return definition;
 }
+
+/** A stored persona as a bundle: its definition, its arc's stages with their parts, and its card's kept fields. */
+export async function personaBundleOf(db: AnimaDatabase, persona: PersonaRecord): Promise<PersonaBundle> {
+  const definition = await readDefinition(db, persona);
+  const stages = definition.arc ? await stagesWithParts(db, definition.arc.arc.id) : [];
+  return bundleOf(definition, stages, persona.card ? { extras: persona.card.extras, extensions: persona.card.extensions } : undefined);
+}
+
+async function stagesWithParts(db: AnimaDatabase, arcId: number) {
+  const stages = (await db.arcStages.where('arcId').equals(arcId).toArray()).sort((left, right) => left.position - right.position);
+  return Promise.all(
+    stages.map(async (stage) => {
+      const partIds = (await db.stageParts.where('stageId').equals(stage.id).toArray()).map((link) => link.partId);
+      const parts = (await db.parts.bulkGet(partIds)).filter((part): part is PartRecord => part !== undefined).sort((left, right) => (left.name < right.name ? -1 : 1));
+      return { stage, parts };
+    }),
+  );
+}
+

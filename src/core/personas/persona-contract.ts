@@ -17,7 +17,7 @@ import {
   traitFieldsSchema,
   traitRecordSchema,
   traitTypeSchema,
-} from './catalog.ts';
+} from '#core/records/persona-catalog.ts';
 
 /**
  * The persona catalog's part of the AgentService contract (seed 003's operations): personas,

@@ -1,7 +1,7 @@
-import type { Psyche, ShadowPattern } from '#core/psyche/psyche.ts';
+import type { Psyche, ShadowPattern } from '#core/records/psyche.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
 import { assemblePersona } from './assemble.ts';
-import type { GuardrailRecord } from './catalog.ts';
+import type { GuardrailRecord } from '#core/records/persona-catalog.ts';
 import { catalogTables, readDefinition } from './persona-catalog-read.ts';
 
 /** What a session's agent takes from the persona it wears: its name, its guardrails, and its prompt for a bound model. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evolvePsyche, type ToolUse } from './evolve.ts';
-import { defaultPsyche } from './psyche.ts';
+import { defaultPsyche } from '#core/records/psyche.ts';
 
 const uses = (tool: string, archetype: ToolUse['archetype'], outcomes: boolean[]): ToolUse[] => outcomes.map((hasSucceeded) => ({ tool, archetype, result: hasSucceeded ? 'succeeded' : 'failed' }));
 

@@ -1,4 +1,4 @@
-import { type Archetype, dominantArchetype, type Psyche } from './psyche.ts';
+import { type Archetype, dominantArchetype, type Psyche } from '#core/records/psyche.ts';
 
 /**
  * One use of a tool since the last evolution: it advanced or completed its goal, it failed (the

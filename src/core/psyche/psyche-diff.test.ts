@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultPsyche } from './psyche.ts';
+import { defaultPsyche } from '#core/records/psyche.ts';
 import { diffPsyche } from './psyche-diff.ts';
 
 describe('the difference between two psyches', () => {

@@ -1,4 +1,4 @@
-import { ARCHETYPES, type Archetype, type Psyche, type ShadowPattern } from './psyche.ts';
+import { ARCHETYPES, type Archetype, type Psyche, type ShadowPattern } from '#core/records/psyche.ts';
 
 /** How the patterns of one kind (veto or bias) differ, by name. */
 export type PatternDiff = { added: string[]; removed: string[]; changed: string[] };

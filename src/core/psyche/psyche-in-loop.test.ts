@@ -9,7 +9,7 @@ import { addPsycheVersion, currentPsyche } from './psyche-store.ts';
 import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 import { graphOf } from '#core/testing/graph-of.ts';
 import { TOOLS } from '#core/tools/registry.ts';
-import { defaultPsyche, type Psyche, type ShadowPattern } from './psyche.ts';
+import { defaultPsyche, type Psyche, type ShadowPattern } from '#core/records/psyche.ts';
 
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
 

@@ -1,5 +1,5 @@
-import { defaultPsyche, type Psyche } from './psyche.ts';
-import type { PsycheVersion } from './psyche-version.ts';
+import { defaultPsyche, type Psyche } from '#core/records/psyche.ts';
+import type { PsycheVersion } from '#core/records/psyche-version.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
 
 /** What the current psyche is when a session has stored none: the default, as version 1 (stored as such with the first change, so the history never skips a number). */

@@ -5,8 +5,8 @@ import { describeProblem, type Problem } from '#core/result.ts';
 import { below, fuzzCaseCount, mutateBytes, ODD_CHARACTERS, pick, runFuzzKind, seededRandom, type Random } from '#core/testing/fuzz.ts';
 import { testService } from '#core/testing/test-database.ts';
 import { decodeUtf8Text } from '#core/text-bytes.ts';
-import { CAPABILITIES, DANGER_LEVELS } from '#core/tools/tool.ts';
-import { defaultPsyche, dominantArchetype, psycheSchema, type Psyche, type ShadowPattern } from './psyche.ts';
+import { CAPABILITIES, DANGER_LEVELS } from '#core/records/capability.ts';
+import { defaultPsyche, dominantArchetype, psycheSchema, type Psyche, type ShadowPattern } from '#core/records/psyche.ts';
 import { parsePsycheToml, psycheToToml } from './psyche-toml.ts';
 import { shadowPolicyProblems } from './shadow.ts';
 

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { sharedFixtures } from '../../../tests/unit/shared-fixtures.ts';
 import { describeProblem } from '#core/result.ts';
 import { otherBase } from '#core/testing/other-base-psyche.ts';
-import { defaultPsyche } from './psyche.ts';
+import { defaultPsyche } from '#core/records/psyche.ts';
 import { parsePsycheToml, psycheToToml } from './psyche-toml.ts';
 
 /**

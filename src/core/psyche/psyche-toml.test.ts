@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { describeProblem } from '#core/result.ts';
 import { otherBase } from '#core/testing/other-base-psyche.ts';
-import { defaultPsyche, psycheSchema, type Psyche } from './psyche.ts';
+import { defaultPsyche, psycheSchema, type Psyche } from '#core/records/psyche.ts';
 import { MAX_PSYCHE_TOML_BYTES, parsePsycheToml, psycheToToml, type PsycheTomlOutcome } from './psyche-toml.ts';
 import { judgeAction } from './shadow.ts';
 import { locateTomlKeys, nearestLine } from '#core/toml/key-lines.ts';

@@ -2,7 +2,7 @@ import { parse, TomlError } from 'smol-toml';
 import type { z } from 'zod';
 import { quoteInput } from '#core/quote-input.ts';
 import type { Problem } from '#core/result.ts';
-import { CAPABILITIES, DANGER_LEVELS, type Capability, type DangerLevel } from '#core/tools/tool.ts';
+import { CAPABILITIES, DANGER_LEVELS, type Capability, type DangerLevel } from '#core/records/capability.ts';
 import {
   ARCHETYPES,
   BUILT_IN_GRAMMARS,
@@ -14,7 +14,7 @@ import {
   type Psyche,
   type SelfIntegration,
   type ShadowPattern,
-} from './psyche.ts';
+} from '#core/records/psyche.ts';
 import { locateTomlKeys, nearestLine } from '#core/toml/key-lines.ts';
 import { shadowPolicyProblems } from './shadow.ts';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { defaultPsyche, type Psyche } from './psyche.ts';
-import { decisiveVeto, describeAction, judgeAction, normaliseForShadow, type ShadowAction } from './shadow.ts';
+import { defaultPsyche, type Psyche } from '#core/records/psyche.ts';
+import { decisiveVeto, describeAction, judgeAction, type ShadowAction } from './shadow.ts';
+import { normaliseForShadow } from '#core/records/trigger-text.ts';
 
 const psyche = defaultPsyche();
 const kgQuery = (input: unknown): ShadowAction => ({ tool: 'kg_query', danger: 'safe', capabilities: ['readKg'], input });

@@ -4,6 +4,7 @@ import type { LlmProvider } from '#core/llm/provider.ts';
 import type { UsageBudget } from '#core/llm/usage-budget.ts';
 import type { Result } from '#core/result.ts';
 import type { Reading } from './reading-schema.ts';
+import { type Answer, answerSchema } from '#core/records/answer.ts';
 
 /**
  * The shape of an answer, which goals keep and the UI shows; apart from the code that reads and
@@ -11,24 +12,6 @@ import type { Reading } from './reading-schema.ts';
  * first visit carries only this.
  */
 
-/** A fact of a proof, as ids. */
-const proofFactSchema = z.tuple([z.number().int(), z.number().int(), z.number().int()]);
-
-/**
- * A question's answer, typed: `entities` (every one, with labels; lists, lookups, descriptions),
- * `boolean` (yes or no, with the facts that prove it or the reason none do), `count`, `value` (a
- * literal), or `none` with the reason the graph cannot answer. `reading` says how the question
- * was read, in plain words.
- */
-export const answerSchema = z.object({
-  kind: z.enum(['entities', 'boolean', 'count', 'value', 'none']),
-  entities: z.array(z.object({ symbol: z.number().int(), label: z.string() })),
-  value: z.union([z.boolean(), z.number(), z.string()]).optional(),
-  reading: z.string(),
-  proof: z.array(proofFactSchema).optional(),
-  reason: z.string().optional(),
-});
-export type Answer = z.infer<typeof answerSchema>;
 
 /** An answer as the UI and CLI show it: its proof as labels. */
 export const answerViewSchema = answerSchema.extend({ proof: z.array(z.object({ subject: z.string(), predicate: z.string(), object: z.string() })).optional() });

@@ -1,6 +1,7 @@
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import { RDFS_LABEL } from '#core/kg/vocabulary.ts';
-import type { Answer, AnswerView } from './answer-schema.ts';
+import type { AnswerView } from './answer-schema.ts';
+import type { Answer } from '#core/records/answer.ts';
 
 /**
  * What to call a symbol in an answer: an IRI symbol's label is only its IRI's local name ("JP",

@@ -1,5 +1,5 @@
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
-import type { Answer } from './answer-schema.ts';
+import type { Answer } from '#core/records/answer.ts';
 import type { Reading } from './reading-schema.ts';
 import { type FactIds, solveQuery } from './typed-query.ts';
 import { displayName } from './answer-view.ts';

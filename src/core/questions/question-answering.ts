@@ -2,7 +2,8 @@ import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import { answerReading } from './answer.ts';
 import { readWithModel } from './model-reading.ts';
 import { questionSymbols, readQuestion } from './reading.ts';
-import type { Answer, QuestionAnswering } from './answer-schema.ts';
+import type { QuestionAnswering } from './answer-schema.ts';
+import type { Answer } from '#core/records/answer.ts';
 
 /**
  * The reader and the answerer as one module, which the worker loads the first time a goal asks a

@@ -2,15 +2,16 @@ import type { AgentServiceImplementation } from '#core/api.ts';
 import type { ServiceContext } from './service-context.ts';
 import { READ_ONLY_MESSAGE } from './service-context.ts';
 import { goalViewOf, refOf } from './views.ts';
-import { recallEpisodes } from '#core/agent/episodes.ts';
-import { DEFAULT_STALL_THRESHOLD, type Goal, hasGoalEnded, parseCriteria } from '#core/agent/goal.ts';
+import { recallEpisodes } from '#core/memory/episodes.ts';
+import { DEFAULT_STALL_THRESHOLD, parseCriteria } from '#core/goals/goal.ts';
+import { type Goal, hasGoalEnded } from '#core/records/goal.ts';
 import { consolidateMemory, endActivePlans, runCycle, settleParent } from '#core/agent/run-cycle.ts';
 import { bindRunModel } from './inference-service.ts';
 import { isQuotaExceeded } from '#core/store/quota.ts';
 import type { SpentLimit } from '#core/llm/usage-budget.ts';
-import { memoryPressure } from '#core/agent/working-memory.ts';
+import { memoryPressure } from '#core/memory/working-memory.ts';
 import { loadQuestionAnswering } from '#core/questions/load-question-answering.ts';
-import { settingsOfSession } from '#core/agent/agent-settings.ts';
+import { settingsOfSession } from '#core/records/agent-settings.ts';
 
 type AgentMethods = 'goalAdd' | 'goalList' | 'goalUpdate' | 'agentRun' | 'cycleList' | 'memoryConsolidate' | 'memoryList' | 'memoryRecall';
 

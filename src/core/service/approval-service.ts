@@ -5,8 +5,8 @@ import { actionDigest } from '#core/tools/action-digest.ts';
 import { shadowViewOf } from '#core/tools/tool.ts';
 import type { ServiceContext } from './service-context.ts';
 import { READ_ONLY_MESSAGE } from './service-context.ts';
-import type { Approval } from '#core/agent/approval.ts';
-import { type Goal, hasGoalEnded } from '#core/agent/goal.ts';
+import type { Approval } from '#core/records/approval.ts';
+import { type Goal, hasGoalEnded } from '#core/records/goal.ts';
 
 type ApprovalMethods = 'approvalList' | 'approvalDecide';
 

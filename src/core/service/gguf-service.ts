@@ -5,8 +5,9 @@ import type { ServiceContext } from './service-context.ts';
 import { READ_ONLY_MESSAGE } from './service-context.ts';
 import { blobSource, GgufError, readGgufHeader } from '#core/llm/gguf-header.ts';
 import { NO_GGUF_HERE } from '#core/llm/gguf-host.ts';
-import { type GgufModelRecord, ggufIdFor, ggufMemoryBytes } from '#core/llm/gguf-model.ts';
-import { inferenceSettingsOf } from './inference-service.ts';
+import { ggufIdFor, ggufMemoryBytes } from '#core/llm/gguf-model.ts';
+import type { GgufModelRecord } from '#core/records/gguf-model.ts';
+import { inferenceSettingsOf } from '#core/llm/inference-settings.ts';
 
 /** The largest model file accepted: the biggest that a browser tab's memory can load on a laptop. */
 const MAX_GGUF_BYTES = 16 * 2 ** 30;

@@ -2,12 +2,13 @@ import type { AgentServiceImplementation } from '#core/api.ts';
 import type { ServiceContext } from './service-context.ts';
 import { READ_ONLY_MESSAGE } from './service-context.ts';
 import { TOOLS } from '#core/tools/registry.ts';
-import { type ModelAccess, systemPromptOf } from '#core/tools/model-facts.ts';
+import { systemPromptOf } from '#core/tools/model-facts.ts';
+import type { ModelAccess } from '#core/llm/model-access.ts';
 import { readWornPersona } from '#core/personas/worn-persona.ts';
 import { type Binding, bindProvider } from '#core/llm/bind-provider.ts';
 import type { ModelUnavailable } from '#core/llm/provider.ts';
 import { checkProvider } from '#core/llm/endpoint-check.ts';
-import { INFERENCE_KEY, type InferenceSettings, inferenceSecrets, inferenceViewOf, parseInferenceSettings, storedInferenceSettings } from '#core/llm/inference-settings.ts';
+import { INFERENCE_KEY, type InferenceSettings, inferenceSecrets, inferenceViewOf, parseInferenceSettings, inferenceSettingsOf } from '#core/llm/inference-settings.ts';
 import { type ModelSettings, parseModelSettings, storedModelSettings, unhonouredModelSettings } from '#core/llm/model-settings.ts';
 import { MAX_GGUF_CONTEXT } from '#core/llm/gguf-model.ts';
 import { forgetStoredSecrets } from '#core/store/forget-secrets.ts';
@@ -109,10 +110,6 @@ async function chosenContextTokens(context: Pick<ServiceContext, 'db'>, settings
     return WEBLLM_MODELS.find((model) => model.id === id)?.contextTokens ?? (await webLlmSpecOf(context.db, id))?.custom?.contextTokens;
   }
   return undefined;
-}
-
-export async function inferenceSettingsOf(context: Pick<ServiceContext, 'db'>): Promise<InferenceSettings> {
-  return storedInferenceSettings((await context.db.settings.get(INFERENCE_KEY))?.value);
 }
 
 /** How the session's model samples (an older session, or one never set: every engine's defaults). */

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { GgufModelRecord } from '#core/llm/gguf-model.ts';
+import type { GgufModelRecord } from '#core/records/gguf-model.ts';
 import { testService } from '#core/testing/test-database.ts';
 import { ScriptedEngine } from '#core/testing/scripted-engine.ts';
 import { ScriptedWebLlmHost } from '#core/testing/scripted-webllm-host.ts';
-import { answerDecodingSchemas } from '#core/llm/answer-schemas.ts';
-import type { LoadProgress } from '#core/llm/webllm-host.ts';
+import { answerDecodingSchemas } from '#core/agent/answer-schemas.ts';
+import type { LoadProgress } from '#core/llm/chat-engine.ts';
 
 const SOFTWARE_GPU = { available: true as const, adapter: 'Google SwiftShader', shaderF16: false, maxBufferMB: 1024 };
 

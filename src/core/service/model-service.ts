@@ -3,10 +3,11 @@ import { displayUrl } from '#core/secrets.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
 import type { ServiceContext } from './service-context.ts';
 import { READ_ONLY_MESSAGE } from './service-context.ts';
-import { inferenceSettingsOf } from './inference-service.ts';
+import { inferenceSettingsOf } from '#core/llm/inference-settings.ts';
 import type { WebLlmHost } from '#core/llm/webllm-host.ts';
 import { NO_WEBLLM_HERE } from '#core/llm/webllm-host.ts';
-import { customWebLlmModelSchema, type GpuReport, modelsFor, sharedWeightsProblem, specOfRecord, unknownWebLlmModel, WEBLLM_MODELS, type WebLlmModel, type WebLlmModelRecord, webLlmSpecOf } from '#core/llm/webllm-models.ts';
+import { type GpuReport, modelsFor, sharedWeightsProblem, specOfRecord, unknownWebLlmModel, WEBLLM_MODELS, type WebLlmModel, webLlmSpecOf } from '#core/llm/webllm-models.ts';
+import { customWebLlmModelSchema, type WebLlmModelRecord } from '#core/records/webllm-model.ts';
 
 const NO_WEBLLM: GpuReport = { available: false, reason: NO_WEBLLM_HERE };
 

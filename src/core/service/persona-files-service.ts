@@ -1,16 +1,15 @@
 import type { AgentServiceImplementation } from '#core/api.ts';
 import type { Problem } from '#core/result.ts';
 import type { ServiceContext } from './service-context.ts';
-import type { AnimaDatabase } from '#core/store/database.ts';
-import type { ArcRecord, PartRecord, PersonaRecord } from '#core/personas/catalog.ts';
+import type { ArcRecord, PersonaRecord } from '#core/records/persona-catalog.ts';
 import { readCharacterCard, writeCharacterCardJson, writeCharacterCardPng, type CharacterCard } from '#core/personas/character-card.ts';
 import { bundleFromCard, cardFromBundle } from '#core/personas/persona-card.ts';
-import { BUNDLE_FORMAT, bundleOf, bundleText, readBundle, type PersonaBundle } from '#core/personas/persona-bundle.ts';
+import { BUNDLE_FORMAT, bundleText, readBundle, type PersonaBundle } from '#core/personas/persona-bundle.ts';
 import { readJson } from '#core/safe-json.ts';
 import { decodeUtf8Text } from '#core/text-bytes.ts';
-import { readDefinition } from '#core/personas/persona-catalog-read.ts';
 import { MAX_IMPORT_BYTES, type PersonaImportPreview, type PersonaSummary } from '#core/personas/persona-contract.ts';
 import { isPng, MAX_PNG_BYTES } from '#core/personas/png-text.ts';
+import { personaBundleOf } from '#core/personas/persona-catalog-read.ts';
 
 type FileMethods = 'personaExport' | 'personaImportCheck' | 'personaImport';
 /** Why a catalog change was refused, with the problems that say where. */
@@ -66,24 +65,6 @@ function readImport(data: string | Uint8Array, asName: string | undefined): Read
 
 const same = (left: unknown, right: unknown) => JSON.stringify(left) === JSON.stringify(right);
 const fieldsIn = <T extends object>(record: T, keys: readonly (keyof T)[]) => Object.fromEntries(keys.map((key) => [key, record[key]]));
-
-/** A stored persona as a bundle: its definition, its arc's stages with their parts, and its card's kept fields. */
-export async function personaBundleOf(db: AnimaDatabase, persona: PersonaRecord): Promise<PersonaBundle> {
-  const definition = await readDefinition(db, persona);
-  const stages = definition.arc ? await stagesWithParts(db, definition.arc.arc.id) : [];
-  return bundleOf(definition, stages, persona.card ? { extras: persona.card.extras, extensions: persona.card.extensions } : undefined);
-}
-
-async function stagesWithParts(db: AnimaDatabase, arcId: number) {
-  const stages = (await db.arcStages.where('arcId').equals(arcId).toArray()).sort((left, right) => left.position - right.position);
-  return Promise.all(
-    stages.map(async (stage) => {
-      const partIds = (await db.stageParts.where('stageId').equals(stage.id).toArray()).map((link) => link.partId);
-      const parts = (await db.parts.bulkGet(partIds)).filter((part): part is PartRecord => part !== undefined).sort((left, right) => (left.name < right.name ? -1 : 1));
-      return { stage, parts };
-    }),
-  );
-}
 
 /** Persona import and export: Anima bundles and character cards (see persona-bundle.ts, persona-card.ts). */
 export function personaFilesService(context: ServiceContext, catalog: CatalogAccess): Pick<AgentServiceImplementation, FileMethods> {

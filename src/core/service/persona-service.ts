@@ -17,7 +17,7 @@ import {
   type PartRecord,
   type PartType,
   type PersonaRecord,
-} from '#core/personas/catalog.ts';
+} from '#core/records/persona-catalog.ts';
 import { catalogTables, readDefinition } from '#core/personas/persona-catalog-read.ts';
 import {
   LIBRARY_FIELDS,

@@ -1,7 +1,8 @@
 import type { AgentServiceImplementation } from '#core/api.ts';
 import type { ServiceContext } from './service-context.ts';
 import { decide } from '#core/agent/cycle.ts';
-import { DEFAULT_PRIORITY, DEFAULT_STALL_THRESHOLD, type Goal, parseCriteria } from '#core/agent/goal.ts';
+import { DEFAULT_PRIORITY, DEFAULT_STALL_THRESHOLD, parseCriteria } from '#core/goals/goal.ts';
+import type { Goal } from '#core/records/goal.ts';
 import { makePlan } from '#core/agent/plan.ts';
 import { cycleContextOf, questionsFor, readCycleInputs } from '#core/agent/run-cycle.ts';
 

@@ -5,9 +5,9 @@ import type { ServiceContext } from './service-context.ts';
 import { READ_ONLY_MESSAGE } from './service-context.ts';
 import { addPsycheVersion, currentPsyche, psycheHistory } from '#core/psyche/psyche-store.ts';
 import { parseGrammar } from '#core/synthesis/parse-grammar.ts';
-import { dominantArchetype, type Psyche, psycheSchema } from '#core/psyche/psyche.ts';
+import { dominantArchetype, type Psyche, psycheSchema } from '#core/records/psyche.ts';
 import { parsePsycheToml, psycheToToml } from '#core/psyche/psyche-toml.ts';
-import type { PsycheVersion } from '#core/psyche/psyche-version.ts';
+import type { PsycheVersion } from '#core/records/psyche-version.ts';
 import { shadowPolicyProblems } from '#core/psyche/shadow.ts';
 
 type PsycheMethods = 'psycheGet' | 'psycheHistory' | 'psycheCheck' | 'psycheImport' | 'psycheSave' | 'psycheRestore' | 'psycheExport';

@@ -3,9 +3,11 @@ import type { ServiceContext } from './service-context.ts';
 import { READ_ONLY_MESSAGE } from './service-context.ts';
 import { storeGraphDelta } from '#core/store/kg-repository.ts';
 import type { FactIds } from '#core/tools/tool.ts';
-import type { Goal } from '#core/agent/goal.ts';
-import { type Question, questionDigest } from '#core/agent/question.ts';
-import { addToMemory, type MemoryEntry } from '#core/agent/working-memory.ts';
+import type { Goal } from '#core/records/goal.ts';
+import { questionDigest } from '#core/agent/question.ts';
+import type { Question } from '#core/records/question.ts';
+import { addToMemory } from '#core/memory/working-memory.ts';
+import type { MemoryEntry } from '#core/records/memory-entry.ts';
 
 type QuestionMethods = 'questionList' | 'questionAnswer';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { AgentApi } from '#core/api.ts';
-import type { WebLlmModelRecord } from '#core/llm/webllm-models.ts';
+import type { WebLlmModelRecord } from '#core/records/webllm-model.ts';
 import { describeProblem } from '#core/result.ts';
 import { AnimaDatabase, sessionRows } from '#core/store/database.ts';
 import { checkSession } from '#core/sessions/session-check.ts';

@@ -1,9 +1,9 @@
 import type { AgentServiceImplementation } from '#core/api.ts';
-import { hasGoalEnded } from '#core/agent/goal.ts';
+import { hasGoalEnded } from '#core/records/goal.ts';
 import type { Problem } from '#core/result.ts';
 import { READ_ONLY_MESSAGE, type ServiceContext } from './service-context.ts';
 import { bundleText, isSameBundle, type PersonaBundle } from '#core/personas/persona-bundle.ts';
-import { personaBundleOf } from './persona-files-service.ts';
+import { personaBundleOf } from '#core/personas/persona-catalog-read.ts';
 import { ACTIVE_SESSION_KEY, deleteSessionRows, sessionRows, sessionTables } from '#core/store/database.ts';
 import { addSession, FIRST_SESSION_NAME } from './add-session.ts';
 import { isQuotaExceeded, storageFull } from '#core/store/quota.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Goal } from '#core/agent/goal.ts';
+import type { Goal } from '#core/records/goal.ts';
 import { KnowledgeGraph } from '#core/kg/graph.ts';
 import { goalViewOf } from './views.ts';
 

@@ -1,4 +1,4 @@
-import type { Goal } from '#core/agent/goal.ts';
+import type { Goal } from '#core/records/goal.ts';
 import type { Fact, GoalView, GraphStats, ImportOutcome } from '#core/api.ts';
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import type { KgSymbol } from '#core/kg/symbol.ts';

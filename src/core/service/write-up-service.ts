@@ -1,4 +1,4 @@
-import { scratchNotesOf } from '#core/agent/scratch-note.ts';
+import { scratchNotesOf } from '#core/goals/scratch-note.ts';
 import type { AgentServiceImplementation } from '#core/api.ts';
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import { runQuery, triplesOfAnswer } from '#core/kg/query.ts';
@@ -11,9 +11,11 @@ import { BUILT_IN_GRAMMARS } from '#core/synthesis/built-in-grammars.ts';
 import type { SynthesisFinding, SynthesisInput } from '#core/synthesis/synthesis-input.ts';
 import { grammarNamed, synthesize } from '#core/synthesis/synthesize.ts';
 import { findingLine, writeInVoice } from '#core/synthesis/voiced-findings.ts';
-import { bindChosenProvider, inferenceSettingsOf, sessionModelSettings } from './inference-service.ts';
+import { bindChosenProvider, sessionModelSettings } from './inference-service.ts';
+import { inferenceSettingsOf } from '#core/llm/inference-settings.ts';
 import { UsageBudget } from '#core/llm/usage-budget.ts';
-import { type Criteria, type Goal, keywordsOf, parseCriteria } from '#core/agent/goal.ts';
+import { type Criteria, keywordsOf, parseCriteria } from '#core/goals/goal.ts';
+import type { Goal } from '#core/records/goal.ts';
 
 /** How a fact came to be, from the provenance it points to. */
 function originOf(record: ProvenanceRecord | undefined): Pick<SynthesisFinding, 'origin' | 'rule'> {

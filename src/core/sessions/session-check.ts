@@ -1,7 +1,8 @@
 import type { Problem } from '#core/result.ts';
-import { hasGoalEnded } from '#core/agent/goal.ts';
+import { hasGoalEnded } from '#core/records/goal.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
-import { parseSnapshot, readSession, type Snapshot } from './snapshot.ts';
+import { parseSnapshot, readSession } from './snapshot.ts';
+import type { Snapshot } from './snapshot-format.ts';
 
 /**
  * Checks that a stored session is whole: every row fits its schema, every reference resolves (no

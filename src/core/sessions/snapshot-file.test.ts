@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { describeProblem, type Result } from '#core/result.ts';
 import { testService } from '#core/testing/test-database.ts';
 import { MAX_JSON_DEPTH } from '#core/safe-json.ts';
-import { exportSnapshot, type Snapshot } from './snapshot.ts';
+import { exportSnapshot } from './snapshot.ts';
+import type { Snapshot, SnapshotLimits } from './snapshot-format.ts';
 import { readSnapshotFile, snapshotFileBytes } from './snapshot-file.ts';
-import type { SnapshotLimits } from './snapshot-format.ts';
 
 /** A snapshot's file as text, or the reader's refusal. */
 const fileText = async (snapshot: Snapshot, limits?: SnapshotLimits): Promise<Result<string>> => {

@@ -2,8 +2,8 @@ import type { Problem, Result } from '#core/result.ts';
 import { depthProblem, readJson, sizeText, sortedKeys } from '#core/safe-json.ts';
 import { type Secret, worthRedacting } from '#core/secrets.ts';
 import { utf8Length } from '#core/text-bytes.ts';
-import { parseSnapshot, type Snapshot } from './snapshot.ts';
-import { DEFAULT_SNAPSHOT_LIMITS, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type SnapshotLimits } from './snapshot-format.ts';
+import { parseSnapshot } from './snapshot.ts';
+import { DEFAULT_SNAPSHOT_LIMITS, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Snapshot, type SnapshotLimits } from './snapshot-format.ts';
 
 /**
  * A snapshot file: the snapshot's JSON with `sha256` (of the rest of the document) after its

@@ -1,5 +1,23 @@
+import { z } from 'zod';
+import { symbolSchema } from '#core/kg/symbol.ts';
+import { tripleSchema } from '#core/kg/triple.ts';
+import { provenanceRecordSchema } from '#core/kg/provenance.ts';
+import { documentSchema } from '#core/kg/document.ts';
+import { sessionRecordSchema } from '#core/store/session.ts';
+import { cycleRecordSchema } from '#core/records/cycle.ts';
+import { episodeSchema } from '#core/records/episode.ts';
+import { goalSchema } from '#core/records/goal.ts';
+import { memoryEntrySchema } from '#core/records/memory-entry.ts';
+import { approvalSchema } from '#core/records/approval.ts';
+import { questionSchema } from '#core/records/question.ts';
+import { scratchNoteSchema } from '#core/records/scratch-note.ts';
+import { psycheVersionSchema } from '#core/records/psyche-version.ts';
+import { planSchema } from '#core/records/plan.ts';
+import { reflectionSchema } from '#core/records/reflection.ts';
+import { personaBundleSchema } from '#core/personas/persona-bundle.ts';
+
 /**
- * A session snapshot: one JSON document holding a whole session (snapshot.ts: what is in it;
+ * A session snapshot: one JSON document holding a whole session (this file: what is in it; snapshot.ts: reading and writing it;
  * snapshot-file.ts: the file around it, its hash, gzip and limits). The UI reads the version too.
  */
 export const SNAPSHOT_FORMAT = 'anima-snapshot';
@@ -22,3 +40,29 @@ export const MAX_SNAPSHOT_BYTES = 256 * 2 ** 20;
 /** The limits a snapshot file is read and written under: the same for both (tests pass smaller ones). */
 export type SnapshotLimits = { maxBytes: number };
 export const DEFAULT_SNAPSHOT_LIMITS: SnapshotLimits = { maxBytes: MAX_SNAPSHOT_BYTES };
+
+/** What a snapshot holds: the session, its graph, and every agent record, each part strict. */
+export const snapshotSchema = z
+  .object({
+    format: z.literal(SNAPSHOT_FORMAT),
+    version: z.literal(SNAPSHOT_VERSION),
+    // The worn persona is the device catalog's (by a local id): a snapshot carries it whole instead.
+    session: sessionRecordSchema.omit({ personaId: true }),
+    persona: personaBundleSchema.optional(),
+    symbols: z.array(symbolSchema.strict()),
+    triples: z.array(tripleSchema.strict()),
+    provenance: z.array(provenanceRecordSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
+    goals: z.array(goalSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
+    workingMemory: z.array(memoryEntrySchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
+    cycles: z.array(cycleRecordSchema.omit({ sessionId: true }).strict()),
+    episodes: z.array(episodeSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
+    psyches: z.array(psycheVersionSchema.omit({ sessionId: true, id: true }).strict()),
+    approvals: z.array(approvalSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
+    questions: z.array(questionSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
+    documents: z.array(documentSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
+    notes: z.array(scratchNoteSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
+    plans: z.array(planSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
+    reflections: z.array(reflectionSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
+  })
+  .strict();
+export type Snapshot = z.infer<typeof snapshotSchema>;

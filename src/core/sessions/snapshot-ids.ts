@@ -1,7 +1,7 @@
-import { scratchNoteName } from '#core/agent/scratch-note.ts';
+import { scratchNoteName } from '#core/goals/scratch-note.ts';
 import { actionDigest } from '#core/tools/action-digest.ts';
 import { TOOLS } from '#core/tools/registry.ts';
-import type { Snapshot } from './snapshot.ts';
+import type { Snapshot } from './snapshot-format.ts';
 
 /** The snapshot's parts whose rows have database-wide ids (IndexedDB key generators shared by every session). */
 export const NUMBERED_PARTS = ['provenance', 'goals', 'workingMemory', 'episodes', 'approvals', 'questions', 'documents', 'notes', 'plans', 'reflections'] as const;

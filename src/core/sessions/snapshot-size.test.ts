@@ -3,9 +3,9 @@ import type { Result } from '#core/result.ts';
 import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 import { AnimaDatabase } from '#core/store/database.ts';
 import { loadGraph } from '#core/store/kg-repository.ts';
-import { exportSnapshot, restoreSnapshot, type Snapshot } from './snapshot.ts';
+import { exportSnapshot, restoreSnapshot } from './snapshot.ts';
+import type { Snapshot, SnapshotLimits } from './snapshot-format.ts';
 import { readSnapshotFile, snapshotFileBytes } from './snapshot-file.ts';
-import type { SnapshotLimits } from './snapshot-format.ts';
 import { sessionSnapshotBytes } from './snapshot-size.ts';
 
 /** A snapshot's file as text, or the reader's refusal. */

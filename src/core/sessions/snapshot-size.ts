@@ -37,7 +37,7 @@ export async function sessionSnapshotBytes(db: AnimaDatabase, graph: KnowledgeGr
   bytes += rowBytes(session);
   const persona = session.personaId !== undefined ? await db.personas.get(session.personaId) : undefined;
   // The persona code (card and bundle reading) is fetched only for a session that wears one.
-  if (persona) bytes += rowBytes(await (await import('#core/service/persona-files-service.ts')).personaBundleOf(db, persona));
+  if (persona) bytes += rowBytes(await (await import('#core/personas/persona-catalog-read.ts')).personaBundleOf(db, persona));
   for (const rows of sessionRowsBesideGraph(db, sessionId)) await rows.each((row) => (bytes += rowBytes(row)));
   return bytes;
 }

@@ -5,7 +5,7 @@ import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 import { AnimaDatabase } from '#core/store/database.ts';
 import { exportSnapshot, parseSnapshot, restoreSnapshot } from './snapshot.ts';
 import { SNAPSHOT_VERSION } from './snapshot-format.ts';
-import { defaultPsyche } from '#core/psyche/psyche.ts';
+import { defaultPsyche } from '#core/records/psyche.ts';
 import { addPsycheVersion, currentPsyche } from '#core/psyche/psyche-store.ts';
 
 async function sessionWithFacts() {

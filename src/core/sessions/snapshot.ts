@@ -1,56 +1,15 @@
 import { z } from 'zod';
-import { symbolKey, symbolSchema } from '#core/kg/symbol.ts';
-import { tripleSchema } from '#core/kg/triple.ts';
+import { symbolKey } from '#core/kg/symbol.ts';
 import { type Problem, problemsFromZod, type Result } from '#core/result.ts';
 import { KnowledgeGraph } from '#core/kg/graph.ts';
 import { ACTIVE_SESSION_KEY, type AnimaDatabase, deleteSessionRows, sessionTables, type StoreTable } from '#core/store/database.ts';
 import { relabelNumberedNames } from '#core/kg/names.ts';
 import { chunksOfGraph } from '#core/store/graph-chunks.ts';
 import { readGraphRows } from '#core/store/kg-repository.ts';
-import { provenanceRecordSchema } from '#core/kg/provenance.ts';
-import { sessionRecordSchema } from '#core/store/session.ts';
-import { cycleRecordSchema } from '#core/agent/cycle.ts';
-import { episodeSchema } from '#core/agent/episodes.ts';
-import { goalSchema } from '#core/agent/goal.ts';
-import { memoryEntrySchema } from '#core/agent/working-memory.ts';
-import { approvalSchema } from '#core/agent/approval.ts';
-import { questionSchema } from '#core/agent/question.ts';
-import { documentSchema } from '#core/kg/document.ts';
-import { scratchNoteSchema } from '#core/agent/scratch-note.ts';
-import { psycheVersionSchema } from '#core/psyche/psyche-version.ts';
-import { planSchema } from '#core/agent/plan.ts';
-import { reflectionSchema } from '#core/agent/reflection.ts';
 import { psycheHistory } from '#core/psyche/psyche-store.ts';
 import { NUMBERED_PARTS, type NumberedPart, renumberSnapshot } from './snapshot-ids.ts';
-import { personaBundleSchema } from '#core/personas/persona-bundle.ts';
-import { personaBundleOf } from '#core/service/persona-files-service.ts';
-import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot-format.ts';
-
-
-export const snapshotSchema = z
-  .object({
-    format: z.literal(SNAPSHOT_FORMAT),
-    version: z.literal(SNAPSHOT_VERSION),
-    // The worn persona is the device catalog's (by a local id): a snapshot carries it whole instead.
-    session: sessionRecordSchema.omit({ personaId: true }),
-    persona: personaBundleSchema.optional(),
-    symbols: z.array(symbolSchema.strict()),
-    triples: z.array(tripleSchema.strict()),
-    provenance: z.array(provenanceRecordSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
-    goals: z.array(goalSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
-    workingMemory: z.array(memoryEntrySchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
-    cycles: z.array(cycleRecordSchema.omit({ sessionId: true }).strict()),
-    episodes: z.array(episodeSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
-    psyches: z.array(psycheVersionSchema.omit({ sessionId: true, id: true }).strict()),
-    approvals: z.array(approvalSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
-    questions: z.array(questionSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
-    documents: z.array(documentSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
-    notes: z.array(scratchNoteSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
-    plans: z.array(planSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
-    reflections: z.array(reflectionSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
-  })
-  .strict();
-export type Snapshot = z.infer<typeof snapshotSchema>;
+import { personaBundleOf } from '#core/personas/persona-catalog-read.ts';
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Snapshot, snapshotSchema } from './snapshot-format.ts';
 
 /**
  * Reads a session out of the database as a snapshot, in a stable order, each part's rows numbered

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anima } from '../../cli/testing/run-anima.ts';
-import { defaultPsyche } from '#core/psyche/psyche.ts';
+import { defaultPsyche } from '#core/records/psyche.ts';
 import { synsetIri, wordnetEndpoint } from '#core/testing/sparql-endpoint.ts';
 import { testService } from '#core/testing/test-database.ts';
 import { DEFAULT_ENDPOINT, type SparqlEndpoint } from './endpoint.ts';

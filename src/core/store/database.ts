@@ -1,17 +1,17 @@
 import { type Collection, Dexie, type DexieOptions, type EntityTable, type Table } from 'dexie';
-import type { CycleRecord } from '#core/agent/cycle.ts';
-import type { Episode } from '#core/agent/episodes.ts';
-import type { Goal } from '#core/agent/goal.ts';
-import type { MemoryEntry } from '#core/agent/working-memory.ts';
-import type { Approval } from '#core/agent/approval.ts';
-import type { Question } from '#core/agent/question.ts';
+import type { CycleRecord } from '#core/records/cycle.ts';
+import type { Episode } from '#core/records/episode.ts';
+import type { Goal } from '#core/records/goal.ts';
+import type { MemoryEntry } from '#core/records/memory-entry.ts';
+import type { Approval } from '#core/records/approval.ts';
+import type { Question } from '#core/records/question.ts';
 import type { DocumentRecord } from '#core/kg/document.ts';
-import type { ScratchNote } from '#core/agent/scratch-note.ts';
-import type { Plan } from '#core/agent/plan.ts';
-import type { Reflection } from '#core/agent/reflection.ts';
-import type { PsycheVersion } from '#core/psyche/psyche-version.ts';
-import type { GgufModelRecord } from '#core/llm/gguf-model.ts';
-import type { WebLlmModelRecord } from '#core/llm/webllm-models.ts';
+import type { ScratchNote } from '#core/records/scratch-note.ts';
+import type { Plan } from '#core/records/plan.ts';
+import type { Reflection } from '#core/records/reflection.ts';
+import type { PsycheVersion } from '#core/records/psyche-version.ts';
+import type { GgufModelRecord } from '#core/records/gguf-model.ts';
+import type { WebLlmModelRecord } from '#core/records/webllm-model.ts';
 import type {
   ArcRecord,
   ArcStageRecord,
@@ -26,7 +26,7 @@ import type {
   SkillRecord,
   StagePartLink,
   TraitRecord,
-} from '#core/personas/catalog.ts';
+} from '#core/records/persona-catalog.ts';
 import type { SymbolChunkRecord, TripleChunkRecord } from './graph-chunks.ts';
 import { UPGRADES } from './migrations.ts';
 import type { ProvenanceRecord } from '#core/kg/provenance.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { agentSettingsSchema } from '#core/agent/agent-settings.ts';
+import { agentSettingsSchema } from '#core/records/agent-settings.ts';
 import { modelSettingsSchema } from '#core/llm/model-settings.ts';
 import { nameSchema, sessionIdSchema } from '#core/names.ts';
 import { MAX_ENDPOINTS, sparqlEndpointSchema } from '#core/sparql/endpoint.ts';

@@ -1,5 +1,5 @@
 import { type FactKind, factKindOf } from './fact-kind.ts';
-import { plainText } from './plain-text.ts';
+import { plainText } from '#core/plain-text.ts';
 import type { FindingOrigin, SynthesisInput } from './synthesis-input.ts';
 
 /** One fact ready to render: labels made plain (one line each), its kind and origin. */

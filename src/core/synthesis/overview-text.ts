@@ -1,7 +1,7 @@
 import { countText } from '#core/count-text.ts';
 import type { Grammar, OverviewPlaceholder } from './grammar.ts';
 import type { OutlineOverview } from './outline.ts';
-import { plainText } from './plain-text.ts';
+import { plainText } from '#core/plain-text.ts';
 import type { SynthesisPersona } from './synthesis-input.ts';
 import { fillTemplate } from './template.ts';
 

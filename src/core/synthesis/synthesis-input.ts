@@ -1,4 +1,4 @@
-import type { GoalStatus } from '#core/agent/goal.ts';
+import type { GoalStatus } from '#core/records/goal.ts';
 
 /** How a fact came to be known: imported or asserted, inferred by a rule, or proposed (analogy, model) and unconfirmed. */
 export type FindingOrigin = 'stated' | 'derived' | 'proposed';

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import type { ModelSettings } from '#core/llm/model-settings.ts';
 import type { LlmProvider } from '#core/llm/provider.ts';
-import { type Bottleneck, bottleneckSchema, structuredCall } from '#core/llm/structured-call.ts';
+import { structuredCall } from '#core/llm/structured-call.ts';
+import { type Bottleneck, bottleneckSchema } from '#core/records/model-use.ts';
 import type { UsageBudget } from '#core/llm/usage-budget.ts';
-import { type ModelUse, modelUseOf } from '#core/tools/model-facts.ts';
+import { modelUseOf } from '#core/tools/model-facts.ts';
+import type { ModelUse } from '#core/records/model-use.ts';
 import type { SynthesisInput } from './synthesis-input.ts';
 
 const MAX_PROSE_CHARS = 6000;

@@ -1,4 +1,4 @@
-import { defaultPsyche, type Psyche } from '#core/psyche/psyche.ts';
+import { defaultPsyche, type Psyche } from '#core/records/psyche.ts';
 
 /** A base psyche unlike any file in the tests, so a test of psyche.toml sees which values came from the file. */
 export function otherBase(): Psyche {

@@ -1,4 +1,4 @@
-import type { CycleRecord } from '#core/agent/cycle.ts';
+import type { CycleRecord } from '#core/records/cycle.ts';
 import { runCycle } from '#core/agent/run-cycle.ts';
 import { SimilarityIndex } from '#core/kg/similarity.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';

@@ -1,7 +1,8 @@
 import type { ChatEngine, EngineCallOptions, EngineRequest } from '#core/llm/chat-engine.ts';
-import { answerDecodingSchemas } from '#core/llm/answer-schemas.ts';
+import { answerDecodingSchemas } from '#core/agent/answer-schemas.ts';
 import { EngineKeeper, type KeeperLoadOptions, type LoadedEngine } from '#core/llm/engine-keeper.ts';
-import type { LoadProgress, WebLlmHost } from '#core/llm/webllm-host.ts';
+import type { WebLlmHost } from '#core/llm/webllm-host.ts';
+import type { LoadProgress } from '#core/llm/chat-engine.ts';
 import type { GpuReport, WebLlmModelSpec } from '#core/llm/webllm-models.ts';
 import { cancelled } from '#core/llm/provider.ts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { sentencesOf, singular, wordsOfText } from '#core/kg/sentence-facts.ts';
-import { asksForNotes, NOTES_PENDING, scratchNoteName, scratchNoteText } from '#core/agent/scratch-note.ts';
+import { asksForNotes, NOTES_PENDING, scratchNoteName, scratchNoteText } from '#core/goals/scratch-note.ts';
 import { describeAction } from '#core/psyche/shadow.ts';
 import { goalWords } from './goal-words.ts';
 import type { Tool, ToolState } from './tool.ts';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { CycleRecord } from '#core/api.ts';
-import { requestedChangesOf } from '#core/agent/requested-change.ts';
+import { requestedChangesOf } from '#core/kg/requested-change.ts';
 import { AnimaDatabase } from '#core/store/database.ts';
 import { loadGraph } from '#core/store/kg-repository.ts';
 import { freshIndexedDb, testService } from '#core/testing/test-database.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describeAction } from '#core/psyche/shadow.ts';
-import { heldTriple, isChangeMade, MAX_REQUESTED_CHANGES, type RequestedChange, requestedChangeSchema } from '#core/agent/requested-change.ts';
+import { heldTriple, isChangeMade, MAX_REQUESTED_CHANGES, type RequestedChange, requestedChangeSchema } from '#core/kg/requested-change.ts';
 import type { FactIds, Tool } from './tool.ts';
 
 const NAME = 'kg_mutate';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { recallEpisodes } from '#core/agent/episodes.ts';
+import { recallEpisodes } from '#core/memory/episodes.ts';
 import type { Tool } from './tool.ts';
 
 /** Recalls the episodes relevant to the goal: what earlier work on these symbols taught. */

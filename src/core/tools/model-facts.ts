@@ -1,40 +1,14 @@
 import { z } from 'zod';
-import type { ModelSettings } from '#core/llm/model-settings.ts';
 import type { LlmProvider } from '#core/llm/provider.ts';
-import { type Attempt, type Bottleneck, bottleneckSchema, structuredCall } from '#core/llm/structured-call.ts';
-import type { UsageBudget } from '#core/llm/usage-budget.ts';
+import { type Attempt, structuredCall } from '#core/llm/structured-call.ts';
+import { type Bottleneck, bottleneckSchema } from '#core/records/model-use.ts';
 import { METADATA_PREFIX } from '#core/kg/symbol.ts';
 import type { Triple } from '#core/kg/triple.ts';
 import type { GraphBatch, GraphDelta } from '#core/kg/graph.ts';
 import type { ProvenanceDraft } from '#core/kg/provenance.ts';
 import { domainTriplesAround, type FactIds, type GraphChange, type ToolOutcome, type ToolState } from './tool.ts';
-
-/** The model a run bound, as the tools reach it. */
-export type ModelAccess = {
-  provider: LlmProvider;
-  /** The run's limits: every call draws from them. */
-  budget: UsageBudget;
-  /** The same first message on every call (who the agent is, its tools), so a prefix cache (llama.cpp's) can reuse it; WebLLM's reuses only a continued conversation. */
-  system: string;
-  /** Facts a model adds stay at or below this confidence. */
-  confidenceCap: number;
-  /** The session's model settings: every call samples with them, under what the call itself sets. */
-  settings?: ModelSettings;
-  signal?: AbortSignal;
-};
-
-/** What a tool's model calls used, and the bottleneck they ended in, if any: kept on the cycle record. */
-export const modelUseSchema = z.object({
-  provider: z.string(),
-  model: z.string(),
-  requests: z.number().int().nonnegative(),
-  promptTokens: z.number().int().nonnegative(),
-  completionTokens: z.number().int().nonnegative(),
-  /** Each request's tokens, in order (a tool call, a retry, the answer); absent in records written before they were kept. */
-  steps: z.array(z.object({ promptTokens: z.number().int().nonnegative(), completionTokens: z.number().int().nonnegative() })).optional(),
-  bottleneck: bottleneckSchema.optional(),
-});
-export type ModelUse = z.infer<typeof modelUseSchema>;
+import type { ModelUse } from '#core/records/model-use.ts';
+import type { ModelAccess } from '#core/llm/model-access.ts';
 
 /** What a model was asked for one answer: each request's tokens, and their sums. */
 export function modelUseOf(provider: Pick<LlmProvider, 'name' | 'model'>, attempts: readonly Attempt[]): ModelUse {

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { decisiveVeto, describeAction, judgeAction } from '#core/psyche/shadow.ts';
 import type { ChatMessage } from '#core/llm/provider.ts';
-import { type Attempt, bottleneckSchema, budgetExhausted, structuredCall } from '#core/llm/structured-call.ts';
+import { type Attempt, budgetExhausted, structuredCall } from '#core/llm/structured-call.ts';
+import { bottleneckSchema } from '#core/records/model-use.ts';
 import { kgQuery } from './kg-query.ts';
 import { memoryRecall } from './memory-recall.ts';
-import { type FactsAnswer, factsAnswerSchema, type ModelAccess, modelUseOf } from './model-facts.ts';
+import { type FactsAnswer, factsAnswerSchema, modelUseOf } from './model-facts.ts';
+import type { ModelAccess } from '#core/llm/model-access.ts';
 import { type AgentTool, defineTool, shadowViewOf, type ToolOutcome, type ToolState } from './tool.ts';
 
 /**

@@ -3,7 +3,8 @@ import { BUILT_IN_RULES, type Derivation, derivationProvenance } from '#core/kg/
 import { shortestPath, transitiveChains } from '#core/kg/traversal.ts';
 import { GraphVocabulary } from '#core/kg/vocabulary.ts';
 import { factIdsOf, type FactIds, type Tool, type ToolOutcome, type ToolState } from './tool.ts';
-import { bottleneckOutcome, goalContextOf, type ModelAccess, modelFactsChange } from './model-facts.ts';
+import { bottleneckOutcome, goalContextOf, modelFactsChange } from './model-facts.ts';
+import type { ModelAccess } from '#core/llm/model-access.ts';
 import { askWithTools } from './model-steps.ts';
 
 const TRANSITIVE = BUILT_IN_RULES.filter((rule) => rule.kind === 'transitive').map((rule) => rule.predicate);

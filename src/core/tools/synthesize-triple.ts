@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { proposeByAnalogy } from '#core/kg/analogy.ts';
 import type { FactIds, Tool, ToolOutcome, ToolState } from './tool.ts';
-import { askForFacts, bottleneckOutcome, goalContextOf, type ModelAccess, modelFactsChange } from './model-facts.ts';
+import { askForFacts, bottleneckOutcome, goalContextOf, modelFactsChange } from './model-facts.ts';
+import type { ModelAccess } from '#core/llm/model-access.ts';
 
 /** Hypotheses by analogy are kept well below stated facts until something confirms them. */
 export const ANALOGY_CONFIDENCE_CAP = 0.7;

@@ -3,8 +3,8 @@ import { factsOfText, singular, wordsOfText } from '#core/kg/sentence-facts.ts';
 import { goalWords } from './goal-words.ts';
 import type { FactIds, Tool, ToolState } from './tool.ts';
 import { askForFacts, assertModelFacts, bottleneckOutcome, modelProvenance } from './model-facts.ts';
-import type { Bottleneck } from '#core/llm/structured-call.ts';
-import type { ModelUse } from './model-facts.ts';
+import type { Bottleneck } from '#core/records/model-use.ts';
+import type { ModelUse } from '#core/records/model-use.ts';
 
 /** How much of a document one model call reads (about 1,500 tokens, room left in a 4k context). */
 export const MODEL_READ_CHARACTERS = 6000;

@@ -1,27 +1,19 @@
 import { z } from 'zod';
-import type { Episode } from '#core/agent/episodes.ts';
+import type { Episode } from '#core/records/episode.ts';
 import type { ReadableDocument } from '#core/kg/document.ts';
 import type { WebAccess } from './web-access.ts';
-import type { Criteria, Goal } from '#core/agent/goal.ts';
+import type { Criteria } from '#core/goals/goal.ts';
+import type { Goal } from '#core/records/goal.ts';
 import type { GraphDelta, KnowledgeGraph } from '#core/kg/graph.ts';
 import type { SimilarityIndex } from '#core/kg/similarity.ts';
 import type { Triple } from '#core/kg/triple.ts';
 import type { ProvenanceDraft } from '#core/kg/provenance.ts';
 import type { ReachableEndpoint } from '#core/sparql/endpoint.ts';
-
-import type { Archetype, Psyche } from '#core/psyche/psyche.ts';
+import type { Capability, DangerLevel } from '#core/records/capability.ts';
+import type { Archetype, Psyche } from '#core/records/psyche.ts';
 import type { ShadowAction } from '#core/psyche/shadow.ts';
-import type { ModelAccess, ModelUse } from './model-facts.ts';
-
-/** How much harm a tool can do, in increasing order (a shadow pattern's threshold compares on this order). */
-export const DANGER_LEVELS = ['safe', 'cautious', 'dangerous', 'critical'] as const;
-export const dangerLevelSchema = z.enum(DANGER_LEVELS);
-export type DangerLevel = z.infer<typeof dangerLevelSchema>;
-
-/** What a tool touches; shadow patterns can trigger on these. */
-export const CAPABILITIES = ['readKg', 'writeKg', 'readFiles', 'writeFiles', 'network', 'processExec', 'user', 'reason', 'similarity', 'provenance', 'memory', 'llm'] as const;
-export const capabilitySchema = z.enum(CAPABILITIES);
-export type Capability = z.infer<typeof capabilitySchema>;
+import type { ModelAccess } from '#core/llm/model-access.ts';
+import type { ModelUse } from '#core/records/model-use.ts';
 
 /** A fact as ids: subject, predicate, object. */
 export type FactIds = [number, number, number];

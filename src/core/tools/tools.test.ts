@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { graphOf } from '#core/testing/graph-of.ts';
-import { parseCriteria, type Goal, goalSymbols } from '#core/agent/goal.ts';
+import { parseCriteria, goalSymbols } from '#core/goals/goal.ts';
+import type { Goal } from '#core/records/goal.ts';
 import { KnowledgeGraph } from '#core/kg/graph.ts';
 import { SimilarityIndex } from '#core/kg/similarity.ts';
 import { TOOLS } from './registry.ts';

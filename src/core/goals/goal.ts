@@ -1,63 +1,10 @@
-import { z } from 'zod';
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import { parseQuery, type TriplePattern } from '#core/kg/query.ts';
 import type { Problem, Result } from '#core/result.ts';
-import { goalTextSchema } from '#core/names.ts';
-import { type RequestedChange, requestedChangesOf } from './requested-change.ts';
+import { type RequestedChange, requestedChangesOf } from '#core/kg/requested-change.ts';
 import { singular } from '#core/kg/sentence-facts.ts';
-import { answerSchema } from '#core/questions/answer-schema.ts';
 import { looksLikeQuestion } from '#core/questions/question-form.ts';
-
-/** `failed`: it cannot be met (refused, or cancelled by the user); `abandoned`: the agent gave up on it (seed 000). */
-export const goalStatusSchema = z.enum(['active', 'suspended', 'waiting', 'completed', 'failed', 'abandoned']);
-export type GoalStatus = z.infer<typeof goalStatusSchema>;
-
-/** Whether a goal has ended: nothing works on it any more, and its status stays. */
-export function hasGoalEnded(status: GoalStatus): boolean {
-  return status === 'completed' || status === 'failed' || status === 'abandoned';
-}
-
-/** A fact found for a goal, as symbol ids (the graph holds its confidence and provenance). */
-export const findingSchema = z.tuple([z.number().int(), z.number().int(), z.number().int()]);
-
-/** What the agent pursues. Criteria are keywords, or a pattern with a minimum count (`?x is-a mammal, at least 5`). */
-export const goalSchema = z.object({
-  id: z.number().int().optional(),
-  sessionId: z.string(),
-  description: goalTextSchema.min(1),
-  successCriteria: goalTextSchema,
-  priority: z.number().int().min(0).max(255),
-  status: goalStatusSchema,
-  parentId: z.number().int().optional(),
-  cyclesWorked: z.number().int().nonnegative(),
-  lastProgressCycle: z.number().int().nonnegative(),
-  stallThreshold: z.number().int().positive(),
-  /** Why a goal ended (completed, failed, abandoned) or waits (suspended; waiting: for the user's approval). */
-  statusReason: z.string().optional(),
-  /** Domain facts its tool calls returned or derived, in the order found, without repeats. */
-  findings: z.array(findingSchema),
-  /** The graph's triple count when the rules last ran around this goal (unchanged graph: nothing new to infer). */
-  inferredAtTripleCount: z.number().int().nonnegative().optional(),
-  /** How many of its findings its scratch note holds (a goal that asks for notes; see scratch-note.ts). */
-  notedFindings: z.number().int().nonnegative().optional(),
-  /** The addresses http_fetch fetched for it (each once). */
-  fetchedUrls: z.array(z.string()).optional(),
-  /** The goal's own cycle count when it last asked the user a question. */
-  askedAtCycle: z.number().int().nonnegative().optional(),
-  /** Actions the shadow vetoed for it (as `tool=... input=...`): left out while a veto still forbids them. */
-  blockedActions: z.array(z.string()).optional(),
-  /** Actions the user denied for it: left out for good. */
-  deniedActions: z.array(z.string()).optional(),
-  /** How many plans were made for it (the next plan's attempt number), and how many of them failed. */
-  plansMade: z.number().int().nonnegative().optional(),
-  plansFailed: z.number().int().nonnegative().optional(),
-  /** The tools chosen for it, most recent first (the recency and novelty of scoring). */
-  toolsUsed: z.array(z.string()),
-  /** A goal that asks a question: its answer as the graph gave it, once read (see ../questions/). */
-  answer: answerSchema.optional(),
-  createdAt: z.number(),
-});
-export type Goal = z.infer<typeof goalSchema>;
+import type { Goal } from '#core/records/goal.ts';
 
 export const DEFAULT_STALL_THRESHOLD = 5;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addToMemory, consultedEntries, type MemoryEntry, retention } from './working-memory.ts';
+import { addToMemory, consultedEntries, retention } from './working-memory.ts';
+import type { MemoryEntry } from '#core/records/memory-entry.ts';
 
 const entry = (id: number, overrides: Partial<MemoryEntry> = {}): MemoryEntry => ({
   id,

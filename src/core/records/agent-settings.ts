@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Result } from '#core/result.ts';
 import { DEFAULT_MAX_FAILED_PLANS } from './plan.ts';
-import { DEFAULT_CONSOLIDATION_THRESHOLD, DEFAULT_MEMORY_CAPACITY, MAX_MEMORY_CAPACITY, MIN_MEMORY_CAPACITY } from './working-memory.ts';
+import { DEFAULT_CONSOLIDATION_THRESHOLD, DEFAULT_MEMORY_CAPACITY, MAX_MEMORY_CAPACITY, MIN_MEMORY_CAPACITY } from './memory-entry.ts';
 
 /**
  * How a session's loop plans and reflects (DESIGN section 8), for engineers who study and tune

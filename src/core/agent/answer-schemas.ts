@@ -2,8 +2,8 @@ import type { z } from 'zod';
 import { voicedAnswerSchema } from '#core/synthesis/voiced-findings.ts';
 import { factsAnswerSchema } from '#core/tools/model-facts.ts';
 import { STEP_ENVELOPE } from '#core/tools/model-steps.ts';
-import { decodingSchemaOf } from './decoding-schema.ts';
-import { CHECK_SCHEMA } from './endpoint-check.ts';
+import { decodingSchemaOf } from '#core/llm/decoding-schema.ts';
+import { CHECK_SCHEMA } from '#core/llm/endpoint-check.ts';
 
 /**
  * Every schema the app asks a model to answer in, named for what it answers: a loaded engine

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { CycleRecord } from '#core/api.ts';
 import { AnimaDatabase } from '#core/store/database.ts';
 import { addPsycheVersion } from '#core/psyche/psyche-store.ts';
-import { defaultPsyche } from '#core/psyche/psyche.ts';
+import { defaultPsyche } from '#core/records/psyche.ts';
 import { TOOLS } from '#core/tools/registry.ts';
 import { shadowViewOf } from '#core/tools/tool.ts';
 import { exportSnapshot, parseSnapshot, restoreSnapshot } from '#core/sessions/snapshot.ts';

@@ -1,29 +1,8 @@
-import { z } from 'zod';
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
-import { plainText } from '#core/synthesis/plain-text.ts';
+import { plainText } from '#core/plain-text.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
-import type { Goal } from './goal.ts';
-
-/**
- * A note the agent writes in the session's scratch area (the `artifacts` table): the findings of
- * a goal that asks for notes, as Markdown, rewritten as the findings grow. The user reads it
- * as plain text and downloads it; it is never rendered as HTML.
- */
-export const scratchNoteSchema = z.object({
-  id: z.number().int().optional(),
-  sessionId: z.string(),
-  goalId: z.number().int(),
-  name: z.string().min(1).max(200),
-  mediaType: z.literal('text/markdown'),
-  text: z.string().max(1_000_000),
-  /** How many of the goal's findings the note holds (it is rewritten when there are more). */
-  findingsNoted: z.number().int().nonnegative(),
-  /** The cycle that last wrote it. */
-  cycle: z.number().int().nonnegative(),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-});
-export type ScratchNote = z.infer<typeof scratchNoteSchema>;
+import type { Goal } from '#core/records/goal.ts';
+import type { ScratchNote } from '#core/records/scratch-note.ts';
 
 /** A goal asks for notes in its own words: "Find mammals and keep notes", "Write a note on Mars", "Summarise what eats fish". */
 const ASKS_FOR_NOTES = /\b(?:note|notes|write|summary|summarise|summarize|report)\b/iu;

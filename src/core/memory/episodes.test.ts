@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { consolidate, type Episode, episodicEvidence, recallEpisodes } from './episodes.ts';
-import type { MemoryEntry } from './working-memory.ts';
+import { consolidate, episodicEvidence, recallEpisodes } from './episodes.ts';
+import type { Episode } from '#core/records/episode.ts';
+import type { MemoryEntry } from '#core/records/memory-entry.ts';
 
 const entry = (overrides: Partial<MemoryEntry>): MemoryEntry => ({
   sessionId: 's',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { KnowledgeGraph } from '#core/kg/graph.ts';
-import { factsOfText } from '#core/kg/sentence-facts.ts';
-import type { Triple } from '#core/kg/triple.ts';
+import type { KnowledgeGraph } from './graph.ts';
+import { factsOfText } from './sentence-facts.ts';
+import type { Triple } from './triple.ts';
 
 /** A change to the graph that a goal asks for in so many words: a fact to assert or to retract, as labels. */
 export const requestedChangeSchema = z.object({

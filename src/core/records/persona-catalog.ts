@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nameSchema } from '#core/names.ts';
-import { matchedTriggerText } from '#core/psyche/shadow.ts';
+import { matchedTriggerText } from './trigger-text.ts';
 import { nestingDepth } from '#core/safe-json.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { capabilitySchema, dangerLevelSchema } from '#core/tools/tool.ts';
+import { capabilitySchema, dangerLevelSchema } from './capability.ts';
 
 /** The four archetypes of DESIGN section 7; each tool belongs to at most one. */
 export const ARCHETYPES = ['sage', 'healer', 'explorer', 'guardian'] as const;

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { modelUseSchema } from './model-use.ts';
+
+/** How a cycle ended for its goal. */
+export const cycleOutcomeSchema = z.enum(['completed', 'advanced', 'no-change', 'failed', 'waiting']);
+export type CycleOutcome = z.infer<typeof cycleOutcomeSchema>;
+
+/** One cycle as the log keeps it: the four phases, every candidate's score, the choice and the outcome. */
+export const cycleRecordSchema = z.object({
+  sessionId: z.string(),
+  cycle: z.number().int().positive(),
+  goalId: z.number().int(),
+  startedAt: z.number(),
+  observe: z.string(),
+  orient: z.string(),
+  decide: z.string(),
+  act: z.string(),
+  candidates: z.array(z.object({ tool: z.string(), score: z.number().optional(), breakdown: z.string().optional(), skippedBecause: z.string().optional() })),
+  tool: z.string(),
+  input: z.unknown(),
+  outcome: cycleOutcomeSchema,
+  /** Why the goal's status changed in this cycle, when it did. */
+  statusChange: z.string().optional(),
+  /** When the shadow stopped the action: the veto pattern, why it fired, its provenance, and the approval it asked for. */
+  shadow: z.object({ pattern: z.string(), because: z.string(), provenanceId: z.number().int(), approvalId: z.number().int().optional() }).optional(),
+  /** When the tool asked a language model: which, what it used, and the bottleneck it ended in. */
+  model: modelUseSchema.optional(),
+});
+export type CycleRecord = z.infer<typeof cycleRecordSchema>;
