@@ -6,7 +6,7 @@
  */
 
 /** The core's areas, lowest first. `base` is the files directly in src/core (api.ts aside) and toml/. */
-const LAYERS = ['base', 'records', 'kg', 'store', 'psyche', 'llm', 'memory', 'goals', 'tools', 'synthesis', 'personas', 'agent', 'sessions', 'api', 'service', 'testing'];
+const LAYERS = ['base', 'records', 'kg', 'store', 'psyche', 'llm', 'memory', 'questions', 'goals', 'tools', 'synthesis', 'personas', 'agent', 'sessions', 'api', 'service', 'testing'];
 
 /** The path pattern of an area's files. */
 function areaPath(area) {
