@@ -1,5 +1,5 @@
 import { type AgentApi, withContractChecks } from '#core/api.ts';
-import type { ArcView } from '#core/personas/persona-contract.ts';
+import type { ArcView } from '#core/api/persona-contract.ts';
 import { quoteInput } from '#core/quote-input.ts';
 import { describeProblem, type Problem } from '#core/result.ts';
 import { createAgentService } from '#core/service/service.ts';

@@ -10,7 +10,7 @@ import {
   type AssembledPersonaView,
   type PersonaImportPreview,
   type PersonaSummary,
-} from '#core/personas/persona-contract.ts';
+} from '#core/api/persona-contract.ts';
 import { describeProblem, type Problem, problemsFromZod } from '#core/result.ts';
 import { createAgentService } from '#core/service/service.ts';
 import { type CliCatalog, openCatalog } from '../catalog-file.ts';

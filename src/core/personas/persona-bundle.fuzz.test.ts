@@ -6,7 +6,7 @@ import { fuzzCaseCount, runFuzzKind } from '#core/testing/fuzz.ts';
 import { jsonCaseText, refusalText } from '#core/testing/json-fuzz.ts';
 import { buildMentorCatalog } from '#core/testing/mentor-catalog.ts';
 import { testService } from '#core/testing/test-database.ts';
-import { MAX_IMPORT_BYTES } from './persona-contract.ts';
+import { MAX_IMPORT_BYTES } from '#core/api/persona-contract.ts';
 import { bundleText, readBundle } from './persona-bundle.ts';
 
 const CASES = fuzzCaseCount();

@@ -7,7 +7,7 @@ import { bundleFromCard, cardFromBundle } from '#core/personas/persona-card.ts';
 import { BUNDLE_FORMAT, bundleText, readBundle, type PersonaBundle } from '#core/personas/persona-bundle.ts';
 import { readJson } from '#core/safe-json.ts';
 import { decodeUtf8Text } from '#core/text-bytes.ts';
-import { MAX_IMPORT_BYTES, type PersonaImportPreview, type PersonaSummary } from '#core/personas/persona-contract.ts';
+import { MAX_IMPORT_BYTES, type PersonaImportPreview, type PersonaSummary } from '#core/api/persona-contract.ts';
 import { isPng, MAX_PNG_BYTES } from '#core/personas/png-text.ts';
 import { personaBundleOf } from '#core/personas/persona-catalog-read.ts';
 

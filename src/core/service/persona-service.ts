@@ -29,7 +29,7 @@ import {
   type personaContract,
   type SkillView,
   type TraitView,
-} from '#core/personas/persona-contract.ts';
+} from '#core/api/persona-contract.ts';
 import { personaFilesService, type Refusal } from './persona-files-service.ts';
 import { estimateTokens } from '#core/personas/token-estimate.ts';
 

@@ -10,7 +10,7 @@ import { type ReadableDocument, readableDocument } from '#core/kg/document.ts';
 import { type GraphLoadProgress, loadGraph, storeGraphDelta } from '#core/store/kg-repository.ts';
 import type { SnapshotLimits } from '#core/sessions/snapshot-format.ts';
 import type { SessionRecord } from '#core/store/session.ts';
-import type { SessionEvent } from '#core/session-watch-contract.ts';
+import type { SessionEvent } from '#core/api/session-watch-contract.ts';
 import type { ProviderReach } from '#core/llm/bind-provider.ts';
 import type { SharedWithGraph } from '#core/kg/import/join.ts';
 import { usablePrefixes } from '#core/kg/vocabulary.ts';

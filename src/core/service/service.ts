@@ -1,8 +1,8 @@
 import type { AgentMethod, AgentServiceImplementation } from '#core/api.ts';
 import { documentService } from './document-service.ts';
 import { kgService } from './kg-service.ts';
-import { personaContract } from '#core/personas/persona-contract.ts';
-import { sessionContract } from '#core/sessions/session-contract.ts';
+import { personaContract } from '#core/api/persona-contract.ts';
+import { sessionContract } from '#core/api/session-contract.ts';
 import { endpointContract } from '#core/sparql/endpoint-contract.ts';
 import { addSession, FIRST_SESSION_NAME } from './add-session.ts';
 import { sessionWatchService } from './session-watch-service.ts';

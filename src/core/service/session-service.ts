@@ -12,7 +12,7 @@ import type { SessionRecord } from '#core/store/session.ts';
 import { storedSecrets } from '#core/llm/stored-secrets.ts';
 import { exportCheckedSnapshot, exportSnapshot, restoreSnapshot } from '#core/sessions/snapshot.ts';
 import { readSnapshotFile, snapshotFileBytes, snapshotFileName } from '#core/sessions/snapshot-file.ts';
-import type { SessionView } from '#core/sessions/session-contract.ts';
+import type { SessionView } from '#core/api/session-contract.ts';
 
 type SessionMethods = 'sessionList' | 'sessionCreate' | 'sessionRename' | 'sessionDuplicate' | 'sessionDelete' | 'sessionSwitch' | 'sessionExport' | 'sessionImportCheck' | 'sessionImport' | 'sessionCheck';
 /** What importing a snapshot's persona needs of the catalog service. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { withContractChecks } from '#core/api.ts';
 import type { ChangeFeed } from '#core/change-feed.ts';
 import { createAgentService, type WriteAccess } from './service.ts';
-import type { SessionEvent } from '#core/session-watch-contract.ts';
+import type { SessionEvent } from '#core/api/session-watch-contract.ts';
 import { AnimaDatabase } from '#core/store/database.ts';
 import { freshIndexedDb } from '#core/testing/test-database.ts';
 
