@@ -138,6 +138,16 @@ const bytesSchema = z.custom<Uint8Array>((value) => value instanceof Uint8Array,
 const importData = z.union([z.string().max(MAX_IMPORT_BYTES, 'the file is over 8 MB'), bytesSchema.refine((bytes) => bytes.byteLength <= MAX_IMPORT_BYTES, 'the file is over 8 MB')]);
 const importArgs = z.object({ fileName: z.string().min(1).max(500), data: importData, asName: name.optional() });
 
+const LIBRARY_VERBS = ['create', 'update', 'delete', 'list', 'get'] as const;
+type LibraryVerb = (typeof LIBRARY_VERBS)[number];
+/** A library's methods under their API names: `create` of `part` is `partCreate`. */
+export type LibraryMethods<Kind extends string, Methods extends Record<LibraryVerb, unknown>> = { [Verb in LibraryVerb as `${Kind}${Capitalize<Verb>}`]: Methods[Verb] };
+
+/** Names a library's five methods as the API does, so the contract and the service map them in one place. */
+export function libraryMethodsOf<Kind extends string, Methods extends Record<LibraryVerb, unknown>>(kind: Kind, methods: Methods): LibraryMethods<Kind, Methods> {
+  return Object.fromEntries(LIBRARY_VERBS.map((verb) => [`${kind}${verb[0]!.toUpperCase()}${verb.slice(1)}`, methods[verb]])) as LibraryMethods<Kind, Methods>;
+}
+
 const library = <F extends z.ZodObject, V extends z.ZodType, T extends z.ZodType = z.ZodNever>(fields: F, view: V, typeFilter?: T) => ({
   create: { args: z.object({ fields: z.unknown() }), result: changed(view) },
   /** Changes the named item; a new name keeps every link. */
@@ -190,26 +200,10 @@ export const personaContract = {
   /** Sets the order (as listed), priority and pin of all the persona's parts at once: what dragging and pinning in the editor send. */
   personaArrangeParts: { args: z.object({ persona: name, parts: z.array(partLinkSchema.extend({ name })).max(1000) }), result: done },
 
-  partCreate: parts.create,
-  partUpdate: parts.update,
-  partDelete: parts.delete,
-  partList: parts.list,
-  partGet: parts.get,
-  traitCreate: traits.create,
-  traitUpdate: traits.update,
-  traitDelete: traits.delete,
-  traitList: traits.list,
-  traitGet: traits.get,
-  skillCreate: skills.create,
-  skillUpdate: skills.update,
-  skillDelete: skills.delete,
-  skillList: skills.list,
-  skillGet: skills.get,
-  guardrailCreate: guardrails.create,
-  guardrailUpdate: guardrails.update,
-  guardrailDelete: guardrails.delete,
-  guardrailList: guardrails.list,
-  guardrailGet: guardrails.get,
+  ...libraryMethodsOf('part', parts),
+  ...libraryMethodsOf('trait', traits),
+  ...libraryMethodsOf('skill', skills),
+  ...libraryMethodsOf('guardrail', guardrails),
 
   /** Creates an arc, optionally with its stages in order. */
   arcCreate: { args: z.object({ fields: z.unknown(), stages: z.array(z.unknown()).max(100).default([]) }), result: changed(arcViewSchema) },
