@@ -10,7 +10,7 @@ import { describeAction, judgeAction } from '#core/psyche/shadow.ts';
 import { normaliseForShadow } from '#core/records/trigger-text.ts';
 import { type AgentTool, type FactIds, shadowViewOf, type ToolOutcome, type ToolState } from '#core/tools/tool.ts';
 import type { ReachableEndpoint } from '#core/sparql/endpoint.ts';
-import { type Criteria, factsText, goalSymbols, keywordsOf, matchKeywords, parseCriteria } from '#core/goals/goal.ts';
+import { type Criteria, criteriaOfGoal, factsText, goalSymbols, matchKeywords } from '#core/goals/goal.ts';
 import type { Goal } from '#core/records/goal.ts';
 import { type EpisodicEvidence, episodicEvidence, recallEpisodes } from '#core/memory/episodes.ts';
 import type { Episode } from '#core/records/episode.ts';
@@ -94,9 +94,7 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
   const goal = active[0];
   if (!goal) return undefined;
   const { graph } = context;
-  const parsed = parseCriteria(goal.successCriteria, goal.description, (label) => graph.symbolByLabel(label) !== undefined);
-  // Criteria were checked when the goal was added; a goal stored by an older version falls back to its words.
-  const criteria: Criteria = parsed.ok ? parsed.value : { kind: 'keywords', keywords: keywordsOf(goal.description) };
+  const criteria = criteriaOfGoal(goal, graph);
   const symbols = symbolsOfGoal(graph, goal, criteria, context.questions);
   const label = (id: number) => graph.symbol(id)?.label ?? `#${id}`;
   const pressure = memoryPressure(context.memoryEntryCount, context.memoryCapacity);

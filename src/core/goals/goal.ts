@@ -64,6 +64,16 @@ export function parseCriteria(criteria: string, description: string, isKnown?: (
   return { ok: true, value: { kind: 'keywords', keywords } };
 }
 
+/**
+ * A stored goal's criteria as the cycle and its write-up read them: with the graph's own names
+ * (plurals as the graph spells them). Criteria were checked when the goal was added; a goal
+ * stored by an older version that no longer reads falls back to its description's words.
+ */
+export function criteriaOfGoal(goal: Pick<Goal, 'successCriteria' | 'description'>, graph: KnowledgeGraph): Criteria {
+  const parsed = parseCriteria(goal.successCriteria, goal.description, (label) => graph.symbolByLabel(label) !== undefined);
+  return parsed.ok ? parsed.value : { kind: 'keywords', keywords: keywordsOf(goal.description) };
+}
+
 /** Words longer than 3 letters, lower-cased, without repeats (the seed's keyword rule). */
 export function keywordsOf(text: string): string[] {
   return [...new Set(text.normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}-]+/u).filter((word) => word.length > 3))];

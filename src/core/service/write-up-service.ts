@@ -14,7 +14,7 @@ import { findingLine, writeInVoice } from '#core/synthesis/voiced-findings.ts';
 import { bindChosenProvider, sessionModelSettings } from './inference-service.ts';
 import { inferenceSettingsOf } from '#core/llm/inference-settings.ts';
 import { UsageBudget } from '#core/llm/usage-budget.ts';
-import { type Criteria, keywordsOf, parseCriteria } from '#core/goals/goal.ts';
+import { criteriaOfGoal } from '#core/goals/goal.ts';
 import type { Goal } from '#core/records/goal.ts';
 
 /** How a fact came to be, from the provenance it points to. */
@@ -37,8 +37,7 @@ async function synthesisInputOf(context: ServiceContext, graph: KnowledgeGraph, 
   const provenanceIds = [...new Set(triples.flatMap((triple) => (triple.provenanceId !== undefined ? [triple.provenanceId] : [])))];
   const records = await context.db.provenance.bulkGet(provenanceIds);
   const recordById = new Map(records.flatMap((record) => (record?.id !== undefined ? [[record.id, record] as const] : [])));
-  const parsed = parseCriteria(goal.successCriteria, goal.description, (label) => graph.symbolByLabel(label) !== undefined);
-  const criteria: Criteria = parsed.ok ? parsed.value : { kind: 'keywords', keywords: keywordsOf(goal.description) };
+  const criteria = criteriaOfGoal(goal, graph);
   const label = (id: number) => graph.symbol(id)?.label ?? `#${id}`;
 
   let isAnswer: (triple: (typeof triples)[number]) => boolean;
