@@ -10,7 +10,7 @@ import type { Secret } from '#core/secrets.ts';
 import { AnimaDatabase } from '#core/store/database.ts';
 import { exportCheckedSnapshot, restoreSnapshot } from '#core/sessions/snapshot.ts';
 import type { Snapshot, SnapshotLimits } from '#core/sessions/snapshot-format.ts';
-import { type ReadSnapshot, readSnapshotFile, snapshotFile } from '#core/sessions/snapshot-file.ts';
+import { type ReadSnapshot, readSnapshotFile, snapshotFile } from '#core/sessions/snapshot-encoding.ts';
 
 /** A database for one CLI command: in memory (fake-indexeddb), filled from and saved to a snapshot file. */
 export type CliDatabase = { db: AnimaDatabase; hadSnapshot: boolean };

@@ -11,7 +11,7 @@ import { checkSession } from '#core/sessions/session-check.ts';
 import type { SessionRecord } from '#core/store/session.ts';
 import { storedSecrets } from '#core/llm/stored-secrets.ts';
 import { exportCheckedSnapshot, exportSnapshot, restoreSnapshot } from '#core/sessions/snapshot.ts';
-import { readSnapshotFile, snapshotFileBytes, snapshotFileName } from '#core/sessions/snapshot-file.ts';
+import { readSnapshotFile, snapshotFileBytes, snapshotFileName } from '#core/sessions/snapshot-encoding.ts';
 import type { SessionView } from '#core/api/session-contract.ts';
 
 type SessionMethods = 'sessionList' | 'sessionCreate' | 'sessionRename' | 'sessionDuplicate' | 'sessionDelete' | 'sessionSwitch' | 'sessionExport' | 'sessionImportCheck' | 'sessionImport' | 'sessionCheck';

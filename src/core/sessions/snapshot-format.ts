@@ -18,7 +18,7 @@ import { personaBundleSchema } from '#core/personas/persona-bundle.ts';
 
 /**
  * A session snapshot: one JSON document holding a whole session (this file: what is in it; snapshot.ts: reading and writing it;
- * snapshot-file.ts: the file around it, its hash, gzip and limits). The UI reads the version too.
+ * snapshot-encoding.ts: the file around it, its hash, gzip and limits). The UI reads the version too.
  */
 export const SNAPSHOT_FORMAT = 'anima-snapshot';
 /**

@@ -5,7 +5,7 @@ import { AnimaDatabase } from '#core/store/database.ts';
 import { loadGraph } from '#core/store/kg-repository.ts';
 import { exportSnapshot, restoreSnapshot } from './snapshot.ts';
 import type { Snapshot, SnapshotLimits } from './snapshot-format.ts';
-import { readSnapshotFile, snapshotFileBytes } from './snapshot-file.ts';
+import { readSnapshotFile, snapshotFileBytes } from './snapshot-encoding.ts';
 import { sessionSnapshotBytes } from './snapshot-size.ts';
 
 /** A snapshot's file as text, or the reader's refusal. */

@@ -6,14 +6,14 @@ import { readJson } from '#core/safe-json.ts';
 import { fuzzCaseCount, runFuzzKind, type Random } from '#core/testing/fuzz.ts';
 import { jsonCaseText, refusalText } from '#core/testing/json-fuzz.ts';
 import { testService } from '#core/testing/test-database.ts';
-import { readSnapshotFile, snapshotFileBytes } from './snapshot-file.ts';
+import { readSnapshotFile, snapshotFileBytes } from './snapshot-encoding.ts';
 
 const CASES = fuzzCaseCount();
 /** Imports into the database are slower than reading: every 20th case goes through the service as well. */
 const DATABASE_EVERY = 20;
 const SNAPSHOT_KEYS = ['format', 'version', 'sha256', 'session', 'triples', 'symbols', 'goals', 'cycles', 'provenance', 'name', 'id', 'label', 'subject', 'confidence'];
 
-/** The hash a snapshot file carries, over its canonical JSON without it (as snapshot-file.ts makes it). */
+/** The hash a snapshot file carries, over its canonical JSON without it (as snapshot-encoding.ts makes it). */
 function withHash(document: Record<string, unknown>): Record<string, unknown> {
   const sorted = (item: unknown): unknown =>
     Array.isArray(item) ? item.map(sorted) : typeof item === 'object' && item !== null ? Object.fromEntries(Object.keys(item).sort().map((key) => [key, sorted((item as Record<string, unknown>)[key])])) : item;

@@ -6,7 +6,7 @@ import { testService } from '#core/testing/test-database.ts';
 import { MAX_JSON_DEPTH } from '#core/safe-json.ts';
 import { exportSnapshot } from './snapshot.ts';
 import type { Snapshot, SnapshotLimits } from './snapshot-format.ts';
-import { readSnapshotFile, snapshotFileBytes } from './snapshot-file.ts';
+import { readSnapshotFile, snapshotFileBytes } from './snapshot-encoding.ts';
 
 /** A snapshot's file as text, or the reader's refusal. */
 const fileText = async (snapshot: Snapshot, limits?: SnapshotLimits): Promise<Result<string>> => {

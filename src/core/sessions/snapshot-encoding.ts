@@ -7,7 +7,7 @@ import { DEFAULT_SNAPSHOT_LIMITS, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Snapsh
 
 /**
  * A snapshot file: the snapshot's JSON with `sha256` (of the rest of the document) after its
- * version, optionally gzipped. This module writes and reads the file; snapshot.ts holds what is in it.
+ * version, optionally gzipped. This module writes and reads the file; snapshot-format.ts holds what is in it.
  */
 
 /** What the reader says of a snapshot over the limit, and the writer of one it will not write. */
