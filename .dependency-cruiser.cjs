@@ -6,7 +6,7 @@
  */
 
 /** The core's areas, lowest first. `base` is the files directly in src/core (api.ts aside) and toml/. */
-const LAYERS = ['base', 'records', 'kg', 'store', 'psyche', 'llm', 'memory', 'questions', 'goals', 'tools', 'synthesis', 'personas', 'agent', 'sessions', 'api', 'service', 'testing'];
+const LAYERS = ['base', 'records', 'kg', 'store', 'sparql', 'psyche', 'llm', 'memory', 'questions', 'goals', 'tools', 'synthesis', 'personas', 'agent', 'sessions', 'api', 'service', 'testing'];
 
 /** The path pattern of an area's files. */
 function areaPath(area) {
@@ -57,9 +57,9 @@ module.exports = {
     },
     {
       name: 'core-stays-core',
-      comment: 'The core runs in the worker and in Node: it never imports the UI, the CLI, the client or the workers.',
+      comment: 'The core runs in the worker and in Node: it never imports the UI, the CLI, the client or the workers (its tests may drive the CLI end to end).',
       severity: 'error',
-      from: { path: '^src/core/' },
+      from: { path: '^src/core/', pathNot: '\\.test\\.ts$' },
       to: { path: '^src/(ui|cli)/|^src/client\\.ts$|^workers/' },
     },
     {

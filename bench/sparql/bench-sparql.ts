@@ -11,7 +11,7 @@
  */
 import { withContractChecks } from '#core/api.ts';
 import { createAgentService } from '#core/service/service.ts';
-import { DEFAULT_ENDPOINT } from '#core/sparql/endpoint.ts';
+import { DEFAULT_ENDPOINT } from '#core/records/sparql-endpoint.ts';
 import { AnimaDatabase } from '#core/store/database.ts';
 import { freshIndexedDb } from '#core/testing/test-database.ts';
 import { synsetIri, wordnetEndpoint } from '#core/testing/sparql-endpoint.ts';

@@ -1,7 +1,7 @@
 import { type AgentApi, withContractChecks } from '#core/api.ts';
 import { endpointSecrets } from '#core/llm/openai-compatible.ts';
 import { createAgentService } from '#core/service/service.ts';
-import { endpointKeySecrets } from '#core/sparql/endpoint.ts';
+import { endpointKeySecrets } from '#core/records/sparql-endpoint.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
 import { openCatalog } from './catalog-file.ts';
 import { loadDeviceSettings } from './device-file.ts';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { AgentApi } from '#core/api.ts';
 import { describeProblem } from '#core/result.ts';
-import { DEFAULT_ENDPOINT, type SparqlEndpointView } from '#core/sparql/endpoint.ts';
+import { DEFAULT_ENDPOINT, type SparqlEndpointView } from '#core/records/sparql-endpoint.ts';
 import { decodeUtf8Text } from '#core/text-bytes.ts';
 import { numberOption } from '../options.ts';
 import type { SessionCommand, SessionContext } from '../session.ts';

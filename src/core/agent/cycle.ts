@@ -9,7 +9,7 @@ import type { WebAccess } from '#core/tools/web-access.ts';
 import { describeAction, judgeAction } from '#core/psyche/shadow.ts';
 import { normaliseForShadow } from '#core/records/trigger-text.ts';
 import { type AgentTool, type FactIds, shadowViewOf, type ToolOutcome, type ToolState } from '#core/tools/tool.ts';
-import type { ReachableEndpoint } from '#core/sparql/endpoint.ts';
+import type { ReachableEndpoint } from '#core/records/sparql-endpoint.ts';
 import { type Criteria, criteriaOfGoal, factsText, goalSymbols, matchKeywords } from '#core/goals/goal.ts';
 import type { Goal } from '#core/records/goal.ts';
 import { type EpisodicEvidence, episodicEvidence, recallEpisodes } from '#core/memory/episodes.ts';

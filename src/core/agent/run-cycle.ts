@@ -17,7 +17,7 @@ import { actionDigest } from '#core/tools/action-digest.ts';
 import { type AgentTool, shadowViewOf, type ToolOutcome } from '#core/tools/tool.ts';
 import type { ModelAccess } from '#core/llm/model-access.ts';
 import { reachableEndpoints } from '#core/sparql/endpoint-keys.ts';
-import type { ReachableEndpoint } from '#core/sparql/endpoint.ts';
+import type { ReachableEndpoint } from '#core/records/sparql-endpoint.ts';
 import { storeScratchNote } from '#core/goals/scratch-note.ts';
 import type { ReadableDocument } from '#core/kg/document.ts';
 import { DEFAULT_WEB_ACCESS, WEB_ACCESS_KEY, webAccessSchema } from '#core/tools/web-access.ts';

@@ -4,7 +4,7 @@ import { storeGraphDelta } from '#core/store/kg-repository.ts';
 import { isQuotaExceeded } from '#core/store/quota.ts';
 import type { ServiceContext } from './service-context.ts';
 import { READ_ONLY_MESSAGE } from './service-context.ts';
-import { endpointKeySecrets, endpointKeySetting, MAX_ENDPOINTS, parseEndpoint, type SparqlEndpoint, type SparqlEndpointView } from '#core/sparql/endpoint.ts';
+import { endpointKeySecrets, endpointKeySetting, MAX_ENDPOINTS, parseEndpoint, type SparqlEndpoint, type SparqlEndpointView } from '#core/records/sparql-endpoint.ts';
 import { endpointKeysOf, reachableEndpoints } from '#core/sparql/endpoint-keys.ts';
 
 type EndpointMethods = 'endpointList' | 'endpointSet' | 'endpointRemove' | 'endpointCheck' | 'kgPull';

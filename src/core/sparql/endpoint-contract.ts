@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { sessionIdSchema } from '#core/names.ts';
 import { problemSchema } from '#core/result.ts';
-import { sparqlEndpointViewSchema } from './endpoint.ts';
+import { sparqlEndpointViewSchema } from '#core/records/sparql-endpoint.ts';
 
 const operationIdSchema = z.string().min(1).max(100);
 /** A key given for one command (the CLI keeps none between commands), or to store (the app). */

@@ -1,6 +1,6 @@
 import type { Secret } from '#core/secrets.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
-import { ENDPOINT_KEY_PREFIX, endpointKeySecrets, endpointKeySetting, endpointKeysSchema, type ReachableEndpoint } from './endpoint.ts';
+import { ENDPOINT_KEY_PREFIX, endpointKeySecrets, endpointKeySetting, endpointKeysSchema, type ReachableEndpoint } from '#core/records/sparql-endpoint.ts';
 
 /** A session's endpoint keys (a device setting). */
 export async function endpointKeysOf(db: AnimaDatabase, sessionId: string): Promise<Record<string, string>> {

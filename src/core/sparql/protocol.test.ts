@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_ENDPOINT, type ReachableEndpoint } from './endpoint.ts';
+import { DEFAULT_ENDPOINT, type ReachableEndpoint } from '#core/records/sparql-endpoint.ts';
 import { sparqlAsk, sparqlSelect } from './protocol.ts';
 
 /** An endpoint that fails on purpose, one way per path, as real ones do. */

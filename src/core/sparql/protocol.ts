@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { redactSecrets } from '#core/secrets.ts';
 import { decodeUtf8Text } from '#core/text-bytes.ts';
-import { endpointSecrets, keyHeadersOf, type ReachableEndpoint } from './endpoint.ts';
+import { endpointSecrets, keyHeadersOf, type ReachableEndpoint } from '#core/records/sparql-endpoint.ts';
 
 /** A term of a SPARQL JSON result (Virtuoso still says `typed-literal`, as the 2008 note did). */
 const resultTermSchema = z.object({

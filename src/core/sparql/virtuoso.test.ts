@@ -6,7 +6,7 @@ import { anima } from '../../cli/testing/run-anima.ts';
 import { defaultPsyche } from '#core/records/psyche.ts';
 import { synsetIri, wordnetEndpoint } from '#core/testing/sparql-endpoint.ts';
 import { testService } from '#core/testing/test-database.ts';
-import { DEFAULT_ENDPOINT, type SparqlEndpoint } from './endpoint.ts';
+import { DEFAULT_ENDPOINT, type SparqlEndpoint } from '#core/records/sparql-endpoint.ts';
 
 /**
  * Against a real SPARQL engine (Virtuoso, started here, or the endpoint ANIMA_SPARQL_ENDPOINT

@@ -31,7 +31,7 @@ import type { SymbolChunkRecord, TripleChunkRecord } from './graph-chunks.ts';
 import { UPGRADES } from './migrations.ts';
 import type { ProvenanceRecord } from '#core/kg/provenance.ts';
 import { SCHEMA_VERSIONS } from './schema.ts';
-import { endpointKeySetting } from '#core/sparql/endpoint.ts';
+import { endpointKeySetting } from '#core/records/sparql-endpoint.ts';
 import type { SessionRecord } from './session.ts';
 
 /** A key-value setting. */

@@ -2,7 +2,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedSecrets } from '#core/llm/stored-secrets.ts';
-import { DEFAULT_ENDPOINT, type SparqlEndpoint } from '#core/sparql/endpoint.ts';
+import { DEFAULT_ENDPOINT, type SparqlEndpoint } from '#core/records/sparql-endpoint.ts';
 import { exportSnapshot } from '#core/sessions/snapshot.ts';
 import { testService } from '#core/testing/test-database.ts';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseQuery, runQuery } from '#core/kg/query.ts';
 import type { Statement } from '#core/sparql/bring-in.ts';
-import type { ReachableEndpoint } from '#core/sparql/endpoint.ts';
+import type { ReachableEndpoint } from '#core/records/sparql-endpoint.ts';
 import type { FactIds, Tool, ToolOutcome, ToolState } from './tool.ts';
 
 /** The endpoints the goal has not asked yet (each is asked once per goal, whatever came back). */

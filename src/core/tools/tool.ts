@@ -8,7 +8,7 @@ import type { GraphDelta, KnowledgeGraph } from '#core/kg/graph.ts';
 import type { SimilarityIndex } from '#core/kg/similarity.ts';
 import type { Triple } from '#core/kg/triple.ts';
 import type { ProvenanceDraft } from '#core/kg/provenance.ts';
-import type { ReachableEndpoint } from '#core/sparql/endpoint.ts';
+import type { ReachableEndpoint } from '#core/records/sparql-endpoint.ts';
 import type { Capability, DangerLevel } from '#core/records/capability.ts';
 import type { Archetype, Psyche } from '#core/records/psyche.ts';
 import type { ShadowAction } from '#core/psyche/shadow.ts';
