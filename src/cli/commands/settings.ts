@@ -1,5 +1,6 @@
 import { MAX_MEMORY_CAPACITY, MIN_MEMORY_CAPACITY } from '#core/records/memory-entry.ts';
-import { type ModelSettings, unhonouredModelSettings } from '#core/llm/model-settings.ts';
+import { unhonouredModelSettings } from '#core/llm/model-settings.ts';
+import type { ModelSettings } from '#core/records/model-settings.ts';
 import { parseDecimal } from '#core/decimal-text.ts';
 import { quoteInput } from '#core/quote-input.ts';
 import { describeProblem } from '#core/result.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { operationIdSchema } from './operation.ts';
 import { inferenceViewSchema } from '#core/llm/inference-settings.ts';
-import { modelSettingsSchema } from '#core/llm/model-settings.ts';
+import { modelSettingsSchema } from '#core/records/model-settings.ts';
 import { bottleneckSchema } from '#core/records/model-use.ts';
 import { gpuReportSchema } from '#core/llm/webllm-models.ts';
 import { ggufModelRecordSchema } from '#core/records/gguf-model.ts';

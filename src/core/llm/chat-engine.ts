@@ -1,4 +1,4 @@
-import type { ModelSettings } from './model-settings.ts';
+import type { ModelSettings } from '#core/records/model-settings.ts';
 import { cancelled, type Completion, type CompletionRequest, type LlmProvider, type ModelContext, ProviderError, withSchemaInWords } from './provider.ts';
 
 /**

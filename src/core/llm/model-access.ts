@@ -1,6 +1,6 @@
 import type { LlmProvider } from './provider.ts';
 import type { UsageBudget } from './usage-budget.ts';
-import type { ModelSettings } from './model-settings.ts';
+import type { ModelSettings } from '#core/records/model-settings.ts';
 
 /** The model a run bound, as the tools reach it. */
 export type ModelAccess = {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_ANSWER_TOKENS, mergeModelSettings, parseModelSettings, storedModelSettings, unhonouredModelSettings } from './model-settings.ts';
+import { mergeModelSettings, parseModelSettings, storedModelSettings, unhonouredModelSettings } from './model-settings.ts';
+import { MAX_ANSWER_TOKENS } from '#core/records/model-settings.ts';
 
 describe('model settings', () => {
   it('takes each setting within its range, and leaves out what is not given', () => {

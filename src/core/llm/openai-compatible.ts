@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { displayUrl, redactingStream, redactSecrets, type Secret, secretsOfHeaders, secretsOfUrl } from '#core/secrets.ts';
-import type { ModelSettings } from './model-settings.ts';
+import type { ModelSettings } from '#core/records/model-settings.ts';
 import { cancelled, type Completion, type CompletionRequest, type LlmProvider, ProviderError, withSchemaInWords } from './provider.ts';
 
 /** Where an OpenAI-compatible server is (llama.cpp's server, vLLM, Ollama, a hosted API). The key stays on this device. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ModelSettings } from './model-settings.ts';
+import type { ModelSettings } from '#core/records/model-settings.ts';
 
 /** The providers a run can bind (DESIGN section 10): none is the symbolic engine alone. */
 export const providerNameSchema = z.enum(['none', 'webllm', 'gguf', 'openai-compatible']);

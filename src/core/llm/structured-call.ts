@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { cancelled, type ChatMessage, type LlmProvider, ProviderError, type TokenUsage } from './provider.ts';
 import { fitToContext } from './context-fit.ts';
-import { mergeModelSettings, type ModelSettings } from './model-settings.ts';
+import { mergeModelSettings } from './model-settings.ts';
+import type { ModelSettings } from '#core/records/model-settings.ts';
 import { decodingSchemaOf } from './decoding-schema.ts';
 import { describeSpentLimit, type SpentLimit, type UsageBudget } from './usage-budget.ts';
 import type { Bottleneck } from '#core/records/model-use.ts';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { agentSettingsSchema } from '#core/records/agent-settings.ts';
-import { modelSettingsSchema } from '#core/llm/model-settings.ts';
+import { modelSettingsSchema } from '#core/records/model-settings.ts';
 import { nameSchema, sessionIdSchema } from '#core/names.ts';
 import { MAX_ENDPOINTS, sparqlEndpointSchema } from '#core/records/sparql-endpoint.ts';
-import { prefixesSchema } from '#core/kg/vocabulary.ts';
+import { prefixesSchema } from '#core/kg/standard-terms.ts';
 
 /** A session is a workspace: its own graph, goals, memory and psyche. */
 export const sessionRecordSchema = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ModelSettings } from '#core/llm/model-settings.ts';
+import type { ModelSettings } from '#core/records/model-settings.ts';
 import type { LlmProvider } from '#core/llm/provider.ts';
 import { structuredCall } from '#core/llm/structured-call.ts';
 import { type Bottleneck, bottleneckSchema } from '#core/records/model-use.ts';
