@@ -3,7 +3,7 @@ import { graphOf } from '#core/testing/graph-of.ts';
 import { contradicted, proposeByAnalogy, uncopyableBecause } from './analogy.ts';
 import { KnowledgeGraph } from './graph.ts';
 import { SimilarityIndex } from './similarity.ts';
-import { RDFS_LABEL } from './vocabulary.ts';
+import { RDFS_LABEL } from './standard-terms.ts';
 import type { Term } from './term.ts';
 
 type Fact = readonly [Term | string, Term | string, Term | string];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { KnowledgeGraph } from './graph.ts';
-import { relabelNumberedNames } from './names.ts';
-import { RDFS_LABEL, RDFS_SUBCLASS_OF, SKOS_PREF_LABEL } from './vocabulary.ts';
+import { relabelNumberedNames } from './numbered-names.ts';
+import { RDFS_LABEL, RDFS_SUBCLASS_OF, SKOS_PREF_LABEL } from './standard-terms.ts';
 
 const applyBatch = (graph: KnowledgeGraph, build: (batch: ReturnType<KnowledgeGraph['batch']>) => void) => {
   const batch = graph.batch({ now: 1 });

@@ -1,7 +1,8 @@
 import type { ProvenanceDraft } from './provenance.ts';
 import type { GraphDelta, KnowledgeGraph } from './graph.ts';
 import { type Triple, tripleKey } from './triple.ts';
-import { GraphVocabulary, OWL_SYMMETRIC_PROPERTY, OWL_TRANSITIVE_PROPERTY, RDF_TYPE, RDFS_DOMAIN, RDFS_RANGE, SKOS_BROADER, SKOS_NARROWER } from './vocabulary.ts';
+import { GraphVocabulary } from './vocabulary.ts';
+import { OWL_SYMMETRIC_PROPERTY, OWL_TRANSITIVE_PROPERTY, RDF_TYPE, RDFS_DOMAIN, RDFS_RANGE, SKOS_BROADER, SKOS_NARROWER } from './standard-terms.ts';
 
 /**
  * A built-in rule. `transitive`: p(a,b) & p(b,c) -> p(a,c); `symmetric`: p(a,b) -> p(b,a);

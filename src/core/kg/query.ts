@@ -1,7 +1,8 @@
 import type { Problem, Result } from '#core/result.ts';
 import type { KnowledgeGraph } from './graph.ts';
 import { ANIMA_IRI_BASE, literalKey, localName } from './symbol.ts';
-import { expandPrefixedName, GraphVocabulary, WELL_KNOWN_PREFIXES } from './vocabulary.ts';
+import { GraphVocabulary } from './vocabulary.ts';
+import { expandPrefixedName, WELL_KNOWN_PREFIXES } from './standard-terms.ts';
 
 /** A term of a query pattern: a variable, or a symbol given by label, IRI or quoted literal. */
 export type QueryTerm = { type: 'variable'; name: string } | { type: 'label' | 'iri'; value: string } | { type: 'literal'; value: string; language?: string };

@@ -4,7 +4,8 @@ import { readGraphFile } from './import/read-graph-file.ts';
 import { inferRules, stageInference } from './inference.ts';
 import { parseQuery, runQuery, triplesOfAnswer } from './query.ts';
 import { transitiveClosure } from './traversal.ts';
-import { expandPrefixedName, GraphVocabulary, RDF_TYPE, WELL_KNOWN_PREFIXES } from './vocabulary.ts';
+import { GraphVocabulary } from './vocabulary.ts';
+import { expandPrefixedName, RDF_TYPE, WELL_KNOWN_PREFIXES } from './standard-terms.ts';
 
 const PREFIXES = `@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .

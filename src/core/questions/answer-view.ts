@@ -1,5 +1,5 @@
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
-import { RDFS_LABEL } from '#core/kg/vocabulary.ts';
+import { RDFS_LABEL } from '#core/kg/standard-terms.ts';
 import type { AnswerView } from './answer-schema.ts';
 import type { Answer } from '#core/records/answer.ts';
 

@@ -1,6 +1,6 @@
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import { type KgSymbol, localName } from '#core/kg/symbol.ts';
-import { RDFS_LABEL } from '#core/kg/vocabulary.ts';
+import { RDFS_LABEL } from '#core/kg/standard-terms.ts';
 import { labelWords } from './words.ts';
 
 /** rdf:type and rdfs:subClassOf: a graph in RDF's own words says "is a" with them. */

@@ -10,7 +10,7 @@ import { searchSymbols } from '#core/kg/search.ts';
 import { shortestPath } from '#core/kg/traversal.ts';
 import { storeGraphDelta } from '#core/store/kg-repository.ts';
 import { isQuotaExceeded, storageFull } from '#core/store/quota.ts';
-import { WELL_KNOWN_PREFIXES } from '#core/kg/vocabulary.ts';
+import { WELL_KNOWN_PREFIXES } from '#core/kg/standard-terms.ts';
 
 type KgMethods = 'kgStats' | 'kgPrefixes' | 'kgSearch' | 'kgSymbol' | 'kgImport' | 'kgExport' | 'kgQuery' | 'kgInfer' | 'kgSimilar' | 'kgPath' | 'kgProvenance';
 

@@ -13,7 +13,7 @@ import type { SessionRecord } from '#core/store/session.ts';
 import type { SessionEvent } from '#core/api/session-watch-contract.ts';
 import type { ProviderReach } from '#core/llm/bind-provider.ts';
 import type { SharedWithGraph } from '#core/kg/import/join.ts';
-import { usablePrefixes } from '#core/kg/vocabulary.ts';
+import { usablePrefixes } from '#core/kg/standard-terms.ts';
 import { cancelledOutcome, statsOf } from './views.ts';
 
 export type AgentServiceDependencies = {

@@ -3,7 +3,7 @@ import { symbolKey } from '#core/kg/symbol.ts';
 import { type Problem, problemsFromZod, type Result } from '#core/result.ts';
 import { KnowledgeGraph } from '#core/kg/graph.ts';
 import { ACTIVE_SESSION_KEY, type AnimaDatabase, deleteSessionRows, sessionTables, type StoreTable } from '#core/store/database.ts';
-import { relabelNumberedNames } from '#core/kg/names.ts';
+import { relabelNumberedNames } from '#core/kg/numbered-names.ts';
 import { chunksOfGraph } from '#core/store/graph-chunks.ts';
 import { readGraphRows } from '#core/store/kg-repository.ts';
 import { psycheHistory } from '#core/psyche/psyche-store.ts';

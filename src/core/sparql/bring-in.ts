@@ -1,7 +1,7 @@
 import type { GraphBatch } from '#core/kg/graph.ts';
 import type { TriplePattern } from '#core/kg/query.ts';
 import type { Term } from '#core/kg/term.ts';
-import { RDFS_LABEL } from '#core/kg/vocabulary.ts';
+import { RDFS_LABEL } from '#core/kg/standard-terms.ts';
 import type { ReachableEndpoint } from '#core/records/sparql-endpoint.ts';
 import { createRdfParser } from '#core/kg/import/rdf-parser.ts';
 import { type ResultTerm, type SparqlFailure, sparqlGraph, sparqlSelect } from './protocol.ts';

@@ -2,7 +2,7 @@ import { Dexie, type Transaction } from 'dexie';
 import { KnowledgeGraph } from '#core/kg/graph.ts';
 import type { KgSymbol } from '#core/kg/symbol.ts';
 import type { Triple } from '#core/kg/triple.ts';
-import { relabelNumberedNames } from '#core/kg/names.ts';
+import { relabelNumberedNames } from '#core/kg/numbered-names.ts';
 import { chunksOfGraph, type SymbolChunkRecord, type TripleChunkRecord } from './graph-chunks.ts';
 
 /** Upgrade functions by the schema version they lead to; they run inside Dexie's upgrade transaction. */

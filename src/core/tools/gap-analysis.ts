@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { GraphVocabulary, RDFS_LABEL } from '#core/kg/vocabulary.ts';
+import { GraphVocabulary } from '#core/kg/vocabulary.ts';
+import { RDFS_LABEL } from '#core/kg/standard-terms.ts';
 import type { Tool } from './tool.ts';
 
 const MAX_PARENTS = 2;

@@ -1,6 +1,6 @@
 import type { GraphBatch, KnowledgeGraph } from '../graph.ts';
 import { localName } from '../symbol.ts';
-import { ANIMA_RELATIONS, OWL_SAME_AS } from '../vocabulary.ts';
+import { ANIMA_RELATIONS, OWL_SAME_AS } from '../standard-terms.ts';
 
 /** How many examples of each kind of sharing an import reports. */
 const EXAMPLES = 5;

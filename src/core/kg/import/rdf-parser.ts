@@ -2,7 +2,7 @@ import { Parser, type Quad, type Term as RdfTerm } from 'n3';
 import { quoteInput } from '#core/quote-input.ts';
 import type { Problem } from '#core/result.ts';
 import type { Term } from '../term.ts';
-import { XSD_STRING } from '../vocabulary.ts';
+import { XSD_STRING } from '../standard-terms.ts';
 import type { ParsedStatement, StatementParser } from './statement.ts';
 
 type StreamListener = (data?: string) => void;
