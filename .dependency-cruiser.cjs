@@ -6,7 +6,26 @@
  */
 
 /** The core's areas, lowest first. `base` is the files directly in src/core (api.ts aside) and toml/. */
-const LAYERS = ['base', 'records', 'kg', 'store', 'sparql', 'psyche', 'llm', 'memory', 'questions', 'goals', 'tools', 'synthesis', 'personas', 'agent', 'sessions', 'api', 'service', 'testing'];
+const LAYERS = [
+  'base',
+  'records',
+  'kg',
+  'store',
+  'sparql',
+  'psyche',
+  'llm',
+  'memory',
+  'questions',
+  'goals',
+  'tools',
+  'synthesis',
+  'personas',
+  'agent',
+  'sessions',
+  'api',
+  'service',
+  'testing',
+];
 
 /** The path pattern of an area's files. */
 function areaPath(area) {
@@ -21,7 +40,11 @@ const layerRules = LAYERS.slice(0, -1).map((area, index) => ({
   comment: `${area} is below ${LAYERS.slice(index + 1).join(', ')}: it may import only ${LAYERS.slice(0, index).join(', ') || 'no other area'} (docs/architecture.md)`,
   severity: 'error',
   from: { path: areaPath(area), pathNot: '\\.test\\.ts$' },
-  to: { path: LAYERS.slice(index + 1).map(areaPath).join('|') },
+  to: {
+    path: LAYERS.slice(index + 1)
+      .map(areaPath)
+      .join('|'),
+  },
 }));
 
 module.exports = {
@@ -57,7 +80,8 @@ module.exports = {
     },
     {
       name: 'core-stays-core',
-      comment: 'The core runs in the worker and in Node: it never imports the UI, the CLI, the client or the workers (its tests may drive the CLI end to end).',
+      comment:
+        'The core runs in the worker and in Node: it never imports the UI, the CLI, the client or the workers (its tests may drive the CLI end to end).',
       severity: 'error',
       from: { path: '^src/core/', pathNot: '\\.test\\.ts$' },
       to: { path: '^src/(ui|cli)/|^src/client\\.ts$|^workers/' },
@@ -76,6 +100,10 @@ module.exports = {
     // Type-only imports count: a cycle through types is still a cycle.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.core.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js', '.mjs', '.svelte'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.mjs', '.svelte'],
+    },
   },
 };

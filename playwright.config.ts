@@ -36,7 +36,12 @@ export default defineConfig({
       // Without a GPU, this flag gives WebGPU a real software adapter: no shader-f16, 1 GiB buffers.
       name: 'webgpu',
       testMatch: WEBGPU_SPEC,
-      use: { launchOptions: { executablePath: process.env.ANIMA_CHROMIUM, args: [...CHROMIUM_FLAGS, '--enable-unsafe-webgpu'] } },
+      use: {
+        launchOptions: {
+          executablePath: process.env.ANIMA_CHROMIUM,
+          args: [...CHROMIUM_FLAGS, '--enable-unsafe-webgpu'],
+        },
+      },
     },
   ],
   webServer: {

@@ -25,7 +25,9 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: 'off',
   },
-  projects: [{ name: 'soak', use: { launchOptions: { executablePath: process.env.ANIMA_CHROMIUM, args: [...CHROMIUM_FLAGS] } } }],
+  projects: [
+    { name: 'soak', use: { launchOptions: { executablePath: process.env.ANIMA_CHROMIUM, args: [...CHROMIUM_FLAGS] } } },
+  ],
   webServer: {
     command: `npx vite preview --config vite.soak.config.ts --port ${PORT} --strictPort --host 127.0.0.1`,
     url: `http://127.0.0.1:${PORT}/harness.html`,

@@ -25,8 +25,16 @@ function contentSecurityPolicy(): Plugin {
     name: 'anima-content-security-policy',
     apply: 'build',
     transformIndexHtml: () => [
-      { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CONTENT_SECURITY_POLICY }, injectTo: 'head-prepend' },
-      { tag: 'meta', attrs: { name: 'referrer', content: SECURITY_HEADERS['Referrer-Policy'] }, injectTo: 'head-prepend' },
+      {
+        tag: 'meta',
+        attrs: { 'http-equiv': 'Content-Security-Policy', content: CONTENT_SECURITY_POLICY },
+        injectTo: 'head-prepend',
+      },
+      {
+        tag: 'meta',
+        attrs: { name: 'referrer', content: SECURITY_HEADERS['Referrer-Policy'] },
+        injectTo: 'head-prepend',
+      },
     ],
   };
 }
@@ -67,10 +75,26 @@ export default defineConfig({
         // and from then on served from that cache, offline too.
         globIgnores: ['**/webllm.*.js', '**/wllama.*.js'],
         runtimeCaching: [
-          { urlPattern: /\/assets\/webllm\.[^/]+\.js$/, handler: 'CacheFirst', options: { cacheName: ENGINE_CODE_CACHES.webllm, expiration: { maxEntries: 2 }, matchOptions: { ignoreVary: true } } },
+          {
+            urlPattern: /\/assets\/webllm\.[^/]+\.js$/,
+            handler: 'CacheFirst',
+            options: {
+              cacheName: ENGINE_CODE_CACHES.webllm,
+              expiration: { maxEntries: 2 },
+              matchOptions: { ignoreVary: true },
+            },
+          },
           // Its JS and its wasm: room for both, from this version and the one before. A module import
           // sends an Origin header the cached response may Vary on: it must match all the same.
-          { urlPattern: /\/assets\/(wllama\.[^/]+\.js|wllama-[^/]+\.wasm)$/, handler: 'CacheFirst', options: { cacheName: ENGINE_CODE_CACHES.wllama, expiration: { maxEntries: 4 }, matchOptions: { ignoreVary: true } } },
+          {
+            urlPattern: /\/assets\/(wllama\.[^/]+\.js|wllama-[^/]+\.wasm)$/,
+            handler: 'CacheFirst',
+            options: {
+              cacheName: ENGINE_CODE_CACHES.wllama,
+              expiration: { maxEntries: 4 },
+              matchOptions: { ignoreVary: true },
+            },
+          },
         ],
         navigateFallback: 'index.html',
       },
@@ -96,7 +120,9 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts'],
     // Tests of real files the repository may not hold run only where ANIMA_SHARED_FIXTURES names
     // their folder (tests/unit/shared-fixtures.ts); elsewhere they are not part of the suite.
-    exclude: process.env.ANIMA_SHARED_FIXTURES ? configDefaults.exclude : [...configDefaults.exclude, '**/*.shared-fixtures.test.ts'],
+    exclude: process.env.ANIMA_SHARED_FIXTURES
+      ? configDefaults.exclude
+      : [...configDefaults.exclude, '**/*.shared-fixtures.test.ts'],
     globalSetup: ['tests/unit/global-setup.ts'],
     environment: 'node',
     // Vitest's 5 s default fails tests that take 2 s on an idle 2-core machine once it is loaded

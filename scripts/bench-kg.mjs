@@ -48,7 +48,10 @@ const USAGE = `usage: npm run bench:kg -- [options]
 const DEFAULT_SKIP_ABOVE = { quadstore: 250_000 };
 /** Above these sizes an engine imports and reopens once (unless --runs is given): one run already takes minutes. */
 const SINGLE_RUN_ABOVE = { quadstore: 250_000 };
-const SKIP_REASONS = { quadstore: 'its import runs at about 1 ms a triple here (100k triples: ~100 s), so this size would take many minutes a run' };
+const SKIP_REASONS = {
+  quadstore:
+    'its import runs at about 1 ms a triple here (100k triples: ~100 s), so this size would take many minutes a run',
+};
 
 const options = parseArguments(process.argv.slice(2));
 const log = (line) => process.stderr.write(`${line}\n`);
@@ -60,7 +63,10 @@ if (!executablePath) {
 }
 if (options.build) {
   log('building bench/kg/ into dist-bench/kg/ ...');
-  const built = spawnSync('npx', ['vite', 'build', '--config', 'vite.bench.config.ts', '--logLevel', 'warn'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  const built = spawnSync('npx', ['vite', 'build', '--config', 'vite.bench.config.ts', '--logLevel', 'warn'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 
@@ -79,7 +85,9 @@ try {
     const limit = options.skipAbove[engine] ?? DEFAULT_SKIP_ABOVE[engine] ?? Number.POSITIVE_INFINITY;
     if (options.triples > limit) {
       const reason = SKIP_REASONS[engine] ? `: ${SKIP_REASONS[engine]}` : '';
-      results[engine] = { skipped: `skipped above ${limit.toLocaleString('en-US')} triples${reason} (run it with --skip-above ${engine}=N or --skip-above none)` };
+      results[engine] = {
+        skipped: `skipped above ${limit.toLocaleString('en-US')} triples${reason} (run it with --skip-above ${engine}=N or --skip-above none)`,
+      };
       log(`${engine}: ${results[engine].skipped}`);
       continue;
     }
@@ -101,12 +109,22 @@ async function measureEngine(engine) {
   const start = Date.now();
   const runs = runsFor(engine);
   const profile = await mkdtemp(join(tmpdir(), `anima-bench-${engine}-`));
-  const context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: BENCH_CHROMIUM_FLAGS });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath,
+    headless: true,
+    args: BENCH_CHROMIUM_FLAGS,
+  });
   browserVersion ||= context.browser()?.version() ?? '';
   try {
     let page = await openPage(context, engine);
-    const prepared = await page.evaluate((args) => window.kgBench.prepare(args), { triples: options.triples, seed: options.seed, vocabulary: options.vocabulary });
-    log(`${engine}: generated ${options.triples.toLocaleString('en-US')} triples in ${Math.round(prepared.generateMs)} ms (untimed)`);
+    const prepared = await page.evaluate((args) => window.kgBench.prepare(args), {
+      triples: options.triples,
+      seed: options.seed,
+      vocabulary: options.vocabulary,
+    });
+    log(
+      `${engine}: generated ${options.triples.toLocaleString('en-US')} triples in ${Math.round(prepared.generateMs)} ms (untimed)`,
+    );
     const imported = await page.evaluate((args) => window.kgBench.importRuns(args), {
       engine,
       runs,
@@ -114,7 +132,8 @@ async function measureEngine(engine) {
       storePrefix: `bench-${engine}`,
     });
     await page.evaluate(() => window.kgBench.releaseGenerated());
-    if (!prepared.isCrossOriginIsolated) notes.push(`${engine}: the page was not cross-origin isolated, so its clock ticks in 0.1 ms steps.`);
+    if (!prepared.isCrossOriginIsolated)
+      notes.push(`${engine}: the page was not cross-origin isolated, so its clock ticks in 0.1 ms steps.`);
     const measured = { plan: prepared.plan, importRunsMs: imported.runsMs, reopenRunsMs: null, reopenCount: null };
     if (PERSISTENT.has(engine)) {
       // A cold start: the import's page is gone; each reopen gets a new page (a new JavaScript heap).
@@ -122,7 +141,11 @@ async function measureEngine(engine) {
       measured.reopenRunsMs = [];
       for (let run = 0; run < runs; run++) {
         page = await openPage(context, engine);
-        const reopened = await page.evaluate((args) => window.kgBench.reopen(args), { engine, storeName: imported.storeName, plan: prepared.plan });
+        const reopened = await page.evaluate((args) => window.kgBench.reopen(args), {
+          engine,
+          storeName: imported.storeName,
+          plan: prepared.plan,
+        });
         measured.reopenRunsMs.push(reopened.ms);
         measured.reopenCount = reopened.count;
         log(`${engine}: reopen run ${run + 1} of ${runs}: ${Math.round(reopened.ms)} ms`);
@@ -134,19 +157,37 @@ async function measureEngine(engine) {
       await page.close();
       log(`${engine}: a new page imports once more (untimed) for the queries and the heap`);
       page = await openPage(context, engine);
-      await page.evaluate((args) => window.kgBench.prepare(args), { triples: options.triples, seed: options.seed, vocabulary: options.vocabulary });
-      await page.evaluate((args) => window.kgBench.importRuns(args), { engine, runs: 1, batchSize: options.batch, storePrefix: `bench-${engine}-held` });
+      await page.evaluate((args) => window.kgBench.prepare(args), {
+        triples: options.triples,
+        seed: options.seed,
+        vocabulary: options.vocabulary,
+      });
+      await page.evaluate((args) => window.kgBench.importRuns(args), {
+        engine,
+        runs: 1,
+        batchSize: options.batch,
+        storePrefix: `bench-${engine}-held`,
+      });
       await page.evaluate(() => window.kgBench.releaseGenerated());
     }
-    measured.queries = await page.evaluate((args) => window.kgBench.runQueries(args), { engine, plan: prepared.plan, runs: options.queryRuns });
+    measured.queries = await page.evaluate((args) => window.kgBench.runQueries(args), {
+      engine,
+      plan: prepared.plan,
+      runs: options.queryRuns,
+    });
     for (const [query, timings] of Object.entries(measured.queries)) {
-      log(timings.error ? `${engine}: ${query} FAILED: ${timings.error}` : `${engine}: ${query}: ${timings.count} answers, median ${formatMs(median(timings.runsMs))} ms`);
+      log(
+        timings.error
+          ? `${engine}: ${query} FAILED: ${timings.error}`
+          : `${engine}: ${query}: ${timings.count} answers, median ${formatMs(median(timings.runsMs))} ms`,
+      );
     }
     measured.heap = await measureHeap(context, page, engine);
     // After the heap: these allocate. The last import run's breakdown, then the engine's own checks.
     if (imported.details.length > 0) notes.push(imported.details[imported.details.length - 1]);
     notes.push(...(await page.evaluate((args) => window.kgBench.diagnose(args), { engine, plan: prepared.plan })));
-    if (PERSISTENT.has(engine)) await page.evaluate((args) => window.kgBench.deleteStore(args), { engine, storeName: imported.storeName });
+    if (PERSISTENT.has(engine))
+      await page.evaluate((args) => window.kgBench.deleteStore(args), { engine, storeName: imported.storeName });
     measured.wallMs = Date.now() - start;
     return measured;
   } finally {
@@ -178,7 +219,12 @@ async function measureHeap(context, page, engine) {
     const usage = await session.send('Runtime.getHeapUsage');
     const outside = await page.evaluate((args) => window.kgBench.outsideHeapBytes(args), { engine });
     const backing = usage.backingStorageSize ?? 0;
-    return { usedSize: usage.usedSize, backingStorageSize: usage.backingStorageSize ?? null, outsideBytes: outside, total: usage.usedSize + backing + outside };
+    return {
+      usedSize: usage.usedSize,
+      backingStorageSize: usage.backingStorageSize ?? null,
+      outsideBytes: outside,
+      total: usage.usedSize + backing + outside,
+    };
   } finally {
     await session.detach();
   }
@@ -196,9 +242,13 @@ function checkAnswers(measuredResults) {
     for (const query of ['query1', 'query2', 'closure']) {
       const timings = measured.queries[query];
       if (timings.error) failures.push(`${engine} ${query} failed: ${timings.error}`);
-      else if (timings.count !== expected[query]) failures.push(`${engine} ${query}: ${timings.count} answers, expected ${expected[query]} (as the generator counts them)`);
+      else if (timings.count !== expected[query])
+        failures.push(
+          `${engine} ${query}: ${timings.count} answers, expected ${expected[query]} (as the generator counts them)`,
+        );
     }
-    if (measured.reopenCount !== null && measured.reopenCount !== expected.query1) failures.push(`${engine} reopen: ${measured.reopenCount} answers to query1, expected ${expected.query1}`);
+    if (measured.reopenCount !== null && measured.reopenCount !== expected.query1)
+      failures.push(`${engine} reopen: ${measured.reopenCount} answers to query1, expected ${expected.query1}`);
   }
   return failures;
 }
@@ -225,17 +275,29 @@ function printReport(measuredResults, failures) {
 
   const lines = [];
   const anyPlan = plan;
-  lines.push(`Knowledge-graph benchmark: ${options.triples.toLocaleString('en-US')} triples (${options.vocabulary === 'rdfs' ? 'rdfs:subClassOf and rdf:type' : 'is-a'}), seed ${options.seed}, Chromium ${browserVersion}`);
+  lines.push(
+    `Knowledge-graph benchmark: ${options.triples.toLocaleString('en-US')} triples (${options.vocabulary === 'rdfs' ? 'rdfs:subClassOf and rdf:type' : 'is-a'}), seed ${options.seed}, Chromium ${browserVersion}`,
+  );
   if (anyPlan) {
     const { shape, expected } = anyPlan;
     lines.push(
       `Graph: ${shape.classes.toLocaleString('en-US')} classes (is-a depth ${shape.depth}, ${shape.leafClasses.toLocaleString('en-US')} leaves), ` +
         `${shape.instances.toLocaleString('en-US')} instances with is-a, has-color, lives-in, weight, likes`,
     );
-    lines.push(`query1  ?x is-a <${shortName(anyPlan.leafClass)}>                      ${expected.query1.toLocaleString('en-US')} answers`);
-    lines.push(`query2  ?x is-a ?y . ?y is-a <${shortName(anyPlan.middleClass)}>      ${expected.query2.toLocaleString('en-US')} answers`);
-    lines.push(`closure ?x is-a+ <${shortName(anyPlan.closureClass)}>                      ${expected.closure.toLocaleString('en-US')} answers`);
-    lines.push(failures.length === 0 ? 'Every measured engine gave these counts.' : 'NOT every engine gave these counts: see FAILED below.');
+    lines.push(
+      `query1  ?x is-a <${shortName(anyPlan.leafClass)}>                      ${expected.query1.toLocaleString('en-US')} answers`,
+    );
+    lines.push(
+      `query2  ?x is-a ?y . ?y is-a <${shortName(anyPlan.middleClass)}>      ${expected.query2.toLocaleString('en-US')} answers`,
+    );
+    lines.push(
+      `closure ?x is-a+ <${shortName(anyPlan.closureClass)}>                      ${expected.closure.toLocaleString('en-US')} answers`,
+    );
+    lines.push(
+      failures.length === 0
+        ? 'Every measured engine gave these counts.'
+        : 'NOT every engine gave these counts: see FAILED below.',
+    );
   }
   lines.push(
     `Import and reopen: ${describeRuns()}; ` +
@@ -247,7 +309,14 @@ function printReport(measuredResults, failures) {
   const columns = ENGINES;
   const header = ['', ...columns.map((engine) => engine)];
   const rows = [header];
-  const labels = { import_ms: 'import', reopen_ms: 'reopen to 1st answer', query1_ms: 'query1 (1 pattern)', query2_ms: 'query2 (join)', closure_ms: 'closure (is-a+)', heap_bytes: 'heap' };
+  const labels = {
+    import_ms: 'import',
+    reopen_ms: 'reopen to 1st answer',
+    query1_ms: 'query1 (1 pattern)',
+    query2_ms: 'query2 (join)',
+    closure_ms: 'closure (is-a+)',
+    heap_bytes: 'heap',
+  };
   for (const metric of METRICS) {
     const anima = json.results.anima[metric];
     rows.push([
@@ -266,7 +335,10 @@ function printReport(measuredResults, failures) {
     ]);
   }
   const widths = header.map((_, index) => Math.max(...rows.map((row) => row[index].length)));
-  for (const row of rows) lines.push(row.map((cell, index) => (index === 0 ? cell.padEnd(widths[index]) : cell.padStart(widths[index]))).join('   '));
+  for (const row of rows)
+    lines.push(
+      row.map((cell, index) => (index === 0 ? cell.padEnd(widths[index]) : cell.padStart(widths[index]))).join('   '),
+    );
   lines.push('');
   for (const engine of ENGINES) {
     const measured = measuredResults[engine];
@@ -280,7 +352,8 @@ function printReport(measuredResults, failures) {
     if (heap.backingStorageSize !== null) parts.push(`ArrayBuffer backing stores ${mb(heap.backingStorageSize)}`);
     if (heap.outsideBytes > 0) parts.push(`WebAssembly memory ${mb(heap.outsideBytes)}`);
     const runs = [`import runs ${measured.importRunsMs.map((ms) => Math.round(ms)).join(', ')} ms`];
-    if (measured.reopenRunsMs) runs.push(`reopen runs ${measured.reopenRunsMs.map((ms) => Math.round(ms)).join(', ')} ms`);
+    if (measured.reopenRunsMs)
+      runs.push(`reopen runs ${measured.reopenRunsMs.map((ms) => Math.round(ms)).join(', ')} ms`);
     lines.push(`${engine}: heap = ${parts.join(' + ')}; ${runs.join('; ')}.`);
   }
   lines.push(...notes);
@@ -295,9 +368,18 @@ function printReport(measuredResults, failures) {
 
 /** A static file server for dist-bench/kg/ on a free port of 127.0.0.1 (the OS picks it; nothing else is ever tested by mistake). */
 async function serve(directory) {
-  const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json' };
+  const types = {
+    '.html': 'text/html',
+    '.js': 'text/javascript',
+    '.wasm': 'application/wasm',
+    '.css': 'text/css',
+    '.json': 'application/json',
+  };
   const httpServer = createServer(async (request, response) => {
-    const path = normalize(decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname)).replace(/^(\.\.[/\\])+/, '');
+    const path = normalize(decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname)).replace(
+      /^(\.\.[/\\])+/,
+      '',
+    );
     const file = join(directory, path === '/' ? 'index.html' : path);
     try {
       if (!file.startsWith(directory) || !(await stat(file)).isFile()) throw new Error('not a file');
@@ -319,7 +401,17 @@ async function serve(directory) {
 }
 
 function parseArguments(argv) {
-  const parsed = { triples: 1_000_000, runs: undefined, queryRuns: 5, batch: 100_000, seed: 42, vocabulary: 'is-a', engines: [...ENGINES], skipAbove: {}, build: true };
+  const parsed = {
+    triples: 1_000_000,
+    runs: undefined,
+    queryRuns: 5,
+    batch: 100_000,
+    seed: 42,
+    vocabulary: 'is-a',
+    engines: [...ENGINES],
+    skipAbove: {},
+    build: true,
+  };
   const positiveInteger = (name, text) => {
     const value = Number(String(text).replace(/[_,]/g, ''));
     if (!Number.isInteger(value) || value < 1) fail(`${name} needs a positive whole number, got ${text}`);
@@ -352,8 +444,11 @@ function parseArguments(argv) {
         if (parsed.vocabulary !== 'is-a' && parsed.vocabulary !== 'rdfs') fail('--vocabulary must be is-a or rdfs');
         break;
       case '--engines':
-        parsed.engines = value().split(',').map((engine) => engine.trim());
-        for (const engine of parsed.engines) if (!ENGINES.includes(engine)) fail(`unknown engine ${engine}; known: ${ENGINES.join(', ')}`);
+        parsed.engines = value()
+          .split(',')
+          .map((engine) => engine.trim());
+        for (const engine of parsed.engines)
+          if (!ENGINES.includes(engine)) fail(`unknown engine ${engine}; known: ${ENGINES.join(', ')}`);
         if (!parsed.engines.includes('anima')) fail('--engines must include anima: every ratio is to Anima');
         break;
       case '--skip-above': {
@@ -395,7 +490,8 @@ function describeRuns() {
   const single = measured.filter((engine) => runsFor(engine) === 1);
   const several = measured.filter((engine) => runsFor(engine) > 1);
   const parts = [];
-  if (several.length > 0) parts.push(`median of ${runsFor(several[0])} runs${single.length > 0 ? ` (${several.join(', ')})` : ''}`);
+  if (several.length > 0)
+    parts.push(`median of ${runsFor(several[0])} runs${single.length > 0 ? ` (${several.join(', ')})` : ''}`);
   if (single.length > 0) parts.push(`a single run, not a median (${single.join(', ')})`);
   return parts.join('; ');
 }

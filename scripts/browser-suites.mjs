@@ -14,9 +14,24 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
  * and the JSON report the summary lines are read from.
  */
 export const BROWSER_SUITES = {
-  e2e: { config: 'playwright.config.ts', portVariable: 'ANIMA_E2E_PORT', defaultPort: 4319, report: 'reports/e2e.json' },
-  inference: { config: 'playwright.inference.config.ts', portVariable: 'ANIMA_INFERENCE_PORT', defaultPort: 4320, report: 'reports/inference.json' },
-  soak: { config: 'playwright.soak.config.ts', portVariable: 'ANIMA_SOAK_PORT', defaultPort: 4346, report: 'reports/soak.json' },
+  e2e: {
+    config: 'playwright.config.ts',
+    portVariable: 'ANIMA_E2E_PORT',
+    defaultPort: 4319,
+    report: 'reports/e2e.json',
+  },
+  inference: {
+    config: 'playwright.inference.config.ts',
+    portVariable: 'ANIMA_INFERENCE_PORT',
+    defaultPort: 4320,
+    report: 'reports/inference.json',
+  },
+  soak: {
+    config: 'playwright.soak.config.ts',
+    portVariable: 'ANIMA_SOAK_PORT',
+    defaultPort: 4346,
+    report: 'reports/soak.json',
+  },
 };
 
 /** A runner's JSON report (a path from the repository's root), or undefined when there is none or it does not parse. */
@@ -77,5 +92,10 @@ export async function runBrowserSuite(name, args = [], env = {}) {
     env: { ...process.env, ...env, ANIMA_CHROMIUM: browser, [suite.portVariable]: port },
   });
   if (result.error) return { ran: false, status: 1, reason: `Playwright did not start: ${result.error.message}` };
-  return { ran: true, status: result.status ?? 1, reason: result.signal ? `killed by ${result.signal}` : undefined, report: readReport(suite.report) };
+  return {
+    ran: true,
+    status: result.status ?? 1,
+    reason: result.signal ? `killed by ${result.signal}` : undefined,
+    report: readReport(suite.report),
+  };
 }

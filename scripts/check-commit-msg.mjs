@@ -19,8 +19,12 @@ export function commitMessageProblems(message) {
   if (/^(Merge|Revert|fixup!|squash!) /.test(subject)) return [];
   const problems = [];
   if (subject.trim() === '') problems.push('The subject line is empty.');
-  if (subject.length > SUBJECT_LIMIT) problems.push(`The subject has ${subject.length} characters; at most ${SUBJECT_LIMIT}: say what changed, and put the why in the body.`);
-  if (/^Review\b/i.test(subject) || /;\s/.test(subject)) problems.push('The subject lists several changes; make one commit per change.');
+  if (subject.length > SUBJECT_LIMIT)
+    problems.push(
+      `The subject has ${subject.length} characters; at most ${SUBJECT_LIMIT}: say what changed, and put the why in the body.`,
+    );
+  if (/^Review\b/i.test(subject) || /;\s/.test(subject))
+    problems.push('The subject lists several changes; make one commit per change.');
   if (/\.$/.test(subject)) problems.push('The subject ends with a full stop.');
   if (lines.length > 1 && lines[1] !== '') problems.push('The second line must be blank: the body starts after it.');
   return problems;

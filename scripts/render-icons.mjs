@@ -19,6 +19,9 @@ for (const { file, size, padding } of icons) {
   await page.setContent(
     `<body style="margin:0;background:#3b3f8f"><div style="width:${size - 2 * inset}px;height:${size - 2 * inset}px;margin:${inset}px">${svg.replace('<svg ', '<svg width="100%" height="100%" ')}</div></body>`,
   );
-  await page.screenshot({ path: new URL(`../public/icons/${file}`, import.meta.url).pathname, omitBackground: padding === 0 });
+  await page.screenshot({
+    path: new URL(`../public/icons/${file}`, import.meta.url).pathname,
+    omitBackground: padding === 0,
+  });
 }
 await browser.close();

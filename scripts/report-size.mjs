@@ -16,7 +16,9 @@ const gzipBytes = (file) => gzipSync(readFileSync(join(dist, file)), { level: 9 
 /** The files a built ES module imports statically (`import ... from"./x.js"`, `import"./x.js"`), not its dynamic `import()`s. */
 function staticImportsOf(file) {
   const code = readFileSync(join(dist, file), 'utf8');
-  const specifiers = [...code.matchAll(/(?:^|[\s;}])(?:import|export)\s*(?:[\w$*{][^"'`;()]*?from\s*)?["'`](\.{1,2}\/[^"'`]+\.js)["'`]/g)].map((match) => match[1]);
+  const specifiers = [
+    ...code.matchAll(/(?:^|[\s;}])(?:import|export)\s*(?:[\w$*{][^"'`;()]*?from\s*)?["'`](\.{1,2}\/[^"'`]+\.js)["'`]/g),
+  ].map((match) => match[1]);
   return specifiers.map((specifier) => posix.join(posix.dirname(file), specifier));
 }
 
@@ -42,7 +44,9 @@ function closureOf(entries) {
 const html = readFileSync(join(dist, 'index.html'), 'utf8');
 const attribute = (tag, name) => tag.match(new RegExp(`${name}="/?([^"]+)"`))?.[1];
 const tags = [...html.matchAll(/<(?:script|link)\b[^>]*>/g)].map((match) => match[0]);
-const uiEntries = tags.filter((tag) => /type="module"/.test(tag) || /rel="modulepreload"/.test(tag)).map((tag) => attribute(tag, 'src') ?? attribute(tag, 'href'));
+const uiEntries = tags
+  .filter((tag) => /type="module"/.test(tag) || /rel="modulepreload"/.test(tag))
+  .map((tag) => attribute(tag, 'src') ?? attribute(tag, 'href'));
 const styles = tags.filter((tag) => /rel="stylesheet"/.test(tag)).map((tag) => attribute(tag, 'href'));
 const ui = closureOf(uiEntries);
 const worker = closureOf([...ui].flatMap(workersOf));
@@ -54,7 +58,8 @@ const lazy = readdirSync(join(dist, 'assets'))
   .map((name) => `assets/${name}`)
   .filter((file) => /\.(js|css)$/.test(file) && !shell.includes(file) && !isEngineCode(file));
 
-const sized = (files) => files.map((file) => ({ file, gzipBytes: gzipBytes(file) })).sort((a, b) => b.gzipBytes - a.gzipBytes);
+const sized = (files) =>
+  files.map((file) => ({ file, gzipBytes: gzipBytes(file) })).sort((a, b) => b.gzipBytes - a.gzipBytes);
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const shellSizes = sized(shell);
 const lazySizes = sized(lazy);
@@ -62,11 +67,16 @@ const shellTotal = shellSizes.reduce((sum, { gzipBytes }) => sum + gzipBytes, 0)
 const lazyTotal = lazySizes.reduce((sum, { gzipBytes }) => sum + gzipBytes, 0);
 
 console.log('The shell: what a first visit loads before the home screen is interactive (gzipped)');
-for (const { file, gzipBytes } of shellSizes) console.log(`  ${kb(gzipBytes).padStart(9)}  ${file}${worker.has(file) ? '  (agent worker)' : ''}`);
-console.log(`Lazy chunks: fetched when first used, precached by the service worker after the first visit (${kb(lazyTotal)} in all)`);
+for (const { file, gzipBytes } of shellSizes)
+  console.log(`  ${kb(gzipBytes).padStart(9)}  ${file}${worker.has(file) ? '  (agent worker)' : ''}`);
+console.log(
+  `Lazy chunks: fetched when first used, precached by the service worker after the first visit (${kb(lazyTotal)} in all)`,
+);
 for (const { file, gzipBytes } of lazySizes) console.log(`  ${kb(gzipBytes).padStart(9)}  ${file}`);
 console.log(`first visit: ${kb(shellTotal)} gzipped of HTML/JS/CSS (budget ${kb(BUDGET_BYTES)})`);
 if (shellTotal > BUDGET_BYTES) {
-  console.error('the first visit is over budget: load what the home screen does not need with a dynamic import() where it is first used');
+  console.error(
+    'the first visit is over budget: load what the home screen does not need with a dynamic import() where it is first used',
+  );
   process.exit(1);
 }

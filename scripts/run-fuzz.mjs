@@ -27,7 +27,9 @@ for (const report of reports) {
   const failures = report.failures.length;
   passed += report.cases - failures;
   failed += failures;
-  console.log(`  ${report.kind}: ${report.cases} cases (${report.accepted} accepted, ${report.refused} refused), ${failures} failed`);
+  console.log(
+    `  ${report.kind}: ${report.cases} cases (${report.accepted} accepted, ${report.refused} refused), ${failures} failed`,
+  );
 }
 // A runner that failed outside the cases (a crash, a test that never reported) still fails the line.
 if (run.status !== 0 && failed === 0) failed = 1;

@@ -26,7 +26,8 @@ function command(name, args) {
 /** Builds what a browser suite serves, then runs the suite; a failed build means it did not run. */
 async function browserStage(name, buildScript, env = {}) {
   const build = command('npm', ['run', buildScript]);
-  if (build.status !== 0) return { ran: false, status: 1, reason: `npm run ${buildScript} failed (exit ${build.status})` };
+  if (build.status !== 0)
+    return { ran: false, status: 1, reason: `npm run ${buildScript} failed (exit ${build.status})` };
   console.log(`\n> ${name}`);
   return runBrowserSuite(name, [], env);
 }
@@ -46,7 +47,13 @@ async function soakStage() {
 const summaries = [];
 summaries.push(checkSummary(command('npm', ['run', 'check'])));
 rmSync(`${ROOT}/${UNIT_REPORT}`, { force: true });
-const unit = command('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${UNIT_REPORT}`]);
+const unit = command('npx', [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${UNIT_REPORT}`,
+]);
 summaries.push(unitSummary({ ...unit, report: readReport(UNIT_REPORT) }));
 summaries.push(browserSummary('e2e', await browserStage('e2e', 'build')));
 summaries.push(browserSummary('inference', await browserStage('inference', 'build:inference')));

@@ -10,7 +10,8 @@ export function soakSeed(text) {
   if (text === undefined || text === '') return DEFAULT_SOAK_SEED;
   if (text === 'random') return Math.floor(Math.random() * 2 ** 32);
   const seed = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(seed) || seed >= 2 ** 32) throw new Error(`SOAK_SEED must be "random" or a whole number from 0 to ${2 ** 32 - 1}; it is "${text}"`);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(seed) || seed >= 2 ** 32)
+    throw new Error(`SOAK_SEED must be "random" or a whole number from 0 to ${2 ** 32 - 1}; it is "${text}"`);
   return seed;
 }
 

@@ -26,11 +26,16 @@ function countsLine(name, run, counts, details = []) {
     notes.unshift('did not run: no test ran');
   } else if (failed === 0 && run.status !== 0) {
     failed = 1;
-    notes.push(`its runner exited ${run.status}${run.reason ? ` (${run.reason})` : ''} with no failed test: see its output above`);
+    notes.push(
+      `its runner exited ${run.status}${run.reason ? ` (${run.reason})` : ''} with no failed test: see its output above`,
+    );
   }
   const skipped = counts.skipped > 0 ? `, ${counts.skipped} skipped` : '';
   const said = [...notes, ...details];
-  return { line: `${name}: ${counts.passed} passed, ${failed} failed${skipped}${said.length > 0 ? ` (${said.join('; ')})` : ''}`, ok: failed === 0 };
+  return {
+    line: `${name}: ${counts.passed} passed, ${failed} failed${skipped}${said.length > 0 ? ` (${said.join('; ')})` : ''}`,
+    ok: failed === 0,
+  };
 }
 
 function didNotRun(name, reason, details = []) {
@@ -39,14 +44,18 @@ function didNotRun(name, reason, details = []) {
 
 /** `npm run check`: type checks, which have no count. */
 export function checkSummary(run) {
-  return run.status === 0 ? { line: 'check: passed', ok: true } : { line: `check: failed (exit ${run.status}${run.reason ? `, ${run.reason}` : ''})`, ok: false };
+  return run.status === 0
+    ? { line: 'check: passed', ok: true }
+    : { line: `check: failed (exit ${run.status}${run.reason ? `, ${run.reason}` : ''})`, ok: false };
 }
 
 /** The unit tests, from Vitest's JSON report; a test file that failed to load counts as a failure. */
 export function unitSummary(run) {
   const { report } = run;
   if (!run.ran || !report) return didNotRun('unit', run.reason ?? `no report (Vitest exited ${run.status})`);
-  const unloaded = (report.testResults ?? []).filter((file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed')).length;
+  const unloaded = (report.testResults ?? []).filter(
+    (file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed'),
+  ).length;
   return countsLine('unit', run, {
     passed: report.numPassedTests,
     failed: report.numFailedTests + unloaded,
@@ -62,7 +71,11 @@ function playwrightCounts(report) {
   const notes = [];
   if (errors.length > 0) {
     const first = String(errors[0].message ?? 'unknown error').split('\n')[0];
-    notes.push(passed + report.stats.unexpected === 0 ? `did not run: ${first}` : `${count(errors.length, 'error')} outside tests, first: ${first}`);
+    notes.push(
+      passed + report.stats.unexpected === 0
+        ? `did not run: ${first}`
+        : `${count(errors.length, 'error')} outside tests, first: ${first}`,
+    );
   }
   return { passed, failed: report.stats.unexpected + errors.length, skipped: report.stats.skipped, notes };
 }
@@ -77,16 +90,21 @@ export function browserSummary(name, run) {
 /** The soak, from its Playwright JSON report, with its kills, the problems they left and its seed. */
 export function soakSummary(run, seed) {
   const { report } = run;
-  if (!run.ran || !report) return didNotRun('soak', run.reason ?? `no report (Playwright exited ${run.status})`, [`seed ${seed}`]);
+  if (!run.ran || !report)
+    return didNotRun('soak', run.reason ?? `no report (Playwright exited ${run.status})`, [`seed ${seed}`]);
   const kills = [];
   const visit = (suite) => {
     for (const spec of suite.specs ?? [])
       for (const test of spec.tests)
         for (const result of test.results)
-          for (const attachment of result.attachments ?? []) if (attachment.name === KILL_REPORT && attachment.body) kills.push(...JSON.parse(Buffer.from(attachment.body, 'base64').toString('utf8')).kills);
+          for (const attachment of result.attachments ?? [])
+            if (attachment.name === KILL_REPORT && attachment.body)
+              kills.push(...JSON.parse(Buffer.from(attachment.body, 'base64').toString('utf8')).kills);
     for (const child of suite.suites ?? []) visit(child);
   };
   for (const suite of report.suites ?? []) visit(suite);
   const problems = kills.reduce((sum, kill) => sum + kill.problems.length, 0);
-  return countsLine('soak', run, playwrightCounts(report), [`${count(kills.length, 'kill')}, ${count(problems, 'problem')}, seed ${seed}`]);
+  return countsLine('soak', run, playwrightCounts(report), [
+    `${count(kills.length, 'kill')}, ${count(problems, 'problem')}, seed ${seed}`,
+  ]);
 }

@@ -37,9 +37,24 @@ function configure(ini, folder, sqlPort, httpPort) {
       if (header) section = header[1];
       const set = (key, value) => (new RegExp(`^\\s*;?\\s*${key}\\s*=`).test(line) ? `${key} = ${value}` : undefined);
       if (section === 'Database')
-        return set('DatabaseFile', join(folder, 'virtuoso.db')) ?? set('ErrorLogFile', join(folder, 'virtuoso.log')) ?? set('LockFile', join(folder, 'virtuoso.lck')) ?? set('TransactionFile', join(folder, 'virtuoso.trx')) ?? set('xa_persistent_file', join(folder, 'virtuoso.pxa')) ?? line;
-      if (section === 'TempDatabase') return set('DatabaseFile', join(folder, 'virtuoso-temp.db')) ?? set('TransactionFile', join(folder, 'virtuoso-temp.trx')) ?? line;
-      if (section === 'Parameters') return set('ServerPort', sqlPort) ?? set('DirsAllowed', `., ${folder}, /usr/share/virtuoso-opensource-7/vad`) ?? line;
+        return (
+          set('DatabaseFile', join(folder, 'virtuoso.db')) ??
+          set('ErrorLogFile', join(folder, 'virtuoso.log')) ??
+          set('LockFile', join(folder, 'virtuoso.lck')) ??
+          set('TransactionFile', join(folder, 'virtuoso.trx')) ??
+          set('xa_persistent_file', join(folder, 'virtuoso.pxa')) ??
+          line
+        );
+      if (section === 'TempDatabase')
+        return (
+          set('DatabaseFile', join(folder, 'virtuoso-temp.db')) ??
+          set('TransactionFile', join(folder, 'virtuoso-temp.trx')) ??
+          line
+        );
+      if (section === 'Parameters')
+        return (
+          set('ServerPort', sqlPort) ?? set('DirsAllowed', `., ${folder}, /usr/share/virtuoso-opensource-7/vad`) ?? line
+        );
       if (section === 'HTTPServer') return set('ServerPort', httpPort) ?? line;
       // The bench pulls 10,000 triples in one answer: the packaged cap is exactly that.
       if (section === 'SPARQL') return set('ResultSetMaxRows', 1_000_000) ?? line;
@@ -49,8 +64,14 @@ function configure(ini, folder, sqlPort, httpPort) {
 }
 
 function isql(sqlPort, statement) {
-  const result = spawnSync(ISQL, [String(sqlPort), 'dba', 'dba', `exec=${statement}`], { encoding: 'utf8', timeout: 120_000 });
-  if (result.status !== 0 || /\*\*\* Error/.test(result.stdout + result.stderr)) throw new Error(`Virtuoso refused ${statement.slice(0, 80)}: ${(result.stdout + result.stderr).trim().slice(0, 400)}`);
+  const result = spawnSync(ISQL, [String(sqlPort), 'dba', 'dba', `exec=${statement}`], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  if (result.status !== 0 || /\*\*\* Error/.test(result.stdout + result.stderr))
+    throw new Error(
+      `Virtuoso refused ${statement.slice(0, 80)}: ${(result.stdout + result.stderr).trim().slice(0, 400)}`,
+    );
   return result.stdout;
 }
 
@@ -59,7 +80,10 @@ function isql(sqlPort, statement) {
  * any origin when `cors` (the default: a page is the real client). Resolves when it answers.
  */
 export async function startVirtuoso({ ntriples = '', cors = true, timeoutMs = 90_000 } = {}) {
-  if (!existsSync(SERVER) || !existsSync(ISQL)) throw new Error(`Virtuoso is not installed (${SERVER}, ${ISQL}): run \`apt-get install -y virtuoso-opensource\` (.ci/run does)`);
+  if (!existsSync(SERVER) || !existsSync(ISQL))
+    throw new Error(
+      `Virtuoso is not installed (${SERVER}, ${ISQL}): run \`apt-get install -y virtuoso-opensource\` (.ci/run does)`,
+    );
   const folder = mkdtempSync(join(tmpdir(), 'anima-virtuoso-'));
   const sqlPort = Number(process.env.ANIMA_VIRTUOSO_SQL_PORT ?? (await freePort()));
   const httpPort = Number(process.env.ANIMA_VIRTUOSO_HTTP_PORT ?? (await freePort()));
@@ -82,7 +106,10 @@ export async function startVirtuoso({ ntriples = '', cors = true, timeoutMs = 90
     const log = join(folder, 'virtuoso.log');
     const started = Date.now();
     while (!(existsSync(log) && readFileSync(log, 'utf8').includes('Server online'))) {
-      if (exited) throw new Error(`Virtuoso ${exited} before it was online: ${existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').slice(-5).join(' / ') : 'no log'}`);
+      if (exited)
+        throw new Error(
+          `Virtuoso ${exited} before it was online: ${existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').slice(-5).join(' / ') : 'no log'}`,
+        );
       if (Date.now() - started > timeoutMs) throw new Error(`Virtuoso was not online within ${timeoutMs / 1000} s`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }

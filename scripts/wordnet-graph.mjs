@@ -29,7 +29,9 @@ export function readWordNetNouns(path = WORDNET_NOUNS) {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new Error(`cannot read WordNet's nouns at ${path} (install Debian's wordnet-base, or set ANIMA_WORDNET_NOUNS): ${error.message}`);
+    throw new Error(
+      `cannot read WordNet's nouns at ${path} (install Debian's wordnet-base, or set ANIMA_WORDNET_NOUNS): ${error.message}`,
+    );
   }
   const synsets = new Map();
   for (const line of text.split('\n')) {
@@ -38,7 +40,9 @@ export function readWordNetNouns(path = WORDNET_NOUNS) {
     const cut = line.indexOf(' | ');
     const fields = (cut === -1 ? line : line.slice(0, cut)).trim().split(' ');
     const wordCount = parseInt(fields[3], 16);
-    const words = Array.from({ length: wordCount }, (_, index) => fields[4 + index * 2].replace(/\(.*\)$/, '').replaceAll('_', ' '));
+    const words = Array.from({ length: wordCount }, (_, index) =>
+      fields[4 + index * 2].replace(/\(.*\)$/, '').replaceAll('_', ' '),
+    );
     let at = 4 + wordCount * 2;
     const pointerCount = Number(fields[at++]);
     const pointers = Array.from({ length: pointerCount }, () => {
@@ -52,10 +56,14 @@ export function readWordNetNouns(path = WORDNET_NOUNS) {
 }
 
 /** A synset's noun pointers of the given kinds (`@` hypernym, `@i` instance hypernym, `~`/`~i` hyponyms). */
-const nounPointers = (synset, symbols) => synset.pointers.filter((pointer) => pointer.pos === 'n' && symbols.includes(pointer.symbol)).map((pointer) => pointer.offset);
+const nounPointers = (synset, symbols) =>
+  synset.pointers
+    .filter((pointer) => pointer.pos === 'n' && symbols.includes(pointer.symbol))
+    .map((pointer) => pointer.offset);
 
 const iri = (offset) => `<${SYNSET_BASE}${offset}-n>`;
-const literal = (text) => `${JSON.stringify(text).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}@en`;
+const literal = (text) =>
+  `${JSON.stringify(text).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}@en`;
 
 /** The N-Triples of the tree under `root` (with the hypernym path above it), and its synset count. */
 export function wordnetGraph({ root = SYNSETS.animal, path = WORDNET_NOUNS } = {}) {
@@ -69,13 +77,20 @@ export function wordnetGraph({ root = SYNSETS.animal, path = WORDNET_NOUNS } = {
     kept.add(offset);
     pending.push(...nounPointers(synsets.get(offset), ['~', '~i']));
   }
-  for (let offset = nounPointers(synsets.get(root), ['@'])[0]; offset !== undefined; offset = nounPointers(synsets.get(offset), ['@'])[0]) kept.add(offset);
+  for (
+    let offset = nounPointers(synsets.get(root), ['@'])[0];
+    offset !== undefined;
+    offset = nounPointers(synsets.get(offset), ['@'])[0]
+  )
+    kept.add(offset);
   const lines = [];
   for (const offset of kept) {
     const synset = synsets.get(offset);
     const subject = iri(offset);
-    for (const hypernym of nounPointers(synset, ['@'])) if (kept.has(hypernym)) lines.push(`${subject} <${SUBCLASS_OF}> ${iri(hypernym)} .`);
-    for (const type of nounPointers(synset, ['@i'])) if (kept.has(type)) lines.push(`${subject} <${RDF_TYPE}> ${iri(type)} .`);
+    for (const hypernym of nounPointers(synset, ['@']))
+      if (kept.has(hypernym)) lines.push(`${subject} <${SUBCLASS_OF}> ${iri(hypernym)} .`);
+    for (const type of nounPointers(synset, ['@i']))
+      if (kept.has(type)) lines.push(`${subject} <${RDF_TYPE}> ${iri(type)} .`);
     synset.words.forEach((word, index) => {
       if (index === 0) lines.push(`${subject} <${PREF_LABEL}> ${literal(word)} .`);
       lines.push(`${subject} <${LABEL}> ${literal(word)} .`);

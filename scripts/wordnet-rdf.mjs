@@ -18,11 +18,14 @@ for (const line of readFileSync(join(directory, 'data.noun'), 'utf8').split('\n'
   if (line.length === 0 || line.startsWith(' ')) continue;
   const fields = line.slice(0, line.indexOf(' | ') === -1 ? undefined : line.indexOf(' | ')).split(' ');
   const wordCount = Number.parseInt(fields[3], 16);
-  const words = Array.from({ length: wordCount }, (_, index) => fields[4 + 2 * index].replace(/\(.*\)$/, '').replaceAll('_', ' '));
+  const words = Array.from({ length: wordCount }, (_, index) =>
+    fields[4 + 2 * index].replace(/\(.*\)$/, '').replaceAll('_', ' '),
+  );
   let at = 4 + 2 * wordCount;
   const pointerCount = Number.parseInt(fields[at++], 10);
   const pointers = [];
-  for (let index = 0; index < pointerCount; index++, at += 4) if (fields[at + 2] === 'n') pointers.push({ symbol: fields[at], offset: fields[at + 1] });
+  for (let index = 0; index < pointerCount; index++, at += 4)
+    if (fields[at + 2] === 'n') pointers.push({ symbol: fields[at], offset: fields[at + 1] });
   synsets.set(fields[0], { words, pointers });
 }
 
@@ -38,7 +41,11 @@ const PREFIXES = `@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
 `;
 const id = (offset) => `wnid:${offset}-n`;
 const literal = (text) => `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"@en`;
-const pointed = (offset, symbols) => synsets.get(offset).pointers.filter((pointer) => symbols.includes(pointer.symbol)).map((pointer) => pointer.offset);
+const pointed = (offset, symbols) =>
+  synsets
+    .get(offset)
+    .pointers.filter((pointer) => symbols.includes(pointer.symbol))
+    .map((pointer) => pointer.offset);
 
 /** The synsets under roots through the given pointers, breadth-first, roots first, at most `limit`. */
 function below(roots, symbols, limit = Infinity, depth = Infinity) {
@@ -69,11 +76,15 @@ function above(offsets) {
   const roots = ['02083346', '09394007'];
   const inTree = below(roots, ['~', '~i']);
   const all = [...new Set([...inTree, ...above(roots)])];
-  const lines = [HEADER('WordNet 3.0 nouns under canine (02083346) and planet (09394007) as an RDFS class hierarchy with instances'), PREFIXES];
+  const lines = [
+    HEADER('WordNet 3.0 nouns under canine (02083346) and planet (09394007) as an RDFS class hierarchy with instances'),
+    PREFIXES,
+  ];
   for (const offset of all) {
     const { words } = synsets.get(offset);
     const statements = [];
-    for (const parent of pointed(offset, ['@'])) if (all.includes(parent)) statements.push(`rdfs:subClassOf ${id(parent)}`);
+    for (const parent of pointed(offset, ['@']))
+      if (all.includes(parent)) statements.push(`rdfs:subClassOf ${id(parent)}`);
     for (const parent of pointed(offset, ['@i'])) if (all.includes(parent)) statements.push(`rdf:type ${id(parent)}`);
     if (pointed(offset, ['@i']).length === 0) statements.push('rdf:type rdfs:Class');
     statements.push(`rdfs:label ${words.map(literal).join(', ')}`);
@@ -85,7 +96,11 @@ function above(offsets) {
 // 2. SKOS: the feline subtree as a thesaurus, broader and narrower as WordNet states both.
 {
   const inTree = below(['02120997'], ['~', '~i']);
-  const lines = [HEADER('WordNet 3.0 nouns under feline (02120997) as a SKOS thesaurus'), PREFIXES, `wn:felines a skos:ConceptScheme ; skos:prefLabel "felines"@en ; skos:hasTopConcept ${id('02120997')} .`];
+  const lines = [
+    HEADER('WordNet 3.0 nouns under feline (02120997) as a SKOS thesaurus'),
+    PREFIXES,
+    `wn:felines a skos:ConceptScheme ; skos:prefLabel "felines"@en ; skos:hasTopConcept ${id('02120997')} .`,
+  ];
   for (const offset of inTree) {
     const { words } = synsets.get(offset);
     const statements = ['a skos:Concept', 'skos:inScheme wn:felines', `skos:prefLabel ${literal(words[0])}`];
@@ -104,12 +119,13 @@ function above(offsets) {
   const inTree = below(['09275473'], ['%p'], 400, 2);
   const classes = [...new Set(inTree.flatMap((offset) => pointed(offset, ['@', '@i'])))];
   const lines = [
-    HEADER("WordNet 3.0: Europe (09275473) and its parts, two levels of part meronyms, as an OWL ontology"),
+    HEADER('WordNet 3.0: Europe (09275473) and its parts, two levels of part meronyms, as an OWL ontology'),
     PREFIXES,
     'wn:part_holonym a owl:ObjectProperty, owl:TransitiveProperty ; owl:inverseOf wn:part_meronym ; rdfs:label "part of"@en .',
     'wn:part_meronym a owl:ObjectProperty, owl:TransitiveProperty ; rdfs:label "has part"@en .',
   ];
-  for (const offset of classes) lines.push(`${id(offset)} a owl:Class ; rdfs:label ${literal(synsets.get(offset).words[0])} .`);
+  for (const offset of classes)
+    lines.push(`${id(offset)} a owl:Class ; rdfs:label ${literal(synsets.get(offset).words[0])} .`);
   for (const offset of inTree) {
     const { words } = synsets.get(offset);
     const statements = [];
@@ -118,8 +134,11 @@ function above(offsets) {
     statements.push(`rdfs:label ${words.map(literal).join(', ')}`);
     const wholes = pointed(offset, ['#p']).filter((whole) => inTree.includes(whole));
     // WordNet states both directions; the file keeps part_holonym for the first level and part_meronym for the second, so only the inverse joins them.
-    if (wholes.length > 0 && offset !== '09275473' && pointed('09275473', ['%p']).includes(offset)) statements.push(`wn:part_holonym ${wholes.map(id).join(', ')}`);
-    const parts = pointed(offset, ['%p']).filter((part) => inTree.includes(part) && !pointed('09275473', ['%p']).includes(part));
+    if (wholes.length > 0 && offset !== '09275473' && pointed('09275473', ['%p']).includes(offset))
+      statements.push(`wn:part_holonym ${wholes.map(id).join(', ')}`);
+    const parts = pointed(offset, ['%p']).filter(
+      (part) => inTree.includes(part) && !pointed('09275473', ['%p']).includes(part),
+    );
     if (parts.length > 0) statements.push(`wn:part_meronym ${parts.map(id).join(', ')}`);
     lines.push(`${id(offset)} ${statements.join(' ;\n  ')} .`);
   }

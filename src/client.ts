@@ -10,7 +10,9 @@ export function createAgentClient(worker: Worker = startAgentWorker()): AgentApi
   const client: Partial<Record<AgentMethod, unknown>> = {};
   for (const method of AGENT_METHODS) {
     client[method] = async (args: unknown, onProgress?: (progress: unknown) => void) => {
-      const progress = onProgress ? Comlink.proxy((report: unknown) => onProgress(checkProgress(method, report))) : undefined;
+      const progress = onProgress
+        ? Comlink.proxy((report: unknown) => onProgress(checkProgress(method, report)))
+        : undefined;
       return checkResult(method, await remote[method](args, progress));
     };
   }

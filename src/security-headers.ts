@@ -40,5 +40,8 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
  */
 export const DEV_SERVER_HEADERS: Readonly<Record<string, string>> = {
   ...SECURITY_HEADERS,
-  'Content-Security-Policy': SECURITY_HEADERS['Content-Security-Policy']!.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
+  'Content-Security-Policy': SECURITY_HEADERS['Content-Security-Policy']!.replace(
+    "style-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+  ),
 };

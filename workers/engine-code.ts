@@ -17,6 +17,8 @@ export async function keepEngineCodeForOffline(cacheName: string, urls: readonly
     const cache = await caches.open(cacheName);
     await Promise.all(urls.map(async (url) => (await cache.match(url)) ?? cache.add(url)));
   } catch (error) {
-    console.warn(`the engine's code could not be kept for offline use: ${error instanceof Error ? error.message : String(error)}`);
+    console.warn(
+      `the engine's code could not be kept for offline use: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

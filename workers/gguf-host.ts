@@ -56,7 +56,12 @@ export function browserGgufHost(): GgufHost {
       const name = fileNameOf(id);
       const handle = await folder.getFileHandle(name, { create: true });
       try {
-        await writeFile(handle, source instanceof Blob ? source.stream() : source, (bytesWritten) => onProgress?.(progressOf(bytesWritten, totalBytes)), signal);
+        await writeFile(
+          handle,
+          source instanceof Blob ? source.stream() : source,
+          (bytesWritten) => onProgress?.(progressOf(bytesWritten, totalBytes)),
+          signal,
+        );
       } catch (error) {
         await folder.removeEntry(name).catch(() => undefined);
         throw signal?.aborted ? cancelled(signal) : error;
@@ -86,9 +91,13 @@ export function browserGgufHost(): GgufHost {
         if (!file) throw new Error(`there is no stored file for the GGUF model ${id}: add the model again`);
         await unload();
         onProgress?.({ fraction: 0, text: `loading ${id} into llama.cpp` });
-        const model = await loadWllama(file, { contextTokens, ...(signal ? { signal } : {}) }).catch((error: unknown) => {
-          throw signal?.aborted ? error : new Error(`${id}: ${error instanceof Error ? error.message : String(error)}`);
-        });
+        const model = await loadWllama(file, { contextTokens, ...(signal ? { signal } : {}) }).catch(
+          (error: unknown) => {
+            throw signal?.aborted
+              ? error
+              : new Error(`${id}: ${error instanceof Error ? error.message : String(error)}`);
+          },
+        );
         loaded = { id, contextTokens, model };
         onProgress?.({ fraction: 1, text: `${id} is loaded` });
         return model.engine;
@@ -98,7 +107,10 @@ export function browserGgufHost(): GgufHost {
 }
 
 async function ggufFolder(): Promise<FileSystemDirectoryHandle> {
-  if (!navigator.storage?.getDirectory) throw new Error('this browser has no origin private file system, where GGUF models are kept: try a recent Chrome, Edge, Firefox or Safari');
+  if (!navigator.storage?.getDirectory)
+    throw new Error(
+      'this browser has no origin private file system, where GGUF models are kept: try a recent Chrome, Edge, Firefox or Safari',
+    );
   return (await navigator.storage.getDirectory()).getDirectoryHandle(GGUF_FOLDER, { create: true });
 }
 
@@ -107,7 +119,12 @@ async function ggufFolder(): Promise<FileSystemDirectoryHandle> {
  * and workers in Chromium and Firefox) only replaces the file when closed; a synchronous access
  * handle (workers only) serves where there is none.
  */
-async function writeFile(handle: FileSystemFileHandle, source: ReadableStream<Uint8Array>, onBytes: (bytesWritten: number) => void, signal: AbortSignal | undefined): Promise<void> {
+async function writeFile(
+  handle: FileSystemFileHandle,
+  source: ReadableStream<Uint8Array>,
+  onBytes: (bytesWritten: number) => void,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   let sink: Sink;
   try {
     sink = await openSink(handle);
@@ -143,7 +160,12 @@ async function writeFile(handle: FileSystemFileHandle, source: ReadableStream<Ui
 type Sink = { write(bytes: Uint8Array, at: number): Promise<void>; close(): Promise<void>; abort(): Promise<void> };
 
 /** The sync access handle's part the sink uses (the DOM library may lack it). */
-type SyncAccessHandle = { write(bytes: Uint8Array, options: { at: number }): number; truncate(size: number): void; flush(): void; close(): void };
+type SyncAccessHandle = {
+  write(bytes: Uint8Array, options: { at: number }): number;
+  truncate(size: number): void;
+  flush(): void;
+  close(): void;
+};
 
 async function openSink(handle: FileSystemFileHandle): Promise<Sink> {
   if ('createWritable' in handle) {
@@ -155,7 +177,9 @@ async function openSink(handle: FileSystemFileHandle): Promise<Sink> {
       abort: () => writable.abort().catch(() => undefined),
     };
   }
-  const access = await (handle as FileSystemFileHandle & { createSyncAccessHandle(): Promise<SyncAccessHandle> }).createSyncAccessHandle();
+  const access = await (
+    handle as FileSystemFileHandle & { createSyncAccessHandle(): Promise<SyncAccessHandle> }
+  ).createSyncAccessHandle();
   access.truncate(0);
   return {
     async write(bytes, at) {

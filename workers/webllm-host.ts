@@ -6,7 +6,15 @@ import { cancelled, type ModelContext } from '#core/llm/provider.ts';
 import type { WebLlmHost } from '#core/llm/webllm-host.ts';
 import type { LoadProgress } from '#core/llm/chat-engine.ts';
 import { webLlmTokenCounter } from '#core/llm/webllm-tokens.ts';
-import { gpuReportOf, mlcModelRecordOf, modelFilesPrefix, type WebGpu, WEBLLM_MODELS, type WebLlmModelSpec, webLlmSpecSecrets } from '#core/llm/webllm-models.ts';
+import {
+  gpuReportOf,
+  mlcModelRecordOf,
+  modelFilesPrefix,
+  type WebGpu,
+  WEBLLM_MODELS,
+  type WebLlmModelSpec,
+  webLlmSpecSecrets,
+} from '#core/llm/webllm-models.ts';
 import { displayUrl, redactSecrets } from '#core/secrets.ts';
 import { ENGINE_CODE_CACHES, keepEngineCodeForOffline } from './engine-code.ts';
 
@@ -23,11 +31,18 @@ type AppConfig = WebLlm['prebuiltAppConfig'];
 function appConfigFor(webLlm: WebLlm, model: WebLlmModelSpec): AppConfig | undefined {
   if (!model.custom) return undefined;
   const prebuilt = webLlm.prebuiltAppConfig;
-  return { ...prebuilt, model_list: [...prebuilt.model_list.filter((record) => record.model_id !== model.id), mlcModelRecordOf(model.id, model.custom)] };
+  return {
+    ...prebuilt,
+    model_list: [
+      ...prebuilt.model_list.filter((record) => record.model_id !== model.id),
+      mlcModelRecordOf(model.id, model.custom),
+    ],
+  };
 }
 
 /** One key per model and address: a custom model added again from elsewhere is another model. */
-const keyOf = (model: WebLlmModelSpec) => (model.custom ? `${model.id} ${model.custom.modelUrl} ${model.custom.modelLibUrl}` : model.id);
+const keyOf = (model: WebLlmModelSpec) =>
+  model.custom ? `${model.id} ${model.custom.modelUrl} ${model.custom.modelLibUrl}` : model.id;
 
 /**
  * The model's files in WebLLM's caches, read straight from them: WebLLM's own checks first fetch
@@ -36,7 +51,8 @@ const keyOf = (model: WebLlmModelSpec) => (model.custom ? `${model.id} ${model.c
  */
 async function* storedFilesOf(model: WebLlmModelSpec): AsyncGenerator<{ cache: Cache; request: Request }> {
   const prefix = model.custom ? modelFilesPrefix(model.custom.modelUrl) : undefined;
-  const isModelFile = (url: string) => (prefix ? url.startsWith(prefix) : new URL(url).pathname.includes(`/${model.id}/`));
+  const isModelFile = (url: string) =>
+    prefix ? url.startsWith(prefix) : new URL(url).pathname.includes(`/${model.id}/`);
   for (const name of WEBLLM_MODEL_CACHES) {
     const cache = await caches.open(name);
     for (const request of await cache.keys()) if (isModelFile(request.url)) yield { cache, request };
@@ -51,14 +67,21 @@ async function* storedFilesOf(model: WebLlmModelSpec): AsyncGenerator<{ cache: C
 export function browserWebLlmHost(): WebLlmHost {
   let webLlm: Promise<WebLlm> | undefined;
   const importWebLlm = () =>
-    (webLlm ??= import('./webllm-code.ts').then((module) => {
-      void keepEngineCodeForOffline(ENGINE_CODE_CACHES.webllm, [module.WEBLLM_CODE_URL]);
-      return module;
-    }).catch((error: unknown) => {
-      webLlm = undefined;
-      throw new Error(`WebLLM's code could not be loaded (${error instanceof Error ? error.message : String(error)}); open Anima online once to fetch it`);
-    }));
-  const keeper = new EngineKeeper<WebLlmModelSpec>({ keyOf, load: async (model, options) => loadEngine(await importWebLlm(), model, options) }, answerDecodingSchemas());
+    (webLlm ??= import('./webllm-code.ts')
+      .then((module) => {
+        void keepEngineCodeForOffline(ENGINE_CODE_CACHES.webllm, [module.WEBLLM_CODE_URL]);
+        return module;
+      })
+      .catch((error: unknown) => {
+        webLlm = undefined;
+        throw new Error(
+          `WebLLM's code could not be loaded (${error instanceof Error ? error.message : String(error)}); open Anima online once to fetch it`,
+        );
+      }));
+  const keeper = new EngineKeeper<WebLlmModelSpec>(
+    { keyOf, load: async (model, options) => loadEngine(await importWebLlm(), model, options) },
+    answerDecodingSchemas(),
+  );
 
   return {
     gpu: () => gpuReportOf((navigator as Navigator & { gpu?: WebGpu }).gpu),
@@ -96,11 +119,18 @@ export function browserWebLlmHost(): WebLlmHost {
  * stop a file mid-way: a cancel unloads the engine (which aborts its fetches) and the load ends
  * with the cancel; whatever it finished loading the keeper unloads.
  */
-async function loadEngine(webLlm: WebLlm, model: WebLlmModelSpec, options: { onProgress?: (progress: LoadProgress) => void; signal: AbortSignal }): Promise<LoadedEngine> {
+async function loadEngine(
+  webLlm: WebLlm,
+  model: WebLlmModelSpec,
+  options: { onProgress?: (progress: LoadProgress) => void; signal: AbortSignal },
+): Promise<LoadedEngine> {
   const { signal, onProgress } = options;
   const modelId = model.id;
   const appConfig = appConfigFor(webLlm, model);
-  const engine = new webLlm.MLCEngine({ ...(appConfig ? { appConfig } : {}), initProgressCallback: (report) => onProgress?.({ fraction: report.progress, text: report.text }) });
+  const engine = new webLlm.MLCEngine({
+    ...(appConfig ? { appConfig } : {}),
+    initProgressCallback: (report) => onProgress?.({ fraction: report.progress, text: report.text }),
+  });
   const stop = () => void engine.unload().catch(() => undefined);
   signal.addEventListener('abort', stop, { once: true });
   try {
@@ -123,16 +153,21 @@ async function loadEngine(webLlm: WebLlm, model: WebLlmModelSpec, options: { onP
   return {
     chat,
     // WebLLM unloads its model when the GPU device is lost; asking for the conversation then fails.
-    isAlive: () => engine.getMessage().then(
-      () => true,
-      () => false,
-    ),
+    isAlive: () =>
+      engine.getMessage().then(
+        () => true,
+        () => false,
+      ),
     unload: () => engine.unload(),
     // A request of one token per schema: WebLLM builds each grammar then, and keeps it for the
     // questions that follow (its grammar compiler caches what it compiled).
     async prepare(schemas, onPrepared) {
       for (const [index, schema] of schemas.entries()) {
-        await send({ messages: [{ role: 'user', content: 'Answer in JSON.' }], max_tokens: 1, response_format: { type: 'json_object', schema } });
+        await send({
+          messages: [{ role: 'user', content: 'Answer in JSON.' }],
+          max_tokens: 1,
+          response_format: { type: 'json_object', schema },
+        });
         onPrepared(index + 1);
       }
     },
@@ -141,7 +176,8 @@ async function loadEngine(webLlm: WebLlm, model: WebLlmModelSpec, options: { onP
 
 /** The model's context window, and a count of a text's tokens with its own tokenizer (see `webLlmTokenCounter`). */
 function contextOf(engine: Engine, model: WebLlmModelSpec): ModelContext {
-  const tokens = model.custom?.contextTokens ?? WEBLLM_MODELS.find((candidate) => candidate.id === model.id)?.contextTokens ?? 4096;
+  const tokens =
+    model.custom?.contextTokens ?? WEBLLM_MODELS.find((candidate) => candidate.id === model.id)?.contextTokens ?? 4096;
   const count = webLlmTokenCounter(engine, model.id);
   return { tokens, count: async (text) => count(text) };
 }
@@ -152,7 +188,9 @@ function contextOf(engine: Engine, model: WebLlmModelSpec): ModelContext {
  * the answer. Undefined when both answer (the failure was elsewhere) or the network is down.
  */
 async function refusedFile(webLlm: WebLlm, model: WebLlmModelSpec): Promise<string | undefined> {
-  const record = (appConfigFor(webLlm, model) ?? webLlm.prebuiltAppConfig).model_list.find((candidate) => candidate.model_id === model.id);
+  const record = (appConfigFor(webLlm, model) ?? webLlm.prebuiltAppConfig).model_list.find(
+    (candidate) => candidate.model_id === model.id,
+  );
   if (!record) return undefined;
   const files = [
     { what: "the weights' configuration", url: `${modelFilesPrefix(record.model)}mlc-chat-config.json` },
@@ -166,7 +204,8 @@ async function refusedFile(webLlm: WebLlm, model: WebLlmModelSpec): Promise<stri
       if (!navigator.onLine) return undefined;
       return `${what} at ${displayUrl(url)} could not be fetched: its server may be down, or may not let this site fetch it (it must allow other sites, as Hugging Face does)`;
     }
-    if (!response.ok) return `${what} at ${displayUrl(url)} answered ${`${response.status} ${response.statusText}`.trim()}: check the address`;
+    if (!response.ok)
+      return `${what} at ${displayUrl(url)} answered ${`${response.status} ${response.statusText}`.trim()}: check the address`;
   }
   return undefined;
 }
@@ -175,10 +214,16 @@ async function refusedFile(webLlm: WebLlm, model: WebLlmModelSpec): Promise<stri
 function loadFailure(modelId: string, error: unknown, refused: string | undefined): string {
   const message = error instanceof Error ? error.message : String(error);
   if (refused) return `could not download ${modelId}: ${refused}`;
-  if (/failed to fetch|networkerror|network error|load failed|ERR_INTERNET_DISCONNECTED|ERR_NAME_NOT_RESOLVED/i.test(message))
+  if (
+    /failed to fetch|networkerror|network error|load failed|ERR_INTERNET_DISCONNECTED|ERR_NAME_NOT_RESOLVED/i.test(
+      message,
+    )
+  )
     return `could not download ${modelId}: the network cannot be reached. Connect once to download it; after that it runs offline (${message})`;
-  if (/quota|QuotaExceeded/i.test(message)) return `there is no room to store ${modelId}: free some space, or choose a smaller model (${message})`;
+  if (/quota|QuotaExceeded/i.test(message))
+    return `there is no room to store ${modelId}: free some space, or choose a smaller model (${message})`;
   const loss = engineLossOf(error);
-  if (loss === 'device-lost' || loss === 'out-of-memory') return `${modelId} does not fit in this GPU's memory: choose a smaller model (${message})`;
+  if (loss === 'device-lost' || loss === 'out-of-memory')
+    return `${modelId} does not fit in this GPU's memory: choose a smaller model (${message})`;
   return `${modelId} could not be loaded: ${message}`;
 }

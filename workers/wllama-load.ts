@@ -52,7 +52,10 @@ function importWllama(): Promise<WllamaModule> {
  * cross-origin isolated (COOP/COEP), otherwise one. A cancel answers at once and unloads what
  * was loading: wllama cannot stop a load half way.
  */
-export async function loadWllama(file: Blob, options: { contextTokens: number; signal?: AbortSignal }): Promise<LoadedWllama> {
+export async function loadWllama(
+  file: Blob,
+  options: { contextTokens: number; signal?: AbortSignal },
+): Promise<LoadedWllama> {
   const { contextTokens, signal } = options;
   const { Wllama, LogLevel, WLLAMA_CODE_URL } = await importWllama();
   const wasm = await wasmBlobAddress();
@@ -75,9 +78,13 @@ export async function loadWllama(file: Blob, options: { contextTokens: number; s
     },
   );
   try {
-    await untilAborted(wllama.loadModel([file], { n_ctx: contextTokens, n_gpu_layers: 0, warmup: false, log_level: LogLevel.WARN }), signal);
+    await untilAborted(
+      wllama.loadModel([file], { n_ctx: contextTokens, n_gpu_layers: 0, warmup: false, log_level: LogLevel.WARN }),
+      signal,
+    );
     // wllama 3.8.1 resolves even when llama.cpp refused the file; a loaded model has a vocabulary.
-    if (wllama.getLoadedContextInfo().n_vocab <= 0) throw new Error(loadErrors[0] ?? 'llama.cpp refused the file and did not say why');
+    if (wllama.getLoadedContextInfo().n_vocab <= 0)
+      throw new Error(loadErrors[0] ?? 'llama.cpp refused the file and did not say why');
   } catch (error) {
     void wllama.exit().catch(() => undefined);
     if (signal?.aborted) throw cancelled(signal);

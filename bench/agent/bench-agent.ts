@@ -36,7 +36,7 @@ const cycleCount = Number(values.cycles);
 function generateGraph(triples: number): KnowledgeGraph {
   const graph = new KnowledgeGraph(triples);
   let state = 42;
-  const random = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const random = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const batch = graph.batch({ now: 1 });
   const label = (value: string) => ({ type: 'label' as const, value });
   const isA = batch.resolve(label('is-a'), 'predicate');
@@ -50,7 +50,12 @@ function generateGraph(triples: number): KnowledgeGraph {
     classes.push(symbol);
     made++;
     for (let attribute = 0; attribute < 3 && made < triples; attribute++, made++)
-      batch.assert(symbol, attributes[Math.floor(random() * attributes.length)]!, values[Math.floor(random() * values.length)]!, 0.5 + random() / 2);
+      batch.assert(
+        symbol,
+        attributes[Math.floor(random() * attributes.length)]!,
+        values[Math.floor(random() * values.length)]!,
+        0.5 + random() / 2,
+      );
   }
   graph.apply(batch.delta);
   return graph;
@@ -73,12 +78,21 @@ function readingTimes(graph: KnowledgeGraph): { question_index_ms: number; quest
   let started = performance.now();
   vocabularyOf(graph);
   const question_index_ms = Math.round((performance.now() - started) * 10) / 10;
-  const times = ['What is C5?', 'Is C70000 a C17?', 'Which C3 have Value7 as attribute-2?', 'How many kinds of C9 are there?', 'What do C401 and C402 have in common?'].map((question) => {
+  const times = [
+    'What is C5?',
+    'Is C70000 a C17?',
+    'Which C3 have Value7 as attribute-2?',
+    'How many kinds of C9 are there?',
+    'What do C401 and C402 have in common?',
+  ].map((question) => {
     started = performance.now();
     readQuestion(graph, question);
     return performance.now() - started;
   });
-  return { question_index_ms, question_read_ms: Math.round(times.sort((a, b) => a - b)[Math.floor(times.length / 2)]! * 100) / 100 };
+  return {
+    question_index_ms,
+    question_read_ms: Math.round(times.sort((a, b) => a - b)[Math.floor(times.length / 2)]! * 100) / 100,
+  };
 }
 
 async function measure(triples: number): Promise<Figures> {
@@ -91,8 +105,21 @@ async function measure(triples: number): Promise<Figures> {
   await storeGraphDelta(db, {
     graph: empty,
     sessionId: 's',
-    delta: { symbols: [...generated.symbols()], addedTriples: [...generated.triples()], updatedTriples: [], removedTriples: [] },
-    provenance: { sessionId: 's', kind: 'import', sources: ['generated'], confidence: 1, cycle: 0, detail: 'bench', createdAt: 0 },
+    delta: {
+      symbols: [...generated.symbols()],
+      addedTriples: [...generated.triples()],
+      updatedTriples: [],
+      removedTriples: [],
+    },
+    provenance: {
+      sessionId: 's',
+      kind: 'import',
+      sources: ['generated'],
+      confidence: 1,
+      cycle: 0,
+      detail: 'bench',
+      createdAt: 0,
+    },
     now: 0,
   });
   let clock = 0;
@@ -138,13 +165,20 @@ const PLANNING_GOALS = [
 ];
 const MAX_GOAL_CYCLES = 30;
 
-type GoalFigures = { goal: string; criteria: string; cycles_planning_on: number | null; cycles_planning_off: number | null };
+type GoalFigures = {
+  goal: string;
+  criteria: string;
+  cycles_planning_on: number | null;
+  cycles_planning_off: number | null;
+};
 
 /** Cycles until the goal completes (null: not within MAX_GOAL_CYCLES), in a fresh session on the starter graph. */
 async function cyclesToComplete(goal: (typeof PLANNING_GOALS)[number], planning: boolean): Promise<number | null> {
   const starter = readFileSync(new URL('../../public/starter-graph.ttl', import.meta.url), 'utf8');
   const db = new AnimaDatabase('bench-planning', freshIndexedDb());
-  const service = withContractChecks(createAgentService({ db, now: () => 1, newId: () => 's', loadStarterGraph: async () => starter }));
+  const service = withContractChecks(
+    createAgentService({ db, now: () => 1, newId: () => 's', loadStarterGraph: async () => starter }),
+  );
   const { session } = await service.open({});
   const sessionId = session.id;
   await service.agentSettingsSet({ sessionId, settings: { planning, reflectionInterval: 5, maxFailedPlans: 3 } });
@@ -177,17 +211,31 @@ for (const size of sizes) {
 }
 const planning: GoalFigures[] = [];
 for (const goal of PLANNING_GOALS) {
-  planning.push({ goal: goal.description, criteria: goal.criteria, cycles_planning_on: await cyclesToComplete(goal, true), cycles_planning_off: await cyclesToComplete(goal, false) });
+  planning.push({
+    goal: goal.description,
+    criteria: goal.criteria,
+    cycles_planning_on: await cyclesToComplete(goal, true),
+    cycles_planning_off: await cyclesToComplete(goal, false),
+  });
   const figures = planning.at(-1)!;
   const shown = (cycles: number | null) => (cycles === null ? `not within ${MAX_GOAL_CYCLES}` : String(cycles));
-  console.log(`${figures.goal} (${figures.criteria}): planning on ${shown(figures.cycles_planning_on)} cycles, off (baseline) ${shown(figures.cycles_planning_off)}`);
+  console.log(
+    `${figures.goal} (${figures.criteria}): planning on ${shown(figures.cycles_planning_on)} cycles, off (baseline) ${shown(figures.cycles_planning_off)}`,
+  );
 }
-const total = (key: 'cycles_planning_on' | 'cycles_planning_off') => planning.reduce((sum, figures) => sum + (figures[key] ?? MAX_GOAL_CYCLES), 0);
+const total = (key: 'cycles_planning_on' | 'cycles_planning_off') =>
+  planning.reduce((sum, figures) => sum + (figures[key] ?? MAX_GOAL_CYCLES), 0);
 console.log(
   JSON.stringify({
     benchmark: 'agent',
     storage: 'fake-indexeddb (node)',
     results,
-    planning: { baseline: 'planning off', max_cycles_per_goal: MAX_GOAL_CYCLES, goals: planning, total_cycles_planning_on: total('cycles_planning_on'), total_cycles_planning_off: total('cycles_planning_off') },
+    planning: {
+      baseline: 'planning off',
+      max_cycles_per_goal: MAX_GOAL_CYCLES,
+      goals: planning,
+      total_cycles_planning_on: total('cycles_planning_on'),
+      total_cycles_planning_off: total('cycles_planning_off'),
+    },
   }),
 );

@@ -42,7 +42,9 @@ const round = (value: number) => Math.round(value * 100) / 100;
 export async function longRun(options: { wordnet: string; root: string; cycles: number }): Promise<void> {
   const log = (line: string) => process.stderr.write(`${line}\n`);
   if (!existsSync(join(options.wordnet, 'data.noun'))) {
-    log(`No WordNet noun database in ${options.wordnet}. On Debian or Ubuntu: apt-get install wordnet-base; or pass --wordnet DIR.`);
+    log(
+      `No WordNet noun database in ${options.wordnet}. On Debian or Ubuntu: apt-get install wordnet-base; or pass --wordnet DIR.`,
+    );
     process.exit(1);
   }
   const facts = wordNetSubtree(options.wordnet, options.root);
@@ -52,7 +54,10 @@ export async function longRun(options: { wordnet: string; root: string; cycles: 
     [
       batch.resolve({ type: 'label', value: fact.subject }, 'subject'),
       batch.resolve({ type: 'label', value: fact.predicate }, 'predicate'),
-      batch.resolve(fact.literal ? { type: 'literal', value: fact.object } : { type: 'label', value: fact.object }, 'object'),
+      batch.resolve(
+        fact.literal ? { type: 'literal', value: fact.object } : { type: 'label', value: fact.object },
+        'object',
+      ),
     ] as const;
   for (const fact of facts) batch.assert(...resolve(fact), 1);
   graph.apply(batch.delta);
@@ -63,8 +68,21 @@ export async function longRun(options: { wordnet: string; root: string; cycles: 
   await storeGraphDelta(db, {
     graph: new KnowledgeGraph(),
     sessionId: 's',
-    delta: { symbols: [...graph.symbols()], addedTriples: [...graph.triples()], updatedTriples: [], removedTriples: [] },
-    provenance: { sessionId: 's', kind: 'import', sources: ['wordnet-3.0'], confidence: 1, cycle: 0, detail: `WordNet 3.0 noun subtree ${options.root}`, createdAt: 0 },
+    delta: {
+      symbols: [...graph.symbols()],
+      addedTriples: [...graph.triples()],
+      updatedTriples: [],
+      removedTriples: [],
+    },
+    provenance: {
+      sessionId: 's',
+      kind: 'import',
+      sources: ['wordnet-3.0'],
+      confidence: 1,
+      cycle: 0,
+      detail: `WordNet 3.0 noun subtree ${options.root}`,
+      createdAt: 0,
+    },
     now: 0,
   });
   let clock = 0;
@@ -81,9 +99,16 @@ export async function longRun(options: { wordnet: string; root: string; cycles: 
   const addWave = async () => {
     for (const [index, kind] of GOAL_KINDS.entries()) {
       const subject = SUBJECTS[(wave * GOAL_KINDS.length + index) % SUBJECTS.length]!;
-      const added = await service.goalAdd({ sessionId, description: kind.description.replaceAll('{x}', subject), criteria: kind.criteria.replaceAll('{x}', subject) });
+      const added = await service.goalAdd({
+        sessionId,
+        description: kind.description.replaceAll('{x}', subject),
+        criteria: kind.criteria.replaceAll('{x}', subject),
+      });
       if (added.ok) goalsAdded++;
-      else refused.push(`${kind.description.replaceAll('{x}', subject)}: ${added.problems.map((problem) => problem.message).join('; ')}`);
+      else
+        refused.push(
+          `${kind.description.replaceAll('{x}', subject)}: ${added.problems.map((problem) => problem.message).join('; ')}`,
+        );
     }
     wave++;
   };
@@ -106,18 +131,28 @@ export async function longRun(options: { wordnet: string; root: string; cycles: 
     times.push(performance.now() - started);
     cycles++;
     maxWorkingMemory = Math.max(maxWorkingMemory, await db.workingMemory.count());
-    if (cycles % 100 === 0) log(`cycle ${cycles}: ${wave} waves, working memory ${maxWorkingMemory} at most, ${await db.episodes.count()} episodes`);
+    if (cycles % 100 === 0)
+      log(
+        `cycle ${cycles}: ${wave} waves, working memory ${maxWorkingMemory} at most, ${await db.episodes.count()} episodes`,
+      );
   }
 
   const { goals } = await service.goalList({ sessionId, findingsLimit: 0 });
   const byStatus = (wanted: (status: string) => boolean) => goals.filter((goal) => wanted(goal.status)).length;
   const final = (await service.psycheGet({ sessionId })).psyche.archetypes;
-  const drift = Object.fromEntries(Object.entries(final).map(([archetype, weight]) => [archetype, round(weight - initial[archetype as keyof typeof initial])]));
+  const drift = Object.fromEntries(
+    Object.entries(final).map(([archetype, weight]) => [
+      archetype,
+      round(weight - initial[archetype as keyof typeof initial]),
+    ]),
+  );
   const sorted = [...times].sort((a, b) => a - b);
   for (const reason of refused) log(`not added: ${reason}`);
-  for (const status of ['completed', 'failed', 'abandoned', 'waiting', 'active', 'suspended']) log(`${status}: ${byStatus((goalStatus) => goalStatus === status)}`);
+  for (const status of ['completed', 'failed', 'abandoned', 'waiting', 'active', 'suspended'])
+    log(`${status}: ${byStatus((goalStatus) => goalStatus === status)}`);
   const { reflections } = await service.reflectionList({ sessionId, limit: 1000 });
-  for (const reflection of reflections.filter((entry) => entry.psycheChanges.length > 0).slice(0, 5)) log(`reflection at cycle ${reflection.cycle}: ${reflection.psycheChanges.join('; ')}`);
+  for (const reflection of reflections.filter((entry) => entry.psycheChanges.length > 0).slice(0, 5))
+    log(`reflection at cycle ${reflection.cycle}: ${reflection.psycheChanges.join('; ')}`);
   console.log(
     JSON.stringify({
       cycles,

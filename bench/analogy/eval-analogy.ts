@@ -32,7 +32,9 @@ const { values } = parseArgs({
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 if (!existsSync(join(values.wordnet, 'data.noun'))) {
-  log(`No WordNet noun database in ${values.wordnet}. On Debian or Ubuntu: apt-get install wordnet-base; or pass --wordnet DIR.`);
+  log(
+    `No WordNet noun database in ${values.wordnet}. On Debian or Ubuntu: apt-get install wordnet-base; or pass --wordnet DIR.`,
+  );
   process.exit(1);
 }
 
@@ -48,22 +50,55 @@ const heldOut = new Set(isA.slice(0, Math.round(isA.length * Number(values['hold
 
 const graph = new KnowledgeGraph(facts.length);
 const batch = graph.batch({ now: 1 });
-const resolve = (fact: WordNetFact) => [
-  batch.resolve({ type: 'label', value: fact.subject }, 'subject'),
-  batch.resolve({ type: 'label', value: fact.predicate }, 'predicate'),
-  batch.resolve(fact.literal ? { type: 'literal', value: fact.object } : { type: 'label', value: fact.object }, 'object'),
-] as const;
+const resolve = (fact: WordNetFact) =>
+  [
+    batch.resolve({ type: 'label', value: fact.subject }, 'subject'),
+    batch.resolve({ type: 'label', value: fact.predicate }, 'predicate'),
+    batch.resolve(
+      fact.literal ? { type: 'literal', value: fact.object } : { type: 'label', value: fact.object },
+      'object',
+    ),
+  ] as const;
 for (const fact of facts) if (!heldOut.has(fact)) batch.assert(...resolve(fact), 1);
 graph.apply(batch.delta);
-log(`WordNet subtree ${values.root}: ${facts.length} facts, ${isA.length} is-a, ${heldOut.size} held out; graph of ${graph.tripleCount} triples`);
+log(
+  `WordNet subtree ${values.root}: ${facts.length} facts, ${isA.length} is-a, ${heldOut.size} held out; graph of ${graph.tripleCount} triples`,
+);
 
 const expected = new Set([...heldOut].map((fact) => `${fact.subject}\t${fact.object}`));
 const subjects = [...new Set([...heldOut].map((fact) => fact.subject))];
 const similarity = new SimilarityIndex(graph);
 const parsed = parseCriteria('facts', 'Learn by analogy');
 if (!parsed.ok) throw new Error('criteria');
-const goal: Goal = { id: 1, sessionId: 'eval', description: 'Learn by analogy', successCriteria: 'facts', priority: 128, status: 'active', cyclesWorked: 0, lastProgressCycle: 0, stallThreshold: 5, findings: [], toolsUsed: [], createdAt: 1 };
-const toolState: ToolState = { sessionId: 'eval', cycle: 1, now: 2, graph, similarity, goal, criteria: parsed.value, goalSymbols: goalSymbols(graph, goal, parsed.value), inferredAtTripleCount: undefined, episodes: [], documents: [], webAccess: DEFAULT_WEB_ACCESS, isOnline: true };
+const goal: Goal = {
+  id: 1,
+  sessionId: 'eval',
+  description: 'Learn by analogy',
+  successCriteria: 'facts',
+  priority: 128,
+  status: 'active',
+  cyclesWorked: 0,
+  lastProgressCycle: 0,
+  stallThreshold: 5,
+  findings: [],
+  toolsUsed: [],
+  createdAt: 1,
+};
+const toolState: ToolState = {
+  sessionId: 'eval',
+  cycle: 1,
+  now: 2,
+  graph,
+  similarity,
+  goal,
+  criteria: parsed.value,
+  goalSymbols: goalSymbols(graph, goal, parsed.value),
+  inferredAtTripleCount: undefined,
+  episodes: [],
+  documents: [],
+  webAccess: DEFAULT_WEB_ACCESS,
+  isOnline: true,
+};
 
 const label = (id: number) => graph.symbol(id)!.label;
 const byPredicate = new Map<string, number>();
@@ -84,9 +119,21 @@ for (const subject of subjects) {
     if (label(predicate) !== 'is-a') continue;
     proposed++;
     if (expected.has(`${subject}\t${label(object)}`)) correct++;
-    if (values.show) log(`${expected.has(`${subject}\t${label(object)}`) ? 'OK ' : 'BAD'} ${subject} is-a ${label(object)} | ${outcome.summary.slice(0, 200)}`);
+    if (values.show)
+      log(
+        `${expected.has(`${subject}\t${label(object)}`) ? 'OK ' : 'BAD'} ${subject} is-a ${label(object)} | ${outcome.summary.slice(0, 200)}`,
+      );
   }
 }
-log(`${subjects.length - unknown} subjects asked (${unknown} not in the graph without their held-out facts) in ${((performance.now() - started) / 1000).toFixed(1)} s; proposals by predicate: ${JSON.stringify(Object.fromEntries(byPredicate))}`);
+log(
+  `${subjects.length - unknown} subjects asked (${unknown} not in the graph without their held-out facts) in ${((performance.now() - started) / 1000).toFixed(1)} s; proposals by predicate: ${JSON.stringify(Object.fromEntries(byPredicate))}`,
+);
 const round = (value: number) => Math.round(value * 1000) / 1000;
-console.log(JSON.stringify({ held_out: heldOut.size, proposed, precision: round(proposed === 0 ? 0 : correct / proposed), recall: round(correct / heldOut.size) }));
+console.log(
+  JSON.stringify({
+    held_out: heldOut.size,
+    proposed,
+    precision: round(proposed === 0 ? 0 : correct / proposed),
+    recall: round(correct / heldOut.size),
+  }),
+);

@@ -9,7 +9,14 @@ import { readWordNetNouns } from '../../scripts/wordnet-graph.mjs';
 
 export type WordNetFact = { subject: string; predicate: string; object: string; literal?: boolean };
 
-const RELATIONS: Record<string, string> = { '@': 'is-a', '@i': 'is-a', '#m': 'member-of', '#p': 'part-of', '#s': 'substance-of', ';c': 'topic' };
+const RELATIONS: Record<string, string> = {
+  '@': 'is-a',
+  '@i': 'is-a',
+  '#m': 'member-of',
+  '#p': 'part-of',
+  '#s': 'substance-of',
+  ';c': 'topic',
+};
 const HYPONYMS = new Set(['~', '~i']);
 
 /**

@@ -65,7 +65,20 @@ const MIN_BRANCHING = 4;
 const MAX_BRANCHING = 6;
 const TRIPLES_PER_CLASS = 40;
 const ATTRIBUTES_PER_INSTANCE = 5;
-const COLORS = ['red', 'orange', 'yellow', 'green', 'blue', 'indigo', 'violet', 'black', 'white', 'grey', 'brown', 'pink'];
+const COLORS = [
+  'red',
+  'orange',
+  'yellow',
+  'green',
+  'blue',
+  'indigo',
+  'violet',
+  'black',
+  'white',
+  'grey',
+  'brown',
+  'pink',
+];
 const WEIGHT_VALUES = 500;
 
 /** A small, fast, seeded PRNG (mulberry32): the same seed gives the same graph everywhere. */
@@ -87,7 +100,8 @@ export function createRandom(seed: number): () => number {
  * lives-in, weight and likes; a few `knows` triples make up the exact count.
  */
 export function generateGraph(tripleCount: number, seed: number, vocabulary: BenchVocabulary = 'is-a'): GeneratedGraph {
-  if (!Number.isInteger(tripleCount) || tripleCount < 200) throw new Error(`the benchmark needs at least 200 triples, got ${tripleCount}`);
+  if (!Number.isInteger(tripleCount) || tripleCount < 200)
+    throw new Error(`the benchmark needs at least 200 triples, got ${tripleCount}`);
   const random = createRandom(seed);
   const randomInteger = (below: number) => Math.floor(random() * below);
   const terms: string[] = [];
@@ -128,8 +142,13 @@ export function generateGraph(tripleCount: number, seed: number, vocabulary: Ben
   };
   let level = [addClass(0, -1)];
   for (let depth = 0; depth < TAXONOMY_DEPTH; depth++) {
-    const expandCount = Math.min(level.length, Math.max(1, Math.ceil(perLevel / ((MIN_BRANCHING + MAX_BRANCHING) / 2))));
-    const expanded = shuffle(level, random).slice(0, expandCount).sort((a, b) => a - b);
+    const expandCount = Math.min(
+      level.length,
+      Math.max(1, Math.ceil(perLevel / ((MIN_BRANCHING + MAX_BRANCHING) / 2))),
+    );
+    const expanded = shuffle(level, random)
+      .slice(0, expandCount)
+      .sort((a, b) => a - b);
     const next: number[] = [];
     for (const parent of expanded) {
       const branching = MIN_BRANCHING + randomInteger(MAX_BRANCHING - MIN_BRANCHING + 1);
@@ -147,7 +166,9 @@ export function generateGraph(tripleCount: number, seed: number, vocabulary: Ben
   const colorTerms = COLORS.map((color) => addTerm(`${BENCH_IRI_BASE}color-${color}`));
   const instanceCount = Math.floor((tripleCount - (classCount - 1)) / ATTRIBUTES_PER_INSTANCE);
   if (instanceCount < 2) throw new Error(`${tripleCount} triples are too few for a taxonomy of ${classCount} classes`);
-  const placeTerms = Array.from({ length: Math.max(16, Math.round(instanceCount / 100)) }, (_, index) => addTerm(`${BENCH_IRI_BASE}place-${index}`));
+  const placeTerms = Array.from({ length: Math.max(16, Math.round(instanceCount / 100)) }, (_, index) =>
+    addTerm(`${BENCH_IRI_BASE}place-${index}`),
+  );
   const weightTerms = Array.from({ length: WEIGHT_VALUES }, (_, index) => addTerm(String(index + 1), true));
   const firstInstanceTerm = terms.length;
   for (let index = 0; index < instanceCount; index++) addTerm(`${BENCH_IRI_BASE}thing-${index}`);
@@ -174,10 +195,15 @@ export function generateGraph(tripleCount: number, seed: number, vocabulary: Ben
     push(subject, predicate.hasColor, colorTerms[randomInteger(colorTerms.length)]!);
     push(subject, predicate.livesIn, placeTerms[randomInteger(placeTerms.length)]!);
     push(subject, predicate.weight, weightTerms[randomInteger(weightTerms.length)]!);
-    push(subject, predicate.likes, firstInstanceTerm + ((instance + 1 + randomInteger(instanceCount - 1)) % instanceCount));
+    push(
+      subject,
+      predicate.likes,
+      firstInstanceTerm + ((instance + 1 + randomInteger(instanceCount - 1)) % instanceCount),
+    );
   }
   // The remainder: distinct subjects, so no triple repeats.
-  for (let instance = 0; count < tripleCount; instance++) push(firstInstanceTerm + instance, predicate.knows, firstInstanceTerm + ((instance + 1) % instanceCount));
+  for (let instance = 0; count < tripleCount; instance++)
+    push(firstInstanceTerm + instance, predicate.knows, firstInstanceTerm + ((instance + 1) % instanceCount));
 
   return {
     terms,
@@ -190,7 +216,15 @@ export function generateGraph(tripleCount: number, seed: number, vocabulary: Ben
       vocabulary,
       isA: terms[classEdge]!,
       instanceOf: terms[instanceEdge]!,
-      ...planQueries({ terms, classTerm, classDepth, classChildren, instancesOfClass, leafCount: leaves.length, instanceCount }),
+      ...planQueries({
+        terms,
+        classTerm,
+        classDepth,
+        classChildren,
+        instancesOfClass,
+        leafCount: leaves.length,
+        instanceCount,
+      }),
     },
   };
 }
@@ -223,7 +257,8 @@ function planQueries(taxonomy: {
   );
   const subtreeSize = new Int32Array(classTerm.length);
   for (let index = classTerm.length - 1; index >= 0; index--) {
-    subtreeSize[index] = directCount(index) + classChildren[index]!.reduce((sum, child) => sum + subtreeSize[child]!, 0);
+    subtreeSize[index] =
+      directCount(index) + classChildren[index]!.reduce((sum, child) => sum + subtreeSize[child]!, 0);
   }
   const closureClass = best(
     classIndexes.filter((index) => classDepth[index] === 3),
@@ -234,7 +269,12 @@ function planQueries(taxonomy: {
     middleClass: terms[classTerm[middleClass]!]!,
     closureClass: terms[classTerm[closureClass]!]!,
     expected: { query1: directCount(leafClass), query2: joinCount(middleClass), closure: subtreeSize[closureClass]! },
-    shape: { classes: classTerm.length, leafClasses: taxonomy.leafCount, instances: taxonomy.instanceCount, depth: Math.max(...classDepth) },
+    shape: {
+      classes: classTerm.length,
+      leafClasses: taxonomy.leafCount,
+      instances: taxonomy.instanceCount,
+      depth: Math.max(...classDepth),
+    },
   };
 }
 

@@ -11,9 +11,18 @@ export type QueryTimings = { runsMs: number[]; count: number } | { error: string
  */
 export type KgBenchApi = {
   /** Generates the graph (untimed) and keeps it in the page for the imports. */
-  prepare(options: { triples: number; seed: number; vocabulary: BenchVocabulary }): Promise<{ plan: QueryPlan; generateMs: number; isCrossOriginIsolated: boolean }>;
+  prepare(options: {
+    triples: number;
+    seed: number;
+    vocabulary: BenchVocabulary;
+  }): Promise<{ plan: QueryPlan; generateMs: number; isCrossOriginIsolated: boolean }>;
   /** Imports the graph `runs` times, each into a new store (the previous one deleted first, untimed); the last store stays. */
-  importRuns(options: { engine: EngineName; runs: number; batchSize: number; storePrefix: string }): Promise<{ runsMs: number[]; storeName: string; details: string[] }>;
+  importRuns(options: {
+    engine: EngineName;
+    runs: number;
+    batchSize: number;
+    storePrefix: string;
+  }): Promise<{ runsMs: number[]; storeName: string; details: string[] }>;
   /** Drops the generated graph, so that the heap holds only what the engine keeps. */
   releaseGenerated(): void;
   /** Opens a stored graph and answers query 1 (a cold start in a fresh page). */
@@ -63,7 +72,11 @@ window.kgBench = {
     const start = performance.now();
     generated = generateGraph(triples, seed, vocabulary);
     // Cross-origin isolated pages get a microsecond clock; others 0.1 ms steps.
-    return { plan: generated.plan, generateMs: performance.now() - start, isCrossOriginIsolated: window.crossOriginIsolated };
+    return {
+      plan: generated.plan,
+      generateMs: performance.now() - start,
+      isCrossOriginIsolated: window.crossOriginIsolated,
+    };
   },
 
   async importRuns({ engine: name, runs, batchSize, storePrefix }) {
@@ -80,7 +93,9 @@ window.kgBench = {
       const detail = await engine.importGraph(generated, { storeName, batchSize });
       runsMs.push(performance.now() - start);
       if (detail) details.push(detail);
-      console.log(`${name}: import run ${run + 1} of ${runs}: ${Math.round(runsMs[runsMs.length - 1]!)} ms${detail ? ` (${detail})` : ''}`);
+      console.log(
+        `${name}: import run ${run + 1} of ${runs}: ${Math.round(runsMs[runsMs.length - 1]!)} ms${detail ? ` (${detail})` : ''}`,
+      );
     }
     return { runsMs, storeName, details };
   },
@@ -119,7 +134,11 @@ window.kgBench = {
         return { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
       }
     };
-    return { query1: await timeQuery('query1'), query2: await timeQuery('query2'), closure: await timeQuery('closure') };
+    return {
+      query1: await timeQuery('query1'),
+      query2: await timeQuery('query2'),
+      closure: await timeQuery('closure'),
+    };
   },
 
   async diagnose({ engine: name, plan }) {

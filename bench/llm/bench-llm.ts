@@ -43,7 +43,11 @@ const promptOf = (request: EngineRequest) => request.messages.map((message) => m
 class QueryThenAnswerEngine implements ChatEngine {
   readonly requests: EngineRequest[] = [];
   readonly answers: string[] = [];
-  readonly chat = { completions: { create: ((request: EngineRequest) => this.#create(request)) as ChatEngine['chat']['completions']['create'] } };
+  readonly chat = {
+    completions: {
+      create: ((request: EngineRequest) => this.#create(request)) as ChatEngine['chat']['completions']['create'],
+    },
+  };
   interruptGenerate(): void {}
 
   async #create(request: EngineRequest) {
@@ -51,12 +55,20 @@ class QueryThenAnswerEngine implements ChatEngine {
     const prompt = promptOf(request);
     const subject = /Goal: What is (\w+)/.exec(prompt)?.[1] ?? 'Something';
     const predicate = subject === 'Vexal' ? 'part-of' : 'is-a';
-    const isFirstStep = request.messages.filter((message) => message.role === 'assistant').length === 0 && /tool_call/.test(prompt);
+    const isFirstStep =
+      request.messages.filter((message) => message.role === 'assistant').length === 0 && /tool_call/.test(prompt);
     const text = isFirstStep
       ? JSON.stringify({ kind: 'tool_call', tool: 'kg_query', input: { pattern: `${subject} ?p ?o` } })
-      : JSON.stringify({ kind: 'final', answer: `${subject} is known ${this.requests.length}.`, triples: [{ subject, predicate, object: `Kind${this.requests.length}`, confidence: 0.9 }] });
+      : JSON.stringify({
+          kind: 'final',
+          answer: `${subject} is known ${this.requests.length}.`,
+          triples: [{ subject, predicate, object: `Kind${this.requests.length}`, confidence: 0.9 }],
+        });
     this.answers.push(text);
-    return { choices: [{ message: { content: text }, finish_reason: 'stop' }], usage: { prompt_tokens: words(prompt).length, completion_tokens: words(text).length } };
+    return {
+      choices: [{ message: { content: text }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: words(prompt).length, completion_tokens: words(text).length },
+    };
   }
 }
 
@@ -65,21 +77,40 @@ const host = new ScriptedWebLlmHost(engine);
 host.cached.add(MODEL);
 const starter = readFileSync(new URL('../../public/starter-graph.ttl', import.meta.url), 'utf8');
 const service = withContractChecks(
-  createAgentService({ db: new AnimaDatabase('bench-llm', freshIndexedDb()), now: () => Date.now(), newId: () => 'bench', loadStarterGraph: async () => starter, providerReach: { webLlm: host } }),
+  createAgentService({
+    db: new AnimaDatabase('bench-llm', freshIndexedDb()),
+    now: () => Date.now(),
+    newId: () => 'bench',
+    loadStarterGraph: async () => starter,
+    providerReach: { webLlm: host },
+  }),
 );
 const { session } = await service.open({});
 // A worn persona's compiled prompt leads the system prompt, as in use.
-const created = await service.personaCreate({ fields: { name: 'Surveyor', summary: 'Maps what is not yet known, fact by careful fact.' } });
+const created = await service.personaCreate({
+  fields: { name: 'Surveyor', summary: 'Maps what is not yet known, fact by careful fact.' },
+});
 const worn = await service.sessionPersonaSet({ sessionId: session.id, persona: 'Surveyor' });
 if (!created.ok || !worn.ok) throw new Error(`the persona could not be worn: ${JSON.stringify([created, worn])}`);
 for (const goal of GOALS) await service.goalAdd({ sessionId: session.id, ...goal });
-const run = await service.agentRun({ sessionId: session.id, operationId: 'bench', maxCycles: CYCLES, inference: { provider: 'webllm', webllmModel: MODEL, limits: {}, confidenceCap: 0.7 } });
+const run = await service.agentRun({
+  sessionId: session.id,
+  operationId: 'bench',
+  maxCycles: CYCLES,
+  inference: { provider: 'webllm', webllmModel: MODEL, limits: {}, confidenceCap: 0.7 },
+});
 if (!run.ok) throw new Error('the run could not start');
 
 /** Whether a request continues the one before: its messages, then the answer to them, then more. */
 function continues(request: EngineRequest, previous: EngineRequest, answer: string): boolean {
   const expected = [...previous.messages, { role: 'assistant', content: answer }];
-  return request.messages.length > expected.length && expected.every((message, index) => message.role === request.messages[index]!.role && message.content === request.messages[index]!.content);
+  return (
+    request.messages.length > expected.length &&
+    expected.every(
+      (message, index) =>
+        message.role === request.messages[index]!.role && message.content === request.messages[index]!.content,
+    )
+  );
 }
 
 const steps = engine.requests.map((request, index) => {
@@ -87,7 +118,8 @@ const steps = engine.requests.map((request, index) => {
   const previous = index === 0 ? undefined : engine.requests[index - 1]!;
   const previousTokens = previous ? words(promptOf(previous)) : [];
   let shared = 0;
-  while (shared < tokens.length && shared < previousTokens.length && tokens[shared] === previousTokens[shared]) shared++;
+  while (shared < tokens.length && shared < previousTokens.length && tokens[shared] === previousTokens[shared])
+    shared++;
   const isContinued = previous !== undefined && continues(request, previous, engine.answers[index - 1]!);
   return {
     step: index + 1,
@@ -100,13 +132,15 @@ const steps = engine.requests.map((request, index) => {
 });
 const later = steps.slice(1);
 const promptTotal = later.reduce((sum, step) => sum + step.prompt_tokens, 0);
-const shareOf = (field: 'prefix_tokens' | 'continued_tokens') => (promptTotal === 0 ? 0 : later.reduce((sum, step) => sum + step[field], 0) / promptTotal);
+const shareOf = (field: 'prefix_tokens' | 'continued_tokens') =>
+  promptTotal === 0 ? 0 : later.reduce((sum, step) => sum + step[field], 0) / promptTotal;
 const prefixShare = shareOf('prefix_tokens');
 const continuedShare = shareOf('continued_tokens');
 const figures = {
   cycles: run.cyclesRun,
   model_requests: steps.length,
-  prompt_tokens_per_step: steps.length === 0 ? 0 : Math.round(steps.reduce((sum, step) => sum + step.prompt_tokens, 0) / steps.length),
+  prompt_tokens_per_step:
+    steps.length === 0 ? 0 : Math.round(steps.reduce((sum, step) => sum + step.prompt_tokens, 0) / steps.length),
   completion_tokens: run.usage.outputTokens,
   reusable_prefix_share: Number(prefixShare.toFixed(3)),
   webllm_kv_reuse_share: Number(continuedShare.toFixed(3)),
@@ -115,13 +149,22 @@ const figures = {
   steps,
 };
 console.log('step\tprompt\tprefix\tcontinued\tsystem');
-for (const step of steps) console.log(`${step.step}\t${step.prompt_tokens}\t${step.prefix_tokens}\t${step.continued_tokens}\t${step.system_tokens}`);
-console.log(`${steps.length} model requests in ${run.cyclesRun} cycles; after the first, ${(prefixShare * 100).toFixed(1)}% of the prompt repeats the start of the request before (prefix caches; target ${TARGET * 100}%), and WebLLM keeps ${(continuedShare * 100).toFixed(1)}% (it reuses its KV cache only within a conversation: a tool call's next step, or a retry)`);
+for (const step of steps)
+  console.log(
+    `${step.step}\t${step.prompt_tokens}\t${step.prefix_tokens}\t${step.continued_tokens}\t${step.system_tokens}`,
+  );
+console.log(
+  `${steps.length} model requests in ${run.cyclesRun} cycles; after the first, ${(prefixShare * 100).toFixed(1)}% of the prompt repeats the start of the request before (prefix caches; target ${TARGET * 100}%), and WebLLM keeps ${(continuedShare * 100).toFixed(1)}% (it reuses its KV cache only within a conversation: a tool call's next step, or a retry)`,
+);
 
 const VOCABULARY_SIZE = 150_000;
 const EXAMPLE_ANSWERS: Record<string, unknown> = {
   step: { kind: 'tool_call', tool: 'kg_query', input: { pattern: 'Zorblax ?p ?o' } },
-  facts: { kind: 'final', answer: 'Zorblax is a mineral.', triples: [{ subject: 'Zorblax', predicate: 'is-a', object: 'Mineral', confidence: 0.8 }] },
+  facts: {
+    kind: 'final',
+    answer: 'Zorblax is a mineral.',
+    triples: [{ subject: 'Zorblax', predicate: 'is-a', object: 'Mineral', confidence: 0.8 }],
+  },
   write_up: { kind: 'final', text: 'Zorblax is a mineral [1].\n\nIt is "rare".', cites: [1] },
   check: { city: 'Paris' },
 };
@@ -132,21 +175,30 @@ const grammars = [];
 for (const { name, schema } of ANSWER_SCHEMAS) {
   const grammar = jsonGrammarOf(decodingSchemaOf(schema));
   const times: number[] = [];
-  for (let round = 0; round < 3; round++) times.push(await cpuMs(async () => (await compiler.compileGrammar(grammar)).dispose()));
+  for (let round = 0; round < 3; round++)
+    times.push(await cpuMs(async () => (await compiler.compileGrammar(grammar)).dispose()));
   const compiled = await compiler.compileGrammar(grammar);
   const matcher = await xgrammar.GrammarMatcher.createGrammarMatcher(compiled);
   const example = JSON.stringify(EXAMPLE_ANSWERS[name], null, 1);
   let maskMs = 0;
   for (const character of example) {
     maskMs += await cpuMs(() => matcher.getNextTokenBitmask());
-    if (!matcher._acceptString(character)) throw new Error(`the ${name} grammar refuses its example answer at "${character}"`);
+    if (!matcher._acceptString(character))
+      throw new Error(`the ${name} grammar refuses its example answer at "${character}"`);
   }
   matcher.dispose();
   compiled.dispose();
-  grammars.push({ schema: name, grammar_chars: grammar.length, compile_ms: Number(Math.min(...times).toFixed(1)), mask_ms_per_char: Number((maskMs / example.length).toFixed(3)) });
+  grammars.push({
+    schema: name,
+    grammar_chars: grammar.length,
+    compile_ms: Number(Math.min(...times).toFixed(1)),
+    mask_ms_per_char: Number((maskMs / example.length).toFixed(3)),
+  });
 }
 compiler.dispose();
 vocabulary.dispose();
-console.log(`\nschema\tcompile ms\tmask ms/char\t(WebLLM's xgrammar in Node, ${VOCABULARY_SIZE}-token synthetic vocabulary, CPU time, best of 3)`);
+console.log(
+  `\nschema\tcompile ms\tmask ms/char\t(WebLLM's xgrammar in Node, ${VOCABULARY_SIZE}-token synthetic vocabulary, CPU time, best of 3)`,
+);
 for (const grammar of grammars) console.log(`${grammar.schema}\t${grammar.compile_ms}\t${grammar.mask_ms_per_char}`);
 console.log(JSON.stringify({ bench: 'llm', ...figures, grammars }));

@@ -22,7 +22,9 @@ const literal = (text) => JSON.stringify(text);
 
 function countries() {
   const countryList = JSON.parse(readFileSync(`${ISO}/iso_3166-1.json`, 'utf8'))['3166-1'];
-  const currencies = new Map(JSON.parse(readFileSync(`${ISO}/iso_4217.json`, 'utf8'))['4217'].map((entry) => [entry.alpha_3, entry.name]));
+  const currencies = new Map(
+    JSON.parse(readFileSync(`${ISO}/iso_4217.json`, 'utf8'))['4217'].map((entry) => [entry.alpha_3, entry.name]),
+  );
   const languages639 = JSON.parse(readFileSync(`${ISO}/iso_639-3.json`, 'utf8'))['639-3'];
   const languageName = new Map();
   for (const entry of languages639) {
@@ -33,12 +35,19 @@ function countries() {
   // Current legal tender: a currency of the region with no end date and not marked tender="false".
   const usedCurrencies = new Map();
   for (const region of xml.matchAll(/<region iso3166="([A-Z]{2})">([\s\S]*?)<\/region>/g)) {
-    const current = [...region[2].matchAll(/<currency ([^>]*)\/>/g)].map((match) => match[1]).filter((attributes) => !/\bto="/.test(attributes) && !/tender="false"/.test(attributes));
-    usedCurrencies.set(region[1], current.map((attributes) => /iso4217="([A-Z]{3})"/.exec(attributes)[1]));
+    const current = [...region[2].matchAll(/<currency ([^>]*)\/>/g)]
+      .map((match) => match[1])
+      .filter((attributes) => !/\bto="/.test(attributes) && !/tender="false"/.test(attributes));
+    usedCurrencies.set(
+      region[1],
+      current.map((attributes) => /iso4217="([A-Z]{3})"/.exec(attributes)[1]),
+    );
   }
   const officialLanguages = new Map();
   for (const territory of xml.matchAll(/<territory type="([A-Z]{2})"[^>]*>([\s\S]*?)<\/territory>/g)) {
-    const official = [...territory[2].matchAll(/<languagePopulation type="([a-z]{2,3})"[^>]*officialStatus="official"/g)].map((match) => match[1]);
+    const official = [
+      ...territory[2].matchAll(/<languagePopulation type="([a-z]{2,3})"[^>]*officialStatus="official"/g),
+    ].map((match) => match[1]);
     officialLanguages.set(territory[1], official);
   }
   const lines = [
@@ -62,14 +71,17 @@ function countries() {
     if (spent.length > 0) facts.push(`:has-currency ${spent.map((currency) => `currency:${currency}`).join(', ')}`);
     for (const currency of spent) usedCurrencyCodes.add(currency);
     const official = (officialLanguages.get(code) ?? []).filter((language) => languageName.has(language));
-    if (official.length > 0) facts.push(`:official-language ${official.map((language) => `language:${language}`).join(', ')}`);
+    if (official.length > 0)
+      facts.push(`:official-language ${official.map((language) => `language:${language}`).join(', ')}`);
     for (const language of official) usedLanguageCodes.add(language);
     lines.push(`country:${code} ${facts.join(' ;\n    ')} .`);
   }
   lines.push('');
-  for (const currency of [...usedCurrencyCodes].sort()) lines.push(`currency:${currency} a :Currency ; rdfs:label ${literal(currencies.get(currency))} .`);
+  for (const currency of [...usedCurrencyCodes].sort())
+    lines.push(`currency:${currency} a :Currency ; rdfs:label ${literal(currencies.get(currency))} .`);
   lines.push('');
-  for (const language of [...usedLanguageCodes].sort()) lines.push(`language:${language} a :Language ; rdfs:label ${literal(languageName.get(language))} .`);
+  for (const language of [...usedLanguageCodes].sort())
+    lines.push(`language:${language} a :Language ; rdfs:label ${literal(languageName.get(language))} .`);
   writeFileSync(`${OUT}/countries.ttl`, `${lines.join('\n')}\n`);
 }
 
@@ -79,7 +91,9 @@ function wordnet() {
     if (line.length === 0 || line.startsWith(' ')) continue;
     const fields = line.slice(0, line.indexOf(' | ') === -1 ? undefined : line.indexOf(' | ')).split(' ');
     const wordCount = Number.parseInt(fields[3], 16);
-    const words = Array.from({ length: wordCount }, (_, index) => fields[4 + 2 * index].replace(/\(.*\)$/, '').replaceAll('_', ' '));
+    const words = Array.from({ length: wordCount }, (_, index) =>
+      fields[4 + 2 * index].replace(/\(.*\)$/, '').replaceAll('_', ' '),
+    );
     let at = 4 + 2 * wordCount;
     const pointerCount = Number.parseInt(fields[at++], 10);
     const pointers = Array.from({ length: pointerCount }, () => {
@@ -114,7 +128,9 @@ function wordnet() {
   ];
   for (const offset of [...kept].sort()) {
     const synset = synsets.get(offset);
-    const parents = synset.pointers.filter((pointer) => (pointer.symbol === '@' || pointer.symbol === '@i') && kept.has(pointer.offset)).map((pointer) => `wn:${pointer.offset}`);
+    const parents = synset.pointers
+      .filter((pointer) => (pointer.symbol === '@' || pointer.symbol === '@i') && kept.has(pointer.offset))
+      .map((pointer) => `wn:${pointer.offset}`);
     const facts = [`rdfs:label ${[...new Set(synset.words)].map(literal).join(', ')}`];
     if (parents.length > 0) facts.push(`rdfs:subClassOf ${parents.join(', ')}`);
     lines.push(`wn:${offset} ${facts.join(' ; ')} .`);

@@ -23,28 +23,70 @@ import { readQuestion } from '#core/questions/reading.ts';
 import { vocabularyOf } from '#core/questions/vocabulary.ts';
 import { anima } from '../../src/cli/testing/run-anima.ts';
 
-type Expectation = { yes?: boolean; count?: number; first?: string; includes?: string[]; excludes?: string[]; size?: number; none?: boolean };
+type Expectation = {
+  yes?: boolean;
+  count?: number;
+  first?: string;
+  includes?: string[];
+  excludes?: string[];
+  size?: number;
+  none?: boolean;
+};
 type Question = Expectation & { graph: string; question: string; held_out?: boolean };
 
-const { values } = parseArgs({ options: { 'held-out': { type: 'boolean', default: false }, all: { type: 'boolean', default: false }, million: { type: 'boolean', default: false }, show: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    'held-out': { type: 'boolean', default: false },
+    all: { type: 'boolean', default: false },
+    million: { type: 'boolean', default: false },
+    show: { type: 'boolean', default: false },
+  },
+});
 const log = (line: string) => process.stderr.write(`${line}\n`);
-const set = JSON.parse(readFileSync('bench/questions/questions.json', 'utf8')) as { graphs: Record<string, string>; questions: Question[] };
+const set = JSON.parse(readFileSync('bench/questions/questions.json', 'utf8')) as {
+  graphs: Record<string, string>;
+  questions: Question[];
+};
 const chosen = set.questions.filter((question) => values.all || Boolean(question.held_out) === values['held-out']);
 
 /** How an answer fares against what was expected. */
-function verdict(expected: Expectation, answer: AnswerView): { outcome: 'right' | 'wrong' | 'honest-miss'; because: string } {
+function verdict(
+  expected: Expectation,
+  answer: AnswerView,
+): { outcome: 'right' | 'wrong' | 'honest-miss'; because: string } {
   const named = (label: string) => answer.entities.some((entity) => entity.label.toLowerCase() === label.toLowerCase());
-  if (answer.kind === 'none') return expected.none ? { outcome: 'right', because: 'no answer, as expected' } : { outcome: 'honest-miss', because: answer.reason ?? '' };
+  if (answer.kind === 'none')
+    return expected.none
+      ? { outcome: 'right', because: 'no answer, as expected' }
+      : { outcome: 'honest-miss', because: answer.reason ?? '' };
   if (expected.none) return { outcome: 'wrong', because: `answered ${answer.kind} where the graph cannot say` };
-  if (expected.yes !== undefined) return answer.kind === 'boolean' && answer.value === expected.yes ? { outcome: 'right', because: '' } : { outcome: 'wrong', because: `${answer.kind} ${String(answer.value)}` };
-  if (expected.count !== undefined) return answer.kind === 'count' && answer.value === expected.count ? { outcome: 'right', because: '' } : { outcome: 'wrong', because: `${answer.kind} ${String(answer.value ?? answer.entities.length)}` };
+  if (expected.yes !== undefined)
+    return answer.kind === 'boolean' && answer.value === expected.yes
+      ? { outcome: 'right', because: '' }
+      : { outcome: 'wrong', because: `${answer.kind} ${String(answer.value)}` };
+  if (expected.count !== undefined)
+    return answer.kind === 'count' && answer.value === expected.count
+      ? { outcome: 'right', because: '' }
+      : { outcome: 'wrong', because: `${answer.kind} ${String(answer.value ?? answer.entities.length)}` };
   if (answer.kind !== 'entities') return { outcome: 'wrong', because: `${answer.kind} where a list was expected` };
-  if (expected.first !== undefined) return answer.entities[0]?.label.toLowerCase() === expected.first.toLowerCase() ? { outcome: 'right', because: '' } : { outcome: 'wrong', because: `first ${answer.entities[0]?.label ?? 'nothing'}` };
+  if (expected.first !== undefined)
+    return answer.entities[0]?.label.toLowerCase() === expected.first.toLowerCase()
+      ? { outcome: 'right', because: '' }
+      : { outcome: 'wrong', because: `first ${answer.entities[0]?.label ?? 'nothing'}` };
   const missing = (expected.includes ?? []).filter((label) => !named(label));
   const extra = (expected.excludes ?? []).filter(named);
   const sizeOff = expected.size !== undefined && answer.entities.length !== expected.size;
   if (missing.length === 0 && extra.length === 0 && !sizeOff) return { outcome: 'right', because: '' };
-  return { outcome: 'wrong', because: [missing.length > 0 ? `missing ${missing.join(', ')}` : '', extra.length > 0 ? `wrongly ${extra.join(', ')}` : '', sizeOff ? `${answer.entities.length} answers, ${expected.size} expected` : ''].filter(Boolean).join('; ') };
+  return {
+    outcome: 'wrong',
+    because: [
+      missing.length > 0 ? `missing ${missing.join(', ')}` : '',
+      extra.length > 0 ? `wrongly ${extra.join(', ')}` : '',
+      sizeOff ? `${answer.entities.length} answers, ${expected.size} expected` : '',
+    ]
+      .filter(Boolean)
+      .join('; '),
+  };
 }
 
 async function graphFrom(file: string): Promise<KnowledgeGraph> {
@@ -83,10 +125,15 @@ try {
       readQuestion(graph, question.question);
       readTimes.push(performance.now() - readStarted);
       const asked = await anima('ask', question.question, '--snapshot', snapshot, '--json');
-      const answer = asked.out.trim() === '' ? undefined : (JSON.parse(asked.out) as { reading: string; answer: AnswerView });
-      const judged = answer ? verdict(question, answer.answer) : { outcome: 'honest-miss' as const, because: asked.error.trim() };
+      const answer =
+        asked.out.trim() === '' ? undefined : (JSON.parse(asked.out) as { reading: string; answer: AnswerView });
+      const judged = answer
+        ? verdict(question, answer.answer)
+        : { outcome: 'honest-miss' as const, because: asked.error.trim() };
       tally[judged.outcome]++;
-      process.stdout.write(`${judged.outcome}\t${name}\t${question.question}${judged.because ? `\t(${judged.because})` : ''}${values.show && answer ? `\t[${answer.reading}]` : ''}\n`);
+      process.stdout.write(
+        `${judged.outcome}\t${name}\t${question.question}${judged.because ? `\t(${judged.because})` : ''}${values.show && answer ? `\t[${answer.reading}]` : ''}\n`,
+      );
     }
   }
 } finally {
@@ -117,12 +164,20 @@ function readingAtScale(triples: number) {
   vocabularyOf(graph);
   const index_ms = round(performance.now() - started);
   const times: number[] = [];
-  for (const question of ['Is Kind 70000 a Kind 17?', 'What is Kind 123456?', 'Which kinds of Kind 2 live in Place Number 7?', 'How many Kind 9000 are there?', 'What do Kind 5000 and Kind 5001 have in common?']) {
+  for (const question of [
+    'Is Kind 70000 a Kind 17?',
+    'What is Kind 123456?',
+    'Which kinds of Kind 2 live in Place Number 7?',
+    'How many Kind 9000 are there?',
+    'What do Kind 5000 and Kind 5001 have in common?',
+  ]) {
     const readStarted = performance.now();
     readQuestion(graph, question);
     times.push(performance.now() - readStarted);
   }
-  log(`reading at ${graph.tripleCount} triples: label index ${index_ms} ms, reads ${times.map((time) => time.toFixed(1)).join(', ')} ms`);
+  log(
+    `reading at ${graph.tripleCount} triples: label index ${index_ms} ms, reads ${times.map((time) => time.toFixed(1)).join(', ')} ms`,
+  );
   return { triples: graph.tripleCount, index_ms, median_read_ms: round(median(times)) };
 }
 
@@ -135,5 +190,7 @@ const summary = {
   index_build_ms: indexTimes,
   ...(million ? { at_million: million } : {}),
 };
-log(`${summary.right} of ${summary.questions} right (${Math.round((summary.right / Math.max(1, summary.questions)) * 100)}%), ${summary.confidently_wrong} confidently wrong, ${summary.honest_misses} honest misses`);
+log(
+  `${summary.right} of ${summary.questions} right (${Math.round((summary.right / Math.max(1, summary.questions)) * 100)}%), ${summary.confidently_wrong} confidently wrong, ${summary.honest_misses} honest misses`,
+);
 process.stdout.write(`${JSON.stringify(summary)}\n`);

@@ -16,14 +16,44 @@ import { AnimaDatabase } from '#core/store/database.ts';
 import { freshIndexedDb } from '#core/testing/test-database.ts';
 import { synsetIri, wordnetEndpoint } from '#core/testing/sparql-endpoint.ts';
 
-const CLASSES = ['carnivore', 'canine', 'feline', 'rodent', 'bird', 'fish', 'reptile', 'insect', 'primate', 'ungulate', 'whale', 'bat', 'marsupial', 'amphibian', 'snake', 'lizard', 'crustacean', 'spider', 'mollusk', 'bear'];
+const CLASSES = [
+  'carnivore',
+  'canine',
+  'feline',
+  'rodent',
+  'bird',
+  'fish',
+  'reptile',
+  'insect',
+  'primate',
+  'ungulate',
+  'whale',
+  'bat',
+  'marsupial',
+  'amphibian',
+  'snake',
+  'lizard',
+  'crustacean',
+  'spider',
+  'mollusk',
+  'bear',
+];
 const PULLED = 10_000;
 
 /** A fresh session over fake-indexeddb with the endpoint added (asked without approval). */
 async function session(url: string, rowLimit: number) {
-  const service = withContractChecks(createAgentService({ db: new AnimaDatabase('bench', freshIndexedDb()), now: () => Date.now(), newId: () => crypto.randomUUID() }));
+  const service = withContractChecks(
+    createAgentService({
+      db: new AnimaDatabase('bench', freshIndexedDb()),
+      now: () => Date.now(),
+      newId: () => crypto.randomUUID(),
+    }),
+  );
   const { session } = await service.open({});
-  const added = await service.endpointSet({ sessionId: session.id, endpoint: { ...DEFAULT_ENDPOINT, name: 'wordnet', url, rowLimit, mayCallWithoutAsking: true } });
+  const added = await service.endpointSet({
+    sessionId: session.id,
+    endpoint: { ...DEFAULT_ENDPOINT, name: 'wordnet', url, rowLimit, mayCallWithoutAsking: true },
+  });
   if (!added.ok) throw new Error(added.problems.map((problem) => problem.message).join('; '));
   return { service, sessionId: session.id };
 }
@@ -44,31 +74,43 @@ SELECT ?s ?p ?o WHERE { ?s rdfs:subClassOf* <${synsetIri('00015388')}> . ?s ?p ?
     const { service, sessionId } = await session(endpoint.url, PULLED);
     const started = performance.now();
     let answered = started;
-    const pulled = await service.kgPull({ sessionId, operationId: 'bench', name: 'wordnet', source: { kind: 'query', query } }, (progress) => {
-      if (progress.phase === 'writing') answered = performance.now();
-    });
+    const pulled = await service.kgPull(
+      { sessionId, operationId: 'bench', name: 'wordnet', source: { kind: 'query', query } },
+      (progress) => {
+        if (progress.phase === 'writing') answered = performance.now();
+      },
+    );
     const ended = performance.now();
     if (!pulled.ok) throw new Error(`the pull failed: ${pulled.problems.map((problem) => problem.message).join('; ')}`);
     const stored = (await service.kgStats({ sessionId })).triples;
-    if (stored !== pulled.added) throw new Error(`the pull said ${pulled.added} triples were added, the graph holds ${stored}`);
+    if (stored !== pulled.added)
+      throw new Error(`the pull said ${pulled.added} triples were added, the graph holds ${stored}`);
     return { triples: pulled.triples, askMs: answered - started, storeMs: ended - answered };
   };
   // The first pull warms the code up (JIT); the median of the next three is reported (a shared machine's load varies).
   await pull();
   const pulls = [await pull(), await pull(), await pull()].sort((a, b) => a.storeMs - b.storeMs);
   const pulled = pulls[1]!;
-  console.log(`pulled ${pulled.triples} triples: the endpoint answered in ${pulled.askMs.toFixed(0)} ms, stored in ${pulled.storeMs.toFixed(0)} ms (${Math.round((pulled.triples / pulled.storeMs) * 1000)} triples/s)`);
+  console.log(
+    `pulled ${pulled.triples} triples: the endpoint answered in ${pulled.askMs.toFixed(0)} ms, stored in ${pulled.storeMs.toFixed(0)} ms (${Math.round((pulled.triples / pulled.storeMs) * 1000)} triples/s)`,
+  );
 
   const pullQueries = queries;
   const times: number[] = [];
   for (const name of CLASSES) {
     const { service, sessionId } = await session(endpoint.url, DEFAULT_ENDPOINT.rowLimit);
-    await service.goalAdd({ sessionId, description: `Which animals are ${name}s?`, criteria: `?x is-a ${name}, at least 1`, priority: 128 });
+    await service.goalAdd({
+      sessionId,
+      description: `Which animals are ${name}s?`,
+      criteria: `?x is-a ${name}, at least 1`,
+      priority: 128,
+    });
     const goalStarted = performance.now();
     await service.agentRun({ sessionId, operationId: 'bench', maxCycles: 3 });
     const ms = performance.now() - goalStarted;
     const [goal] = (await service.goalList({ sessionId, findingsLimit: 1 })).goals;
-    if (goal?.status !== 'completed') throw new Error(`the goal "?x is-a ${name}" was not answered: ${goal?.status} ${goal?.statusReason ?? ''}`);
+    if (goal?.status !== 'completed')
+      throw new Error(`the goal "?x is-a ${name}" was not answered: ${goal?.status} ${goal?.statusReason ?? ''}`);
     times.push(ms);
     console.log(`?x is-a ${name}: ${goal.findingsTotal} findings in ${ms.toFixed(0)} ms`);
   }

@@ -34,11 +34,15 @@ describe('the catalog file', () => {
     const db = new AnimaDatabase('anima-test', freshIndexedDb());
     const reopened = await openCatalog(db, path, { mustExist: true });
     const { service } = testService({ db });
-    expect(await service.personaList({})).toMatchObject({ personas: [{ name: 'Mentor', parts: 1, arc: { name: 'growth', stage: 'novice' } }] });
+    expect(await service.personaList({})).toMatchObject({
+      personas: [{ name: 'Mentor', parts: 1, arc: { name: 'growth', stage: 'novice' } }],
+    });
     await reopened.save();
     expect(await readFile(path, 'utf8')).toBe(text);
     // New rows take ids after the loaded ones.
-    expect(await service.partCreate({ fields: { name: 'stern-tone', type: 'tone', summary: 'Speak sternly.' } })).toMatchObject({ ok: true });
+    expect(
+      await service.partCreate({ fields: { name: 'stern-tone', type: 'tone', summary: 'Speak sternly.' } }),
+    ).toMatchObject({ ok: true });
     expect((await db.parts.get(2))?.name).toBe('stern-tone');
   });
 

@@ -43,7 +43,12 @@ const catalogFileSchema = z
     // JSON has no bytes: a card's image is written as base64.
     personas: z.array(
       personaRecordSchema
-        .extend({ card: z.object({ extras: keptFieldsSchema, extensions: keptFieldsSchema, image: z.base64().optional() }).strict().optional() })
+        .extend({
+          card: z
+            .object({ extras: keptFieldsSchema, extensions: keptFieldsSchema, image: z.base64().optional() })
+            .strict()
+            .optional(),
+        })
         .strict(),
     ),
     parts: z.array(partRecordSchema.strict()),
@@ -52,7 +57,11 @@ const catalogFileSchema = z
     guardrails: z.array(guardrailRecordSchema.strict()),
     arcs: z.array(arcRecordSchema.strict()),
     arcStages: z.array(arcStageRecordSchema.strict()),
-    personaParts: z.array(z.object({ personaId: id, partId: id, order: z.number(), priority: z.number().int(), pinned: z.boolean() }).strict()),
+    personaParts: z.array(
+      z
+        .object({ personaId: id, partId: id, order: z.number(), priority: z.number().int(), pinned: z.boolean() })
+        .strict(),
+    ),
     personaTraits: z.array(z.object({ personaId: id, traitId: id }).strict()),
     personaSkills: z.array(z.object({ personaId: id, skillId: id }).strict()),
     personaGuardrails: z.array(z.object({ personaId: id, guardrailId: id }).strict()),
@@ -75,39 +84,58 @@ export type CliCatalog = {
  * import or a run creates a snapshot). Call it after the snapshot is restored: a loaded session
  * gets back the persona the catalog says it wears.
  */
-export async function openCatalog(db: AnimaDatabase, path: string, { mustExist }: { mustExist: boolean }): Promise<CliCatalog> {
+export async function openCatalog(
+  db: AnimaDatabase,
+  path: string,
+  { mustExist }: { mustExist: boolean },
+): Promise<CliCatalog> {
   let worn: WornPersonaEntry[] = [];
   const save = async () => {
     const text = `${JSON.stringify(await readCatalog(db, worn), null, 2)}\n`;
     const size = Buffer.byteLength(text);
-    if (size > MAX_CATALOG_FILE_BYTES) throw new CliError(`${path}: the catalog would be ${sizeText(size)}, more than the ${sizeText(MAX_CATALOG_FILE_BYTES)} a catalog file holds; the file was left as it was`);
+    if (size > MAX_CATALOG_FILE_BYTES)
+      throw new CliError(
+        `${path}: the catalog would be ${sizeText(size)}, more than the ${sizeText(MAX_CATALOG_FILE_BYTES)} a catalog file holds; the file was left as it was`,
+      );
     const temporary = `${path}.tmp-${process.pid}`;
     await writeFile(temporary, text);
     await rename(temporary, path);
   };
   if (!existsSync(path)) {
-    if (mustExist) throw new CliError(`no catalog at ${path} (\`anima persona import FILE --catalog ${path}\` creates it)`);
+    if (mustExist)
+      throw new CliError(`no catalog at ${path} (\`anima persona import FILE --catalog ${path}\` creates it)`);
     return { save };
   }
   let bytes: Uint8Array;
   try {
     // The size first: a file far too large is refused without being read.
     const { size } = await stat(path);
-    if (size > MAX_CATALOG_FILE_BYTES) throw new CliError(`${path}: the catalog is ${sizeText(size)}, more than the ${sizeText(MAX_CATALOG_FILE_BYTES)} Anima reads`);
+    if (size > MAX_CATALOG_FILE_BYTES)
+      throw new CliError(
+        `${path}: the catalog is ${sizeText(size)}, more than the ${sizeText(MAX_CATALOG_FILE_BYTES)} Anima reads`,
+      );
     bytes = await readFile(path);
   } catch (error) {
     if (error instanceof CliError) throw error;
     throw new CliError(`${path}: not a readable catalog (${error instanceof Error ? error.message : String(error)})`);
   }
   const parsed = readCatalogFile(bytes);
-  if (!parsed.ok) throw new CliError([`${path}: not a valid Anima persona catalog:`, ...parsed.problems.slice(0, 20).map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
+  if (!parsed.ok)
+    throw new CliError(
+      [
+        `${path}: not a valid Anima persona catalog:`,
+        ...parsed.problems.slice(0, 20).map((problem) => `  ${describeProblem(problem)}`),
+      ].join('\n'),
+    );
   await writeCatalog(db, parsed.catalog);
   worn = parsed.catalog.worn;
   return { save };
 }
 
 /** Reads a catalog file's bytes: its JSON, its shape, then that every reference names a row of the file and every name is unique in its kind. */
-export function readCatalogFile(bytes: Uint8Array): { ok: true; catalog: CatalogFile } | { ok: false; problems: Problem[] } {
+export function readCatalogFile(
+  bytes: Uint8Array,
+): { ok: true; catalog: CatalogFile } | { ok: false; problems: Problem[] } {
   const json = readJson(bytes, { maxBytes: MAX_CATALOG_FILE_BYTES });
   if (!json.ok) return { ok: false, problems: json.error };
   const parsed = catalogFileSchema.safeParse(json.value);
@@ -121,7 +149,8 @@ export function readCatalogFile(bytes: Uint8Array): { ok: true; catalog: Catalog
       if (ids.has(row.id)) problems.push({ path: `${table}.${index}.id`, message: `id ${row.id} appears twice` });
       ids.add(row.id);
       // Stage names are unique within their arc only (checked below).
-      if (table !== 'arcStages' && names.has(row.name)) problems.push({ path: `${table}.${index}.name`, message: `"${row.name}" appears twice` });
+      if (table !== 'arcStages' && names.has(row.name))
+        problems.push({ path: `${table}.${index}.name`, message: `"${row.name}" appears twice` });
       names.add(row.name);
     }
     return ids;
@@ -134,23 +163,47 @@ export function readCatalogFile(bytes: Uint8Array): { ok: true; catalog: Catalog
   const arcIds = rowsOf('arcs');
   const stageIds = rowsOf('arcStages');
   /** Each reference must name a row; a link (`isLink`) must also appear once, as its primary key in the database. */
-  const refers = <Row extends object>(table: keyof CatalogFile, rows: Row[], references: [keyof Row & string, Set<number>, string][], isLink = true) => {
+  const refers = <Row extends object>(
+    table: keyof CatalogFile,
+    rows: Row[],
+    references: [keyof Row & string, Set<number>, string][],
+    isLink = true,
+  ) => {
     const keys = new Set<string>();
     for (const [index, row] of rows.entries()) {
       for (const [field, ids, what] of references) {
         const referenced = row[field] as number;
-        if (!ids.has(referenced)) problems.push({ path: `${table}.${index}.${field}`, message: `${referenced} is not ${what} of this catalog` });
+        if (!ids.has(referenced))
+          problems.push({
+            path: `${table}.${index}.${field}`,
+            message: `${referenced} is not ${what} of this catalog`,
+          });
       }
       const key = references.map(([field]) => row[field]).join(' ');
       if (isLink && keys.has(key)) problems.push({ path: `${table}.${index}`, message: 'this link appears twice' });
       keys.add(key);
     }
   };
-  refers('personaParts', catalog.personaParts, [['personaId', personaIds, 'a persona'], ['partId', partIds, 'a part']]);
-  refers('personaTraits', catalog.personaTraits, [['personaId', personaIds, 'a persona'], ['traitId', traitIds, 'a trait']]);
-  refers('personaSkills', catalog.personaSkills, [['personaId', personaIds, 'a persona'], ['skillId', skillIds, 'a skill']]);
-  refers('personaGuardrails', catalog.personaGuardrails, [['personaId', personaIds, 'a persona'], ['guardrailId', guardrailIds, 'a guardrail']]);
-  refers('stageParts', catalog.stageParts, [['stageId', stageIds, 'a stage'], ['partId', partIds, 'a part']]);
+  refers('personaParts', catalog.personaParts, [
+    ['personaId', personaIds, 'a persona'],
+    ['partId', partIds, 'a part'],
+  ]);
+  refers('personaTraits', catalog.personaTraits, [
+    ['personaId', personaIds, 'a persona'],
+    ['traitId', traitIds, 'a trait'],
+  ]);
+  refers('personaSkills', catalog.personaSkills, [
+    ['personaId', personaIds, 'a persona'],
+    ['skillId', skillIds, 'a skill'],
+  ]);
+  refers('personaGuardrails', catalog.personaGuardrails, [
+    ['personaId', personaIds, 'a persona'],
+    ['guardrailId', guardrailIds, 'a guardrail'],
+  ]);
+  refers('stageParts', catalog.stageParts, [
+    ['stageId', stageIds, 'a stage'],
+    ['partId', partIds, 'a part'],
+  ]);
   refers('arcStages', catalog.arcStages, [['arcId', arcIds, 'an arc']], false);
   refers('personaArcs', catalog.personaArcs, [['personaId', personaIds, 'a persona']]);
   refers('personaArcs', catalog.personaArcs, [['arcId', arcIds, 'an arc']], false);
@@ -158,16 +211,25 @@ export function readCatalogFile(bytes: Uint8Array): { ok: true; catalog: Catalog
   const stageNames = new Set<string>();
   for (const [index, stage] of catalog.arcStages.entries()) {
     const key = `${stage.arcId} ${stage.name}`;
-    if (stageNames.has(key)) problems.push({ path: `arcStages.${index}.name`, message: `the arc ${stage.arcId} has two stages named "${stage.name}"` });
+    if (stageNames.has(key))
+      problems.push({
+        path: `arcStages.${index}.name`,
+        message: `the arc ${stage.arcId} has two stages named "${stage.name}"`,
+      });
     stageNames.add(key);
   }
   for (const [index, onArc] of catalog.personaArcs.entries()) {
     const stage = catalog.arcStages.find((candidate) => candidate.id === onArc.currentStageId);
-    if (stage?.arcId !== onArc.arcId) problems.push({ path: `personaArcs.${index}.currentStageId`, message: `${onArc.currentStageId} is not a stage of the arc ${onArc.arcId}` });
+    if (stage?.arcId !== onArc.arcId)
+      problems.push({
+        path: `personaArcs.${index}.currentStageId`,
+        message: `${onArc.currentStageId} is not a stage of the arc ${onArc.arcId}`,
+      });
   }
   const wornSessions = new Set<string>();
   for (const [index, entry] of catalog.worn.entries()) {
-    if (wornSessions.has(entry.sessionId)) problems.push({ path: `worn.${index}.sessionId`, message: `the session ${entry.sessionId} appears twice` });
+    if (wornSessions.has(entry.sessionId))
+      problems.push({ path: `worn.${index}.sessionId`, message: `the session ${entry.sessionId} appears twice` });
     wornSessions.add(entry.sessionId);
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, catalog };
@@ -178,7 +240,10 @@ async function writeCatalog(db: AnimaDatabase, catalog: CatalogFile): Promise<vo
   const personas = catalog.personas.map(({ card, ...persona }): PersonaRecord => {
     if (!card) return persona;
     const { image, ...kept } = card;
-    return { ...persona, card: { ...kept, ...(image !== undefined ? { image: new Uint8Array(Buffer.from(image, 'base64')) } : {}) } };
+    return {
+      ...persona,
+      card: { ...kept, ...(image !== undefined ? { image: new Uint8Array(Buffer.from(image, 'base64')) } : {}) },
+    };
   });
   await db.transaction('rw', catalogTables(db), async () => {
     await db.personas.bulkAdd(personas);
@@ -211,7 +276,9 @@ async function readCatalog(db: AnimaDatabase, previouslyWorn: WornPersonaEntry[]
     const personaIds = new Set(personas.map((persona) => persona.id));
     const worn = [
       ...previouslyWorn.filter((entry) => !loaded.has(entry.sessionId)),
-      ...sessions.flatMap((session) => (session.personaId !== undefined ? [{ sessionId: session.id, personaId: session.personaId }] : [])),
+      ...sessions.flatMap((session) =>
+        session.personaId !== undefined ? [{ sessionId: session.id, personaId: session.personaId }] : [],
+      ),
     ]
       .filter((entry) => personaIds.has(entry.personaId))
       .sort((left, right) => (left.sessionId < right.sessionId ? -1 : left.sessionId > right.sessionId ? 1 : 0));

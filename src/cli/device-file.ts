@@ -32,9 +32,18 @@ export async function loadDeviceSettings(service: AgentApi): Promise<void> {
   }
   const json = readJson(bytes, { maxBytes: 1024 * 1024 });
   const parsed = json.ok ? deviceFileSchema.safeParse(json.value) : undefined;
-  if (!parsed?.success) throw new CliError(`${path}: not a valid Anima device file (${json.ok ? parsed?.error.issues[0]?.message : describeProblem(json.error[0]!)}); fix it or delete it`);
+  if (!parsed?.success)
+    throw new CliError(
+      `${path}: not a valid Anima device file (${json.ok ? parsed?.error.issues[0]?.message : describeProblem(json.error[0]!)}); fix it or delete it`,
+    );
   const set = await service.webAccessSet({ webAccess: parsed.data.webAccess });
-  if (!set.ok) throw new CliError([`${path}: the web access it holds is refused:`, ...set.problems.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
+  if (!set.ok)
+    throw new CliError(
+      [
+        `${path}: the web access it holds is refused:`,
+        ...set.problems.map((problem) => `  ${describeProblem(problem)}`),
+      ].join('\n'),
+    );
 }
 
 /** Writes the device's settings back (a temporary file first, so a crash never leaves half of one). */

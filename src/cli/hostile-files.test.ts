@@ -30,9 +30,22 @@ async function snapshotFile(): Promise<{ path: string; text: string }> {
 /** A snapshot document with its SHA-256 made right again after a change (as a careful forger would). */
 function rehashed(document: Record<string, unknown>): string {
   const sorted = (item: unknown): unknown =>
-    Array.isArray(item) ? item.map(sorted) : typeof item === 'object' && item !== null ? Object.fromEntries(Object.keys(item).sort().map((key) => [key, sorted((item as Record<string, unknown>)[key])])) : item;
+    Array.isArray(item)
+      ? item.map(sorted)
+      : typeof item === 'object' && item !== null
+        ? Object.fromEntries(
+            Object.keys(item)
+              .sort()
+              .map((key) => [key, sorted((item as Record<string, unknown>)[key])]),
+          )
+        : item;
   const { sha256: _sha256, ...content } = document;
-  return JSON.stringify({ ...document, sha256: createHash('sha256').update(JSON.stringify(sorted(content))).digest('hex') });
+  return JSON.stringify({
+    ...document,
+    sha256: createHash('sha256')
+      .update(JSON.stringify(sorted(content)))
+      .digest('hex'),
+  });
 }
 
 /** Every line a refusal printed is short, and none is a stack frame. */
@@ -49,11 +62,17 @@ describe('hostile files end in a sentence, and nothing is written', () => {
     const deep = `{"format":"anima-catalog","version":1,"personas":[{"id":1,"name":"Deep","card":{"extras":{"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}}}]}`;
     await writeFile(catalog, deep);
     const { path: snapshot, text } = await snapshotFile();
-    for (const argv of [['persona', 'list', '--catalog', catalog], ['persona', 'import', join(folder, 'facts.csv'), '--catalog', catalog], ['kg', 'stats', '--snapshot', snapshot, '--catalog', catalog]]) {
+    for (const argv of [
+      ['persona', 'list', '--catalog', catalog],
+      ['persona', 'import', join(folder, 'facts.csv'), '--catalog', catalog],
+      ['kg', 'stats', '--snapshot', snapshot, '--catalog', catalog],
+    ]) {
       const refused = await anima(...argv);
       expect(refused.code).toBe(1);
       // Five levels lead to "x"; its 60th bracket opens the 65th.
-      expect(refused.error).toBe(`anima: ${catalog}: not a valid Anima persona catalog:\n  line 1, column ${deep.indexOf('[[') + 60}: the JSON nests deeper than 64 levels, more than any file Anima writes\n`);
+      expect(refused.error).toBe(
+        `anima: ${catalog}: not a valid Anima persona catalog:\n  line 1, column ${deep.indexOf('[[') + 60}: the JSON nests deeper than 64 levels, more than any file Anima writes\n`,
+      );
     }
     expect(await readFile(catalog, 'utf8')).toBe(deep);
     expect(await readFile(snapshot, 'utf8')).toBe(text);
@@ -65,9 +84,17 @@ describe('hostile files end in a sentence, and nothing is written', () => {
     await writeFile(path, twice);
     const verified = await anima('snapshot', 'verify', path);
     expect(verified.code).toBe(1);
-    expect(verified.error).toMatch(/^anima: .*session\.anima\.json: not a valid Anima snapshot:\n {2}line 1, column \d+, at \$\.triples: the key "triples" appears twice in one object; which one is meant cannot be known\n$/);
-    expect(JSON.parse((await anima('snapshot', 'verify', path, '--json')).out)).toMatchObject({ ok: false, problems: [expect.stringContaining('at $.triples: the key "triples" appears twice')] });
-    expect(await anima('kg', 'import', join(folder, 'facts.csv'), '--snapshot', path)).toMatchObject({ code: 1, error: expect.stringContaining('at $.triples: ') });
+    expect(verified.error).toMatch(
+      /^anima: .*session\.anima\.json: not a valid Anima snapshot:\n {2}line 1, column \d+, at \$\.triples: the key "triples" appears twice in one object; which one is meant cannot be known\n$/,
+    );
+    expect(JSON.parse((await anima('snapshot', 'verify', path, '--json')).out)).toMatchObject({
+      ok: false,
+      problems: [expect.stringContaining('at $.triples: the key "triples" appears twice')],
+    });
+    expect(await anima('kg', 'import', join(folder, 'facts.csv'), '--snapshot', path)).toMatchObject({
+      code: 1,
+      error: expect.stringContaining('at $.triples: '),
+    });
     expect(await readFile(path, 'utf8')).toBe(twice);
 
     const { service } = testService();
@@ -76,7 +103,9 @@ describe('hostile files end in a sentence, and nothing is written', () => {
     const bytes = new TextEncoder().encode(twice);
     for (const refused of [await service.sessionImportCheck({ bytes }), await service.sessionImport({ bytes })]) {
       expect(refused).toMatchObject({ ok: false, reason: 'invalid' });
-      expect(refused.ok ? '' : refused.problems.map(describeProblem).join('\n')).toMatch(/^line 1, column \d+, at \$\.triples: the key "triples" appears twice/);
+      expect(refused.ok ? '' : refused.problems.map(describeProblem).join('\n')).toMatch(
+        /^line 1, column \d+, at \$\.triples: the key "triples" appears twice/,
+      );
     }
     expect(await service.sessionList({})).toEqual(before);
   });
@@ -87,10 +116,16 @@ describe('hostile files end in a sentence, and nothing is written', () => {
     await writeFile(snapshot, garbage);
     const catalog = join(folder, 'garbage.catalog.json');
     await writeFile(catalog, garbage.replace('anima-snapshot', 'anima-catalog'));
-    for (const argv of [['snapshot', 'verify', snapshot], ['kg', 'stats', '--snapshot', snapshot], ['persona', 'list', '--catalog', catalog]]) {
+    for (const argv of [
+      ['snapshot', 'verify', snapshot],
+      ['kg', 'stats', '--snapshot', snapshot],
+      ['persona', 'list', '--catalog', catalog],
+    ]) {
       const refused = await anima(...argv);
       expect(refused.code).toBe(1);
-      expect(refused.error).toMatch(/line 1, column 5\d, at \$\.session: a value was expected, but "g{200}…" \(10,485,760 characters\) was found\n$/);
+      expect(refused.error).toMatch(
+        /line 1, column 5\d, at \$\.session: a value was expected, but "g{200}…" \(10,485,760 characters\) was found\n$/,
+      );
       expect(refused.error.length).toBeLessThan(500);
     }
     expect(await readFile(snapshot, 'utf8')).toBe(garbage);
@@ -108,7 +143,10 @@ describe('hostile files end in a sentence, and nothing is written', () => {
     expectSentences(verified.error);
     const { service } = testService();
     await service.open({});
-    expect(await service.sessionImport({ bytes: new TextEncoder().encode(forged) })).toMatchObject({ ok: false, problems: [{ path: 'session.name', message: 'a session name has at most 120 characters' }] });
+    expect(await service.sessionImport({ bytes: new TextEncoder().encode(forged) })).toMatchObject({
+      ok: false,
+      problems: [{ path: 'session.name', message: 'a session name has at most 120 characters' }],
+    });
     expect((await service.sessionList({})).sessions).toHaveLength(1);
     expect(await readFile(path, 'utf8')).toBe(forged);
   });
@@ -120,20 +158,32 @@ describe('hostile files end in a sentence, and nothing is written', () => {
     bytes[at] = 0xff;
     await writeFile(snapshot, bytes);
     const expected = `the file is not UTF-8 text: the byte 0xFF at offset ${at} (counting from 0) does not start a UTF-8 character; save the file as UTF-8`;
-    expect(await anima('snapshot', 'verify', snapshot)).toMatchObject({ code: 1, error: expect.stringContaining(`${expected}\n`) });
+    expect(await anima('snapshot', 'verify', snapshot)).toMatchObject({
+      code: 1,
+      error: expect.stringContaining(`${expected}\n`),
+    });
 
     const catalog = join(folder, 'latin1.catalog.json');
     const latin1 = Buffer.from('{"format":"anima-catalog","version":1,"personas":[{"name":"Caf\u00e9"}]}', 'latin1');
     await writeFile(catalog, latin1);
-    expect(await anima('persona', 'list', '--catalog', catalog)).toMatchObject({ code: 1, error: expect.stringContaining('the byte 0xE9 at offset 62 ') });
+    expect(await anima('persona', 'list', '--catalog', catalog)).toMatchObject({
+      code: 1,
+      error: expect.stringContaining('the byte 0xE9 at offset 62 '),
+    });
     expect(await readFile(catalog)).toEqual(latin1);
 
     const bundle = join(folder, 'latin1.persona.json');
-    await writeFile(bundle, Buffer.from('{"format":"anima-persona","version":1,"persona":{"name":"Caf\u00e9"}}', 'latin1'));
+    await writeFile(
+      bundle,
+      Buffer.from('{"format":"anima-persona","version":1,"persona":{"name":"Caf\u00e9"}}', 'latin1'),
+    );
     const fresh = join(folder, 'new.catalog.json');
     const imported = await anima('persona', 'import', bundle, '--catalog', fresh);
     expect(imported).toMatchObject({ code: 1, error: expect.stringContaining('the byte 0xE9 at offset 60 ') });
     expectSentences(imported.error);
-    expect(await anima('persona', 'list', '--catalog', fresh)).toMatchObject({ code: 1, error: expect.stringContaining('no catalog at') });
+    expect(await anima('persona', 'list', '--catalog', fresh)).toMatchObject({
+      code: 1,
+      error: expect.stringContaining('no catalog at'),
+    });
   });
 });

@@ -41,7 +41,9 @@ const SESSION_COMMANDS: Record<string, SessionCommand> = {
 };
 
 /** The first words of the two-word commands: "kg", "psyche". */
-const AREAS = new Set(Object.keys(SESSION_COMMANDS).flatMap((name) => (name.includes(' ') ? [name.split(' ')[0]!] : [])));
+const AREAS = new Set(
+  Object.keys(SESSION_COMMANDS).flatMap((name) => (name.includes(' ') ? [name.split(' ')[0]!] : [])),
+);
 
 /** Runs one CLI command and returns its exit code: 0 done, 1 failed (bad input), 2 wrong usage. */
 export async function main(argv: string[], output: CliOutput = standardOutput): Promise<number> {
@@ -50,12 +52,19 @@ export async function main(argv: string[], output: CliOutput = standardOutput): 
   } catch (error) {
     if (error instanceof CliError) {
       // Each line cut, in case one quotes a huge input.
-      output.error(`anima: ${error.message.split('\n').map((line) => shortened(line)).join('\n')}\n`);
+      output.error(
+        `anima: ${error.message
+          .split('\n')
+          .map((line) => shortened(line))
+          .join('\n')}\n`,
+      );
       return error.exitCode;
     }
     // One sentence; the stack only for a developer who asks (ANIMA_DEBUG=1).
     output.error(`anima: ${errorSentence(error)}\n`);
-    if (process.env.ANIMA_DEBUG) for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) output.error(`${cause.stack ?? cause.message}\n`);
+    if (process.env.ANIMA_DEBUG)
+      for (let cause: unknown = error; cause instanceof Error; cause = cause.cause)
+        output.error(`${cause.stack ?? cause.message}\n`);
     return 1;
   }
 }
@@ -83,7 +92,8 @@ async function dispatch(argv: string[], output: CliOutput): Promise<number> {
   const name = isArea ? `${area} ${command ?? ''}` : area;
   const found = SESSION_COMMANDS[name];
   if (!found) throw new CliError(`unknown command ${quoteInput(name)}\n\n${USAGE}`, 2);
-  if (!found.needsNoSnapshot && !values.snapshot) throw new CliError(`${name}: --snapshot S is required\n\n${USAGE}`, 2);
+  if (!found.needsNoSnapshot && !values.snapshot)
+    throw new CliError(`${name}: --snapshot S is required\n\n${USAGE}`, 2);
   const operands = isArea ? rest : positionals.slice(1);
   return found.run(await openCliSession(name, found, operands, values, output));
 }

@@ -13,7 +13,12 @@ export const standardOutput: CliOutput = {
 
 /** A fact as the CLI prints it in JSON: labels, not ids. */
 export function labelsOf(fact: Fact) {
-  return { subject: fact.subject.label, predicate: fact.predicate.label, object: fact.object.label, confidence: fact.confidence };
+  return {
+    subject: fact.subject.label,
+    predicate: fact.predicate.label,
+    object: fact.object.label,
+    confidence: fact.confidence,
+  };
 }
 
 /** The last line of `--json` output: each goal with its findings as labels. */
@@ -30,7 +35,12 @@ export async function goalsSummary(service: AgentApi, sessionId: string, goals: 
       status: goal.status,
       cycles: goal.cyclesWorked,
       ...(goal.answer ? { answer: goal.answer } : {}),
-      findings: goal.findings.map((finding) => ({ ...labelsOf(finding), ...(finding.provenanceId !== undefined && sources.has(finding.provenanceId) ? { from: sources.get(finding.provenanceId) } : {}) })),
+      findings: goal.findings.map((finding) => ({
+        ...labelsOf(finding),
+        ...(finding.provenanceId !== undefined && sources.has(finding.provenanceId)
+          ? { from: sources.get(finding.provenanceId) }
+          : {}),
+      })),
     })),
   };
 }
@@ -38,7 +48,8 @@ export async function goalsSummary(service: AgentApi, sessionId: string, goals: 
 /** A plan as lines: its strategy, then each step with its status, input, why, and how it ended. */
 export function planText(plan: Pick<Plan, 'strategy' | 'steps'>): string {
   const steps = plan.steps.map((step, index) => {
-    const ended = step.result === undefined ? '' : ` -> ${step.result}${step.cycle === undefined ? '' : ` (cycle ${step.cycle})`}`;
+    const ended =
+      step.result === undefined ? '' : ` -> ${step.result}${step.cycle === undefined ? '' : ` (cycle ${step.cycle})`}`;
     return `  ${index + 1}. [${step.status}] ${step.tool} ${JSON.stringify(step.input)}: ${step.rationale}${ended}\n`;
   });
   return `${plan.strategy}\n${steps.join('')}`;
@@ -46,12 +57,20 @@ export function planText(plan: Pick<Plan, 'strategy' | 'steps'>): string {
 
 /** A reflection as lines: what it looked at, what it changed and why, and how the psyche evolved. */
 export function reflectionText(reflection: Reflection): string {
-  const lines = [`reflection at cycle ${reflection.cycle} (${reflection.trigger === 'interval' ? 'every few cycles' : 'asked for'}; cycles ${reflection.sinceCycle + 1} to ${reflection.cycle})`];
-  for (const stat of reflection.toolStats) lines.push(`  tool ${stat.tool}: ${stat.successes} of ${stat.uses} uses advanced a goal`);
-  for (const goal of reflection.goals) lines.push(`  goal ${goal.goalId} "${goal.description}": ${goal.progressed ? 'progressed' : `no progress for ${goal.stagnantFor} of its cycles`}`);
+  const lines = [
+    `reflection at cycle ${reflection.cycle} (${reflection.trigger === 'interval' ? 'every few cycles' : 'asked for'}; cycles ${reflection.sinceCycle + 1} to ${reflection.cycle})`,
+  ];
+  for (const stat of reflection.toolStats)
+    lines.push(`  tool ${stat.tool}: ${stat.successes} of ${stat.uses} uses advanced a goal`);
+  for (const goal of reflection.goals)
+    lines.push(
+      `  goal ${goal.goalId} "${goal.description}": ${goal.progressed ? 'progressed' : `no progress for ${goal.stagnantFor} of its cycles`}`,
+    );
   lines.push(`  memory ${Math.round(reflection.memoryPressure * 100)}% full`);
   for (const adjustment of reflection.adjustments)
-    lines.push(`  ${adjustment.kind}${adjustment.goalId === undefined ? '' : ` goal ${adjustment.goalId}`}${adjustment.to === undefined ? '' : ` ${adjustment.from} -> ${adjustment.to}`}: ${adjustment.reason}`);
+    lines.push(
+      `  ${adjustment.kind}${adjustment.goalId === undefined ? '' : ` goal ${adjustment.goalId}`}${adjustment.to === undefined ? '' : ` ${adjustment.from} -> ${adjustment.to}`}: ${adjustment.reason}`,
+    );
   if (reflection.adjustments.length === 0) lines.push('  nothing to adjust');
   for (const change of reflection.psycheChanges) lines.push(`  psyche: ${change}`);
   if (reflection.psycheVersion !== undefined) lines.push(`  the psyche is now version ${reflection.psycheVersion}`);
@@ -60,7 +79,10 @@ export function reflectionText(reflection: Reflection): string {
 
 /** Problems and warnings of a psyche file, one per line, located by line and key path. */
 export function psycheReport(file: string, report: { problems?: Problem[]; warnings: Problem[] }): string {
-  return [...(report.problems ?? []).map((problem) => `${file}: error: ${describeProblem(problem)}`), ...report.warnings.map((warning) => `${file}: warning: ${describeProblem(warning)}`)]
+  return [
+    ...(report.problems ?? []).map((problem) => `${file}: error: ${describeProblem(problem)}`),
+    ...report.warnings.map((warning) => `${file}: warning: ${describeProblem(warning)}`),
+  ]
     .map((line) => `${line}\n`)
     .join('');
 }

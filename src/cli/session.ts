@@ -36,21 +36,39 @@ export type SessionCommand = {
 };
 
 /** Opens the snapshot's session for one command: restored into memory, wearing the catalog's persona when --catalog is given. */
-export async function openCliSession(name: string, command: SessionCommand, operands: string[], values: CliValues, output: CliOutput): Promise<SessionContext> {
+export async function openCliSession(
+  name: string,
+  command: SessionCommand,
+  operands: string[],
+  values: CliValues,
+  output: CliOutput,
+): Promise<SessionContext> {
   const snapshotPath = command.needsNoSnapshot ? undefined : values.snapshot;
-  if (values.fresh && !command.startsFresh) throw new CliError(`${name}: --fresh belongs to run (a new session in place of the snapshot's)`, 2);
+  if (values.fresh && !command.startsFresh)
+    throw new CliError(`${name}: --fresh belongs to run (a new session in place of the snapshot's)`, 2);
   // --fresh: the snapshot's session is not read, and the new one is written over it.
   const { db, hadSnapshot } = await openSnapshot(values.fresh ? undefined : snapshotPath);
-  const createsSnapshot = typeof command.createsSnapshot === 'function' ? command.createsSnapshot(values) : command.createsSnapshot;
+  const createsSnapshot =
+    typeof command.createsSnapshot === 'function' ? command.createsSnapshot(values) : command.createsSnapshot;
   if (snapshotPath && !hadSnapshot && !createsSnapshot)
-    throw new CliError(`no snapshot at ${snapshotPath} (\`anima kg import FILE --snapshot ${snapshotPath}\` or \`anima run ... --snapshot ${snapshotPath}\` creates it)`);
+    throw new CliError(
+      `no snapshot at ${snapshotPath} (\`anima kg import FILE --snapshot ${snapshotPath}\` or \`anima run ... --snapshot ${snapshotPath}\` creates it)`,
+    );
   // Read only: the session gets back the persona it wears (its guardrails, its prompt, its name); nothing here changes the catalog.
   if (values.catalog) await openCatalog(db, values.catalog, { mustExist: true });
-  const service: AgentApi = withContractChecks(createAgentService({ db, now: () => Date.now(), newId: () => crypto.randomUUID() }));
+  const service: AgentApi = withContractChecks(
+    createAgentService({ db, now: () => Date.now(), newId: () => crypto.randomUUID() }),
+  );
   const { session } = await service.open({});
   await loadDeviceSettings(service);
   // The key and base URL given for a run, and a SPARQL endpoint's key, are secrets too: no snapshot this command writes may carry them.
-  const secrets = [...endpointSecrets({ baseUrl: values['base-url'] ?? '', ...(values['api-key'] ? { apiKey: values['api-key'] } : {}) }), ...endpointKeySecrets('given with --key', values.key)];
+  const secrets = [
+    ...endpointSecrets({
+      baseUrl: values['base-url'] ?? '',
+      ...(values['api-key'] ? { apiKey: values['api-key'] } : {}),
+    }),
+    ...endpointKeySecrets('given with --key', values.key),
+  ];
   const save = () => (snapshotPath ? saveSnapshot(db, session.id, snapshotPath, secrets) : Promise.resolve());
   return { name, operands, values, output, db, snapshotPath, service, sessionId: session.id, save };
 }

@@ -32,12 +32,22 @@ export async function readSnapshotAt(path: string, limits?: SnapshotLimits): Pro
     throw new CliError(`${path}: not a readable file (${error instanceof Error ? error.message : String(error)})`);
   }
   const read = await readSnapshotFile(bytes, limits);
-  if (!read.ok) throw new CliError([`${path}: not a valid Anima snapshot:`, ...read.error.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
+  if (!read.ok)
+    throw new CliError(
+      [`${path}: not a valid Anima snapshot:`, ...read.error.map((problem) => `  ${describeProblem(problem)}`)].join(
+        '\n',
+      ),
+    );
   return read.value;
 }
 
 /** Saves the session to the snapshot file (gzipped when its name ends in .gz); `secrets` are those the command was given (`--api-key`, `--base-url`). */
-export async function saveSnapshot(db: AnimaDatabase, sessionId: string, path: string, secrets: readonly Secret[]): Promise<void> {
+export async function saveSnapshot(
+  db: AnimaDatabase,
+  sessionId: string,
+  path: string,
+  secrets: readonly Secret[],
+): Promise<void> {
   const snapshot = await exportCheckedSnapshot(db, sessionId);
   if (!snapshot.ok) throw notWritten(path, snapshot.error, 'the session breaks a rule of the snapshot format');
   await writeSnapshotFile(snapshot.value, path, [...secrets, ...(await storedSecrets(db))]);
@@ -49,23 +59,37 @@ export async function saveSnapshot(db: AnimaDatabase, sessionId: string, path: s
  * reader's words. The text goes, piece by piece, to a temporary file, renamed over the old one
  * once whole: a refusal, a full disk or a crash leaves the previous snapshot as it was.
  */
-export async function writeSnapshotFile(snapshot: Snapshot, path: string, secrets: readonly Secret[], limits?: SnapshotLimits): Promise<void> {
+export async function writeSnapshotFile(
+  snapshot: Snapshot,
+  path: string,
+  secrets: readonly Secret[],
+  limits?: SnapshotLimits,
+): Promise<void> {
   const file = await snapshotFile(snapshot, { secrets, limits });
   if (!file.ok) throw notWritten(path, file.error);
   const temporary = `${path}.tmp-${process.pid}`;
   try {
     const pieces = Readable.from(file.value.pieces());
-    await (path.endsWith('.gz') ? pipeline(pieces, createGzip(), createWriteStream(temporary)) : pipeline(pieces, createWriteStream(temporary)));
+    await (path.endsWith('.gz')
+      ? pipeline(pieces, createGzip(), createWriteStream(temporary))
+      : pipeline(pieces, createWriteStream(temporary)));
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });
-    throw notWritten(path, [{ message: `the snapshot could not be written (${error instanceof Error ? error.message : String(error)})` }]);
+    throw notWritten(path, [
+      { message: `the snapshot could not be written (${error instanceof Error ? error.message : String(error)})` },
+    ]);
   }
 }
 
 /** Why a snapshot file was not written (`because`, when the problems share a cause), each problem on its line. */
 const notWritten = (path: string, problems: Problem[], because?: string) =>
-  new CliError([`${path}: not written, the file was left as it was${because ? `; ${because}` : ''}:`, ...problems.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
+  new CliError(
+    [
+      `${path}: not written, the file was left as it was${because ? `; ${because}` : ''}:`,
+      ...problems.map((problem) => `  ${describeProblem(problem)}`),
+    ].join('\n'),
+  );
 
 /** A failure to report to the user on stderr (no stack trace): bad input, missing file. */
 export class CliError extends Error {

@@ -83,16 +83,24 @@ export const agentContract = {
 
 type Contract = typeof agentContract;
 export type AgentMethod = keyof Contract;
-type ProgressOf<K extends AgentMethod> = Contract[K] extends { progress: infer P extends z.ZodType } ? (progress: z.output<P>) => void : never;
+type ProgressOf<K extends AgentMethod> = Contract[K] extends { progress: infer P extends z.ZodType }
+  ? (progress: z.output<P>) => void
+  : never;
 
 /** The API as callers see it: arguments before defaults are applied, results after validation. */
 export type AgentApi = {
-  [K in AgentMethod]: (args: z.input<Contract[K]['args']>, onProgress?: ProgressOf<K>) => Promise<z.output<Contract[K]['result']>>;
+  [K in AgentMethod]: (
+    args: z.input<Contract[K]['args']>,
+    onProgress?: ProgressOf<K>,
+  ) => Promise<z.output<Contract[K]['result']>>;
 };
 
 /** The API as the service implements it: arguments already validated, defaults applied. */
 export type AgentServiceImplementation = {
-  [K in AgentMethod]: (args: z.output<Contract[K]['args']>, onProgress?: ProgressOf<K>) => Promise<z.input<Contract[K]['result']>>;
+  [K in AgentMethod]: (
+    args: z.output<Contract[K]['args']>,
+    onProgress?: ProgressOf<K>,
+  ) => Promise<z.input<Contract[K]['result']>>;
 };
 
 /** The methods in a stable order, for wrappers. */
@@ -105,7 +113,13 @@ export class ContractError extends Error {
 
 function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, where: string): z.output<T> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new ContractError(`${where}: ${parsed.error.issues.slice(0, 5).map((issue) => issueText(issue, value)).join('; ')}`);
+  if (!parsed.success)
+    throw new ContractError(
+      `${where}: ${parsed.error.issues
+        .slice(0, 5)
+        .map((issue) => issueText(issue, value))
+        .join('; ')}`,
+    );
   return parsed.data;
 }
 
@@ -117,11 +131,17 @@ function issueText(issue: z.core.$ZodIssue, value: unknown): string {
   const path = issue.path.map(String).join('.');
   const where = path === '' ? 'the value' : path;
   if (issue.code === 'too_big' && (issue.origin === 'string' || issue.origin === 'array')) {
-    const given = issue.path.reduce<unknown>((inside, key) => (typeof inside === 'object' && inside !== null ? (inside as Record<PropertyKey, unknown>)[key] : undefined), value);
+    const given = issue.path.reduce<unknown>(
+      (inside, key) =>
+        typeof inside === 'object' && inside !== null ? (inside as Record<PropertyKey, unknown>)[key] : undefined,
+      value,
+    );
     const size = typeof given === 'string' || Array.isArray(given) ? given.length : undefined;
     const unit = issue.origin === 'string' ? 'characters' : 'items';
     const limit = Number(issue.maximum).toLocaleString('en');
-    return size === undefined ? `${where} has more than the ${limit} ${unit} taken` : `${where} has ${size.toLocaleString('en')} ${unit}, more than the ${limit} taken`;
+    return size === undefined
+      ? `${where} has more than the ${limit} ${unit} taken`
+      : `${where} has ${size.toLocaleString('en')} ${unit}, more than the ${limit} taken`;
   }
   return `${where}: ${issue.message}`;
 }
@@ -135,7 +155,10 @@ export function withContractChecks(service: AgentServiceImplementation): AgentAp
       const parsedArgs = parseOrThrow(contract.args, args, `${method} arguments`);
       let result: unknown;
       try {
-        result = await (service[method] as (args: unknown, onProgress?: unknown) => Promise<unknown>)(parsedArgs, onProgress);
+        result = await (service[method] as (args: unknown, onProgress?: unknown) => Promise<unknown>)(
+          parsedArgs,
+          onProgress,
+        );
       } catch (error) {
         // A write that did not fit was rolled back whole; every method that has no refusal of its own for it says so in words.
         if (isQuotaExceeded(error)) throw new Error(STORAGE_FULL_MESSAGE);
@@ -155,6 +178,7 @@ export function checkResult<K extends AgentMethod>(method: K, result: unknown): 
 
 /** Checks a progress report that arrived from the worker (client side). */
 export function checkProgress(method: AgentMethod, progress: unknown): unknown {
-  const schema: z.ZodType | undefined = 'progress' in agentContract[method] ? (agentContract[method] as { progress: z.ZodType }).progress : undefined;
+  const schema: z.ZodType | undefined =
+    'progress' in agentContract[method] ? (agentContract[method] as { progress: z.ZodType }).progress : undefined;
   return schema ? parseOrThrow(schema, progress, `${method} progress`) : progress;
 }

@@ -4,7 +4,9 @@ import { errorSentence, isDefect } from './error-sentence.ts';
 
 describe('errorSentence', () => {
   it('passes an error written for people as it is', () => {
-    expect(errorSentence(new Error('Anima is setting up in another tab; reload this one in a moment'))).toBe('Anima is setting up in another tab; reload this one in a moment');
+    expect(errorSentence(new Error('Anima is setting up in another tab; reload this one in a moment'))).toBe(
+      'Anima is setting up in another tab; reload this one in a moment',
+    );
     expect(isDefect(new DOMException('The operation was aborted.', 'AbortError'))).toBe(false);
   });
 
@@ -17,9 +19,13 @@ describe('errorSentence', () => {
       overflow = error;
     }
     const sentence = errorSentence(overflow);
-    expect(sentence).toBe('Anima stopped on an internal error, a defect to report (RangeError: Maximum call stack size exceeded)');
+    expect(sentence).toBe(
+      'Anima stopped on an internal error, a defect to report (RangeError: Maximum call stack size exceeded)',
+    );
     expect(refusalProblem(sentence)).toBeUndefined();
-    expect(errorSentence('a thrown string')).toBe('Anima stopped on an internal error, a defect to report (a thrown string)');
+    expect(errorSentence('a thrown string')).toBe(
+      'Anima stopped on an internal error, a defect to report (a thrown string)',
+    );
   });
 
   it('cuts a message that quotes a huge input', () => {

@@ -6,7 +6,16 @@
  */
 
 /** JavaScript's built-in errors: thrown by a defect in Anima or a library, never written for a user. */
-const DEFECT_NAMES = new Set(['TypeError', 'RangeError', 'ReferenceError', 'SyntaxError', 'EvalError', 'URIError', 'InternalError', 'AggregateError']);
+const DEFECT_NAMES = new Set([
+  'TypeError',
+  'RangeError',
+  'ReferenceError',
+  'SyntaxError',
+  'EvalError',
+  'URIError',
+  'InternalError',
+  'AggregateError',
+]);
 
 /** The most characters of a thrown message shown: a message that quotes its input whole (10 MB, say) is cut. */
 const MAX_MESSAGE_CHARS = 1_000;

@@ -28,7 +28,10 @@ export function nameSchema(of?: string) {
 }
 
 /** A session's id as it crosses the API or arrives in a file. */
-export const sessionIdSchema = z.string().min(1).max(MAX_ID_CHARS, `a session id has at most ${MAX_ID_CHARS} characters`);
+export const sessionIdSchema = z
+  .string()
+  .min(1)
+  .max(MAX_ID_CHARS, `a session id has at most ${MAX_ID_CHARS} characters`);
 
 /** A goal's description or criteria, as a user types them. */
 export const goalTextSchema = z.string().max(MAX_GOAL_TEXT_CHARS, `at most ${MAX_GOAL_TEXT_CHARS} characters`);

@@ -17,5 +17,8 @@ export function plainText(text: string, maxLength = MAX_LABEL_LENGTH): string {
   const line = text.replace(BIDI_CONTROLS, '').replace(BREAKS_AND_CONTROLS, ' ').trim();
   if (line.length <= maxLength) return line;
   // Cut by code points so a surrogate pair is never split.
-  return `${Array.from(line).slice(0, maxLength - 1).join('').trimEnd()}…`;
+  return `${Array.from(line)
+    .slice(0, maxLength - 1)
+    .join('')
+    .trimEnd()}…`;
 }

@@ -12,7 +12,12 @@ const UNSEEN = /[\p{Default_Ignorable_Code_Point}\u0080-\u009f\u2028\u2029]/gu;
 export function quoteInput(text: string, max = 200): string {
   // Escaped unit by unit, as JSON writes characters beyond U+FFFF (tag characters are).
   const escape = (quoted: string) =>
-    quoted.replace(UNSEEN, (character) => Array.from({ length: character.length }, (_, index) => `\\u${character.charCodeAt(index).toString(16).padStart(4, '0')}`).join(''));
+    quoted.replace(UNSEEN, (character) =>
+      Array.from(
+        { length: character.length },
+        (_, index) => `\\u${character.charCodeAt(index).toString(16).padStart(4, '0')}`,
+      ).join(''),
+    );
   if (text.length <= max) return escape(JSON.stringify(text));
   // Never cut between the two halves of a surrogate pair: that would print a lone half.
   const end = isHighSurrogate(text.charCodeAt(max - 1)) ? max - 1 : max;

@@ -60,7 +60,11 @@ export function readJson(input: string | Uint8Array, options: JsonReadOptions): 
     }
   }
   // Unreachable without a problem when both passes are right; said in words all the same.
-  return refuse(checkJson(text, start, maxDepth, false) ?? { message: 'the JSON could not be read (its text passed every check, but the engine refused it)' });
+  return refuse(
+    checkJson(text, start, maxDepth, false) ?? {
+      message: 'the JSON could not be read (its text passed every check, but the engine refused it)',
+    },
+  );
 }
 
 /**
@@ -102,7 +106,9 @@ export function sizeText(bytes: number, rounding: 'nearest' | 'up' | 'down' = 'n
 }
 
 function tooLarge(size: number, max: number, isAtLeast: boolean): Result<never> {
-  return refuse({ message: `the JSON is ${isAtLeast ? 'at least ' : ''}${sizeText(size)}, more than the ${sizeText(max)} Anima reads here` });
+  return refuse({
+    message: `the JSON is ${isAtLeast ? 'at least ' : ''}${sizeText(size)}, more than the ${sizeText(max)} Anima reads here`,
+  });
 }
 
 function refuse(problem: Problem): Result<never> {
@@ -160,7 +166,8 @@ class OpenObjectKeys {
     this.decoded[this.top] = decoded;
     this.lastAt[depth] = this.top;
     this.top++;
-    if (!set && this.top - base > KEYS_IN_A_LIST) this.setAt[depth] = new Set(Array.from({ length: this.top - base }, (_, offset) => this.keyOf(base + offset)));
+    if (!set && this.top - base > KEYS_IN_A_LIST)
+      this.setAt[depth] = new Set(Array.from({ length: this.top - base }, (_, offset) => this.keyOf(base + offset)));
     return isNew;
   }
 
@@ -175,10 +182,12 @@ class OpenObjectKeys {
 
   private isSame(index: number, start: number, end: number, decoded: string | undefined): boolean {
     const stored = this.decoded[index];
-    if (decoded !== undefined || stored !== undefined) return (decoded ?? this.text.slice(start, end)) === this.keyOf(index);
+    if (decoded !== undefined || stored !== undefined)
+      return (decoded ?? this.text.slice(start, end)) === this.keyOf(index);
     const storedStart = this.starts[index]!;
     if (this.ends[index]! - storedStart !== end - start) return false;
-    for (let offset = 0; offset < end - start; offset++) if (this.text.charCodeAt(storedStart + offset) !== this.text.charCodeAt(start + offset)) return false;
+    for (let offset = 0; offset < end - start; offset++)
+      if (this.text.charCodeAt(storedStart + offset) !== this.text.charCodeAt(start + offset)) return false;
     return true;
   }
 }
@@ -245,19 +254,35 @@ function checkJson(text: string, start: number, maxDepth: number, isQuick: boole
       if (code === 0x2d || (code >= 0x30 && code <= 0x39)) {
         end = isQuick ? quickNumberEnd(text, at) : numberEnd(text, at);
         // A number ends at a delimiter: "0x1F", "01" or "1.5.2" is one word that is not a number.
-        if (end === TOO_LARGE) return problemAt(text, at, pathHere(), `${quoteInput(wordAt(text, at))} is too large a number (a double goes up to about 1.8e308)`);
-        if (end < 0 || isWordCode(text.charCodeAt(end))) return problemAt(text, at, pathHere(), `${quoteInput(wordAt(text, at))} is not a JSON number (decimal digits, then an optional fraction and exponent)`);
+        if (end === TOO_LARGE)
+          return problemAt(
+            text,
+            at,
+            pathHere(),
+            `${quoteInput(wordAt(text, at))} is too large a number (a double goes up to about 1.8e308)`,
+          );
+        if (end < 0 || isWordCode(text.charCodeAt(end)))
+          return problemAt(
+            text,
+            at,
+            pathHere(),
+            `${quoteInput(wordAt(text, at))} is not a JSON number (decimal digits, then an optional fraction and exponent)`,
+          );
       } else if (code === 0x74 && text.startsWith('true', at)) end = at + 4;
       else if (code === 0x66 && text.startsWith('false', at)) end = at + 5;
       else if (code === 0x6e && text.startsWith('null', at)) end = at + 4;
-      if (end < 0 || isWordCode(text.charCodeAt(end))) return problemAt(text, at, pathHere(), `a value was expected, but ${foundAt(text, at)} was found`);
+      if (end < 0 || isWordCode(text.charCodeAt(end)))
+        return problemAt(text, at, pathHere(), `a value was expected, but ${foundAt(text, at)} was found`);
       at = end;
       continue;
     }
 
     if (state === AFTER_VALUE) {
       at = skipWhitespace(text, at);
-      if (depth === 0) return at >= length ? undefined : problemAt(text, at, undefined, `the JSON value ends before the text does: ${foundAt(text, at)} follows it`);
+      if (depth === 0)
+        return at >= length
+          ? undefined
+          : problemAt(text, at, undefined, `the JSON value ends before the text does: ${foundAt(text, at)} follows it`);
       const code = text.charCodeAt(at);
       if (code === 0x2c) {
         at = skipWhitespace(text, at + 1);
@@ -276,17 +301,36 @@ function checkJson(text: string, start: number, maxDepth: number, isQuick: boole
         continue;
       }
       const what = isObject[depth] ? 'a comma or } after the value' : 'a comma or ] after the value';
-      return problemAt(text, at, pathHere(), at >= length ? `the text ends too soon: ${what} was expected` : `${what} was expected, but ${foundAt(text, at)} was found`);
+      return problemAt(
+        text,
+        at,
+        pathHere(),
+        at >= length
+          ? `the text ends too soon: ${what} was expected`
+          : `${what} was expected, but ${foundAt(text, at)} was found`,
+      );
     }
 
     // EXPECT_KEY
-    if (text.charCodeAt(at) !== 0x22) return problemAt(text, at, pathTo(depth - 1), `a key in double quotes was expected, but ${foundAt(text, at)} was found`);
+    if (text.charCodeAt(at) !== 0x22)
+      return problemAt(
+        text,
+        at,
+        pathTo(depth - 1),
+        `a key in double quotes was expected, but ${foundAt(text, at)} was found`,
+      );
     const end = isQuick ? strings.quickEnd(at) : strings.strictEnd(at);
     if (end < 0) return stringProblem(text, at, pathTo(depth - 1));
     if (!keys.add(depth, at + 1, end - 1, strings.hadEscape))
-      return problemAt(text, at, pathHere(), `the key ${quoteInput(keys.currentAt(depth), 60)} appears twice in one object; which one is meant cannot be known`);
+      return problemAt(
+        text,
+        at,
+        pathHere(),
+        `the key ${quoteInput(keys.currentAt(depth), 60)} appears twice in one object; which one is meant cannot be known`,
+      );
     at = skipWhitespace(text, end);
-    if (text.charCodeAt(at) !== 0x3a) return problemAt(text, at, pathHere(), `a colon after the key was expected, but ${foundAt(text, at)} was found`);
+    if (text.charCodeAt(at) !== 0x3a)
+      return problemAt(text, at, pathHere(), `a colon after the key was expected, but ${foundAt(text, at)} was found`);
     at = skipWhitespace(text, at + 1);
     state = EXPECT_VALUE;
   }
@@ -385,7 +429,16 @@ function escapeEnd(text: string, at: number): number {
     }
     return unit >= 0xdc00 && unit <= 0xdfff ? -1 : at + 6;
   }
-  return escaped === 0x22 || escaped === 0x5c || escaped === 0x2f || escaped === 0x62 || escaped === 0x66 || escaped === 0x6e || escaped === 0x72 || escaped === 0x74 ? at + 2 : -1;
+  return escaped === 0x22 ||
+    escaped === 0x5c ||
+    escaped === 0x2f ||
+    escaped === 0x62 ||
+    escaped === 0x66 ||
+    escaped === 0x6e ||
+    escaped === 0x72 ||
+    escaped === 0x74
+    ? at + 2
+    : -1;
 }
 
 /** The UTF-16 unit four hex digits at `from` give, or -1. */
@@ -393,7 +446,14 @@ function hexUnit(text: string, from: number): number {
   let unit = 0;
   for (let at = from; at < from + 4; at++) {
     const code = text.charCodeAt(at);
-    const digit = code >= 0x30 && code <= 0x39 ? code - 0x30 : code >= 0x61 && code <= 0x66 ? code - 0x57 : code >= 0x41 && code <= 0x46 ? code - 0x37 : -1;
+    const digit =
+      code >= 0x30 && code <= 0x39
+        ? code - 0x30
+        : code >= 0x61 && code <= 0x66
+          ? code - 0x57
+          : code >= 0x41 && code <= 0x46
+            ? code - 0x37
+            : -1;
     if (digit < 0) return -1;
     unit = unit * 16 + digit;
   }
@@ -405,30 +465,54 @@ function stringProblem(text: string, from: number, path: string | undefined): Pr
   let at = from + 1;
   for (;;) {
     const code = text.charCodeAt(at);
-    if (at >= text.length) return problemAt(text, from, path, 'a string is not closed: the text ends before its closing double quote');
+    if (at >= text.length)
+      return problemAt(text, from, path, 'a string is not closed: the text ends before its closing double quote');
     if (code === 0x5c) {
       const escaped = text.charAt(at + 1);
       if (escaped === 'u') {
         const unit = hexUnit(text, at + 2);
-        if (unit < 0) return problemAt(text, at, path, `${quoteInput(text.slice(at, at + 6))} is not an escape: \\u takes four hex digits`);
+        if (unit < 0)
+          return problemAt(
+            text,
+            at,
+            path,
+            `${quoteInput(text.slice(at, at + 6))} is not an escape: \\u takes four hex digits`,
+          );
         const isHigh = unit >= 0xd800 && unit <= 0xdbff;
         const next = isHigh && text.startsWith('\\u', at + 6) ? hexUnit(text, at + 8) : -1;
         if ((isHigh && !(next >= 0xdc00 && next <= 0xdfff)) || (unit >= 0xdc00 && unit <= 0xdfff))
-          return problemAt(text, at, path, `${quoteInput(text.slice(at, at + 6))} is half of a character (a lone surrogate), which is not text`);
+          return problemAt(
+            text,
+            at,
+            path,
+            `${quoteInput(text.slice(at, at + 6))} is half of a character (a lone surrogate), which is not text`,
+          );
         at += isHigh ? 12 : 6;
         continue;
       }
-      if (escaped === '' || !'"\\/bfnrt'.includes(escaped)) return problemAt(text, at, path, `${quoteInput(text.slice(at, at + 2))} is not an escape JSON knows (\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)`);
+      if (escaped === '' || !'"\\/bfnrt'.includes(escaped))
+        return problemAt(
+          text,
+          at,
+          path,
+          `${quoteInput(text.slice(at, at + 2))} is not an escape JSON knows (\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)`,
+        );
       at += 2;
       continue;
     }
     if (code < 0x20) {
       const hint = code === 0x0a || code === 0x0d ? ' (a string not closed on its line?)' : '';
-      return problemAt(text, at, path, `a string holds the control character U+${code.toString(16).toUpperCase().padStart(4, '0')}, which JSON writes as an escape${hint}`);
+      return problemAt(
+        text,
+        at,
+        path,
+        `a string holds the control character U+${code.toString(16).toUpperCase().padStart(4, '0')}, which JSON writes as an escape${hint}`,
+      );
     }
     if (code >= 0xd800 && code <= 0xdfff) {
       const next = text.charCodeAt(at + 1);
-      if (code > 0xdbff || !(next >= 0xdc00 && next <= 0xdfff)) return problemAt(text, at, path, 'a string holds half of a character (a lone surrogate), which is not text');
+      if (code > 0xdbff || !(next >= 0xdc00 && next <= 0xdfff))
+        return problemAt(text, at, path, 'a string holds half of a character (a lone surrogate), which is not text');
       at += 2;
       continue;
     }
@@ -489,7 +573,15 @@ function quickNumberEnd(text: string, from: number): number {
 
 /** Characters that continue a word: a value must not run into one ("truex", "0x1F", "01", "1.", "NaN"). */
 function isWordCode(code: number): boolean {
-  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x2e || code === 0x2b || code === 0x2d || code === 0x5f;
+  return (
+    (code >= 0x30 && code <= 0x39) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x61 && code <= 0x7a) ||
+    code === 0x2e ||
+    code === 0x2b ||
+    code === 0x2d ||
+    code === 0x5f
+  );
 }
 
 /** The word (letters, digits, . + - _) at `from`: what is quoted when a value is not one. */
@@ -524,13 +616,21 @@ const MAX_KEY_IN_PATH = 40;
 const MAX_PATH_CHARS = 200;
 
 /** The JSONPath of the value being read at `depth` (`$.goals[3].description`), cut to 200 characters. */
-function pathOf(depth: number, isObject: readonly boolean[], indexAt: readonly number[], keyAt: (level: number) => string): string {
+function pathOf(
+  depth: number,
+  isObject: readonly boolean[],
+  indexAt: readonly number[],
+  keyAt: (level: number) => string,
+): string {
   let path = '$';
   for (let level = 1; level <= depth; level++) {
     if (!isObject[level]) path += `[${indexAt[level]}]`;
     else {
       const key = keyAt(level);
-      path += PLAIN_KEY.test(key) && key.length <= MAX_KEY_IN_PATH ? `.${key}` : `[${quoteInput(key, MAX_KEY_IN_PATH).replace(/ \([\d,]+ characters\)$/, '')}]`;
+      path +=
+        PLAIN_KEY.test(key) && key.length <= MAX_KEY_IN_PATH
+          ? `.${key}`
+          : `[${quoteInput(key, MAX_KEY_IN_PATH).replace(/ \([\d,]+ characters\)$/, '')}]`;
     }
     if (path.length > MAX_PATH_CHARS) return `${path.slice(0, MAX_PATH_CHARS)}…`;
   }
@@ -539,4 +639,12 @@ function pathOf(depth: number, isObject: readonly boolean[], indexAt: readonly n
 
 /** A copy of a value with every object's keys sorted (deep), for text that must not depend on key order; used row by row, never on a whole document. */
 export const sortedKeys = (item: unknown): unknown =>
-  Array.isArray(item) ? item.map(sortedKeys) : typeof item === 'object' && item !== null ? Object.fromEntries(Object.keys(item).sort().map((key) => [key, sortedKeys((item as Record<string, unknown>)[key])])) : item;
+  Array.isArray(item)
+    ? item.map(sortedKeys)
+    : typeof item === 'object' && item !== null
+      ? Object.fromEntries(
+          Object.keys(item)
+            .sort()
+            .map((key) => [key, sortedKeys((item as Record<string, unknown>)[key])]),
+        )
+      : item;

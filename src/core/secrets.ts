@@ -55,7 +55,8 @@ export function secretsOfUrl(address: string, what: string): Secret[] {
   for (const value of bothForms(url.username)) secrets.push({ value, what: `the user name in ${what}` });
   for (const value of bothForms(url.password)) secrets.push({ value, what: `the password in ${what}` });
   for (const [name, value] of [...rawParameters(url.search), ...rawParameters(url.hash.slice(1))])
-    if (isKeyLikeName(bothForms(name).at(-1)!)) for (const form of bothForms(value)) secrets.push({ value: form, what: `the ${name} parameter of ${what}` });
+    if (isKeyLikeName(bothForms(name).at(-1)!))
+      for (const form of bothForms(value)) secrets.push({ value: form, what: `the ${name} parameter of ${what}` });
   return worthRedacting(secrets);
 }
 
@@ -74,7 +75,11 @@ export function secretsOfHeaders(headers: Record<string, string>, what: string):
       const credentials = atob(token);
       secrets.push({ value: credentials, what: where });
       const colon = credentials.indexOf(':');
-      if (colon >= 0) secrets.push({ value: credentials.slice(0, colon), what: where }, { value: credentials.slice(colon + 1), what: where });
+      if (colon >= 0)
+        secrets.push(
+          { value: credentials.slice(0, colon), what: where },
+          { value: credentials.slice(colon + 1), what: where },
+        );
     } catch {
       // Not base64: the token itself is what is redacted.
     }
@@ -85,7 +90,8 @@ export function secretsOfHeaders(headers: Record<string, string>, what: string):
 /** Long enough to redact, and each value once, the longest first (so a key inside a longer one is not redacted half). */
 export function worthRedacting(secrets: readonly Secret[]): Secret[] {
   const byValue = new Map<string, Secret>();
-  for (const secret of secrets) if (secret.value.length >= MIN_SECRET_LENGTH && !byValue.has(secret.value)) byValue.set(secret.value, secret);
+  for (const secret of secrets)
+    if (secret.value.length >= MIN_SECRET_LENGTH && !byValue.has(secret.value)) byValue.set(secret.value, secret);
   return [...byValue.values()].sort((left, right) => right.value.length - left.value.length);
 }
 
@@ -107,7 +113,9 @@ export function redactSecrets(text: string, secrets: readonly Secret[]): string 
   for (const { value } of worthRedacting(secrets)) redacted = redacted.split(value).join(REDACTED);
   return redacted
     .replace(USERINFO, `$1${REDACTED}@`)
-    .replace(KEY_PARAMETER, (whole, separator: string, name: string) => (isKeyLikeName(name) ? `${separator}${name}=${REDACTED}` : whole))
+    .replace(KEY_PARAMETER, (whole, separator: string, name: string) =>
+      isKeyLikeName(name) ? `${separator}${name}=${REDACTED}` : whole,
+    )
     .replace(AUTHORIZATION_HEADER, `$1${REDACTED}`)
     .replace(BEARER_TOKEN, `Bearer ${REDACTED}`);
 }
@@ -137,7 +145,11 @@ export function displayUrl(address: string): string {
 export function hasHiddenCredentials(address: string): boolean {
   try {
     const url = new URL(address);
-    return url.username !== '' || url.password !== '' || [...rawParameters(url.search), ...rawParameters(url.hash.slice(1))].some(isHiddenParameter);
+    return (
+      url.username !== '' ||
+      url.password !== '' ||
+      [...rawParameters(url.search), ...rawParameters(url.hash.slice(1))].some(isHiddenParameter)
+    );
   } catch {
     return false;
   }
@@ -147,7 +159,10 @@ export function hasHiddenCredentials(address: string): boolean {
  * Passes streamed text on redacted: what might be the start of a secret is held back until the
  * next piece shows whether it is one, so a key split across pieces is never shown.
  */
-export function redactingStream(secrets: readonly Secret[], onText: (text: string) => void): { push(piece: string): void; end(): void } {
+export function redactingStream(
+  secrets: readonly Secret[],
+  onText: (text: string) => void,
+): { push(piece: string): void; end(): void } {
   const known = worthRedacting(secrets);
   let held = '';
   const heldBack = (text: string) => {

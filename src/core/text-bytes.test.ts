@@ -38,14 +38,20 @@ describe('firstInvalidUtf8Byte', () => {
       const offset = firstInvalidUtf8Byte(input);
       expect(offset === undefined, `${Array.from(input, (byte) => byte.toString(16)).join(' ')}`).toBe(isValid);
       // The lenient decoder's first U+FFFD stands where the first bad byte is.
-      if (offset !== undefined) expect(new TextDecoder().decode(input).indexOf('\uFFFD')).toBe(new TextDecoder().decode(input.subarray(0, offset)).length);
+      if (offset !== undefined)
+        expect(new TextDecoder().decode(input).indexOf('\uFFFD')).toBe(
+          new TextDecoder().decode(input.subarray(0, offset)).length,
+        );
     }
   });
 });
 
 describe('decodeUtf8Text', () => {
   it('decodes UTF-8 and drops a byte order mark', () => {
-    expect(decodeUtf8Text(bytes(0xef, 0xbb, 0xbf, ...utf8('name = "Zoé"')))).toEqual({ ok: true, value: 'name = "Zoé"' });
+    expect(decodeUtf8Text(bytes(0xef, 0xbb, 0xbf, ...utf8('name = "Zoé"')))).toEqual({
+      ok: true,
+      value: 'name = "Zoé"',
+    });
   });
 
   it('refuses Latin-1 text with the line and the byte offset', () => {
@@ -91,7 +97,10 @@ describe('StrictUtf8Stream', () => {
   });
 
   it('says where a stream ends inside a character', () => {
-    expect(readAll([utf8('abc'), bytes(0xf0, 0x9f)])).toEqual({ text: 'abc', message: expect.stringContaining('ends in the middle of a character, at byte offset 3') });
+    expect(readAll([utf8('abc'), bytes(0xf0, 0x9f)])).toEqual({
+      text: 'abc',
+      message: expect.stringContaining('ends in the middle of a character, at byte offset 3'),
+    });
   });
 
   it('counts offsets over many chunks', () => {

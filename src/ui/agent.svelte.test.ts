@@ -4,11 +4,33 @@ import type { AgentApi, CycleRecord, GoalView, GraphStats, SessionEvent } from '
 import { AgentState } from './agent.svelte.ts';
 
 function goal(id: number): GoalView {
-  return { id, description: `goal ${id}`, successCriteria: '', priority: 128, status: 'active', cyclesWorked: 0, findings: [], findingsTotal: 0 };
+  return {
+    id,
+    description: `goal ${id}`,
+    successCriteria: '',
+    priority: 128,
+    status: 'active',
+    cyclesWorked: 0,
+    findings: [],
+    findingsTotal: 0,
+  };
 }
 
 function cycle(sessionId: string, number: number): CycleRecord {
-  return { sessionId, cycle: number, goalId: 1, startedAt: 0, observe: '', orient: '', decide: '', act: '', candidates: [], tool: 'kg_query', input: {}, outcome: 'no-change' };
+  return {
+    sessionId,
+    cycle: number,
+    goalId: 1,
+    startedAt: 0,
+    observe: '',
+    orient: '',
+    decide: '',
+    act: '',
+    candidates: [],
+    tool: 'kg_query',
+    input: {},
+    outcome: 'no-change',
+  };
 }
 
 const stats = (triples: number): GraphStats => ({ symbols: 1, entities: 1, relations: 0, literals: 0, triples });
@@ -18,13 +40,23 @@ const stats = (triples: number): GraphStats => ({ symbols: 1, entities: 1, relat
  * this tab may write, and the session watch, whose events the test sends.
  */
 function fakeWorker(options: { canWrite: boolean }) {
-  const stored = { session: { id: 'one', name: 'My session' }, triples: 4, goals: [goal(1)], cycles: [] as CycleRecord[] };
+  const stored = {
+    session: { id: 'one', name: 'My session' },
+    triples: 4,
+    goals: [goal(1)],
+    cycles: [] as CycleRecord[],
+  };
   const calls: string[] = [];
   let onEvent: ((event: SessionEvent) => void) | undefined;
   const client = {
     open: async () => {
       calls.push('open');
-      return { session: stored.session, stats: stats(stored.triples), hasLoadedStarterGraph: false, canWrite: options.canWrite };
+      return {
+        session: stored.session,
+        stats: stats(stored.triples),
+        hasLoadedStarterGraph: false,
+        canWrite: options.canWrite,
+      };
     },
     sessionWatch: (_args: { operationId: string }, listener?: (event: SessionEvent) => void) => {
       onEvent = listener;

@@ -63,7 +63,8 @@ export class AgentState {
 
   /** The open session's id; views call it only once the status is 'ready'. */
   get sessionId(): string {
-    if (!this.session) throw new Error('the agent has no open session yet: render this view only when the status is ready');
+    if (!this.session)
+      throw new Error('the agent has no open session yet: render this view only when the status is ready');
     return this.session.id;
   }
 
@@ -116,7 +117,9 @@ export class AgentState {
     if (this.#isWatching) return;
     this.#isWatching = true;
     // It ends only if the worker is gone, and then every other call fails and says so.
-    void this.client.sessionWatch({ operationId: crypto.randomUUID() }, (event) => this.#onSessionEvent(event)).catch(() => undefined);
+    void this.client
+      .sessionWatch({ operationId: crypto.randomUUID() }, (event) => this.#onSessionEvent(event))
+      .catch(() => undefined);
   }
 
   #onSessionEvent(event: SessionEvent): void {

@@ -26,5 +26,7 @@ export function hrefOf(path: ScreenPath): string {
 /** The screen an address hash names ("#/goals" -> Goals); unknown or empty hashes give the default screen. */
 export function screenFromHash(hash: string): Screen {
   const path = hash.replace(/^#\/?/, '').split(/[/?]/)[0];
-  return SCREENS.find((screen) => screen.path === path) ?? SCREENS.find((screen) => screen.path === DEFAULT_SCREEN_PATH)!;
+  return (
+    SCREENS.find((screen) => screen.path === path) ?? SCREENS.find((screen) => screen.path === DEFAULT_SCREEN_PATH)!
+  );
 }

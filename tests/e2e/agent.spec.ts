@@ -6,7 +6,11 @@ test.describe('goals and cycles', () => {
     await goals.open();
   });
 
-  test('"Find mammals" runs until done, completes, and finds mammals only the rules reach', async ({ shell, goals, cycles }) => {
+  test('"Find mammals" runs until done, completes, and finds mammals only the rules reach', async ({
+    shell,
+    goals,
+    cycles,
+  }) => {
     await goals.addGoal({ description: 'Find mammals', criteria: '?x is-a mammal, at least 5' });
     await expect(goals.status('Find mammals')).toContainText('Active');
 
@@ -27,11 +31,25 @@ test.describe('goals and cycles', () => {
     await expect(cycles.goal(1)).toContainText('Find mammals');
     await cycles.showScores(1);
     // The plan's next step (infer_rules) gets the plan bonus on top of its score.
-    await expect(cycles.scores(1).getByRole('listitem').filter({ hasText: /^infer_rules/ })).toContainText('[score=0.96: base=0.85 recency=-0.00 novelty=+0.15');
-    await expect(cycles.scores(1).getByRole('listitem').filter({ hasText: /^infer_rules/ })).toContainText('plan=+0.25');
+    await expect(
+      cycles
+        .scores(1)
+        .getByRole('listitem')
+        .filter({ hasText: /^infer_rules/ }),
+    ).toContainText('[score=0.96: base=0.85 recency=-0.00 novelty=+0.15');
+    await expect(
+      cycles
+        .scores(1)
+        .getByRole('listitem')
+        .filter({ hasText: /^infer_rules/ }),
+    ).toContainText('plan=+0.25');
   });
 
-  test('the n shortcut runs one cycle at a time, and the log shows the newest first', async ({ shell, goals, cycles }) => {
+  test('the n shortcut runs one cycle at a time, and the log shows the newest first', async ({
+    shell,
+    goals,
+    cycles,
+  }) => {
     await goals.addGoal({ description: 'Learn about Mars', criteria: 'volcano crater', priority: 255 });
     await shell.goTo('Cycles');
 
@@ -46,7 +64,12 @@ test.describe('goals and cycles', () => {
     await expect(cycles.tool(2)).toContainText('kg_query');
     await expect(cycles.goal(2)).toContainText('Learn about Mars');
     await cycles.showScores(2);
-    await expect(cycles.scores(2).getByRole('listitem').filter({ hasText: /^infer_rules/ })).toContainText('skipped: the rules have already run');
+    await expect(
+      cycles
+        .scores(2)
+        .getByRole('listitem')
+        .filter({ hasText: /^infer_rules/ }),
+    ).toContainText('skipped: the rules have already run');
   });
 
   test('the run buttons name their shortcuts, and a shortcut typed in a field is only text', async ({ goals }) => {
@@ -69,7 +92,12 @@ test.describe('goals and cycles', () => {
     await expect(goals.cyclesWorked('Learn about Mars')).toContainText('1');
   });
 
-  test('run until done (g) counts the cycles live, and Escape pauses it after the current cycle', async ({ shell, goals, cycles, psyche }) => {
+  test('run until done (g) counts the cycles live, and Escape pauses it after the current cycle', async ({
+    shell,
+    goals,
+    cycles,
+    psyche,
+  }) => {
     // Keywords the starter graph never satisfies, and a psyche that never asks: the goal stays active, so only a pause ends the run.
     await psyche.open();
     await psyche.importToml(NEVER_ASK);
@@ -78,7 +106,9 @@ test.describe('goals and cycles', () => {
     await shell.goTo('Cycles');
 
     await cycles.run.pressShortcut('g');
-    await expect(cycles.run.status).toHaveText(/^Running until no goal is active: ([3-9]|\d\d+) cycles done\.$/, { timeout: RUN_TIMEOUT_MS });
+    await expect(cycles.run.status).toHaveText(/^Running until no goal is active: ([3-9]|\d\d+) cycles done\.$/, {
+      timeout: RUN_TIMEOUT_MS,
+    });
     await expect(cycles.run.runOneButton).toBeDisabled();
     await cycles.run.pressShortcut('Escape');
     await expect(cycles.run.status).toHaveText(/^Paused after \d+ cycles \(up to cycle \d+\)\.$/);
@@ -146,7 +176,11 @@ test.describe('goals and cycles', () => {
     await expect(goals.action('Learn about the Moon', 'Resume')).toHaveCount(0);
   });
 
-  test('a stuck goal asks; answered with a note, it stalls on and is split into sub-goals listed under it', async ({ shell, goals, approvals }) => {
+  test('a stuck goal asks; answered with a note, it stalls on and is split into sub-goals listed under it', async ({
+    shell,
+    goals,
+    approvals,
+  }) => {
     await goals.addGoal({ description: 'Learn about Mars', criteria: 'volcano, crater and dust storm' });
 
     // Three cycles without progress: the agent asks, and the run stops with the goal waiting.
@@ -154,7 +188,9 @@ test.describe('goals and cycles', () => {
     await expect(goals.status('Learn about Mars')).toContainText('Waiting for you');
     await shell.goTo('Approvals');
     await approvals.answer(approvals.question('Learn about Mars'), { note: 'No idea.' });
-    await expect(approvals.value(approvals.question('Learn about Mars', 'decided'), 'Status')).toContainText('Answered');
+    await expect(approvals.value(approvals.question('Learn about Mars', 'decided'), 'Status')).toContainText(
+      'Answered',
+    );
 
     await shell.goTo('Goals');
     await goals.run.runCycles(6);
@@ -165,14 +201,20 @@ test.describe('goals and cycles', () => {
     await expect(subGoals.getByRole('article', { name: 'Learn about Mars: volcano', exact: true })).toBeVisible();
     await expect(subGoals.getByRole('article', { name: 'Learn about Mars: dust storm', exact: true })).toBeVisible();
     await goals.goal('Learn about Mars: crater').getByRole('button', { name: 'Learn about Mars', exact: true }).click();
-    await expect(goals.goal('Learn about Mars').getByRole('heading', { name: 'Learn about Mars', exact: true })).toBeFocused();
+    await expect(
+      goals.goal('Learn about Mars').getByRole('heading', { name: 'Learn about Mars', exact: true }),
+    ).toBeFocused();
   });
 });
 
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 360, height: 780 } });
 
-  test('the goals and the cycle log with its scores fit without sideways scrolling', async ({ shell, goals, cycles }) => {
+  test('the goals and the cycle log with its scores fit without sideways scrolling', async ({
+    shell,
+    goals,
+    cycles,
+  }) => {
     await goals.open();
     await goals.addGoal({ description: 'Find mammals', criteria: '?x is-a mammal, at least 5' });
     await goals.run.runOneButton.click();
@@ -186,7 +228,10 @@ test.describe('on a phone', () => {
   });
 });
 
-test('a second tab shows the goals read-only: it cannot add, change or run them, and says why', async ({ context, goals }) => {
+test('a second tab shows the goals read-only: it cannot add, change or run them, and says why', async ({
+  context,
+  goals,
+}) => {
   await goals.open();
   await goals.addGoal({ description: 'Learn about Mars', criteria: 'volcano crater' });
 

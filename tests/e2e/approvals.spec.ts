@@ -28,7 +28,13 @@ test.describe('approvals', () => {
     await expect(goals.status(GOAL.description)).toContainText('Waiting for you', { timeout: RUN_TIMEOUT_MS });
   });
 
-  test('a held kg_query waits for approval, survives a reload, and runs once approved', async ({ page, shell, goals, cycles, approvals }) => {
+  test('a held kg_query waits for approval, survives a reload, and runs once approved', async ({
+    page,
+    shell,
+    goals,
+    cycles,
+    approvals,
+  }) => {
     await expect(shell.link('Approvals')).toHaveAccessibleDescription('1 pending approval');
     await shell.goTo('Approvals');
     const pending = approvals.pending('kg_query', GOAL.description);
@@ -60,7 +66,12 @@ test.describe('approvals', () => {
     await expect(approvals.value(done, 'Done in cycle')).toBeVisible();
   });
 
-  test('an action approved with an edited input runs with that input; a bad edit is refused and changes nothing', async ({ shell, goals, cycles, approvals }) => {
+  test('an action approved with an edited input runs with that input; a bad edit is refused and changes nothing', async ({
+    shell,
+    goals,
+    cycles,
+    approvals,
+  }) => {
     await shell.goTo('Approvals');
     const pending = approvals.pending('kg_query', GOAL.description);
     await pending.getByRole('button', { name: 'Edit input', exact: true }).click();
@@ -87,7 +98,12 @@ test.describe('approvals', () => {
     await expect(newest).toContainText('carrying out approved action #1');
   });
 
-  test('a denied action is not asked for again: the goal goes on, and the next cycle does something else', async ({ shell, goals, cycles, approvals }) => {
+  test('a denied action is not asked for again: the goal goes on, and the next cycle does something else', async ({
+    shell,
+    goals,
+    cycles,
+    approvals,
+  }) => {
     await shell.goTo('Approvals');
     const pending = approvals.pending('kg_query', GOAL.description);
     const deniedAction = (await approvals.action(pending).textContent()) ?? '';
@@ -112,17 +128,25 @@ test.describe('approvals', () => {
     await expect(approvals.pendingList.getByRole('article').filter({ hasText: deniedAction })).toHaveCount(0);
   });
 
-  test('a second tab shows the pending approval read-only: it cannot approve or deny, and says why', async ({ context }) => {
+  test('a second tab shows the pending approval read-only: it cannot approve or deny, and says why', async ({
+    context,
+  }) => {
     const second = new ApprovalsPage(await context.newPage());
     await second.open();
     const pending = second.pending('kg_query', GOAL.description);
     await expect(pending.getByRole('button', { name: 'Approve', exact: true })).toBeDisabled();
-    await expect(pending.getByRole('button', { name: 'Approve', exact: true })).toHaveAccessibleDescription(/open in another tab/);
+    await expect(pending.getByRole('button', { name: 'Approve', exact: true })).toHaveAccessibleDescription(
+      /open in another tab/,
+    );
     await expect(pending.getByRole('button', { name: 'Deny', exact: true })).toBeDisabled();
   });
 });
 
-test('a stuck goal asks a question; a bad fact line is refused, a good answer adds facts and the goal completes', async ({ shell, goals, approvals }) => {
+test('a stuck goal asks a question; a bad fact line is refused, a good answer adds facts and the goal completes', async ({
+  shell,
+  goals,
+  approvals,
+}) => {
   await goals.open();
   await goals.addGoal(GOAL);
   await goals.run.runUntilDoneButton.click();
@@ -131,13 +155,20 @@ test('a stuck goal asks a question; a bad fact line is refused, a good answer ad
 
   await shell.goTo('Approvals');
   const question = approvals.question(GOAL.description);
-  await expect(question).toContainText('For "Learn about Mars" I found nothing yet about "volcano", "crater". What do you know?');
+  await expect(question).toContainText(
+    'For "Learn about Mars" I found nothing yet about "volcano", "crater". What do you know?',
+  );
   await approvals.answer(question, { facts: 'Mars, has-feature' });
   await expect(approvals.alert()).toContainText('line 1, at facts: expected 3 or 4 fields');
   await expect(question).toBeVisible();
 
-  await approvals.answer(question, { facts: 'Mars, has-feature, OlympusMons\nOlympusMons, is-a, Volcano', note: 'The largest volcano of the solar system.' });
-  await expect(approvals.status('Answered: 2 facts added to the graph. Run the agent to let the goal go on.')).toBeVisible();
+  await approvals.answer(question, {
+    facts: 'Mars, has-feature, OlympusMons\nOlympusMons, is-a, Volcano',
+    note: 'The largest volcano of the solar system.',
+  });
+  await expect(
+    approvals.status('Answered: 2 facts added to the graph. Run the agent to let the goal go on.'),
+  ).toBeVisible();
   const answered = approvals.question(GOAL.description, 'decided');
   await expect(approvals.value(answered, 'Facts added')).toContainText('2');
   await expect(shell.link('Approvals')).toHaveAccessibleDescription('');

@@ -9,7 +9,9 @@ test.describe('documents', () => {
     await documents.open();
   });
 
-  test('an imported document is listed as not read yet, and an empty file is refused with the problem', async ({ documents }) => {
+  test('an imported document is listed as not read yet, and an empty file is refused with the problem', async ({
+    documents,
+  }) => {
     await documents.importText('mars.txt', MARS);
     await expect(documents.status).toHaveText(`Imported mars.txt (${MARS.length} characters).`);
     await expect(documents.documentStatus('mars.txt')).toContainText('Not read yet');
@@ -34,7 +36,10 @@ test.describe('documents', () => {
     await expect(documents.region).toContainText('No documents yet.');
   });
 
-  test('a second tab lists the documents read-only, and says why it cannot import or delete', async ({ context, documents }) => {
+  test('a second tab lists the documents read-only, and says why it cannot import or delete', async ({
+    context,
+    documents,
+  }) => {
     await documents.importText('mars.txt', MARS);
     await expect(documents.document('mars.txt')).toBeVisible();
 
@@ -47,7 +52,11 @@ test.describe('documents', () => {
     await expect(second.deleteButton('mars.txt')).toHaveAccessibleDescription(/open in another tab/);
   });
 
-  test('the agent reads a document while it works on a goal, and the panel says how many facts it took', async ({ shell, documents, goals }) => {
+  test('the agent reads a document while it works on a goal, and the panel says how many facts it took', async ({
+    shell,
+    documents,
+    goals,
+  }) => {
     await documents.importText('mars.txt', MARS);
     await expect(documents.documentStatus('mars.txt')).toContainText('Not read yet');
 

@@ -4,7 +4,9 @@ import { expect, test } from '@playwright/test';
 /** What a first visit may load, gzipped, before the home screen is interactive (scripts/report-size.mjs has the same budget). */
 const FIRST_VISIT_BUDGET_BYTES = 250 * 1024;
 
-test('a first visit loads under 250 KB of HTML, CSS and JS before the home screen is interactive', async ({ browser }) => {
+test('a first visit loads under 250 KB of HTML, CSS and JS before the home screen is interactive', async ({
+  browser,
+}) => {
   // No service worker: it would precache every screen in the background, which a first visit does not wait for.
   const context = await browser.newContext({ serviceWorkers: 'block' });
   const page = await context.newPage();
@@ -19,7 +21,11 @@ test('a first visit loads under 250 KB of HTML, CSS and JS before the home scree
   await expect(page.getByRole('button', { name: /^Mars/ }).first()).toBeVisible();
   const beforeInteractive = [...requested];
 
-  const code = beforeInteractive.filter((request) => new URL(request.url()).origin === new URL(page.url()).origin && (request.resourceType() === 'document' || /\.(js|css)$/.test(new URL(request.url()).pathname)));
+  const code = beforeInteractive.filter(
+    (request) =>
+      new URL(request.url()).origin === new URL(page.url()).origin &&
+      (request.resourceType() === 'document' || /\.(js|css)$/.test(new URL(request.url()).pathname)),
+  );
   const sizes = await Promise.all(
     code.map(async (request) => {
       const response = await request.response();
@@ -31,11 +37,23 @@ test('a first visit loads under 250 KB of HTML, CSS and JS before the home scree
   const listing = sizes.map(({ url, gzipBytes }) => `${(gzipBytes / 1024).toFixed(1)} KB ${url}`).join('\n');
 
   // The page, its script and style, and the agent worker were all counted.
-  expect(sizes.some(({ url }) => url === '/'), listing).toBe(true);
-  expect(sizes.some(({ url }) => /\/assets\/index-[\w-]+\.css$/.test(url)), listing).toBe(true);
-  expect(sizes.some(({ url }) => /\/assets\/agent\.worker-[\w-]+\.js$/.test(url)), listing).toBe(true);
+  expect(
+    sizes.some(({ url }) => url === '/'),
+    listing,
+  ).toBe(true);
+  expect(
+    sizes.some(({ url }) => /\/assets\/index-[\w-]+\.css$/.test(url)),
+    listing,
+  ).toBe(true);
+  expect(
+    sizes.some(({ url }) => /\/assets\/agent\.worker-[\w-]+\.js$/.test(url)),
+    listing,
+  ).toBe(true);
   // Screens other than the home screen are not part of it.
-  expect(sizes.some(({ url }) => /personas-screen|goals-screen|settings-screen/.test(url)), listing).toBe(false);
+  expect(
+    sizes.some(({ url }) => /personas-screen|goals-screen|settings-screen/.test(url)),
+    listing,
+  ).toBe(false);
   expect(total, listing).toBeLessThan(FIRST_VISIT_BUDGET_BYTES);
   await context.close();
 });

@@ -19,8 +19,13 @@ const TINY_NAME = 'anima-tiny-7';
 /** Serves bytes at /models/NAME across origins, as a model host does; `stall` sends a part and then waits, so an addition can be cancelled. */
 async function modelServer(bytes: Uint8Array, options: { stall?: boolean } = {}) {
   const server: Server = createServer((request, response) => {
-    if (!request.url?.startsWith('/models/')) return void response.writeHead(404, { 'access-control-allow-origin': '*' }).end();
-    response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(bytes.byteLength), 'access-control-allow-origin': '*' });
+    if (!request.url?.startsWith('/models/'))
+      return void response.writeHead(404, { 'access-control-allow-origin': '*' }).end();
+    response.writeHead(200, {
+      'content-type': 'application/octet-stream',
+      'content-length': String(bytes.byteLength),
+      'access-control-allow-origin': '*',
+    });
     if (options.stall) return void response.write(bytes.subarray(0, 64 * 1024));
     response.end(bytes);
   });
@@ -36,7 +41,9 @@ async function modelServer(bytes: Uint8Array, options: { stall?: boolean } = {})
   };
 }
 
-test('a GGUF file is added with its header facts and kept across a reload; a file that is not a model is refused and nothing is kept', async ({ models }) => {
+test('a GGUF file is added with its header facts and kept across a reload; a file that is not a model is refused and nothing is kept', async ({
+  models,
+}) => {
   const gguf = models.gguf;
   await models.open();
   // Without a usable GPU the CPU engine is the way to run a model: the section says so.
@@ -67,7 +74,12 @@ test('a GGUF file is added with its header facts and kept across a reload; a fil
   await expect(gguf.fact(TINY_NAME, 'Architecture')).toContainText('llama');
 });
 
-test('"Use this model" makes runs bind the GGUF model, Settings shows it, and a deletion asks first', async ({ shell, models, settings, goals }) => {
+test('"Use this model" makes runs bind the GGUF model, Settings shows it, and a deletion asks first', async ({
+  shell,
+  models,
+  settings,
+  goals,
+}) => {
   const gguf = models.gguf;
   await models.open();
   await gguf.addFile('Tiny Llama.gguf', TINY);
@@ -75,14 +87,18 @@ test('"Use this model" makes runs bind the GGUF model, Settings shows it, and a 
 
   await gguf.action(TINY_NAME, 'Use this model').click();
   await expect(gguf.model(TINY_NAME)).toContainText('In use');
-  await expect(gguf.model(TINY_NAME).getByRole('status')).toHaveText(`Runs now bind ${TINY_NAME} (CPU engine). Your limits and other settings stay as they were.`);
+  await expect(gguf.model(TINY_NAME).getByRole('status')).toHaveText(
+    `Runs now bind ${TINY_NAME} (CPU engine). Your limits and other settings stay as they were.`,
+  );
   await expect(gguf.action(TINY_NAME, 'Use this model')).toHaveCount(0);
 
   await settings.open();
   const model = settings.languageModel;
   await expect(model.provider('CPU engine (llama.cpp, any browser)')).toBeChecked();
   await expect(model.ggufModelSelect).toHaveValue('tiny-llama.gguf');
-  await expect(model.ggufModelSelect.getByRole('option', { selected: true })).toHaveText(/^anima-tiny-7: .* F32, about .* of memory \(Tiny Llama\.gguf\)$/);
+  await expect(model.ggufModelSelect.getByRole('option', { selected: true })).toHaveText(
+    /^anima-tiny-7: .* F32, about .* of memory \(Tiny Llama\.gguf\)$/,
+  );
 
   await goals.open();
   await expect(goals.run.boundModel).toContainText('Model: tiny-llama.gguf (CPU engine).');
@@ -90,7 +106,9 @@ test('"Use this model" makes runs bind the GGUF model, Settings shows it, and a 
   await shell.goTo('Models');
   await gguf.action(TINY_NAME, 'Delete').click();
   const question = gguf.model(TINY_NAME).getByRole('group').filter({ hasText: 'Delete anima-tiny-7' });
-  await expect(question).toContainText('Runs bind it: until it is added again, or you choose another, they use the symbolic engine alone.');
+  await expect(question).toContainText(
+    'Runs bind it: until it is added again, or you choose another, they use the symbolic engine alone.',
+  );
   await expect(gguf.action(TINY_NAME, 'Delete the model')).toBeFocused();
   await gguf.action(TINY_NAME, 'Keep it').click();
   await expect(gguf.action(TINY_NAME, 'Delete')).toBeFocused();
@@ -110,7 +128,10 @@ test('"Use this model" makes runs bind the GGUF model, Settings shows it, and a 
   await expect(model.region).toContainText('No GGUF model is added on this device yet.');
 });
 
-test('in Settings, the CPU engine without a model says to add one on the Models screen, and saving names the missing model', async ({ shell, settings }) => {
+test('in Settings, the CPU engine without a model says to add one on the Models screen, and saving names the missing model', async ({
+  shell,
+  settings,
+}) => {
   await settings.open();
   const model = settings.languageModel;
   await model.provider('CPU engine (llama.cpp, any browser)').check();
@@ -122,7 +143,9 @@ test('in Settings, the CPU engine without a model says to add one on the Models 
   await expect(shell.heading('Models')).toBeVisible();
 });
 
-test('a GGUF model is downloaded from an address with its progress; a stalled download is cancelled and nothing is kept', async ({ models }) => {
+test('a GGUF model is downloaded from an address with its progress; a stalled download is cancelled and nothing is kept', async ({
+  models,
+}) => {
   const gguf = models.gguf;
   const server = await modelServer(TINY);
   const stalled = await modelServer(new Uint8Array(4 * 2 ** 20), { stall: true });
@@ -153,7 +176,10 @@ test('a GGUF model is downloaded from an address with its progress; a stalled do
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 360, height: 740 } });
 
-  test('the CPU engine section comes first without a GPU, and a model card fits without sideways scrolling', async ({ shell, models }) => {
+  test('the CPU engine section comes first without a GPU, and a model card fits without sideways scrolling', async ({
+    shell,
+    models,
+  }) => {
     await models.open();
     const gguf = models.gguf;
     await gguf.addFile('Tiny Llama.gguf', TINY);
@@ -184,23 +210,41 @@ async function askTheModel(goals: GoalsPage, subject: string): Promise<void> {
   }
 }
 
-test('a run with the CPU engine loads the model in the browser and its cycles ask it, recording what it used', async ({ shell, models, goals, cycles }) => {
+test('a run with the CPU engine loads the model in the browser and its cycles ask it, recording what it used', async ({
+  shell,
+  models,
+  goals,
+  cycles,
+}) => {
   await models.open();
   await useRunnableModel(models);
   await shell.goTo('Goals');
   await askTheModel(goals, 'Zorblax');
   // A step may call a tool before it answers: each call is one more request.
-  await expect(goals.run.status).toContainText(/runnable\.gguf \(CPU engine\): [\d,]+ requests?, [\d,]+ tokens in, [\d,]+ out/);
+  await expect(goals.run.status).toContainText(
+    /runnable\.gguf \(CPU engine\): [\d,]+ requests?, [\d,]+ tokens in, [\d,]+ out/,
+  );
   await expect(goals.run.status).not.toContainText('could not be used');
 
   await shell.goTo('Cycles');
   await expect(cycles.tool(2)).toContainText('reason');
-  await expect(cycles.modelUse(2)).toContainText(/^Model: runnable\.gguf \(CPU engine\): [\d,]+ requests?, [\d,]+ prompt \+ [\d,]+ completion tokens/);
+  await expect(cycles.modelUse(2)).toContainText(
+    /^Model: runnable\.gguf \(CPU engine\): [\d,]+ requests?, [\d,]+ prompt \+ [\d,]+ completion tokens/,
+  );
 });
 
-test('a model used on the first visit runs with the network off afterwards', async ({ page, context, shell, models, goals, settings }) => {
+test('a model used on the first visit runs with the network off afterwards', async ({
+  page,
+  context,
+  shell,
+  models,
+  goals,
+  settings,
+}) => {
   await models.open();
-  await page.waitForFunction(async () => (await navigator.serviceWorker.ready) !== null && navigator.serviceWorker.controller !== null);
+  await page.waitForFunction(
+    async () => (await navigator.serviceWorker.ready) !== null && navigator.serviceWorker.controller !== null,
+  );
   // Still the first visit: the agent worker started before the service worker took control.
   await useRunnableModel(models);
   await shell.goTo('Goals');
@@ -211,5 +255,8 @@ test('a model used on the first visit runs with the network off afterwards', asy
   await page.reload();
   await settings.open();
   await settings.languageModel.checkButton.click();
-  await expect(settings.languageModel.checkResult).toContainText(/runnable\.gguf \(CPU engine\): [1-3] attempts?, [\d,]+ prompt \+ [\d,]+ completion tokens/, { timeout: 60_000 });
+  await expect(settings.languageModel.checkResult).toContainText(
+    /runnable\.gguf \(CPU engine\): [1-3] attempts?, [\d,]+ prompt \+ [\d,]+ completion tokens/,
+    { timeout: 60_000 },
+  );
 });

@@ -20,7 +20,13 @@ const ZORBLAX_ANSWER = JSON.stringify({
   triples: [{ subject: 'Zorblax', predicate: 'is-a', object: 'Moon', confidence: 0.9 }],
 });
 
-test('a model on an OpenAI-compatible endpoint answers the check, then helps a goal: its fact is capped and says a model said it', async ({ shell, settings, goals, cycles, knowledge }) => {
+test('a model on an OpenAI-compatible endpoint answers the check, then helps a goal: its fact is capped and says a model said it', async ({
+  shell,
+  settings,
+  goals,
+  cycles,
+  knowledge,
+}) => {
   const server = await startOpenAiServer([
     { text: '{"city":"Paris"}', promptTokens: 42, completionTokens: 7 },
     { text: ZORBLAX_ANSWER, promptTokens: 300, completionTokens: 60 },
@@ -37,7 +43,9 @@ test('a model on an OpenAI-compatible endpoint answers the check, then helps a g
     await expect(model.saveStatus).toHaveText('Saved: runs bind tiny-test (OpenAI-compatible), with no limits.');
     await model.checkButton.click();
     await expect(model.checkResult).toContainText('Answer: Paris');
-    await expect(model.checkResult).toContainText('tiny-test (OpenAI-compatible): 1 attempt, 42 prompt + 7 completion tokens.');
+    await expect(model.checkResult).toContainText(
+      'tiny-test (OpenAI-compatible): 1 attempt, 42 prompt + 7 completion tokens.',
+    );
 
     await shell.goTo('Goals');
     await expect(goals.run.boundModel).toContainText('Model: tiny-test (OpenAI-compatible).');
@@ -51,21 +59,30 @@ test('a model on an OpenAI-compatible endpoint answers the check, then helps a g
     await expect(cycles.tool(1)).toContainText('kg_query');
     await expect(cycles.modelUse(1)).toHaveCount(0);
     await expect(cycles.tool(2)).toContainText('reason');
-    await expect(cycles.modelUse(2)).toHaveText('Model: tiny-test (OpenAI-compatible): 1 request, 300 prompt + 60 completion tokens');
+    await expect(cycles.modelUse(2)).toHaveText(
+      'Model: tiny-test (OpenAI-compatible): 1 request, 300 prompt + 60 completion tokens',
+    );
 
     await shell.goTo('Knowledge');
     await knowledge.openSymbol('Zorblax');
     const row = knowledge.factRow(knowledge.outgoingTable, 'Zorblax', 'is-a', 'Moon');
     await expect(row).toContainText('0.70');
     await knowledge.whyButton(row).click();
-    await expect(knowledge.explanation(knowledge.outgoingTable, 'Zorblax', 'is-a', 'Moon')).toContainText('Said by a model');
+    await expect(knowledge.explanation(knowledge.outgoingTable, 'Zorblax', 'is-a', 'Moon')).toContainText(
+      'Said by a model',
+    );
   } finally {
     await server.close();
   }
 });
 
-test("a bound model writes a goal's findings in the persona's voice; the facts beneath are the graph's", async ({ shell, settings, goals }) => {
-  const prose = 'Aye, every mammal here I have seen with my own eyes [1], and more besides [2]. <img src=x onerror="window.__xss=1">';
+test("a bound model writes a goal's findings in the persona's voice; the facts beneath are the graph's", async ({
+  shell,
+  settings,
+  goals,
+}) => {
+  const prose =
+    'Aye, every mammal here I have seen with my own eyes [1], and more besides [2]. <img src=x onerror="window.__xss=1">';
   const server = await startOpenAiServer([{ text: JSON.stringify({ kind: 'final', text: prose, cites: [1, 2] }) }]);
   try {
     await goals.open();
@@ -127,7 +144,9 @@ test('an API key is sent as a bearer token, never shown again, and can be remove
   }
 });
 
-test('a refused field is named, and an endpoint that fails shows the bottleneck with its message', async ({ settings }) => {
+test('a refused field is named, and an endpoint that fails shows the bottleneck with its message', async ({
+  settings,
+}) => {
   const server = await startOpenAiServer([
     { status: 500, body: '{"error":{"message":"the model is overloaded"}}' },
     { status: 500, body: '{"error":{"message":"the model is overloaded"}}' },
@@ -136,7 +155,9 @@ test('a refused field is named, and an endpoint that fails shows the bottleneck 
     const model = settings.languageModel;
     await settings.open();
     await model.saveEndpoint({ baseUrl: 'localhost:8080', model: 'tiny-test', limits: { Requests: 0 } });
-    await expect(model.saveAlert).toContainText('Requests: Enter a whole number above 0, or leave it empty for no limit.');
+    await expect(model.saveAlert).toContainText(
+      'Requests: Enter a whole number above 0, or leave it empty for no limit.',
+    );
     await model.limit('Requests').fill('');
     await model.saveButton.click();
     await expect(model.saveAlert).toContainText('Base URL: the base URL must be an http(s) address');
@@ -146,16 +167,22 @@ test('a refused field is named, and an endpoint that fails shows the bottleneck 
     await model.saveButton.click();
     await expect(model.saveStatus).toHaveText(/^Saved: runs bind tiny-test/);
     await model.checkButton.click();
-    await expect(model.checkResult).toContainText('Bottleneck: dependency unavailable — openai-compatible (tiny-test):');
+    await expect(model.checkResult).toContainText(
+      'Bottleneck: dependency unavailable — openai-compatible (tiny-test):',
+    );
     await expect(model.checkResult).toContainText('answered HTTP 500: the model is overloaded');
   } finally {
     await server.close();
   }
 });
 
-test("a run stops once its budget is spent, and says which limit", async ({ shell, settings, goals, cycles }) => {
+test('a run stops once its budget is spent, and says which limit', async ({ shell, settings, goals, cycles }) => {
   // The first answer is not JSON: the model is asked again, but the one request the run may make is spent.
-  const server = await startOpenAiServer([{ text: 'Zorblax is a moon, I think.' }, { text: ZORBLAX_ANSWER }, { text: ZORBLAX_ANSWER }]);
+  const server = await startOpenAiServer([
+    { text: 'Zorblax is a moon, I think.' },
+    { text: ZORBLAX_ANSWER },
+    { text: ZORBLAX_ANSWER },
+  ]);
   try {
     const model = settings.languageModel;
     await settings.open();
@@ -173,7 +200,9 @@ test("a run stops once its budget is spent, and says which limit", async ({ shel
 
     await shell.goTo('Cycles');
     await expect(cycles.modelUse(2)).toContainText('Model: tiny-test (OpenAI-compatible): 1 request');
-    await expect(cycles.modelUse(2)).toContainText("Bottleneck: budget exhausted — the run's budget is spent: 1 request, the limit is 1");
+    await expect(cycles.modelUse(2)).toContainText(
+      "Bottleneck: budget exhausted — the run's budget is spent: 1 request, the limit is 1",
+    );
   } finally {
     await server.close();
   }
@@ -191,7 +220,10 @@ test('a check that waits on a silent endpoint can be cancelled', async ({ settin
   try {
     const model = settings.languageModel;
     await settings.open();
-    await model.saveEndpoint({ baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`, model: 'tiny-test' });
+    await model.saveEndpoint({
+      baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`,
+      model: 'tiny-test',
+    });
     await expect(model.saveStatus).toHaveText(/^Saved: runs bind tiny-test/);
     await model.checkButton.click();
     await expect(model.checkResult).toHaveText('Checking the model…');

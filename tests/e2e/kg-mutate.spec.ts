@@ -7,7 +7,12 @@ import { RUN_TIMEOUT_MS } from './page-models/goals-page.ts';
  */
 const GOAL = { description: 'Forget that a whale is a cetacean', criteria: '' };
 
-test('a retraction waits for approval, then the next cycle removes the fact and the goal completes', async ({ shell, goals, approvals, knowledge }) => {
+test('a retraction waits for approval, then the next cycle removes the fact and the goal completes', async ({
+  shell,
+  goals,
+  approvals,
+  knowledge,
+}) => {
   await goals.open();
   await goals.addGoal(GOAL);
   // The run stops by itself once the goal waits: no goal is active any more.
@@ -38,7 +43,12 @@ test('a retraction waits for approval, then the next cycle removes the fact and 
   await expect(knowledge.factRow(knowledge.outgoingTable, 'Whale', 'is-a', 'Cetacean')).toHaveCount(0);
 });
 
-test('a denied retraction fails the goal at the next cycle, saying why, and the fact stays', async ({ shell, goals, approvals, knowledge }) => {
+test('a denied retraction fails the goal at the next cycle, saying why, and the fact stays', async ({
+  shell,
+  goals,
+  approvals,
+  knowledge,
+}) => {
   await goals.open();
   await goals.addGoal(GOAL);
   await goals.run.runUntilDoneButton.click();

@@ -6,7 +6,9 @@ test.describe('inference, provenance, graph view and similar symbols', () => {
     await knowledge.open();
   });
 
-  test('running inference reports new facts, and the triple count grows by exactly that many', async ({ knowledge }) => {
+  test('running inference reports new facts, and the triple count grows by exactly that many', async ({
+    knowledge,
+  }) => {
     const triplesBefore = await knowledge.countOf('Triples');
 
     const derived = await knowledge.runInference();
@@ -29,7 +31,9 @@ test.describe('inference, provenance, graph view and similar symbols', () => {
     await expect(premises.first()).toHaveText(/^\S+ is-a \S+ \(\d\.\d\d\)$/);
   });
 
-  test('after inference "?x is-a Mammal" finds GoldenRetriever, and its is-a Mammal row says why', async ({ knowledge }) => {
+  test('after inference "?x is-a Mammal" finds GoldenRetriever, and its is-a Mammal row says why', async ({
+    knowledge,
+  }) => {
     // The starter graph never says so directly: only the is-a chain through Dog, Canine and Carnivore does.
     await knowledge.runQuery('?x is-a Mammal');
     await expect(knowledge.queryRegion.getByRole('status')).toContainText(/rows?\.|No matches\./);
@@ -55,7 +59,9 @@ test.describe('inference, provenance, graph view and similar symbols', () => {
 
     await knowledge.whyButton(row).click();
 
-    await expect(knowledge.explanation(knowledge.outgoingTable, 'Dog', 'is-a', 'Canine')).toContainText('Starter graph');
+    await expect(knowledge.explanation(knowledge.outgoingTable, 'Dog', 'is-a', 'Canine')).toContainText(
+      'Starter graph',
+    );
   });
 
   test('an imported fact names its file', async ({ knowledge }) => {
@@ -92,7 +98,11 @@ test.describe('inference, provenance, graph view and similar symbols', () => {
 
     // Tab from the heading through the graph's nodes until Canine has focus.
     await knowledge.symbolHeading('Dog').focus();
-    for (let presses = 0; presses < 40 && !(await canine.evaluate((node) => node === document.activeElement)); presses++) {
+    for (
+      let presses = 0;
+      presses < 40 && !(await canine.evaluate((node) => node === document.activeElement));
+      presses++
+    ) {
       await page.keyboard.press('Tab');
     }
     await expect(canine).toBeFocused();
@@ -169,8 +179,13 @@ test('a tab that shows the session read-only cannot run inference and says why',
 
 test('a user imports a file, infers from it, and queries what only the rules could tell', async ({ knowledge }) => {
   await knowledge.open();
-  const turtle = '@prefix e: <http://example.org/kennel#> .\ne:Fido e:is-a e:Dachshund .\ne:Dachshund e:is-a e:Hound .\ne:Hound e:is-a e:Dog .\n';
-  await knowledge.importFileInput.setInputFiles({ name: 'kennel.ttl', mimeType: 'text/turtle', buffer: Buffer.from(turtle) });
+  const turtle =
+    '@prefix e: <http://example.org/kennel#> .\ne:Fido e:is-a e:Dachshund .\ne:Dachshund e:is-a e:Hound .\ne:Hound e:is-a e:Dog .\n';
+  await knowledge.importFileInput.setInputFiles({
+    name: 'kennel.ttl',
+    mimeType: 'text/turtle',
+    buffer: Buffer.from(turtle),
+  });
   await expect(knowledge.importStatus).toContainText('3 new triples');
 
   // Before inference, nothing says Fido is a Dog.

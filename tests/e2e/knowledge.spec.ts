@@ -37,7 +37,9 @@ test.describe('knowledge screen', () => {
 
   test('importing a CSV file adds its triples and makes its symbols searchable', async ({ knowledge }) => {
     const triplesBefore = await knowledge.countOf('Triples');
-    const csv = ['subject,predicate,object', 'Zorblax,is-a,Alien', 'Zorblax,lives-on,Mars', 'Alien,is-a,Creature'].join('\n');
+    const csv = ['subject,predicate,object', 'Zorblax,is-a,Alien', 'Zorblax,lives-on,Mars', 'Alien,is-a,Creature'].join(
+      '\n',
+    );
 
     await knowledge.importFile({ name: 'aliens.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
 

@@ -6,16 +6,25 @@ const TRIPLES = 100_000;
 function largeNTriples(): Buffer {
   const lines: string[] = [];
   for (let index = 0; index < TRIPLES; index++)
-    lines.push(`<http://example.org/big/e${index}> <http://example.org/big/rel${index % 7}> <http://example.org/big/e${(index * 7919) % TRIPLES}> .`);
+    lines.push(
+      `<http://example.org/big/e${index}> <http://example.org/big/rel${index % 7}> <http://example.org/big/e${(index * 7919) % TRIPLES}> .`,
+    );
   return Buffer.from(`${lines.join('\n')}\n`);
 }
 
-test('a 100,000-triple N-Triples file imports whole, with progress, and its symbols are found', async ({ page, knowledge }) => {
+test('a 100,000-triple N-Triples file imports whole, with progress, and its symbols are found', async ({
+  page,
+  knowledge,
+}) => {
   test.setTimeout(180_000);
   await knowledge.open();
   const before = await knowledge.countOf('Triples');
 
-  await knowledge.importFileInput.setInputFiles({ name: 'large.nt', mimeType: 'application/n-triples', buffer: largeNTriples() });
+  await knowledge.importFileInput.setInputFiles({
+    name: 'large.nt',
+    mimeType: 'application/n-triples',
+    buffer: largeNTriples(),
+  });
   await expect(knowledge.transferRegion.getByRole('progressbar', { name: 'Import progress' })).toBeVisible();
   await expect(knowledge.importStatus).toContainText('100,000', { timeout: 150_000 });
   expect(await knowledge.countOf('Triples')).toBe(before + TRIPLES);

@@ -5,14 +5,25 @@ const TRIPLES = 100_000;
 /** A large N-Triples file: its import takes long enough to leave the screen while it runs. */
 function largeNTriples(): Buffer {
   const lines: string[] = [];
-  for (let index = 0; index < TRIPLES; index++) lines.push(`<http://example.org/big/e${index}> <http://example.org/big/rel${index % 7}> <http://example.org/big/e${(index * 7919) % TRIPLES}> .`);
+  for (let index = 0; index < TRIPLES; index++)
+    lines.push(
+      `<http://example.org/big/e${index}> <http://example.org/big/rel${index % 7}> <http://example.org/big/e${(index * 7919) % TRIPLES}> .`,
+    );
   return Buffer.from(`${lines.join('\n')}\n`);
 }
 
-test('an import keeps its progress and its report while the user visits another screen', async ({ page, knowledge, shell }) => {
+test('an import keeps its progress and its report while the user visits another screen', async ({
+  page,
+  knowledge,
+  shell,
+}) => {
   test.setTimeout(180_000);
   await knowledge.open();
-  await knowledge.importFileInput.setInputFiles({ name: 'large.nt', mimeType: 'application/n-triples', buffer: largeNTriples() });
+  await knowledge.importFileInput.setInputFiles({
+    name: 'large.nt',
+    mimeType: 'application/n-triples',
+    buffer: largeNTriples(),
+  });
   await expect(knowledge.transferRegion.getByRole('progressbar', { name: 'Import progress' })).toBeVisible();
 
   await shell.goTo('Goals');

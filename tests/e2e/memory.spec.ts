@@ -5,7 +5,11 @@ import { MemoryPage } from './page-models/memory-page.ts';
 const MARS = { description: 'Learn about Mars', criteria: 'volcano crater' };
 
 test.describe('memory', () => {
-  test('two cycles fill working memory; consolidating turns them into an episode that recall finds', async ({ shell, goals, memory }) => {
+  test('two cycles fill working memory; consolidating turns them into an episode that recall finds', async ({
+    shell,
+    goals,
+    memory,
+  }) => {
     await goals.open();
     await goals.addGoal(MARS);
     await goals.run.runCycles(2);
@@ -18,7 +22,12 @@ test.describe('memory', () => {
     const action = memory.entriesWithTool('Action', 'kg_query');
     await expect(action).toContainText('triples around Mars');
     await expect(memory.value(action, 'Relevance')).toHaveText(/\d\.\d\d$/);
-    await expect(memory.chips(action, 'Symbols').getByRole('listitem').filter({ hasText: /^Mars$/ })).toBeVisible();
+    await expect(
+      memory
+        .chips(action, 'Symbols')
+        .getByRole('listitem')
+        .filter({ hasText: /^Mars$/ }),
+    ).toBeVisible();
     await expect(memory.episodes.getByRole('article')).toHaveCount(0);
     const before = await memory.entryCount();
 
@@ -29,7 +38,12 @@ test.describe('memory', () => {
     await expect(episode).toHaveAccessibleName('Episode of cycle 2');
     await expect(memory.value(episode, 'Tools')).toHaveText(/infer_rules, kg_query$/);
     await expect(memory.value(episode, 'Goal')).toContainText('Learn about Mars');
-    await expect(memory.chips(episode, 'Learnings').getByRole('listitem').filter({ hasText: /^Mars$/ })).toBeVisible();
+    await expect(
+      memory
+        .chips(episode, 'Learnings')
+        .getByRole('listitem')
+        .filter({ hasText: /^Mars$/ }),
+    ).toBeVisible();
     // The consolidated entries left working memory; what the status says is what the meter shows.
     await expect.poll(() => memory.entryCount()).toBeLessThan(before);
     const left = Number(/(\d+) entr/.exec((await memory.consolidateStatus.textContent()) ?? '')?.[1]);
@@ -57,7 +71,12 @@ test.describe('memory', () => {
     await expect(memory.pressureMeter).toHaveAccessibleDescription(/80%/);
   });
 
-  test('the lists follow a run started on the Goals screen, cycle by cycle', async ({ shell, goals, memory, psyche }) => {
+  test('the lists follow a run started on the Goals screen, cycle by cycle', async ({
+    shell,
+    goals,
+    memory,
+    psyche,
+  }) => {
     // A psyche that never asks: the run goes on until paused.
     await psyche.open();
     await psyche.importToml(NEVER_ASK);
@@ -94,7 +113,12 @@ test.describe('on a phone', () => {
   test.use({ viewport: { width: 360, height: 780 } });
 
   for (const colorScheme of ['light', 'dark'] as const) {
-    test(`working memory, episodes and recall fit without sideways scrolling (${colorScheme})`, async ({ page, shell, goals, memory }) => {
+    test(`working memory, episodes and recall fit without sideways scrolling (${colorScheme})`, async ({
+      page,
+      shell,
+      goals,
+      memory,
+    }) => {
       await page.emulateMedia({ colorScheme });
       await goals.open();
       await goals.addGoal(MARS);

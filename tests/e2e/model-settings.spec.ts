@@ -3,9 +3,18 @@ import { expect, test } from './fixtures.ts';
 import { RUN_TIMEOUT_MS } from './page-models/goals-page.ts';
 
 /** The model's answer to the reason tool: a final answer and the fact it stands on. */
-const ZORBLAX_ANSWER = JSON.stringify({ kind: 'final', answer: 'Zorblax is a moon of Kepler.', triples: [{ subject: 'Zorblax', predicate: 'is-a', object: 'Moon', confidence: 0.9 }] });
+const ZORBLAX_ANSWER = JSON.stringify({
+  kind: 'final',
+  answer: 'Zorblax is a moon of Kepler.',
+  triples: [{ subject: 'Zorblax', predicate: 'is-a', object: 'Moon', confidence: 0.9 }],
+});
 
-test("the session's model settings: a refused one is named, what the endpoint may ignore is said, they are kept across a reload and sent with a run's requests", async ({ page, shell, settings, goals }) => {
+test("the session's model settings: a refused one is named, what the endpoint may ignore is said, they are kept across a reload and sent with a run's requests", async ({
+  page,
+  shell,
+  settings,
+  goals,
+}) => {
   const server = await startOpenAiServer([{ text: ZORBLAX_ANSWER }, { text: ZORBLAX_ANSWER }]);
   try {
     await settings.open();
@@ -24,8 +33,12 @@ test("the session's model settings: a refused one is named, what the endpoint ma
 
     await field('Temperature').fill('0.3');
     await region.getByRole('button', { name: 'Save model settings' }).click();
-    await expect(region.getByRole('status')).toHaveText("Saved: temperature 0.3, top-p 0.9, max tokens 300, seed 42; the rest are the engine's defaults.");
-    await expect(region.getByRole('list', { name: 'What the chosen model cannot promise' })).toContainText('The seed is sent to the endpoint, but many servers ignore it');
+    await expect(region.getByRole('status')).toHaveText(
+      "Saved: temperature 0.3, top-p 0.9, max tokens 300, seed 42; the rest are the engine's defaults.",
+    );
+    await expect(region.getByRole('list', { name: 'What the chosen model cannot promise' })).toContainText(
+      'The seed is sent to the endpoint, but many servers ignore it',
+    );
 
     await page.reload();
     await expect(field('Temperature')).toHaveValue('0.3', { timeout: 45_000 });

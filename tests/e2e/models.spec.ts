@@ -6,10 +6,17 @@ import { expect, test } from './fixtures.ts';
  * the rest of Anima works as before.
  */
 
-test('without a usable GPU the Models screen says why and what to do instead, Settings says the same, and goals still run', async ({ shell, models, settings, goals }) => {
+test('without a usable GPU the Models screen says why and what to do instead, Settings says the same, and goals still run', async ({
+  shell,
+  models,
+  settings,
+  goals,
+}) => {
   await models.open();
   await expect(models.gpuRegion).toContainText('WebGPU cannot run a model here: WebGPU found no usable GPU');
-  await expect(models.gpuRegion).toContainText('Anima works without a model. To run one here, add it to the CPU engine (llama.cpp), or use an OpenAI-compatible endpoint in Settings.');
+  await expect(models.gpuRegion).toContainText(
+    'Anima works without a model. To run one here, add it to the CPU engine (llama.cpp), or use an OpenAI-compatible endpoint in Settings.',
+  );
   await expect(models.listRegion).toContainText('No model can run here.');
   await expect(models.runnableList.getByRole('article')).toHaveCount(0);
   await expect(models.listRegion.getByRole('button', { name: 'Download', exact: true })).toHaveCount(0);
@@ -20,7 +27,9 @@ test('without a usable GPU the Models screen says why and what to do instead, Se
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
   await toggle.press('Enter');
   await expect(toggle).toHaveAttribute('aria-expanded', 'true');
-  await expect(models.model('SmolLM2-360M-Instruct-q4f32_1-MLC')).toContainText('Cannot run here: WebGPU found no usable GPU');
+  await expect(models.model('SmolLM2-360M-Instruct-q4f32_1-MLC')).toContainText(
+    'Cannot run here: WebGPU found no usable GPU',
+  );
   await expect(models.hiddenList.getByRole('button')).toHaveCount(0);
 
   await expect(models.storageRegion).toContainText(/ of .* used/);

@@ -62,7 +62,7 @@ test('the first Tab reaches a skip link that leads past the navigation to the sc
   expect(new URL(page.url()).hash).toBe('#/goals');
 });
 
-test('file pickers look like the app\'s buttons', async ({ knowledge }) => {
+test("file pickers look like the app's buttons", async ({ knowledge }) => {
   await knowledge.open();
   const picker = await knowledge.importFileInput.evaluate((input) => {
     const style = getComputedStyle(input, '::file-selector-button');
@@ -113,14 +113,24 @@ test("a goal's findings export as CSV and N-Triples, every one of them, as count
   const countText = (await findings.getByText(/^\d[\d,]* findings?$/).textContent())!;
   const count = Number(countText.replace(/\D/g, ''));
 
-  const [csv] = await Promise.all([page.waitForEvent('download'), findings.getByRole('button', { name: 'Export CSV' }).click()]);
+  const [csv] = await Promise.all([
+    page.waitForEvent('download'),
+    findings.getByRole('button', { name: 'Export CSV' }).click(),
+  ]);
   expect(csv.suggestedFilename()).toMatch(/^goal-\d+-findings\.csv$/);
-  const csvLines = (await (await import('node:fs/promises')).readFile((await csv.path())!, 'utf8')).trimEnd().split('\n');
+  const csvLines = (await (await import('node:fs/promises')).readFile((await csv.path())!, 'utf8'))
+    .trimEnd()
+    .split('\n');
   expect(csvLines).toHaveLength(count);
   expect(csvLines).toContainEqual(expect.stringMatching(/^SiameseCat,is-a,Mammal,/));
 
-  const [nTriples] = await Promise.all([page.waitForEvent('download'), findings.getByRole('button', { name: 'Export N-Triples' }).click()]);
-  const ntLines = (await (await import('node:fs/promises')).readFile((await nTriples.path())!, 'utf8')).trimEnd().split('\n');
+  const [nTriples] = await Promise.all([
+    page.waitForEvent('download'),
+    findings.getByRole('button', { name: 'Export N-Triples' }).click(),
+  ]);
+  const ntLines = (await (await import('node:fs/promises')).readFile((await nTriples.path())!, 'utf8'))
+    .trimEnd()
+    .split('\n');
   expect(ntLines).toHaveLength(count);
   expect(ntLines.every((line) => line.endsWith(' .'))).toBe(true);
 });

@@ -28,7 +28,10 @@ test('a goal that asks for notes shows its note, to read and to download', async
   await expect(text).toContainText('# Notes: Find mammals and keep notes');
   await expect(text).toContainText('- Dog is-a Mammal (confidence 0.90)');
 
-  const [download] = await Promise.all([page.waitForEvent('download'), goals.noteDownloadButton(GOAL.description).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    goals.noteDownloadButton(GOAL.description).click(),
+  ]);
   expect(download.suggestedFilename()).toBe('goal-1-notes.md');
   const downloaded = await readFile(await download.path(), 'utf8');
   expect(downloaded).toBe(await text.textContent());

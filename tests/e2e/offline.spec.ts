@@ -12,7 +12,9 @@ test('after one online visit, the app reloads and works with the network off', a
   await page.goto('/');
   const online = await shownTripleCount(page);
   // The service worker takes control of the page once it has precached the app shell.
-  await page.waitForFunction(async () => (await navigator.serviceWorker.ready) !== null && navigator.serviceWorker.controller !== null);
+  await page.waitForFunction(
+    async () => (await navigator.serviceWorker.ready) !== null && navigator.serviceWorker.controller !== null,
+  );
 
   await context.setOffline(true);
   await page.reload();
@@ -28,7 +30,9 @@ test('after one online visit, every screen opens offline, with its data from the
   await page.goto('/');
   await shownTripleCount(page);
   // Only the home screen was loaded; the service worker fetched the other screens' code meanwhile.
-  await page.waitForFunction(async () => (await navigator.serviceWorker.ready) !== null && navigator.serviceWorker.controller !== null);
+  await page.waitForFunction(
+    async () => (await navigator.serviceWorker.ready) !== null && navigator.serviceWorker.controller !== null,
+  );
 
   await context.setOffline(true);
   await page.reload();
@@ -39,7 +43,10 @@ test('after one online visit, every screen opens offline, with its data from the
     Cycles: page.getByRole('region', { name: 'Reflections', exact: true }),
     Knowledge: page.getByLabel('Triples', { exact: true }),
     Memory: page.getByRole('region', { name: 'Working memory', exact: true }),
-    Psyche: page.getByRole('region', { name: 'Current psyche', exact: true }).getByText(/Persona/).first(),
+    Psyche: page
+      .getByRole('region', { name: 'Current psyche', exact: true })
+      .getByText(/Persona/)
+      .first(),
     Personas: page.getByRole('region', { name: 'Personas', exact: true }),
     Models: page.getByRole('region', { name: 'WebLLM models', exact: true }),
     Approvals: page.getByRole('region', { name: 'Waiting for you', exact: true }),

@@ -14,7 +14,11 @@ async function buildMentor(personas: PersonasPage): Promise<void> {
   await personas.createPart({ name: 'mentor-identity', type: 'Identity', summary: 'You are a mentor.' });
   await personas.createPart({ name: 'warm-tone', type: 'Tone', summary: 'Speak warmly.' });
   await personas.createPart({ name: 'stern-tone', type: 'Tone', summary: 'Speak sternly.' });
-  await personas.createPart({ name: 'teach-goal', type: 'Goal', summary: 'Help the learner understand, one small step at a time.' });
+  await personas.createPart({
+    name: 'teach-goal',
+    type: 'Goal',
+    summary: 'Help the learner understand, one small step at a time.',
+  });
   for (const part of ['mentor-identity', 'warm-tone', 'teach-goal']) await personas.link('Mentor', 'Parts', part);
 }
 
@@ -23,7 +27,16 @@ function cardV2(name: string, description: string): string {
   return JSON.stringify({
     spec: 'chara_card_v2',
     spec_version: '2.0',
-    data: { name, description, personality: 'Kind and watchful.', scenario: '', first_mes: 'Hello, traveller.', mes_example: '', tags: ['fantasy'], extensions: {} },
+    data: {
+      name,
+      description,
+      personality: 'Kind and watchful.',
+      scenario: '',
+      first_mes: 'Hello, traveller.',
+      mes_example: '',
+      tags: ['fantasy'],
+      extensions: {},
+    },
   });
 }
 
@@ -31,14 +44,18 @@ test.beforeEach(async ({ personas }) => {
   await personas.open();
 });
 
-test('a persona built from parts in the UI shows its assembled prompt, which changes with an override and leaves out what a budget cannot hold', async ({ personas }) => {
+test('a persona built from parts in the UI shows its assembled prompt, which changes with an override and leaves out what a budget cannot hold', async ({
+  personas,
+}) => {
   await buildMentor(personas);
 
   await expect(personas.partRows('Mentor')).toHaveText([/mentor-identity/, /warm-tone/, /teach-goal/]);
   await expect(personas.promptText).toContainText('# Mentor');
   await expect(personas.promptText).toContainText('Speak warmly.');
   await expect(personas.promptParts).toContainText('warm-tone (Tone) · own');
-  await expect(personas.persona('Mentor').getByRole('group', { name: 'Contents' })).toHaveText(/3 parts, 0 traits, 0 skills, 0 guardrails/);
+  await expect(personas.persona('Mentor').getByRole('group', { name: 'Contents' })).toHaveText(
+    /3 parts, 0 traits, 0 skills, 0 guardrails/,
+  );
 
   // The other tone as an override: the prompt shows it, and the persona's own tone is gone.
   await personas.override('Tone').selectOption('stern-tone');
@@ -95,10 +112,14 @@ test('reordering parts with the buttons and by dragging changes their order in t
   await expect(personas.worn).toBeVisible({ timeout: 45_000 });
   await personas.persona('Mentor').getByRole('button', { name: 'Edit' }).click();
   await expect(personas.partRows('Mentor')).toHaveText([/warm-tone/, /teach-goal/, /mentor-identity/]);
-  await expect(personas.partRow('Mentor', 'mentor-identity').getByRole('spinbutton', { name: 'Priority' })).toHaveValue('7');
+  await expect(personas.partRow('Mentor', 'mentor-identity').getByRole('spinbutton', { name: 'Priority' })).toHaveValue(
+    '7',
+  );
 });
 
-test('on an arc, advancing to a stage that swaps a part in changes the prompt; reset brings it back', async ({ personas }) => {
+test('on an arc, advancing to a stage that swaps a part in changes the prompt; reset brings it back', async ({
+  personas,
+}) => {
   await buildMentor(personas);
   await personas.createArc('growth', ['novice', 'stern', 'master']);
   await personas.addStagePart('growth', 'stern', 'stern-tone');
@@ -119,7 +140,9 @@ test('on an arc, advancing to a stage that swaps a part in changes the prompt; r
   await expect(personas.promptText).not.toContainText('Speak warmly.');
   await expect(personas.promptParts).toContainText('stern-tone (Tone) · arc stage');
   // The arc's own timeline marks the selected persona's stage too.
-  await expect(personas.arc('growth').getByRole('list', { name: 'Stages of growth' }).getByRole('listitem', { name: 'stern' })).toHaveAttribute('aria-current', 'step');
+  await expect(
+    personas.arc('growth').getByRole('list', { name: 'Stages of growth' }).getByRole('listitem', { name: 'stern' }),
+  ).toHaveAttribute('aria-current', 'step');
 
   // A stage a persona is at cannot be removed.
   await personas.arc('growth').getByRole('button', { name: 'Remove stage stern' }).click();
@@ -132,12 +155,17 @@ test('on an arc, advancing to a stage that swaps a part in changes the prompt; r
   await expect(arcSection).toContainText('On no arc.');
 });
 
-test('a character card JSON is previewed, imported, imported again under another name, and exported as a bundle', async ({ page, personas }) => {
+test('a character card JSON is previewed, imported, imported again under another name, and exported as a bundle', async ({
+  page,
+  personas,
+}) => {
   await personas.chooseImportFile('seraphina.json', cardV2('Seraphina', 'A guardian of the forest.'));
   const preview = personas.importPreview('seraphina.json');
   await expect(preview).toContainText('character card (V2)');
   await expect(preview).toContainText('Seraphina');
-  await expect(preview.getByRole('list', { name: 'What it brings' })).toContainText('part Seraphina: description (identity): new');
+  await expect(preview.getByRole('list', { name: 'What it brings' })).toContainText(
+    'part Seraphina: description (identity): new',
+  );
   await expect(preview).toContainText('first_mes');
   await expect(personas.personaList.getByRole('article')).toHaveCount(0);
   await preview.getByRole('button', { name: 'Import seraphina.json' }).click();
@@ -148,10 +176,14 @@ test('a character card JSON is previewed, imported, imported again under another
 
   // The same card again: the name is taken, and another name lets it in (its parts named after it).
   await personas.chooseImportFile('seraphina.json', cardV2('Seraphina', 'A guardian of the forest.'));
-  await expect(preview.getByRole('alert')).toContainText('at persona.name: there is already a persona named "Seraphina"');
+  await expect(preview.getByRole('alert')).toContainText(
+    'at persona.name: there is already a persona named "Seraphina"',
+  );
   await preview.getByRole('textbox', { name: 'Import as' }).fill('Seraphina 2');
   await preview.getByRole('button', { name: 'Check again' }).click();
-  await expect(preview.getByRole('list', { name: 'What it brings' })).toContainText('part Seraphina 2: description (identity): new');
+  await expect(preview.getByRole('list', { name: 'What it brings' })).toContainText(
+    'part Seraphina 2: description (identity): new',
+  );
   await preview.getByRole('button', { name: 'Import seraphina.json' }).click();
   await expect(personas.persona('Seraphina 2')).toBeVisible();
 
@@ -192,7 +224,9 @@ test('a card whose text holds markup shows it as text and runs none of it', asyn
   expect(await page.evaluate(() => document.images.length)).toBe(0);
 });
 
-test('a persona is worn in this session and taken off; deleting it asks first, and its parts stay', async ({ personas }) => {
+test('a persona is worn in this session and taken off; deleting it asks first, and its parts stay', async ({
+  personas,
+}) => {
   await buildMentor(personas);
   const mentor = personas.persona('Mentor');
   await expect(personas.worn).toContainText('no persona');
@@ -215,7 +249,9 @@ test('a persona is worn in this session and taken off; deleting it asks first, a
 
   await mentor.getByRole('button', { name: 'Delete' }).click();
   const question = mentor.getByRole('group', { name: /^Delete the persona Mentor\?/ });
-  await expect(question).toContainText('Its links go; its parts, traits, skills and guardrails stay in the library. My session will wear no persona.');
+  await expect(question).toContainText(
+    'Its links go; its parts, traits, skills and guardrails stay in the library. My session will wear no persona.',
+  );
   await expect(question.getByRole('button', { name: 'Delete the persona' })).toBeFocused();
   await question.getByRole('button', { name: 'Delete the persona' }).click();
   await expect(mentor).toHaveCount(0);
@@ -223,9 +259,16 @@ test('a persona is worn in this session and taken off; deleting it asks first, a
   await expect(personas.libraryItem('Parts', 'warm-tone')).toContainText('Not used');
 });
 
-test('traits, skills and guardrails from the library join the prompt, and the detail view shows their detail', async ({ personas }) => {
+test('traits, skills and guardrails from the library join the prompt, and the detail view shows their detail', async ({
+  personas,
+}) => {
   await buildMentor(personas);
-  await personas.createLibraryItem('Traits', { Name: 'patient', Type: 'Emotional', Description: 'Never rushes.', Instruction: 'Wait for the learner to answer.' });
+  await personas.createLibraryItem('Traits', {
+    Name: 'patient',
+    Type: 'Emotional',
+    Description: 'Never rushes.',
+    Instruction: 'Wait for the learner to answer.',
+  });
   await personas.createLibraryItem('Skills', { Name: 'socratic', Description: 'Asks questions.' });
   await personas.createLibraryItem('Guardrails', {
     Name: 'no-deletions',
@@ -234,11 +277,15 @@ test('traits, skills and guardrails from the library join the prompt, and the de
     Triggers: 'kg_mutate\nrm -rf',
     'Ask for approval instead of blocking': true,
   });
-  await expect(personas.libraryItem('Guardrails', 'no-deletions')).toContainText('severity 0.9, asks for approval, 2 triggers');
+  await expect(personas.libraryItem('Guardrails', 'no-deletions')).toContainText(
+    'severity 0.9, asks for approval, 2 triggers',
+  );
   await personas.link('Mentor', 'Traits', 'patient');
   await personas.link('Mentor', 'Skills', 'socratic');
   await personas.link('Mentor', 'Guardrails', 'no-deletions');
-  await expect(personas.persona('Mentor').getByRole('group', { name: 'Contents' })).toHaveText(/3 parts, 1 trait, 1 skill, 1 guardrail/);
+  await expect(personas.persona('Mentor').getByRole('group', { name: 'Contents' })).toHaveText(
+    /3 parts, 1 trait, 1 skill, 1 guardrail/,
+  );
   await expect(personas.promptText).toContainText('- patient (emotional): Never rushes.');
   await expect(personas.promptText).toContainText('- socratic: Asks questions.');
   await expect(personas.promptText).toContainText('- no-deletions: Never deletes knowledge.');
@@ -249,10 +296,18 @@ test('traits, skills and guardrails from the library join the prompt, and the de
 
   // A bad severity is named at its field.
   const section = personas.librarySection('Guardrails');
-  await section.getByRole('form', { name: 'New guardrail' }).getByRole('textbox', { name: 'Name', exact: true }).fill('too-strong');
-  await section.getByRole('form', { name: 'New guardrail' }).getByRole('textbox', { name: 'Severity', exact: true }).fill('3');
+  await section
+    .getByRole('form', { name: 'New guardrail' })
+    .getByRole('textbox', { name: 'Name', exact: true })
+    .fill('too-strong');
+  await section
+    .getByRole('form', { name: 'New guardrail' })
+    .getByRole('textbox', { name: 'Severity', exact: true })
+    .fill('3');
   await section.getByRole('button', { name: 'Create the guardrail' }).click();
-  await expect(section.getByRole('form', { name: 'New guardrail' }).getByRole('textbox', { name: 'Severity', exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await expect(
+    section.getByRole('form', { name: 'New guardrail' }).getByRole('textbox', { name: 'Severity', exact: true }),
+  ).toHaveAttribute('aria-invalid', 'true');
 
   // Unlinking leaves the item in the library.
   await personas.editorSection('Mentor', 'Skills').getByRole('button', { name: 'Unlink' }).click();
@@ -277,7 +332,9 @@ test('a part still in use is deleted only when asked again, and leaves the perso
   await fields.getByRole('textbox', { name: 'Name', exact: true }).fill('');
   await fields.getByRole('button', { name: 'Save' }).click();
   await expect(fields.getByRole('textbox', { name: 'Name', exact: true })).toHaveAttribute('aria-invalid', 'true');
-  await expect(fields.getByRole('textbox', { name: 'Name', exact: true })).toHaveAccessibleDescription(/a name needs at least one character/);
+  await expect(fields.getByRole('textbox', { name: 'Name', exact: true })).toHaveAccessibleDescription(
+    /a name needs at least one character/,
+  );
 });
 
 test.describe('on a phone', () => {

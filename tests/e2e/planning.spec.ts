@@ -10,10 +10,14 @@ test.describe('planning and reflection', () => {
     await goals.open();
   });
 
-  test("a goal's plan shows its steps and their status, follows the cycles, and keeps its earlier plans", async ({ goals }) => {
+  test("a goal's plan shows its steps and their status, follows the cycles, and keeps its earlier plans", async ({
+    goals,
+  }) => {
     await goals.addGoal(GOAL);
     await goals.showPlan(GOAL.description);
-    await expect(goals.plan(GOAL.description)).toContainText('No plan yet: the agent plans when it first works on this goal.');
+    await expect(goals.plan(GOAL.description)).toContainText(
+      'No plan yet: the agent plans when it first works on this goal.',
+    );
 
     await goals.run.runCycles(2);
     const plan = goals.plan(GOAL.description);
@@ -36,10 +40,19 @@ test.describe('planning and reflection', () => {
     const earlier = goals.earlierPlans(GOAL.description);
     await expect(earlier.getByRole('heading', { name: 'Attempt 0', exact: true })).toBeVisible();
     await expect(earlier).toContainText('it ran all its steps; the goal is not met yet, so a new plan is made');
-    await expect(earlier.getByRole('list', { name: 'Steps of attempt 0' }).getByRole('listitem').filter({ hasText: 'gap_analysis' })).toContainText('in cycle 3');
+    await expect(
+      earlier
+        .getByRole('list', { name: 'Steps of attempt 0' })
+        .getByRole('listitem')
+        .filter({ hasText: 'gap_analysis' }),
+    ).toContainText('in cycle 3');
   });
 
-  test('p opens the plan of the goal the agent works on next, from the Cycles screen too', async ({ shell, goals, cycles }) => {
+  test('p opens the plan of the goal the agent works on next, from the Cycles screen too', async ({
+    shell,
+    goals,
+    cycles,
+  }) => {
     // Enabled once the goals are loaded: it needs them to know which goal comes next.
     await expect(goals.run.planButton).toBeEnabled();
     await goals.run.pressShortcut('p');
@@ -60,9 +73,15 @@ test.describe('planning and reflection', () => {
     await expect(goals.currentPlanStep(GOAL.description, 'infer_rules')).toContainText('Completed');
   });
 
-  test('r reflects now: the reflection is listed with its cycle and adjustments, after those the agent made on its own', async ({ shell, goals, cycles }) => {
+  test('r reflects now: the reflection is listed with its cycle and adjustments, after those the agent made on its own', async ({
+    shell,
+    goals,
+    cycles,
+  }) => {
     await shell.goTo('Cycles');
-    await expect(cycles.reflectionsRegion).toContainText('No reflections yet: the agent reflects every 5 cycles, or press Reflect.');
+    await expect(cycles.reflectionsRegion).toContainText(
+      'No reflections yet: the agent reflects every 5 cycles, or press Reflect.',
+    );
     await shell.goTo('Goals');
     await goals.addGoal(GOAL);
     await goals.run.runCycles(6);
@@ -71,23 +90,36 @@ test.describe('planning and reflection', () => {
     await expect(cycles.reflectionTrigger(5)).toHaveText(/Every 5 cycles/);
 
     await cycles.run.pressShortcut('r');
-    await expect(cycles.run.status).toHaveText(/^Reflected at cycle 6: (nothing to adjust|\d+ adjustments?), psyche (unchanged|changed \(version \d+\))\.$/);
+    await expect(cycles.run.status).toHaveText(
+      /^Reflected at cycle 6: (nothing to adjust|\d+ adjustments?), psyche (unchanged|changed \(version \d+\))\.$/,
+    );
     await expect(cycles.reflections().first()).toHaveAccessibleName('Reflection at cycle 6');
     await expect(cycles.reflectionTrigger(6)).toHaveText(/Asked for/);
     await expect(cycles.reflection(6)).toContainText('Cycle 6');
     // Cycle 6 ran infer_rules again and derived more about mammals (analogy now adds different facts before it): the goal advanced.
     await expect(cycles.reflectionTools(6).getByRole('listitem')).toHaveText(['infer_rules: 1 use, 1 success (100%)']);
-    await expect(cycles.reflectionAdjustments(6)).toContainText(/Boosted goal 1 “Find mammals”: priority 148 → 168 — it advanced/);
+    await expect(cycles.reflectionAdjustments(6)).toContainText(
+      /Boosted goal 1 “Find mammals”: priority 148 → 168 — it advanced/,
+    );
 
     // The interval reflection at cycle 5 boosted the goal, which had advanced.
-    await expect(cycles.reflectionAdjustments(5)).toContainText(/Boosted goal 1 “Find mammals”: priority 128 → 148 — it advanced/);
-    await expect(cycles.reflectionTools(5).getByRole('listitem').filter({ hasText: 'infer_rules' })).toHaveText('infer_rules: 1 use, 1 success (100%)');
+    await expect(cycles.reflectionAdjustments(5)).toContainText(
+      /Boosted goal 1 “Find mammals”: priority 128 → 148 — it advanced/,
+    );
+    await expect(cycles.reflectionTools(5).getByRole('listitem').filter({ hasText: 'infer_rules' })).toHaveText(
+      'infer_rules: 1 use, 1 success (100%)',
+    );
     await expect(cycles.reflection(5)).toContainText('Find mammals (goal 1): advanced in 5 cycles worked');
     await shell.goTo('Goals');
     await expect(goals.priority(GOAL.description)).toHaveValue('168');
   });
 
-  test('the agent settings, working memory included, are checked field by field and kept across a reload', async ({ page, settings, shell, cycles }) => {
+  test('the agent settings, working memory included, are checked field by field and kept across a reload', async ({
+    page,
+    settings,
+    shell,
+    cycles,
+  }) => {
     await settings.open();
     await expect(settings.reflectionIntervalInput).toHaveValue('5');
     await expect(settings.planningCheckbox).toBeChecked();
@@ -121,7 +153,9 @@ test.describe('planning and reflection', () => {
     await expect(settings.consolidationThresholdInput).toHaveValue('0.7');
     await expect(settings.planningCheckbox).not.toBeChecked();
     await shell.goTo('Cycles');
-    await expect(cycles.reflectionsRegion).toContainText('No reflections yet: the agent reflects every 3 cycles, or press Reflect.');
+    await expect(cycles.reflectionsRegion).toContainText(
+      'No reflections yet: the agent reflects every 3 cycles, or press Reflect.',
+    );
   });
 });
 

@@ -64,15 +64,22 @@ test.describe('the psyche', () => {
     await expect(psyche.versions.getByRole('listitem')).toHaveCount(imported + 1);
   });
 
-  test('a psyche.toml file is checked and previewed before it is imported; an invalid one changes nothing and says why', async ({ psyche }) => {
+  test('a psyche.toml file is checked and previewed before it is imported; an invalid one changes nothing and says why', async ({
+    psyche,
+  }) => {
     const before = await psyche.currentVersion();
     await psyche.chooseFile('broken.toml', '[archetypes]\nsage = 0.8\nexplorer = [\n');
-    await expect(psyche.filePreview('broken.toml').getByRole('alert')).toContainText(/broken\.toml cannot be imported; nothing changed/);
+    await expect(psyche.filePreview('broken.toml').getByRole('alert')).toContainText(
+      /broken\.toml cannot be imported; nothing changed/,
+    );
     await expect(psyche.filePreview('broken.toml').getByRole('alert')).toContainText(/line \d+/);
     await expect(psyche.filePreview('broken.toml').getByRole('button', { name: 'Import broken.toml' })).toHaveCount(0);
     expect(await psyche.currentVersion()).toBe(before);
 
-    await psyche.chooseFile('bold.toml', '[persona]\nname = "Pathfinder"\ngrammar_preference = "terse"\ntraits = ["bold"]\ntone = ["brief"]\n');
+    await psyche.chooseFile(
+      'bold.toml',
+      '[persona]\nname = "Pathfinder"\ngrammar_preference = "terse"\ntraits = ["bold"]\ntone = ["brief"]\n',
+    );
     const preview = psyche.filePreview('bold.toml');
     await expect(preview).toContainText('Pathfinder');
     await expect(preview).toContainText('Sage 0.70');
@@ -97,7 +104,11 @@ test.describe('the psyche', () => {
     await expect.poll(() => psyche.currentVersion()).toBeGreaterThan(before);
   });
 
-  test("the persona's grammar writes up a goal's findings, and another grammar can be chosen", async ({ shell, psyche, goals }) => {
+  test("the persona's grammar writes up a goal's findings, and another grammar can be chosen", async ({
+    shell,
+    psyche,
+    goals,
+  }) => {
     await psyche.form.getByRole('combobox', { name: 'Grammar preference' }).selectOption('terse');
     await psyche.saveButton.click();
     await expect(psyche.value('Grammar')).toContainText('terse');
@@ -121,7 +132,10 @@ test.describe('the psyche', () => {
   });
 });
 
-test('a second tab shows the psyche read-only: it cannot save, import or restore, and says why', async ({ context, psyche }) => {
+test('a second tab shows the psyche read-only: it cannot save, import or restore, and says why', async ({
+  context,
+  psyche,
+}) => {
   await psyche.open();
   await psyche.importToml('[archetypes]\nsage = 0.7\nhealer = 0.5\nexplorer = 0.8\nguardian = 0.4\n');
 

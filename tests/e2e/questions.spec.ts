@@ -2,14 +2,21 @@ import { readFile } from 'node:fs/promises';
 import { expect, test } from './fixtures.ts';
 import { RUN_TIMEOUT_MS } from './page-models/goals-page.ts';
 
-test('a goal that asks a question shows how it is read, then its answer before its findings', async ({ page, goals }) => {
+test('a goal that asks a question shows how it is read, then its answer before its findings', async ({
+  page,
+  goals,
+}) => {
   await goals.open();
   await goals.descriptionInput.fill('Which countries use the Euro as currency?');
   // The starter graph has no countries: the form says so before anything is added.
   await expect(goals.addRegion).toContainText('I cannot answer this from the graph', { timeout: 10_000 });
   await goals.descriptionInput.fill('Which mammals live in the ocean?');
-  await expect(goals.addRegion).toContainText('I read this as: every ?x with ?x lives-in Ocean . ?x is-a Mammal (following is-a chains)');
-  await expect(goals.addRegion.getByRole('list', { name: 'Words matched to the graph' })).toContainText('“mammals” → Mammal');
+  await expect(goals.addRegion).toContainText(
+    'I read this as: every ?x with ?x lives-in Ocean . ?x is-a Mammal (following is-a chains)',
+  );
+  await expect(goals.addRegion.getByRole('list', { name: 'Words matched to the graph' })).toContainText(
+    '“mammals” → Mammal',
+  );
   await goals.descriptionInput.fill('');
 
   await goals.addGoal({ description: 'Is a whale a mammal?' });
@@ -29,7 +36,10 @@ test('a goal that asks a question shows how it is read, then its answer before i
   const mammals = goals.goal('Find all mammals');
   await expect(mammals.getByRole('heading', { name: /^Answer: \d+ answers$/ })).toBeVisible();
   await expect(mammals.getByRole('list', { name: /^Answers, 1–\d+ of \d+$/ })).toContainText('Whale');
-  const [download] = await Promise.all([page.waitForEvent('download'), mammals.getByRole('button', { name: 'Export CSV' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    mammals.getByRole('button', { name: 'Export CSV' }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe('find-all-mammals-answer.csv');
   const csv = await readFile(await download.path(), 'utf8');
   expect(csv.startsWith('label,symbol\r\n')).toBe(true);

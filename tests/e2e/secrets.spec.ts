@@ -16,9 +16,20 @@ const QUERY_KEY = 'qk-LEAK-e2e-query-5e8f';
 const leaksIn = (text: string) => text.match(/.{0,60}LEAK.{0,30}/g) ?? [];
 
 /** A 401 that echoes the key and the address it was sent to. */
-const echo = (request: ServerRequest) => JSON.stringify({ error: { message: `Incorrect API key provided: ${request.authorization?.replace(/^Bearer /, '')} (for ${request.url})` } });
+const echo = (request: ServerRequest) =>
+  JSON.stringify({
+    error: {
+      message: `Incorrect API key provided: ${request.authorization?.replace(/^Bearer /, '')} (for ${request.url})`,
+    },
+  });
 
-test('a key an endpoint echoes back shows on no screen and is not in the exported snapshot', async ({ page, shell, settings, goals, cycles }) => {
+test('a key an endpoint echoes back shows on no screen and is not in the exported snapshot', async ({
+  page,
+  shell,
+  settings,
+  goals,
+  cycles,
+}) => {
   const server = await startOpenAiServer([
     { status: 401, body: echo },
     { status: 401, body: echo },
@@ -32,7 +43,9 @@ test('a key an endpoint echoes back shows on no screen and is not in the exporte
     await expect(model.baseUrlInput).toHaveValue(`${server.baseUrl}?key=[redacted]`);
     await expect(model.region).toContainText('stored on this device and not shown');
     await model.checkButton.click();
-    await expect(model.checkResult).toContainText('answered HTTP 401: Incorrect API key provided: [redacted] (for /v1/chat/completions?key=[redacted])');
+    await expect(model.checkResult).toContainText(
+      'answered HTTP 401: Incorrect API key provided: [redacted] (for /v1/chat/completions?key=[redacted])',
+    );
 
     await shell.goTo('Goals');
     await goals.addGoal({ description: 'What is Zorblax', criteria: 'Zorblax is-a ?x' });
@@ -53,7 +66,9 @@ test('a key an endpoint echoes back shows on no screen and is not in the exporte
       await shell.goTo(screen);
       expect(leaksIn(await page.locator('body').innerText()), `the ${screen} screen`).toEqual([]);
       // Nor in a field's value (which innerText leaves out).
-      const values = await page.locator('input, textarea').evaluateAll((fields) => fields.map((field) => (field as HTMLInputElement).value));
+      const values = await page
+        .locator('input, textarea')
+        .evaluateAll((fields) => fields.map((field) => (field as HTMLInputElement).value));
       expect(leaksIn(values.join('\n')), `the ${screen} screen's fields`).toEqual([]);
     }
 

@@ -24,7 +24,10 @@ test.beforeEach(async ({ page }) => {
   await watch.install();
 });
 
-test('the page runs no inline script, no inline event handler and no eval, and reports each refusal', async ({ page, goals }) => {
+test('the page runs no inline script, no inline event handler and no eval, and reports each refusal', async ({
+  page,
+  goals,
+}) => {
   await goals.open();
   // In a task of the page's own: what a test evaluates directly may eval whatever the policy says.
   await page.evaluate(() => {
@@ -47,18 +50,39 @@ test('the page runs no inline script, no inline event handler and no eval, and r
       handler.click();
       handler.remove();
       script.remove();
-      state.__attempts = { eval: attempt(() => eval('window.__xss = 3')), function: attempt(() => new Function('window.__xss = 4')()) };
+      state.__attempts = {
+        eval: attempt(() => eval('window.__xss = 3')),
+        function: attempt(() => new Function('window.__xss = 4')()),
+      };
     });
   });
-  await expect.poll(() => page.evaluate(() => (window as { __attempts?: unknown }).__attempts)).toEqual({ eval: 'EvalError', function: 'EvalError' });
+  await expect
+    .poll(() => page.evaluate(() => (window as { __attempts?: unknown }).__attempts))
+    .toEqual({ eval: 'EvalError', function: 'EvalError' });
   // Each refusal is reported by both policies in force: the server's header and the page's <meta>.
   const refusals = ['script-src', 'script-src', 'script-src-attr', 'script-src-elem'];
-  const byPolicy = (policy: string) => watch.violations.filter((violation) => violation.policy === policy).map((violation) => violation.directive).sort();
-  await expect.poll(() => [byPolicy(SECURITY_HEADERS['Content-Security-Policy']!), byPolicy(CONTENT_SECURITY_POLICY), watch.violations.length]).toEqual([refusals, refusals, 2 * refusals.length]);
+  const byPolicy = (policy: string) =>
+    watch.violations
+      .filter((violation) => violation.policy === policy)
+      .map((violation) => violation.directive)
+      .sort();
+  await expect
+    .poll(() => [
+      byPolicy(SECURITY_HEADERS['Content-Security-Policy']!),
+      byPolicy(CONTENT_SECURITY_POLICY),
+      watch.violations.length,
+    ])
+    .toEqual([refusals, refusals, 2 * refusals.length]);
   expect(await page.evaluate(() => typeof (window as { __xss?: unknown }).__xss)).toBe('undefined');
 });
 
-test('every screen, a run of two cycles and the Models screen work within the policy', async ({ shell, goals, knowledge, psyche, models }) => {
+test('every screen, a run of two cycles and the Models screen work within the policy', async ({
+  shell,
+  goals,
+  knowledge,
+  psyche,
+  models,
+}) => {
   await goals.open();
   // Keywords the starter graph never satisfies: the goal stays open for both cycles.
   await goals.addGoal({ description: 'Learn about Mars', criteria: 'volcano crater' });
@@ -76,27 +100,39 @@ test('every screen, a run of two cycles and the Models screen work within the po
   await watch.expectNothingRan();
 });
 
-test('the server sends the policy, with frame-ancestors, and nosniff and no-referrer, on the page and its files, and no other site can frame the app', async ({ page, baseURL }) => {
-  const expected = Object.fromEntries(Object.entries(SECURITY_HEADERS).map(([name, value]) => [name.toLowerCase(), value]));
+test('the server sends the policy, with frame-ancestors, and nosniff and no-referrer, on the page and its files, and no other site can frame the app', async ({
+  page,
+  baseURL,
+}) => {
+  const expected = Object.fromEntries(
+    Object.entries(SECURITY_HEADERS).map(([name, value]) => [name.toLowerCase(), value]),
+  );
   const served: Record<string, Record<string, string>> = {};
   page.on('response', (response) => {
     const path = new URL(response.url()).pathname;
-    if (response.url().startsWith(baseURL!) && (path === '/' || /\.(js|css|webmanifest)$/.test(path))) served[path] = response.headers();
+    if (response.url().startsWith(baseURL!) && (path === '/' || /\.(js|css|webmanifest)$/.test(path)))
+      served[path] = response.headers();
   });
   const document = await page.goto('/');
   expect(document?.headers()).toMatchObject(expected);
   await expect.poll(() => Object.keys(served).filter((path) => path.endsWith('.js')).length).toBeGreaterThan(0);
   for (const [path, headers] of Object.entries(served)) expect(headers, path).toMatchObject(expected);
   // The <meta> copy in the page says the same policy, for hosts that send no headers.
-  expect(await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toBe(CONTENT_SECURITY_POLICY);
+  expect(await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toBe(
+    CONTENT_SECURITY_POLICY,
+  );
 
-  const framing = createServer((_request, response) => response.end(`<!doctype html><iframe src="${baseURL}/"></iframe>`));
+  const framing = createServer((_request, response) =>
+    response.end(`<!doctype html><iframe src="${baseURL}/"></iframe>`),
+  );
   await new Promise<void>((resolve) => framing.listen(0, '127.0.0.1', resolve));
   try {
     const framingPage = `http://127.0.0.1:${(framing.address() as AddressInfo).port}/`;
     await page.goto(framingPage);
     // Chromium shows its error page in the frame instead of the app.
-    await expect.poll(() => page.frames().map((frame) => frame.url())).toEqual([framingPage, 'chrome-error://chromewebdata/']);
+    await expect
+      .poll(() => page.frames().map((frame) => frame.url()))
+      .toEqual([framingPage, 'chrome-error://chromewebdata/']);
   } finally {
     framing.close();
   }
@@ -203,7 +239,12 @@ test.describe('markup in what a user imports stays text', () => {
     await watch.expectNothingRan();
   });
 
-  test("a goal's text and the answer to its question, on the Goals, Approvals, Knowledge, Memory and Cycles screens", async ({ shell, goals, approvals, knowledge }) => {
+  test("a goal's text and the answer to its question, on the Goals, Approvals, Knowledge, Memory and Cycles screens", async ({
+    shell,
+    goals,
+    approvals,
+    knowledge,
+  }) => {
     await goals.open();
     await goals.addGoal(STUCK_GOAL);
     await expect(goals.goal(STUCK_GOAL.description)).toContainText(MARKUP.svg);
@@ -226,7 +267,9 @@ test.describe('markup in what a user imports stays text', () => {
     await watch.expectNothingRan();
   });
 
-  test('knowledge graph files (N-Triples, Turtle, CSV): labels, IRIs and literals on the Knowledge screen', async ({ knowledge }) => {
+  test('knowledge graph files (N-Triples, Turtle, CSV): labels, IRIs and literals on the Knowledge screen', async ({
+    knowledge,
+  }) => {
     const encoded = (label: string) => `urn:anima:kg#${encodeURIComponent(label)}`;
     const files = [
       {
@@ -243,7 +286,13 @@ test.describe('markup in what a user imports stays text', () => {
         literal: MARKUP.script,
         text: `@prefix kg: <urn:anima:kg#> .\n<${encoded(MARKUP.svg)}> kg:says """${MARKUP.script}""" ; kg:is-a kg:Trap ; kg:has-part kg:Tail .\n`,
       },
-      { name: 'hostile.csv', statements: 1, label: MARKUP.script, literal: MARKUP.image, text: `subject,predicate,object\n"${MARKUP.script}",says,"${MARKUP.image.replaceAll('"', '""')}"\n` },
+      {
+        name: 'hostile.csv',
+        statements: 1,
+        label: MARKUP.script,
+        literal: MARKUP.image,
+        text: `subject,predicate,object\n"${MARKUP.script}",says,"${MARKUP.image.replaceAll('"', '""')}"\n`,
+      },
     ];
     await knowledge.open();
     for (const file of files) {
@@ -273,7 +322,10 @@ test.describe('markup in what a user imports stays text', () => {
     await watch.expectNothingRan();
   });
 
-  test('a character card (JSON and PNG) and a persona bundle: names, texts and tags on the Personas screen, and worn', async ({ shell, personas }) => {
+  test('a character card (JSON and PNG) and a persona bundle: names, texts and tags on the Personas screen, and worn', async ({
+    shell,
+    personas,
+  }) => {
     const cardJson = (name: string) =>
       JSON.stringify({
         spec: 'chara_card_v3',
@@ -299,9 +351,24 @@ test.describe('markup in what a user imports stays text', () => {
     const bundle = bundleFromCard(read(`Bundle ${MARKUP.script}`));
     if (!bundle.ok) throw new Error(`the test's bundle is not valid: ${JSON.stringify(bundle.error)}`);
     const imports = [
-      { fileName: 'hostile.card.json', name: `Card ${MARKUP.image}`, data: cardJson(`Card ${MARKUP.image}`), mimeType: 'application/json' },
-      { fileName: 'hostile.card.png', name: `Png ${MARKUP.svg}`, data: Buffer.from(writeCharacterCardPng(read(`Png ${MARKUP.svg}`))), mimeType: 'image/png' },
-      { fileName: 'hostile.persona.json', name: `Bundle ${MARKUP.script}`, data: bundleText(bundle.value), mimeType: 'application/json' },
+      {
+        fileName: 'hostile.card.json',
+        name: `Card ${MARKUP.image}`,
+        data: cardJson(`Card ${MARKUP.image}`),
+        mimeType: 'application/json',
+      },
+      {
+        fileName: 'hostile.card.png',
+        name: `Png ${MARKUP.svg}`,
+        data: Buffer.from(writeCharacterCardPng(read(`Png ${MARKUP.svg}`))),
+        mimeType: 'image/png',
+      },
+      {
+        fileName: 'hostile.persona.json',
+        name: `Bundle ${MARKUP.script}`,
+        data: bundleText(bundle.value),
+        mimeType: 'application/json',
+      },
     ];
     await personas.open();
     for (const file of imports) {
@@ -329,7 +396,9 @@ test.describe('markup in what a user imports stays text', () => {
     await expect(models.gguf.model('anima-tiny-7')).toContainText(fileName);
     await models.gguf.action('anima-tiny-7', 'Use this model').click();
     await settings.open();
-    await expect(settings.languageModel.ggufModelSelect.getByRole('option', { selected: true })).toContainText(fileName);
+    await expect(settings.languageModel.ggufModelSelect.getByRole('option', { selected: true })).toContainText(
+      fileName,
+    );
     await watch.expectNothingRan();
   });
 });
@@ -364,18 +433,27 @@ test('http_fetch in the browser follows a redirect within the allowed addresses,
   approvals,
   cycles,
 }) => {
-  const turtle = (response: ServerResponse, text: string) => response.writeHead(200, { 'content-type': 'text/turtle' }).end(text);
-  const elsewhere = await webServer((_path, response) => turtle(response, '<urn:anima:kg#Away> <urn:anima:kg#is-a> <urn:anima:kg#Spy> .\n'));
+  const turtle = (response: ServerResponse, text: string) =>
+    response.writeHead(200, { 'content-type': 'text/turtle' }).end(text);
+  const elsewhere = await webServer((_path, response) =>
+    turtle(response, '<urn:anima:kg#Away> <urn:anima:kg#is-a> <urn:anima:kg#Spy> .\n'),
+  );
   const allowed = await webServer((path, response) => {
     if (path === '/Hop') response.writeHead(303, { location: '/Dog' }).end();
     else if (path === '/Away') response.writeHead(302, { location: `${elsewhere.base}Dog` }).end();
-    else if (path === '/Dog') turtle(response, '<urn:anima:kg#Hop> <urn:anima:kg#has-part> <urn:anima:kg#Zorptail> .\n<urn:anima:kg#Hop> <urn:anima:kg#eats> <urn:anima:kg#Quibblebone> .\n');
+    else if (path === '/Dog')
+      turtle(
+        response,
+        '<urn:anima:kg#Hop> <urn:anima:kg#has-part> <urn:anima:kg#Zorptail> .\n<urn:anima:kg#Hop> <urn:anima:kg#eats> <urn:anima:kg#Quibblebone> .\n',
+      );
     else response.writeHead(404).end();
   });
   try {
     await new WebAccessSection(page).allow([allowed.base]);
     await knowledge.open();
-    const graph = ['Hop', 'Away'].map((name) => `<${allowed.base}${name}> <urn:anima:kg#is-a> <urn:anima:kg#Animal> .\n`).join('');
+    const graph = ['Hop', 'Away']
+      .map((name) => `<${allowed.base}${name}> <urn:anima:kg#is-a> <urn:anima:kg#Animal> .\n`)
+      .join('');
     await knowledge.importFile({ name: 'addresses.nt', mimeType: 'text/plain', buffer: Buffer.from(graph) });
     await expect(knowledge.importStatus).toContainText('Imported 2 statements');
 
@@ -383,7 +461,11 @@ test('http_fetch in the browser follows a redirect within the allowed addresses,
     // holds every fetch for approval; approved, it runs in the goal's next cycle.
     for (const [name, criteria, expected] of [
       ['Hop', 'zorptail quibblebone', `GET ${allowed.base}Hop: 2 facts`],
-      ['Away', 'spyglass', `GET ${allowed.base}Away: it redirects to ${elsewhere.base}Dog, not an address you allowed (nothing from there was read)`],
+      [
+        'Away',
+        'spyglass',
+        `GET ${allowed.base}Away: it redirects to ${elsewhere.base}Dog, not an address you allowed (nothing from there was read)`,
+      ],
     ] as const) {
       const description = `Learn about ${name}`;
       await shell.goTo('Goals');

@@ -13,13 +13,25 @@ const csv = (text: string) => ({ name: 'more.csv', mimeType: 'text/csv', buffer:
 /** A downloaded snapshot file, read whole. */
 async function downloaded(download: Download): Promise<SnapshotFile> {
   const name = download.suggestedFilename();
-  return { name, mimeType: name.endsWith('.gz') ? 'application/gzip' : 'application/json', buffer: await readFile(await download.path()) };
+  return {
+    name,
+    mimeType: name.endsWith('.gz') ? 'application/gzip' : 'application/json',
+    buffer: await readFile(await download.path()),
+  };
 }
 
 /** The JSON a snapshot's hash covers, as snapshot-file.ts writes it: every object's keys sorted. */
 function canonicalJson(value: unknown): string {
   const sorted = (item: unknown): unknown =>
-    Array.isArray(item) ? item.map(sorted) : typeof item === 'object' && item !== null ? Object.fromEntries(Object.keys(item).sort().map((key) => [key, sorted((item as Record<string, unknown>)[key])])) : item;
+    Array.isArray(item)
+      ? item.map(sorted)
+      : typeof item === 'object' && item !== null
+        ? Object.fromEntries(
+            Object.keys(item)
+              .sort()
+              .map((key) => [key, sorted((item as Record<string, unknown>)[key])]),
+          )
+        : item;
   return JSON.stringify(sorted(value));
 }
 
@@ -32,7 +44,12 @@ function rehashed(file: SnapshotFile, name: string, edit: (document: Record<stri
   return { name, mimeType: 'application/json', buffer: Buffer.from(`${JSON.stringify({ ...document, sha256 })}\n`) };
 }
 
-test('a new session opens in place of the old one on every screen, and the old one comes back with its own data', async ({ page, shell, knowledge, goals }) => {
+test('a new session opens in place of the old one on every screen, and the old one comes back with its own data', async ({
+  page,
+  shell,
+  knowledge,
+  goals,
+}) => {
   const sessions = new SessionsPage(page);
   await knowledge.open();
   const starterTriples = await knowledge.countOf('Triples');
@@ -105,7 +122,11 @@ test('exports a session as JSON that a fresh browser imports with its goals and 
   const file = await downloaded(await sessions.exportFile('Mars notes', 'JSON'));
   expect(file.name).toBe('mars-notes.anima.json');
   const document = JSON.parse(file.buffer.toString('utf8')) as { triples: unknown[] };
-  expect(document).toMatchObject({ format: 'anima-snapshot', version: 10, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+  expect(document).toMatchObject({
+    format: 'anima-snapshot',
+    version: 10,
+    sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+  });
 
   // Another browser profile: an empty IndexedDB.
   const elsewhere = await browser.newContext({ baseURL: new URL(page.url()).origin });
@@ -113,7 +134,12 @@ test('exports a session as JSON that a fresh browser imports with its goals and 
   await there.open();
   await there.chooseFile(file);
   const preview = there.preview(file.name);
-  await expect(preview.getByRole('definition')).toHaveText(['Mars notes', `2 cycles, 1 goal, ${document.triples.length.toLocaleString('en')} triples`, 'none', '10']);
+  await expect(preview.getByRole('definition')).toHaveText([
+    'Mars notes',
+    `2 cycles, 1 goal, ${document.triples.length.toLocaleString('en')} triples`,
+    'none',
+    '10',
+  ]);
   await there.importButton('Import').click();
   await expect(there.importStatus('Imported “Mars notes” from mars-notes.anima.json.')).toBeVisible();
   await there.expectDetail('Mars notes', 'Cycles', '2');
@@ -138,9 +164,13 @@ test('exports a session as JSON that a fresh browser imports with its goals and 
 
   await there.chooseFile(file);
   await there.importButton('Replace the one here').click();
-  await expect(there.preview(file.name).getByRole('group')).toContainText('Everything the session here holds now is lost');
+  await expect(there.preview(file.name).getByRole('group')).toContainText(
+    'Everything the session here holds now is lost',
+  );
   await there.importButton('Replace it').click();
-  await expect(there.importStatus('Imported “Mars notes” from mars-notes.anima.json.')).toBeVisible({ timeout: SESSION_OPEN_TIMEOUT_MS });
+  await expect(there.importStatus('Imported “Mars notes” from mars-notes.anima.json.')).toBeVisible({
+    timeout: SESSION_OPEN_TIMEOUT_MS,
+  });
   await expect(there.sessionList.getByRole('article')).toHaveCount(3);
   await elsewhere.close();
 });
@@ -151,11 +181,17 @@ test('refuses a tampered file with the SHA-256 message and changes nothing', asy
   const file = await downloaded(await sessions.exportFile('My session', 'JSON'));
   const text = file.buffer.toString('utf8');
   const at = text.indexOf('"name":"My session"') + '"name":"My s'.length;
-  const tampered = { ...file, name: 'tampered.anima.json', buffer: Buffer.from(`${text.slice(0, at)}E${text.slice(at + 1)}`) };
+  const tampered = {
+    ...file,
+    name: 'tampered.anima.json',
+    buffer: Buffer.from(`${text.slice(0, at)}E${text.slice(at + 1)}`),
+  };
 
   await sessions.chooseFile(tampered);
   await expect(sessions.importAlert).toContainText('tampered.anima.json cannot be imported; nothing changed:');
-  await expect(sessions.importAlert).toContainText('at sha256: the content does not match its SHA-256: the file was changed or damaged after it was exported');
+  await expect(sessions.importAlert).toContainText(
+    'at sha256: the content does not match its SHA-256: the file was changed or damaged after it was exported',
+  );
   await expect(sessions.preview(tampered.name)).toHaveCount(0);
   await expect(sessions.sessionList.getByRole('article')).toHaveCount(1);
   await page.reload();
@@ -169,7 +205,10 @@ test('exports gzipped, and the gzipped file imports', async ({ page }) => {
   const file = await downloaded(await sessions.exportFile('My session', 'Gzipped'));
   expect(file.name).toBe('my-session.anima.json.gz');
   expect([...file.buffer.subarray(0, 2)]).toEqual([0x1f, 0x8b]);
-  expect(JSON.parse(gunzipSync(file.buffer).toString('utf8'))).toMatchObject({ format: 'anima-snapshot', session: { name: 'My session' } });
+  expect(JSON.parse(gunzipSync(file.buffer).toString('utf8'))).toMatchObject({
+    format: 'anima-snapshot',
+    session: { name: 'My session' },
+  });
 
   await sessions.chooseFile(file);
   await sessions.importRegion.getByRole('textbox', { name: 'Name of the copy' }).fill('Unzipped');
@@ -178,7 +217,9 @@ test('exports gzipped, and the gzipped file imports', async ({ page }) => {
   await sessions.expectDetail('Unzipped', 'Cycles', '0');
 });
 
-test('deletes a session after asking; deleting the open one says which opens instead, and opens it', async ({ page }) => {
+test('deletes a session after asking; deleting the open one says which opens instead, and opens it', async ({
+  page,
+}) => {
   const sessions = new SessionsPage(page);
   await sessions.open();
   await sessions.create('Old notes');
@@ -195,20 +236,26 @@ test('deletes a session after asking; deleting the open one says which opens ins
   await sessions.action('My session', 'Delete').click();
   await expect(sessions.deleteQuestion('My session')).toContainText('It is open now: “Next notes” opens instead.');
   await sessions.deleteQuestion('My session').getByRole('button', { name: 'Delete the session' }).click();
-  await expect(sessions.listStatus('Deleted “My session”. “Next notes” is open now.')).toBeVisible({ timeout: SESSION_OPEN_TIMEOUT_MS });
+  await expect(sessions.listStatus('Deleted “My session”. “Next notes” is open now.')).toBeVisible({
+    timeout: SESSION_OPEN_TIMEOUT_MS,
+  });
   await expect(sessions.openSessionName).toContainText('Next notes');
   await expect(sessions.session('Next notes').getByText('Open now')).toBeVisible();
   await expect(sessions.sessionList.getByRole('article')).toHaveCount(1);
 });
 
-test('a second tab lists the sessions read-only: it can export and check them, but not change them', async ({ page, context }) => {
+test('a second tab lists the sessions read-only: it can export and check them, but not change them', async ({
+  page,
+  context,
+}) => {
   const sessions = new SessionsPage(page);
   await sessions.open();
   const second = new SessionsPage(await context.newPage());
   await second.open();
   await expect(second.listRegion).toContainText('only that tab can change sessions');
   await expect(second.createButton).toBeDisabled();
-  for (const label of ['Rename', 'Duplicate', 'Delete'] as const) await expect(second.action('My session', label)).toBeDisabled();
+  for (const label of ['Rename', 'Duplicate', 'Delete'] as const)
+    await expect(second.action('My session', label)).toBeDisabled();
   await second.action('My session', 'Check').click();
   await expect(second.cardStatus('My session', 'Whole: no problems found.')).toBeVisible();
   const file = await downloaded(await second.exportFile('My session', 'JSON'));

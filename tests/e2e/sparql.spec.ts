@@ -38,7 +38,10 @@ test.afterAll(async () => {
 });
 
 function endpointUrl(): string {
-  if (!virtuoso) throw new Error(`Virtuoso did not start: ${startProblem instanceof Error ? startProblem.message : String(startProblem)}`);
+  if (!virtuoso)
+    throw new Error(
+      `Virtuoso did not start: ${startProblem instanceof Error ? startProblem.message : String(startProblem)}`,
+    );
   return virtuoso.url;
 }
 
@@ -47,7 +50,9 @@ test.describe('SPARQL endpoints in the browser', () => {
     await knowledge.open();
   });
 
-  test('an endpoint that allows the page by CORS answers a check; one that does not is refused in words', async ({ page }) => {
+  test('an endpoint that allows the page by CORS answers a check; one that does not is refused in words', async ({
+    page,
+  }) => {
     const panel = page.getByRole('region', { name: 'SPARQL endpoints' });
     const form = panel.getByRole('form', { name: 'Add an endpoint' });
     await form.getByLabel('Name').fill('wordnet');
@@ -74,19 +79,27 @@ test.describe('SPARQL endpoints in the browser', () => {
     await expect(panel.getByRole('button', { name: 'Check wordnet' })).toBeVisible();
 
     const dog = `${SYNSET_BASE}02084071-n`;
-    await knowledge.importFile({ name: 'dog.nt', mimeType: 'application/n-triples', buffer: Buffer.from(`<${dog}> <http://www.w3.org/2000/01/rdf-schema#label> "dog"@en .\n`) });
+    await knowledge.importFile({
+      name: 'dog.nt',
+      mimeType: 'application/n-triples',
+      buffer: Buffer.from(`<${dog}> <http://www.w3.org/2000/01/rdf-schema#label> "dog"@en .\n`),
+    });
     await expect(knowledge.importStatus).toHaveText(/^Imported 1 statement:/);
     const before = await knowledge.countOf('Triples');
     await knowledge.openSymbol('02084071-n');
 
     const bringIn = knowledge.symbolDetails.getByRole('region', { name: 'Bring in from an endpoint' });
     await bringIn.getByRole('button', { name: 'Bring in from wordnet…' }).click();
-    await expect(bringIn.getByRole('status')).toHaveText(/^(\d+) triples lie within 1 step at wordnet \(1 queries\)\.$/);
+    await expect(bringIn.getByRole('status')).toHaveText(
+      /^(\d+) triples lie within 1 step at wordnet \(1 queries\)\.$/,
+    );
     const count = Number(/^(\d+)/.exec((await bringIn.getByRole('status').textContent()) ?? '')![1]);
     expect(await knowledge.countOf('Triples')).toBe(before);
 
     await bringIn.getByRole('button', { name: `Bring in ${count} triples` }).click();
-    await expect(bringIn.getByRole('status')).toHaveText(`Brought in ${count} triples from wordnet: ${count - 1} new, 0 raised in confidence.`);
+    await expect(bringIn.getByRole('status')).toHaveText(
+      `Brought in ${count} triples from wordnet: ${count - 1} new, 0 raised in confidence.`,
+    );
     await expect.poll(() => knowledge.countOf('Triples')).toBe(before + count - 1);
   });
 });

@@ -4,7 +4,10 @@ import { expect, test } from './fixtures.ts';
 /** WordNet's canines and planets as an RDFS class hierarchy with instances (see tests/fixtures/public/README.md). */
 const RDFS_FILE = new URL('../fixtures/public/wordnet-canine-planet.rdfs.ttl', import.meta.url);
 
-test('a user imports RDFS beside the starter graph, and is-a, the rules and the names all understand it', async ({ context, knowledge }) => {
+test('a user imports RDFS beside the starter graph, and is-a, the rules and the names all understand it', async ({
+  context,
+  knowledge,
+}) => {
   await knowledge.open();
   await knowledge.importFile({ name: 'wordnet.ttl', mimeType: 'text/turtle', buffer: await readFile(RDFS_FILE) });
   // rdf:type and rdfs:subClassOf join is-a; WordNet's dog is told apart from the starter graph's Dog by its parent.
@@ -26,5 +29,7 @@ test('a user imports RDFS beside the starter graph, and is-a, the rules and the 
   await expect(knowledge.symbolDetails.getByLabel('IRI')).toHaveText('http://wordnet-rdf.princeton.edu/id/02084071-n');
   await knowledge.symbolDetails.getByRole('button', { name: 'Copy IRI' }).click();
   await expect(knowledge.symbolDetails.getByRole('status')).toHaveText('Copied the IRI.');
-  expect(await knowledge.page.evaluate(() => navigator.clipboard.readText())).toBe('http://wordnet-rdf.princeton.edu/id/02084071-n');
+  expect(await knowledge.page.evaluate(() => navigator.clipboard.readText())).toBe(
+    'http://wordnet-rdf.princeton.edu/id/02084071-n',
+  );
 });

@@ -8,7 +8,14 @@ const SMALL_QUOTA_BYTES = 48 * 2 ** 20;
 const LARGE_QUOTA_BYTES = 2 * 2 ** 30;
 
 test.describe('storage', () => {
-  test('on a full storage a run pauses after the last stored cycle and an import stores nothing; with room again, the run goes on', async ({ page, baseURL, goals, cycles, knowledge, settings }) => {
+  test('on a full storage a run pauses after the last stored cycle and an import stores nothing; with room again, the run goes on', async ({
+    page,
+    baseURL,
+    goals,
+    cycles,
+    knowledge,
+    settings,
+  }) => {
     const device = new DeviceStorage(page, new URL(baseURL!).origin);
     await device.setQuota(SMALL_QUOTA_BYTES);
     await goals.open();
@@ -45,7 +52,11 @@ test.describe('storage', () => {
     // An import that does not fit is refused whole: the counts after a reload are the stored ones.
     await knowledge.open();
     const triplesBefore = await knowledge.countOf('Triples');
-    await knowledge.importFile({ name: 'aliens.csv', mimeType: 'text/csv', buffer: Buffer.from('Zorblax,is-a,Alien\nAlien,is-a,Creature\n') });
+    await knowledge.importFile({
+      name: 'aliens.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('Zorblax,is-a,Alien\nAlien,is-a,Creature\n'),
+    });
     await expect(knowledge.importAlert).toHaveText(
       '“aliens.csv” was not imported: storage is full, and nothing of it was kept. Free space (delete a model or a session) or allow more storage, then try again.',
     );
@@ -63,7 +74,10 @@ test.describe('storage', () => {
     await expect(cycles.entries()).toHaveCount(3);
   });
 
-  test('the Settings screen shows how much is stored, and asks the browser to keep the data, saying truthfully what it answered', async ({ page, settings }) => {
+  test('the Settings screen shows how much is stored, and asks the browser to keep the data, saying truthfully what it answered', async ({
+    page,
+    settings,
+  }) => {
     const panel = new StoragePanel(page);
     await settings.open();
     await expect(panel.usage).toHaveText(/^[\d.,]+ (MB|GB) of [\d.,]+ (MB|GB) used \((under 1|\d+)%\)$/);
@@ -72,9 +86,13 @@ test.describe('storage', () => {
       await expect(panel.persistence).toHaveText(/^Persistent:/);
       return;
     }
-    await expect(panel.persistence).toHaveText(/^Not persistent: the browser may clear Anima's data .* An exported session snapshot is a copy that survives that\.$/);
+    await expect(panel.persistence).toHaveText(
+      /^Not persistent: the browser may clear Anima's data .* An exported session snapshot is a copy that survives that\.$/,
+    );
     await panel.keepDataButton.click();
     await expect(panel.persistence).not.toHaveText(/^Not persistent/);
-    await expect(panel.persistence).toHaveText((await isPersisted()) ? /^Persistent:/ : /^The browser said no: the browser may clear Anima's data/);
+    await expect(panel.persistence).toHaveText(
+      (await isPersisted()) ? /^Persistent:/ : /^The browser said no: the browser may clear Anima's data/,
+    );
   });
 });

@@ -9,7 +9,10 @@ const csv = (text: string) => ({ name: 'more.csv', mimeType: 'text/csv', buffer:
 /** Taking over waits for the browser to end the closed tab's worker, which releases its lock. */
 const TAKE_OVER_TIMEOUT_MS = 20_000;
 
-test("a second tab shows the session read-only and follows the first tab's changes live, then takes over when the first closes", async ({ context, knowledge }) => {
+test("a second tab shows the session read-only and follows the first tab's changes live, then takes over when the first closes", async ({
+  context,
+  knowledge,
+}) => {
   await knowledge.open();
   const second = new KnowledgePage(await context.newPage());
   const secondShell = new AppShell(second.page);
@@ -36,7 +39,12 @@ test("a second tab shows the session read-only and follows the first tab's chang
   expect(await second.countOf('Triples')).toBe(before + 2);
 });
 
-test("a second tab lists the first tab's cycles as they run, and runs cycles itself once the first closes", async ({ context, shell, psyche, goals }) => {
+test("a second tab lists the first tab's cycles as they run, and runs cycles itself once the first closes", async ({
+  context,
+  shell,
+  psyche,
+  goals,
+}) => {
   // A psyche that never asks: the goal stays active for every cycle of both runs.
   await psyche.open();
   await psyche.importToml(NEVER_ASK);

@@ -10,7 +10,9 @@ import { pretendDownloaded, pretendPartlyDownloaded } from './page-models/models
 const SMOL_F32 = 'SmolLM2-360M-Instruct-q4f32_1-MLC';
 const SMOL_F16 = 'SmolLM2-360M-Instruct-q4f16_1-MLC';
 
-test('the Models screen finds the adapter without shader-f16, offers f32 models only, and shows the others with the reason', async ({ models }) => {
+test('the Models screen finds the adapter without shader-f16, offers f32 models only, and shows the others with the reason', async ({
+  models,
+}) => {
   await models.open();
   await expect(models.gpuRegion).toContainText('WebGPU found a GPU');
   await expect(models.gpuDetail('Adapter')).not.toHaveText(/^Adapter\s*$/);
@@ -25,7 +27,8 @@ test('the Models screen finds the adapter without shader-f16, offers f32 models 
   await expect(weights.filter({ hasText: 'f16' })).toHaveCount(0);
   const recommended = models.runnableList.getByRole('article').filter({ hasText: 'Recommended' });
   await expect(recommended.first()).toBeVisible();
-  for (const card of await recommended.all()) await expect(card.getByRole('group', { name: 'Weights', exact: true })).toContainText('f32');
+  for (const card of await recommended.all())
+    await expect(card.getByRole('group', { name: 'Weights', exact: true })).toContainText('f32');
   await expect(models.listRegion.getByText('Downloaded', { exact: true })).toHaveCount(0);
   await expect(models.action(SMOL_F32, 'Use this model')).toHaveCount(0);
 
@@ -33,11 +36,16 @@ test('the Models screen finds the adapter without shader-f16, offers f32 models 
   await expect(toggle).toHaveText(/^Show \d+ models this GPU cannot run$/);
   await toggle.click();
   await expect(toggle).toHaveText(/^Hide \d+ models this GPU cannot run$/);
-  await expect(models.model(SMOL_F16)).toContainText('Cannot run here: its f16 weights need shader-f16, which this GPU lacks.');
+  await expect(models.model(SMOL_F16)).toContainText(
+    'Cannot run here: its f16 weights need shader-f16, which this GPU lacks.',
+  );
   await expect(models.hiddenList.getByRole('button')).toHaveCount(0);
 });
 
-test('without a network a download fails with a clear message, nothing is marked downloaded, and Repair deletes what it left, offline', async ({ context, models }) => {
+test('without a network a download fails with a clear message, nothing is marked downloaded, and Repair deletes what it left, offline', async ({
+  context,
+  models,
+}) => {
   await models.open();
   // Cut only now: listing the models has loaded WebLLM's code.
   await expect(models.action(SMOL_F32, 'Download')).toBeVisible();
@@ -45,7 +53,9 @@ test('without a network a download fails with a clear message, nothing is marked
 
   await models.action(SMOL_F32, 'Download').click();
   await expect(models.alert(SMOL_F32)).toContainText('SmolLM2 360M was not downloaded:', { timeout: 30_000 });
-  await expect(models.alert(SMOL_F32)).toContainText('the network cannot be reached. Connect once to download it; after that it runs offline');
+  await expect(models.alert(SMOL_F32)).toContainText(
+    'the network cannot be reached. Connect once to download it; after that it runs offline',
+  );
   await expect(models.action(SMOL_F32, 'Try again')).toBeVisible();
   await expect(models.action(SMOL_F32, 'Repair')).toBeVisible();
   await expect(models.model(SMOL_F32)).toContainText('Not downloaded');
@@ -57,16 +67,29 @@ test('without a network a download fails with a clear message, nothing is marked
   // Repair deletes what a broken download left, offline too; other models' files stay.
   await models.page.evaluate(async (id) => {
     const cache = await caches.open('webllm/model');
-    await cache.put(`https://huggingface.co/mlc-ai/${id}/resolve/main/params_shard_0.bin`, new Response(new Uint8Array(8)));
-    await cache.put('https://huggingface.co/mlc-ai/Qwen2.5-0.5B-Instruct-q4f32_1-MLC/resolve/main/params_shard_0.bin', new Response(new Uint8Array(8)));
+    await cache.put(
+      `https://huggingface.co/mlc-ai/${id}/resolve/main/params_shard_0.bin`,
+      new Response(new Uint8Array(8)),
+    );
+    await cache.put(
+      'https://huggingface.co/mlc-ai/Qwen2.5-0.5B-Instruct-q4f32_1-MLC/resolve/main/params_shard_0.bin',
+      new Response(new Uint8Array(8)),
+    );
   }, SMOL_F32);
   await models.action(SMOL_F32, 'Repair').click();
-  await expect(models.model(SMOL_F32).getByRole('status')).toHaveText('Deleted what was fetched of SmolLM2 360M: a new download starts clean.');
-  const left = await models.page.evaluate(async () => (await (await caches.open('webllm/model')).keys()).map((request) => new URL(request.url).pathname));
+  await expect(models.model(SMOL_F32).getByRole('status')).toHaveText(
+    'Deleted what was fetched of SmolLM2 360M: a new download starts clean.',
+  );
+  const left = await models.page.evaluate(async () =>
+    (await (await caches.open('webllm/model')).keys()).map((request) => new URL(request.url).pathname),
+  );
   expect(left).toEqual(['/mlc-ai/Qwen2.5-0.5B-Instruct-q4f32_1-MLC/resolve/main/params_shard_0.bin']);
 });
 
-test('a download that stopped before a reload shows as partly downloaded, with Try again and Repair; Repair deletes what it left', async ({ page, models }) => {
+test('a download that stopped before a reload shows as partly downloaded, with Try again and Repair; Repair deletes what it left', async ({
+  page,
+  models,
+}) => {
   const QWEN_F32 = 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC';
   await models.open();
   await pretendPartlyDownloaded(page, SMOL_F32);
@@ -79,7 +102,9 @@ test('a download that stopped before a reload shows as partly downloaded, with T
   await expect(models.action(SMOL_F32, 'Download')).toHaveCount(0);
   await expect(models.action(SMOL_F32, 'Use this model')).toHaveCount(0);
   await models.action(SMOL_F32, 'Repair').click();
-  await expect(card.getByRole('status')).toHaveText('Deleted what was fetched of SmolLM2 360M: a new download starts clean.');
+  await expect(card.getByRole('status')).toHaveText(
+    'Deleted what was fetched of SmolLM2 360M: a new download starts clean.',
+  );
   await expect(card.getByText('Not downloaded', { exact: true })).toBeVisible();
   await expect(models.action(SMOL_F32, 'Download')).toBeFocused();
   await expect(models.action(SMOL_F32, 'Repair')).toHaveCount(0);
@@ -92,7 +117,10 @@ test('a download that stopped before a reload shows as partly downloaded, with T
   await expect(models.action(SMOL_F32, 'Download')).toBeVisible();
 });
 
-test("Settings' WebLLM choice says no model is downloaded yet and links to the Models screen", async ({ shell, settings }) => {
+test("Settings' WebLLM choice says no model is downloaded yet and links to the Models screen", async ({
+  shell,
+  settings,
+}) => {
   await settings.open();
   const model = settings.languageModel;
   await model.provider("WebLLM (on this device's GPU)").check();
@@ -114,7 +142,13 @@ test.describe('on a phone', () => {
   });
 });
 
-test('a downloaded model is used for runs, keeping the other settings, shows in Settings, and is deleted after a question', async ({ page, shell, models, settings, goals }) => {
+test('a downloaded model is used for runs, keeping the other settings, shows in Settings, and is deleted after a question', async ({
+  page,
+  shell,
+  models,
+  settings,
+  goals,
+}) => {
   const model = settings.languageModel;
   await settings.open();
   await model.saveEndpoint({ baseUrl: 'http://127.0.0.1:9/v1', model: 'tiny-test', limits: { Requests: 3 } });
@@ -126,7 +160,9 @@ test('a downloaded model is used for runs, keeping the other settings, shows in 
   await expect(card.getByText('Downloaded', { exact: true })).toBeVisible();
   await expect(models.action(SMOL_F32, 'Download')).toHaveCount(0);
   await models.action(SMOL_F32, 'Use this model').click();
-  await expect(card.getByRole('status')).toHaveText('Runs now bind SmolLM2 360M (WebLLM). Your limits and other settings stay as they were.');
+  await expect(card.getByRole('status')).toHaveText(
+    'Runs now bind SmolLM2 360M (WebLLM). Your limits and other settings stay as they were.',
+  );
   await expect(card.getByText('In use', { exact: true })).toBeVisible();
   await expect(models.action(SMOL_F32, 'Use this model')).toHaveCount(0);
   await expect(models.action(SMOL_F32, 'Delete')).toBeFocused();
@@ -144,7 +180,9 @@ test('a downloaded model is used for runs, keeping the other settings, shows in 
   // Deleting asks first (Escape keeps it), and says what runs do without the model.
   await shell.goTo('Models');
   await models.action(SMOL_F32, 'Delete').click();
-  await expect(card.getByRole('group', { name: /^Delete SmolLM2 360M/ })).toContainText('Runs bind it: until it is downloaded again, or you choose another, they use the symbolic engine alone.');
+  await expect(card.getByRole('group', { name: /^Delete SmolLM2 360M/ })).toContainText(
+    'Runs bind it: until it is downloaded again, or you choose another, they use the symbolic engine alone.',
+  );
   await expect(models.action(SMOL_F32, 'Delete the model')).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(models.action(SMOL_F32, 'Delete')).toBeFocused();
@@ -161,7 +199,13 @@ test('a downloaded model is used for runs, keeping the other settings, shows in 
   await expect(model.region).toContainText('until the chosen one is downloaded, runs use the symbolic engine alone');
 });
 
-test('a model not in the list is added by address, fetched from there, used for runs, kept after a reload, and removed with its files after a question', async ({ context, page, shell, models, settings }) => {
+test('a model not in the list is added by address, fetched from there, used for runs, kept after a reload, and removed with its files after a question', async ({
+  context,
+  page,
+  shell,
+  models,
+  settings,
+}) => {
   const TINY = 'Tiny-Chat-q4f32_1-MLC';
   const weights = `https://models.example/${TINY}`;
   const library = 'https://models.example/libs/tiny-q4f32_1-webgpu.wasm';
@@ -181,7 +225,11 @@ test('a model not in the list is added by address, fetched from there, used for 
   await expect(form.region).toContainText("Built for WebLLM 0.2.86's runtime, as the libraries of its own models are.");
 
   // Each problem shows beside its field; nothing is added.
-  await form.add({ 'Model id': 'a model', 'Weights address': weights, 'Model library address (.wasm)': 'https://models.example/libs/tiny.js' });
+  await form.add({
+    'Model id': 'a model',
+    'Weights address': weights,
+    'Model library address (.wasm)': 'https://models.example/libs/tiny.js',
+  });
   await expect(form.alert()).toHaveText('The model was not added:');
   // Focus goes to the first field with a problem.
   await expect(form.field('Model id')).toBeFocused();
@@ -189,11 +237,19 @@ test('a model not in the list is added by address, fetched from there, used for 
   await expect(form.region).toContainText('the model library is a .wasm file compiled for these weights');
   await expect(form.region).toContainText('give the GPU memory it needs, in MB');
   await expect(form.field('Model id')).toHaveAttribute('aria-invalid', 'true');
-  await form.add({ 'Model id': 'SmolLM2-360M-Instruct-q4f32_1-MLC', 'Model library address (.wasm)': library, 'GPU memory needed (MB)': '300' });
-  await expect(form.region).toContainText("SmolLM2-360M-Instruct-q4f32_1-MLC is one of WebLLM's own models: it is already in the list");
+  await form.add({
+    'Model id': 'SmolLM2-360M-Instruct-q4f32_1-MLC',
+    'Model library address (.wasm)': library,
+    'GPU memory needed (MB)': '300',
+  });
+  await expect(form.region).toContainText(
+    "SmolLM2-360M-Instruct-q4f32_1-MLC is one of WebLLM's own models: it is already in the list",
+  );
 
   await form.add({ 'Model id': TINY, 'Name (optional)': 'Tiny Chat', 'Context window (tokens)': '2048' });
-  await expect(form.status).toHaveText(`Added Tiny Chat (${TINY}) to the list. Download it to run it: nothing is fetched before.`);
+  await expect(form.status).toHaveText(
+    `Added Tiny Chat (${TINY}) to the list. Download it to run it: nothing is fetched before.`,
+  );
   await expect(form.openButton).toBeFocused();
   expect(asked).toEqual([]);
   const card = models.model(TINY);
@@ -206,25 +262,35 @@ test('a model not in the list is added by address, fetched from there, used for 
 
   // A download goes to the model's own address, and says it failed.
   await models.action(TINY, 'Download').click();
-  await expect(models.alert(TINY)).toContainText(`Tiny Chat was not downloaded: could not download ${TINY}: the weights' configuration at ${weights}/resolve/main/mlc-chat-config.json answered 404`, { timeout: 30_000 });
+  await expect(models.alert(TINY)).toContainText(
+    `Tiny Chat was not downloaded: could not download ${TINY}: the weights' configuration at ${weights}/resolve/main/mlc-chat-config.json answered 404`,
+    { timeout: 30_000 },
+  );
   expect(asked[0]).toBe(`${weights}/resolve/main/mlc-chat-config.json`);
   await expect(card.getByText('Not downloaded', { exact: true })).toBeVisible();
 
   // Kept on this device: still listed after a reload. Downloaded (played here), it is chosen for runs.
   await pretendDownloaded(page, TINY, weights);
   await pretendDownloaded(page, 'SmolLM2-360M-Instruct-q4f32_1-MLC');
-  await page.evaluate(async (url) => (await caches.open('webllm/wasm')).put(url, new Response(new Uint8Array(8))), library);
+  await page.evaluate(
+    async (url) => (await caches.open('webllm/wasm')).put(url, new Response(new Uint8Array(8))),
+    library,
+  );
   await page.reload();
   await expect(card.getByText('Downloaded', { exact: true })).toBeVisible({ timeout: 45_000 });
   await models.action(TINY, 'Use this model').click();
-  await expect(card.getByRole('status')).toHaveText('Runs now bind Tiny Chat (WebLLM). Your limits and other settings stay as they were.');
+  await expect(card.getByRole('status')).toHaveText(
+    'Runs now bind Tiny Chat (WebLLM). Your limits and other settings stay as they were.',
+  );
   await shell.goTo('Settings');
   await expect(settings.languageModel.webllmModelSelect).toHaveValue(TINY);
 
   // Removing asks first, says runs bind it, and deletes its files but no other model's.
   await shell.goTo('Models');
   await models.action(TINY, 'Remove from list').click();
-  await expect(card.getByRole('group', { name: /^Remove Tiny Chat/ })).toContainText('Runs bind it: until you add it again or choose another, they use the symbolic engine alone.');
+  await expect(card.getByRole('group', { name: /^Remove Tiny Chat/ })).toContainText(
+    'Runs bind it: until you add it again or choose another, they use the symbolic engine alone.',
+  );
   await expect(models.action(TINY, 'Remove the model')).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(models.action(TINY, 'Remove from list')).toBeFocused();
@@ -232,10 +298,16 @@ test('a model not in the list is added by address, fetched from there, used for 
   await models.action(TINY, 'Remove the model').click();
   await expect(card).toHaveCount(0);
   // Its card is gone: the list says what happened, and takes the focus.
-  await expect(models.listRegion.getByRole('status').first()).toHaveText(`Removed Tiny Chat (${TINY}) and its files from this device.`);
+  await expect(models.listRegion.getByRole('status').first()).toHaveText(
+    `Removed Tiny Chat (${TINY}) and its files from this device.`,
+  );
   await expect(models.listRegion.getByRole('heading', { name: 'WebLLM models', exact: true })).toBeFocused();
-  const left = await page.evaluate(async () => (await (await caches.open('webllm/model')).keys()).map((request) => request.url));
-  expect(left.every((url) => url.startsWith('https://huggingface.co/mlc-ai/SmolLM2-360M-Instruct-q4f32_1-MLC/'))).toBe(true);
+  const left = await page.evaluate(async () =>
+    (await (await caches.open('webllm/model')).keys()).map((request) => request.url),
+  );
+  expect(left.every((url) => url.startsWith('https://huggingface.co/mlc-ai/SmolLM2-360M-Instruct-q4f32_1-MLC/'))).toBe(
+    true,
+  );
   expect(left).toHaveLength(2);
   // Its library went too: no other model uses it.
   expect(await page.evaluate(async () => (await (await caches.open('webllm/wasm')).keys()).length)).toBe(0);

@@ -6,22 +6,38 @@ import { expect, test, userAsks } from './fixtures.ts';
  */
 
 test('a GBNF grammar holds a raw completion to its language', async ({ inference }) => {
-  const object = await inference.call.complete({ prompt: 'Answer:', maxTokens: 24, grammar: 'root ::= "{\\"n\\":" [0-9] [0-9]? "}"' });
+  const object = await inference.call.complete({
+    prompt: 'Answer:',
+    maxTokens: 24,
+    grammar: 'root ::= "{\\"n\\":" [0-9] [0-9]? "}"',
+  });
   expect(object.text).toMatch(/^\{"n":\d{1,2}\}$/);
   expect(object.finishReason).toBe('stop');
 
-  const word = await inference.call.complete({ prompt: 'Pick one:', maxTokens: 24, grammar: 'root ::= ("yes" | "no" | "maybe") "."' });
+  const word = await inference.call.complete({
+    prompt: 'Pick one:',
+    maxTokens: 24,
+    grammar: 'root ::= ("yes" | "no" | "maybe") "."',
+  });
   expect(word.text).toMatch(/^(yes|no|maybe)\.$/);
 });
 
 test('a JSON schema holds a chat answer to its shape', async ({ inference }) => {
   const schema = {
     type: 'object',
-    properties: { color: { type: 'string', enum: ['red', 'green', 'blue'] }, count: { type: 'integer', minimum: 0, maximum: 99 } },
+    properties: {
+      color: { type: 'string', enum: ['red', 'green', 'blue'] },
+      count: { type: 'integer', minimum: 0, maximum: 99 },
+    },
     required: ['color', 'count'],
     additionalProperties: false,
   };
-  const completion = await inference.call.chat(userAsks('Pick a color and a count', { max_tokens: 64, response_format: { type: 'json_object', schema: JSON.stringify(schema) } }));
+  const completion = await inference.call.chat(
+    userAsks('Pick a color and a count', {
+      max_tokens: 64,
+      response_format: { type: 'json_object', schema: JSON.stringify(schema) },
+    }),
+  );
   expect(completion.choices[0]?.finish_reason).toBe('stop');
   const answer = JSON.parse(completion.choices[0]?.message.content ?? '') as Record<string, unknown>;
   expect(Object.keys(answer).sort()).toEqual(['color', 'count']);
@@ -46,7 +62,9 @@ test('structuredCall through engineProvider returns a typed value at the first a
 // A re-ask carries the answers and their problems, so the prompt grows by about 150 tokens an
 // attempt: within the tiny model's 256-token context, two attempts fit and three do not.
 for (const retries of [0, 1]) {
-  test(`an answer the schema allows but the refinement refuses ends in invalid_output after ${retries + 1} attempt(s) (retries ${retries})`, async ({ inference }) => {
+  test(`an answer the schema allows but the refinement refuses ends in invalid_output after ${retries + 1} attempt(s) (retries ${retries})`, async ({
+    inference,
+  }) => {
     const outcome = await inference.call.structured('impossible', { prompt: 'What is it?', retries, maxTokens: 32 });
     if (outcome.ok) throw new Error(`expected a bottleneck, got ${JSON.stringify(outcome.value)}`);
     expect(outcome.bottleneck.kind).toBe('invalid_output');

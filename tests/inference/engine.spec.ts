@@ -14,7 +14,9 @@ function chatMl(content: string): string {
   return `<|im_start|>user\n${content}<|im_end|>\n<|im_start|>assistant\n`;
 }
 
-test('counts a prompt in tokens exactly as the tiny vocabulary predicts, bare and in the chat template', async ({ inference }) => {
+test('counts a prompt in tokens exactly as the tiny vocabulary predicts, bare and in the chat template', async ({
+  inference,
+}) => {
   for (const prompt of PROMPTS) {
     // One more than the pieces: the model adds its BOS token.
     const bare = await inference.call.complete({ prompt, maxTokens: 1 });
@@ -24,7 +26,9 @@ test('counts a prompt in tokens exactly as the tiny vocabulary predicts, bare an
   }
 });
 
-test('decodes greedily by default: the same 32 tokens twice, and the same again when streamed', async ({ inference }) => {
+test('decodes greedily by default: the same 32 tokens twice, and the same again when streamed', async ({
+  inference,
+}) => {
   const request = userAsks('Tell me a story', { max_tokens: 32 });
   const first = await inference.call.chat(request);
   expect(first.usage?.completion_tokens).toBe(32);
@@ -44,14 +48,18 @@ test('decodes greedily by default: the same 32 tokens twice, and the same again 
   expect(chunks.at(-1)).toEqual({ choices: [], usage: first.usage });
 });
 
-test('an interrupt mid-stream ends the stream with an AbortError, and the engine answers the next request', async ({ inference }) => {
+test('an interrupt mid-stream ends the stream with an AbortError, and the engine answers the next request', async ({
+  inference,
+}) => {
   const outcome = await inference.call.interruptMidStream(userAsks('Hello', { max_tokens: 32 }));
   expect(outcome.interrupted.name).toBe('AbortError');
   expect(outcome.chunksBeforeInterrupt).toBe(1);
   expect(outcome.after.usage?.completion_tokens).toBe(32);
 });
 
-test('a call cancelled mid-stream through engineProvider throws an AbortError, and the next call answers', async ({ inference }) => {
+test('a call cancelled mid-stream through engineProvider throws an AbortError, and the next call answers', async ({
+  inference,
+}) => {
   const outcome = await inference.call.abortMidStream({ prompt: 'Hello', maxTokens: 32 });
   expect(outcome.aborted.name).toBe('AbortError');
   expect(outcome.piecesBeforeAbort).toBe(1);
@@ -59,7 +67,9 @@ test('a call cancelled mid-stream through engineProvider throws an AbortError, a
   expect(outcome.after.text.length).toBeGreaterThan(0);
 });
 
-test('unloading the model ends a request in flight with an AbortError, and its engine then says the model is gone', async ({ inference }) => {
+test('unloading the model ends a request in flight with an AbortError, and its engine then says the model is gone', async ({
+  inference,
+}) => {
   const outcome = await inference.call.unloadMidRequest(userAsks('Hello', { max_tokens: 200 }));
   expect(outcome.inFlight.name).toBe('AbortError');
   expect(outcome.afterUnload).toContain('no longer loaded');

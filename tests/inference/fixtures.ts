@@ -20,7 +20,11 @@ export function userAsks(content: string, options: Omit<EngineRequest, 'messages
   return { messages: [{ role: 'user', content }], ...options };
 }
 
-type HarnessCall = { [Name in keyof InferenceHarness]: InferenceHarness[Name] extends (...parameters: infer P) => infer R ? (...parameters: P) => Promise<Awaited<R>> : never };
+type HarnessCall = {
+  [Name in keyof InferenceHarness]: InferenceHarness[Name] extends (...parameters: infer P) => infer R
+    ? (...parameters: P) => Promise<Awaited<R>>
+    : never;
+};
 
 /**
  * The harness page (tests/inference/harness.ts): each of its functions, called in the page with
@@ -36,9 +40,16 @@ export class InferencePage {
 
   /** Calls `window.inference[name](...parameters)` in the page. */
   readonly call = new Proxy({} as HarnessCall, {
-    get: (_target, name: string) =>
+    get:
+      (_target, name: string) =>
       (...parameters: unknown[]) =>
-        this.page.evaluate(([functionName, values]) => (window.inference as unknown as Record<string, (...values: unknown[]) => unknown>)[functionName]!(...values), [name, parameters] as const),
+        this.page.evaluate(
+          ([functionName, values]) =>
+            (window.inference as unknown as Record<string, (...values: unknown[]) => unknown>)[functionName]!(
+              ...values,
+            ),
+          [name, parameters] as const,
+        ),
   });
 }
 

@@ -5,14 +5,22 @@ import { expect, test, tinyModel } from './fixtures.ts';
 const PLACES = [
   { place: 'on the page', isWorker: false, withoutCreateWritable: false },
   { place: 'in a worker', isWorker: true, withoutCreateWritable: false },
-  { place: 'in a worker without createWritable (a sync access handle writes)', isWorker: true, withoutCreateWritable: true },
+  {
+    place: 'in a worker without createWritable (a sync access handle writes)',
+    isWorker: true,
+    withoutCreateWritable: true,
+  },
 ];
 
 for (const { place, isWorker, withoutCreateWritable } of PLACES) {
-  test(`${place}: stores a model in the private file system with progress, reads it back, loads it once, answers, and removes it`, async ({ inference }) => {
+  test(`${place}: stores a model in the private file system with progress, reads it back, loads it once, answers, and removes it`, async ({
+    inference,
+  }) => {
     const model = tinyModel(3);
     const size = Buffer.from(model, 'base64').length;
-    const outcome = isWorker ? await inference.call.storeLoadRemoveInWorker(model, 'tiny/3', { withoutCreateWritable }) : await inference.call.storeLoadRemove(model, 'tiny/3');
+    const outcome = isWorker
+      ? await inference.call.storeLoadRemoveInWorker(model, 'tiny/3', { withoutCreateWritable })
+      : await inference.call.storeLoadRemove(model, 'tiny/3');
     expect(outcome.size).toBe(size);
     expect(outcome.isSameBytes).toBe(true);
     expect(outcome.progress.at(-1)).toEqual({ bytesWritten: size, totalBytes: size });
@@ -30,7 +38,9 @@ test('a store cancelled half way leaves no file behind', async ({ inference }) =
   expect(outcome.isGone).toBe(true);
 });
 
-test('a file llama.cpp cannot read fails to load with its reason; a model never stored says so', async ({ inference }) => {
+test('a file llama.cpp cannot read fails to load with its reason; a model never stored says so', async ({
+  inference,
+}) => {
   const outcome = await inference.call.loadBroken('broken');
   expect(outcome.message).toMatch(/^broken: llama\.cpp could not load the model: .*GGUF/);
   expect(outcome.missing).toBe('there is no stored file for the GGUF model broken-never-stored: add the model again');

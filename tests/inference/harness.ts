@@ -15,9 +15,20 @@ import { type StoreLoadRemoveOutcome, storeLoadRemove } from './round-trip.ts';
 /** Schemas a test can ask structuredCall for (zod schemas cannot cross into the page). */
 const SCHEMAS = {
   /** Enums, a boolean and a bounded integer: a random model cannot ramble inside them. */
-  mood: z.object({ mood: z.enum(['calm', 'curious', 'wary']), isSure: z.boolean(), level: z.number().int().min(0).max(9) }),
+  mood: z.object({
+    mood: z.enum(['calm', 'curious', 'wary']),
+    isSure: z.boolean(),
+    level: z.number().int().min(0).max(9),
+  }),
   /** JSON Schema keeps the answer within 0..5, the refinement (which it cannot say) wants 7: nothing passes. */
-  impossible: z.object({ answer: z.number().int().min(0).max(5).refine((value) => value === 7, 'must be 7') }),
+  impossible: z.object({
+    answer: z
+      .number()
+      .int()
+      .min(0)
+      .max(5)
+      .refine((value) => value === 7, 'must be 7'),
+  }),
 };
 
 let current: LoadedWllama | undefined;
@@ -54,10 +65,24 @@ const inference = {
   },
 
   /** A raw (template-free) completion on wllama itself, optionally under a GBNF grammar. */
-  async complete(request: { prompt: string; maxTokens: number; grammar?: string }): Promise<{ text: string; finishReason: string | null; promptTokens: number; completionTokens: number }> {
-    const response = await loadedModel().wllama.createCompletion({ prompt: request.prompt, max_tokens: request.maxTokens, temperature: 0, ...(request.grammar ? { grammar: request.grammar } : {}) });
+  async complete(request: {
+    prompt: string;
+    maxTokens: number;
+    grammar?: string;
+  }): Promise<{ text: string; finishReason: string | null; promptTokens: number; completionTokens: number }> {
+    const response = await loadedModel().wllama.createCompletion({
+      prompt: request.prompt,
+      max_tokens: request.maxTokens,
+      temperature: 0,
+      ...(request.grammar ? { grammar: request.grammar } : {}),
+    });
     const [choice] = response.choices;
-    return { text: choice?.text ?? '', finishReason: choice?.finish_reason ?? null, promptTokens: response.usage.prompt_tokens, completionTokens: response.usage.completion_tokens };
+    return {
+      text: choice?.text ?? '',
+      finishReason: choice?.finish_reason ?? null,
+      promptTokens: response.usage.prompt_tokens,
+      completionTokens: response.usage.completion_tokens,
+    };
   },
 
   /** structuredCall through engineProvider, as a bound run would ask: the outcome as data. */
@@ -136,10 +161,16 @@ const inference = {
    * The same in a dedicated worker, where the app runs it (llama.cpp's own worker then nests in
    * it), optionally with no createWritable, so the host writes through a sync access handle.
    */
-  storeLoadRemoveInWorker(modelBase64: string, id: string, options: { withoutCreateWritable: boolean }): Promise<StoreLoadRemoveOutcome> {
+  storeLoadRemoveInWorker(
+    modelBase64: string,
+    id: string,
+    options: { withoutCreateWritable: boolean },
+  ): Promise<StoreLoadRemoveOutcome> {
     const worker = new Worker(new URL('./host-worker.ts', import.meta.url), { type: 'module' });
     return new Promise<StoreLoadRemoveOutcome>((resolve, reject) => {
-      worker.onmessage = (event: MessageEvent<{ ok: true; outcome: StoreLoadRemoveOutcome } | { ok: false; message: string }>) => (event.data.ok ? resolve(event.data.outcome) : reject(new Error(event.data.message)));
+      worker.onmessage = (
+        event: MessageEvent<{ ok: true; outcome: StoreLoadRemoveOutcome } | { ok: false; message: string }>,
+      ) => (event.data.ok ? resolve(event.data.outcome) : reject(new Error(event.data.message)));
       worker.onerror = (event) => reject(new Error(event.message));
       worker.postMessage({ modelBase64, id, ...options });
     }).finally(() => worker.terminate());

@@ -29,7 +29,10 @@ export async function storeLoadRemove(modelBase64: string, id: string): Promise<
   const storedBytes = new Uint8Array((await stored?.arrayBuffer()) ?? new ArrayBuffer(0));
   const isSameBytes = storedBytes.length === bytes.length && storedBytes.every((byte, index) => byte === bytes[index]);
   const loadProgress: number[] = [];
-  const engine = await host.load(id, { contextTokens: 256, onProgress: (report) => loadProgress.push(report.fraction) });
+  const engine = await host.load(id, {
+    contextTokens: 256,
+    onProgress: (report) => loadProgress.push(report.fraction),
+  });
   const isSameEngineOnReload = engine === (await host.load(id, { contextTokens: 256 }));
   const request = { messages: [{ role: 'user' as const, content: 'Hello' }], max_tokens: 8 };
   const answer = await engine.chat.completions.create(request);
@@ -38,5 +41,14 @@ export async function storeLoadRemove(modelBase64: string, id: string): Promise<
     () => 'answered',
     (error: unknown) => messageOf(error),
   );
-  return { size: stored?.size, isSameBytes, progress, loadProgress, isSameEngineOnReload, answer, isGoneAfterRemove: (await host.file(id)) === undefined, afterRemove };
+  return {
+    size: stored?.size,
+    isSameBytes,
+    progress,
+    loadProgress,
+    isSameEngineOnReload,
+    answer,
+    isGoneAfterRemove: (await host.file(id)) === undefined,
+    afterRemove,
+  };
 }

@@ -1,7 +1,11 @@
 import { type Page, test as base } from '@playwright/test';
 import type { SoakHarness } from './harness.ts';
 
-type HarnessCall = { [Name in keyof SoakHarness]: SoakHarness[Name] extends (...parameters: infer P) => infer R ? (...parameters: P) => Promise<Awaited<R>> : never };
+type HarnessCall = {
+  [Name in keyof SoakHarness]: SoakHarness[Name] extends (...parameters: infer P) => infer R
+    ? (...parameters: P) => Promise<Awaited<R>>
+    : never;
+};
 
 /** The harness page (tests/soak/harness.ts): each of its functions, called in the page with plain-data arguments. */
 export class SoakPage {
@@ -21,9 +25,14 @@ export class SoakPage {
 
   /** Calls `window.soak[name](...parameters)` in the page. */
   readonly call = new Proxy({} as HarnessCall, {
-    get: (_target, name: string) =>
+    get:
+      (_target, name: string) =>
       (...parameters: unknown[]) =>
-        this.page.evaluate(([functionName, values]) => (window.soak as unknown as Record<string, (...values: unknown[]) => unknown>)[functionName]!(...values), [name, parameters] as const),
+        this.page.evaluate(
+          ([functionName, values]) =>
+            (window.soak as unknown as Record<string, (...values: unknown[]) => unknown>)[functionName]!(...values),
+          [name, parameters] as const,
+        ),
   });
 }
 

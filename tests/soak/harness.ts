@@ -49,7 +49,8 @@ async function writerLockReleased(): Promise<void> {
   for (;;) {
     const { held = [] } = await navigator.locks.query();
     if (!held.some((lock) => lock.name === WRITER_LOCK)) return;
-    if (performance.now() > deadline) throw new Error(`the writer's lock was still held ${LOCK_RELEASE_TIMEOUT_MS} ms after its worker was killed`);
+    if (performance.now() > deadline)
+      throw new Error(`the writer's lock was still held ${LOCK_RELEASE_TIMEOUT_MS} ms after its worker was killed`);
     await delay(20);
   }
 }
@@ -61,7 +62,8 @@ function reportCycle(cycle: number): void {
 /** Why an operation's result says it failed: `ok: false` with its problems, or an open that cannot write. */
 function failureOf(outcome: unknown): string | undefined {
   if (typeof outcome !== 'object' || outcome === null) return undefined;
-  if ('ok' in outcome && outcome.ok === false) return 'problems' in outcome ? JSON.stringify(outcome.problems) : 'not ok';
+  if ('ok' in outcome && outcome.ok === false)
+    return 'problems' in outcome ? JSON.stringify(outcome.problems) : 'not ok';
   if ('canWrite' in outcome && outcome.canWrite === false) return 'opened without the right to write';
   return undefined;
 }
@@ -92,7 +94,9 @@ async function startAndOpen() {
 function nTriples(tag: string, count: number): string {
   const lines: string[] = [];
   for (let index = 0; index < count; index++)
-    lines.push(`<http://soak.test/${tag}/e${index}> <http://soak.test/rel${index % 5}> <http://soak.test/${tag}/e${(index * 7919) % count}> .`);
+    lines.push(
+      `<http://soak.test/${tag}/e${index}> <http://soak.test/rel${index % 5}> <http://soak.test/${tag}/e${(index * 7919) % count}> .`,
+    );
   return `${lines.join('\n')}\n`;
 }
 
@@ -129,10 +133,38 @@ const soak = {
     }
     const session = openSession();
     const api = agent();
-    if (operation === 'run') return track('run', () => api.agentRun({ sessionId: session, operationId: `run-${tag}`, maxCycles: 100_000 }, (record) => reportCycle(record.cycle)));
-    if (operation === 'kg-import') return track('kg-import', () => api.kgImport({ sessionId: session, operationId: `import-${tag}`, fileName: `${tag}.nt`, format: 'n-triples', data: nTriples(tag, options.triples ?? 1000) }));
-    if (operation === 'document-import') return track('document-import', () => api.documentImport({ sessionId: session, fileName: `${tag}.txt`, text: documentText(tag, options.kilobytes ?? 64) }));
-    if (operation === 'psyche-import') return track('psyche-import', () => api.psycheImport({ sessionId: session, fileName: `${tag}.toml`, toml: `[archetypes]\nsage = ${options.sage ?? 0.5}\n` }));
+    if (operation === 'run')
+      return track('run', () =>
+        api.agentRun({ sessionId: session, operationId: `run-${tag}`, maxCycles: 100_000 }, (record) =>
+          reportCycle(record.cycle),
+        ),
+      );
+    if (operation === 'kg-import')
+      return track('kg-import', () =>
+        api.kgImport({
+          sessionId: session,
+          operationId: `import-${tag}`,
+          fileName: `${tag}.nt`,
+          format: 'n-triples',
+          data: nTriples(tag, options.triples ?? 1000),
+        }),
+      );
+    if (operation === 'document-import')
+      return track('document-import', () =>
+        api.documentImport({
+          sessionId: session,
+          fileName: `${tag}.txt`,
+          text: documentText(tag, options.kilobytes ?? 64),
+        }),
+      );
+    if (operation === 'psyche-import')
+      return track('psyche-import', () =>
+        api.psycheImport({
+          sessionId: session,
+          fileName: `${tag}.toml`,
+          toml: `[archetypes]\nsage = ${options.sage ?? 0.5}\n`,
+        }),
+      );
     return track('reflect', () => api.reflect({ sessionId: session }));
   },
 
@@ -158,7 +190,10 @@ const soak = {
   async setReflectionInterval(reflectionInterval: number): Promise<void> {
     const session = openSession();
     const settings = await agent().agentSettingsGet({ sessionId: session });
-    const changed = await agent().agentSettingsSet({ sessionId: session, settings: { ...settings, reflectionInterval } });
+    const changed = await agent().agentSettingsSet({
+      sessionId: session,
+      settings: { ...settings, reflectionInterval },
+    });
     if (!changed.ok) throw new Error(changed.problems.map((problem) => problem.message).join('; '));
   },
 
@@ -172,12 +207,20 @@ const soak = {
     const api = agent();
     const { documents } = await api.documentList({ sessionId: session });
     if (documents.every((document) => document.ingestedAt !== undefined)) {
-      const imported = await api.documentImport({ sessionId: session, fileName: `${tag}-planets.txt`, text: documentText(tag, 16) });
+      const imported = await api.documentImport({
+        sessionId: session,
+        fileName: `${tag}-planets.txt`,
+        text: documentText(tag, 16),
+      });
       if (!imported.ok) throw new Error(imported.problems.map((problem) => problem.message).join('; '));
     }
     const { questions } = await api.questionList({ sessionId: session });
     for (const question of questions.filter((asked) => asked.status === 'pending')) {
-      const answered = await api.questionAnswer({ sessionId: session, questionId: question.id, facts: `soak${tag}q${question.id}, is-a, planet` });
+      const answered = await api.questionAnswer({
+        sessionId: session,
+        questionId: question.id,
+        facts: `soak${tag}q${question.id}, is-a, planet`,
+      });
       if (!answered.ok) throw new Error(answered.problems.map((problem) => problem.message).join('; '));
     }
     const { goals } = await api.goalList({ sessionId: session, findingsLimit: 0 });
@@ -200,19 +243,23 @@ const soak = {
   async state(sinceCycle: number, isChecked: boolean) {
     const session = openSession();
     const api = agent();
-    const [{ sessions }, stats, { documents }, { versions }, current, { reflections }, { problems }] = await Promise.all([
-      api.sessionList({}),
-      api.kgStats({ sessionId: session }),
-      api.documentList({ sessionId: session }),
-      api.psycheHistory({ sessionId: session }),
-      api.psycheGet({ sessionId: session }),
-      api.reflectionList({ sessionId: session, limit: REFLECTION_LIST_LIMIT }),
-      isChecked ? api.sessionCheck({ sessionId: session }) : { problems: [] },
-    ]);
+    const [{ sessions }, stats, { documents }, { versions }, current, { reflections }, { problems }] =
+      await Promise.all([
+        api.sessionList({}),
+        api.kgStats({ sessionId: session }),
+        api.documentList({ sessionId: session }),
+        api.psycheHistory({ sessionId: session }),
+        api.psycheGet({ sessionId: session }),
+        api.reflectionList({ sessionId: session, limit: REFLECTION_LIST_LIMIT }),
+        isChecked ? api.sessionCheck({ sessionId: session }) : { problems: [] },
+      ]);
     const cycle = sessions.find((view) => view.id === session)?.cycle ?? -1;
     // The list is the newest reflections: when it is full, the oldest cycle in it may have lost some.
     const reflectionsFrom = reflections.length === REFLECTION_LIST_LIMIT ? reflections.at(-1)!.cycle + 1 : 0;
-    const newCycles = cycle > sinceCycle ? (await api.cycleList({ sessionId: session, limit: Math.min(1000, cycle - sinceCycle) })).cycles : [];
+    const newCycles =
+      cycle > sinceCycle
+        ? (await api.cycleList({ sessionId: session, limit: Math.min(1000, cycle - sinceCycle) })).cycles
+        : [];
     return {
       cycle,
       triples: stats.triples,
@@ -221,7 +268,13 @@ const soak = {
       currentPsyche: { version: current.version, sage: current.psyche.archetypes.sage },
       /** Every reflection at this cycle or later is in `reflections`. */
       reflectionsFrom,
-      reflections: reflections.filter((reflection) => reflection.cycle >= reflectionsFrom).map(({ cycle: at, trigger, psycheVersion }) => ({ cycle: at, trigger, ...(psycheVersion !== undefined ? { psycheVersion } : {}) })),
+      reflections: reflections
+        .filter((reflection) => reflection.cycle >= reflectionsFrom)
+        .map(({ cycle: at, trigger, psycheVersion }) => ({
+          cycle: at,
+          trigger,
+          ...(psycheVersion !== undefined ? { psycheVersion } : {}),
+        })),
       newCycles: newCycles.map(({ cycle: at, tool }) => ({ cycle: at, tool })),
       problems: problems.map(describeProblem),
     };
@@ -230,10 +283,13 @@ const soak = {
   /** Runs one more cycle, waiting for it: the number it committed and the one its progress report gave. */
   async runOneCycle() {
     const reported: number[] = [];
-    const result = await agent().agentRun({ sessionId: openSession(), operationId: `resume-${++operationCount}`, maxCycles: 1 }, (record) => {
-      reported.push(record.cycle);
-      reportCycle(record.cycle);
-    });
+    const result = await agent().agentRun(
+      { sessionId: openSession(), operationId: `resume-${++operationCount}`, maxCycles: 1 },
+      (record) => {
+        reported.push(record.cycle);
+        reportCycle(record.cycle);
+      },
+    );
     return { result, reported };
   },
 };

@@ -9,7 +9,16 @@ import type { Settled } from './harness.ts';
 export type KillKind = 'terminate' | 'reload';
 
 /** One kill: where it landed, how, and what it broke (the report's rows; scripts/run-soak.mjs counts them). */
-export type KillRecord = { round: number; operation: KilledOperation['kind']; kill: KillKind; delayMs: number; isInFlight: boolean; survived: string; roundMs: number; problems: string[] };
+export type KillRecord = {
+  round: number;
+  operation: KilledOperation['kind'];
+  kill: KillKind;
+  delayMs: number;
+  isInFlight: boolean;
+  survived: string;
+  roundMs: number;
+  problems: string[];
+};
 
 /** The name of the report attachment each soak test leaves (its seed and kills). */
 export const KILL_REPORT = 'soak-kills';
@@ -44,7 +53,14 @@ export class KillRounds {
   readonly records: KillRecord[] = [];
   readonly random: () => number;
   /** About how long each operation takes per unit of its size (a triple, a KB), learnt from the ones that ended before their kill. */
-  readonly #msPerUnit: Record<KilledOperation['kind'], number> = { open: 400, run: 1500, reflect: 60, 'kg-import': 0.05, 'document-import': 0.5, 'psyche-import': 40 };
+  readonly #msPerUnit: Record<KilledOperation['kind'], number> = {
+    open: 400,
+    run: 1500,
+    reflect: 60,
+    'kg-import': 0.05,
+    'document-import': 0.5,
+    'psyche-import': 40,
+  };
   /** Problems already reported: one that stays is told once, at the round that found it. */
   readonly #reported = new Set<string>();
 
@@ -78,37 +94,64 @@ export class KillRounds {
       ...(killed.kind === 'document-import' ? { kilobytes: killed.kilobytes } : {}),
       ...(killed.kind === 'psyche-import' ? { sage: killed.sage } : {}),
     });
-    const size = killed.kind === 'kg-import' ? killed.triples : killed.kind === 'document-import' ? killed.kilobytes : 1;
+    const size =
+      killed.kind === 'kg-import' ? killed.triples : killed.kind === 'document-import' ? killed.kilobytes : 1;
     const kill: KillKind = this.random() < 0.5 ? 'terminate' : 'reload';
     const delayMs = Math.round(this.random() * Math.min(MAX_KILL_DELAY_MS, this.#msPerUnit[kind] * size * KILL_WINDOW));
-    const settled = kill === 'terminate' ? (await soak.call.terminateAfter(delayMs)).settled : await this.#reloadAfter(delayMs);
+    const settled =
+      kill === 'terminate' ? (await soak.call.terminateAfter(delayMs)).settled : await this.#reloadAfter(delayMs);
     // Half the last measure, half the ones before (sizes and the machine's load vary); one still
     // running may take longer than thought: the next kill may come later, so that kills spread over
     // the whole operation rather than bunch at its start.
-    this.#msPerUnit[kind] = settled ? (this.#msPerUnit[kind] + settled.afterMs / size) / 2 : this.#msPerUnit[kind] * 1.2;
+    this.#msPerUnit[kind] = settled
+      ? (this.#msPerUnit[kind] + settled.afterMs / size) / 2
+      : this.#msPerUnit[kind] * 1.2;
 
     const opened = await soak.call.open();
     const problems = opened.canWrite ? [] : ['the fresh worker did not get the right to write'];
-    if (settled?.failure !== undefined) problems.push(`the ${kind} failed before the kill, on its own: ${settled.failure}`);
+    if (settled?.failure !== undefined)
+      problems.push(`the ${kind} failed before the kill, on its own: ${settled.failure}`);
     const after = await soak.call.state(before?.cycle ?? 0, true);
     const lastReportedCycle = await soak.call.lastReportedCycle();
-    problems.push(...crashProblems(killed, before, after, { lastReportedCycle, reflectionInterval: this.options.reflectionInterval }));
+    problems.push(
+      ...crashProblems(killed, before, after, {
+        lastReportedCycle,
+        reflectionInterval: this.options.reflectionInterval,
+      }),
+    );
     await soak.call.keepBusy(tag);
     problems.push(...resumeProblems(after, await soak.call.runOneCycle()));
     const survived = whatSurvived(killed, before, after, lastReportedCycle);
     const found = problems.filter((problem) => !this.#reported.has(problem));
     for (const problem of found) this.#reported.add(problem);
-    this.records.push({ round, operation: kind, kill, delayMs, isInFlight: settled === undefined, survived, roundMs: Math.round(performance.now() - startedAt), problems: found });
+    this.records.push({
+      round,
+      operation: kind,
+      kill,
+      delayMs,
+      isInFlight: settled === undefined,
+      survived,
+      roundMs: Math.round(performance.now() - startedAt),
+      problems: found,
+    });
   }
 
   /** Every problem found, each with its round, operation and kill: what to replay. */
   problems(): string[] {
-    return this.records.flatMap((record) => record.problems.map((problem) => `round ${record.round} (${record.operation}, ${record.kill} after ${record.delayMs} ms): ${problem}`));
+    return this.records.flatMap((record) =>
+      record.problems.map(
+        (problem) =>
+          `round ${record.round} (${record.operation}, ${record.kill} after ${record.delayMs} ms): ${problem}`,
+      ),
+    );
   }
 
   /** Leaves the kills in the test's report (and a line in its output). */
   async report(testInfo: TestInfo): Promise<void> {
-    await testInfo.attach(KILL_REPORT, { contentType: 'application/json', body: JSON.stringify({ seed: this.seed, kills: this.records }) });
+    await testInfo.attach(KILL_REPORT, {
+      contentType: 'application/json',
+      body: JSON.stringify({ seed: this.seed, kills: this.records }),
+    });
     const count = (predicate: (record: KillRecord) => boolean) => this.records.filter(predicate).length;
     console.log(
       `soak "${testInfo.title}": ${this.records.length} kills (${count((record) => record.kill === 'terminate')} terminated, ${count((record) => record.kill === 'reload')} reloaded; ` +
@@ -118,7 +161,8 @@ export class KillRounds {
 
   #plan(kind: KilledOperation['kind'], tag: string): KilledOperation {
     if (kind === 'open') {
-      if (this.options.starterTriples === undefined) throw new Error('give starterTriples to kill during a first start');
+      if (this.options.starterTriples === undefined)
+        throw new Error('give starterTriples to kill during a first start');
       return { kind, starterTriples: this.options.starterTriples };
     }
     if (kind === 'kg-import') return { kind, triples: this.between(1_000, 6_000) };

@@ -42,36 +42,58 @@ beforeAll(async () => {
 afterAll(() => compiler?.dispose());
 
 describe("the grammars of the app's answers, in WebLLM's xgrammar", () => {
-  it.each(ANSWER_SCHEMAS.map(({ name, schema }) => [name, schema] as const))(`%s compiles in under ${COMPILE_LIMIT_MS} ms for a ${VOCABULARY_SIZE}-token vocabulary`, async (_name, schema) => {
-    const grammar = grammarOf(schema);
-    // The best of three: the first compile of a process also sets up xgrammar's own tables.
-    const times: number[] = [];
-    for (let round = 0; round < 3; round++) times.push(await cpuMs(async () => (await compiler.compileGrammar(grammar)).dispose()));
-    expect(Math.min(...times)).toBeLessThan(COMPILE_LIMIT_MS);
-  }, 60_000);
+  it.each(ANSWER_SCHEMAS.map(({ name, schema }) => [name, schema] as const))(
+    `%s compiles in under ${COMPILE_LIMIT_MS} ms for a ${VOCABULARY_SIZE}-token vocabulary`,
+    async (_name, schema) => {
+      const grammar = grammarOf(schema);
+      // The best of three: the first compile of a process also sets up xgrammar's own tables.
+      const times: number[] = [];
+      for (let round = 0; round < 3; round++)
+        times.push(await cpuMs(async () => (await compiler.compileGrammar(grammar)).dispose()));
+      expect(Math.min(...times)).toBeLessThan(COMPILE_LIMIT_MS);
+    },
+    60_000,
+  );
 
   // The schema itself goes to an OpenAI-compatible server (vLLM compiles it with xgrammar too) and
   // to llama.cpp. xgrammar's own conversion is slower than the grammar WebLLM is sent (about 200 ms
   // for the step here), but a length keyword back in the schema takes seconds (a maxLength of 2,000
   // took 21 s), which this catches.
-  it.each(ANSWER_SCHEMAS.map(({ name, schema }) => [name, schema] as const))(`%s's decoding schema, as xgrammar converts it, compiles in under ${SCHEMA_COMPILE_LIMIT_MS} ms`, async (_name, schema) => {
-    const json = JSON.stringify(decodingSchemaOf(schema));
-    const time = await cpuMs(async () => (await compiler.compileJSONSchema(json)).dispose());
-    expect(time).toBeLessThan(SCHEMA_COMPILE_LIMIT_MS);
-  }, 60_000);
+  it.each(ANSWER_SCHEMAS.map(({ name, schema }) => [name, schema] as const))(
+    `%s's decoding schema, as xgrammar converts it, compiles in under ${SCHEMA_COMPILE_LIMIT_MS} ms`,
+    async (_name, schema) => {
+      const json = JSON.stringify(decodingSchemaOf(schema));
+      const time = await cpuMs(async () => (await compiler.compileJSONSchema(json)).dispose());
+      expect(time).toBeLessThan(SCHEMA_COMPILE_LIMIT_MS);
+    },
+    60_000,
+  );
 
   it('lets a write-up break lines and quote, as JSON escapes them', async () => {
-    const answer = JSON.stringify({ kind: 'final', text: 'The first paragraph [1].\n\nThe second: he said "yes", then \\ left.', cites: [1] });
+    const answer = JSON.stringify({
+      kind: 'final',
+      text: 'The first paragraph [1].\n\nThe second: he said "yes", then \\ left.',
+      cites: [1],
+    });
     expect(answer).toContain('\\n\\n');
     expect(answer).toContain('\\"yes\\"');
     expect(await accepts(grammarOf(voicedAnswerSchema(1)), answer)).toBe(true);
-    expect(await accepts(grammarOf(voicedAnswerSchema(1)), '{"kind": "final", "text": "\\u00e9t\\u00e9 \\/ \\t", "cites": []}')).toBe(true);
+    expect(
+      await accepts(
+        grammarOf(voicedAnswerSchema(1)),
+        '{"kind": "final", "text": "\\u00e9t\\u00e9 \\/ \\t", "cites": []}',
+      ),
+    ).toBe(true);
   });
 
   it("masks the vocabulary for a write-up's next token in well under a millisecond", async () => {
     const compiled = await compiler.compileGrammar(grammarOf(voicedAnswerSchema(1)));
     const matcher = await xgrammar.GrammarMatcher.createGrammarMatcher(compiled);
-    const answer = JSON.stringify({ kind: 'final', text: 'Zorblax is a mineral [1], found "in caves".\nNothing else is known.', cites: [1] });
+    const answer = JSON.stringify({
+      kind: 'final',
+      text: 'Zorblax is a mineral [1], found "in caves".\nNothing else is known.',
+      cites: [1],
+    });
     let total = 0;
     for (const character of answer) {
       total += await cpuMs(() => matcher.getNextTokenBitmask());
@@ -86,29 +108,53 @@ describe("the grammars of the app's answers, in WebLLM's xgrammar", () => {
 
   it('takes an answer indented as models write it, and no more whitespace than that between two parts', async () => {
     const grammar = grammarOf(ANSWER_SCHEMAS.find((entry) => entry.name === 'facts')!.schema);
-    const answer = { kind: 'final', answer: 'Dogs are mammals.', triples: [{ subject: 'Dog', predicate: 'is-a', object: 'Mammal', confidence: 0.9 }] };
+    const answer = {
+      kind: 'final',
+      answer: 'Dogs are mammals.',
+      triples: [{ subject: 'Dog', predicate: 'is-a', object: 'Mammal', confidence: 0.9 }],
+    };
     expect(await accepts(grammar, JSON.stringify(answer, null, 2))).toBe(true);
     expect(await accepts(grammar, JSON.stringify(answer, null, 4))).toBe(true);
     expect(await accepts(grammar, JSON.stringify(answer).replace('{', `{${' '.repeat(MAX_WHITESPACE)}`))).toBe(true);
-    expect(await accepts(grammar, JSON.stringify(answer).replace('{', `{${' '.repeat(MAX_WHITESPACE + 1)}`))).toBe(false);
+    expect(await accepts(grammar, JSON.stringify(answer).replace('{', `{${' '.repeat(MAX_WHITESPACE + 1)}`))).toBe(
+      false,
+    );
   });
 
   it('keeps the shape of each answer: its kinds, its properties, their types', async () => {
     const step = grammarOf(ANSWER_SCHEMAS.find((entry) => entry.name === 'step')!.schema);
-    expect(await accepts(step, '{"kind": "tool_call", "tool": "kg_query", "input": {"pattern": "?x is-a Dog", "k": [1, 2.5e3, true, null, {"a": {}}]}}')).toBe(true);
-    expect(await accepts(step, '{"kind": "bottleneck", "bottleneck": {"kind": "missing_input", "detail": "nothing about \\"Zorblax\\""}}')).toBe(true);
+    expect(
+      await accepts(
+        step,
+        '{"kind": "tool_call", "tool": "kg_query", "input": {"pattern": "?x is-a Dog", "k": [1, 2.5e3, true, null, {"a": {}}]}}',
+      ),
+    ).toBe(true);
+    expect(
+      await accepts(
+        step,
+        '{"kind": "bottleneck", "bottleneck": {"kind": "missing_input", "detail": "nothing about \\"Zorblax\\""}}',
+      ),
+    ).toBe(true);
     expect(await accepts(step, '{"kind": "tool_call", "tool": "http_fetch", "input": {}}')).toBe(false);
-    expect(await accepts(step, '{"kind": "final", "answer": "x", "triples": [{"subject": "a", "predicate": "b", "object": "c", "confidence": "high"}]}')).toBe(false);
+    expect(
+      await accepts(
+        step,
+        '{"kind": "final", "answer": "x", "triples": [{"subject": "a", "predicate": "b", "object": "c", "confidence": "high"}]}',
+      ),
+    ).toBe(false);
     expect(await accepts(step, '{"kind": "final", "answer": "x"}')).toBe(false);
     expect(await accepts(step, '{"kind": "final", "answer": "x", "triples": []} and more')).toBe(false);
   });
 
   it('leaves out optional properties, or writes them in order', async () => {
     const grammar = grammarOf(z.object({ a: z.string().optional(), b: z.number(), c: z.boolean().optional() }));
-    for (const text of ['{"b": 1}', '{"a": "x", "b": 1}', '{"b": 1, "c": true}', '{"a": "x", "b": 1, "c": false}']) expect(await accepts(grammar, text), text).toBe(true);
-    for (const text of ['{}', '{"a": "x"}', '{"b": 1, "a": "x"}']) expect(await accepts(grammar, text), text).toBe(false);
+    for (const text of ['{"b": 1}', '{"a": "x", "b": 1}', '{"b": 1, "c": true}', '{"a": "x", "b": 1, "c": false}'])
+      expect(await accepts(grammar, text), text).toBe(true);
+    for (const text of ['{}', '{"a": "x"}', '{"b": 1, "a": "x"}'])
+      expect(await accepts(grammar, text), text).toBe(false);
     const allOptional = grammarOf(z.object({ a: z.string().optional(), b: z.number().optional() }));
-    for (const text of ['{}', '{"b": 2}', '{"a": "", "b": 2}']) expect(await accepts(allOptional, text), text).toBe(true);
+    for (const text of ['{}', '{"b": 2}', '{"a": "", "b": 2}'])
+      expect(await accepts(allOptional, text), text).toBe(true);
   });
 
   it('writes constants with quotes and backslashes as their exact JSON', async () => {
@@ -120,7 +166,9 @@ describe("the grammars of the app's answers, in WebLLM's xgrammar", () => {
   it("sends WebLLM an answer's schema as its grammar, and a request without one as it is", () => {
     const schema = decodingSchemaOf(voicedAnswerSchema(0));
     const request: EngineRequest = { messages: [{ role: 'user', content: 'Write it up.' }], max_tokens: 9 };
-    expect(withJsonGrammar({ ...request, response_format: { type: 'json_object', schema: JSON.stringify(schema) } })).toEqual({ ...request, response_format: { type: 'grammar', grammar: jsonGrammarOf(schema) } });
+    expect(
+      withJsonGrammar({ ...request, response_format: { type: 'json_object', schema: JSON.stringify(schema) } }),
+    ).toEqual({ ...request, response_format: { type: 'grammar', grammar: jsonGrammarOf(schema) } });
     expect(withJsonGrammar(request)).toEqual(request);
   });
 

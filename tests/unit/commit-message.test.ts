@@ -12,13 +12,19 @@ describe('the commit message check', () => {
 
   test('refuses a subject over 72 characters, a list of fixes, a missing blank line', () => {
     expect(commitMessageProblems(`${'x'.repeat(73)}\n`)[0]).toMatch(/73 characters; at most 72/);
-    expect(commitMessageProblems('Review: a fix; another fix\n')).toEqual(['The subject lists several changes; make one commit per change.']);
-    expect(commitMessageProblems('Subject\nbody straight after\n')).toEqual(['The second line must be blank: the body starts after it.']);
+    expect(commitMessageProblems('Review: a fix; another fix\n')).toEqual([
+      'The subject lists several changes; make one commit per change.',
+    ]);
+    expect(commitMessageProblems('Subject\nbody straight after\n')).toEqual([
+      'The second line must be blank: the body starts after it.',
+    ]);
     expect(commitMessageProblems('\n\nbody\n')).toContain('The subject line is empty.');
   });
 
   test('leaves git-made merge subjects and comment lines alone', () => {
-    expect(commitMessageProblems(`Merge branch 'h-secrets' into main with a long name that goes past the limit\n`)).toEqual([]);
+    expect(
+      commitMessageProblems(`Merge branch 'h-secrets' into main with a long name that goes past the limit\n`),
+    ).toEqual([]);
     expect(commitMessageProblems('# Please enter the commit message\nAdd a thing\n')).toEqual([]);
   });
 
@@ -28,7 +34,8 @@ describe('the commit message check', () => {
     const good = join(folder, 'good');
     writeFileSync(bad, `${'y'.repeat(90)}\n`);
     writeFileSync(good, 'Say what changed\n\nWhy it changed.\n');
-    const run = (file: string) => spawnSync(process.execPath, ['scripts/check-commit-msg.mjs', file], { encoding: 'utf8' });
+    const run = (file: string) =>
+      spawnSync(process.execPath, ['scripts/check-commit-msg.mjs', file], { encoding: 'utf8' });
     const refused = run(bad);
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(/commit message: The subject has 90 characters/);

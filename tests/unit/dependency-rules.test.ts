@@ -6,7 +6,9 @@ import { cruise, type ICruiseResult, type IFlattenedRuleSet } from 'dependency-c
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The rules `npm run check` runs (.dependency-cruiser.cjs), on a tiny tree that breaks each once.
-const { forbidden } = createRequire(import.meta.url)('../../.dependency-cruiser.cjs') as { forbidden: IFlattenedRuleSet['forbidden'] };
+const { forbidden } = createRequire(import.meta.url)('../../.dependency-cruiser.cjs') as {
+  forbidden: IFlattenedRuleSet['forbidden'];
+};
 
 const FILES: Record<string, string> = {
   'package.json': JSON.stringify({ type: 'module', imports: { '#core/*': './src/core/*' } }),
@@ -35,9 +37,18 @@ beforeAll(async () => {
   const cwd = process.cwd();
   process.chdir(root);
   try {
-    const { output } = await cruise(['src'], { validate: true, ruleSet: { forbidden }, tsPreCompilationDeps: true, outputType: 'json' });
+    const { output } = await cruise(['src'], {
+      validate: true,
+      ruleSet: { forbidden },
+      tsPreCompilationDeps: true,
+      outputType: 'json',
+    });
     const result = (typeof output === 'string' ? JSON.parse(output) : output) as ICruiseResult;
-    violations = result.summary.violations.map((violation) => ({ rule: violation.rule.name, from: violation.from, to: violation.to }));
+    violations = result.summary.violations.map((violation) => ({
+      rule: violation.rule.name,
+      from: violation.from,
+      to: violation.to,
+    }));
   } finally {
     process.chdir(cwd);
   }
@@ -47,12 +58,18 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('the dependency rules of npm run check', () => {
   it('refuse an import from a lower area into a higher one', () => {
-    expect(violations).toContainEqual({ rule: 'layer-kg', from: 'src/core/kg/graph.ts', to: 'src/core/service/run.ts' });
+    expect(violations).toContainEqual({
+      rule: 'layer-kg',
+      from: 'src/core/kg/graph.ts',
+      to: 'src/core/service/run.ts',
+    });
   });
 
   it('refuse a cycle, even through type-only imports', () => {
     // Reported once, at the first module of the circle.
-    expect(violations.filter((violation) => violation.rule === 'no-cycles')).toEqual([{ rule: 'no-cycles', from: 'src/core/agent/first.ts', to: 'src/core/agent/second.ts' }]);
+    expect(violations.filter((violation) => violation.rule === 'no-cycles')).toEqual([
+      { rule: 'no-cycles', from: 'src/core/agent/first.ts', to: 'src/core/agent/second.ts' },
+    ]);
   });
 
   it('refuse a ../../ import that leaves its area, and only that one', () => {

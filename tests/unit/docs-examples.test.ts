@@ -34,8 +34,12 @@ describe('the documented examples', () => {
 
   it('the headers for a static host are the ones `npm start` sends', () => {
     const headers = Object.entries(SECURITY_HEADERS);
-    expect(blockAfter(SECURITY, 'With nginx:', 'nginx')).toBe(headers.map(([name, value]) => `add_header ${name} "${value}" always;\n`).join(''));
-    expect(blockAfter(SECURITY, '`_headers` file', 'text')).toBe(`/*\n${headers.map(([name, value]) => `  ${name}: ${value}\n`).join('')}`);
+    expect(blockAfter(SECURITY, 'With nginx:', 'nginx')).toBe(
+      headers.map(([name, value]) => `add_header ${name} "${value}" always;\n`).join(''),
+    );
+    expect(blockAfter(SECURITY, '`_headers` file', 'text')).toBe(
+      `/*\n${headers.map(([name, value]) => `  ${name}: ${value}\n`).join('')}`,
+    );
   });
 
   it('the custom grammar example parses', () => {

@@ -9,7 +9,8 @@ import path from 'node:path';
  */
 export function sharedFixtures(subfolder: string): string {
   const root = process.env.ANIMA_SHARED_FIXTURES;
-  if (!root) throw new Error('ANIMA_SHARED_FIXTURES is not set: it names the folder of shared/fixtures/public these tests read');
+  if (!root)
+    throw new Error('ANIMA_SHARED_FIXTURES is not set: it names the folder of shared/fixtures/public these tests read');
   const folder = path.resolve(root, subfolder);
   if (!existsSync(folder)) throw new Error(`ANIMA_SHARED_FIXTURES is ${root}, which has no ${subfolder}/ folder`);
   return folder;

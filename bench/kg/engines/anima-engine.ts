@@ -59,7 +59,9 @@ export function createEngine(): BenchEngine {
       const { terms, isLiteral, subjects, predicates, objects, count } = generated;
       // One Term object per occurrence, as a parser hands them to the batch.
       const termAt = (index: number): Term =>
-        isLiteral[index] === 1 ? { type: 'literal', value: terms[index]!, datatype: XSD_INTEGER } : { type: 'iri', value: terms[index]! };
+        isLiteral[index] === 1
+          ? { type: 'literal', value: terms[index]!, datatype: XSD_INTEGER }
+          : { type: 'iri', value: terms[index]! };
       for (let start = 0; start < count; start += options.batchSize) {
         const end = Math.min(count, start + options.batchSize);
         const batch = building.batch({ now });
@@ -76,7 +78,15 @@ export function createEngine(): BenchEngine {
           graph: building,
           sessionId: SESSION_ID,
           delta,
-          provenance: { sessionId: SESSION_ID, kind: 'import', sources: ['benchmark'], confidence: 1, cycle: 0, detail: `triples ${start} to ${end}`, createdAt: now },
+          provenance: {
+            sessionId: SESSION_ID,
+            kind: 'import',
+            sources: ['benchmark'],
+            confidence: 1,
+            cycle: 0,
+            detail: `triples ${start} to ${end}`,
+            createdAt: now,
+          },
           now,
         });
         lap('store');
@@ -115,7 +125,11 @@ export function createEngine(): BenchEngine {
           const target = current.symbolByIri(plan.closureClass);
           if (!isA || !instanceOf || !target) throw new Error('anima: the closure class or is-a is missing');
           // RDFS: members through rdf:type, the chain through rdfs:subClassOf only.
-          return (isA === instanceOf ? transitiveClosure(current, isA.id, target.id) : transitiveClosure(current, { members: [isA.id, instanceOf.id], chain: [isA.id] }, target.id)).length;
+          return (
+            isA === instanceOf
+              ? transitiveClosure(current, isA.id, target.id)
+              : transitiveClosure(current, { members: [isA.id, instanceOf.id], chain: [isA.id] }, target.id)
+          ).length;
         }
       }
     },

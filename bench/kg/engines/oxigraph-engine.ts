@@ -34,12 +34,15 @@ export function createEngine(): BenchEngine {
       wasm ??= await initOxigraph({ module_or_path: wasmUrl });
       const { terms, isLiteral, subjects, predicates, objects, count } = generated;
       const building = new Store();
-      const termText = (index: number) => (isLiteral[index] === 1 ? `"${terms[index]!}"^^<${XSD_INTEGER}>` : `<${terms[index]!}>`);
+      const termText = (index: number) =>
+        isLiteral[index] === 1 ? `"${terms[index]!}"^^<${XSD_INTEGER}>` : `<${terms[index]!}>`;
       for (let start = 0; start < count; start += LINES_PER_LOAD) {
         const end = Math.min(count, start + LINES_PER_LOAD);
         const lines: string[] = [];
         for (let position = start; position < end; position++) {
-          lines.push(`${termText(subjects[position]!)} ${termText(predicates[position]!)} ${termText(objects[position]!)} .\n`);
+          lines.push(
+            `${termText(subjects[position]!)} ${termText(predicates[position]!)} ${termText(objects[position]!)} .\n`,
+          );
         }
         // The default, transactional load: `no_transaction: true` (the bulk loader) was no faster
         // here and grows WebAssembly memory by ~160 MB that is never given back.
@@ -69,7 +72,10 @@ export function createEngine(): BenchEngine {
         case 'closure':
           return plan.instanceOf === plan.isA
             ? select(current, `SELECT ?x WHERE { ?x <${plan.isA}>+ <${plan.closureClass}> }`)
-            : select(current, `SELECT ?x WHERE { { ?x <${plan.isA}>+ <${plan.closureClass}> } UNION { ?x <${plan.instanceOf}>/<${plan.isA}>* <${plan.closureClass}> } }`);
+            : select(
+                current,
+                `SELECT ?x WHERE { { ?x <${plan.isA}>+ <${plan.closureClass}> } UNION { ?x <${plan.instanceOf}>/<${plan.isA}>* <${plan.closureClass}> } }`,
+              );
       }
     },
 

@@ -34,14 +34,19 @@ export function createEngine(): BenchEngine {
     const { items } = await current().get({ predicate: namedNode(predicate), object });
     return items.map((item) => item.subject);
   };
-  const subjectsOf = async (plan: QueryPlan, object: Subject): Promise<Subject[]> => (await Promise.all(isAsOf(plan).map((predicate) => subjectsThrough(predicate, object)))).flat();
-  const query1 = async (plan: QueryPlan): Promise<number> => (await subjectsOf(plan, namedNode(plan.leafClass))).map((x) => ({ x })).length;
+  const subjectsOf = async (plan: QueryPlan, object: Subject): Promise<Subject[]> =>
+    (await Promise.all(isAsOf(plan).map((predicate) => subjectsThrough(predicate, object)))).flat();
+  const query1 = async (plan: QueryPlan): Promise<number> =>
+    (await subjectsOf(plan, namedNode(plan.leafClass))).map((x) => ({ x })).length;
 
   return {
     name: 'quadstore',
     isPersistent: true,
 
-    async importGraph(generated: GeneratedGraph, options: { storeName: string; batchSize: number }): Promise<undefined> {
+    async importGraph(
+      generated: GeneratedGraph,
+      options: { storeName: string; batchSize: number },
+    ): Promise<undefined> {
       const { terms, isLiteral, subjects, predicates, objects, count } = generated;
       const building = await openStore(options.storeName);
       for (let start = 0; start < count; start += options.batchSize) {
@@ -104,7 +109,9 @@ export function createEngine(): BenchEngine {
             }
             // RDFS: an instance (rdf:type) is reached, and nothing is reached through it.
             if (plan.instanceOf !== plan.isA)
-              for (const subject of (await Promise.all(frontier.map((object) => subjectsThrough(plan.instanceOf, object)))).flat()) {
+              for (const subject of (
+                await Promise.all(frontier.map((object) => subjectsThrough(plan.instanceOf, object)))
+              ).flat()) {
                 if (reached.has(subject.value)) continue;
                 reached.add(subject.value);
                 order.push(subject);

@@ -22,50 +22,113 @@ describe('anima run with several goals, --fresh, and status', () => {
   it('adds every --goal and every line of --goals, then works on them all', async () => {
     const snapshot = join(folder, 'session.json');
     const goals = await file('goals.txt', '# what to look into\nFind mammals\n\n  Find birds  \r\n');
-    const run = await anima('run', '--kg', await zoo(), '--goal', 'Find reptiles', '--goals', goals, '--max-cycles', '1', '--snapshot', snapshot, '--json');
+    const run = await anima(
+      'run',
+      '--kg',
+      await zoo(),
+      '--goal',
+      'Find reptiles',
+      '--goals',
+      goals,
+      '--max-cycles',
+      '1',
+      '--snapshot',
+      snapshot,
+      '--json',
+    );
     expect(run.code).toBe(0);
     const summary = JSON.parse(run.out.trim().split('\n').at(-1)!);
-    expect(summary.goals.map((goal: { description: string }) => goal.description)).toEqual(['Find reptiles', 'Find mammals', 'Find birds']);
+    expect(summary.goals.map((goal: { description: string }) => goal.description)).toEqual([
+      'Find reptiles',
+      'Find mammals',
+      'Find birds',
+    ]);
   });
 
   it('refuses an empty goals file, a missing one, and --criteria with several goals, adding nothing', async () => {
     const snapshot = join(folder, 'session.json');
     await anima('run', '--kg', await zoo(), '--goal', 'Find mammals', '--max-cycles', '1', '--snapshot', snapshot);
-    expect(await anima('run', '--goals', await file('empty.txt', '# nothing\n\n'), '--snapshot', snapshot)).toMatchObject({ code: 1, error: expect.stringContaining('empty.txt: no goal in it') });
-    expect(await anima('run', '--goals', join(folder, 'absent.txt'), '--snapshot', snapshot)).toMatchObject({ code: 1, error: expect.stringContaining('cannot read') });
-    expect(await anima('run', '--goal', 'A', '--goal', 'B', '--criteria', 'x', '--snapshot', snapshot)).toMatchObject({ code: 2, error: expect.stringContaining('--criteria belongs to one goal') });
+    expect(
+      await anima('run', '--goals', await file('empty.txt', '# nothing\n\n'), '--snapshot', snapshot),
+    ).toMatchObject({ code: 1, error: expect.stringContaining('empty.txt: no goal in it') });
+    expect(await anima('run', '--goals', join(folder, 'absent.txt'), '--snapshot', snapshot)).toMatchObject({
+      code: 1,
+      error: expect.stringContaining('cannot read'),
+    });
+    expect(await anima('run', '--goal', 'A', '--goal', 'B', '--criteria', 'x', '--snapshot', snapshot)).toMatchObject({
+      code: 2,
+      error: expect.stringContaining('--criteria belongs to one goal'),
+    });
     // The second goal is refused (criteria with no words): the first is not kept either.
-    expect(await anima('run', '--goal', 'Find cats', '--goal', '   ', '--snapshot', snapshot)).toMatchObject({ code: 1, error: expect.stringContaining('goal 2') });
+    expect(await anima('run', '--goal', 'Find cats', '--goal', '   ', '--snapshot', snapshot)).toMatchObject({
+      code: 1,
+      error: expect.stringContaining('goal 2'),
+    });
     expect(JSON.parse((await anima('goals', '--snapshot', snapshot, '--json')).out).goals).toHaveLength(1);
   });
 
-  it('--fresh starts a new session in place of the snapshot\'s; the old goals and graph are gone', async () => {
+  it("--fresh starts a new session in place of the snapshot's; the old goals and graph are gone", async () => {
     const snapshot = join(folder, 'session.json');
     await anima('run', '--kg', await zoo(), '--goal', 'Find mammals', '--max-cycles', '2', '--snapshot', snapshot);
     const graph = await file('dogs.csv', 'Dog,is-a,Mammal\n');
-    expect((await anima('run', '--fresh', '--kg', graph, '--goal', 'Find dogs', '--max-cycles', '1', '--snapshot', snapshot)).code).toBe(0);
+    expect(
+      (await anima('run', '--fresh', '--kg', graph, '--goal', 'Find dogs', '--max-cycles', '1', '--snapshot', snapshot))
+        .code,
+    ).toBe(0);
     const goals = JSON.parse((await anima('goals', '--snapshot', snapshot, '--json')).out).goals;
     expect(goals.map((goal: { description: string }) => goal.description)).toEqual(['Find dogs']);
     expect(JSON.parse((await anima('status', '--snapshot', snapshot, '--json')).out).cycle).toBe(1);
-    expect(await anima('resume', '--fresh', '--snapshot', snapshot)).toMatchObject({ code: 2, error: expect.stringContaining('--fresh belongs to run') });
+    expect(await anima('resume', '--fresh', '--snapshot', snapshot)).toMatchObject({
+      code: 2,
+      error: expect.stringContaining('--fresh belongs to run'),
+    });
   });
 
   it('status says the cycle, working memory against its capacity, episodes, goals by status and the psyche', async () => {
     const snapshot = join(folder, 'session.json');
-    await anima('run', '--kg', await zoo(), '--goal', 'Find mammals', '--goal', 'Find unicorns', '--max-cycles', '4', '--snapshot', snapshot);
+    await anima(
+      'run',
+      '--kg',
+      await zoo(),
+      '--goal',
+      'Find mammals',
+      '--goal',
+      'Find unicorns',
+      '--max-cycles',
+      '4',
+      '--snapshot',
+      snapshot,
+    );
     const status = JSON.parse((await anima('status', '--snapshot', snapshot, '--json')).out);
     expect(Object.keys(status)).toEqual(['cycle', 'workingMemory', 'episodes', 'goals', 'psyche']);
     expect(status.cycle).toBe(4);
     expect(status.workingMemory).toEqual({ size: expect.any(Number), capacity: 100 });
     expect(status.workingMemory.size).toBeGreaterThan(0);
-    const counted = { active: expect.any(Number), completed: expect.any(Number), failed: expect.any(Number), waiting: expect.any(Number), suspended: expect.any(Number) };
+    const counted = {
+      active: expect.any(Number),
+      completed: expect.any(Number),
+      failed: expect.any(Number),
+      waiting: expect.any(Number),
+      suspended: expect.any(Number),
+    };
     expect(status.goals).toMatchObject(counted);
     // Every goal counted once, under its status (sub-goals included).
     const goals: { status: string }[] = JSON.parse((await anima('goals', '--snapshot', snapshot, '--json')).out).goals;
-    for (const [name, count] of Object.entries(status.goals as Record<string, number>)) expect(goals.filter((goal) => goal.status === name)).toHaveLength(count);
+    for (const [name, count] of Object.entries(status.goals as Record<string, number>))
+      expect(goals.filter((goal) => goal.status === name)).toHaveLength(count);
     expect(goals.length).toBeGreaterThanOrEqual(2);
-    expect(status.psyche).toEqual({ archetypes: { sage: expect.any(Number), healer: expect.any(Number), explorer: expect.any(Number), guardian: expect.any(Number) }, individuation: expect.any(Number) });
+    expect(status.psyche).toEqual({
+      archetypes: {
+        sage: expect.any(Number),
+        healer: expect.any(Number),
+        explorer: expect.any(Number),
+        guardian: expect.any(Number),
+      },
+      individuation: expect.any(Number),
+    });
     const text = (await anima('status', '--snapshot', snapshot)).out;
-    expect(text).toMatch(/^cycle 4\nworking memory \d+ of 100 entries\nepisodes \d+\ngoals .+\npsyche sage 0\.\d\d, healer/);
+    expect(text).toMatch(
+      /^cycle 4\nworking memory \d+ of 100 entries\nepisodes \d+\ngoals .+\npsyche sage 0\.\d\d, healer/,
+    );
   });
 });

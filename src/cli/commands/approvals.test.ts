@@ -46,7 +46,9 @@ describe('anima settings --allow-web, approvals, approve and deny', () => {
     expect((await anima('settings', '--snapshot', snapshot)).out).toContain('web: offline');
     const allowed = await anima('settings', '--allow-web', base, '--snapshot', snapshot, '--json');
     expect(JSON.parse(allowed.out)).toMatchObject({ allowedWebPrefixes: [base] });
-    expect(JSON.parse(await readFile(join(folder, 'home', 'device.json'), 'utf8'))).toMatchObject({ webAccess: { allowedPrefixes: [base] } });
+    expect(JSON.parse(await readFile(join(folder, 'home', 'device.json'), 'utf8'))).toMatchObject({
+      webAccess: { allowedPrefixes: [base] },
+    });
     // Another snapshot on this machine sees it too.
     const other = join(folder, 'other.json');
     await anima('kg', 'import', join(folder, 'comet.ttl'), '--snapshot', other);
@@ -58,26 +60,57 @@ describe('anima settings --allow-web, approvals, approve and deny', () => {
   it('refuses an address that is not http(s), and changes nothing', async () => {
     const snapshot = await cometSnapshot();
     const refused = await anima('settings', '--allow-web', 'ftp://example.org/', '--snapshot', snapshot);
-    expect(refused).toMatchObject({ code: 1, error: 'anima: settings: the web access was not changed:\n  --allow-web: "ftp://example.org/" is not an http or https address\n' });
+    expect(refused).toMatchObject({
+      code: 1,
+      error:
+        'anima: settings: the web access was not changed:\n  --allow-web: "ftp://example.org/" is not an http or https address\n',
+    });
     expect((await anima('settings', '--snapshot', snapshot)).out).toContain('web: offline');
   });
 
   it('holds a web request for approval; approved, the next run fetches it; a denied one is never fetched', async () => {
     const snapshot = await cometSnapshot();
     await anima('settings', '--allow-web', base, '--snapshot', snapshot);
-    const run = await anima('run', '--goal', 'Learn about Comet', '--criteria', 'tail', '--max-cycles', '3', '--snapshot', snapshot);
+    const run = await anima(
+      'run',
+      '--goal',
+      'Learn about Comet',
+      '--criteria',
+      'tail',
+      '--max-cycles',
+      '3',
+      '--snapshot',
+      snapshot,
+    );
     expect(run.code).toBe(0);
     expect(run.out).toMatch(/^#1\twaiting\tLearn about Comet/m);
     expect(requests).toEqual([]);
     const listed = JSON.parse((await anima('approvals', '--snapshot', snapshot, '--json')).out);
-    expect(listed).toMatchObject({ pendingCount: 1, approvals: [{ id: 1, status: 'pending', tool: 'http_fetch', pattern: 'external_request' }] });
-    expect((await anima('approvals', '--snapshot', snapshot)).out).toMatch(/^#1\tpending\tgoal 1\t.*http_fetch.*\theld by external_request: /);
+    expect(listed).toMatchObject({
+      pendingCount: 1,
+      approvals: [{ id: 1, status: 'pending', tool: 'http_fetch', pattern: 'external_request' }],
+    });
+    expect((await anima('approvals', '--snapshot', snapshot)).out).toMatch(
+      /^#1\tpending\tgoal 1\t.*http_fetch.*\theld by external_request: /,
+    );
 
-    expect(await anima('approve', '1', '--input', '{not json', '--snapshot', snapshot)).toMatchObject({ code: 2, error: expect.stringContaining('approve: --input is not JSON') });
+    expect(await anima('approve', '1', '--input', '{not json', '--snapshot', snapshot)).toMatchObject({
+      code: 2,
+      error: expect.stringContaining('approve: --input is not JSON'),
+    });
     expect(await anima('deny', '1', '--input', '{}', '--snapshot', snapshot)).toMatchObject({ code: 2 });
-    expect(await anima('approve', '7', '--snapshot', snapshot)).toMatchObject({ code: 1, error: 'anima: approve: nothing changed:\n  there is no approval 7\n' });
-    expect(await anima('approve', '1', '--snapshot', snapshot)).toMatchObject({ code: 0, out: expect.stringContaining('approved #1') });
-    expect(await anima('deny', '1', '--snapshot', snapshot)).toMatchObject({ code: 1, error: expect.stringContaining('already decided (approved)') });
+    expect(await anima('approve', '7', '--snapshot', snapshot)).toMatchObject({
+      code: 1,
+      error: 'anima: approve: nothing changed:\n  there is no approval 7\n',
+    });
+    expect(await anima('approve', '1', '--snapshot', snapshot)).toMatchObject({
+      code: 0,
+      out: expect.stringContaining('approved #1'),
+    });
+    expect(await anima('deny', '1', '--snapshot', snapshot)).toMatchObject({
+      code: 1,
+      error: expect.stringContaining('already decided (approved)'),
+    });
     await anima('resume', '--max-cycles', '3', '--snapshot', snapshot);
     expect(requests).toEqual(['/Comet']);
   });
@@ -85,13 +118,29 @@ describe('anima settings --allow-web, approvals, approve and deny', () => {
   it('a denied request is not fetched and its goal goes on without it', async () => {
     const snapshot = await cometSnapshot();
     await anima('settings', '--allow-web', base, '--snapshot', snapshot);
-    await anima('run', '--goal', 'Learn about Comet', '--criteria', 'tail', '--max-cycles', '3', '--snapshot', snapshot);
-    expect(await anima('deny', '1', '--reason', 'not today', '--snapshot', snapshot)).toMatchObject({ code: 0, out: expect.stringContaining('denied #1') });
+    await anima(
+      'run',
+      '--goal',
+      'Learn about Comet',
+      '--criteria',
+      'tail',
+      '--max-cycles',
+      '3',
+      '--snapshot',
+      snapshot,
+    );
+    expect(await anima('deny', '1', '--reason', 'not today', '--snapshot', snapshot)).toMatchObject({
+      code: 0,
+      out: expect.stringContaining('denied #1'),
+    });
     const resumed = await anima('resume', '--max-cycles', '3', '--snapshot', snapshot);
     // It works on with other tools (then asks what the user knows); the request is never made.
     expect(resumed.out).toMatch(/^cycle 4\t(?!http_fetch)/);
     expect(resumed.out).not.toContain('http_fetch');
     expect(requests).toEqual([]);
-    expect(JSON.parse((await anima('approvals', '--snapshot', snapshot, '--json')).out).approvals[0]).toMatchObject({ status: 'denied', reason: 'not today' });
+    expect(JSON.parse((await anima('approvals', '--snapshot', snapshot, '--json')).out).approvals[0]).toMatchObject({
+      status: 'denied',
+      reason: 'not today',
+    });
   });
 });

@@ -27,12 +27,23 @@ function approvalLine(approval: ApprovalView): string {
   return `#${approval.id}\t${approval.status}\tgoal ${approval.goalId}\t${approval.action}\theld by ${approval.pattern}: ${approval.because}${decided}\n`;
 }
 
-async function decide({ name, operands, values, service, sessionId, output, save }: SessionContext, decision: 'approve' | 'deny'): Promise<number> {
+async function decide(
+  { name, operands, values, service, sessionId, output, save }: SessionContext,
+  decision: 'approve' | 'deny',
+): Promise<number> {
   const approvalId = idOperand(operands[0], 'APPROVAL_ID');
-  if (Number.isNaN(approvalId)) throw new CliError(`${name}: which action? e.g. anima ${name} 1 --snapshot S (\`anima approvals\` lists them)`, 2);
-  if (values.input !== undefined && decision === 'deny') throw new CliError('deny: --input belongs to approve (the edited input to run)', 2);
+  if (Number.isNaN(approvalId))
+    throw new CliError(`${name}: which action? e.g. anima ${name} 1 --snapshot S (\`anima approvals\` lists them)`, 2);
+  if (values.input !== undefined && decision === 'deny')
+    throw new CliError('deny: --input belongs to approve (the edited input to run)', 2);
   const input = values.input === undefined ? undefined : inputOption(values.input);
-  const decided = await service.approvalDecide({ sessionId, approvalId, decision, ...(values.reason !== undefined ? { reason: values.reason } : {}), ...(input !== undefined ? { input: input.value } : {}) });
+  const decided = await service.approvalDecide({
+    sessionId,
+    approvalId,
+    decision,
+    ...(values.reason !== undefined ? { reason: values.reason } : {}),
+    ...(input !== undefined ? { input: input.value } : {}),
+  });
   if (!decided.ok) throw new CliError(problemLines(`${name}: nothing changed:`, decided.problems));
   await save();
   output.out(

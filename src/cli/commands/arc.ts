@@ -39,20 +39,36 @@ const ARC_COMMANDS: Record<string, string[]> = {
 const usageError = (message: string) => new CliError(`${message}\n\n${ARC_USAGE}`, 2);
 
 /** `anima arc ...`: the catalog file loaded into a fresh database, the command run through the persona service, the file saved when it changed. */
-export async function runArcCommand(command: string | undefined, operands: string[], values: CliValues, output: CliOutput): Promise<number> {
+export async function runArcCommand(
+  command: string | undefined,
+  operands: string[],
+  values: CliValues,
+  output: CliOutput,
+): Promise<number> {
   const wanted = command === undefined ? undefined : ARC_COMMANDS[command];
-  if (command === undefined || wanted === undefined) throw usageError(`unknown command ${quoteInput(`arc ${command ?? ''}`)}`);
+  if (command === undefined || wanted === undefined)
+    throw usageError(`unknown command ${quoteInput(`arc ${command ?? ''}`)}`);
   if (!values.catalog) throw usageError(`arc ${command}: --catalog C is required`);
   if (operands.length < wanted.length) throw usageError(`arc ${command}: which ${wanted[operands.length]}?`);
   if ((values.stage?.length ?? 0) > 1 && command !== 'create') throw usageError(`arc ${command}: give --stage once`);
   const { db } = await openSnapshot(undefined);
   // Creating an arc may start a catalog; everything else works on one that is there.
   const catalog = await openCatalog(db, values.catalog, { mustExist: command !== 'create' });
-  const service: AgentApi = withContractChecks(createAgentService({ db, now: () => Date.now(), newId: () => crypto.randomUUID() }));
+  const service: AgentApi = withContractChecks(
+    createAgentService({ db, now: () => Date.now(), newId: () => crypto.randomUUID() }),
+  );
   const [first = '', second = '', third = ''] = operands;
-  const refused = (problems: Problem[]) => new CliError(problems.length === 1 ? `arc ${command}: ${describeProblem(problems[0]!)}` : [`arc ${command}:`, ...problems.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
+  const refused = (problems: Problem[]) =>
+    new CliError(
+      problems.length === 1
+        ? `arc ${command}: ${describeProblem(problems[0]!)}`
+        : [`arc ${command}:`, ...problems.map((problem) => `  ${describeProblem(problem)}`)].join('\n'),
+    );
   /** Runs a change; on success saves the catalog and says what the arc is now. */
-  const change = async (changed: { ok: true; item?: ArcView | unknown } | { ok: false; problems: Problem[] }, said: string): Promise<number> => {
+  const change = async (
+    changed: { ok: true; item?: ArcView | unknown } | { ok: false; problems: Problem[] },
+    said: string,
+  ): Promise<number> => {
     if (!changed.ok) throw refused(changed.problems);
     await catalog.save();
     output.out(`${said}\n`);
@@ -63,7 +79,11 @@ export async function runArcCommand(command: string | undefined, operands: strin
       const { arcs } = await service.arcList({});
       if (values.json) output.out(`${JSON.stringify(arcs)}\n`);
       else if (arcs.length === 0) output.error('anima: the catalog has no arcs (`anima arc create ARC` adds one)\n');
-      else for (const arc of arcs) output.out(`${arc.name}\t${arc.stages.map((stage) => stage.name).join(' -> ') || '-'}\t${arc.personas.map((persona) => `${persona.name}:${persona.stage}`).join(', ') || '-'}\n`);
+      else
+        for (const arc of arcs)
+          output.out(
+            `${arc.name}\t${arc.stages.map((stage) => stage.name).join(' -> ') || '-'}\t${arc.personas.map((persona) => `${persona.name}:${persona.stage}`).join(', ') || '-'}\n`,
+          );
       return 0;
     }
     case 'show': {
@@ -74,25 +94,56 @@ export async function runArcCommand(command: string | undefined, operands: strin
     }
     case 'create': {
       const fields = { name: first, ...(values.description !== undefined ? { description: values.description } : {}) };
-      return change(await service.arcCreate({ fields, stages: (values.stage ?? []).map((name) => ({ name })) }), `created the arc ${first}`);
+      return change(
+        await service.arcCreate({ fields, stages: (values.stage ?? []).map((name) => ({ name })) }),
+        `created the arc ${first}`,
+      );
     }
     case 'delete':
       return change(await service.arcDelete({ name: first }), `deleted the arc ${first}`);
     case 'stage-add': {
-      const fields = { name: second, ...(values.description !== undefined ? { description: values.description } : {}), ...(values.condition !== undefined ? { condition: values.condition } : {}) };
-      const position = values.position === undefined ? undefined : numberOption(values.position, '--position', { min: 0, max: 100, fallback: 0, isInteger: true });
-      return change(await service.arcStageAdd({ arc: first, fields, ...(position !== undefined ? { position } : {}) }), `the arc ${first} has the stage ${second}`);
+      const fields = {
+        name: second,
+        ...(values.description !== undefined ? { description: values.description } : {}),
+        ...(values.condition !== undefined ? { condition: values.condition } : {}),
+      };
+      const position =
+        values.position === undefined
+          ? undefined
+          : numberOption(values.position, '--position', { min: 0, max: 100, fallback: 0, isInteger: true });
+      return change(
+        await service.arcStageAdd({ arc: first, fields, ...(position !== undefined ? { position } : {}) }),
+        `the arc ${first} has the stage ${second}`,
+      );
     }
     case 'stage-remove':
-      return change(await service.arcStageRemove({ arc: first, stage: second }), `removed the stage ${second} from the arc ${first}`);
+      return change(
+        await service.arcStageRemove({ arc: first, stage: second }),
+        `removed the stage ${second} from the arc ${first}`,
+      );
     case 'part-add':
-      return change(await service.stagePartAdd({ arc: first, stage: second, part: third }), `the stage ${second} of ${first} puts in the part ${third}`);
+      return change(
+        await service.stagePartAdd({ arc: first, stage: second, part: third }),
+        `the stage ${second} of ${first} puts in the part ${third}`,
+      );
     case 'part-remove':
-      return change(await service.stagePartRemove({ arc: first, stage: second, part: third }), `the stage ${second} of ${first} no longer puts in the part ${third}`);
+      return change(
+        await service.stagePartRemove({ arc: first, stage: second, part: third }),
+        `the stage ${second} of ${first} no longer puts in the part ${third}`,
+      );
     case 'assign': {
       const stage = values.stage?.[0];
-      const assigned = await service.personaArcAssign({ persona: first, arc: second, ...(stage !== undefined ? { stage } : {}) });
-      return change(assigned, assigned.ok && assigned.item.arc ? `${first} is on the arc ${assigned.item.arc.name} at the stage ${assigned.item.arc.stage}` : `${first} is on the arc ${second}`);
+      const assigned = await service.personaArcAssign({
+        persona: first,
+        arc: second,
+        ...(stage !== undefined ? { stage } : {}),
+      });
+      return change(
+        assigned,
+        assigned.ok && assigned.item.arc
+          ? `${first} is on the arc ${assigned.item.arc.name} at the stage ${assigned.item.arc.stage}`
+          : `${first} is on the arc ${second}`,
+      );
     }
     case 'unassign':
       return change(await service.personaArcAssign({ persona: first, arc: null }), `${first} is on no arc`);
@@ -105,8 +156,14 @@ export async function runArcCommand(command: string | undefined, operands: strin
 function arcText(arc: ArcView): string {
   const lines = [`${arc.name}${arc.description ? `: ${arc.description}` : ''}`];
   for (const stage of arc.stages)
-    lines.push(`  ${stage.position + 1}. ${stage.name}${stage.condition ? ` (when ${stage.condition})` : ''}${stage.parts.length > 0 ? `: ${stage.parts.map((part) => `${part.name} (${part.type})`).join(', ')}` : ''}`);
+    lines.push(
+      `  ${stage.position + 1}. ${stage.name}${stage.condition ? ` (when ${stage.condition})` : ''}${stage.parts.length > 0 ? `: ${stage.parts.map((part) => `${part.name} (${part.type})`).join(', ')}` : ''}`,
+    );
   if (arc.stages.length === 0) lines.push('  no stages yet (`anima arc stage-add`)');
-  lines.push(arc.personas.length > 0 ? `  on it: ${arc.personas.map((persona) => `${persona.name} at ${persona.stage}`).join(', ')}` : '  no persona is on it');
+  lines.push(
+    arc.personas.length > 0
+      ? `  on it: ${arc.personas.map((persona) => `${persona.name} at ${persona.stage}`).join(', ')}`
+      : '  no persona is on it',
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -24,7 +24,11 @@ export const ASK_COMMANDS: Record<string, SessionCommand> = {
 
 function questionOperand({ name, operands }: SessionContext): string {
   const [question] = operands;
-  if (question === undefined) throw new CliError(`${name}: which question? e.g. anima ${name} "Which birds can swim?" --snapshot S\n\n${QUESTION_USAGE}`, 2);
+  if (question === undefined)
+    throw new CliError(
+      `${name}: which question? e.g. anima ${name} "Which birds can swim?" --snapshot S\n\n${QUESTION_USAGE}`,
+      2,
+    );
   return question;
 }
 
@@ -40,7 +44,12 @@ async function ask(context: SessionContext): Promise<number> {
   const { values, service, sessionId, output, save } = context;
   const question = questionOperand(context);
   if (values.kg) {
-    const imported = await service.kgImport({ sessionId, operationId: 'cli-import', fileName: values.kg, data: await readBlob(values.kg) });
+    const imported = await service.kgImport({
+      sessionId,
+      operationId: 'cli-import',
+      fileName: values.kg,
+      data: await readBlob(values.kg),
+    });
     if (!imported.ok) throw new CliError(problemLines(`${values.kg}: nothing imported:`, imported.problems));
     await save();
   }
@@ -51,7 +60,10 @@ async function ask(context: SessionContext): Promise<number> {
     output.error(`anima: I read this as: ${asked.reading.text}\n`);
     if (asked.answer.kind === 'entities') for (const entity of asked.answer.entities) output.out(`${entity.label}\n`);
     else output.out(`${answerViewText(asked.answer)}\n`);
-    if (asked.answer.kind === 'entities') output.error(`anima: ${asked.answer.entities.length} ${asked.answer.entities.length === 1 ? 'answer' : 'answers'}\n`);
+    if (asked.answer.kind === 'entities')
+      output.error(
+        `anima: ${asked.answer.entities.length} ${asked.answer.entities.length === 1 ? 'answer' : 'answers'}\n`,
+      );
   }
   return asked.answer.kind === 'none' ? 1 : 0;
 }
@@ -59,8 +71,13 @@ async function ask(context: SessionContext): Promise<number> {
 /** A reading as the terminal shows it. */
 function readingText(reading: Reading): string {
   const lines = [`I read this as: ${reading.text}`];
-  for (const match of reading.matched) lines.push(`  "${match.words}" -> ${match.symbols.map((symbol) => `${symbol.label}${symbol.iri ? ` <${symbol.iri}>` : ''}`).join(' or ')}`);
-  if (reading.unplaced.length > 0) lines.push(`  not placed: ${reading.unplaced.map((word) => `"${word}"`).join(', ')}`);
-  for (const choice of reading.choices ?? []) lines.push(`  "${choice.words}" may mean: ${choice.symbols.map((symbol) => symbol.label).join(', ')}`);
+  for (const match of reading.matched)
+    lines.push(
+      `  "${match.words}" -> ${match.symbols.map((symbol) => `${symbol.label}${symbol.iri ? ` <${symbol.iri}>` : ''}`).join(' or ')}`,
+    );
+  if (reading.unplaced.length > 0)
+    lines.push(`  not placed: ${reading.unplaced.map((word) => `"${word}"`).join(', ')}`);
+  for (const choice of reading.choices ?? [])
+    lines.push(`  "${choice.words}" may mean: ${choice.symbols.map((symbol) => symbol.label).join(', ')}`);
   return `${lines.join('\n')}\n`;
 }

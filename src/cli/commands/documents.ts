@@ -19,7 +19,8 @@ async function importDocument({ operands, service, sessionId, output, save }: Se
   try {
     // The size first: a file far too large is refused without being read.
     const { size } = await stat(file);
-    if (size > MAX_DOCUMENT_BYTES) throw new CliError(`${file}: nothing imported: it is over 2 MB; a document is at most 2 MB of text`);
+    if (size > MAX_DOCUMENT_BYTES)
+      throw new CliError(`${file}: nothing imported: it is over 2 MB; a document is at most 2 MB of text`);
     // Decoded as the app decodes a picked file: a byte that is not UTF-8 becomes U+FFFD, which the service finds and places.
     text = new TextDecoder().decode(await readFile(file));
   } catch (error) {
@@ -29,7 +30,9 @@ async function importDocument({ operands, service, sessionId, output, save }: Se
   const imported = await service.documentImport({ sessionId, fileName: basename(file), text });
   if (!imported.ok) throw new CliError(problemLines(`${file}: nothing imported:`, imported.problems));
   await save();
-  output.out(`${file}: imported as document #${imported.document.id} (${imported.document.size} characters); the agent reads it when a goal needs it\n`);
+  output.out(
+    `${file}: imported as document #${imported.document.id} (${imported.document.size} characters); the agent reads it when a goal needs it\n`,
+  );
   return 0;
 }
 
@@ -37,6 +40,10 @@ async function listDocuments({ values, service, sessionId, output }: SessionCont
   const { documents } = await service.documentList({ sessionId });
   if (values.json) output.out(`${JSON.stringify(documents)}\n`);
   else if (documents.length === 0) output.error('anima: no documents (`anima doc import FILE` adds one)\n');
-  else for (const document of documents) output.out(`#${document.id}\t${document.name}\t${document.size} characters\t${document.ingestedAt === undefined ? 'not read yet' : `${document.factsExtracted ?? 0} facts read from it`}\n`);
+  else
+    for (const document of documents)
+      output.out(
+        `#${document.id}\t${document.name}\t${document.size} characters\t${document.ingestedAt === undefined ? 'not read yet' : `${document.factsExtracted ?? 0} facts read from it`}\n`,
+      );
   return 0;
 }

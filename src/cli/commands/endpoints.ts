@@ -40,20 +40,41 @@ const keyOf = ({ values }: SessionContext) => (values.key === undefined ? {} : {
 
 async function addEndpoint({ operands, values, service, sessionId, output, save }: SessionContext): Promise<number> {
   const [endpointName, url] = operands;
-  if (!endpointName || !url) throw usageError('endpoint add: give its NAME and URL, e.g. anima endpoint add wikidata https://query.wikidata.org/sparql --snapshot S');
-  if (values.key !== undefined) throw usageError('endpoint add: a key is not kept in a snapshot; give --key-header H here, and --key K to each command that asks it');
+  if (!endpointName || !url)
+    throw usageError(
+      'endpoint add: give its NAME and URL, e.g. anima endpoint add wikidata https://query.wikidata.org/sparql --snapshot S',
+    );
+  if (values.key !== undefined)
+    throw usageError(
+      'endpoint add: a key is not kept in a snapshot; give --key-header H here, and --key K to each command that asks it',
+    );
   const endpoint = {
     name: endpointName,
     url,
     ...(values['key-header'] !== undefined ? { keyHeader: values['key-header'] } : {}),
-    timeoutSeconds: numberOption(values.timeout, '--timeout', { min: 1, max: 120, fallback: DEFAULT_ENDPOINT.timeoutSeconds, isInteger: true }),
-    rowLimit: numberOption(values['row-limit'], '--row-limit', { min: 1, max: 100_000, fallback: DEFAULT_ENDPOINT.rowLimit, isInteger: true }),
+    timeoutSeconds: numberOption(values.timeout, '--timeout', {
+      min: 1,
+      max: 120,
+      fallback: DEFAULT_ENDPOINT.timeoutSeconds,
+      isInteger: true,
+    }),
+    rowLimit: numberOption(values['row-limit'], '--row-limit', {
+      min: 1,
+      max: 100_000,
+      fallback: DEFAULT_ENDPOINT.rowLimit,
+      isInteger: true,
+    }),
     trust: numberOption(values.trust, '--trust', { min: 0.05, max: 0.9, fallback: DEFAULT_ENDPOINT.trust }),
     language: values.language ?? DEFAULT_ENDPOINT.language,
     mayCallWithoutAsking: values['without-asking'] ?? false,
   };
   const added = await service.endpointSet({ sessionId, endpoint });
-  if (!added.ok) throw new CliError([`endpoint add: nothing changed:`, ...added.problems.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
+  if (!added.ok)
+    throw new CliError(
+      [`endpoint add: nothing changed:`, ...added.problems.map((problem) => `  ${describeProblem(problem)}`)].join(
+        '\n',
+      ),
+    );
   await save();
   output.out(`added ${endpointLine(added.endpoint)}\n`);
   return 0;
@@ -93,9 +114,15 @@ async function pull(context: SessionContext): Promise<number> {
   const { values, service, sessionId, output, save } = context;
   const [name, ...more] = values.endpoint ?? [];
   if (!name || more.length > 0) throw usageError('kg pull: --endpoint NAME (one) is required');
-  if ((values.around === undefined) === (values.query === undefined)) throw usageError('kg pull: give --around IRI or --query FILE');
+  if ((values.around === undefined) === (values.query === undefined))
+    throw usageError('kg pull: give --around IRI or --query FILE');
   let source: Parameters<AgentApi['kgPull']>[0]['source'];
-  if (values.around !== undefined) source = { kind: 'around', iri: values.around, depth: numberOption(values.depth, '--depth', { min: 1, max: 5, fallback: 1, isInteger: true }) };
+  if (values.around !== undefined)
+    source = {
+      kind: 'around',
+      iri: values.around,
+      depth: numberOption(values.depth, '--depth', { min: 1, max: 5, fallback: 1, isInteger: true }),
+    };
   else {
     let bytes: Uint8Array;
     try {
@@ -107,19 +134,31 @@ async function pull(context: SessionContext): Promise<number> {
     if (!text.ok) throw new CliError(`${values.query}: ${text.error.map(describeProblem).join('; ')}`);
     source = { kind: 'query', query: text.value };
   }
-  const pulled = await service.kgPull({ sessionId, operationId: 'cli-pull', name, source, dryRun: values['dry-run'] ?? false, ...keyOf(context) }, (progress) => {
-    if (progress.phase === 'asking') output.error(`anima: query ${progress.round}: ${progress.triples} triples so far\n`);
-  });
+  const pulled = await service.kgPull(
+    { sessionId, operationId: 'cli-pull', name, source, dryRun: values['dry-run'] ?? false, ...keyOf(context) },
+    (progress) => {
+      if (progress.phase === 'asking')
+        output.error(`anima: query ${progress.round}: ${progress.triples} triples so far\n`);
+    },
+  );
   if (!pulled.ok) throw new CliError(`kg pull: nothing brought in: ${pulled.problems.map(describeProblem).join('; ')}`);
   if (values.json) output.out(`${JSON.stringify(pulled)}\n`);
-  else if (pulled.isDryRun) output.out(`${pulled.triples} triples from ${name} (${pulled.queries} queries, ${pulled.ms} ms); nothing written (--dry-run)\n`);
-  else output.out(`${pulled.triples} triples from ${name}: ${pulled.added} new, ${pulled.updated} raised in confidence (${pulled.queries} queries, ${pulled.ms} ms)\n`);
+  else if (pulled.isDryRun)
+    output.out(
+      `${pulled.triples} triples from ${name} (${pulled.queries} queries, ${pulled.ms} ms); nothing written (--dry-run)\n`,
+    );
+  else
+    output.out(
+      `${pulled.triples} triples from ${name}: ${pulled.added} new, ${pulled.updated} raised in confidence (${pulled.queries} queries, ${pulled.ms} ms)\n`,
+    );
   if (!pulled.isDryRun) await save();
   return 0;
 }
 
 /** An endpoint in one line: name, address and settings, whether a key is stored. */
 function endpointLine(endpoint: SparqlEndpointView): string {
-  const key = endpoint.keyHeader ? `, key in ${endpoint.keyHeader}${endpoint.keyStored ? ' (stored)' : ' (give --key)'}` : '';
+  const key = endpoint.keyHeader
+    ? `, key in ${endpoint.keyHeader}${endpoint.keyStored ? ' (stored)' : ' (give --key)'}`
+    : '';
   return `${endpoint.name}\t${endpoint.url}\ttimeout ${endpoint.timeoutSeconds} s, at most ${endpoint.rowLimit} rows, trust ${endpoint.trust}, labels in ${endpoint.language}${key}, ${endpoint.mayCallWithoutAsking ? 'asked without approval' : 'each query waits for approval'}`;
 }

@@ -16,7 +16,11 @@ export const GOAL_COMMANDS: Record<string, SessionCommand> = {
 async function goals({ values, service, sessionId, output }: SessionContext): Promise<number> {
   const { goals } = await service.goalList({ sessionId, findingsLimit: 100_000 });
   if (values.json) output.out(`${JSON.stringify(await goalsSummary(service, sessionId, goals))}\n`);
-  else for (const goal of goals) output.out(`#${goal.id}\t${goal.status}\t${goal.cyclesWorked} cycles\t${goal.findingsTotal} findings\t${goal.description}${goal.statusReason ? ` (${goal.statusReason})` : ''}\n`);
+  else
+    for (const goal of goals)
+      output.out(
+        `#${goal.id}\t${goal.status}\t${goal.cyclesWorked} cycles\t${goal.findingsTotal} findings\t${goal.description}${goal.statusReason ? ` (${goal.statusReason})` : ''}\n`,
+      );
   return 0;
 }
 
@@ -26,12 +30,23 @@ async function plan({ operands, values, service, sessionId, output }: SessionCon
     const goalId = idOperand(positional, 'GOAL_ID');
     const { plans } = await service.planList({ sessionId, goalId });
     if (values.json) output.out(`${JSON.stringify(plans)}\n`);
-    else if (plans.length === 0) output.error(`anima: goal ${goalId} has no plan yet (the agent plans when it first works on a goal; \`anima goals\` lists them)\n`);
-    else for (const plan of plans) output.out(`plan ${plan.id}, made at cycle ${plan.cycle}: ${plan.status}${plan.statusReason ? ` (${plan.statusReason})` : ''}\n${planText(plan)}`);
+    else if (plans.length === 0)
+      output.error(
+        `anima: goal ${goalId} has no plan yet (the agent plans when it first works on a goal; \`anima goals\` lists them)\n`,
+      );
+    else
+      for (const plan of plans)
+        output.out(
+          `plan ${plan.id}, made at cycle ${plan.cycle}: ${plan.status}${plan.statusReason ? ` (${plan.statusReason})` : ''}\n${planText(plan)}`,
+        );
     return 0;
   }
   const [goal, ...more] = values.goal ?? [];
-  if (goal === undefined) throw new CliError(`plan: --goal "TEXT" (the plan it would make) or GOAL_ID (a goal's plans) is required\n\n${USAGE}`, 2);
+  if (goal === undefined)
+    throw new CliError(
+      `plan: --goal "TEXT" (the plan it would make) or GOAL_ID (a goal's plans) is required\n\n${USAGE}`,
+      2,
+    );
   if (more.length > 0) throw new CliError('plan: give --goal once (the plan of one goal)', 2);
   const attempt = numberOption(values.attempt, '--attempt', { min: 0, max: 100, fallback: 0, isInteger: true });
   const planned = await service.planPreview({ sessionId, description: goal, criteria: values.criteria ?? '', attempt });
@@ -42,8 +57,13 @@ async function plan({ operands, values, service, sessionId, output }: SessionCon
 
 async function writeUp({ operands, values, service, sessionId, output }: SessionContext): Promise<number> {
   const goalId = idOperand(operands[0], 'GOAL_ID');
-  if (Number.isNaN(goalId)) throw new CliError(`write-up: which goal? e.g. anima write-up 1 --snapshot S (\`anima goals\` lists them)`, 2);
-  const written = await service.synthesize({ sessionId, goalId, ...(values.grammar ? { grammar: values.grammar } : {}) });
+  if (Number.isNaN(goalId))
+    throw new CliError(`write-up: which goal? e.g. anima write-up 1 --snapshot S (\`anima goals\` lists them)`, 2);
+  const written = await service.synthesize({
+    sessionId,
+    goalId,
+    ...(values.grammar ? { grammar: values.grammar } : {}),
+  });
   if (!written.ok) throw new CliError(written.problems.map(describeProblem).join('\n'));
   output.out(`${written.text}\n`);
   return 0;
@@ -52,10 +72,14 @@ async function writeUp({ operands, values, service, sessionId, output }: Session
 async function notes({ operands, service, sessionId, output }: SessionContext): Promise<number> {
   const [positional] = operands;
   const goalId = positional === undefined ? undefined : idOperand(positional, 'GOAL_ID');
-  if (Number.isNaN(goalId)) throw new CliError(`notes: GOAL_ID must be a goal's number (\`anima goals\` lists them)`, 2);
+  if (Number.isNaN(goalId))
+    throw new CliError(`notes: GOAL_ID must be a goal's number (\`anima goals\` lists them)`, 2);
   const { notes } = await service.noteList({ sessionId });
   const shown = notes.filter((note) => goalId === undefined || note.goalId === goalId);
-  if (shown.length === 0) output.error(`anima: no notes${goalId === undefined ? '' : ` for goal ${goalId}`} (a goal gets notes when its words ask for them: "... and keep notes")\n`);
+  if (shown.length === 0)
+    output.error(
+      `anima: no notes${goalId === undefined ? '' : ` for goal ${goalId}`} (a goal gets notes when its words ask for them: "... and keep notes")\n`,
+    );
   output.out(shown.map((note) => note.text).join('\n'));
   return 0;
 }

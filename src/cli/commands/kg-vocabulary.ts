@@ -3,7 +3,9 @@ import type { SessionContext } from '../session.ts';
 
 /** The reader's language as the CLI's environment says it (LANG=fr_FR.UTF-8 gives fr-FR), for the names an import prefers. */
 export function readerLanguage(environment: NodeJS.ProcessEnv = process.env): string | undefined {
-  const tag = (environment.LC_ALL || environment.LC_MESSAGES || environment.LANG || '').split('.')[0]!.replace('_', '-');
+  const tag = (environment.LC_ALL || environment.LC_MESSAGES || environment.LANG || '')
+    .split('.')[0]!
+    .replace('_', '-');
   return /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/u.test(tag) && tag !== 'C' ? tag : undefined;
 }
 
@@ -13,7 +15,9 @@ export function describeShared(shared: ImportShared | undefined): string {
   const lines: string[] = [];
   const { relations, sameNames } = shared;
   if (relations.count > 0)
-    lines.push(`anima: ${relations.count} of its relations join known ones: ${relations.examples.map((example) => `${example.relation} → ${example.joins}`).join(', ')}${relations.count > relations.examples.length ? ', ...' : ''}`);
+    lines.push(
+      `anima: ${relations.count} of its relations join known ones: ${relations.examples.map((example) => `${example.relation} → ${example.joins}`).join(', ')}${relations.count > relations.examples.length ? ', ...' : ''}`,
+    );
   if (sameNames.count > 0) {
     const examples = sameNames.examples.map((example) => `${example.symbol} ~ ${example.existing}`).join(', ');
     lines.push(
@@ -29,6 +33,8 @@ export function describeShared(shared: ImportShared | undefined): string {
 export async function prefixes({ values, service, sessionId, output }: SessionContext): Promise<number> {
   const { prefixes } = await service.kgPrefixes({ sessionId });
   if (values.json) output.out(`${JSON.stringify(prefixes)}\n`);
-  else for (const { prefix, namespace, isDeclared } of prefixes) output.out(`${prefix}:\t${namespace}${isDeclared ? '\t(declared)' : ''}\n`);
+  else
+    for (const { prefix, namespace, isDeclared } of prefixes)
+      output.out(`${prefix}:\t${namespace}${isDeclared ? '\t(declared)' : ''}\n`);
   return 0;
 }

@@ -70,18 +70,22 @@ async function stats({ values, service, sessionId, output }: SessionContext): Pr
 
 async function query({ operands, values, service, sessionId, snapshotPath, output }: SessionContext): Promise<number> {
   const [query] = operands;
-  if (!query) throw new CliError(`kg query: which query? e.g. anima kg query "?x is-a mammal" --snapshot ${snapshotPath}`, 2);
+  if (!query)
+    throw new CliError(`kg query: which query? e.g. anima kg query "?x is-a mammal" --snapshot ${snapshotPath}`, 2);
   const limit = numberOption(values.limit, '--limit', { min: 1, max: 10000, fallback: 1000, isInteger: true });
   const answer = await service.kgQuery({ sessionId, query, limit });
   if (!answer.ok) throw new CliError(problemLines(`kg query: cannot read ${quoteInput(query)}:`, answer.problems));
   if (values.json) {
     const rows = answer.rows.map((row) => Object.fromEntries(answer.variables.map((name) => [name, row[name]?.label])));
-    output.out(`${JSON.stringify({ variables: answer.variables, rows, isTruncated: answer.isTruncated, unknownTerms: answer.unknownTerms })}\n`);
+    output.out(
+      `${JSON.stringify({ variables: answer.variables, rows, isTruncated: answer.isTruncated, unknownTerms: answer.unknownTerms })}\n`,
+    );
   } else {
     for (const term of answer.unknownTerms) output.error(`anima: unknown symbol ${term}\n`);
     if (answer.variables.length > 0) output.out(`${answer.variables.map((name) => `?${name}`).join('\t')}\n`);
     for (const row of answer.rows) output.out(`${answer.variables.map((name) => row[name]?.label ?? '').join('\t')}\n`);
-    if (answer.isTruncated) output.error(`anima: more than ${limit} answers; showing the first ${limit} (use --limit)\n`);
+    if (answer.isTruncated)
+      output.error(`anima: more than ${limit} answers; showing the first ${limit} (use --limit)\n`);
   }
   return 0;
 }
@@ -97,15 +101,25 @@ async function exportGraph({ values, service, sessionId, output }: SessionContex
 
 async function infer({ values, service, sessionId, save, output }: SessionContext): Promise<number> {
   const minConfidence = numberOption(values['min-confidence'], '--min-confidence', { min: 0, max: 1, fallback: 0.1 });
-  const maxIterations = numberOption(values['max-iterations'], '--max-iterations', { min: 1, max: 100, fallback: 10, isInteger: true });
+  const maxIterations = numberOption(values['max-iterations'], '--max-iterations', {
+    min: 1,
+    max: 100,
+    fallback: 10,
+    isInteger: true,
+  });
   const run = await service.kgInfer({ sessionId, minConfidence, maxIterations, limit: 5000 });
   if (!run.ok) throw new CliError(run.problems.map(describeProblem).join('\n'));
   await save();
   if (values.json) {
     const facts = run.facts.map((entry) => ({ ...labelsOf(entry.fact), rule: entry.rule }));
-    output.out(`${JSON.stringify({ derived: run.derived, raised: run.raised, iterations: run.iterations, hasConverged: run.hasConverged, isTruncated: run.isTruncated, facts })}\n`);
+    output.out(
+      `${JSON.stringify({ derived: run.derived, raised: run.raised, iterations: run.iterations, hasConverged: run.hasConverged, isTruncated: run.isTruncated, facts })}\n`,
+    );
   } else {
-    for (const entry of run.facts) output.out(`${entry.fact.subject.label}\t${entry.fact.predicate.label}\t${entry.fact.object.label}\t${entry.fact.confidence.toFixed(3)}\t${entry.rule}\n`);
+    for (const entry of run.facts)
+      output.out(
+        `${entry.fact.subject.label}\t${entry.fact.predicate.label}\t${entry.fact.object.label}\t${entry.fact.confidence.toFixed(3)}\t${entry.rule}\n`,
+      );
     output.error(
       `anima: ${run.derived} new facts, ${run.raised} raised in confidence, in ${run.iterations} rounds` +
         `${run.hasConverged ? '' : ' (stopped before the rules ran out: raise --max-iterations)'}${run.isTruncated ? ' (stopped at the size limit)' : ''}\n`,
@@ -116,21 +130,36 @@ async function infer({ values, service, sessionId, save, output }: SessionContex
 
 async function path({ operands, values, service, sessionId, snapshotPath, output }: SessionContext): Promise<number> {
   const [fromLabel, toLabel] = operands;
-  if (!fromLabel || !toLabel) throw new CliError(`kg path: which two symbols? e.g. anima kg path Dog Mammal --snapshot ${snapshotPath}`, 2);
+  if (!fromLabel || !toLabel)
+    throw new CliError(`kg path: which two symbols? e.g. anima kg path Dog Mammal --snapshot ${snapshotPath}`, 2);
   const [from, to] = await Promise.all([fromLabel, toLabel].map((label) => symbolIdOf(service, sessionId, label)));
   const path = await service.kgPath({ sessionId, from: from!, to: to! });
-  if (!path.isFound) throw new CliError(`no path between ${quoteInput(fromLabel)} and ${quoteInput(toLabel)} within 8 steps`);
-  if (values.json) output.out(`${JSON.stringify(path.steps.map((step) => ({ ...labelsOf(step.fact), isForward: step.isForward })))}\n`);
-  else for (const step of path.steps) output.out(`${step.fact.subject.label} ${step.fact.predicate.label} ${step.fact.object.label}\n`);
+  if (!path.isFound)
+    throw new CliError(`no path between ${quoteInput(fromLabel)} and ${quoteInput(toLabel)} within 8 steps`);
+  if (values.json)
+    output.out(
+      `${JSON.stringify(path.steps.map((step) => ({ ...labelsOf(step.fact), isForward: step.isForward })))}\n`,
+    );
+  else
+    for (const step of path.steps)
+      output.out(`${step.fact.subject.label} ${step.fact.predicate.label} ${step.fact.object.label}\n`);
   return 0;
 }
 
-async function similar({ operands, values, service, sessionId, snapshotPath, output }: SessionContext): Promise<number> {
+async function similar({
+  operands,
+  values,
+  service,
+  sessionId,
+  snapshotPath,
+  output,
+}: SessionContext): Promise<number> {
   const [label] = operands;
   if (!label) throw new CliError(`kg similar: which symbol? e.g. anima kg similar Dog --snapshot ${snapshotPath}`, 2);
   const k = numberOption(values.limit, '--limit', { min: 1, max: 100, fallback: 10, isInteger: true });
   const { hits } = await service.kgSimilar({ sessionId, symbolId: await symbolIdOf(service, sessionId, label), k });
-  if (values.json) output.out(`${JSON.stringify(hits.map((hit) => ({ symbol: hit.symbol.label, similarity: hit.similarity })))}\n`);
+  if (values.json)
+    output.out(`${JSON.stringify(hits.map((hit) => ({ symbol: hit.symbol.label, similarity: hit.similarity })))}\n`);
   else for (const hit of hits) output.out(`${hit.similarity.toFixed(3)}\t${hit.symbol.label}\n`);
   return 0;
 }
@@ -139,6 +168,7 @@ async function similar({ operands, values, service, sessionId, snapshotPath, out
 async function symbolIdOf(service: AgentApi, sessionId: string, label: string): Promise<number> {
   const { hits } = await service.kgSearch({ sessionId, text: label, limit: 1 });
   const hit = hits[0];
-  if (!hit || hit.symbol.label.toLowerCase() !== label.toLowerCase()) throw new CliError(`unknown symbol ${quoteInput(label)}${hit ? ` (did you mean ${hit.symbol.label}?)` : ''}`);
+  if (!hit || hit.symbol.label.toLowerCase() !== label.toLowerCase())
+    throw new CliError(`unknown symbol ${quoteInput(label)}${hit ? ` (did you mean ${hit.symbol.label}?)` : ''}`);
   return hit.symbol.id;
 }

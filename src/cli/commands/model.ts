@@ -9,9 +9,15 @@ import { USAGE } from '../usage.ts';
 
 /** The endpoint --base-url, --model and --api-key describe. */
 function endpointOption(values: CliValues, command: string): OpenAiEndpoint {
-  if (values['base-url'] === undefined || values.model === undefined) throw new CliError(`${command}: --base-url URL and --model M are required\n\n${USAGE}`, 2);
-  const endpoint = openAiEndpointSchema.safeParse({ baseUrl: values['base-url'], model: values.model, ...(values['api-key'] ? { apiKey: values['api-key'] } : {}) });
-  if (!endpoint.success) throw new CliError(`${command}: ${endpoint.error.issues.map((issue) => issue.message).join('; ')}`, 2);
+  if (values['base-url'] === undefined || values.model === undefined)
+    throw new CliError(`${command}: --base-url URL and --model M are required\n\n${USAGE}`, 2);
+  const endpoint = openAiEndpointSchema.safeParse({
+    baseUrl: values['base-url'],
+    model: values.model,
+    ...(values['api-key'] ? { apiKey: values['api-key'] } : {}),
+  });
+  if (!endpoint.success)
+    throw new CliError(`${command}: ${endpoint.error.issues.map((issue) => issue.message).join('; ')}`, 2);
   return endpoint.data;
 }
 
@@ -19,22 +25,60 @@ function endpointOption(values: CliValues, command: string): OpenAiEndpoint {
 export function runInference(values: CliValues): InferenceSettings | undefined {
   if (values.provider === undefined) return undefined;
   const limits = {
-    ...(values['max-requests'] !== undefined ? { requests: numberOption(values['max-requests'], '--max-requests', { min: 1, max: 1_000_000, fallback: 1, isInteger: true }) } : {}),
-    ...(values['max-tokens'] !== undefined ? { inputTokens: numberOption(values['max-tokens'], '--max-tokens', { min: 1, max: 1_000_000_000, fallback: 1, isInteger: true }) } : {}),
+    ...(values['max-requests'] !== undefined
+      ? {
+          requests: numberOption(values['max-requests'], '--max-requests', {
+            min: 1,
+            max: 1_000_000,
+            fallback: 1,
+            isInteger: true,
+          }),
+        }
+      : {}),
+    ...(values['max-tokens'] !== undefined
+      ? {
+          inputTokens: numberOption(values['max-tokens'], '--max-tokens', {
+            min: 1,
+            max: 1_000_000_000,
+            fallback: 1,
+            isInteger: true,
+          }),
+        }
+      : {}),
   };
   if (values.provider === 'none') return { provider: 'none', limits, confidenceCap: DEFAULT_CONFIDENCE_CAP };
-  if (values.provider !== 'openai') throw new CliError(`--provider is openai or none (WebLLM and GGUF run in the browser)\n\n${USAGE}`, 2);
-  return { provider: 'openai-compatible', openAi: endpointOption(values, 'run'), limits, confidenceCap: DEFAULT_CONFIDENCE_CAP };
+  if (values.provider !== 'openai')
+    throw new CliError(`--provider is openai or none (WebLLM and GGUF run in the browser)\n\n${USAGE}`, 2);
+  return {
+    provider: 'openai-compatible',
+    openAi: endpointOption(values, 'run'),
+    limits,
+    confidenceCap: DEFAULT_CONFIDENCE_CAP,
+  };
 }
 
 /** `anima llm check`: needs no session, only the endpoint. */
-export async function runLlmCommand(command: string | undefined, values: CliValues, output: CliOutput): Promise<number> {
+export async function runLlmCommand(
+  command: string | undefined,
+  values: CliValues,
+  output: CliOutput,
+): Promise<number> {
   if (command !== 'check') throw new CliError(`unknown command ${quoteInput(`llm ${command ?? ''}`)}\n\n${USAGE}`, 2);
-  if (values.provider !== 'openai') throw new CliError(`llm check: --provider openai is the one the CLI can reach (WebLLM and GGUF run in the browser)\n\n${USAGE}`, 2);
+  if (values.provider !== 'openai')
+    throw new CliError(
+      `llm check: --provider openai is the one the CLI can reach (WebLLM and GGUF run in the browser)\n\n${USAGE}`,
+      2,
+    );
   const outcome = await checkProvider(openAiCompatibleProvider(endpointOption(values, 'llm check')));
   const tokens = `${outcome.usage.promptTokens} prompt + ${outcome.usage.completionTokens} completion tokens`;
   if (values.json) output.out(`${JSON.stringify(outcome)}\n`);
-  else if (outcome.ok) output.out(`ok: ${JSON.stringify(outcome.value)} after ${outcome.attempts.length} attempt${outcome.attempts.length === 1 ? '' : 's'}; ${tokens}\n`);
-  else output.out(`bottleneck ${outcome.bottleneck.kind}: ${outcome.bottleneck.detail}\n${outcome.attempts.length} attempts; ${tokens}\n`);
+  else if (outcome.ok)
+    output.out(
+      `ok: ${JSON.stringify(outcome.value)} after ${outcome.attempts.length} attempt${outcome.attempts.length === 1 ? '' : 's'}; ${tokens}\n`,
+    );
+  else
+    output.out(
+      `bottleneck ${outcome.bottleneck.kind}: ${outcome.bottleneck.detail}\n${outcome.attempts.length} attempts; ${tokens}\n`,
+    );
   return outcome.ok ? 0 : 1;
 }

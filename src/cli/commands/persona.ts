@@ -61,23 +61,42 @@ export type PersonaOptions = {
   none?: boolean;
 };
 
-type PersonaCommand = { service: AgentApi; operand: string | undefined; values: PersonaOptions; output: CliOutput; catalog: CliCatalog };
+type PersonaCommand = {
+  service: AgentApi;
+  operand: string | undefined;
+  values: PersonaOptions;
+  output: CliOutput;
+  catalog: CliCatalog;
+};
 
 /** `anima persona ...`: the catalog file loaded into a fresh database, the command run, the file saved when it changed. */
-export async function runPersonaCommand(command: string | undefined, operand: string | undefined, values: PersonaOptions, output: CliOutput): Promise<number> {
+export async function runPersonaCommand(
+  command: string | undefined,
+  operand: string | undefined,
+  values: PersonaOptions,
+  output: CliOutput,
+): Promise<number> {
   if (!isPersonaCommand(command)) throw usageError(`unknown command ${quoteInput(`persona ${command ?? ''}`)}`);
   if (!values.catalog) throw usageError(`persona ${command}: --catalog C is required`);
   const isWearing = command === 'wear';
-  if (isWearing && !values.snapshot) throw usageError('persona wear: --snapshot S is required (the session that wears it)');
-  if (isWearing && (operand === undefined) === !values.none) throw usageError('persona wear: give a persona NAME, or --none to wear none');
-  if (!isWearing && command !== 'list' && operand === undefined) throw usageError(`persona ${command}: which ${command === 'import' ? 'FILE' : 'persona NAME'}?`);
+  if (isWearing && !values.snapshot)
+    throw usageError('persona wear: --snapshot S is required (the session that wears it)');
+  if (isWearing && (operand === undefined) === !values.none)
+    throw usageError('persona wear: give a persona NAME, or --none to wear none');
+  if (!isWearing && command !== 'list' && operand === undefined)
+    throw usageError(`persona ${command}: which ${command === 'import' ? 'FILE' : 'persona NAME'}?`);
 
   // Only wear needs a session; the others work on the catalog alone.
   const { db, hadSnapshot } = await openSnapshot(isWearing ? values.snapshot : undefined);
-  if (isWearing && !hadSnapshot) throw new CliError(`no snapshot at ${values.snapshot} (\`anima run ... --snapshot ${values.snapshot}\` creates it)`);
+  if (isWearing && !hadSnapshot)
+    throw new CliError(
+      `no snapshot at ${values.snapshot} (\`anima run ... --snapshot ${values.snapshot}\` creates it)`,
+    );
   // An import may start a catalog; a dry run only reads, so it may preview against none.
   const catalog = await openCatalog(db, values.catalog, { mustExist: command !== 'import' });
-  const service: AgentApi = withContractChecks(createAgentService({ db, now: () => Date.now(), newId: () => crypto.randomUUID() }));
+  const service: AgentApi = withContractChecks(
+    createAgentService({ db, now: () => Date.now(), newId: () => crypto.randomUUID() }),
+  );
   const context: PersonaCommand = { service, operand, values, output, catalog };
   switch (command) {
     case 'list':
@@ -128,10 +147,18 @@ function describeArgumentProblem(problem: Problem): string {
 }
 
 /** The service's refusal as an error: each problem on its own line when there are several. */
-function refusalError(command: PersonaCommandName, problems: Problem[], describe: (problem: Problem) => string, exitCode = 1): CliError {
+function refusalError(
+  command: PersonaCommandName,
+  problems: Problem[],
+  describe: (problem: Problem) => string,
+  exitCode = 1,
+): CliError {
   const [only] = problems;
   if (problems.length === 1 && only) return new CliError(`persona ${command}: ${describe(only)}`, exitCode);
-  return new CliError([`persona ${command}:`, ...problems.map((problem) => `  ${describe(problem)}`)].join('\n'), exitCode);
+  return new CliError(
+    [`persona ${command}:`, ...problems.map((problem) => `  ${describe(problem)}`)].join('\n'),
+    exitCode,
+  );
 }
 
 /**
@@ -145,7 +172,11 @@ function checkArguments(command: PersonaCommandName, method: keyof typeof person
 }
 
 /** A number option that may be left out. */
-function optionalNumber(text: string | undefined, name: string, rule: { min: number; max: number }): number | undefined {
+function optionalNumber(
+  text: string | undefined,
+  name: string,
+  rule: { min: number; max: number },
+): number | undefined {
   return text === undefined ? undefined : numberOption(text, name, { ...rule, fallback: rule.min, isInteger: true });
 }
 
@@ -156,7 +187,8 @@ function overridesOption(texts: string[] = []): Record<string, string> {
     const separator = text.indexOf('=');
     const type = text.slice(0, separator).trim();
     const part = text.slice(separator + 1).trim();
-    if (separator < 0 || type === '' || part === '') throw usageError(`--override takes TYPE=PART, e.g. --override tone=warm-tone, not ${quoteInput(text)}`);
+    if (separator < 0 || type === '' || part === '')
+      throw usageError(`--override takes TYPE=PART, e.g. --override tone=warm-tone, not ${quoteInput(text)}`);
     if (overrides.has(type)) throw usageError(`--override ${type} is given twice`);
     overrides.set(type, part);
   }
@@ -173,7 +205,8 @@ function typesOption(text: string | undefined): PartType[] | undefined {
     if (type.success) types.push(type.data);
     else unknown.push(quoteInput(name));
   }
-  if (unknown.length > 0) throw usageError(`--types: no part type ${unknown.join(', ')}; the types are ${PART_TYPES.join(', ')}`);
+  if (unknown.length > 0)
+    throw usageError(`--types: no part type ${unknown.join(', ')}; the types are ${PART_TYPES.join(', ')}`);
   return types;
 }
 
@@ -182,17 +215,30 @@ const counted = (count: number, noun: string) => `${count} ${noun}${count === 1 
 
 /** One line of `persona list`: name, counts, arc:stage (or -), tags (or -), tab-separated. */
 function summaryLine(persona: PersonaSummary): string {
-  const counts = [counted(persona.parts, 'part'), counted(persona.traits, 'trait'), counted(persona.skills, 'skill'), counted(persona.guardrails, 'guardrail')].join(', ');
+  const counts = [
+    counted(persona.parts, 'part'),
+    counted(persona.traits, 'trait'),
+    counted(persona.skills, 'skill'),
+    counted(persona.guardrails, 'guardrail'),
+  ].join(', ');
   const arc = persona.arc ? `${persona.arc.name}:${persona.arc.stage}` : '-';
   return `${persona.name}\t${counts}\t${arc}\t${persona.tags.length > 0 ? persona.tags.join(', ') : '-'}\n`;
 }
 
 async function listPersonas({ service, values, output }: PersonaCommand): Promise<number> {
-  const filter = { ...(values.tag ? { tags: values.tag } : {}), ...(values.search !== undefined ? { text: values.search } : {}) };
+  const filter = {
+    ...(values.tag ? { tags: values.tag } : {}),
+    ...(values.search !== undefined ? { text: values.search } : {}),
+  };
   checkArguments('list', 'personaList', filter);
   const { personas } = await service.personaList(filter);
   if (values.json) output.out(`${JSON.stringify(personas)}\n`);
-  else if (personas.length === 0) output.error(values.tag || values.search !== undefined ? 'anima: no persona matches\n' : 'anima: the catalog has no personas (`anima persona import FILE` adds one)\n');
+  else if (personas.length === 0)
+    output.error(
+      values.tag || values.search !== undefined
+        ? 'anima: no persona matches\n'
+        : 'anima: the catalog has no personas (`anima persona import FILE` adds one)\n',
+    );
   else output.out(personas.map(summaryLine).join(''));
   return 0;
 }
@@ -200,22 +246,33 @@ async function listPersonas({ service, values, output }: PersonaCommand): Promis
 const partLabel = (part: { name: string; type: string }) => `${part.name} (${part.type})`;
 
 /** What `persona show` says after the prompt: its size, where parts came from, and what was left out and why. */
-function assemblyNotes(assembled: AssembledPersonaView, compiled: { isCurrent: boolean } | undefined, asked: { budgetTokens?: number; types?: PartType[] }): string[] {
-  const notes = [`${assembled.name}, ${assembled.view} view: about ${assembled.tokens} tokens${asked.budgetTokens !== undefined ? ` (budget ${asked.budgetTokens})` : ''}`];
+function assemblyNotes(
+  assembled: AssembledPersonaView,
+  compiled: { isCurrent: boolean } | undefined,
+  asked: { budgetTokens?: number; types?: PartType[] },
+): string[] {
+  const notes = [
+    `${assembled.name}, ${assembled.view} view: about ${assembled.tokens} tokens${asked.budgetTokens !== undefined ? ` (budget ${asked.budgetTokens})` : ''}`,
+  ];
   if (assembled.stage) {
     const staged = assembled.parts.filter((part) => part.source === 'stage');
-    notes.push(`on the arc ${assembled.stage.arc} at the stage ${assembled.stage.stage}${staged.length > 0 ? `, which puts in ${staged.map(partLabel).join(', ')}` : ''}`);
+    notes.push(
+      `on the arc ${assembled.stage.arc} at the stage ${assembled.stage.stage}${staged.length > 0 ? `, which puts in ${staged.map(partLabel).join(', ')}` : ''}`,
+    );
   }
   const overridden = assembled.parts.filter((part) => part.source === 'override');
   if (overridden.length > 0) notes.push(`overridden for this call: ${overridden.map(partLabel).join(', ')}`);
   if (asked.types) notes.push(`only parts of the types ${asked.types.join(', ')} (--types)`);
   // A detail-view part shows its summary only when the budget had no room for its content.
   const shortened = assembled.view === 'detail' ? assembled.parts.filter((part) => part.view === 'summary') : [];
-  if (shortened.length > 0) notes.push(`in their summary to fit the budget: ${shortened.map((part) => part.name).join(', ')}`);
-  const leftOut = (because: 'budget' | 'limit') => assembled.leftOut.filter((item) => item.because === because).map((item) => `${item.kind} ${item.name}`);
+  if (shortened.length > 0)
+    notes.push(`in their summary to fit the budget: ${shortened.map((part) => part.name).join(', ')}`);
+  const leftOut = (because: 'budget' | 'limit') =>
+    assembled.leftOut.filter((item) => item.because === because).map((item) => `${item.kind} ${item.name}`);
   if (leftOut('budget').length > 0) notes.push(`left out to fit the budget: ${leftOut('budget').join(', ')}`);
   if (leftOut('limit').length > 0) notes.push(`left out by --limit: ${leftOut('limit').join(', ')}`);
-  if (compiled && !compiled.isCurrent) notes.push('the compiled prompt (what runs use) is older than this: `anima persona compile` stores it again');
+  if (compiled && !compiled.isCurrent)
+    notes.push('the compiled prompt (what runs use) is older than this: `anima persona compile` stores it again');
   return notes;
 }
 
@@ -235,11 +292,17 @@ async function showPersona({ service, operand, values, output }: PersonaCommand)
   const got = await service.personaGet(args);
   if (!got.ok) throw refusalError('show', got.problems, describeArgumentProblem);
   if (values.json) {
-    output.out(`${JSON.stringify({ assembled: got.assembled, ...(got.compiled ? { compiled: got.compiled } : {}) })}\n`);
+    output.out(
+      `${JSON.stringify({ assembled: got.assembled, ...(got.compiled ? { compiled: got.compiled } : {}) })}\n`,
+    );
     return 0;
   }
   output.out(`${got.assembled.text}\n`);
-  output.error(assemblyNotes(got.assembled, got.compiled, { budgetTokens, ...(types ? { types } : {}) }).map((note) => `anima: ${note}\n`).join(''));
+  output.error(
+    assemblyNotes(got.assembled, got.compiled, { budgetTokens, ...(types ? { types } : {}) })
+      .map((note) => `anima: ${note}\n`)
+      .join(''),
+  );
   return 0;
 }
 
@@ -262,7 +325,10 @@ function previewLines(preview: PersonaImportPreview): string[] {
     const what = `${item.state} ${item.kind} ${item.type ? partLabel({ name: item.name, type: item.type }) : item.name}`;
     return item.summary.trim() !== '' ? `${what}: ${shortened(item.summary)}` : what;
   });
-  if (preview.arc) lines.push(`on the arc ${preview.arc.name} (${preview.arc.stages.join(' -> ')}) at the stage ${preview.arc.currentStage}`);
+  if (preview.arc)
+    lines.push(
+      `on the arc ${preview.arc.name} (${preview.arc.stages.join(' -> ')}) at the stage ${preview.arc.currentStage}`,
+    );
   if (preview.kept.length > 0) lines.push(`kept for export, unused by Anima: ${preview.kept.join(', ')}`);
   if (preview.hasImage) lines.push("kept for export: the card's image");
   return lines.map((line) => `  ${line}\n`);
@@ -281,21 +347,33 @@ async function importPersona({ service, operand: file, values, output, catalog }
   const refused = (problems: Problem[]) => {
     // The problems are placed in the file (`parts.1.name`), except a persona name that is taken.
     const isNameTaken = problems.some((problem) => problem.path === 'persona.name');
-    return new CliError([`${file}: nothing imported:`, ...problems.map((problem) => `  ${describeProblem(problem)}`), ...(isNameTaken ? ['  (--as NAME imports it under another name)'] : [])].join('\n'));
+    return new CliError(
+      [
+        `${file}: nothing imported:`,
+        ...problems.map((problem) => `  ${describeProblem(problem)}`),
+        ...(isNameTaken ? ['  (--as NAME imports it under another name)'] : []),
+      ].join('\n'),
+    );
   };
   const checked = await service.personaImportCheck(args);
   if (!checked.ok) throw refused(checked.problems);
   const { preview } = checked;
   if (values['dry-run']) {
     if (values.json) output.out(`${JSON.stringify(preview)}\n`);
-    else output.out(`${file}: ${IMPORT_FORMATS[preview.format]}; importing it would create the persona ${preview.persona.name} (--dry-run: nothing written)\n${previewLines(preview).join('')}`);
+    else
+      output.out(
+        `${file}: ${IMPORT_FORMATS[preview.format]}; importing it would create the persona ${preview.persona.name} (--dry-run: nothing written)\n${previewLines(preview).join('')}`,
+      );
     return 0;
   }
   const imported = await service.personaImport(args);
   if (!imported.ok) throw refused(imported.problems);
   await catalog.save();
   if (values.json) output.out(`${JSON.stringify({ persona: imported.item, preview })}\n`);
-  else output.out(`${file}: imported ${IMPORT_FORMATS[preview.format]} as the persona ${imported.item.name}\n${previewLines(preview).join('')}`);
+  else
+    output.out(
+      `${file}: imported ${IMPORT_FORMATS[preview.format]} as the persona ${imported.item.name}\n${previewLines(preview).join('')}`,
+    );
   return 0;
 }
 
@@ -317,7 +395,8 @@ async function exportTarget(output: string | undefined, fileName: string): Promi
 
 async function exportPersona({ service, operand: name, values, output }: PersonaCommand): Promise<number> {
   const format = personaFileFormatSchema.safeParse(values.format ?? 'bundle');
-  if (!format.success) throw usageError(`--format must be ${PERSONA_FILE_FORMATS.join(', ')}, not ${quoteInput(values.format ?? '')}`);
+  if (!format.success)
+    throw usageError(`--format must be ${PERSONA_FILE_FORMATS.join(', ')}, not ${quoteInput(values.format ?? '')}`);
   const args = { name: name!, format: format.data };
   checkArguments('export', 'personaExport', args);
   const exported = await service.personaExport(args);
@@ -331,7 +410,8 @@ async function exportPersona({ service, operand: name, values, output }: Persona
   try {
     await writeFile(target, exported.data, { flag: values.force ? 'w' : 'wx' });
   } catch (error) {
-    if (error instanceof Error && 'code' in error && error.code === 'EEXIST') throw new CliError(`${target} already exists; nothing written (--force replaces it)`);
+    if (error instanceof Error && 'code' in error && error.code === 'EEXIST')
+      throw new CliError(`${target} already exists; nothing written (--force replaces it)`);
     throw new CliError(`cannot write ${target}: ${error instanceof Error ? error.message : String(error)}`);
   }
   output.error(`anima: wrote ${name} as ${EXPORT_FORMATS[format.data]} to ${target}\n`);
@@ -343,7 +423,9 @@ async function compilePersona({ service, operand: name, output, catalog }: Perso
   const compiled = await service.personaCompile({ name: name! });
   if (!compiled.ok) throw refusalError('compile', compiled.problems, describeArgumentProblem);
   await catalog.save();
-  output.out(`compiled ${name}: the summary is about ${compiled.compiled.summaryTokens} tokens, the detail about ${compiled.compiled.detailTokens}; a run wearing it uses this summary until the next compile\n`);
+  output.out(
+    `compiled ${name}: the summary is about ${compiled.compiled.summaryTokens} tokens, the detail about ${compiled.compiled.detailTokens}; a run wearing it uses this summary until the next compile\n`,
+  );
   return 0;
 }
 

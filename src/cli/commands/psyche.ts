@@ -44,7 +44,9 @@ async function importPsyche({ name, operands, service, sessionId, output, save }
   output.error(psycheReport(file, imported));
   if (!imported.ok) throw new CliError(`${file}: the psyche was not imported; the session is unchanged`);
   await save();
-  output.out(`${file}: imported as psyche version ${imported.current.version} (persona ${imported.current.psyche.persona.name})\n`);
+  output.out(
+    `${file}: imported as psyche version ${imported.current.version} (persona ${imported.current.psyche.persona.name})\n`,
+  );
   return 0;
 }
 
@@ -73,6 +75,7 @@ async function readPsycheFile(file: string): Promise<string> {
     throw new CliError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const text = decodeUtf8Text(bytes);
-  if (!text.ok) throw new CliError(text.error.map((problem) => `${file}: error: ${describeProblem(problem)}`).join('\n'));
+  if (!text.ok)
+    throw new CliError(text.error.map((problem) => `${file}: error: ${describeProblem(problem)}`).join('\n'));
   return text.value;
 }

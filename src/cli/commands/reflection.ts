@@ -22,7 +22,8 @@ async function reflections({ values, service, sessionId, output }: SessionContex
   const limit = numberOption(values.limit, '--limit', { min: 1, max: 1000, fallback: 50, isInteger: true });
   const { reflections } = await service.reflectionList({ sessionId, limit });
   if (values.json) output.out(`${JSON.stringify(reflections)}\n`);
-  else if (reflections.length === 0) output.error('anima: no reflections yet (the agent reflects every few cycles; `anima reflect` reflects now)\n');
+  else if (reflections.length === 0)
+    output.error('anima: no reflections yet (the agent reflects every few cycles; `anima reflect` reflects now)\n');
   else output.out(reflections.map(reflectionText).join(''));
   return 0;
 }

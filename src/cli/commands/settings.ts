@@ -17,14 +17,34 @@ export const SETTINGS_COMMANDS: Record<string, SessionCommand> = {
 
 async function settings(context: SessionContext): Promise<number> {
   const { values, service, sessionId, output, save } = context;
-  if (values.offline && values['allow-web']) throw new CliError('settings: --offline and --allow-web contradict each other; give one', 2);
+  if (values.offline && values['allow-web'])
+    throw new CliError('settings: --offline and --allow-web contradict each other; give one', 2);
   const current = await service.agentSettingsGet({ sessionId });
   const wanted = {
     planning: values.planning === undefined ? current.planning : onOff(values.planning, '--planning'),
-    reflectionInterval: numberOption(values['reflection-interval'], '--reflection-interval', { min: 1, max: 1000, fallback: current.reflectionInterval, isInteger: true }),
-    maxFailedPlans: numberOption(values['max-failed-plans'], '--max-failed-plans', { min: 1, max: 20, fallback: current.maxFailedPlans, isInteger: true }),
-    memoryCapacity: numberOption(values['memory-capacity'], '--memory-capacity', { min: MIN_MEMORY_CAPACITY, max: MAX_MEMORY_CAPACITY, fallback: current.memoryCapacity, isInteger: true }),
-    consolidationThreshold: numberOption(values['consolidation-threshold'], '--consolidation-threshold', { min: 0.5, max: 0.95, fallback: current.consolidationThreshold }),
+    reflectionInterval: numberOption(values['reflection-interval'], '--reflection-interval', {
+      min: 1,
+      max: 1000,
+      fallback: current.reflectionInterval,
+      isInteger: true,
+    }),
+    maxFailedPlans: numberOption(values['max-failed-plans'], '--max-failed-plans', {
+      min: 1,
+      max: 20,
+      fallback: current.maxFailedPlans,
+      isInteger: true,
+    }),
+    memoryCapacity: numberOption(values['memory-capacity'], '--memory-capacity', {
+      min: MIN_MEMORY_CAPACITY,
+      max: MAX_MEMORY_CAPACITY,
+      fallback: current.memoryCapacity,
+      isInteger: true,
+    }),
+    consolidationThreshold: numberOption(values['consolidation-threshold'], '--consolidation-threshold', {
+      min: 0.5,
+      max: 0.95,
+      fallback: current.consolidationThreshold,
+    }),
   };
   const model = await wantedModelSettings(context);
   const webAccess = await wantedWebAccess(context);
@@ -47,7 +67,12 @@ async function settings(context: SessionContext): Promise<number> {
 }
 
 /** The model settings' options, by the field each sets. */
-const MODEL_OPTIONS = { temperature: '--temperature', topP: '--top-p', maxTokens: '--answer-tokens', seed: '--seed' } as const satisfies Record<keyof ModelSettings, string>;
+const MODEL_OPTIONS = {
+  temperature: '--temperature',
+  topP: '--top-p',
+  maxTokens: '--answer-tokens',
+  seed: '--seed',
+} as const satisfies Record<keyof ModelSettings, string>;
 
 /**
  * The session's model settings after --temperature, --top-p, --answer-tokens and --seed (each a
@@ -56,7 +81,9 @@ const MODEL_OPTIONS = { temperature: '--temperature', topP: '--top-p', maxTokens
  */
 async function wantedModelSettings({ values, service, sessionId, save }: SessionContext): Promise<ModelSettings> {
   const { settings: current } = await service.modelSettingsGet({ sessionId });
-  const given = (Object.keys(MODEL_OPTIONS) as (keyof ModelSettings)[]).filter((field) => values[MODEL_OPTIONS[field].slice(2) as keyof typeof values] !== undefined);
+  const given = (Object.keys(MODEL_OPTIONS) as (keyof ModelSettings)[]).filter(
+    (field) => values[MODEL_OPTIONS[field].slice(2) as keyof typeof values] !== undefined,
+  );
   if (given.length === 0) return current;
   const wanted: Record<string, number> = { ...current };
   for (const field of given) {
@@ -66,18 +93,34 @@ async function wantedModelSettings({ values, service, sessionId, save }: Session
       continue;
     }
     const value = parseDecimal(text);
-    if (value === undefined) throw new CliError(`settings: ${MODEL_OPTIONS[field]} must be a number, or default for the engine's own, not ${quoteInput(text, 40)}`, 2);
+    if (value === undefined)
+      throw new CliError(
+        `settings: ${MODEL_OPTIONS[field]} must be a number, or default for the engine's own, not ${quoteInput(text, 40)}`,
+        2,
+      );
     wanted[field] = value;
   }
   const set = await service.modelSettingsSet({ sessionId, settings: wanted });
-  if (!set.ok) throw new CliError(['settings: the model settings were not changed:', ...set.problems.map((problem) => `  ${problem.path && problem.path in MODEL_OPTIONS ? MODEL_OPTIONS[problem.path as keyof ModelSettings] : ''}: ${problem.message}`)].join('\n'), 2);
+  if (!set.ok)
+    throw new CliError(
+      [
+        'settings: the model settings were not changed:',
+        ...set.problems.map(
+          (problem) =>
+            `  ${problem.path && problem.path in MODEL_OPTIONS ? MODEL_OPTIONS[problem.path as keyof ModelSettings] : ''}: ${problem.message}`,
+        ),
+      ].join('\n'),
+      2,
+    );
   await save();
   return set.settings;
 }
 
 /** The model settings in words, with what an endpoint (the one provider the CLI reaches) may ignore. */
 function modelLine(settings: ModelSettings): string {
-  const set = (Object.keys(MODEL_OPTIONS) as (keyof ModelSettings)[]).filter((field) => settings[field] !== undefined).map((field) => `${MODEL_OPTIONS[field].slice(2)} ${settings[field]}`);
+  const set = (Object.keys(MODEL_OPTIONS) as (keyof ModelSettings)[])
+    .filter((field) => settings[field] !== undefined)
+    .map((field) => `${MODEL_OPTIONS[field].slice(2)} ${settings[field]}`);
   const notes = unhonouredModelSettings('openai-compatible', settings);
   return `model: ${set.length === 0 ? "each engine's defaults" : set.join(', ')}${notes.map((note) => `\n  ${note}`).join('')}`;
 }
@@ -91,7 +134,13 @@ async function wantedWebAccess({ values, service }: SessionContext): Promise<Web
   if (!values.offline && !values['allow-web']) return current;
   const allowedPrefixes = values.offline ? [] : [...current.allowedPrefixes, ...(values['allow-web'] ?? [])];
   const set = await service.webAccessSet({ webAccess: { ...current, allowedPrefixes } });
-  if (!set.ok) throw new CliError(['settings: the web access was not changed:', ...set.problems.map((problem) => `  --allow-web: ${problem.message}`)].join('\n'));
+  if (!set.ok)
+    throw new CliError(
+      [
+        'settings: the web access was not changed:',
+        ...set.problems.map((problem) => `  --allow-web: ${problem.message}`),
+      ].join('\n'),
+    );
   await saveDeviceSettings(set.webAccess);
   return set.webAccess;
 }

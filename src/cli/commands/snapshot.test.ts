@@ -16,7 +16,21 @@ async function ranSession(name = 'session.anima.json') {
   const facts = join(folder, 'zoo.csv');
   await writeFile(facts, 'Dog,is-a,Canine\nCanine,is-a,Mammal\nCat,is-a,Mammal\n');
   const snapshot = join(folder, name);
-  expect((await anima('run', '--goal', 'Find mammals', '--criteria', '?x is-a mammal, at least 2', '--kg', facts, '--snapshot', snapshot)).code).toBe(0);
+  expect(
+    (
+      await anima(
+        'run',
+        '--goal',
+        'Find mammals',
+        '--criteria',
+        '?x is-a mammal, at least 2',
+        '--kg',
+        facts,
+        '--snapshot',
+        snapshot,
+      )
+    ).code,
+  ).toBe(0);
   return snapshot;
 }
 
@@ -24,8 +38,18 @@ describe('anima snapshot', () => {
   it('verify: a whole snapshot, gzipped or not, says what it holds; a damaged one says what is wrong', async () => {
     const snapshot = await ranSession();
     const verified = await anima('snapshot', 'verify', snapshot);
-    expect(verified).toMatchObject({ code: 0, out: expect.stringMatching(/a whole Anima snapshot \(format version 10\): session "My session", \d+ cycles, 1 goals, \d+ triples/) });
-    expect(JSON.parse((await anima('snapshot', 'verify', snapshot, '--json')).out)).toMatchObject({ ok: true, fileVersion: 10, goals: 1, problems: [] });
+    expect(verified).toMatchObject({
+      code: 0,
+      out: expect.stringMatching(
+        /a whole Anima snapshot \(format version 10\): session "My session", \d+ cycles, 1 goals, \d+ triples/,
+      ),
+    });
+    expect(JSON.parse((await anima('snapshot', 'verify', snapshot, '--json')).out)).toMatchObject({
+      ok: true,
+      fileVersion: 10,
+      goals: 1,
+      problems: [],
+    });
 
     const zipped = await ranSession('session.anima.json.gz');
     expect(gunzipSync(await readFile(zipped)).toString()).toContain('"format":"anima-snapshot"');
@@ -34,7 +58,10 @@ describe('anima snapshot', () => {
     const text = await readFile(snapshot, 'utf8');
     await writeFile(snapshot, text.replace('Find mammals', 'Find reptiles'));
     const tampered = await anima('snapshot', 'verify', snapshot);
-    expect(tampered).toMatchObject({ code: 1, error: expect.stringContaining('the content does not match its SHA-256') });
+    expect(tampered).toMatchObject({
+      code: 1,
+      error: expect.stringContaining('the content does not match its SHA-256'),
+    });
 
     // Whole as JSON but with counters that disagree with the log: the SHA-256 is remade to match, as a careless tool would.
     const document = JSON.parse(text);
@@ -52,13 +79,25 @@ describe('anima snapshot', () => {
     const document = JSON.parse(await readFile(snapshot, 'utf8'));
     const { sha256: _sha256, ...version8 } = { ...document, version: 8 };
     await writeFile(snapshot, JSON.stringify(version8));
-    expect(await anima('snapshot', 'verify', snapshot)).toMatchObject({ code: 0, out: expect.stringContaining('format version 8: `anima snapshot migrate` brings it to 10') });
+    expect(await anima('snapshot', 'verify', snapshot)).toMatchObject({
+      code: 0,
+      out: expect.stringContaining('format version 8: `anima snapshot migrate` brings it to 10'),
+    });
 
     const migrated = join(folder, 'migrated.anima.json');
-    expect(await anima('snapshot', 'migrate', snapshot, '--output', migrated)).toMatchObject({ code: 0, out: `${migrated}: format version 8 -> 10\n` });
+    expect(await anima('snapshot', 'migrate', snapshot, '--output', migrated)).toMatchObject({
+      code: 0,
+      out: `${migrated}: format version 8 -> 10\n`,
+    });
     expect(await readFile(migrated, 'utf8')).toBe(`${JSON.stringify(document)}\n`);
-    expect(await anima('snapshot', 'migrate', snapshot, '--output', migrated)).toMatchObject({ code: 1, error: expect.stringContaining('exists; give --force') });
-    expect(await anima('snapshot', 'migrate', migrated)).toMatchObject({ code: 0, out: expect.stringContaining('already format version 10; nothing to do') });
+    expect(await anima('snapshot', 'migrate', snapshot, '--output', migrated)).toMatchObject({
+      code: 1,
+      error: expect.stringContaining('exists; give --force'),
+    });
+    expect(await anima('snapshot', 'migrate', migrated)).toMatchObject({
+      code: 0,
+      out: expect.stringContaining('already format version 10; nothing to do'),
+    });
     expect(await anima('snapshot', 'frobnicate', migrated)).toMatchObject({ code: 2 });
   });
 

@@ -21,8 +21,14 @@ type SnapshotOptions = { json?: boolean; output?: string; force?: boolean };
 const usageError = (message: string) => new CliError(`${message}\n\n${SNAPSHOT_USAGE}`, 2);
 
 /** Runs `anima snapshot verify|migrate FILE`. */
-export async function runSnapshotCommand(command: string | undefined, file: string | undefined, values: SnapshotOptions, output: CliOutput): Promise<number> {
-  if (command !== 'verify' && command !== 'migrate') throw usageError(`unknown command ${quoteInput(`snapshot ${command ?? ''}`)}`);
+export async function runSnapshotCommand(
+  command: string | undefined,
+  file: string | undefined,
+  values: SnapshotOptions,
+  output: CliOutput,
+): Promise<number> {
+  if (command !== 'verify' && command !== 'migrate')
+    throw usageError(`unknown command ${quoteInput(`snapshot ${command ?? ''}`)}`);
   if (file === undefined) throw usageError(`snapshot ${command}: which FILE?`);
   if (!existsSync(file)) throw new CliError(`${file}: no such file`);
   return command === 'verify' ? verify(file, values, output) : migrate(file, values, output);
@@ -42,20 +48,43 @@ async function verify(file: string, values: SnapshotOptions, output: CliOutput):
   const { db } = await openSnapshot(undefined);
   const sessionId = await restoreSnapshot(db, snapshot);
   const problems = await checkSession(db, sessionId);
-  const summary = { session: snapshot.session.name, fileVersion, cycles: snapshot.session.cycle, goals: snapshot.goals.length, triples: snapshot.triples.length, ...(snapshot.persona ? { persona: snapshot.persona.persona.name } : {}) };
-  if (values.json) output.out(`${JSON.stringify({ ok: problems.length === 0, ...summary, problems: problems.map(describeProblem) })}\n`);
-  else if (problems.length > 0) output.error([`${file}: the snapshot reads, but its session is not whole:`, ...problems.map((problem) => `  ${describeProblem(problem)}`), ''].join('\n'));
+  const summary = {
+    session: snapshot.session.name,
+    fileVersion,
+    cycles: snapshot.session.cycle,
+    goals: snapshot.goals.length,
+    triples: snapshot.triples.length,
+    ...(snapshot.persona ? { persona: snapshot.persona.persona.name } : {}),
+  };
+  if (values.json)
+    output.out(
+      `${JSON.stringify({ ok: problems.length === 0, ...summary, problems: problems.map(describeProblem) })}\n`,
+    );
+  else if (problems.length > 0)
+    output.error(
+      [
+        `${file}: the snapshot reads, but its session is not whole:`,
+        ...problems.map((problem) => `  ${describeProblem(problem)}`),
+        '',
+      ].join('\n'),
+    );
   else {
     const persona = summary.persona ? `, wearing ${summary.persona}` : '';
-    const migration = fileVersion < SNAPSHOT_VERSION ? ` (format version ${fileVersion}: \`anima snapshot migrate\` brings it to ${SNAPSHOT_VERSION})` : ` (format version ${fileVersion})`;
-    output.out(`${file}: a whole Anima snapshot${migration}: session "${summary.session}", ${summary.cycles} cycles, ${summary.goals} goals, ${summary.triples} triples${persona}\n`);
+    const migration =
+      fileVersion < SNAPSHOT_VERSION
+        ? ` (format version ${fileVersion}: \`anima snapshot migrate\` brings it to ${SNAPSHOT_VERSION})`
+        : ` (format version ${fileVersion})`;
+    output.out(
+      `${file}: a whole Anima snapshot${migration}: session "${summary.session}", ${summary.cycles} cycles, ${summary.goals} goals, ${summary.triples} triples${persona}\n`,
+    );
   }
   return problems.length === 0 ? 0 : 1;
 }
 
 async function migrate(file: string, values: SnapshotOptions, output: CliOutput): Promise<number> {
   const target = values.output ?? file;
-  if (values.output !== undefined && existsSync(values.output) && !values.force) throw new CliError(`${values.output} exists; give --force to replace it`);
+  if (values.output !== undefined && existsSync(values.output) && !values.force)
+    throw new CliError(`${values.output} exists; give --force to replace it`);
   const { snapshot, fileVersion } = await readSnapshotAt(file);
   if (fileVersion === SNAPSHOT_VERSION && target === file) {
     output.out(`${file}: already format version ${SNAPSHOT_VERSION}; nothing to do\n`);

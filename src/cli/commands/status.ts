@@ -14,7 +14,12 @@ async function status({ values, service, sessionId, output }: SessionContext): P
     service.psycheGet({ sessionId }),
   ]);
   const cycle = sessions.find((session) => session.id === sessionId)?.cycle ?? 0;
-  const goalCounts = Object.fromEntries(goalStatusSchema.options.map((goalStatus) => [goalStatus, goals.filter((goal) => goal.status === goalStatus).length]));
+  const goalCounts = Object.fromEntries(
+    goalStatusSchema.options.map((goalStatus) => [
+      goalStatus,
+      goals.filter((goal) => goal.status === goalStatus).length,
+    ]),
+  );
   const summary = {
     cycle,
     workingMemory: { size: memory.entries.length, capacity: memory.capacity },
@@ -26,8 +31,12 @@ async function status({ values, service, sessionId, output }: SessionContext): P
     output.out(`${JSON.stringify(summary)}\n`);
     return 0;
   }
-  const counts = goalStatusSchema.options.filter((goalStatus) => (goalCounts[goalStatus] ?? 0) > 0).map((goalStatus) => `${goalCounts[goalStatus]} ${goalStatus}`);
-  const archetypes = Object.entries(summary.psyche.archetypes).map(([archetype, weight]) => `${archetype} ${weight.toFixed(2)}`);
+  const counts = goalStatusSchema.options
+    .filter((goalStatus) => (goalCounts[goalStatus] ?? 0) > 0)
+    .map((goalStatus) => `${goalCounts[goalStatus]} ${goalStatus}`);
+  const archetypes = Object.entries(summary.psyche.archetypes).map(
+    ([archetype, weight]) => `${archetype} ${weight.toFixed(2)}`,
+  );
   output.out(
     `cycle ${cycle}\nworking memory ${summary.workingMemory.size} of ${summary.workingMemory.capacity} entries\nepisodes ${summary.episodes}\n` +
       `goals ${counts.length > 0 ? counts.join(', ') : 'none'}\npsyche ${archetypes.join(', ')}; individuation ${summary.psyche.individuation.toFixed(2)}\n`,

@@ -13,7 +13,10 @@ const FACTS = Array.from({ length: 40 }, (_, index) => `Mars,has,Feature${index 
 const kgQuery = TOOLS.find((tool) => tool.name === 'kg_query')!;
 
 /** A lookup that runs and finds nothing, every time: the goal can never progress. */
-const findsNothing: AgentTool = { ...kgQuery, run: async () => ({ ok: true, summary: 'nothing new', facts: [], symbols: [] }) };
+const findsNothing: AgentTool = {
+  ...kgQuery,
+  run: async () => ({ ok: true, summary: 'nothing new', facts: [], symbols: [] }),
+};
 
 /** A lookup that finds one fact about the goal it has not found yet, every cycle: the goal advances without ever being met. */
 const findsOneMore: AgentTool = {
@@ -45,11 +48,14 @@ describe('a goal that cannot progress', () => {
     const records = await cycles(db, sessionId, 100, [findsNothing]);
     // Its stall threshold is 5: the 15th cycle without progress is its last, and then no goal is left to run.
     expect(records).toHaveLength(15);
-    const reason = 'no progress in 15 of its cycles (3 times its stall threshold of 5): demoted and re-planned, it still found nothing new';
+    const reason =
+      'no progress in 15 of its cycles (3 times its stall threshold of 5): demoted and re-planned, it still found nothing new';
     expect(records.at(-1)).toMatchObject({ outcome: 'failed', statusChange: `abandoned: ${reason}` });
     expect(await db.goals.get(1)).toMatchObject({ status: 'abandoned', statusReason: reason, cyclesWorked: 15 });
     const abandonment = await db.provenance.where('kind').equals('abandonment').toArray();
-    expect(abandonment.map((record) => [record.sources, record.cycle, record.detail])).toEqual([[['goal:1'], 15, `abandoned "Learn about Mars": ${reason}`]]);
+    expect(abandonment.map((record) => [record.sources, record.cycle, record.detail])).toEqual([
+      [['goal:1'], 15, `abandoned "Learn about Mars": ${reason}`],
+    ]);
     const { selfIntegration } = (await currentPsyche(db, sessionId)).psyche;
     expect(selfIntegration.shadowEncounters).toBe(encountersBefore + 1);
     // The reflection of cycle 15 evolved the psyche on that encounter: individuation grew from 0.1.
@@ -84,19 +90,33 @@ describe('a goal that cannot progress', () => {
     await service.goalUpdate({ sessionId, goalId: 3, status: 'failed' });
     expect(await db.goals.get(1)).toMatchObject({
       status: 'abandoned',
-      statusReason: 'its sub-goals did not all complete: #2 failed (cancelled by the user); #3 failed (cancelled by the user)',
+      statusReason:
+        'its sub-goals did not all complete: #2 failed (cancelled by the user); #3 failed (cancelled by the user)',
     });
     expect((await currentPsyche(db, sessionId)).psyche.selfIntegration.shadowEncounters).toBe(1);
-    expect(await service.agentRun({ sessionId, operationId: 'run', maxCycles: 10 })).toMatchObject({ ok: true, cyclesRun: 0, stoppedBecause: 'no-active-goal' });
+    expect(await service.agentRun({ sessionId, operationId: 'run', maxCycles: 10 })).toMatchObject({
+      ok: true,
+      cyclesRun: 0,
+      stoppedBecause: 'no-active-goal',
+    });
   });
 
   it('is abandoned when its plans keep failing, with a provenance record and a shadow encounter', async () => {
     const { db, sessionId } = await sessionWithGoal('volcano crater');
-    await db.sessions.update(sessionId, { agentSettings: { planning: true, reflectionInterval: 5, maxFailedPlans: 1 } });
-    const failing = TOOLS.map((tool) => (tool.name === 'infer_rules' ? { ...tool, run: async () => ({ ok: false, summary: 'injected failure', facts: [], symbols: [] }) } : tool));
+    await db.sessions.update(sessionId, {
+      agentSettings: { planning: true, reflectionInterval: 5, maxFailedPlans: 1 },
+    });
+    const failing = TOOLS.map((tool) =>
+      tool.name === 'infer_rules'
+        ? { ...tool, run: async () => ({ ok: false, summary: 'injected failure', facts: [], symbols: [] }) }
+        : tool,
+    );
     await cycles(db, sessionId, 20, failing);
     const goal = (await db.goals.get(1))!;
-    expect(goal).toMatchObject({ status: 'abandoned', statusReason: expect.stringMatching(/^1 of its plans failed \(the limit is 1\)/) });
+    expect(goal).toMatchObject({
+      status: 'abandoned',
+      statusReason: expect.stringMatching(/^1 of its plans failed \(the limit is 1\)/),
+    });
     expect(await db.provenance.where('kind').equals('abandonment').count()).toBe(1);
     expect((await currentPsyche(db, sessionId)).psyche.selfIntegration.shadowEncounters).toBe(1);
     expect(await db.plans.where('[sessionId+status]').equals([sessionId, 'active']).count()).toBe(0);
@@ -121,7 +141,14 @@ describe('a run with only hopeless goals', () => {
     const records = await runAnswering(service, sessionId, 1000);
     expect(records.length).toBeLessThan(100);
     const [goal] = (await service.goalList({ sessionId })).goals;
-    expect(goal).toMatchObject({ status: 'abandoned', statusReason: expect.stringMatching(/^no progress in 15 of its cycles/) });
-    expect(await service.agentRun({ sessionId, operationId: 'again', maxCycles: 1000 })).toMatchObject({ ok: true, cyclesRun: 0, stoppedBecause: 'no-active-goal' });
+    expect(goal).toMatchObject({
+      status: 'abandoned',
+      statusReason: expect.stringMatching(/^no progress in 15 of its cycles/),
+    });
+    expect(await service.agentRun({ sessionId, operationId: 'again', maxCycles: 1000 })).toMatchObject({
+      ok: true,
+      cyclesRun: 0,
+      stoppedBecause: 'no-active-goal',
+    });
   });
 });

@@ -13,7 +13,22 @@ const graph = graphOf([
 ]);
 
 function decisionFor(goal: Goal): Decision {
-  const decision = decide({ sessionId: 's', cycle: 40, now: 1, graph, similarity: new SimilarityIndex(graph), goals: [goal], memoryEntryCount: 0, memoryCapacity: 100, episodes: [], documents: [], webAccess: DEFAULT_WEB_ACCESS, isOnline: true, tools: TOOLS, psyche: defaultPsyche() });
+  const decision = decide({
+    sessionId: 's',
+    cycle: 40,
+    now: 1,
+    graph,
+    similarity: new SimilarityIndex(graph),
+    goals: [goal],
+    memoryEntryCount: 0,
+    memoryCapacity: 100,
+    episodes: [],
+    documents: [],
+    webAccess: DEFAULT_WEB_ACCESS,
+    isOnline: true,
+    tools: TOOLS,
+    psyche: defaultPsyche(),
+  });
   if (!decision || !('tool' in decision)) throw new Error('no decision');
   return decision;
 }
@@ -34,18 +49,32 @@ const goal: Goal = {
 };
 
 describe('goal progress', () => {
-  it('is counted in the goal\'s own cycles, whatever the session\'s cycle number', () => {
+  it("is counted in the goal's own cycles, whatever the session's cycle number", () => {
     const mars = graph.symbolByLabel('Mars')!.id;
     const orbits = graph.symbolByLabel('orbits')!.id;
     const sun = graph.symbolByLabel('Sun')!.id;
-    const advanced = evaluateGoal(graph, decisionFor(goal), { ok: true, summary: 'found', facts: [[mars, orbits, sun]], symbols: [] });
+    const advanced = evaluateGoal(graph, decisionFor(goal), {
+      ok: true,
+      summary: 'found',
+      facts: [[mars, orbits, sun]],
+      symbols: [],
+    });
     expect(advanced).toMatchObject({ outcome: 'advanced', goal: { cyclesWorked: 3, lastProgressCycle: 3 } });
-    const stale = evaluateGoal(graph, decisionFor(advanced.goal), { ok: true, summary: 'nothing', facts: [], symbols: [] });
+    const stale = evaluateGoal(graph, decisionFor(advanced.goal), {
+      ok: true,
+      summary: 'nothing',
+      facts: [],
+      symbols: [],
+    });
     expect(stale).toMatchObject({ outcome: 'no-change', goal: { cyclesWorked: 4, lastProgressCycle: 3 } });
   });
 
   it('splits a goal once it has gone its stall threshold of its own cycles without progress', () => {
     expect(decomposeIfStalled({ ...goal, cyclesWorked: 7, lastProgressCycle: 3 }, 1)).toBeUndefined();
-    expect(decomposeIfStalled({ ...goal, cyclesWorked: 8, lastProgressCycle: 3 }, 1)?.children.map((child) => child.successCriteria)).toEqual(['volcano', 'crater']);
+    expect(
+      decomposeIfStalled({ ...goal, cyclesWorked: 8, lastProgressCycle: 3 }, 1)?.children.map(
+        (child) => child.successCriteria,
+      ),
+    ).toEqual(['volcano', 'crater']);
   });
 });

@@ -60,7 +60,12 @@ export type CycleContext = {
 };
 
 /** When no tool can work on the chosen goal: the goal, what the tools saw, and every tool's reason. */
-export type NoToolAvailable = { goal: Goal; criteria: Criteria; state: ToolState; record: Omit<CycleRecord, 'act' | 'outcome' | 'statusChange' | 'tool' | 'input' | 'shadow'> };
+export type NoToolAvailable = {
+  goal: Goal;
+  criteria: Criteria;
+  state: ToolState;
+  record: Omit<CycleRecord, 'act' | 'outcome' | 'statusChange' | 'tool' | 'input' | 'shadow'>;
+};
 
 /** The plan that steers a cycle: the goal's active plan (new when it has no id), and a plan this cycle ended. */
 export type PlanSteering = { plan: Plan; ended?: Plan };
@@ -108,7 +113,10 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
     `${active.length} active goal${active.length === 1 ? '' : 's'}; working on "${goal.description}" (priority ${goal.priority}); working memory ${context.memoryEntryCount}/${context.memoryCapacity}` +
     `${context.memoryEntries ? `, ${consulted.length} entries about it` : ''}; ` +
     `${recalled.length === 0 ? 'no episode recalled' : `recalled ${recalled.map((recall) => `episode ${recall.episode.id ?? '?'} (${recall.score.toFixed(2)})`).join(', ')}`}`;
-  const around = symbols.reduce((sum, symbol) => sum + graph.positionsFrom(symbol).length + graph.positionsTo(symbol).length, 0);
+  const around = symbols.reduce(
+    (sum, symbol) => sum + graph.positionsFrom(symbol).length + graph.positionsTo(symbol).length,
+    0,
+  );
   const activated = spreadActivation(graph, symbols, { depth: 2, topK: 5 });
   const orient =
     `goal symbols: ${symbols.map(label).join(', ') || 'none known'}; ${around} triples around them; ` +
@@ -134,7 +142,9 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
     memory: { pressure, threshold },
   };
   // Every tool is assessed first: the plan skips the steps whose tool cannot run, then the choice is scored.
-  type Assessed = { tool: AgentTool; skippedBecause: string } | { tool: AgentTool; skippedBecause?: undefined; input: unknown; verdict: ReturnType<typeof judgeAction> };
+  type Assessed =
+    | { tool: AgentTool; skippedBecause: string }
+    | { tool: AgentTool; skippedBecause?: undefined; input: unknown; verdict: ReturnType<typeof judgeAction> };
   const vetoed = new Set((goal.blockedActions ?? []).map(normaliseForShadow));
   const denied = new Set((goal.deniedActions ?? []).map(normaliseForShadow));
   const assessed = [...context.tools]
@@ -148,11 +158,24 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
       if (denied.has(action)) return { tool, skippedBecause: 'you denied this very action for this goal' };
       // A vetoed action stays out while a hard veto still forbids it: an edited psyche may allow it again.
       const hardVeto = verdict.vetoes.find((match) => !match.pattern.requireApproval);
-      if (vetoed.has(action) && hardVeto) return { tool, skippedBecause: `this very action was vetoed for this goal (${hardVeto.pattern.name})` };
+      if (vetoed.has(action) && hardVeto)
+        return { tool, skippedBecause: `this very action was vetoed for this goal (${hardVeto.pattern.name})` };
       return { tool, input, verdict };
     });
-  const skipped = new Map(assessed.flatMap((entry) => (entry.skippedBecause !== undefined ? [[entry.tool.name, entry.skippedBecause] as const] : [])));
-  const steering = context.planning ? steerPlan(context, goal, state, assessed.filter((entry) => entry.skippedBecause === undefined).map((entry) => entry.tool), skipped) : undefined;
+  const skipped = new Map(
+    assessed.flatMap((entry) =>
+      entry.skippedBecause !== undefined ? [[entry.tool.name, entry.skippedBecause] as const] : [],
+    ),
+  );
+  const steering = context.planning
+    ? steerPlan(
+        context,
+        goal,
+        state,
+        assessed.filter((entry) => entry.skippedBecause === undefined).map((entry) => entry.tool),
+        skipped,
+      )
+    : undefined;
   const planTool = steering && nextStep(steering.plan)?.tool;
 
   const candidates: CycleRecord['candidates'] = [];
@@ -178,13 +201,28 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
       isPlanStep: tool.name === planTool,
       priority: goal.priority,
     });
-    const biasedBy = biases.length > 0 ? ` biased by ${biases.map((match) => `${match.pattern.name} (${match.because})`).join(', ')}` : '';
+    const biasedBy =
+      biases.length > 0
+        ? ` biased by ${biases.map((match) => `${match.pattern.name} (${match.because})`).join(', ')}`
+        : '';
     const recalledBy = evidenceText(evidence.get(tool.name), label);
-    candidates.push({ tool: tool.name, score: score.total, breakdown: `${formatBreakdown(score)}${recalledBy}${biasedBy}` });
+    candidates.push({
+      tool: tool.name,
+      score: score.total,
+      breakdown: `${formatBreakdown(score)}${recalledBy}${biasedBy}`,
+    });
     if (!best || score.total > best.total) best = { tool, total: score.total, input: entry.input };
   }
   const planned = steering ? `; ${describeSteering(steering)}` : '';
-  const common = { sessionId: context.sessionId, cycle: context.cycle, goalId: goal.id!, startedAt: context.now, observe: `${observe}${planned}`, orient, candidates };
+  const common = {
+    sessionId: context.sessionId,
+    cycle: context.cycle,
+    goalId: goal.id!,
+    startedAt: context.now,
+    observe: `${observe}${planned}`,
+    orient,
+    candidates,
+  };
   if (!best) return { goal, criteria, state, record: { ...common, decide: 'no tool can work on this goal now' } };
   const { input } = best;
   const decided = `${best.tool.name} ${candidates.find((candidate) => candidate.tool === best.tool.name)!.breakdown}`;
@@ -196,7 +234,10 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
     tool: best.tool,
     input,
     ...(steering ? { plan: steering } : {}),
-    consulted: { entryIds: consulted.flatMap((entry) => (entry.id !== undefined ? [entry.id] : [])), episodeIds: recalled.flatMap((recall) => (recall.episode.id !== undefined ? [recall.episode.id] : [])) },
+    consulted: {
+      entryIds: consulted.flatMap((entry) => (entry.id !== undefined ? [entry.id] : [])),
+      episodeIds: recalled.flatMap((recall) => (recall.episode.id !== undefined ? [recall.episode.id] : [])),
+    },
     record: { ...common, decide: decided, tool: best.tool.name, input },
   };
 }
@@ -213,15 +254,26 @@ function evidenceText(evidence: EpisodicEvidence | undefined, label: (id: number
  * plan that ran out of steps ends, and a goal without a plan gets a new one (attempt = the plans
  * made for it so far), built only from the tools that can work on it now.
  */
-function steerPlan(context: CycleContext, goal: Goal, state: ToolState, usable: readonly AgentTool[], skipped: ReadonlyMap<string, string>): PlanSteering | undefined {
+function steerPlan(
+  context: CycleContext,
+  goal: Goal,
+  state: ToolState,
+  usable: readonly AgentTool[],
+  skipped: ReadonlyMap<string, string>,
+): PlanSteering | undefined {
   if (usable.length === 0) return undefined;
-  const blockedBecause = (tool: string) => skipped.get(tool) ?? (usable.some((candidate) => candidate.name === tool) ? undefined : `there is no tool ${tool}`);
+  const blockedBecause = (tool: string) =>
+    skipped.get(tool) ?? (usable.some((candidate) => candidate.name === tool) ? undefined : `there is no tool ${tool}`);
   const active = context.planning?.activePlans.find((plan) => plan.goalId === goal.id);
   let ended: Plan | undefined;
   if (active) {
     const current = skipBlockedSteps(active, blockedBecause, context.cycle);
     if (nextStep(current)) return { plan: current };
-    ended = { ...current, status: 'completed', statusReason: 'it ran all its steps; the goal is not met yet, so a new plan is made' };
+    ended = {
+      ...current,
+      status: 'completed',
+      statusReason: 'it ran all its steps; the goal is not met yet, so a new plan is made',
+    };
   }
   const made = makePlan(usable, state, goal.plansMade ?? 0);
   // No tool the plan knows for the goal's needs can run: the plain score chooses, and the ended plan waits to be closed.
@@ -232,8 +284,13 @@ function steerPlan(context: CycleContext, goal: Goal, state: ToolState, usable: 
 /** The plan as the cycle log's observation tells it. */
 function describeSteering({ plan, ended }: PlanSteering): string {
   const step = nextStep(plan);
-  const position = step ? `step ${plan.steps.indexOf(step) + 1} of ${plan.steps.length}, ${step.tool} (${step.rationale})` : 'no step left';
-  const made = plan.id === undefined ? `new plan: ${plan.strategy}${ended ? ` (plan ${ended.id ?? '?'} ended: ${ended.statusReason})` : ''}; ` : `plan ${plan.id} attempt ${plan.attempt}: `;
+  const position = step
+    ? `step ${plan.steps.indexOf(step) + 1} of ${plan.steps.length}, ${step.tool} (${step.rationale})`
+    : 'no step left';
+  const made =
+    plan.id === undefined
+      ? `new plan: ${plan.strategy}${ended ? ` (plan ${ended.id ?? '?'} ended: ${ended.statusReason})` : ''}; `
+      : `plan ${plan.id} attempt ${plan.attempt}: `;
   return `${made}${position}`;
 }
 
@@ -245,7 +302,11 @@ export const MAX_FINDINGS = 2000;
  * domain findings, then decides Completed (criteria met), Advanced (a new fact about the goal's
  * symbols) or NoChange, and updates the goal's counters.
  */
-export function evaluateGoal(graph: KnowledgeGraph, decision: Decision, outcome: ToolOutcome): { goal: Goal; outcome: CycleOutcome; statusChange?: string } {
+export function evaluateGoal(
+  graph: KnowledgeGraph,
+  decision: Decision,
+  outcome: ToolOutcome,
+): { goal: Goal; outcome: CycleOutcome; statusChange?: string } {
   const { goal, criteria } = decision;
   const seen = new Set(goal.findings.map(([subject, predicate, object]) => `${subject} ${predicate} ${object}`));
   const findings = [...goal.findings];
@@ -257,9 +318,12 @@ export function evaluateGoal(graph: KnowledgeGraph, decision: Decision, outcome:
     return true;
   };
   // A tool that added to the graph may have brought in a symbol the goal names ("Tux", read from a document).
-  const goalSymbolSet = new Set(outcome.graphChange ? symbolsOfGoal(graph, goal, criteria, decision.questions) : decision.state.goalSymbols);
+  const goalSymbolSet = new Set(
+    outcome.graphChange ? symbolsOfGoal(graph, goal, criteria, decision.questions) : decision.state.goalSymbols,
+  );
   let hasAdvanced = false;
-  for (const fact of outcome.facts) if (addFinding(fact) && (goalSymbolSet.has(fact[0]) || goalSymbolSet.has(fact[2]))) hasAdvanced = true;
+  for (const fact of outcome.facts)
+    if (addFinding(fact) && (goalSymbolSet.has(fact[0]) || goalSymbolSet.has(fact[2]))) hasAdvanced = true;
 
   const toolsUsed = [decision.tool.name, ...goal.toolsUsed].slice(0, 20);
   const base: Goal = { ...goal, findings, toolsUsed, cyclesWorked: goal.cyclesWorked + 1 };
@@ -285,9 +349,14 @@ export function evaluateGoal(graph: KnowledgeGraph, decision: Decision, outcome:
     const asked = decision.questions.answerOf(graph, criteria.question);
     if (asked.kind === 'none') {
       // The graph cannot answer it; a tool that just changed the graph gets one more look next cycle.
-      if (outcome.graphChange) return { goal: { ...base, answer: asked }, outcome: hasAdvanced ? 'advanced' : 'no-change' };
+      if (outcome.graphChange)
+        return { goal: { ...base, answer: asked }, outcome: hasAdvanced ? 'advanced' : 'no-change' };
       const reason = `no answer: ${asked.reason}`;
-      return { goal: { ...base, answer: asked, status: 'failed', statusReason: reason }, outcome: 'failed', statusChange: `failed: ${reason}` };
+      return {
+        goal: { ...base, answer: asked, status: 'failed', statusReason: reason },
+        outcome: 'failed',
+        statusChange: `failed: ${reason}`,
+      };
     }
     // The facts the answer stands on come first among the findings: they are what the goal asked for.
     const answerFacts = (asked.proof ?? []) as FactIds[];
@@ -306,30 +375,53 @@ export function evaluateGoal(graph: KnowledgeGraph, decision: Decision, outcome:
       const refusal = refusalOf(goal, kgMutateActionOf(pending));
       if (refusal) {
         const reason = `${refusal} ${pending.map(describeChange).join('; ')}, and no other tool can make the change`;
-        return { goal: { ...base, status: 'failed', statusReason: reason }, outcome: 'failed', statusChange: `failed: ${reason}` };
+        return {
+          goal: { ...base, status: 'failed', statusReason: reason },
+          outcome: 'failed',
+          statusChange: `failed: ${reason}`,
+        };
       }
     }
   } else {
     const text = `${factsText(graph, findings)} ${outcome.evidence ?? outcome.summary}`;
     const match = matchKeywords(goal, criteria.keywords, text);
     isMet = match.isMet;
-    if (isMet) metBecause = `found ${match.matched.join(', ')} (${match.matched.length} of ${match.keywords.length} keywords)`;
+    if (isMet)
+      metBecause = `found ${match.matched.join(', ')} (${match.matched.length} of ${match.keywords.length} keywords)`;
   }
   const notedFindings = outcome.note?.findingsNoted ?? goal.notedFindings ?? 0;
   if (isMet && asksForNotes(goal) && findings.length > notedFindings) {
     // A note the psyche or the user will not let it write is not waited for.
-    if (refusalOf(goal, noteActionOf(goal.id!))) metBecause = `${metBecause}; its notes could not be written (the action was refused)`;
-    else return { goal: { ...base, status: 'active', statusReason: NOTES_PENDING, lastProgressCycle: base.cyclesWorked }, outcome: 'advanced', statusChange: NOTES_PENDING };
+    if (refusalOf(goal, noteActionOf(goal.id!)))
+      metBecause = `${metBecause}; its notes could not be written (the action was refused)`;
+    else
+      return {
+        goal: { ...base, status: 'active', statusReason: NOTES_PENDING, lastProgressCycle: base.cyclesWorked },
+        outcome: 'advanced',
+        statusChange: NOTES_PENDING,
+      };
   }
   // Progress is counted in the goal's own cycles, the unit its stall threshold is in.
-  if (isMet) return { goal: { ...base, status: 'completed', statusReason: metBecause, lastProgressCycle: base.cyclesWorked }, outcome: 'completed', statusChange: `completed: ${metBecause}` };
+  if (isMet)
+    return {
+      goal: { ...base, status: 'completed', statusReason: metBecause, lastProgressCycle: base.cyclesWorked },
+      outcome: 'completed',
+      statusChange: `completed: ${metBecause}`,
+    };
   if (hasAdvanced) return { goal: { ...base, lastProgressCycle: base.cyclesWorked }, outcome: 'advanced' };
   return { goal: base, outcome: 'no-change' };
 }
 
 /** The symbols a goal is about: a question's are those its reading placed (none while the reader is not loaded). */
-function symbolsOfGoal(graph: KnowledgeGraph, goal: Goal, criteria: Criteria, questions: QuestionAnswering | undefined): number[] {
-  return criteria.kind === 'question' ? (questions?.symbolsOf(graph, criteria.question) ?? []) : goalSymbols(graph, goal, criteria);
+function symbolsOfGoal(
+  graph: KnowledgeGraph,
+  goal: Goal,
+  criteria: Criteria,
+  questions: QuestionAnswering | undefined,
+): number[] {
+  return criteria.kind === 'question'
+    ? (questions?.symbolsOf(graph, criteria.question) ?? [])
+    : goalSymbols(graph, goal, criteria);
 }
 
 /** An answer in a few words, for a status reason. */
@@ -358,21 +450,26 @@ export function decomposeIfStalled(goal: Goal, now: number): { parent: Goal; chi
     .map((part) => part.trim())
     .filter((part) => part.length > 0);
   if (parts.length < 2) return undefined;
-  const children = parts.map(
-    (part): Goal => ({
-      sessionId: goal.sessionId,
-      description: `${goal.description}: ${part}`,
-      successCriteria: part,
-      priority: goal.priority,
-      status: 'active',
-      parentId: goal.id,
-      cyclesWorked: 0,
-      lastProgressCycle: 0,
-      stallThreshold: goal.stallThreshold,
-      findings: [],
-      toolsUsed: [],
-      createdAt: now,
-    }),
-  );
-  return { parent: { ...goal, status: 'suspended', statusReason: `stalled for ${goal.stallThreshold} cycles; split into ${parts.length} sub-goals` }, children };
+  const children = parts.map((part): Goal => ({
+    sessionId: goal.sessionId,
+    description: `${goal.description}: ${part}`,
+    successCriteria: part,
+    priority: goal.priority,
+    status: 'active',
+    parentId: goal.id,
+    cyclesWorked: 0,
+    lastProgressCycle: 0,
+    stallThreshold: goal.stallThreshold,
+    findings: [],
+    toolsUsed: [],
+    createdAt: now,
+  }));
+  return {
+    parent: {
+      ...goal,
+      status: 'suspended',
+      statusReason: `stalled for ${goal.stallThreshold} cycles; split into ${parts.length} sub-goals`,
+    },
+    children,
+  };
 }

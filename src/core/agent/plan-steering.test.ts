@@ -21,7 +21,11 @@ async function sessionWithGoal(criteria = 'volcano crater', indexedDb = freshInd
 
 /** The tools with one of them failing every time it runs: the failure a plan must back out of. */
 function withFailing(name: string): AgentTool[] {
-  return TOOLS.map((tool) => (tool.name === name ? { ...tool, run: async () => ({ ok: false, summary: 'injected failure', facts: [], symbols: [] }) } : tool));
+  return TOOLS.map((tool) =>
+    tool.name === name
+      ? { ...tool, run: async () => ({ ok: false, summary: 'injected failure', facts: [], symbols: [] }) }
+      : tool,
+  );
 }
 
 describe('plans that steer', () => {
@@ -42,29 +46,42 @@ describe('plans that steer', () => {
       [2, 'failed', 'step 2 (infer_rules) failed: injected failure'],
     ]);
     // Explore first, then reason first: the backtracked plan is a different one.
-    expect(plans[0]!.strategy).toBe('explore first (attempt 0); needs knowledge: kg_query -> infer_rules -> gap_analysis');
-    expect(plans[1]!.strategy).toBe('reason first (attempt 1); needs knowledge: infer_rules -> gap_analysis -> kg_query');
+    expect(plans[0]!.strategy).toBe(
+      'explore first (attempt 0); needs knowledge: kg_query -> infer_rules -> gap_analysis',
+    );
+    expect(plans[1]!.strategy).toBe(
+      'reason first (attempt 1); needs knowledge: infer_rules -> gap_analysis -> kg_query',
+    );
     expect(plans[0]!.steps.map((step) => [step.tool, step.status])).toEqual([
       ['kg_query', 'completed'],
       ['infer_rules', 'failed'],
       ['gap_analysis', 'pending'],
     ]);
     const goal = (await db.goals.get(1))!;
-    expect(goal).toMatchObject({ status: 'abandoned', plansMade: 3, plansFailed: 3, statusReason: '3 of its plans failed (the limit is 3); the last: step 2 (infer_rules) failed: injected failure' });
+    expect(goal).toMatchObject({
+      status: 'abandoned',
+      plansMade: 3,
+      plansFailed: 3,
+      statusReason: '3 of its plans failed (the limit is 3); the last: step 2 (infer_rules) failed: injected failure',
+    });
     expect(records[3]!.statusChange).toBe(`abandoned: ${goal.statusReason}`);
     expect(records[1]!.observe).toContain('new plan: reason first (attempt 1)');
   });
 
   it('goes on with its plan after a reload, step by step, and the limit of failed plans is a setting', async () => {
     const first = await sessionWithGoal();
-    await first.db.sessions.update(first.sessionId, { agentSettings: { planning: true, reflectionInterval: 5, maxFailedPlans: 1 } });
+    await first.db.sessions.update(first.sessionId, {
+      agentSettings: { planning: true, reflectionInterval: 5, maxFailedPlans: 1 },
+    });
     await cycles(first.db, first.sessionId, 1);
     first.db.close();
     const db = new AnimaDatabase('anima', first.indexedDb);
     const { sessionId } = first;
     const [second, third] = await cycles(db, sessionId, 2);
     expect(second!.observe).toContain('plan 1 attempt 0: step 3 of 3, gap_analysis');
-    expect(second!.candidates.find((candidate) => candidate.tool === 'gap_analysis')!.breakdown).toMatch(/plan=\+0\.25\]$/);
+    expect(second!.candidates.find((candidate) => candidate.tool === 'gap_analysis')!.breakdown).toMatch(
+      /plan=\+0\.25\]$/,
+    );
     // The plan weighs in, the score decides: kg_query (0.80 + novelty 0.15) beats gap_analysis (0.25 + 0.15 + 0.25), which comes next.
     expect([second!.tool, third!.tool]).toEqual(['kg_query', 'gap_analysis']);
     const [plan] = await db.plans.toArray();
@@ -75,25 +92,47 @@ describe('plans that steer', () => {
     ]);
     // One failed plan is now the limit.
     const failing = await cycles(db, sessionId, 3, withFailing('gap_analysis'));
-    expect(failing.at(-1)).toMatchObject({ outcome: 'failed', statusChange: expect.stringContaining('1 of its plans failed (the limit is 1)') });
+    expect(failing.at(-1)).toMatchObject({
+      outcome: 'failed',
+      statusChange: expect.stringContaining('1 of its plans failed (the limit is 1)'),
+    });
   });
 
   it('skips a vetoed step, and plans nothing when planning is off', async () => {
     const { db, sessionId } = await sessionWithGoal();
     const psyche = defaultPsyche();
-    const veto: ShadowPattern = { name: 'no_rules', triggers: ['infer_rules'], capabilityTriggers: [], severity: 0.9, explanation: 'no rules here', requireApproval: false };
+    const veto: ShadowPattern = {
+      name: 'no_rules',
+      triggers: ['infer_rules'],
+      capabilityTriggers: [],
+      severity: 0.9,
+      explanation: 'no rules here',
+      requireApproval: false,
+    };
     psyche.shadow.vetoPatterns = [veto];
-    await db.transaction('rw', db.psyches, () => addPsycheVersion(db, { sessionId, psyche, cycle: 0, reason: 'test', now: 1 }));
+    await db.transaction('rw', db.psyches, () =>
+      addPsycheVersion(db, { sessionId, psyche, cycle: 0, reason: 'test', now: 1 }),
+    );
     const [vetoed, next] = await cycles(db, sessionId, 2);
     expect(vetoed).toMatchObject({ tool: 'infer_rules', shadow: { pattern: 'no_rules' } });
     // The plan moved on to its next step.
     expect(next!.observe).toContain('plan 1 attempt 0: step 3 of 3, gap_analysis');
-    expect(next!.candidates.find((candidate) => candidate.tool === 'infer_rules')).toEqual({ tool: 'infer_rules', skippedBecause: 'this very action was vetoed for this goal (no_rules)' });
+    expect(next!.candidates.find((candidate) => candidate.tool === 'infer_rules')).toEqual({
+      tool: 'infer_rules',
+      skippedBecause: 'this very action was vetoed for this goal (no_rules)',
+    });
     const [plan] = await db.plans.toArray();
-    expect(plan!.steps[1]).toMatchObject({ tool: 'infer_rules', status: 'skipped', result: 'vetoed by no_rules ("infer_rules" in the action)', cycle: 1 });
+    expect(plan!.steps[1]).toMatchObject({
+      tool: 'infer_rules',
+      status: 'skipped',
+      result: 'vetoed by no_rules ("infer_rules" in the action)',
+      cycle: 1,
+    });
 
     const off = await sessionWithGoal();
-    await off.db.sessions.update(off.sessionId, { agentSettings: { planning: false, reflectionInterval: 5, maxFailedPlans: 3 } });
+    await off.db.sessions.update(off.sessionId, {
+      agentSettings: { planning: false, reflectionInterval: 5, maxFailedPlans: 3 },
+    });
     const [plain] = await cycles(off.db, off.sessionId, 1);
     expect(plain!.decide).toMatch(/plan=\+0\.00\]$/);
     expect(plain!.observe).not.toContain('plan');
@@ -106,16 +145,33 @@ describe('plans of goals that end', () => {
     const { db, service, sessionId } = await sessionWithGoal();
     await cycles(db, sessionId, 1);
     await service.goalUpdate({ sessionId, goalId: 1, status: 'failed' });
-    expect((await service.planList({ sessionId, goalId: 1 })).plans.map((plan) => [plan.status, plan.statusReason])).toEqual([['superseded', 'its goal was cancelled by the user']]);
+    expect(
+      (await service.planList({ sessionId, goalId: 1 })).plans.map((plan) => [plan.status, plan.statusReason]),
+    ).toEqual([['superseded', 'its goal was cancelled by the user']]);
 
     const other = await sessionWithGoal('?x is-a CelestialBody, at least 2');
     // Neither the rules nor a proof (which keeps what it proves) in the first cycle: the goal is not met yet.
-    await cycles(other.db, other.sessionId, 1, TOOLS.filter((tool) => tool.name !== 'infer_rules' && tool.name !== 'reason'));
-    expect((await other.service.planList({ sessionId: other.sessionId })).plans.map((plan) => plan.status)).toEqual(['active']);
-    await other.service.agentSettingsSet({ sessionId: other.sessionId, settings: { planning: false, reflectionInterval: 5, maxFailedPlans: 3 } });
+    await cycles(
+      other.db,
+      other.sessionId,
+      1,
+      TOOLS.filter((tool) => tool.name !== 'infer_rules' && tool.name !== 'reason'),
+    );
+    expect((await other.service.planList({ sessionId: other.sessionId })).plans.map((plan) => plan.status)).toEqual([
+      'active',
+    ]);
+    await other.service.agentSettingsSet({
+      sessionId: other.sessionId,
+      settings: { planning: false, reflectionInterval: 5, maxFailedPlans: 3 },
+    });
     const [last] = await cycles(other.db, other.sessionId, 1);
     expect(last!.outcome).toBe('completed');
-    expect((await other.service.planList({ sessionId: other.sessionId })).plans.map((plan) => [plan.status, plan.statusReason])).toEqual([['superseded', 'its goal completed']]);
+    expect(
+      (await other.service.planList({ sessionId: other.sessionId })).plans.map((plan) => [
+        plan.status,
+        plan.statusReason,
+      ]),
+    ).toEqual([['superseded', 'its goal completed']]);
   });
 });
 
@@ -123,14 +179,19 @@ describe('planning on the starter graph', () => {
   const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
 
   async function cyclesFor(planning: boolean): Promise<string[]> {
-    const { service } = testService({ db: new AnimaDatabase('anima', freshIndexedDb()), loadStarterGraph: async () => STARTER });
+    const { service } = testService({
+      db: new AnimaDatabase('anima', freshIndexedDb()),
+      loadStarterGraph: async () => STARTER,
+    });
     const { session } = await service.open({});
     const sessionId = session.id;
     await service.agentSettingsSet({ sessionId, settings: { planning, reflectionInterval: 5, maxFailedPlans: 3 } });
     await service.documentImport({ sessionId, fileName: 'tux.txt', text: 'Tux is a penguin.' });
     await service.goalAdd({ sessionId, description: 'Find what Tux is', criteria: 'Tux is-a ?x, at least 4' });
     const records: string[] = [];
-    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 10 }, (record) => records.push(`${record.tool} ${record.outcome}`));
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 10 }, (record) =>
+      records.push(`${record.tool} ${record.outcome}`),
+    );
     return records;
   }
 

@@ -16,8 +16,36 @@ const graph = graphOf([
 ]);
 
 function stateFor(description: string, successCriteria: string) {
-  const goal: Goal = { id: 1, sessionId: 's', description, successCriteria, priority: 128, status: 'active', cyclesWorked: 0, lastProgressCycle: 0, stallThreshold: 5, findings: [], toolsUsed: [], createdAt: 0 };
-  const decision = decide({ sessionId: 's', cycle: 1, now: 1, graph, similarity: new SimilarityIndex(graph), goals: [goal], memoryEntryCount: 0, memoryCapacity: 100, episodes: [], documents: [], webAccess: DEFAULT_WEB_ACCESS, isOnline: true, tools: TOOLS, psyche: defaultPsyche() });
+  const goal: Goal = {
+    id: 1,
+    sessionId: 's',
+    description,
+    successCriteria,
+    priority: 128,
+    status: 'active',
+    cyclesWorked: 0,
+    lastProgressCycle: 0,
+    stallThreshold: 5,
+    findings: [],
+    toolsUsed: [],
+    createdAt: 0,
+  };
+  const decision = decide({
+    sessionId: 's',
+    cycle: 1,
+    now: 1,
+    graph,
+    similarity: new SimilarityIndex(graph),
+    goals: [goal],
+    memoryEntryCount: 0,
+    memoryCapacity: 100,
+    episodes: [],
+    documents: [],
+    webAccess: DEFAULT_WEB_ACCESS,
+    isOnline: true,
+    tools: TOOLS,
+    psyche: defaultPsyche(),
+  });
   if (!decision) throw new Error('no decision');
   return decision.state;
 }
@@ -25,8 +53,15 @@ function stateFor(description: string, successCriteria: string) {
 describe('the planner', () => {
   it('reads what a goal needs from its words, their forms, and nothing else', () => {
     expect(needsOf('Find mammals').needs).toEqual(['knowledge']);
-    expect(needsOf('Finding and classifying mammals, and why').words).toEqual({ knowledge: ['finding'], reasoning: ['classifying', 'why'] });
-    expect(needsOf('Infer what is similar to dogs, then fetch their pages').needs).toEqual(['reasoning', 'external', 'similarity']);
+    expect(needsOf('Finding and classifying mammals, and why').words).toEqual({
+      knowledge: ['finding'],
+      reasoning: ['classifying', 'why'],
+    });
+    expect(needsOf('Infer what is similar to dogs, then fetch their pages').needs).toEqual([
+      'reasoning',
+      'external',
+      'similarity',
+    ]);
     expect(needsOf('Build links between planets').needs).toEqual(['creation']);
     // No strategy word at all: finding things out is the default.
     expect(needsOf('Mars').needs).toEqual(['knowledge']);
@@ -35,7 +70,9 @@ describe('the planner', () => {
   it('explores first on even attempts and reasons first on odd ones, planning only tools that can work now (no episodes yet: no memory_recall)', () => {
     const state = stateFor('Find mammals', '?x is-a mammal, at least 3');
     const first = makePlan(TOOLS, state, 0);
-    expect(first.strategy).toBe('explore first (attempt 0); needs knowledge: kg_query -> infer_rules -> reason -> gap_analysis');
+    expect(first.strategy).toBe(
+      'explore first (attempt 0); needs knowledge: kg_query -> infer_rules -> reason -> gap_analysis',
+    );
     // The planner looks the pattern up itself: a cycle spent on it would find nothing the criteria check does not.
     expect(first.steps.map((step) => [step.tool, step.rationale, step.status])).toEqual([
       ['kg_query', 'knowledge: look up what the graph holds about the goal', 'completed'],
@@ -43,9 +80,14 @@ describe('the planner', () => {
       ['reason', 'reasoning: prove answers by chains of facts', 'pending'],
       ['gap_analysis', 'reasoning: find what the graph is missing', 'pending'],
     ]);
-    expect(first.steps[0]).toMatchObject({ input: { pattern: '?x is-a mammal' }, result: 'looked up while planning: 2 answers to ?x is-a mammal, 3 needed' });
+    expect(first.steps[0]).toMatchObject({
+      input: { pattern: '?x is-a mammal' },
+      result: 'looked up while planning: 2 answers to ?x is-a mammal, 3 needed',
+    });
     const second = makePlan(TOOLS, state, 1);
-    expect(second.strategy).toBe('reason first (attempt 1); needs knowledge: infer_rules -> reason -> gap_analysis -> kg_query');
+    expect(second.strategy).toBe(
+      'reason first (attempt 1); needs knowledge: infer_rules -> reason -> gap_analysis -> kg_query',
+    );
     expect(second.steps.map((step) => step.tool)).not.toEqual(first.steps.map((step) => step.tool));
   });
 });

@@ -26,8 +26,8 @@ const RATIONALE: Record<string, string> = {
   gap_analysis: 'find what the graph is missing',
   kg_mutate: 'make the change the goal asks for',
   synthesize_triple: 'propose facts by analogy',
-  http_fetch: 'fetch the addresses of the goal\'s symbols',
-  similarity_search: 'find the symbols most like the goal\'s',
+  http_fetch: "fetch the addresses of the goal's symbols",
+  similarity_search: "find the symbols most like the goal's",
 };
 
 /** A word is taken for a strategy's keyword when its vector is this similar to the bundle of the strategy's keywords. */
@@ -36,13 +36,15 @@ const MEMBERSHIP = 0.56;
 const strategyVectors = new Map<Need, Hypervector>();
 function strategyVector(need: Need): Hypervector {
   let vector = strategyVectors.get(need);
-  if (!vector) strategyVectors.set(need, (vector = bundle(STRATEGY_KEYWORDS[need].map((keyword) => wordHypervector(keyword)))));
+  if (!vector)
+    strategyVectors.set(need, (vector = bundle(STRATEGY_KEYWORDS[need].map((keyword) => wordHypervector(keyword)))));
   return vector;
 }
 
 /** "finding" -> "find", "inferred" -> "infer", "lists" -> "list": a crude stem, tried beside the word itself. */
 function stem(word: string): string {
-  for (const suffix of ['ing', 'ed', 'es', 's']) if (word.length > suffix.length + 3 && word.endsWith(suffix)) return word.slice(0, -suffix.length);
+  for (const suffix of ['ing', 'ed', 'es', 's'])
+    if (word.length > suffix.length + 3 && word.endsWith(suffix)) return word.slice(0, -suffix.length);
   return word;
 }
 
@@ -55,7 +57,9 @@ export function needsOf(text: string): { needs: Need[]; words: Partial<Record<Ne
   const words: Partial<Record<Need, string[]>> = {};
   for (const word of new Set(textWords(text))) {
     for (const need of NEEDS) {
-      const isMember = [word, stem(word)].some((form) => similarity(wordHypervector(form), strategyVector(need)) >= MEMBERSHIP);
+      const isMember = [word, stem(word)].some(
+        (form) => similarity(wordHypervector(form), strategyVector(need)) >= MEMBERSHIP,
+      );
       if (isMember) (words[need] ??= []).push(word);
     }
   }
@@ -68,7 +72,11 @@ export function needsOf(text: string): { needs: Need[]; words: Partial<Record<Ne
  * attempts reason first; then the tools of the goal's other needs. Only tools that can work on
  * the goal now are planned, each with the input it would take now and why.
  */
-export function makePlan(tools: readonly AgentTool[], state: ToolState, attempt: number): Omit<Plan, 'id' | 'cycle' | 'createdAt'> {
+export function makePlan(
+  tools: readonly AgentTool[],
+  state: ToolState,
+  attempt: number,
+): Omit<Plan, 'id' | 'cycle' | 'createdAt'> {
   const { needs } = needsOf(`${state.goal.description} ${state.goal.successCriteria}`);
   const explored: Need[] = attempt % 2 === 0 ? ['knowledge', 'reasoning'] : ['reasoning', 'knowledge'];
   // A goal that asks for a change to the graph is met only by making it: that comes first.
@@ -80,7 +88,12 @@ export function makePlan(tools: readonly AgentTool[], state: ToolState, attempt:
       if (steps.length >= MAX_PLAN_STEPS || steps.some((step) => step.tool === name)) continue;
       const tool = tools.find((candidate) => candidate.name === name);
       if (!tool || tool.unavailableBecause(state) !== undefined) continue;
-      const step: PlanStep = { tool: name, input: tool.proposeInput(state), rationale: `${need}: ${RATIONALE[name] ?? tool.description}`, status: 'pending' };
+      const step: PlanStep = {
+        tool: name,
+        input: tool.proposeInput(state),
+        rationale: `${need}: ${RATIONALE[name] ?? tool.description}`,
+        status: 'pending',
+      };
       steps.push(name === 'kg_query' ? lookedUpWhilePlanning(step, state) : step);
     }
   }
@@ -97,10 +110,17 @@ export function makePlan(tools: readonly AgentTool[], state: ToolState, attempt:
  */
 function lookedUpWhilePlanning(step: PlanStep, state: ToolState): PlanStep {
   const { graph, criteria, goal } = state;
-  const done = (result: string): PlanStep => ({ ...step, status: 'completed', result: `looked up while planning: ${result}` });
+  const done = (result: string): PlanStep => ({
+    ...step,
+    status: 'completed',
+    result: `looked up while planning: ${result}`,
+  });
   if (criteria.kind === 'pattern') {
     const answers = runQuery(graph, criteria.patterns, criteria.minCount).rows.length;
-    const found = answers >= criteria.minCount ? `${criteria.minCount} or more answers` : `${answers} answer${answers === 1 ? '' : 's'}`;
+    const found =
+      answers >= criteria.minCount
+        ? `${criteria.minCount} or more answers`
+        : `${answers} answer${answers === 1 ? '' : 's'}`;
     return done(`${found} to ${criteria.text}, ${criteria.minCount} needed`);
   }
   const { symbol } = step.input as { symbol?: number };
@@ -109,7 +129,9 @@ function lookedUpWhilePlanning(step: PlanStep, state: ToolState): PlanStep {
   const match = matchKeywords(goal, criteria.keywords, factsText(graph, [...goal.findings, ...around]));
   if (match.isMet) return step;
   const missing = match.keywords.filter((keyword) => !match.matched.includes(keyword));
-  return done(`the ${around.length} triples around ${graph.symbol(symbol)?.label ?? `#${symbol}`} do not hold ${missing.join(', ')}`);
+  return done(
+    `the ${around.length} triples around ${graph.symbol(symbol)?.label ?? `#${symbol}`} do not hold ${missing.join(', ')}`,
+  );
 }
 
 /** The step the plan does next, if any is left. */
@@ -118,7 +140,13 @@ export function nextStep(plan: Pick<Plan, 'steps'>): PlanStep | undefined {
 }
 
 /** How a cycle went for the tool it chose, as a plan step sees it. */
-export type StepRun = { tool: string; input: unknown; result: 'completed' | 'failed' | 'skipped' | 'waiting'; summary: string; cycle: number };
+export type StepRun = {
+  tool: string;
+  input: unknown;
+  result: 'completed' | 'failed' | 'skipped' | 'waiting';
+  summary: string;
+  cycle: number;
+};
 
 /**
  * The plan after a cycle: the first pending step of the tool that was chosen takes the cycle's
@@ -129,7 +157,9 @@ export function advancePlan(plan: Plan, run: StepRun): Plan {
   const { result } = run;
   const index = plan.steps.findIndex((step) => step.status === 'pending' && step.tool === run.tool);
   if (index === -1 || result === 'waiting') return plan;
-  const steps = plan.steps.map((step, at): PlanStep => (at === index ? { ...step, input: run.input, status: result, result: run.summary, cycle: run.cycle } : step));
+  const steps = plan.steps.map((step, at): PlanStep =>
+    at === index ? { ...step, input: run.input, status: result, result: run.summary, cycle: run.cycle } : step,
+  );
   if (result !== 'failed') return { ...plan, steps };
   return { ...plan, steps, status: 'failed', statusReason: `step ${index + 1} (${run.tool}) failed: ${run.summary}` };
 }
@@ -138,7 +168,11 @@ export function advancePlan(plan: Plan, run: StepRun): Plan {
  * Marks the pending steps at the head of the plan whose tool cannot run now as skipped (with
  * why), so the plan's next step is one that can. Steps further on wait for their turn.
  */
-export function skipBlockedSteps(plan: Plan, blockedBecause: (tool: string) => string | undefined, cycle: number): Plan {
+export function skipBlockedSteps(
+  plan: Plan,
+  blockedBecause: (tool: string) => string | undefined,
+  cycle: number,
+): Plan {
   const steps = [...plan.steps];
   for (let at = 0; at < steps.length; at++) {
     const step = steps[at]!;

@@ -11,11 +11,50 @@ it('reflecting now on a stalled goal with a plan, with working memory full of en
   if (!added.ok) throw new Error('no goal');
   const goalId = added.goal.id;
   await db.goals.update(goalId, { cyclesWorked: 6, lastProgressCycle: 0 });
-  await db.plans.add({ sessionId, goalId, attempt: 0, needs: [], strategy: 'read', steps: [], status: 'active', cycle: 0, createdAt: 0 });
-  await db.cycles.bulkAdd(Array.from({ length: 6 }, (_, index) => ({ sessionId, cycle: index + 1, goalId, startedAt: 0, observe: '', orient: '', decide: '', act: '', candidates: [], tool: 'reason', input: null, outcome: 'no-change' as const })));
+  await db.plans.add({
+    sessionId,
+    goalId,
+    attempt: 0,
+    needs: [],
+    strategy: 'read',
+    steps: [],
+    status: 'active',
+    cycle: 0,
+    createdAt: 0,
+  });
+  await db.cycles.bulkAdd(
+    Array.from({ length: 6 }, (_, index) => ({
+      sessionId,
+      cycle: index + 1,
+      goalId,
+      startedAt: 0,
+      observe: '',
+      orient: '',
+      decide: '',
+      act: '',
+      candidates: [],
+      tool: 'reason',
+      input: null,
+      outcome: 'no-change' as const,
+    })),
+  );
   await db.sessions.update(sessionId, { cycle: 6 });
-  await db.workingMemory.bulkAdd(Array.from({ length: 85 }, (_, index) => ({ sessionId, content: `note ${index}`, symbols: [], kind: 'observation' as const, timestamp: 0, relevance: 0.1, sourceCycle: 1, referenceCount: 0 })));
+  await db.workingMemory.bulkAdd(
+    Array.from({ length: 85 }, (_, index) => ({
+      sessionId,
+      content: `note ${index}`,
+      symbols: [],
+      kind: 'observation' as const,
+      timestamp: 0,
+      relevance: 0.1,
+      sourceCycle: 1,
+      referenceCount: 0,
+    })),
+  );
 
-  expect(await service.reflect({ sessionId })).toMatchObject({ ok: true, reflection: { adjustments: [{ kind: 'demote' }, { kind: 'replan' }, { kind: 'consolidate' }] } });
+  expect(await service.reflect({ sessionId })).toMatchObject({
+    ok: true,
+    reflection: { adjustments: [{ kind: 'demote' }, { kind: 'replan' }, { kind: 'consolidate' }] },
+  });
   expect(await db.plans.where('goalId').equals(goalId).first()).toMatchObject({ status: 'superseded' });
 });

@@ -6,7 +6,13 @@ import type { CycleRecord } from '#core/records/cycle.ts';
 import type { Goal } from '#core/records/goal.ts';
 import { reflectOn } from './reflection.ts';
 
-const goal = (id: number, priority: number, cyclesWorked: number, lastProgressCycle: number, description = `goal ${id}`): Goal => ({
+const goal = (
+  id: number,
+  priority: number,
+  cyclesWorked: number,
+  lastProgressCycle: number,
+  description = `goal ${id}`,
+): Goal => ({
   id,
   sessionId: 's',
   description,
@@ -21,7 +27,13 @@ const goal = (id: number, priority: number, cyclesWorked: number, lastProgressCy
   createdAt: 0,
 });
 
-const cycle = (number: number, goalId: number, tool: string, outcome: CycleRecord['outcome'], shadow?: CycleRecord['shadow']): CycleRecord => ({
+const cycle = (
+  number: number,
+  goalId: number,
+  tool: string,
+  outcome: CycleRecord['outcome'],
+  shadow?: CycleRecord['shadow'],
+): CycleRecord => ({
   sessionId: 's',
   cycle: number,
   goalId,
@@ -48,7 +60,12 @@ describe('reflection', () => {
         // Stopped by the shadow: it did not run, so it is no use of kg_query.
         cycle(5, 2, 'kg_query', 'failed', { pattern: 'p', because: 'b', provenanceId: 1 }),
       ],
-      goals: [goal(1, 100, 3, 3), goal(2, 200, 8, 0), goal(3, 50, 12, 1), goal(4, 128, 9, 0, 'not worked since the last reflection')],
+      goals: [
+        goal(1, 100, 3, 3),
+        goal(2, 200, 8, 0),
+        goal(3, 50, 12, 1),
+        goal(4, 128, 9, 0, 'not worked since the last reflection'),
+      ],
       memoryEntryCount: 75,
       memoryCapacity: 100,
     });
@@ -64,15 +81,44 @@ describe('reflection', () => {
     ]);
     expect(seen.memoryPressure).toBe(0.75);
     expect(seen.adjustments).toEqual([
-      { kind: 'boost', goalId: 1, from: 100, to: 120, reason: 'it advanced in 2 cycles since the last reflection: keep its momentum' },
-      { kind: 'demote', goalId: 2, from: 200, to: 170, reason: 'no progress for 8 of its cycles (its stall threshold is 5): other goals get a turn' },
-      { kind: 'replan', goalId: 2, reason: 'no progress for 8 of its cycles (its stall threshold is 5): its plan is not working, the next one tries another order' },
-      { kind: 'demote', goalId: 3, from: 50, to: 20, reason: 'no progress for 11 of its cycles (its stall threshold is 5): other goals get a turn' },
-      { kind: 'replan', goalId: 3, reason: 'no progress for 11 of its cycles (its stall threshold is 5): its plan is not working, the next one tries another order' },
+      {
+        kind: 'boost',
+        goalId: 1,
+        from: 100,
+        to: 120,
+        reason: 'it advanced in 2 cycles since the last reflection: keep its momentum',
+      },
+      {
+        kind: 'demote',
+        goalId: 2,
+        from: 200,
+        to: 170,
+        reason: 'no progress for 8 of its cycles (its stall threshold is 5): other goals get a turn',
+      },
+      {
+        kind: 'replan',
+        goalId: 2,
+        reason:
+          'no progress for 8 of its cycles (its stall threshold is 5): its plan is not working, the next one tries another order',
+      },
+      {
+        kind: 'demote',
+        goalId: 3,
+        from: 50,
+        to: 20,
+        reason: 'no progress for 11 of its cycles (its stall threshold is 5): other goals get a turn',
+      },
+      {
+        kind: 'replan',
+        goalId: 3,
+        reason:
+          'no progress for 11 of its cycles (its stall threshold is 5): its plan is not working, the next one tries another order',
+      },
       {
         kind: 'suggest-decomposition',
         goalId: 3,
-        reason: 'no progress for 11 of its cycles (its stall threshold is 5): split it into smaller goals (its criteria do not split at commas or "and" by themselves)',
+        reason:
+          'no progress for 11 of its cycles (its stall threshold is 5): split it into smaller goals (its criteria do not split at commas or "and" by themselves)',
       },
       { kind: 'consolidate', reason: 'working memory is 75% full: its entries become episodes' },
     ]);
@@ -82,14 +128,41 @@ describe('reflection', () => {
     const { db, service } = testService({ db: new AnimaDatabase('anima', freshIndexedDb()) });
     const { session } = await service.open({});
     const sessionId = session.id;
-    await service.kgImport({ sessionId, operationId: 'op', fileName: 'mars.csv', data: 'Mars,is-a,Planet\nMars,orbits,Sun\nPlanet,is-a,CelestialBody\nSun,is-a,Star\n' });
+    await service.kgImport({
+      sessionId,
+      operationId: 'op',
+      fileName: 'mars.csv',
+      data: 'Mars,is-a,Planet\nMars,orbits,Sun\nPlanet,is-a,CelestialBody\nSun,is-a,Star\n',
+    });
     // Four cycles already happened: the Mars goal advanced twice with kg_query, the Venus goal got nowhere twice with gap_analysis.
     await db.goals.bulkAdd([
-      { ...goal(1, 200, 2, 2, 'Find what Mars is'), sessionId, successCriteria: 'Mars is-a ?x, at least 5', toolsUsed: ['kg_query'] },
+      {
+        ...goal(1, 200, 2, 2, 'Find what Mars is'),
+        sessionId,
+        successCriteria: 'Mars is-a ?x, at least 5',
+        toolsUsed: ['kg_query'],
+      },
       { ...goal(2, 100, 8, 0, 'Learn about Venus'), sessionId, toolsUsed: ['gap_analysis'] },
     ]);
-    await db.cycles.bulkAdd([cycle(1, 1, 'kg_query', 'advanced'), cycle(2, 2, 'gap_analysis', 'no-change'), cycle(3, 1, 'kg_query', 'advanced'), cycle(4, 2, 'gap_analysis', 'no-change')].map((record) => ({ ...record, sessionId })));
-    await db.plans.add({ sessionId, goalId: 2, attempt: 0, needs: ['knowledge'], strategy: 'explore first', steps: [{ tool: 'gap_analysis', input: {}, rationale: 'r', status: 'pending' }], status: 'active', cycle: 2, createdAt: 0 });
+    await db.cycles.bulkAdd(
+      [
+        cycle(1, 1, 'kg_query', 'advanced'),
+        cycle(2, 2, 'gap_analysis', 'no-change'),
+        cycle(3, 1, 'kg_query', 'advanced'),
+        cycle(4, 2, 'gap_analysis', 'no-change'),
+      ].map((record) => ({ ...record, sessionId })),
+    );
+    await db.plans.add({
+      sessionId,
+      goalId: 2,
+      attempt: 0,
+      needs: ['knowledge'],
+      strategy: 'explore first',
+      steps: [{ tool: 'gap_analysis', input: {}, rationale: 'r', status: 'pending' }],
+      status: 'active',
+      cycle: 2,
+      createdAt: 0,
+    });
     await db.sessions.update(sessionId, { cycle: 4 });
 
     const run = await service.agentRun({ sessionId, operationId: 'run', maxCycles: 1 });
@@ -102,7 +175,10 @@ describe('reflection', () => {
       ['replan', 2, undefined, undefined],
     ]);
     expect((await service.goalList({ sessionId })).goals.map((goal) => goal.priority)).toEqual([220, 70]);
-    expect((await db.plans.where('goalId').equals(2).first())!).toMatchObject({ status: 'superseded', statusReason: expect.stringMatching(/^reflection at cycle 5: no progress for 8 of its cycles/) });
+    expect((await db.plans.where('goalId').equals(2).first())!).toMatchObject({
+      status: 'superseded',
+      statusReason: expect.stringMatching(/^reflection at cycle 5: no progress for 8 of its cycles/),
+    });
     // Cycle 5 ran the rules for Mars (a success of a sage tool, but one use is too few to count);
     // gap_analysis changed nothing twice and prepared nothing: no evidence, so healer stays.
     expect(reflection!.psycheChanges).toEqual(['sage 0.70 -> 0.72 (kg_query succeeded 2 of 2)']);
@@ -111,23 +187,66 @@ describe('reflection', () => {
     expect(await db.provenance.where('kind').equals('reflection').first()).toMatchObject({
       cycle: 5,
       sources: [`reflection:${reflection!.id}`, 'goal:1', 'goal:2'],
-      detail: 'reflection at cycle 5: boost goal 1 200 -> 220; demote goal 2 100 -> 70; replan goal 2; psyche: sage 0.70 -> 0.72 (kg_query succeeded 2 of 2)',
+      detail:
+        'reflection at cycle 5: boost goal 1 200 -> 220; demote goal 2 100 -> 70; replan goal 2; psyche: sage 0.70 -> 0.72 (kg_query succeeded 2 of 2)',
     });
 
     // On demand: nothing happened since, so there is nothing to adjust.
     const asked = await service.reflect({ sessionId });
-    expect(asked).toMatchObject({ ok: true, reflection: { cycle: 5, trigger: 'request', sinceCycle: 5, adjustments: [], psycheChanges: [] } });
-    expect((await service.reflectionList({ sessionId })).reflections.map((entry) => entry.trigger)).toEqual(['request', 'interval']);
+    expect(asked).toMatchObject({
+      ok: true,
+      reflection: { cycle: 5, trigger: 'request', sinceCycle: 5, adjustments: [], psycheChanges: [] },
+    });
+    expect((await service.reflectionList({ sessionId })).reflections.map((entry) => entry.trigger)).toEqual([
+      'request',
+      'interval',
+    ]);
   });
 
   it('keeps its interval in the session settings, which are checked field by field', async () => {
     const { service } = testService();
     const { session } = await service.open({});
     const sessionId = session.id;
-    expect(await service.agentSettingsGet({ sessionId })).toEqual({ planning: true, reflectionInterval: 5, maxFailedPlans: 3, memoryCapacity: 100, consolidationThreshold: 0.8 });
-    expect(await service.agentSettingsSet({ sessionId, settings: { planning: true, reflectionInterval: 0, maxFailedPlans: 3 } })).toEqual({ ok: false, problems: [{ path: 'reflectionInterval', message: 'reflect every 1 cycle or more' }] });
-    expect(await service.agentSettingsSet({ sessionId, settings: { planning: false, reflectionInterval: 2, maxFailedPlans: 1 } })).toEqual({ ok: true, settings: { planning: false, reflectionInterval: 2, maxFailedPlans: 1, memoryCapacity: 100, consolidationThreshold: 0.8 } });
-    expect(await service.agentSettingsSet({ sessionId, settings: { planning: false, reflectionInterval: 2, maxFailedPlans: 1, memoryCapacity: 5, consolidationThreshold: 1 } })).toEqual({
+    expect(await service.agentSettingsGet({ sessionId })).toEqual({
+      planning: true,
+      reflectionInterval: 5,
+      maxFailedPlans: 3,
+      memoryCapacity: 100,
+      consolidationThreshold: 0.8,
+    });
+    expect(
+      await service.agentSettingsSet({
+        sessionId,
+        settings: { planning: true, reflectionInterval: 0, maxFailedPlans: 3 },
+      }),
+    ).toEqual({ ok: false, problems: [{ path: 'reflectionInterval', message: 'reflect every 1 cycle or more' }] });
+    expect(
+      await service.agentSettingsSet({
+        sessionId,
+        settings: { planning: false, reflectionInterval: 2, maxFailedPlans: 1 },
+      }),
+    ).toEqual({
+      ok: true,
+      settings: {
+        planning: false,
+        reflectionInterval: 2,
+        maxFailedPlans: 1,
+        memoryCapacity: 100,
+        consolidationThreshold: 0.8,
+      },
+    });
+    expect(
+      await service.agentSettingsSet({
+        sessionId,
+        settings: {
+          planning: false,
+          reflectionInterval: 2,
+          maxFailedPlans: 1,
+          memoryCapacity: 5,
+          consolidationThreshold: 1,
+        },
+      }),
+    ).toEqual({
       ok: false,
       problems: [
         { path: 'memoryCapacity', message: '10 entries or more' },
@@ -137,7 +256,9 @@ describe('reflection', () => {
     await service.kgImport({ sessionId, operationId: 'op', fileName: 'mars.csv', data: 'Mars,is-a,Planet\n' });
     await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano crater' });
     await service.agentRun({ sessionId, operationId: 'run', maxCycles: 4 });
-    expect((await service.reflectionList({ sessionId })).reflections.map((reflection) => reflection.cycle)).toEqual([4, 2]);
+    expect((await service.reflectionList({ sessionId })).reflections.map((reflection) => reflection.cycle)).toEqual([
+      4, 2,
+    ]);
     expect((await service.planList({ sessionId })).plans).toEqual([]);
   });
 });

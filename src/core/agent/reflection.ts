@@ -14,7 +14,12 @@ export const REFLECTION = {
 } as const;
 
 /** What a reflection looks at. */
-export type ReflectionInput = { cycles: readonly CycleRecord[]; goals: readonly Goal[]; memoryEntryCount: number; memoryCapacity: number };
+export type ReflectionInput = {
+  cycles: readonly CycleRecord[];
+  goals: readonly Goal[];
+  memoryEntryCount: number;
+  memoryCapacity: number;
+};
 
 /**
  * Looks back over the cycles since the last reflection (seed 002): each tool's uses and successes
@@ -25,7 +30,9 @@ export type ReflectionInput = { cycles: readonly CycleRecord[]; goals: readonly 
  * (criteria that split at commas or "and" are split by the loop itself). High memory pressure
  * triggers consolidation.
  */
-export function reflectOn(input: ReflectionInput): Pick<Reflection, 'toolStats' | 'goals' | 'memoryPressure' | 'adjustments'> {
+export function reflectOn(
+  input: ReflectionInput,
+): Pick<Reflection, 'toolStats' | 'goals' | 'memoryPressure' | 'adjustments'> {
   const ran = input.cycles.filter((cycle) => cycle.tool !== 'none' && cycle.shadow === undefined);
   const hasSucceeded = (cycle: CycleRecord) => cycle.outcome === 'advanced' || cycle.outcome === 'completed';
   const stats = new Map<string, { uses: number; successes: number }>();
@@ -44,29 +51,64 @@ export function reflectOn(input: ReflectionInput): Pick<Reflection, 'toolStats' 
     if (goal.status !== 'active' || worked.length === 0) continue;
     const progressed = worked.some(hasSucceeded);
     const stagnantFor = goal.cyclesWorked - goal.lastProgressCycle;
-    goals.push({ goalId: goal.id!, description: goal.description, cyclesSinceLastReflection: worked.length, progressed, stagnantFor });
+    goals.push({
+      goalId: goal.id!,
+      description: goal.description,
+      cyclesSinceLastReflection: worked.length,
+      progressed,
+      stagnantFor,
+    });
     const during = `in ${worked.length} cycle${worked.length === 1 ? '' : 's'} since the last reflection`;
     if (progressed) {
       const to = Math.min(255, goal.priority + REFLECTION.boost);
-      if (to !== goal.priority) adjustments.push({ kind: 'boost', goalId: goal.id!, from: goal.priority, to, reason: `it advanced ${during}: keep its momentum` });
+      if (to !== goal.priority)
+        adjustments.push({
+          kind: 'boost',
+          goalId: goal.id!,
+          from: goal.priority,
+          to,
+          reason: `it advanced ${during}: keep its momentum`,
+        });
       continue;
     }
     if (stagnantFor < goal.stallThreshold) continue;
     const to = Math.max(0, goal.priority - REFLECTION.demote);
     const stalled = `no progress for ${stagnantFor} of its cycles (its stall threshold is ${goal.stallThreshold})`;
-    if (to !== goal.priority) adjustments.push({ kind: 'demote', goalId: goal.id!, from: goal.priority, to, reason: `${stalled}: other goals get a turn` });
-    adjustments.push({ kind: 'replan', goalId: goal.id!, reason: `${stalled}: its plan is not working, the next one tries another order` });
+    if (to !== goal.priority)
+      adjustments.push({
+        kind: 'demote',
+        goalId: goal.id!,
+        from: goal.priority,
+        to,
+        reason: `${stalled}: other goals get a turn`,
+      });
+    adjustments.push({
+      kind: 'replan',
+      goalId: goal.id!,
+      reason: `${stalled}: its plan is not working, the next one tries another order`,
+    });
     if (stagnantFor >= REFLECTION.decompositionFactor * goal.stallThreshold)
-      adjustments.push({ kind: 'suggest-decomposition', goalId: goal.id!, reason: `${stalled}: split it into smaller goals (its criteria do not split at commas or "and" by themselves)` });
+      adjustments.push({
+        kind: 'suggest-decomposition',
+        goalId: goal.id!,
+        reason: `${stalled}: split it into smaller goals (its criteria do not split at commas or "and" by themselves)`,
+      });
   }
   const pressure = memoryPressure(input.memoryEntryCount, input.memoryCapacity);
-  if (pressure >= REFLECTION.consolidationPressure) adjustments.push({ kind: 'consolidate', reason: `working memory is ${Math.round(pressure * 100)}% full: its entries become episodes` });
+  if (pressure >= REFLECTION.consolidationPressure)
+    adjustments.push({
+      kind: 'consolidate',
+      reason: `working memory is ${Math.round(pressure * 100)}% full: its entries become episodes`,
+    });
   return { toolStats, goals, memoryPressure: pressure, adjustments };
 }
 
 /** One line for a log: what the reflection did. */
 export function describeReflection(reflection: Pick<Reflection, 'cycle' | 'adjustments' | 'psycheChanges'>): string {
-  const adjusted = reflection.adjustments.map((adjustment) => `${adjustment.kind}${adjustment.goalId !== undefined ? ` goal ${adjustment.goalId}` : ''}${adjustment.to !== undefined ? ` ${adjustment.from} -> ${adjustment.to}` : ''}`);
+  const adjusted = reflection.adjustments.map(
+    (adjustment) =>
+      `${adjustment.kind}${adjustment.goalId !== undefined ? ` goal ${adjustment.goalId}` : ''}${adjustment.to !== undefined ? ` ${adjustment.from} -> ${adjustment.to}` : ''}`,
+  );
   const parts = [...adjusted, ...reflection.psycheChanges.map((change) => `psyche: ${change}`)];
   return `reflection at cycle ${reflection.cycle}: ${parts.length > 0 ? parts.join('; ') : 'nothing to adjust'}`;
 }

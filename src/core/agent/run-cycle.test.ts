@@ -10,7 +10,10 @@ import { TOOLS } from '#core/tools/registry.ts';
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
 
 async function agentOnStarterGraph(indexedDb = freshIndexedDb()) {
-  const { db, service } = testService({ db: new AnimaDatabase('anima', indexedDb), loadStarterGraph: async () => STARTER });
+  const { db, service } = testService({
+    db: new AnimaDatabase('anima', indexedDb),
+    loadStarterGraph: async () => STARTER,
+  });
   const { session } = await service.open({});
   return { db, service, sessionId: session.id };
 }
@@ -18,16 +21,24 @@ async function agentOnStarterGraph(indexedDb = freshIndexedDb()) {
 describe('the agent loop', () => {
   it('completes "Find mammals" on the starter graph without a model, finding mammals known only through chains', async () => {
     const { service, sessionId } = await agentOnStarterGraph();
-    const added = await service.goalAdd({ sessionId, description: 'Find mammals', criteria: '?x is-a mammal, at least 5' });
+    const added = await service.goalAdd({
+      sessionId,
+      description: 'Find mammals',
+      criteria: '?x is-a mammal, at least 5',
+    });
     expect(added.ok).toBe(true);
     const cycles: CycleRecord[] = [];
-    const run = await service.agentRun({ sessionId, operationId: 'run', maxCycles: 20 }, (record) => cycles.push(record));
+    const run = await service.agentRun({ sessionId, operationId: 'run', maxCycles: 20 }, (record) =>
+      cycles.push(record),
+    );
     expect(run).toMatchObject({ ok: true, stoppedBecause: 'no-active-goal' });
     expect(cycles.length).toBeLessThanOrEqual(20);
     // The plan looked up the pattern while planning, so its next step, the rules, runs first (chains reach Mammal); then the criteria are met.
     expect(cycles.map((record) => record.tool)).toEqual(['infer_rules']);
     expect(cycles[0]).toMatchObject({ outcome: 'completed', cycle: 1 });
-    expect(cycles[0]!.observe).toContain('new plan: explore first (attempt 0); needs knowledge: kg_query -> infer_rules -> reason -> gap_analysis; step 2 of 4, infer_rules');
+    expect(cycles[0]!.observe).toContain(
+      'new plan: explore first (attempt 0); needs knowledge: kg_query -> infer_rules -> reason -> gap_analysis; step 2 of 4, infer_rules',
+    );
     expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'infer_rules')!.breakdown).toBe(
       '[score=0.96: base=0.85 recency=-0.00 novelty=+0.15 episodic=+0.00 pressure=+0.00 archetype=+0.030 bias=-0.00 plan=+0.25]',
     );
@@ -36,14 +47,16 @@ describe('the agent loop', () => {
     // The answers come first, each the very fact that answers: X is-a Mammal.
     const answered = goal!.findings.slice(0, 43);
     expect(answered.every((fact) => fact.predicate.label === 'is-a' && fact.object.label === 'Mammal')).toBe(true);
-    const mammals = goal!.findings.filter((fact) => fact.predicate.label === 'is-a' && fact.object.label === 'Mammal').map((fact) => fact.subject.label);
+    const mammals = goal!.findings
+      .filter((fact) => fact.predicate.label === 'is-a' && fact.object.label === 'Mammal')
+      .map((fact) => fact.subject.label);
     expect(mammals).toEqual(expect.arrayContaining(['GoldenRetriever', 'SiameseCat', 'Wolf', 'Elephant', 'Bat']));
     // Nothing the graph does not support: every finding is a stored triple.
     const stored = await service.kgQuery({ sessionId, query: '?x is-a Mammal', limit: 1000 });
     expect(stored.ok && new Set(stored.rows.map((row) => row.x!.label))).toEqual(new Set(mammals));
   });
 
-  it('chooses by score with the plan\'s next step weighted, records every candidate, and moves on when a goal makes no progress', async () => {
+  it("chooses by score with the plan's next step weighted, records every candidate, and moves on when a goal makes no progress", async () => {
     const { service, sessionId } = await agentOnStarterGraph();
     await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano crater', priority: 255 });
     const cycles: CycleRecord[] = [];
@@ -52,47 +65,106 @@ describe('the agent loop', () => {
     // Cycle 2: kg_query 0.80 + 0.15 beats the plan's gap_analysis 0.25 + 0.15 + 0.25: the plan weighs in, the score decides.
     // Cycle 3: gap_analysis, with the plan bonus. Cycle 4: the plan is done; the new plan's gap_analysis was just used
     // (-0.20), and similarity_search 0.30 + 0.15 - 0.015 (guardian 0.4) wins.
-    expect(cycles.map((record) => record.tool)).toEqual(['infer_rules', 'kg_query', 'gap_analysis', 'similarity_search']);
-    expect(cycles[3]!.observe).toContain('new plan: reason first (attempt 1); needs knowledge: gap_analysis -> kg_query (plan 1 ended: it ran all its steps; the goal is not met yet, so a new plan is made); step 1 of 2, gap_analysis');
-    expect(cycles[0]!.candidates.map((candidate) => candidate.tool)).toEqual(['file_io', 'gap_analysis', 'http_fetch', 'infer_rules', 'kg_mutate', 'kg_query', 'memory_consolidate', 'memory_recall', 'reason', 'similarity_search', 'sparql_query', 'synthesize_triple', 'text_ingest', 'user_interact']);
-    expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'reason')?.skippedBecause).toMatch(/^nothing to prove/);
-    expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'memory_recall')).toEqual({ tool: 'memory_recall', skippedBecause: 'there are no episodes yet' });
-    expect(cycles[1]!.candidates.find((candidate) => candidate.tool === 'infer_rules')).toMatchObject({ skippedBecause: 'the rules have already run around this goal on the graph as it is' });
+    expect(cycles.map((record) => record.tool)).toEqual([
+      'infer_rules',
+      'kg_query',
+      'gap_analysis',
+      'similarity_search',
+    ]);
+    expect(cycles[3]!.observe).toContain(
+      'new plan: reason first (attempt 1); needs knowledge: gap_analysis -> kg_query (plan 1 ended: it ran all its steps; the goal is not met yet, so a new plan is made); step 1 of 2, gap_analysis',
+    );
+    expect(cycles[0]!.candidates.map((candidate) => candidate.tool)).toEqual([
+      'file_io',
+      'gap_analysis',
+      'http_fetch',
+      'infer_rules',
+      'kg_mutate',
+      'kg_query',
+      'memory_consolidate',
+      'memory_recall',
+      'reason',
+      'similarity_search',
+      'sparql_query',
+      'synthesize_triple',
+      'text_ingest',
+      'user_interact',
+    ]);
+    expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'reason')?.skippedBecause).toMatch(
+      /^nothing to prove/,
+    );
+    expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'memory_recall')).toEqual({
+      tool: 'memory_recall',
+      skippedBecause: 'there are no episodes yet',
+    });
+    expect(cycles[1]!.candidates.find((candidate) => candidate.tool === 'infer_rules')).toMatchObject({
+      skippedBecause: 'the rules have already run around this goal on the graph as it is',
+    });
     expect(cycles.every((record) => record.goalId === cycles[0]!.goalId)).toBe(true);
   });
 
   it('resumes at the last committed cycle after a restart, with goals and counters intact', async () => {
     const indexedDb = freshIndexedDb();
     const first = await agentOnStarterGraph(indexedDb);
-    await first.service.goalAdd({ sessionId: first.sessionId, description: 'Learn about Mars', criteria: 'volcano crater' });
+    await first.service.goalAdd({
+      sessionId: first.sessionId,
+      description: 'Learn about Mars',
+      criteria: 'volcano crater',
+    });
     await first.service.agentRun({ sessionId: first.sessionId, operationId: 'run', maxCycles: 2 });
     first.db.close();
 
     const second = await agentOnStarterGraph(indexedDb);
     const cycles: CycleRecord[] = [];
-    await second.service.agentRun({ sessionId: second.sessionId, operationId: 'run', maxCycles: 1 }, (record) => cycles.push(record));
+    await second.service.agentRun({ sessionId: second.sessionId, operationId: 'run', maxCycles: 1 }, (record) =>
+      cycles.push(record),
+    );
     expect(cycles.map((record) => record.cycle)).toEqual([3]);
     const [goal] = (await second.service.goalList({ sessionId: second.sessionId })).goals;
     expect(goal!.cyclesWorked).toBe(3);
-    expect((await second.service.cycleList({ sessionId: second.sessionId })).cycles.map((record) => record.cycle)).toEqual([3, 2, 1]);
+    expect(
+      (await second.service.cycleList({ sessionId: second.sessionId })).cycles.map((record) => record.cycle),
+    ).toEqual([3, 2, 1]);
   });
 
   it('refuses a goal whose criteria it cannot read, naming the problem', async () => {
     const { service, sessionId } = await agentOnStarterGraph();
-    expect(await service.goalAdd({ sessionId, description: 'x', criteria: 'a b' })).toMatchObject({ ok: false, problems: [{ path: 'criteria' }] });
-    expect(await service.goalAdd({ sessionId, description: 'x', criteria: '?x is-a, at least 2' })).toMatchObject({ ok: false });
-    expect(await service.goalAdd({ sessionId, description: '   ' })).toEqual({ ok: false, problems: [{ path: 'description', message: 'describe the goal' }] });
+    expect(await service.goalAdd({ sessionId, description: 'x', criteria: 'a b' })).toMatchObject({
+      ok: false,
+      problems: [{ path: 'criteria' }],
+    });
+    expect(await service.goalAdd({ sessionId, description: 'x', criteria: '?x is-a, at least 2' })).toMatchObject({
+      ok: false,
+    });
+    expect(await service.goalAdd({ sessionId, description: '   ' })).toEqual({
+      ok: false,
+      problems: [{ path: 'description', message: 'describe the goal' }],
+    });
   });
 
   it('suspends, resumes and cancels goals; a run with nothing active stops at once', async () => {
     const { service, sessionId } = await agentOnStarterGraph();
     const added = await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano crater' });
     if (!added.ok) throw new Error('not added');
-    expect(await service.goalUpdate({ sessionId, goalId: added.goal.id, status: 'suspended' })).toMatchObject({ ok: true, goal: { status: 'suspended' } });
-    expect(await service.agentRun({ sessionId, operationId: 'run', maxCycles: 5 })).toMatchObject({ ok: true, cyclesRun: 0, stoppedBecause: 'no-active-goal' });
-    expect(await service.goalUpdate({ sessionId, goalId: added.goal.id, status: 'active', priority: 200 })).toMatchObject({ ok: true, goal: { status: 'active', priority: 200 } });
-    expect(await service.goalUpdate({ sessionId, goalId: added.goal.id, status: 'failed' })).toMatchObject({ ok: true, goal: { status: 'failed', statusReason: 'cancelled by the user' } });
-    expect(await service.goalUpdate({ sessionId, goalId: added.goal.id, status: 'active' })).toMatchObject({ ok: false });
+    expect(await service.goalUpdate({ sessionId, goalId: added.goal.id, status: 'suspended' })).toMatchObject({
+      ok: true,
+      goal: { status: 'suspended' },
+    });
+    expect(await service.agentRun({ sessionId, operationId: 'run', maxCycles: 5 })).toMatchObject({
+      ok: true,
+      cyclesRun: 0,
+      stoppedBecause: 'no-active-goal',
+    });
+    expect(
+      await service.goalUpdate({ sessionId, goalId: added.goal.id, status: 'active', priority: 200 }),
+    ).toMatchObject({ ok: true, goal: { status: 'active', priority: 200 } });
+    expect(await service.goalUpdate({ sessionId, goalId: added.goal.id, status: 'failed' })).toMatchObject({
+      ok: true,
+      goal: { status: 'failed', statusReason: 'cancelled by the user' },
+    });
+    expect(await service.goalUpdate({ sessionId, goalId: added.goal.id, status: 'active' })).toMatchObject({
+      ok: false,
+    });
   });
 });
 
@@ -102,7 +174,10 @@ describe('stalled goals', () => {
     await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano, crater and dust storm' });
     await runAnswering(service, sessionId, 12);
     const goals = (await service.goalList({ sessionId })).goals;
-    expect(goals[0]).toMatchObject({ status: 'suspended', statusReason: 'stalled for 5 cycles; split into 3 sub-goals' });
+    expect(goals[0]).toMatchObject({
+      status: 'suspended',
+      statusReason: 'stalled for 5 cycles; split into 3 sub-goals',
+    });
     expect(goals.slice(1).map((goal) => [goal.successCriteria, goal.parentId])).toEqual([
       ['volcano', goals[0]!.id],
       ['crater', goals[0]!.id],
@@ -142,14 +217,23 @@ describe('episodic memory in the loop', () => {
     // Three entries a cycle: by cycle 25 working memory is 75 of 100, and the reflection there consolidates it.
     const cycles = await runAnswering(service, sessionId, 30);
     const [episode] = await db.episodes.toArray();
-    expect(episode!.summary).toMatch(/^goal 1, cycles 1-24: tried infer_rules on Mars.*: 1 worked, 0 did not; .*gap_analysis on Mars.*: 0 worked, \d+ did not/);
-    expect(episode!.toolResults!.find((result) => result.tool === 'gap_analysis')).toMatchObject({ successes: 0, failures: expect.any(Number) });
+    expect(episode!.summary).toMatch(
+      /^goal 1, cycles 1-24: tried infer_rules on Mars.*: 1 worked, 0 did not; .*gap_analysis on Mars.*: 0 worked, \d+ did not/,
+    );
+    expect(episode!.toolResults!.find((result) => result.tool === 'gap_analysis')).toMatchObject({
+      successes: 0,
+      failures: expect.any(Number),
+    });
     expect(await db.provenance.where('kind').equals('consolidation').count()).toBe(1);
     const afterConsolidation = cycles.find((record) => record.observe.includes('recalled episode'))!;
     expect(afterConsolidation.cycle).toBe(26);
     // memory_recall is available now; gap_analysis never got this goal anywhere on Mars: the episode scores it down, and says why.
-    expect(afterConsolidation.candidates.find((candidate) => candidate.tool === 'memory_recall')?.breakdown).toMatch(/^\[score=[\d.]+: base=0\.50 /);
-    expect(afterConsolidation.candidates.find((candidate) => candidate.tool === 'gap_analysis')?.breakdown).toMatch(/episodic=-0\.20 .*\] recalled: it did not work on Mars before \(episode 1\)/);
+    expect(afterConsolidation.candidates.find((candidate) => candidate.tool === 'memory_recall')?.breakdown).toMatch(
+      /^\[score=[\d.]+: base=0\.50 /,
+    );
+    expect(afterConsolidation.candidates.find((candidate) => candidate.tool === 'gap_analysis')?.breakdown).toMatch(
+      /episodic=-0\.20 .*\] recalled: it did not work on Mars before \(episode 1\)/,
+    );
     // A recalled episode counts its uses, as consulted entries do.
     expect((await db.episodes.get(1))!.recalls).toBeGreaterThanOrEqual(4);
     expect(Math.max(...(await db.workingMemory.toArray()).map((entry) => entry.referenceCount))).toBeGreaterThan(0);
@@ -158,7 +242,19 @@ describe('episodic memory in the loop', () => {
 
   it('lets the loop choose memory_consolidate above the threshold, and consolidates by itself halfway to full, so memory never fills', async () => {
     const { db, service, sessionId } = await agentOnStarterGraph();
-    expect((await service.agentSettingsSet({ sessionId, settings: { ...(await service.agentSettingsGet({ sessionId })), memoryCapacity: 12, consolidationThreshold: 0.6, reflectionInterval: 1000 } })).ok).toBe(true);
+    expect(
+      (
+        await service.agentSettingsSet({
+          sessionId,
+          settings: {
+            ...(await service.agentSettingsGet({ sessionId })),
+            memoryCapacity: 12,
+            consolidationThreshold: 0.6,
+            reflectionInterval: 1000,
+          },
+        })
+      ).ok,
+    ).toBe(true);
     await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano crater' });
     await db.goals.update(1, { stallThreshold: 40 });
     const sizes: number[] = [];
@@ -171,19 +267,26 @@ describe('episodic memory in the loop', () => {
     expect(await db.episodes.count()).toBeGreaterThan(0);
     // Above 60%, memory_consolidate is a candidate and the pressure term favours it.
     const due = cycles.find((record) => record.observe.includes('working memory 9/12'))!;
-    expect(due.candidates.find((candidate) => candidate.tool === 'memory_consolidate')?.breakdown).toContain('pressure=+0.20');
+    expect(due.candidates.find((candidate) => candidate.tool === 'memory_consolidate')?.breakdown).toContain(
+      'pressure=+0.20',
+    );
     const early = cycles[0]!;
-    expect(early.candidates.find((candidate) => candidate.tool === 'memory_consolidate')).toEqual({ tool: 'memory_consolidate', skippedBecause: 'working memory is 0% full; it is consolidated above 60%' });
+    expect(early.candidates.find((candidate) => candidate.tool === 'memory_consolidate')).toEqual({
+      tool: 'memory_consolidate',
+      skippedBecause: 'working memory is 0% full; it is consolidated above 60%',
+    });
     expect((await service.memoryList({ sessionId })).capacity).toBe(12);
   });
 });
 
 describe('a goal no tool can work on', () => {
-  it('is suspended with every tool\'s reason instead of looping', async () => {
+  it("is suspended with every tool's reason instead of looping", async () => {
     const { service, sessionId } = await agentOnStarterGraph();
     await service.goalAdd({ sessionId, description: 'Ponder the ineffable', criteria: 'wisdom serenity' });
     const cycles: CycleRecord[] = [];
-    const run = await service.agentRun({ sessionId, operationId: 'run', maxCycles: 5 }, (record) => cycles.push(record));
+    const run = await service.agentRun({ sessionId, operationId: 'run', maxCycles: 5 }, (record) =>
+      cycles.push(record),
+    );
     expect(run).toMatchObject({ ok: true, cyclesRun: 2, stoppedBecause: 'no-active-goal' });
     // Cycle 1 runs the rules (the graph has never been inferred); then nothing is left to try.
     expect(cycles.map((record) => [record.tool, record.outcome])).toEqual([
@@ -191,7 +294,10 @@ describe('a goal no tool can work on', () => {
       ['none', 'failed'],
     ]);
     const [goal] = (await service.goalList({ sessionId })).goals;
-    expect(goal).toMatchObject({ status: 'suspended', statusReason: expect.stringContaining('kg_query: the goal names no symbol the graph knows') });
+    expect(goal).toMatchObject({
+      status: 'suspended',
+      statusReason: expect.stringContaining('kg_query: the goal names no symbol the graph knows'),
+    });
   });
 });
 
@@ -203,7 +309,9 @@ describe('the memory view', () => {
     const before = await service.memoryList({ sessionId });
     expect(before).toMatchObject({ capacity: 100, pressure: 0.06, episodeTotal: 0 });
     expect(before.entries[0]).toMatchObject({ kind: 'action', sourceCycle: 2, tool: 'kg_query' });
-    expect(before.entries.find((entry) => entry.kind === 'observation')!.symbols.map((symbol) => symbol.label)).toEqual(['Mars']);
+    expect(before.entries.find((entry) => entry.kind === 'observation')!.symbols.map((symbol) => symbol.label)).toEqual(
+      ['Mars'],
+    );
     await service.memoryConsolidate({ sessionId });
     const after = await service.memoryList({ sessionId });
     expect(after.episodeTotal).toBe(1);
@@ -215,7 +323,12 @@ describe('the memory view', () => {
 describe('focused inference in the loop', () => {
   it('runs the rules around each goal: a second goal gets its own run', async () => {
     const { service, sessionId } = await agentOnStarterGraph();
-    await service.goalAdd({ sessionId, description: 'Find mammals', criteria: '?x is-a mammal, at least 5', priority: 200 });
+    await service.goalAdd({
+      sessionId,
+      description: 'Find mammals',
+      criteria: '?x is-a mammal, at least 5',
+      priority: 200,
+    });
     await service.goalAdd({ sessionId, description: 'Find planets', criteria: '?x is-a planet, at least 8' });
     const cycles: CycleRecord[] = [];
     await service.agentRun({ sessionId, operationId: 'run', maxCycles: 5 }, (record) => cycles.push(record));
@@ -236,24 +349,34 @@ describe('goal evaluation details', () => {
     await service.agentRun({ sessionId, operationId: 'run', maxCycles: 2 }, (record) => cycles.push(record));
     expect(cycles.map((record) => record.outcome)).not.toContain('completed');
   });
-
-
 });
 
 describe('what reasoning proves', () => {
   it('is kept: with the rules left out, a proof completes "Find mammals"; each answer is a finding, stored with its chain', async () => {
     const { db, service, sessionId } = await agentOnStarterGraph();
     await service.goalAdd({ sessionId, description: 'Find mammals', criteria: '?x is-a mammal, at least 5' });
-    const records = await runCycles(db, sessionId, 5, TOOLS.filter((tool) => tool.name !== 'infer_rules'));
+    const records = await runCycles(
+      db,
+      sessionId,
+      5,
+      TOOLS.filter((tool) => tool.name !== 'infer_rules'),
+    );
     const proof = records.find((record) => record.tool === 'reason')!;
     expect(proof.outcome).toBe('completed');
-    expect(proof.act).toMatch(/^proved \d+ is-a Mammal by chains: .*; \d+ conclusions stored with their chains -> completed/);
+    expect(proof.act).toMatch(
+      /^proved \d+ is-a Mammal by chains: .*; \d+ conclusions stored with their chains -> completed/,
+    );
     const [goal] = (await service.goalList({ sessionId })).goals;
     expect(goal!.status).toBe('completed');
     expect(goal!.findingsTotal).toBeGreaterThanOrEqual(5);
     // A finding the graph did not state: its provenance is the chain that proves it.
     const inferred = await db.provenance.where('kind').equals('inference').toArray();
-    expect(inferred.some((record) => record.sources[0] === 'rule:proof-by-chain' && / by proof-by-chain from .* and .*/.test(record.detail))).toBe(true);
+    expect(
+      inferred.some(
+        (record) =>
+          record.sources[0] === 'rule:proof-by-chain' && / by proof-by-chain from .* and .*/.test(record.detail),
+      ),
+    ).toBe(true);
   });
 });
 

@@ -6,7 +6,15 @@ import type { SimilarityIndex } from '#core/kg/similarity.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
 import { storeGraphDelta } from '#core/store/kg-repository.ts';
 import { TOOLS } from '#core/tools/registry.ts';
-import { byAttention, type Decision, decide, decomposeIfStalled, evaluateGoal, MAX_FINDINGS, type NoToolAvailable } from './cycle.ts';
+import {
+  byAttention,
+  type Decision,
+  decide,
+  decomposeIfStalled,
+  evaluateGoal,
+  MAX_FINDINGS,
+  type NoToolAvailable,
+} from './cycle.ts';
 import type { CycleRecord } from '#core/records/cycle.ts';
 import type { Approval } from '#core/records/approval.ts';
 import { evolvePsyche } from '#core/psyche/evolve.ts';
@@ -59,7 +67,12 @@ export function consolidateMemory(
   return episodes.length === 0 ? undefined : storeConsolidation(db, episodes, consolidated, context);
 }
 
-async function storeConsolidation(db: AnimaDatabase, episodes: Episode[], consolidated: MemoryEntry[], context: { sessionId: string; cycle: number; now: number; reason: string }): Promise<number> {
+async function storeConsolidation(
+  db: AnimaDatabase,
+  episodes: Episode[],
+  consolidated: MemoryEntry[],
+  context: { sessionId: string; cycle: number; now: number; reason: string },
+): Promise<number> {
   const ids = (await db.episodes.bulkAdd(episodes, { allKeys: true })) as number[];
   await db.workingMemory.bulkDelete(consolidated.map((entry) => entry.id!).filter((id) => id !== undefined));
   await db.provenance.add({
@@ -99,11 +112,16 @@ export type CycleDependencies = {
 export type RunEndpoint = { name: string; key?: string };
 
 /** The endpoints a cycle may reach: the session's, or only those the run named (which it may ask without asking the user). */
-function endpointsOfRun(stored: readonly ReachableEndpoint[], named: readonly RunEndpoint[] | undefined): ReachableEndpoint[] {
+function endpointsOfRun(
+  stored: readonly ReachableEndpoint[],
+  named: readonly RunEndpoint[] | undefined,
+): ReachableEndpoint[] {
   if (!named) return [...stored];
   return stored.flatMap((endpoint) => {
     const given = named.find((candidate) => candidate.name === endpoint.name);
-    return given ? [{ ...endpoint, ...(given.key !== undefined ? { key: given.key } : {}), mayCallWithoutAsking: true }] : [];
+    return given
+      ? [{ ...endpoint, ...(given.key !== undefined ? { key: given.key } : {}), mayCallWithoutAsking: true }]
+      : [];
   });
 }
 
@@ -115,7 +133,9 @@ type ActGate =
 
 /** The question reader, loaded (on first use) when an active goal asks a question. */
 export async function questionsFor(goals: readonly Goal[]): Promise<QuestionAnswering | undefined> {
-  const asks = goals.some((goal) => goal.status === 'active' && goal.successCriteria.trim() === '' && looksLikeQuestion(goal.description));
+  const asks = goals.some(
+    (goal) => goal.status === 'active' && goal.successCriteria.trim() === '' && looksLikeQuestion(goal.description),
+  );
   return asks ? loadQuestionAnswering() : undefined;
 }
 
@@ -124,10 +144,19 @@ export async function questionsFor(goals: readonly Goal[]): Promise<QuestionAnsw
  * typed query checked by the graph; refused, the words' reading, which says so) and answered from
  * that reading this cycle; other questions are read from their words.
  */
-async function withModelReading(questions: QuestionAnswering | undefined, goals: readonly Goal[], graph: KnowledgeGraph, model: ModelAccess | undefined): Promise<QuestionAnswering | undefined> {
+async function withModelReading(
+  questions: QuestionAnswering | undefined,
+  goals: readonly Goal[],
+  graph: KnowledgeGraph,
+  model: ModelAccess | undefined,
+): Promise<QuestionAnswering | undefined> {
   const next = goals.filter((goal) => goal.status === 'active').sort(byAttention)[0];
-  if (!questions || !model || !next || next.successCriteria.trim() !== '' || !looksLikeQuestion(next.description)) return questions;
-  const read = await questions.readWithModel(graph, next.description, model.provider, { budget: model.budget, ...(model.signal ? { signal: model.signal } : {}) });
+  if (!questions || !model || !next || next.successCriteria.trim() !== '' || !looksLikeQuestion(next.description))
+    return questions;
+  const read = await questions.readWithModel(graph, next.description, model.provider, {
+    budget: model.budget,
+    ...(model.signal ? { signal: model.signal } : {}),
+  });
   if (!read.ok) return questions;
   const reading = read.value;
   return {
@@ -180,9 +209,18 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   for (const approval of approved.filter((candidate) => candidate.goalId === decided.goal.id)) {
     const tool = tools.find((candidate) => candidate.name === approval.tool);
     // A hard veto added since the approval still stops the action: the user's psyche spoke last.
-    const hardVeto = tool && judgeAction(psyche.psyche, shadowViewOf(tool, approval.input)).vetoes.find((match) => !match.pattern.requireApproval);
+    const hardVeto =
+      tool &&
+      judgeAction(psyche.psyche, shadowViewOf(tool, approval.input)).vetoes.find(
+        (match) => !match.pattern.requireApproval,
+      );
     if (tool && hardVeto) {
-      invalidated.push({ ...approval, status: 'invalidated', reason: `the veto pattern ${hardVeto.pattern.name} now forbids it (${hardVeto.because})`, decidedAt: startedAt });
+      invalidated.push({
+        ...approval,
+        status: 'invalidated',
+        reason: `the veto pattern ${hardVeto.pattern.name} now forbids it (${hardVeto.because})`,
+        decidedAt: startedAt,
+      });
       continue;
     }
     if (tool && (await actionDigest(tool, approval.input)) === approval.digest) {
@@ -192,99 +230,161 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
         ...decided,
         tool,
         input: approval.input,
-        record: { ...decided.record, tool: tool.name, input: approval.input, decide: `${tool.name}: carrying out approved action #${approval.id}${choice}` },
+        record: {
+          ...decided.record,
+          tool: tool.name,
+          input: approval.input,
+          decide: `${tool.name}: carrying out approved action #${approval.id}${choice}`,
+        },
       };
       gate = { kind: 'run', approval };
       break;
     }
-    invalidated.push({ ...approval, status: 'invalidated', reason: tool ? `${approval.tool} changed since it was approved; the agent asks again if it still needs it` : `there is no tool ${approval.tool} any more`, decidedAt: startedAt });
+    invalidated.push({
+      ...approval,
+      status: 'invalidated',
+      reason: tool
+        ? `${approval.tool} changed since it was approved; the agent asks again if it still needs it`
+        : `there is no tool ${approval.tool} any more`,
+      decidedAt: startedAt,
+    });
   }
   if (!decision) return commitIdleCycle(db, decided, invalidated, { sessionId, cycle, startedAt });
   if (!gate) {
     const veto = decisiveVeto(judgeAction(psyche.psyche, shadowViewOf(decision.tool, decision.input)));
     // A veto that only asks is answered by a setting that says "without asking" (an endpoint marked so).
-    gate = !veto || (veto.pattern.requireApproval && decision.tool.isPreApproved(decision.input, decision.state)) ? { kind: 'run' } : veto.pattern.requireApproval ? { kind: 'ask', veto, digest: await actionDigest(decision.tool, decision.input) } : { kind: 'vetoed', veto };
+    gate =
+      !veto || (veto.pattern.requireApproval && decision.tool.isPreApproved(decision.input, decision.state))
+        ? { kind: 'run' }
+        : veto.pattern.requireApproval
+          ? { kind: 'ask', veto, digest: await actionDigest(decision.tool, decision.input) }
+          : { kind: 'vetoed', veto };
   }
-  const outcome: ToolOutcome = gate.kind === 'run' ? await decision.tool.run(decision.input, decision.state) : { ok: false, summary: '', facts: [], symbols: [], rejection: 'policy_block' };
+  const outcome: ToolOutcome =
+    gate.kind === 'run'
+      ? await decision.tool.run(decision.input, decision.state)
+      : { ok: false, summary: '', facts: [], symbols: [], rejection: 'policy_block' };
   // Hashed before the transaction: IndexedDB does not wait for it.
-  const asked = outcome.question !== undefined ? { question: outcome.question, digest: await questionDigest(decision.tool, outcome.question) } : undefined;
+  const asked =
+    outcome.question !== undefined
+      ? { question: outcome.question, digest: await questionDigest(decision.tool, outcome.question) }
+      : undefined;
 
-  return db.transaction('rw', [db.sessions, db.goals, db.workingMemory, db.episodes, db.cycles, db.provenance, db.symbolChunks, db.tripleChunks, db.psyches, db.approvals, db.questions, db.documents, db.artifacts, db.plans, db.reflections], async () => {
-    const change = outcome.graphChange;
-    if (change) {
-      const stored = await storeGraphDelta(db, { graph, sessionId, delta: change.delta, provenance: change.provenance, now: startedAt });
-      graph.apply(stored);
-      dependencies.onGraphApplied?.(stored);
-    }
-    if (invalidated.length > 0) await db.approvals.bulkPut(invalidated);
-    if (outcome.ingestedDocument) {
-      await db.documents.update(outcome.ingestedDocument.id, { ingestedAt: startedAt, factsExtracted: outcome.ingestedDocument.facts });
-      dependencies.onDocumentsChanged?.();
-    }
-    const common = { db, sessionId, cycle, startedAt };
-    const result =
-      gate.kind === 'vetoed'
-        ? await settleVeto(common, decision, gate.veto)
-        : gate.kind === 'ask'
-          ? await settleAsk(common, decision, gate.veto, gate.digest)
-          : asked
-            ? await settleQuestion(common, decision, asked, gate.approval)
-            : await settleRun(common, graph, decision, outcome, gate.approval);
-    const { record } = result;
-    if (outcome.modelUse) record.model = outcome.modelUse;
-    const settled = result.updatedGoals[0]!;
-    const stalled = stalledTooLong(settled);
-    if (stalled) result.updatedGoals[0] = { ...settled, status: 'abandoned', statusReason: stalled };
-    const updatedGoals = decision.plan ? await settlePlan(common, decision, gate, outcome, result.updatedGoals, settings.maxFailedPlans) : result.updatedGoals;
-    const worked = updatedGoals[0]!;
-    if (worked.status !== settled.status && (worked.status === 'failed' || worked.status === 'abandoned')) {
-      record.outcome = 'failed';
-      record.statusChange = `${worked.status}: ${worked.statusReason}`;
-      record.act = `${record.act} (${record.statusChange})`;
-    }
-    if (worked.status === 'abandoned') await recordAbandonment(common, worked);
-    const parent = await settleParent(common, worked);
-    if (parent) updatedGoals.push(parent);
-    await db.goals.bulkPut(updatedGoals);
-    // A goal that ended without its plan steering (planning was turned off) leaves no plan active.
-    if (!decision.plan && hasGoalEnded(worked.status)) await endActivePlans(db, decision.goal, `its goal ${worked.status}`);
-    await rememberCycle({ ...common, graph }, decision, record, outcome, memory, settings);
-    await db.cycles.add(record);
-    await db.provenance.add({
-      sessionId,
-      kind: 'decision',
-      sources: [`goal:${decision.goal.id}`, `tool:${decision.tool.name}`],
-      confidence: 1,
-      cycle,
-      detail: `${record.decide} -> ${record.outcome}`,
-      createdAt: startedAt,
-    });
-    if (cycle % settings.reflectionInterval === 0) await reflect({ ...common, graph }, 'interval');
-    await db.sessions.update(sessionId, { cycle, updatedAt: startedAt });
-    return record;
-  });
+  return db.transaction(
+    'rw',
+    [
+      db.sessions,
+      db.goals,
+      db.workingMemory,
+      db.episodes,
+      db.cycles,
+      db.provenance,
+      db.symbolChunks,
+      db.tripleChunks,
+      db.psyches,
+      db.approvals,
+      db.questions,
+      db.documents,
+      db.artifacts,
+      db.plans,
+      db.reflections,
+    ],
+    async () => {
+      const change = outcome.graphChange;
+      if (change) {
+        const stored = await storeGraphDelta(db, {
+          graph,
+          sessionId,
+          delta: change.delta,
+          provenance: change.provenance,
+          now: startedAt,
+        });
+        graph.apply(stored);
+        dependencies.onGraphApplied?.(stored);
+      }
+      if (invalidated.length > 0) await db.approvals.bulkPut(invalidated);
+      if (outcome.ingestedDocument) {
+        await db.documents.update(outcome.ingestedDocument.id, {
+          ingestedAt: startedAt,
+          factsExtracted: outcome.ingestedDocument.facts,
+        });
+        dependencies.onDocumentsChanged?.();
+      }
+      const common = { db, sessionId, cycle, startedAt };
+      const result =
+        gate.kind === 'vetoed'
+          ? await settleVeto(common, decision, gate.veto)
+          : gate.kind === 'ask'
+            ? await settleAsk(common, decision, gate.veto, gate.digest)
+            : asked
+              ? await settleQuestion(common, decision, asked, gate.approval)
+              : await settleRun(common, graph, decision, outcome, gate.approval);
+      const { record } = result;
+      if (outcome.modelUse) record.model = outcome.modelUse;
+      const settled = result.updatedGoals[0]!;
+      const stalled = stalledTooLong(settled);
+      if (stalled) result.updatedGoals[0] = { ...settled, status: 'abandoned', statusReason: stalled };
+      const updatedGoals = decision.plan
+        ? await settlePlan(common, decision, gate, outcome, result.updatedGoals, settings.maxFailedPlans)
+        : result.updatedGoals;
+      const worked = updatedGoals[0]!;
+      if (worked.status !== settled.status && (worked.status === 'failed' || worked.status === 'abandoned')) {
+        record.outcome = 'failed';
+        record.statusChange = `${worked.status}: ${worked.statusReason}`;
+        record.act = `${record.act} (${record.statusChange})`;
+      }
+      if (worked.status === 'abandoned') await recordAbandonment(common, worked);
+      const parent = await settleParent(common, worked);
+      if (parent) updatedGoals.push(parent);
+      await db.goals.bulkPut(updatedGoals);
+      // A goal that ended without its plan steering (planning was turned off) leaves no plan active.
+      if (!decision.plan && hasGoalEnded(worked.status))
+        await endActivePlans(db, decision.goal, `its goal ${worked.status}`);
+      await rememberCycle({ ...common, graph }, decision, record, outcome, memory, settings);
+      await db.cycles.add(record);
+      await db.provenance.add({
+        sessionId,
+        kind: 'decision',
+        sources: [`goal:${decision.goal.id}`, `tool:${decision.tool.name}`],
+        confidence: 1,
+        cycle,
+        detail: `${record.decide} -> ${record.outcome}`,
+        createdAt: startedAt,
+      });
+      if (cycle % settings.reflectionInterval === 0) await reflect({ ...common, graph }, 'interval');
+      await db.sessions.update(sessionId, { cycle, updatedAt: startedAt });
+      return record;
+    },
+  );
 }
 
 const OPEN_STATUSES = ['active', 'waiting', 'suspended'] as const;
 
 /** What a cycle reads from the database before it decides, in one read transaction. */
 export async function readCycleInputs(db: AnimaDatabase, sessionId: string) {
-  const [session, goals, memory, episodes, psyche, approved, webAccessSetting, activePlans] = await db.transaction('r', [db.sessions, db.goals, db.workingMemory, db.episodes, db.psyches, db.approvals, db.settings, db.plans], () =>
-    Promise.all([
-      db.sessions.get(sessionId),
-      // Only the goals still open: an ended goal is never worked on again, and a long run's ended
-      // goals (each with its findings) made every cycle slower to read.
-      db.goals
-        .where('[sessionId+status]')
-        .anyOf(OPEN_STATUSES.map((status) => [sessionId, status]))
-        .toArray(),
-      db.workingMemory.where('sessionId').equals(sessionId).sortBy('id'),
-      db.episodes.where('sessionId').equals(sessionId).sortBy('id'),
-      currentPsyche(db, sessionId),
-      db.approvals.where('status').equals('approved').filter((approval) => approval.sessionId === sessionId).sortBy('id'),
-      db.settings.get(WEB_ACCESS_KEY),
-      db.plans.where('[sessionId+status]').equals([sessionId, 'active']).toArray(),
-    ]),
+  const [session, goals, memory, episodes, psyche, approved, webAccessSetting, activePlans] = await db.transaction(
+    'r',
+    [db.sessions, db.goals, db.workingMemory, db.episodes, db.psyches, db.approvals, db.settings, db.plans],
+    () =>
+      Promise.all([
+        db.sessions.get(sessionId),
+        // Only the goals still open: an ended goal is never worked on again, and a long run's ended
+        // goals (each with its findings) made every cycle slower to read.
+        db.goals
+          .where('[sessionId+status]')
+          .anyOf(OPEN_STATUSES.map((status) => [sessionId, status]))
+          .toArray(),
+        db.workingMemory.where('sessionId').equals(sessionId).sortBy('id'),
+        db.episodes.where('sessionId').equals(sessionId).sortBy('id'),
+        currentPsyche(db, sessionId),
+        db.approvals
+          .where('status')
+          .equals('approved')
+          .filter((approval) => approval.sessionId === sessionId)
+          .sortBy('id'),
+        db.settings.get(WEB_ACCESS_KEY),
+        db.plans.where('[sessionId+status]').equals([sessionId, 'active']).toArray(),
+      ]),
   );
   if (!session) throw new Error(`no session with id ${sessionId}`);
   // A stored setting that no longer reads (an older shape) allows nothing.
@@ -293,11 +393,27 @@ export async function readCycleInputs(db: AnimaDatabase, sessionId: string) {
   const worn = session.personaId !== undefined ? await readWornPersona(db, sessionId) : undefined;
   const acting = { ...psyche, psyche: wearPersona(psyche.psyche, worn) };
   const sparqlEndpoints = await reachableEndpoints(db, sessionId);
-  return { session, goals, memory, episodes, psyche: acting, approved, webAccess, sparqlEndpoints, settings: settingsOfSession(session), activePlans };
+  return {
+    session,
+    goals,
+    memory,
+    episodes,
+    psyche: acting,
+    approved,
+    webAccess,
+    sparqlEndpoints,
+    settings: settingsOfSession(session),
+    activePlans,
+  };
 }
 
 /** The parts of decide's context that come from those inputs. */
-export function cycleContextOf(inputs: Pick<Awaited<ReturnType<typeof readCycleInputs>>, 'goals' | 'memory' | 'episodes' | 'psyche' | 'webAccess' | 'settings' | 'activePlans'> & { sparqlEndpoints?: readonly ReachableEndpoint[] }) {
+export function cycleContextOf(
+  inputs: Pick<
+    Awaited<ReturnType<typeof readCycleInputs>>,
+    'goals' | 'memory' | 'episodes' | 'psyche' | 'webAccess' | 'settings' | 'activePlans'
+  > & { sparqlEndpoints?: readonly ReachableEndpoint[] },
+) {
   return {
     ...(inputs.settings.planning ? { planning: { activePlans: inputs.activePlans } } : {}),
     goals: inputs.goals,
@@ -315,14 +431,27 @@ export function cycleContextOf(inputs: Pick<Awaited<ReturnType<typeof readCycleI
   };
 }
 
-export type CommitContext = { db: AnimaDatabase; sessionId: string; cycle: number; startedAt: number; /** Names symbols in the episodes a consolidation writes. */ graph?: KnowledgeGraph };
+export type CommitContext = {
+  db: AnimaDatabase;
+  sessionId: string;
+  cycle: number;
+  startedAt: number;
+  /** Names symbols in the episodes a consolidation writes. */ graph?: KnowledgeGraph;
+};
 type Settled = { record: CycleRecord; updatedGoals: Goal[] };
 
 /** The tool ran: the goal is evaluated, maybe split. */
-async function settleRun(context: CommitContext, graph: KnowledgeGraph, decision: Decision, outcome: ToolOutcome, approval: Approval | undefined): Promise<Settled> {
+async function settleRun(
+  context: CommitContext,
+  graph: KnowledgeGraph,
+  decision: Decision,
+  outcome: ToolOutcome,
+  approval: Approval | undefined,
+): Promise<Settled> {
   const { db, sessionId, cycle, startedAt } = context;
   const evaluated = evaluateGoal(graph, decision, outcome);
-  if (outcome.fetchedUrl !== undefined) evaluated.goal.fetchedUrls = [...(evaluated.goal.fetchedUrls ?? []), outcome.fetchedUrl].slice(-50);
+  if (outcome.fetchedUrl !== undefined)
+    evaluated.goal.fetchedUrls = [...(evaluated.goal.fetchedUrls ?? []), outcome.fetchedUrl].slice(-50);
   const change = outcome.graphChange;
   if (change?.inferredAtTripleCount !== undefined) evaluated.goal.inferredAtTripleCount = change.inferredAtTripleCount;
   if (outcome.note) {
@@ -348,14 +477,26 @@ async function settleRun(context: CommitContext, graph: KnowledgeGraph, decision
   }
   if (approval) await db.approvals.put({ ...approval, status: 'done', doneInCycle: cycle });
   const act = `${outcome.summary} -> ${evaluated.outcome}${statusChange ? ` (${statusChange})` : ''}`;
-  return { record: { ...decision.record, act, outcome: evaluated.outcome, ...(statusChange ? { statusChange } : {}) }, updatedGoals };
+  return {
+    record: { ...decision.record, act, outcome: evaluated.outcome, ...(statusChange ? { statusChange } : {}) },
+    updatedGoals,
+  };
 }
 
 /** What a goal keeps of a cycle in which its action did not run: a worked cycle, the tool's recency, the action blocked. */
 function goalAfterGate(decision: Decision, action: string, status?: Pick<Goal, 'status' | 'statusReason'>): Goal {
   const { goal } = decision;
-  const blockedActions = [action, ...(goal.blockedActions ?? []).filter((blocked) => blocked !== action)].slice(0, MAX_BLOCKED_ACTIONS);
-  return { ...goal, ...status, cyclesWorked: goal.cyclesWorked + 1, toolsUsed: [decision.tool.name, ...goal.toolsUsed].slice(0, 20), blockedActions };
+  const blockedActions = [action, ...(goal.blockedActions ?? []).filter((blocked) => blocked !== action)].slice(
+    0,
+    MAX_BLOCKED_ACTIONS,
+  );
+  return {
+    ...goal,
+    ...status,
+    cyclesWorked: goal.cyclesWorked + 1,
+    toolsUsed: [decision.tool.name, ...goal.toolsUsed].slice(0, 20),
+    blockedActions,
+  };
 }
 
 const MAX_BLOCKED_ACTIONS = 50;
@@ -376,13 +517,23 @@ async function settleVeto(context: CommitContext, decision: Decision, veto: Shad
   });
   const act = `vetoed by ${veto.pattern.name} (${veto.because}): ${veto.pattern.explanation} -> failed`;
   return {
-    record: { ...decision.record, act, outcome: 'failed', shadow: { pattern: veto.pattern.name, because: veto.because, provenanceId: provenanceId as number } },
+    record: {
+      ...decision.record,
+      act,
+      outcome: 'failed',
+      shadow: { pattern: veto.pattern.name, because: veto.because, provenanceId: provenanceId as number },
+    },
     updatedGoals: [goalAfterGate(decision, action)],
   };
 }
 
 /** A veto that asks: the action is stored for the user's approval, and its goal waits. */
-async function settleAsk(context: CommitContext, decision: Decision, veto: ShadowMatch, digest: string): Promise<Settled> {
+async function settleAsk(
+  context: CommitContext,
+  decision: Decision,
+  veto: ShadowMatch,
+  digest: string,
+): Promise<Settled> {
   const { db, sessionId, cycle, startedAt } = context;
   const action = describeAction({ tool: decision.tool.name, input: decision.input });
   await countShadowEncounter(db, sessionId, startedAt);
@@ -402,7 +553,12 @@ async function settleAsk(context: CommitContext, decision: Decision, veto: Shado
   const provenanceId = await db.provenance.add({
     sessionId,
     kind: 'approval-request',
-    sources: [`goal:${decision.goal.id}`, `tool:${decision.tool.name}`, `pattern:${veto.pattern.name}`, `approval:${approvalId}`],
+    sources: [
+      `goal:${decision.goal.id}`,
+      `tool:${decision.tool.name}`,
+      `pattern:${veto.pattern.name}`,
+      `approval:${approvalId}`,
+    ],
     confidence: 1,
     cycle,
     detail: `${veto.pattern.name} holds ${action} for approval: ${veto.because}. ${veto.pattern.explanation}`,
@@ -411,24 +567,65 @@ async function settleAsk(context: CommitContext, decision: Decision, veto: Shado
   const statusReason = `waiting for your approval of ${decision.tool.name} (approval #${approvalId}): ${veto.pattern.explanation}`;
   const { goal } = decision;
   return {
-    record: { ...decision.record, act: `held for approval #${approvalId} by ${veto.pattern.name} (${veto.because}) -> waiting`, outcome: 'waiting', statusChange: statusReason, shadow: { pattern: veto.pattern.name, because: veto.because, provenanceId: provenanceId as number, approvalId } },
+    record: {
+      ...decision.record,
+      act: `held for approval #${approvalId} by ${veto.pattern.name} (${veto.because}) -> waiting`,
+      outcome: 'waiting',
+      statusChange: statusReason,
+      shadow: { pattern: veto.pattern.name, because: veto.because, provenanceId: provenanceId as number, approvalId },
+    },
     updatedGoals: [{ ...goal, status: 'waiting', statusReason, cyclesWorked: goal.cyclesWorked + 1 }],
   };
 }
 
 /** The tool asked the user: the question is stored, bound to the tool's definition, before anyone sees it, and the goal waits for the answer. */
-async function settleQuestion(context: CommitContext, decision: Decision, asked: { question: string; digest: string }, approval: Approval | undefined): Promise<Settled> {
+async function settleQuestion(
+  context: CommitContext,
+  decision: Decision,
+  asked: { question: string; digest: string },
+  approval: Approval | undefined,
+): Promise<Settled> {
   const { db, sessionId, cycle, startedAt } = context;
   const { question } = asked;
-  const questionId = (await db.questions.add({ sessionId, goalId: decision.goal.id!, cycle, question, digest: asked.digest, status: 'pending', createdAt: startedAt })) as number;
+  const questionId = (await db.questions.add({
+    sessionId,
+    goalId: decision.goal.id!,
+    cycle,
+    question,
+    digest: asked.digest,
+    status: 'pending',
+    createdAt: startedAt,
+  })) as number;
   if (approval) await db.approvals.put({ ...approval, status: 'done', doneInCycle: cycle });
-  await db.provenance.add({ sessionId, kind: 'question', sources: [`goal:${decision.goal.id}`, `question:${questionId}`], confidence: 1, cycle, detail: question, createdAt: startedAt });
+  await db.provenance.add({
+    sessionId,
+    kind: 'question',
+    sources: [`goal:${decision.goal.id}`, `question:${questionId}`],
+    confidence: 1,
+    cycle,
+    detail: question,
+    createdAt: startedAt,
+  });
   const { goal } = decision;
   const cyclesWorked = goal.cyclesWorked + 1;
   const statusReason = `waiting for your answer to question #${questionId}`;
   return {
-    record: { ...decision.record, act: `asked question #${questionId}: ${question} -> waiting`, outcome: 'waiting', statusChange: statusReason },
-    updatedGoals: [{ ...goal, status: 'waiting', statusReason, cyclesWorked, askedAtCycle: cyclesWorked, toolsUsed: [decision.tool.name, ...goal.toolsUsed].slice(0, 20) }],
+    record: {
+      ...decision.record,
+      act: `asked question #${questionId}: ${question} -> waiting`,
+      outcome: 'waiting',
+      statusChange: statusReason,
+    },
+    updatedGoals: [
+      {
+        ...goal,
+        status: 'waiting',
+        statusReason,
+        cyclesWorked,
+        askedAtCycle: cyclesWorked,
+        toolsUsed: [decision.tool.name, ...goal.toolsUsed].slice(0, 20),
+      },
+    ],
   };
 }
 
@@ -438,12 +635,27 @@ async function settleQuestion(context: CommitContext, decision: Decision, asked:
  * observation, decision and action enter working memory (the weakest entries make room, with
  * provenance), and past the automatic pressure, the earlier entries become episodes.
  */
-async function rememberCycle(context: CommitContext, decision: Decision, record: CycleRecord, outcome: ToolOutcome, memory: MemoryEntry[], settings: AgentSettings): Promise<void> {
+async function rememberCycle(
+  context: CommitContext,
+  decision: Decision,
+  record: CycleRecord,
+  outcome: ToolOutcome,
+  memory: MemoryEntry[],
+  settings: AgentSettings,
+): Promise<void> {
   const { db, sessionId, cycle, startedAt } = context;
   const label = labelOf(context);
   let held = memory;
   if (outcome.consolidation) {
-    const consolidating = consolidateMemory(db, { sessionId, cycle, now: startedAt, before: cycle, entries: held, reason: `memory_consolidate at ${Math.round(memoryPressure(held.length, settings.memoryCapacity) * 100)}% full`, ...(label ? { label } : {}) });
+    const consolidating = consolidateMemory(db, {
+      sessionId,
+      cycle,
+      now: startedAt,
+      before: cycle,
+      entries: held,
+      reason: `memory_consolidate at ${Math.round(memoryPressure(held.length, settings.memoryCapacity) * 100)}% full`,
+      ...(label ? { label } : {}),
+    });
     if (consolidating) await consolidating;
     held = [];
   }
@@ -453,7 +665,11 @@ async function rememberCycle(context: CommitContext, decision: Decision, record:
     for (const memoryEntry of used) memoryEntry.referenceCount += 1;
     await db.workingMemory.bulkPut(used);
   }
-  for (const episodeId of decision.consulted?.episodeIds ?? []) await db.episodes.where('id').equals(episodeId).modify((episode) => void (episode.recalls = (episode.recalls ?? 0) + 1));
+  for (const episodeId of decision.consulted?.episodeIds ?? [])
+    await db.episodes
+      .where('id')
+      .equals(episodeId)
+      .modify((episode) => void (episode.recalls = (episode.recalls ?? 0) + 1));
   const succeeded = record.outcome === 'completed' || record.outcome === 'advanced';
   const entry = (kind: MemoryEntry['kind'], content: string, symbols: number[], relevance: number): MemoryEntry => ({
     sessionId,
@@ -481,7 +697,9 @@ async function rememberCycle(context: CommitContext, decision: Decision, record:
     await db.provenance.add({
       sessionId,
       kind: 'eviction',
-      sources: evicted.map((memoryEntry) => (memoryEntry.id !== undefined ? `memory:${memoryEntry.id}` : `memory:new:${memoryEntry.kind}`)),
+      sources: evicted.map((memoryEntry) =>
+        memoryEntry.id !== undefined ? `memory:${memoryEntry.id}` : `memory:new:${memoryEntry.kind}`,
+      ),
       confidence: 1,
       cycle,
       detail: `working memory full: evicted ${evicted.length} entries holding it least (low relevance, seldom used, old): ${evicted.map((memoryEntry) => memoryEntry.content.slice(0, 60)).join(' | ')}`,
@@ -492,7 +710,15 @@ async function rememberCycle(context: CommitContext, decision: Decision, record:
   const now = await db.workingMemory.where('sessionId').equals(sessionId).toArray();
   const automatic = automaticConsolidationPressure(settings.consolidationThreshold);
   if (memoryPressure(now.length, settings.memoryCapacity) >= automatic) {
-    const consolidating = consolidateMemory(db, { sessionId, cycle, now: startedAt, before: cycle, entries: now, reason: `working memory ${Math.round(automatic * 100)}% full`, ...(label ? { label } : {}) });
+    const consolidating = consolidateMemory(db, {
+      sessionId,
+      cycle,
+      now: startedAt,
+      before: cycle,
+      entries: now,
+      reason: `working memory ${Math.round(automatic * 100)}% full`,
+      ...(label ? { label } : {}),
+    });
     if (consolidating) await consolidating;
   }
 }
@@ -508,7 +734,14 @@ function labelOf(context: CommitContext): ((symbolId: number) => string) | undef
  * stored (a new one counted on its goal), and a failed plan is counted; once `maxFailedPlans`
  * failed, the goal is abandoned, with the reason. A plan ends with its goal.
  */
-async function settlePlan(context: CommitContext, decision: Decision, gate: ActGate, outcome: ToolOutcome, updatedGoals: Goal[], maxFailedPlans: number): Promise<Goal[]> {
+async function settlePlan(
+  context: CommitContext,
+  decision: Decision,
+  gate: ActGate,
+  outcome: ToolOutcome,
+  updatedGoals: Goal[],
+  maxFailedPlans: number,
+): Promise<Goal[]> {
   const { db, cycle } = context;
   const steering = decision.plan!;
   const step: Pick<StepRun, 'result' | 'summary'> =
@@ -527,10 +760,16 @@ async function settlePlan(context: CommitContext, decision: Decision, gate: ActG
     const plansFailed = (goal.plansFailed ?? 0) + 1;
     goal = { ...goal, plansFailed };
     if (plansFailed >= maxFailedPlans && (goal.status === 'active' || goal.status === 'suspended'))
-      goal = { ...goal, status: 'abandoned', statusReason: `${plansFailed} of its plans failed (the limit is ${maxFailedPlans}); the last: ${plan.statusReason}` };
+      goal = {
+        ...goal,
+        status: 'abandoned',
+        statusReason: `${plansFailed} of its plans failed (the limit is ${maxFailedPlans}); the last: ${plan.statusReason}`,
+      };
   } else if (goal.status === 'completed') plan = { ...plan, status: 'completed', statusReason: 'its goal is met' };
-  else if (goal.status === 'failed') plan = { ...plan, status: 'failed', statusReason: `its goal failed: ${goal.statusReason ?? ''}` };
-  else if (goal.status === 'abandoned') plan = { ...plan, status: 'failed', statusReason: `its goal was abandoned: ${goal.statusReason ?? ''}` };
+  else if (goal.status === 'failed')
+    plan = { ...plan, status: 'failed', statusReason: `its goal failed: ${goal.statusReason ?? ''}` };
+  else if (goal.status === 'abandoned')
+    plan = { ...plan, status: 'failed', statusReason: `its goal was abandoned: ${goal.statusReason ?? ''}` };
   await db.plans.put(plan);
   return [goal, ...updatedGoals.slice(1)];
 }
@@ -543,7 +782,15 @@ async function settlePlan(context: CommitContext, decision: Decision, gate: ActG
 async function recordAbandonment(context: CommitContext, goal: Goal): Promise<void> {
   const { db, sessionId, cycle, startedAt } = context;
   await countShadowEncounter(db, sessionId, startedAt);
-  await db.provenance.add({ sessionId, kind: 'abandonment', sources: [`goal:${goal.id}`], confidence: 1, cycle, detail: `abandoned "${goal.description}": ${goal.statusReason ?? ''}`, createdAt: startedAt });
+  await db.provenance.add({
+    sessionId,
+    kind: 'abandonment',
+    sources: [`goal:${goal.id}`],
+    confidence: 1,
+    cycle,
+    detail: `abandoned "${goal.description}": ${goal.statusReason ?? ''}`,
+    createdAt: startedAt,
+  });
 }
 
 /**
@@ -555,9 +802,13 @@ async function recordAbandonment(context: CommitContext, goal: Goal): Promise<vo
 export async function settleParent(context: CommitContext, child: Goal): Promise<Goal | undefined> {
   if (child.parentId === undefined || !hasGoalEnded(child.status)) return undefined;
   // Read here, not with the cycle's inputs: those hold only the goals still open, and ended siblings count too.
-  const [parent, siblings] = await Promise.all([context.db.goals.get(child.parentId), context.db.goals.where('parentId').equals(child.parentId).toArray()]);
+  const [parent, siblings] = await Promise.all([
+    context.db.goals.get(child.parentId),
+    context.db.goals.where('parentId').equals(child.parentId).toArray(),
+  ]);
   const children = [...siblings.filter((goal) => goal.id !== child.id), child];
-  if (!parent || parent.status !== 'suspended' || !children.every((sibling) => hasGoalEnded(sibling.status))) return undefined;
+  if (!parent || parent.status !== 'suspended' || !children.every((sibling) => hasGoalEnded(sibling.status)))
+    return undefined;
   const unmet = children.filter((sibling) => sibling.status !== 'completed');
   if (unmet.length > 0) {
     const statusReason = `its sub-goals did not all complete: ${unmet.map((sibling) => `#${sibling.id} ${sibling.status} (${sibling.statusReason ?? 'no reason given'})`).join('; ')}`;
@@ -568,17 +819,29 @@ export async function settleParent(context: CommitContext, child: Goal): Promise
   }
   // The parent takes in what its children found: its own criteria are judged on all of it.
   const known = new Set(parent.findings.map((fact) => fact.join(' ')));
-  const inherited = children.flatMap((sibling) => sibling.findings).filter((fact) => {
-    const key = fact.join(' ');
-    if (known.has(key)) return false;
-    known.add(key);
-    return true;
-  });
-  return { ...parent, status: 'active', statusReason: 'its sub-goals are complete', lastProgressCycle: parent.cyclesWorked, findings: [...parent.findings, ...inherited].slice(0, MAX_FINDINGS) };
+  const inherited = children
+    .flatMap((sibling) => sibling.findings)
+    .filter((fact) => {
+      const key = fact.join(' ');
+      if (known.has(key)) return false;
+      known.add(key);
+      return true;
+    });
+  return {
+    ...parent,
+    status: 'active',
+    statusReason: 'its sub-goals are complete',
+    lastProgressCycle: parent.cyclesWorked,
+    findings: [...parent.findings, ...inherited].slice(0, MAX_FINDINGS),
+  };
 }
 
 /** Ends a goal's active plans (its goal ended, or was cancelled), with why; call inside a transaction over plans. */
-export async function endActivePlans(db: AnimaDatabase, goal: Pick<Goal, 'id' | 'sessionId'>, reason: string): Promise<void> {
+export async function endActivePlans(
+  db: AnimaDatabase,
+  goal: Pick<Goal, 'id' | 'sessionId'>,
+  reason: string,
+): Promise<void> {
   await db.plans
     .where('[sessionId+status]')
     .equals([goal.sessionId, 'active'])
@@ -593,10 +856,16 @@ export async function endActivePlans(db: AnimaDatabase, goal: Pick<Goal, 'id' | 
  */
 export async function reflect(context: CommitContext, trigger: Reflection['trigger']): Promise<Reflection> {
   const { db, sessionId, cycle, startedAt } = context;
-  const last = await db.reflections.where('[sessionId+cycle]').between([sessionId, 0], [sessionId, cycle], true, true).last();
+  const last = await db.reflections
+    .where('[sessionId+cycle]')
+    .between([sessionId, 0], [sessionId, cycle], true, true)
+    .last();
   const sinceCycle = last?.cycle ?? 0;
   const [cycles, goals, memory] = await Promise.all([
-    db.cycles.where('[sessionId+cycle]').between([sessionId, sinceCycle + 1], [sessionId, cycle], true, true).toArray(),
+    db.cycles
+      .where('[sessionId+cycle]')
+      .between([sessionId, sinceCycle + 1], [sessionId, cycle], true, true)
+      .toArray(),
     db.goals.where('sessionId').equals(sessionId).toArray(),
     db.workingMemory.where('sessionId').equals(sessionId).toArray(),
   ]);
@@ -605,17 +874,51 @@ export async function reflect(context: CommitContext, trigger: Reflection['trigg
   const label = labelOf(context);
   for (const adjustment of seen.adjustments) {
     const goal = goals.find((candidate) => candidate.id === adjustment.goalId);
-    if ((adjustment.kind === 'boost' || adjustment.kind === 'demote') && goal) await db.goals.update(goal.id!, { priority: adjustment.to! });
-    if (adjustment.kind === 'replan' && goal) await endActivePlans(db, goal, `reflection at cycle ${cycle}: ${adjustment.reason}`);
+    if ((adjustment.kind === 'boost' || adjustment.kind === 'demote') && goal)
+      await db.goals.update(goal.id!, { priority: adjustment.to! });
+    if (adjustment.kind === 'replan' && goal)
+      await endActivePlans(db, goal, `reflection at cycle ${cycle}: ${adjustment.reason}`);
     if (adjustment.kind === 'consolidate') {
-      const consolidating = consolidateMemory(db, { sessionId, cycle, now: startedAt, before: cycle, entries: memory, reason: `reflection at cycle ${cycle}`, ...(label ? { label } : {}) });
+      const consolidating = consolidateMemory(db, {
+        sessionId,
+        cycle,
+        now: startedAt,
+        before: cycle,
+        entries: memory,
+        reason: `reflection at cycle ${cycle}`,
+        ...(label ? { label } : {}),
+      });
       if (consolidating) await consolidating;
     }
   }
   const evolved = await evolveAtReflection(context);
-  const reflection: Reflection = { sessionId, cycle, trigger, sinceCycle, ...seen, psycheChanges: evolved?.changes ?? [], ...(evolved ? { psycheVersion: evolved.version } : {}), createdAt: startedAt };
+  const reflection: Reflection = {
+    sessionId,
+    cycle,
+    trigger,
+    sinceCycle,
+    ...seen,
+    psycheChanges: evolved?.changes ?? [],
+    ...(evolved ? { psycheVersion: evolved.version } : {}),
+    createdAt: startedAt,
+  };
   reflection.id = (await db.reflections.add(reflection)) as number;
-  await db.provenance.add({ sessionId, kind: 'reflection', sources: [`reflection:${reflection.id}`, ...new Set(seen.adjustments.flatMap((adjustment) => (adjustment.goalId !== undefined ? [`goal:${adjustment.goalId}`] : [])))], confidence: 1, cycle, detail: describeReflection(reflection), createdAt: startedAt });
+  await db.provenance.add({
+    sessionId,
+    kind: 'reflection',
+    sources: [
+      `reflection:${reflection.id}`,
+      ...new Set(
+        seen.adjustments.flatMap((adjustment) =>
+          adjustment.goalId !== undefined ? [`goal:${adjustment.goalId}`] : [],
+        ),
+      ),
+    ],
+    confidence: 1,
+    cycle,
+    detail: describeReflection(reflection),
+    createdAt: startedAt,
+  });
   return reflection;
 }
 
@@ -629,14 +932,22 @@ async function evolveAtReflection(context: CommitContext): Promise<{ changes: st
   const { db, sessionId, cycle, startedAt } = context;
   const current = await currentPsyche(db, sessionId);
   const since = current.psyche.selfIntegration.lastEvolutionCycle;
-  const window = await db.cycles.where('[sessionId+cycle]').between([sessionId, since + 1], [sessionId, cycle], true, true).toArray();
+  const window = await db.cycles
+    .where('[sessionId+cycle]')
+    .between([sessionId, since + 1], [sessionId, cycle], true, true)
+    .toArray();
   const archetypeOf = new Map(TOOLS.map((tool) => [tool.name, tool.archetype]));
   const ran = window.filter((record) => record.tool !== 'none' && record.shadow === undefined);
   const credits = creditsOf(ran);
   const uses = ran.map((record, index) => ({
     tool: record.tool,
     archetype: archetypeOf.get(record.tool),
-    result: record.outcome === 'advanced' || record.outcome === 'completed' ? ('succeeded' as const) : record.outcome === 'failed' ? ('failed' as const) : ('no-change' as const),
+    result:
+      record.outcome === 'advanced' || record.outcome === 'completed'
+        ? ('succeeded' as const)
+        : record.outcome === 'failed'
+          ? ('failed' as const)
+          : ('no-change' as const),
     ...(credits[index] !== undefined ? { credit: credits[index] } : {}),
   }));
   const { psyche, changes } = evolvePsyche(current.psyche, uses, cycle);
@@ -647,8 +958,22 @@ async function evolveAtReflection(context: CommitContext): Promise<{ changes: st
     else await db.psyches.add({ ...current, version: 1, psyche, createdAt: startedAt });
     return undefined;
   }
-  const version = await addPsycheVersion(db, { sessionId, psyche, cycle, reason: `evolution at cycle ${cycle}: ${changes.join('; ')}`, now: startedAt });
-  await db.provenance.add({ sessionId, kind: 'psyche-change', sources: [`psyche:${version.version}`], confidence: 1, cycle, detail: version.reason, createdAt: startedAt });
+  const version = await addPsycheVersion(db, {
+    sessionId,
+    psyche,
+    cycle,
+    reason: `evolution at cycle ${cycle}: ${changes.join('; ')}`,
+    now: startedAt,
+  });
+  await db.provenance.add({
+    sessionId,
+    kind: 'psyche-change',
+    sources: [`psyche:${version.version}`],
+    confidence: 1,
+    cycle,
+    detail: version.reason,
+    createdAt: startedAt,
+  });
   return { changes, version: version.version };
 }
 
@@ -656,15 +981,42 @@ async function evolveAtReflection(context: CommitContext): Promise<{ changes: st
  * When no tool can work on the goal, looping would only repeat that: the goal is suspended with
  * every tool's reason (the user can resume it once something changed), in a recorded cycle.
  */
-async function commitIdleCycle(db: AnimaDatabase, idle: NoToolAvailable, invalidated: readonly Approval[], context: { sessionId: string; cycle: number; startedAt: number }): Promise<CycleRecord> {
-  const reasons = idle.record.candidates.map((candidate) => `${candidate.tool}: ${candidate.skippedBecause}`).join('; ');
+async function commitIdleCycle(
+  db: AnimaDatabase,
+  idle: NoToolAvailable,
+  invalidated: readonly Approval[],
+  context: { sessionId: string; cycle: number; startedAt: number },
+): Promise<CycleRecord> {
+  const reasons = idle.record.candidates
+    .map((candidate) => `${candidate.tool}: ${candidate.skippedBecause}`)
+    .join('; ');
   const statusChange = `suspended: no tool can work on it now (${reasons})`;
-  const record: CycleRecord = { ...idle.record, tool: 'none', input: null, act: `nothing to do -> failed (${statusChange})`, outcome: 'failed', statusChange };
+  const record: CycleRecord = {
+    ...idle.record,
+    tool: 'none',
+    input: null,
+    act: `nothing to do -> failed (${statusChange})`,
+    outcome: 'failed',
+    statusChange,
+  };
   await db.transaction('rw', [db.sessions, db.goals, db.cycles, db.provenance, db.approvals], async () => {
     if (invalidated.length > 0) await db.approvals.bulkPut(invalidated);
-    await db.goals.put({ ...idle.goal, status: 'suspended', statusReason: statusChange, cyclesWorked: idle.goal.cyclesWorked + 1 });
+    await db.goals.put({
+      ...idle.goal,
+      status: 'suspended',
+      statusReason: statusChange,
+      cyclesWorked: idle.goal.cyclesWorked + 1,
+    });
     await db.cycles.add(record);
-    await db.provenance.add({ sessionId: context.sessionId, kind: 'decision', sources: [`goal:${idle.goal.id}`], confidence: 1, cycle: context.cycle, detail: record.act, createdAt: context.startedAt });
+    await db.provenance.add({
+      sessionId: context.sessionId,
+      kind: 'decision',
+      sources: [`goal:${idle.goal.id}`],
+      confidence: 1,
+      cycle: context.cycle,
+      detail: record.act,
+      createdAt: context.startedAt,
+    });
     await db.sessions.update(context.sessionId, { cycle: context.cycle, updatedAt: context.startedAt });
   });
   return record;

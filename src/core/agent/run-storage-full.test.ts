@@ -27,7 +27,12 @@ async function stored(agent: Awaited<ReturnType<typeof agentWithFullableStorage>
     provenanceCycles: [...new Set(provenance.map((record) => record.cycle))].sort((a, b) => a - b),
     provenanceCount: provenance.length,
     memoryEntries: await db.workingMemory.where('sessionId').equals(sessionId).count(),
-    goals: (await service.goalList({ sessionId })).goals.map((goal) => ({ id: goal.id, status: goal.status, cyclesWorked: goal.cyclesWorked, findings: goal.findingsTotal })),
+    goals: (await service.goalList({ sessionId })).goals.map((goal) => ({
+      id: goal.id,
+      status: goal.status,
+      cyclesWorked: goal.cyclesWorked,
+      findings: goal.findingsTotal,
+    })),
   };
 }
 
@@ -38,14 +43,21 @@ describe('a run on a device whose storage fills up', () => {
     await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano crater', priority: 100 });
     await service.agentRun({ sessionId, operationId: 'first', maxCycles: 2 });
     // Worked on next: the rules derive many mammals in cycle 3, so a cycle that was kept would show.
-    await service.goalAdd({ sessionId, description: 'Find mammals', criteria: '?x is-a mammal, at least 5', priority: 255 });
+    await service.goalAdd({
+      sessionId,
+      description: 'Find mammals',
+      criteria: '?x is-a mammal, at least 5',
+      priority: 255,
+    });
     const afterTwoCycles = await stored(agent);
     expect(afterTwoCycles).toMatchObject({ cycle: 2, cycleLog: [2, 1] });
 
     // The cycle record is written last: by then the cycle's facts are in the graph the service holds.
     storage.fill(['cycles']);
     const reported: number[] = [];
-    const run = await service.agentRun({ sessionId, operationId: 'full', maxCycles: 3 }, (record) => reported.push(record.cycle));
+    const run = await service.agentRun({ sessionId, operationId: 'full', maxCycles: 3 }, (record) =>
+      reported.push(record.cycle),
+    );
     expect(run).toMatchObject({ ok: true, stoppedBecause: 'storage-full', cyclesRun: 0, lastCycle: 2 });
     expect(reported).toEqual([]);
     // Neither storage nor the service's memory (the graph the cycle had taken its facts into) keeps any of cycle 3.
@@ -55,7 +67,9 @@ describe('a run on a device whose storage fills up', () => {
     expect(afterFailure.heldTriples).toBe(afterFailure.storedTriples);
 
     storage.free();
-    const next = await service.agentRun({ sessionId, operationId: 'room-again', maxCycles: 1 }, (record) => reported.push(record.cycle));
+    const next = await service.agentRun({ sessionId, operationId: 'room-again', maxCycles: 1 }, (record) =>
+      reported.push(record.cycle),
+    );
     expect(next).toMatchObject({ ok: true, stoppedBecause: 'max-cycles', cyclesRun: 1, lastCycle: 3 });
     expect(reported).toEqual([3]);
     const afterThird = await stored(agent);

@@ -53,12 +53,16 @@ export function scoreTool(input: ScoreInput): ScoreBreakdown {
   const recency = used === -1 ? 0 : SCORING.recencyPenalties[used]!;
   const novelty = input.isNovel ? SCORING.novelty : 0;
   const episodic = input.episodic === 'worked' ? SCORING.episodic : input.episodic === 'failed' ? -SCORING.episodic : 0;
-  const pressure = input.isConsolidation && input.memoryPressure > (input.pressureThreshold ?? SCORING.pressureThreshold) ? SCORING.pressure : 0;
+  const pressure =
+    input.isConsolidation && input.memoryPressure > (input.pressureThreshold ?? SCORING.pressureThreshold)
+      ? SCORING.pressure
+      : 0;
   const archetype = (input.archetypeWeight - 0.5) * SCORING.archetypeScale;
   const bias = input.biasSeverity * SCORING.biasScale;
   const plan = input.isPlanStep ? SCORING.planStep : 0;
   const priorityFactor = 0.5 + (0.5 * input.priority) / 255;
-  const total = Math.max(0, input.base - recency + novelty + episodic + pressure + archetype - bias + plan) * priorityFactor;
+  const total =
+    Math.max(0, input.base - recency + novelty + episodic + pressure + archetype - bias + plan) * priorityFactor;
   return { base: input.base, recency, novelty, episodic, pressure, archetype, bias, plan, priorityFactor, total };
 }
 

@@ -28,10 +28,15 @@ export function creditsOf(window: readonly CycleRecord[]): (string | undefined)[
   return window.map((record) => {
     const preparing = PREPARING[record.tool];
     if (!preparing || advanced(record) || record.shadow !== undefined) return undefined;
-    const later = sorted.slice(byCycle.get(record.cycle)! + 1).filter((next) => next.goalId === record.goalId).slice(0, CREDIT_WINDOW);
+    const later = sorted
+      .slice(byCycle.get(record.cycle)! + 1)
+      .filter((next) => next.goalId === record.goalId)
+      .slice(0, CREDIT_WINDOW);
     if (later.some(advanced)) return preparing.finding;
     const next = later[0];
-    const passedOver = next?.candidates.some((candidate) => candidate.tool !== next.tool && candidate.breakdown?.includes('recalled: it did not work'));
+    const passedOver = next?.candidates.some(
+      (candidate) => candidate.tool !== next.tool && candidate.breakdown?.includes('recalled: it did not work'),
+    );
     return preparing.avoided && passedOver ? preparing.avoided : undefined;
   });
 }

@@ -109,7 +109,10 @@ export const agentRunContract = {
       criteria: goalTextSchema.default(''),
       priority: z.number().int().min(0).max(255).default(128),
     }),
-    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), goal: goalViewSchema }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), goal: goalViewSchema }),
+      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+    ]),
   },
   goalList: {
     args: z.object({ sessionId: sessionIdSchema, findingsLimit: z.number().int().min(0).max(100_000).default(200) }),
@@ -117,8 +120,16 @@ export const agentRunContract = {
   },
   /** Changes a goal's priority, or suspends, resumes (active) or cancels (failed) it. */
   goalUpdate: {
-    args: z.object({ sessionId: sessionIdSchema, goalId: z.number().int(), priority: z.number().int().min(0).max(255).optional(), status: z.enum(['active', 'suspended', 'failed']).optional() }),
-    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), goal: goalViewSchema }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+    args: z.object({
+      sessionId: sessionIdSchema,
+      goalId: z.number().int(),
+      priority: z.number().int().min(0).max(255).optional(),
+      status: z.enum(['active', 'suspended', 'failed']).optional(),
+    }),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), goal: goalViewSchema }),
+      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+    ]),
   },
   /** Runs cycles: up to maxCycles, or until no goal is active; each cycle is reported as it commits. */
   agentRun: {
@@ -129,7 +140,10 @@ export const agentRunContract = {
       /** The model to bind for this run only (the CLI's --provider); absent: the device's inference settings. */
       inference: inferenceSettingsSchema.optional(),
       /** The SPARQL endpoints of the session this run may ask, without asking the user (the CLI's --endpoint), each with a key for this run; absent: all of them, as their settings say. */
-      endpoints: z.array(z.object({ name: z.string().min(1).max(200), key: z.string().max(4000).optional() })).max(20).optional(),
+      endpoints: z
+        .array(z.object({ name: z.string().min(1).max(200), key: z.string().max(4000).optional() }))
+        .max(20)
+        .optional(),
     }),
     result: z.discriminatedUnion('ok', [
       z.object({
@@ -166,18 +180,49 @@ export const agentRunContract = {
       capacity: z.number().int(),
       pressure: z.number(),
       entries: z.array(
-        z.object({ id: z.number().int(), kind: memoryKindSchema, content: z.string(), symbols: z.array(symbolRefSchema), relevance: z.number(), sourceCycle: z.number().int(), goalId: z.number().int().optional(), tool: z.string().optional() }),
+        z.object({
+          id: z.number().int(),
+          kind: memoryKindSchema,
+          content: z.string(),
+          symbols: z.array(symbolRefSchema),
+          relevance: z.number(),
+          sourceCycle: z.number().int(),
+          goalId: z.number().int().optional(),
+          tool: z.string().optional(),
+        }),
       ),
-      episodes: z.array(z.object({ id: z.number().int(), goalId: z.number().int().optional(), summary: z.string(), learnings: z.array(symbolRefSchema), tools: z.array(z.string()), cycle: z.number().int() })),
+      episodes: z.array(
+        z.object({
+          id: z.number().int(),
+          goalId: z.number().int().optional(),
+          summary: z.string(),
+          learnings: z.array(symbolRefSchema),
+          tools: z.array(z.string()),
+          cycle: z.number().int(),
+        }),
+      ),
       episodeTotal: z.number().int(),
     }),
   },
   /** Recalls episodes by text and/or symbols, best first. */
   memoryRecall: {
-    args: z.object({ sessionId: sessionIdSchema, text: z.string().max(1000).optional(), symbolIds: z.array(z.number().int()).max(100).optional(), k: z.number().int().min(1).max(50).default(5) }),
+    args: z.object({
+      sessionId: sessionIdSchema,
+      text: z.string().max(1000).optional(),
+      symbolIds: z.array(z.number().int()).max(100).optional(),
+      k: z.number().int().min(1).max(50).default(5),
+    }),
     result: z.object({
       episodes: z.array(
-        z.object({ id: z.number().int(), goalId: z.number().int().optional(), summary: z.string(), learnings: z.array(symbolRefSchema), tools: z.array(z.string()), score: z.number(), cycle: z.number().int() }),
+        z.object({
+          id: z.number().int(),
+          goalId: z.number().int().optional(),
+          summary: z.string(),
+          learnings: z.array(symbolRefSchema),
+          tools: z.array(z.string()),
+          score: z.number(),
+          cycle: z.number().int(),
+        }),
       ),
     }),
   },
@@ -193,38 +238,76 @@ export const agentRunContract = {
   synthesizeInVoice: {
     args: z.object({ sessionId: sessionIdSchema, goalId: z.number().int(), operationId: operationIdSchema }),
     result: z.discriminatedUnion('ok', [
-      z.object({ ok: z.literal(true), persona: z.string(), text: z.string(), findings: z.array(z.string()), cites: z.array(z.number().int()), model: modelUseSchema }),
-      z.object({ ok: z.literal(false), reason: z.enum(['not-found', 'no-model', 'unavailable', 'bottleneck', 'cancelled']), problems: z.array(problemSchema), model: modelUseSchema.optional() }),
+      z.object({
+        ok: z.literal(true),
+        persona: z.string(),
+        text: z.string(),
+        findings: z.array(z.string()),
+        cites: z.array(z.number().int()),
+        model: modelUseSchema,
+      }),
+      z.object({
+        ok: z.literal(false),
+        reason: z.enum(['not-found', 'no-model', 'unavailable', 'bottleneck', 'cancelled']),
+        problems: z.array(problemSchema),
+        model: modelUseSchema.optional(),
+      }),
     ]),
   },
   /** The plan the agent would make for a goal (not stored): what it needs, the strategy of the attempt, the steps with their inputs and why. */
   planPreview: {
-    args: z.object({ sessionId: sessionIdSchema, description: z.string().trim().min(1).max(MAX_GOAL_TEXT_CHARS), criteria: goalTextSchema.default(''), attempt: z.number().int().min(0).max(100).default(0) }),
+    args: z.object({
+      sessionId: sessionIdSchema,
+      description: z.string().trim().min(1).max(MAX_GOAL_TEXT_CHARS),
+      criteria: goalTextSchema.default(''),
+      attempt: z.number().int().min(0).max(100).default(0),
+    }),
     result: z.discriminatedUnion('ok', [
-      z.object({ ok: z.literal(true), plan: planSchema.pick({ attempt: true, needs: true, strategy: true, steps: true }) }),
+      z.object({
+        ok: z.literal(true),
+        plan: planSchema.pick({ attempt: true, needs: true, strategy: true, steps: true }),
+      }),
       z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
     ]),
   },
   /** A session's plans, oldest first (a goal's active plan is its last): each with its steps, their status and results. */
-  planList: { args: z.object({ sessionId: sessionIdSchema, goalId: z.number().int().optional() }), result: z.object({ plans: z.array(planSchema.extend({ id: z.number().int() })) }) },
+  planList: {
+    args: z.object({ sessionId: sessionIdSchema, goalId: z.number().int().optional() }),
+    result: z.object({ plans: z.array(planSchema.extend({ id: z.number().int() })) }),
+  },
   /** Reflects now, on the cycles since the last reflection: adjustments applied and logged, then the psyche evolves. */
   reflect: {
     args: z.object({ sessionId: sessionIdSchema }),
-    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), reflection: reflectionSchema.extend({ id: z.number().int() }) }), z.object({ ok: z.literal(false), reason: z.literal('read-only'), problems: z.array(problemSchema) })]),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), reflection: reflectionSchema.extend({ id: z.number().int() }) }),
+      z.object({ ok: z.literal(false), reason: z.literal('read-only'), problems: z.array(problemSchema) }),
+    ]),
   },
   /** The session's reflections, newest first. */
-  reflectionList: { args: z.object({ sessionId: sessionIdSchema, limit: z.number().int().min(1).max(1000).default(50) }), result: z.object({ reflections: z.array(reflectionSchema.extend({ id: z.number().int() })) }) },
+  reflectionList: {
+    args: z.object({ sessionId: sessionIdSchema, limit: z.number().int().min(1).max(1000).default(50) }),
+    result: z.object({ reflections: z.array(reflectionSchema.extend({ id: z.number().int() })) }),
+  },
   /** How the session's agent plans and reflects. */
   agentSettingsGet: { args: z.object({ sessionId: sessionIdSchema }), result: agentSettingsSchema },
   /** Changes them (each field checked). */
   agentSettingsSet: {
     args: z.object({ sessionId: sessionIdSchema, settings: z.unknown() }),
-    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), settings: agentSettingsSchema }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), settings: agentSettingsSchema }),
+      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+    ]),
   },
   /** The notes the agent wrote in the session's scratch area (file_io, for goals that ask for notes), newest first. */
-  noteList: { args: z.object({ sessionId: sessionIdSchema }), result: z.object({ notes: z.array(scratchNoteViewSchema) }) },
+  noteList: {
+    args: z.object({ sessionId: sessionIdSchema }),
+    result: z.object({ notes: z.array(scratchNoteViewSchema) }),
+  },
   /** Actions waiting for approval first (oldest first), then decided ones (newest first). */
-  approvalList: { args: z.object({ sessionId: sessionIdSchema, limit: z.number().int().min(1).max(1000).default(100) }), result: z.object({ approvals: z.array(approvalViewSchema), pendingCount: z.number().int() }) },
+  approvalList: {
+    args: z.object({ sessionId: sessionIdSchema, limit: z.number().int().min(1).max(1000).default(100) }),
+    result: z.object({ approvals: z.array(approvalViewSchema), pendingCount: z.number().int() }),
+  },
   /** Approves (the goal goes on and runs the action next, with the user's edited input if given) or denies (the goal goes on without it) a pending action. */
   approvalDecide: {
     args: z.object({
@@ -235,13 +318,24 @@ export const agentRunContract = {
       /** With approve: the input to run instead of the one asked for (checked against the tool and the shadow). */
       input: z.unknown().optional(),
     }),
-    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), approval: approvalViewSchema }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), approval: approvalViewSchema }),
+      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+    ]),
   },
   /** The agent's questions waiting for an answer first (oldest first), then answered ones (newest first). */
-  questionList: { args: z.object({ sessionId: sessionIdSchema, limit: z.number().int().min(1).max(1000).default(100) }), result: z.object({ questions: z.array(questionViewSchema), pendingCount: z.number().int() }) },
+  questionList: {
+    args: z.object({ sessionId: sessionIdSchema, limit: z.number().int().min(1).max(1000).default(100) }),
+    result: z.object({ questions: z.array(questionViewSchema), pendingCount: z.number().int() }),
+  },
   /** Answers a question with facts ("subject, predicate, object[, confidence]" lines, all or nothing) and/or a note; the goal goes on. */
   questionAnswer: {
-    args: z.object({ sessionId: sessionIdSchema, questionId: z.number().int(), facts: z.string().max(100_000).default(''), note: z.string().max(10_000).default('') }),
+    args: z.object({
+      sessionId: sessionIdSchema,
+      questionId: z.number().int(),
+      facts: z.string().max(100_000).default(''),
+      note: z.string().max(10_000).default(''),
+    }),
     result: z.discriminatedUnion('ok', [
       z.object({ ok: z.literal(true), question: questionViewSchema, factsAdded: z.number().int() }),
       z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),

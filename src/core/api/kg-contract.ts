@@ -53,8 +53,15 @@ export type ImportProgress = z.infer<typeof importProgressSchema>;
  * as things the graph has (linked as the same thing, owl:sameAs, only when the import asked).
  */
 export const importSharedSchema = z.object({
-  relations: z.object({ count: z.number().int(), examples: z.array(z.object({ relation: z.string(), joins: z.string() })) }),
-  sameNames: z.object({ count: z.number().int(), linked: z.number().int(), examples: z.array(z.object({ symbol: z.string(), existing: z.string() })) }),
+  relations: z.object({
+    count: z.number().int(),
+    examples: z.array(z.object({ relation: z.string(), joins: z.string() })),
+  }),
+  sameNames: z.object({
+    count: z.number().int(),
+    linked: z.number().int(),
+    examples: z.array(z.object({ symbol: z.string(), existing: z.string() })),
+  }),
 });
 export type ImportShared = z.infer<typeof importSharedSchema>;
 
@@ -81,7 +88,11 @@ export const kgImportFormatSchema = z.enum(KG_IMPORT_FORMATS);
 
 /** While a session opens: its stored graph loading (in chunks), or, on first start, the starter graph importing. */
 export const openProgressSchema = z.union([
-  z.object({ phase: z.literal('loading-graph'), chunksRead: z.number().int().nonnegative(), totalChunks: z.number().int().nonnegative() }),
+  z.object({
+    phase: z.literal('loading-graph'),
+    chunksRead: z.number().int().nonnegative(),
+    totalChunks: z.number().int().nonnegative(),
+  }),
   importProgressSchema,
 ]);
 export type OpenProgress = z.infer<typeof openProgressSchema>;
@@ -108,11 +119,17 @@ export const kgContract = {
   /** The prefixes queries read prefixed names with: the well-known ones and those the session's Turtle files declared (which win). */
   kgPrefixes: {
     args: z.object({ sessionId: sessionIdSchema }),
-    result: z.object({ prefixes: z.array(z.object({ prefix: z.string(), namespace: z.string(), isDeclared: z.boolean() })) }),
+    result: z.object({
+      prefixes: z.array(z.object({ prefix: z.string(), namespace: z.string(), isDeclared: z.boolean() })),
+    }),
   },
   /** Entities and relations whose label or rdfs:label contains the text. */
   kgSearch: {
-    args: z.object({ sessionId: sessionIdSchema, text: z.string().max(500), limit: z.number().int().min(1).max(1000).default(50) }),
+    args: z.object({
+      sessionId: sessionIdSchema,
+      text: z.string().max(500),
+      limit: z.number().int().min(1).max(1000).default(50),
+    }),
     result: z.object({
       hits: z.array(z.object({ symbol: symbolRefSchema, matchedText: z.string(), isLabelLiteral: z.boolean() })),
       total: z.number().int(),
@@ -120,7 +137,11 @@ export const kgContract = {
   },
   /** A symbol with its outgoing and incoming triples. */
   kgSymbol: {
-    args: z.object({ sessionId: sessionIdSchema, symbolId: z.number().int().nonnegative(), limit: z.number().int().min(1).max(5000).default(200) }),
+    args: z.object({
+      sessionId: sessionIdSchema,
+      symbolId: z.number().int().nonnegative(),
+      limit: z.number().int().min(1).max(5000).default(200),
+    }),
     result: z.discriminatedUnion('isFound', [
       z.object({
         isFound: z.literal(true),
@@ -155,7 +176,11 @@ export const kgContract = {
   },
   /** Pattern query: `?x is-a mammal . ?x lives-in ?where`. */
   kgQuery: {
-    args: z.object({ sessionId: sessionIdSchema, query: z.string().max(5000), limit: z.number().int().min(1).max(10000).default(100) }),
+    args: z.object({
+      sessionId: sessionIdSchema,
+      query: z.string().max(5000),
+      limit: z.number().int().min(1).max(10000).default(100),
+    }),
     result: z.discriminatedUnion('ok', [
       z.object({
         ok: z.literal(true),
@@ -213,7 +238,9 @@ export const kgContract = {
         text: z.string().min(1).max(500).optional(),
         k: z.number().int().min(1).max(100).default(10),
       })
-      .refine((args) => (args.symbolId === undefined) !== (args.text === undefined), { message: 'give either symbolId or text' }),
+      .refine((args) => (args.symbolId === undefined) !== (args.text === undefined), {
+        message: 'give either symbolId or text',
+      }),
     result: z.object({ hits: z.array(z.object({ symbol: symbolRefSchema, similarity: z.number().min(0).max(1) })) }),
   },
   /** Why a fact is in the graph: the provenance record a triple points to. */
@@ -229,14 +256,24 @@ export const kgContract = {
     args: z.object({ sessionId: sessionIdSchema, fileName: z.string().min(1).max(500), text: z.string() }),
     result: z.discriminatedUnion('ok', [
       z.object({ ok: z.literal(true), document: documentViewSchema }),
-      z.object({ ok: z.literal(false), reason: z.enum(['invalid', 'read-only', 'storage-full']), problems: z.array(problemSchema) }),
+      z.object({
+        ok: z.literal(false),
+        reason: z.enum(['invalid', 'read-only', 'storage-full']),
+        problems: z.array(problemSchema),
+      }),
     ]),
   },
   /** The session's documents, newest first. */
-  documentList: { args: z.object({ sessionId: sessionIdSchema }), result: z.object({ documents: z.array(documentViewSchema) }) },
+  documentList: {
+    args: z.object({ sessionId: sessionIdSchema }),
+    result: z.object({ documents: z.array(documentViewSchema) }),
+  },
   /** Deletes a document; facts already extracted from it stay, with their provenance. */
   documentDelete: {
     args: z.object({ sessionId: sessionIdSchema, documentId: z.number().int() }),
-    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true) }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true) }),
+      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+    ]),
   },
 } as const;

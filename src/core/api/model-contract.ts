@@ -49,19 +49,31 @@ export const modelContract = {
   /** Changes it: an endpoint without apiKey keeps the stored key, an empty apiKey removes it. */
   inferenceSet: {
     args: z.object({ settings: z.unknown() }),
-    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), settings: inferenceViewSchema }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), settings: inferenceViewSchema }),
+      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+    ]),
   },
   /** How the session's model samples, and what the chosen provider cannot promise to honour of it, in words. */
-  modelSettingsGet: { args: z.object({ sessionId: sessionIdSchema }), result: z.object({ settings: modelSettingsSchema, notes: z.array(z.string()) }) },
+  modelSettingsGet: {
+    args: z.object({ sessionId: sessionIdSchema }),
+    result: z.object({ settings: modelSettingsSchema, notes: z.array(z.string()) }),
+  },
   /** Changes them (each field checked; max tokens within the chosen model's context window, where it is known); a field left out is the engine's default. */
   modelSettingsSet: {
     args: z.object({ sessionId: sessionIdSchema, settings: z.unknown() }),
-    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), settings: modelSettingsSchema, notes: z.array(z.string()) }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), settings: modelSettingsSchema, notes: z.array(z.string()) }),
+      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+    ]),
   },
   /** Makes one structured call through the contract with the chosen model: a user's way to test it. */
   inferenceCheck: {
     args: z.object({ operationId: operationIdSchema }),
-    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), check: inferenceCheckSchema }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), check: inferenceCheckSchema }),
+      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+    ]),
   },
   /** The GPU as WebGPU sees it, the WebLLM models with their state, and the chosen model. */
   modelList: {
@@ -71,28 +83,45 @@ export const modelContract = {
   /** Downloads a model and loads it on the GPU, reporting progress; cancel stops it (what was fetched stays cached). */
   modelDownload: {
     args: z.object({ operationId: operationIdSchema, modelId: z.string().min(1).max(200) }),
-    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), modelId: z.string() }), z.object({ ok: z.literal(false), cancelled: z.boolean().optional(), problems: z.array(problemSchema) })]),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), modelId: z.string() }),
+      z.object({ ok: z.literal(false), cancelled: z.boolean().optional(), problems: z.array(problemSchema) }),
+    ]),
     progress: z.object({ fraction: z.number(), text: z.string() }),
   },
   /** Deletes a model's files (also what a broken download left). */
   modelDelete: {
     args: z.object({ modelId: z.string().min(1).max(200) }),
-    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), modelId: z.string() }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), modelId: z.string() }),
+      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+    ]),
   },
   /** Adds a model that is not in WebLLM's list (MLC weights and their WebGPU library, by address); nothing is fetched until it is downloaded. */
   modelAdd: {
     args: z.object({ model: z.unknown() }),
-    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), model: modelViewSchema }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), model: modelViewSchema }),
+      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+    ]),
   },
   /** Removes an added model from the list, with its files. */
   modelForget: {
     args: z.object({ modelId: z.string().min(1).max(200) }),
-    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), modelId: z.string() }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), modelId: z.string() }),
+      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+    ]),
   },
   /** The CPU engine (llama.cpp in WebAssembly): whether it is here, the GGUF models added, each with its header facts and the memory it needs loaded. */
   ggufList: {
     args: z.object({}),
-    result: z.object({ isAvailable: z.boolean(), unavailableBecause: z.string().optional(), models: z.array(ggufModelViewSchema), chosen: z.string().optional() }),
+    result: z.object({
+      isAvailable: z.boolean(),
+      unavailableBecause: z.string().optional(),
+      models: z.array(ggufModelViewSchema),
+      chosen: z.string().optional(),
+    }),
   },
   /** Adds a GGUF model from a file picked here or from an address, kept for offline use; a file that is not a model is refused and nothing is kept; cancellable. */
   ggufAdd: {
@@ -100,15 +129,28 @@ export const modelContract = {
       operationId: operationIdSchema,
       source: z.discriminatedUnion('kind', [
         z.object({ kind: z.literal('file'), file: z.instanceof(Blob), fileName: z.string().min(1).max(500) }),
-        z.object({ kind: z.literal('url'), url: z.url({ protocol: /^https?$/, error: 'give an http(s) address' }).max(2000) }),
+        z.object({
+          kind: z.literal('url'),
+          url: z.url({ protocol: /^https?$/, error: 'give an http(s) address' }).max(2000),
+        }),
       ]),
     }),
-    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), model: ggufModelViewSchema }), z.object({ ok: z.literal(false), cancelled: z.boolean().optional(), problems: z.array(problemSchema) })]),
-    progress: z.object({ phase: z.enum(['storing', 'downloading']), bytesWritten: z.number(), totalBytes: z.number().optional() }),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), model: ggufModelViewSchema }),
+      z.object({ ok: z.literal(false), cancelled: z.boolean().optional(), problems: z.array(problemSchema) }),
+    ]),
+    progress: z.object({
+      phase: z.enum(['storing', 'downloading']),
+      bytesWritten: z.number(),
+      totalBytes: z.number().optional(),
+    }),
   },
   /** Deletes a GGUF model's file and record. */
   ggufDelete: {
     args: z.object({ id: z.string().min(1).max(200) }),
-    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), id: z.string() }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), id: z.string() }),
+      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+    ]),
   },
 } as const;

@@ -25,11 +25,13 @@ import {
  * manifest, import and export, and the persona a session wears.
  */
 
-const failure = <const R extends readonly [string, ...string[]]>(reasons: R) => z.object({ ok: z.literal(false), reason: z.enum(reasons), problems: z.array(problemSchema) });
+const failure = <const R extends readonly [string, ...string[]]>(reasons: R) =>
+  z.object({ ok: z.literal(false), reason: z.enum(reasons), problems: z.array(problemSchema) });
 /** Why a catalog change was refused: bad input, a name that is not there, one already taken, an item still in use, this tab cannot write, or storage is full. */
 const CHANGE_REASONS = ['invalid', 'not-found', 'name-taken', 'in-use', 'read-only', 'storage-full'] as const;
 const changeFailure = failure([...CHANGE_REASONS]);
-const changed = <T extends z.ZodType>(value: T) => z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), item: value }), changeFailure]);
+const changed = <T extends z.ZodType>(value: T) =>
+  z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), item: value }), changeFailure]);
 const done = z.discriminatedUnion('ok', [z.object({ ok: z.literal(true) }), changeFailure]);
 const name = catalogNameSchema;
 const tagsFilter = z.array(z.string().max(60)).max(20).optional();
@@ -66,11 +68,31 @@ export type PersonaSummary = z.infer<typeof personaSummarySchema>;
 
 /** A persona's whole structure, as the editor shows it. */
 export const personaDefinitionViewSchema = z.object({
-  persona: personaFieldsSchema.extend({ createdAt: z.number(), updatedAt: z.number(), compiledAt: z.number().optional() }),
-  parts: z.array(z.object({ name: z.string(), type: partTypeSchema, summary: z.string(), priority: z.number().int(), pinned: z.boolean() })),
+  persona: personaFieldsSchema.extend({
+    createdAt: z.number(),
+    updatedAt: z.number(),
+    compiledAt: z.number().optional(),
+  }),
+  parts: z.array(
+    z.object({
+      name: z.string(),
+      type: partTypeSchema,
+      summary: z.string(),
+      priority: z.number().int(),
+      pinned: z.boolean(),
+    }),
+  ),
   traits: z.array(z.object({ name: z.string(), type: traitTypeSchema, description: z.string() })),
   skills: z.array(z.object({ name: z.string(), description: z.string() })),
-  guardrails: z.array(z.object({ name: z.string(), description: z.string(), severity: z.number(), triggers: z.array(z.string()), requireApproval: z.boolean() })),
+  guardrails: z.array(
+    z.object({
+      name: z.string(),
+      description: z.string(),
+      severity: z.number(),
+      triggers: z.array(z.string()),
+      requireApproval: z.boolean(),
+    }),
+  ),
   arc: z.object({ name: z.string(), stages: z.array(z.string()), currentStage: z.string() }).optional(),
 });
 export type PersonaDefinitionView = z.infer<typeof personaDefinitionViewSchema>;
@@ -81,24 +103,55 @@ export const assembledPersonaSchema = z.object({
   view: z.enum(['summary', 'detail']),
   text: z.string(),
   tokens: z.number().int(),
-  parts: z.array(z.object({ name: z.string(), type: partTypeSchema, source: z.enum(['override', 'stage', 'persona']), priority: z.number().int(), pinned: z.boolean(), view: z.enum(['summary', 'detail']), text: z.string() })),
+  parts: z.array(
+    z.object({
+      name: z.string(),
+      type: partTypeSchema,
+      source: z.enum(['override', 'stage', 'persona']),
+      priority: z.number().int(),
+      pinned: z.boolean(),
+      view: z.enum(['summary', 'detail']),
+      text: z.string(),
+    }),
+  ),
   traits: z.array(z.string()),
   skills: z.array(z.string()),
   guardrails: z.array(z.string()),
-  leftOut: z.array(z.object({ kind: z.enum(['part', 'trait', 'skill']), name: z.string(), because: z.enum(['limit', 'budget']) })),
+  leftOut: z.array(
+    z.object({ kind: z.enum(['part', 'trait', 'skill']), name: z.string(), because: z.enum(['limit', 'budget']) }),
+  ),
   stage: z.object({ arc: z.string(), stage: z.string() }).optional(),
 });
 export type AssembledPersonaView = z.infer<typeof assembledPersonaSchema>;
 
 /** What compile stored, and whether it still matches the persona as it is now. */
-export const compiledPersonaSchema = z.object({ summary: z.string(), detail: z.string(), compiledAt: z.number(), summaryTokens: z.number().int(), detailTokens: z.number().int(), isCurrent: z.boolean() });
+export const compiledPersonaSchema = z.object({
+  summary: z.string(),
+  detail: z.string(),
+  compiledAt: z.number(),
+  summaryTokens: z.number().int(),
+  detailTokens: z.number().int(),
+  isCurrent: z.boolean(),
+});
 
 /** Structure only, with token estimates, and the calls that load content (seed 003's manifest). */
 export const personaManifestSchema = z.object({
   name: z.string(),
   description: z.string(),
-  parts: z.array(z.object({ name: z.string(), type: partTypeSchema, description: z.string(), summaryTokens: z.number().int(), detailTokens: z.number().int(), pinned: z.boolean(), priority: z.number().int() })),
-  traits: z.array(z.object({ name: z.string(), type: traitTypeSchema, description: z.string(), tokens: z.number().int() })),
+  parts: z.array(
+    z.object({
+      name: z.string(),
+      type: partTypeSchema,
+      description: z.string(),
+      summaryTokens: z.number().int(),
+      detailTokens: z.number().int(),
+      pinned: z.boolean(),
+      priority: z.number().int(),
+    }),
+  ),
+  traits: z.array(
+    z.object({ name: z.string(), type: traitTypeSchema, description: z.string(), tokens: z.number().int() }),
+  ),
   skills: z.array(z.object({ name: z.string(), tokens: z.number().int() })),
   guardrails: z.array(z.object({ name: z.string(), tokens: z.number().int() })),
   arc: z.object({ name: z.string(), stage: z.string() }).optional(),
@@ -110,7 +163,12 @@ export type PersonaManifest = z.infer<typeof personaManifestSchema>;
 export const arcViewSchema = arcFieldsSchema.extend({
   createdAt: z.number(),
   updatedAt: z.number(),
-  stages: z.array(arcStageFieldsSchema.extend({ position: z.number().int(), parts: z.array(z.object({ name: z.string(), type: partTypeSchema })) })),
+  stages: z.array(
+    arcStageFieldsSchema.extend({
+      position: z.number().int(),
+      parts: z.array(z.object({ name: z.string(), type: partTypeSchema })),
+    }),
+  ),
   /** Personas on this arc, with their stage. */
   personas: z.array(z.object({ name: z.string(), stage: z.string() })),
 });
@@ -123,7 +181,15 @@ export const personaFileFormatSchema = z.enum(PERSONA_FILE_FORMATS);
 export const personaImportPreviewSchema = z.object({
   format: z.enum(['bundle', 'card-v1', 'card-v2', 'card-v3']),
   persona: personaFieldsSchema,
-  items: z.array(z.object({ kind: z.enum(['part', 'trait', 'skill', 'guardrail', 'arc']), name: z.string(), type: z.string().optional(), summary: z.string(), state: z.enum(['new', 'reused']) })),
+  items: z.array(
+    z.object({
+      kind: z.enum(['part', 'trait', 'skill', 'guardrail', 'arc']),
+      name: z.string(),
+      type: z.string().optional(),
+      summary: z.string(),
+      state: z.enum(['new', 'reused']),
+    }),
+  ),
   arc: z.object({ name: z.string(), stages: z.array(z.string()), currentStage: z.string() }).optional(),
   /** Card fields kept for export that Anima does not use (lorebooks, greetings, assets, extensions). */
   kept: z.array(z.string()),
@@ -135,27 +201,47 @@ export type PersonaImportPreview = z.infer<typeof personaImportPreviewSchema>;
 export const MAX_IMPORT_BYTES = 8 * 1024 * 1024;
 /** Bytes that cross the worker boundary (structured clone keeps a Uint8Array). */
 const bytesSchema = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'expected bytes');
-const importData = z.union([z.string().max(MAX_IMPORT_BYTES, 'the file is over 8 MB'), bytesSchema.refine((bytes) => bytes.byteLength <= MAX_IMPORT_BYTES, 'the file is over 8 MB')]);
+const importData = z.union([
+  z.string().max(MAX_IMPORT_BYTES, 'the file is over 8 MB'),
+  bytesSchema.refine((bytes) => bytes.byteLength <= MAX_IMPORT_BYTES, 'the file is over 8 MB'),
+]);
 const importArgs = z.object({ fileName: z.string().min(1).max(500), data: importData, asName: name.optional() });
 
 const LIBRARY_VERBS = ['create', 'update', 'delete', 'list', 'get'] as const;
 type LibraryVerb = (typeof LIBRARY_VERBS)[number];
 /** A library's methods under their API names: `create` of `part` is `partCreate`. */
-export type LibraryMethods<Kind extends string, Methods extends Record<LibraryVerb, unknown>> = { [Verb in LibraryVerb as `${Kind}${Capitalize<Verb>}`]: Methods[Verb] };
+export type LibraryMethods<Kind extends string, Methods extends Record<LibraryVerb, unknown>> = {
+  [Verb in LibraryVerb as `${Kind}${Capitalize<Verb>}`]: Methods[Verb];
+};
 
 /** Names a library's five methods as the API does, so the contract and the service map them in one place. */
-export function libraryMethodsOf<Kind extends string, Methods extends Record<LibraryVerb, unknown>>(kind: Kind, methods: Methods): LibraryMethods<Kind, Methods> {
-  return Object.fromEntries(LIBRARY_VERBS.map((verb) => [`${kind}${verb[0]!.toUpperCase()}${verb.slice(1)}`, methods[verb]])) as LibraryMethods<Kind, Methods>;
+export function libraryMethodsOf<Kind extends string, Methods extends Record<LibraryVerb, unknown>>(
+  kind: Kind,
+  methods: Methods,
+): LibraryMethods<Kind, Methods> {
+  return Object.fromEntries(
+    LIBRARY_VERBS.map((verb) => [`${kind}${verb[0]!.toUpperCase()}${verb.slice(1)}`, methods[verb]]),
+  ) as LibraryMethods<Kind, Methods>;
 }
 
-const library = <F extends z.ZodObject, V extends z.ZodType, T extends z.ZodType = z.ZodNever>(fields: F, view: V, typeFilter?: T) => ({
+const library = <F extends z.ZodObject, V extends z.ZodType, T extends z.ZodType = z.ZodNever>(
+  fields: F,
+  view: V,
+  typeFilter?: T,
+) => ({
   create: { args: z.object({ fields: z.unknown() }), result: changed(view) },
   /** Changes the named item; a new name keeps every link. */
   update: { args: z.object({ name, changes: z.unknown() }), result: changed(view) },
   /** Deletes it; one still linked is refused unless `force` (which unlinks it everywhere). */
   delete: { args: z.object({ name, force: z.boolean().default(false) }), result: done },
-  list: { args: z.object({ type: ((typeFilter ?? z.never()) as T).optional(), tags: tagsFilter, text: searchText }), result: z.object({ items: z.array(view) }) },
-  get: { args: z.object({ name }), result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), item: view }), failure(['not-found'])]) },
+  list: {
+    args: z.object({ type: ((typeFilter ?? z.never()) as T).optional(), tags: tagsFilter, text: searchText }),
+    result: z.object({ items: z.array(view) }),
+  },
+  get: {
+    args: z.object({ name }),
+    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), item: view }), failure(['not-found'])]),
+  },
   fields,
 });
 
@@ -180,7 +266,10 @@ export const personaContract = {
   personaUpdate: { args: z.object({ name, changes: z.unknown() }), result: changed(personaSummarySchema) },
   /** Deletes a persona and its links (its parts stay in the library); sessions wearing it wear none. */
   personaDelete: { args: z.object({ name }), result: done },
-  personaList: { args: z.object({ tags: tagsFilter, text: searchText }), result: z.object({ personas: z.array(personaSummarySchema) }) },
+  personaList: {
+    args: z.object({ tags: tagsFilter, text: searchText }),
+    result: z.object({ personas: z.array(personaSummarySchema) }),
+  },
   /** Assembles the persona's prompt (see assemble.ts): overrides > arc stage > own parts; views, filters, budget. */
   personaGet: {
     args: assemblyArgs,
@@ -190,15 +279,39 @@ export const personaContract = {
     ]),
   },
   /** The persona's structure for the editor. */
-  personaDefinition: { args: z.object({ name }), result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), definition: personaDefinitionViewSchema }), failure(['not-found'])]) },
+  personaDefinition: {
+    args: z.object({ name }),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), definition: personaDefinitionViewSchema }),
+      failure(['not-found']),
+    ]),
+  },
   /** Stores the compiled summary and detail (current parts and arc stage, no overrides) with the time. */
-  personaCompile: { args: z.object({ name }), result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), compiled: compiledPersonaSchema }), changeFailure]) },
-  personaManifest: { args: z.object({ name }), result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), manifest: personaManifestSchema }), failure(['not-found'])]) },
+  personaCompile: {
+    args: z.object({ name }),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), compiled: compiledPersonaSchema }),
+      changeFailure,
+    ]),
+  },
+  personaManifest: {
+    args: z.object({ name }),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), manifest: personaManifestSchema }),
+      failure(['not-found']),
+    ]),
+  },
   /** Links a library item to a persona (a part goes last, with its priority and pin). */
-  personaLink: { args: z.object({ persona: name, kind: linkKind, name, link: partLinkSchema.optional() }), result: done },
+  personaLink: {
+    args: z.object({ persona: name, kind: linkKind, name, link: partLinkSchema.optional() }),
+    result: done,
+  },
   personaUnlink: { args: z.object({ persona: name, kind: linkKind, name }), result: done },
   /** Sets the order (as listed), priority and pin of all the persona's parts at once: what dragging and pinning in the editor send. */
-  personaArrangeParts: { args: z.object({ persona: name, parts: z.array(partLinkSchema.extend({ name })).max(1000) }), result: done },
+  personaArrangeParts: {
+    args: z.object({ persona: name, parts: z.array(partLinkSchema.extend({ name })).max(1000) }),
+    result: done,
+  },
 
   ...libraryMethodsOf('part', parts),
   ...libraryMethodsOf('trait', traits),
@@ -206,19 +319,34 @@ export const personaContract = {
   ...libraryMethodsOf('guardrail', guardrails),
 
   /** Creates an arc, optionally with its stages in order. */
-  arcCreate: { args: z.object({ fields: z.unknown(), stages: z.array(z.unknown()).max(100).default([]) }), result: changed(arcViewSchema) },
+  arcCreate: {
+    args: z.object({ fields: z.unknown(), stages: z.array(z.unknown()).max(100).default([]) }),
+    result: changed(arcViewSchema),
+  },
   arcList: { args: z.object({}), result: z.object({ arcs: z.array(arcViewSchema) }) },
-  arcGet: { args: z.object({ name }), result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), item: arcViewSchema }), failure(['not-found'])]) },
+  arcGet: {
+    args: z.object({ name }),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), item: arcViewSchema }),
+      failure(['not-found']),
+    ]),
+  },
   /** Deletes an arc that no persona is on. */
   arcDelete: { args: z.object({ name }), result: done },
   /** Adds a stage (at the end, or at `position`). */
-  arcStageAdd: { args: z.object({ arc: name, fields: z.unknown(), position: z.number().int().min(0).optional() }), result: changed(arcViewSchema) },
+  arcStageAdd: {
+    args: z.object({ arc: name, fields: z.unknown(), position: z.number().int().min(0).optional() }),
+    result: changed(arcViewSchema),
+  },
   /** Removes a stage no persona is at. */
   arcStageRemove: { args: z.object({ arc: name, stage: name }), result: changed(arcViewSchema) },
   stagePartAdd: { args: z.object({ arc: name, stage: name, part: name }), result: changed(arcViewSchema) },
   stagePartRemove: { args: z.object({ arc: name, stage: name, part: name }), result: changed(arcViewSchema) },
   /** Puts a persona on an arc at a stage (the first when none is named); `arc: null` takes it off. */
-  personaArcAssign: { args: z.object({ persona: name, arc: name.nullable(), stage: name.optional() }), result: changed(personaSummarySchema) },
+  personaArcAssign: {
+    args: z.object({ persona: name, arc: name.nullable(), stage: name.optional() }),
+    result: changed(personaSummarySchema),
+  },
   /** Moves the persona to its arc's next stage; at the last stage it is refused. */
   personaStageAdvance: { args: z.object({ persona: name }), result: changed(personaSummarySchema) },
   /** Moves it back to the first stage. */
@@ -227,17 +355,45 @@ export const personaContract = {
   /** A persona as a file: an Anima bundle (JSON), or a character card (V3 JSON, or PNG with `ccv3` and `chara`). */
   personaExport: {
     args: z.object({ name, format: personaFileFormatSchema }),
-    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), fileName: z.string(), mediaType: z.string(), data: z.union([z.string(), bytesSchema]) }), failure(['not-found', 'too-large'])]),
+    result: z.discriminatedUnion('ok', [
+      z.object({
+        ok: z.literal(true),
+        fileName: z.string(),
+        mediaType: z.string(),
+        data: z.union([z.string(), bytesSchema]),
+      }),
+      failure(['not-found', 'too-large']),
+    ]),
   },
   /** Reads a bundle or character card and says what importing it would create; changes nothing. */
-  personaImportCheck: { args: importArgs, result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), preview: personaImportPreviewSchema }), failure([...CHANGE_REASONS])]) },
+  personaImportCheck: {
+    args: importArgs,
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), preview: personaImportPreviewSchema }),
+      failure([...CHANGE_REASONS]),
+    ]),
+  },
   /** Imports it: all or nothing, in one transaction. */
   personaImport: { args: importArgs, result: changed(personaSummarySchema) },
 
   /** The persona a session wears: its guardrails join the shadow, its compiled prompt leads a bound model's system prompt. */
-  sessionPersonaGet: { args: z.object({ sessionId: sessionIdSchema }), result: z.object({ persona: personaSummarySchema.optional() }) },
-  sessionPersonaSet: { args: z.object({ sessionId: sessionIdSchema, persona: name.nullable() }), result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), persona: personaSummarySchema.optional() }), changeFailure]) },
+  sessionPersonaGet: {
+    args: z.object({ sessionId: sessionIdSchema }),
+    result: z.object({ persona: personaSummarySchema.optional() }),
+  },
+  sessionPersonaSet: {
+    args: z.object({ sessionId: sessionIdSchema, persona: name.nullable() }),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), persona: personaSummarySchema.optional() }),
+      changeFailure,
+    ]),
+  },
 } as const;
 
 /** The zod schemas of each library's fields, for the service. */
-export const LIBRARY_FIELDS = { part: parts.fields, trait: traits.fields, skill: skills.fields, guardrail: guardrails.fields } as const;
+export const LIBRARY_FIELDS = {
+  part: parts.fields,
+  trait: traits.fields,
+  skill: skills.fields,
+  guardrail: guardrails.fields,
+} as const;

@@ -5,7 +5,9 @@ import { problemSchema } from '#core/result.ts';
 import { sessionIdSchema } from '#core/names.ts';
 
 /** A reading as the API carries it: its plain words checked, the rest typed (see questionRead). */
-const readingShape = z.custom<Reading>((value) => typeof value === 'object' && value !== null && typeof (value as { text?: unknown }).text === 'string');
+const readingShape = z.custom<Reading>(
+  (value) => typeof value === 'object' && value !== null && typeof (value as { text?: unknown }).text === 'string',
+);
 
 /** Questions in plain words, read and answered on the graph. */
 export const questionContract = {
@@ -14,7 +16,10 @@ export const questionContract = {
   questionRead: {
     // Longer than a goal may be, so that a long question is told its length in a sentence rather than refused by the contract.
     args: z.object({ sessionId: sessionIdSchema, question: z.string().max(1_000_000) }),
-    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), reading: readingShape }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), reading: readingShape }),
+      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+    ]),
   },
   /** A question read and answered by the session's graph (nothing is stored). */
   questionAsk: {

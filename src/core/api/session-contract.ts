@@ -41,8 +41,13 @@ export type SessionImportPreview = z.infer<typeof sessionImportPreviewSchema>;
 const sessionId = sessionIdSchema;
 const sessionName = nameSchema('session');
 const bytesSchema = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'expected bytes');
-const failure = z.object({ ok: z.literal(false), reason: z.enum(['invalid', 'not-found', 'read-only', 'busy', 'exists', 'storage-full']), problems: z.array(problemSchema) });
-const changed = <T extends z.ZodType>(value: T) => z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), session: value }), failure]);
+const failure = z.object({
+  ok: z.literal(false),
+  reason: z.enum(['invalid', 'not-found', 'read-only', 'busy', 'exists', 'storage-full']),
+  problems: z.array(problemSchema),
+});
+const changed = <T extends z.ZodType>(value: T) =>
+  z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), session: value }), failure]);
 
 /** Sessions (DESIGN section 11): listed, made, renamed, copied, deleted, switched between, exported and imported as snapshot files. */
 export const sessionContract = {
@@ -52,21 +57,36 @@ export const sessionContract = {
    * A new session, not yet the active one: with the starter graph (in the app) or with an empty
    * graph (to import the user's own file into, with kgImport).
    */
-  sessionCreate: { args: z.object({ name: sessionName, start: z.enum(['starter-graph', 'empty']).default('starter-graph') }), result: changed(sessionViewSchema) },
+  sessionCreate: {
+    args: z.object({ name: sessionName, start: z.enum(['starter-graph', 'empty']).default('starter-graph') }),
+    result: changed(sessionViewSchema),
+  },
   sessionRename: { args: z.object({ sessionId, name: sessionName }), result: changed(sessionViewSchema) },
   /** A copy of a session, whole, under a new name; the original is untouched. */
   sessionDuplicate: { args: z.object({ sessionId, name: sessionName }), result: changed(sessionViewSchema) },
   /** Deletes a session and all of it; deleting the active one makes the most recent other active (a new empty one when none is left). */
-  sessionDelete: { args: z.object({ sessionId }), result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), activeId: z.string() }), failure]) },
+  sessionDelete: {
+    args: z.object({ sessionId }),
+    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), activeId: z.string() }), failure]),
+  },
   /** Makes a session the active one (the app then opens it). */
   sessionSwitch: { args: z.object({ sessionId }), result: changed(sessionViewSchema) },
   /** A session as a snapshot file (`.anima.json`, or gzipped `.anima.json.gz`). */
   sessionExport: {
     args: z.object({ sessionId, gzip: z.boolean().default(false) }),
-    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), fileName: z.string(), mediaType: z.string(), bytes: bytesSchema }), failure]),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), fileName: z.string(), mediaType: z.string(), bytes: bytesSchema }),
+      failure,
+    ]),
   },
   /** Reads a snapshot file completely and says what importing it would bring; writes nothing. */
-  sessionImportCheck: { args: z.object({ bytes: bytesSchema }), result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), preview: sessionImportPreviewSchema }), failure]) },
+  sessionImportCheck: {
+    args: z.object({ bytes: bytesSchema }),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), preview: sessionImportPreviewSchema }),
+      failure,
+    ]),
+  },
   /**
    * Imports a snapshot file in one transaction. A session whose id is not on this device keeps it;
    * one that is needs `as`: 'copy' (a new id, and `name`) or 'replace' (the stored one, whole).
@@ -74,7 +94,10 @@ export const sessionContract = {
    */
   sessionImport: {
     args: z.object({ bytes: bytesSchema, as: z.enum(['copy', 'replace']).optional(), name: sessionName.optional() }),
-    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), session: sessionViewSchema, warnings: z.array(problemSchema) }), failure]),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), session: sessionViewSchema, warnings: z.array(problemSchema) }),
+      failure,
+    ]),
   },
   /** Checks a stored session is whole (see store/session-check.ts): the problems found, none when it is. */
   sessionCheck: { args: z.object({ sessionId }), result: z.object({ problems: z.array(problemSchema) }) },

@@ -5,7 +5,10 @@ import { z } from 'zod';
  * read-only tab shows it again), or this tab was given write access (the tab that held it
  * closed). Ordered notices are not needed: each says "read again".
  */
-export const sessionEventSchema = z.discriminatedUnion('kind', [z.object({ kind: z.literal('changed') }), z.object({ kind: z.literal('write-access') })]);
+export const sessionEventSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('changed') }),
+  z.object({ kind: z.literal('write-access') }),
+]);
 export type SessionEvent = z.infer<typeof sessionEventSchema>;
 
 /** The session watch's part of the AgentService contract. */

@@ -13,6 +13,9 @@ export const webAccessContract = {
   /** Changes it; each prefix must be an http(s) address. */
   webAccessSet: {
     args: z.object({ webAccess: webAccessSchema }),
-    result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), webAccess: webAccessSchema }), z.object({ ok: z.literal(false), problems: z.array(problemSchema) })]),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), webAccess: webAccessSchema }),
+      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+    ]),
   },
 } as const;

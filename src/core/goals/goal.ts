@@ -17,7 +17,9 @@ export const DEFAULT_STALL_THRESHOLD = 5;
 export const ABANDON_STALL_FACTOR = 3;
 
 /** Why an active goal is abandoned for stalling, if it has stalled that long. */
-export function stalledTooLong(goal: Pick<Goal, 'status' | 'cyclesWorked' | 'lastProgressCycle' | 'stallThreshold'>): string | undefined {
+export function stalledTooLong(
+  goal: Pick<Goal, 'status' | 'cyclesWorked' | 'lastProgressCycle' | 'stallThreshold'>,
+): string | undefined {
   const stagnantFor = goal.cyclesWorked - goal.lastProgressCycle;
   if (goal.status !== 'active' || stagnantFor < ABANDON_STALL_FACTOR * goal.stallThreshold) return undefined;
   return `no progress in ${stagnantFor} of its cycles (${ABANDON_STALL_FACTOR} times its stall threshold of ${goal.stallThreshold}): demoted and re-planned, it still found nothing new`;
@@ -44,23 +46,49 @@ const PATTERN_CRITERIA = /^(?<pattern>.*\?[\p{L}\p{N}_-]+.*?)(?:\s*,\s*at least\
  * lower-cased. Empty criteria fall back to the changes the description asks for ("Remember that
  * Tux is a penguin"), else to the question it asks ("Which birds can swim?"), else to its keywords. `isKnown` spells plurals as the graph does.
  */
-export function parseCriteria(criteria: string, description: string, isKnown?: (label: string) => boolean): Result<Criteria> {
+export function parseCriteria(
+  criteria: string,
+  description: string,
+  isKnown?: (label: string) => boolean,
+): Result<Criteria> {
   const match = PATTERN_CRITERIA.exec(criteria.trim());
   if (match?.groups?.pattern) {
     const parsed = parseQuery(match.groups.pattern);
-    if (!parsed.ok) return { ok: false, error: parsed.error.map((problem): Problem => ({ ...problem, path: `criteria${problem.path ? ` ${problem.path}` : ''}` })) };
+    if (!parsed.ok)
+      return {
+        ok: false,
+        error: parsed.error.map((problem): Problem => ({
+          ...problem,
+          path: `criteria${problem.path ? ` ${problem.path}` : ''}`,
+        })),
+      };
     const minCount = match.groups.count === undefined ? 1 : Number(match.groups.count);
-    if (minCount < 1) return { ok: false, error: [{ path: 'criteria', message: '"at least" needs a count of 1 or more' }] };
-    return { ok: true, value: { kind: 'pattern', patterns: parsed.value, minCount, text: match.groups.pattern.trim() } };
+    if (minCount < 1)
+      return { ok: false, error: [{ path: 'criteria', message: '"at least" needs a count of 1 or more' }] };
+    return {
+      ok: true,
+      value: { kind: 'pattern', patterns: parsed.value, minCount, text: match.groups.pattern.trim() },
+    };
   }
   if (criteria.trim() === '') {
     const changes = requestedChangesOf(description, isKnown);
     if (changes) return { ok: true, value: { kind: 'changes', changes, keywords: keywordsOf(description) } };
     // A question is answered, not matched word for word: "Find all mammals" is met by every mammal, not by the word.
-    if (looksLikeQuestion(description)) return { ok: true, value: { kind: 'question', question: description.trim(), keywords: keywordsOf(description) } };
+    if (looksLikeQuestion(description))
+      return { ok: true, value: { kind: 'question', question: description.trim(), keywords: keywordsOf(description) } };
   }
   const keywords = keywordsOf(criteria.trim() === '' ? description : criteria);
-  if (keywords.length === 0) return { ok: false, error: [{ path: 'criteria', message: 'no words longer than 3 letters to look for; give keywords or a pattern like "?x is-a mammal, at least 5"' }] };
+  if (keywords.length === 0)
+    return {
+      ok: false,
+      error: [
+        {
+          path: 'criteria',
+          message:
+            'no words longer than 3 letters to look for; give keywords or a pattern like "?x is-a mammal, at least 5"',
+        },
+      ],
+    };
   return { ok: true, value: { kind: 'keywords', keywords } };
 }
 
@@ -70,13 +98,25 @@ export function parseCriteria(criteria: string, description: string, isKnown?: (
  * stored by an older version that no longer reads falls back to its description's words.
  */
 export function criteriaOfGoal(goal: Pick<Goal, 'successCriteria' | 'description'>, graph: KnowledgeGraph): Criteria {
-  const parsed = parseCriteria(goal.successCriteria, goal.description, (label) => graph.symbolByLabel(label) !== undefined);
+  const parsed = parseCriteria(
+    goal.successCriteria,
+    goal.description,
+    (label) => graph.symbolByLabel(label) !== undefined,
+  );
   return parsed.ok ? parsed.value : { kind: 'keywords', keywords: keywordsOf(goal.description) };
 }
 
 /** Words longer than 3 letters, lower-cased, without repeats (the seed's keyword rule). */
 export function keywordsOf(text: string): string[] {
-  return [...new Set(text.normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}-]+/u).filter((word) => word.length > 3))];
+  return [
+    ...new Set(
+      text
+        .normalize('NFKC')
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}-]+/u)
+        .filter((word) => word.length > 3),
+    ),
+  ];
 }
 
 /**
@@ -84,12 +124,22 @@ export function keywordsOf(text: string): string[] {
  * and a keyword that names the goal's own subject (a word of its description) proves nothing:
  * every fact about Mars says "Mars".
  */
-export function matchKeywords(goal: Pick<Goal, 'description'>, criteriaKeywords: readonly string[], text: string): { keywords: readonly string[]; matched: string[]; isMet: boolean } {
+export function matchKeywords(
+  goal: Pick<Goal, 'description'>,
+  criteriaKeywords: readonly string[],
+  text: string,
+): { keywords: readonly string[]; matched: string[]; isMet: boolean } {
   const ownNames = new Set(keywordsOf(goal.description));
   const wanted = criteriaKeywords.filter((keyword) => !ownNames.has(keyword));
   const keywords = wanted.length > 0 ? wanted : criteriaKeywords;
   // Singular on both sides: "volcano" is found in "volcanoes".
-  const words = new Set(text.normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}-]+/u).map(singular));
+  const words = new Set(
+    text
+      .normalize('NFKC')
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}-]+/u)
+      .map(singular),
+  );
   const matched = keywords.filter((keyword) => words.has(singular(keyword)));
   return { keywords, matched, isMet: matched.length * 2 >= keywords.length };
 }
@@ -103,20 +153,29 @@ export function factsText(graph: KnowledgeGraph, facts: readonly (readonly [numb
  * The symbols a goal is about: the constants of its criteria pattern, and every entity named by
  * a word of its description or criteria (a plural "mammals" also tries "mammal").
  */
-export function goalSymbols(graph: KnowledgeGraph, goal: Pick<Goal, 'description' | 'successCriteria'>, criteria: Criteria): number[] {
+export function goalSymbols(
+  graph: KnowledgeGraph,
+  goal: Pick<Goal, 'description' | 'successCriteria'>,
+  criteria: Criteria,
+): number[] {
   const found = new Set<number>();
   // A question's symbols are those its reading placed (questionSymbols, in ../questions/): its words alone would make "as" the code AS.
   if (criteria.kind === 'question') return [];
   if (criteria.kind === 'pattern') {
     for (const pattern of criteria.patterns)
-      for (const term of pattern) if (term.type === 'label') for (const symbol of graph.symbolsNamed(term.value)) if (symbol.kind === 'entity') found.add(symbol.id);
+      for (const term of pattern)
+        if (term.type === 'label')
+          for (const symbol of graph.symbolsNamed(term.value)) if (symbol.kind === 'entity') found.add(symbol.id);
   }
-  const words = `${goal.description} ${criteria.kind === 'keywords' ? goal.successCriteria : ''}`.normalize('NFKC').split(/[^\p{L}\p{N}_-]+/u);
+  const words = `${goal.description} ${criteria.kind === 'keywords' ? goal.successCriteria : ''}`
+    .normalize('NFKC')
+    .split(/[^\p{L}\p{N}_-]+/u);
   for (const word of words) {
     // Two letters can be a name (Io, C5); one letter is too vague.
     if (word.length < 2) continue;
     const candidates = [word, ...(word.toLowerCase().endsWith('s') ? [word.slice(0, -1)] : [])];
-    for (const candidate of candidates) for (const symbol of graph.symbolsNamed(candidate)) if (symbol.kind === 'entity') found.add(symbol.id);
+    for (const candidate of candidates)
+      for (const symbol of graph.symbolsNamed(candidate)) if (symbol.kind === 'entity') found.add(symbol.id);
   }
   return [...found];
 }

@@ -12,7 +12,10 @@ import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
 
 async function agentOnStarterGraph() {
-  const { db, service } = testService({ db: new AnimaDatabase('anima', freshIndexedDb()), loadStarterGraph: async () => STARTER });
+  const { db, service } = testService({
+    db: new AnimaDatabase('anima', freshIndexedDb()),
+    loadStarterGraph: async () => STARTER,
+  });
   const { session } = await service.open({});
   const run = async (maxCycles: number) => {
     const cycles: CycleRecord[] = [];
@@ -25,24 +28,45 @@ async function agentOnStarterGraph() {
 describe('scratch notes', () => {
   it('a goal that asks for notes gets them written, and completes only once they hold every finding', async () => {
     const { db, service, sessionId, run } = await agentOnStarterGraph();
-    await service.goalAdd({ sessionId, description: 'Find mammals and keep notes', criteria: '?x is-a mammal, at least 5' });
+    await service.goalAdd({
+      sessionId,
+      description: 'Find mammals and keep notes',
+      criteria: '?x is-a mammal, at least 5',
+    });
     const cycles = await run(20);
     const writes = cycles.filter((record) => record.tool === 'file_io');
     expect(writes.length).toBeGreaterThan(0);
     expect(writes.every((record) => (record.input as { note?: string }).note === 'goal-1-notes.md')).toBe(true);
     const last = cycles.at(-1)!;
     // The criteria were met before the last note: the goal waited for it.
-    expect(cycles.some((record) => record.statusChange === 'its criteria are met; it completes once its notes hold every finding')).toBe(true);
+    expect(
+      cycles.some(
+        (record) => record.statusChange === 'its criteria are met; it completes once its notes hold every finding',
+      ),
+    ).toBe(true);
     expect(last).toMatchObject({ tool: 'file_io', outcome: 'completed' });
 
     const [goal] = (await service.goalList({ sessionId })).goals;
     const { notes } = await service.noteList({ sessionId });
     expect(notes).toHaveLength(1);
     const [note] = notes;
-    expect(note).toMatchObject({ goalId: 1, name: 'goal-1-notes.md', mediaType: 'text/markdown', findingsNoted: goal!.findings.length, cycle: last.cycle });
+    expect(note).toMatchObject({
+      goalId: 1,
+      name: 'goal-1-notes.md',
+      mediaType: 'text/markdown',
+      findingsNoted: goal!.findings.length,
+      cycle: last.cycle,
+    });
     const lines = note!.text.split('\n');
-    expect(lines.slice(0, 3)).toEqual(['# Notes: Find mammals and keep notes', '', `Goal 1, written at cycle ${last.cycle}: ${goal!.findings.length} findings.`]);
-    for (const finding of goal!.findings) expect(lines).toContain(`- ${finding.subject.label} ${finding.predicate.label} ${finding.object.label} (confidence ${finding.confidence.toFixed(2)})`);
+    expect(lines.slice(0, 3)).toEqual([
+      '# Notes: Find mammals and keep notes',
+      '',
+      `Goal 1, written at cycle ${last.cycle}: ${goal!.findings.length} findings.`,
+    ]);
+    for (const finding of goal!.findings)
+      expect(lines).toContain(
+        `- ${finding.subject.label} ${finding.predicate.label} ${finding.object.label} (confidence ${finding.confidence.toFixed(2)})`,
+      );
     expect(lines).toContain('- Dog is-a Mammal (confidence 0.90)');
     expect(cycles.map((record) => [record.tool, record.outcome])).toEqual([
       ['infer_rules', 'advanced'],
@@ -62,10 +86,30 @@ describe('scratch notes', () => {
   it('a veto on writing files stops the note, not reading, and the goal completes without waiting for it', async () => {
     const { db, service, sessionId, run } = await agentOnStarterGraph();
     const psyche = defaultPsyche();
-    psyche.shadow.vetoPatterns = [{ name: 'no_writing', triggers: [], capabilityTriggers: ['writeFiles'], severity: 1, explanation: 'nothing is written', requireApproval: false }];
-    await db.transaction('rw', db.psyches, () => addPsycheVersion(db, { sessionId, psyche, cycle: 0, reason: 'test', now: 1 }));
-    expect(shadowViewOf(TOOLS.find((tool) => tool.name === 'file_io')!, { documentId: 1, words: ['mammal'] }).capabilities).toEqual(['readFiles']);
-    await service.goalAdd({ sessionId, description: 'Find mammals and keep notes', criteria: '?x is-a mammal, at least 5' });
+    psyche.shadow.vetoPatterns = [
+      {
+        name: 'no_writing',
+        triggers: [],
+        capabilityTriggers: ['writeFiles'],
+        severity: 1,
+        explanation: 'nothing is written',
+        requireApproval: false,
+      },
+    ];
+    await db.transaction('rw', db.psyches, () =>
+      addPsycheVersion(db, { sessionId, psyche, cycle: 0, reason: 'test', now: 1 }),
+    );
+    expect(
+      shadowViewOf(
+        TOOLS.find((tool) => tool.name === 'file_io')!,
+        { documentId: 1, words: ['mammal'] },
+      ).capabilities,
+    ).toEqual(['readFiles']);
+    await service.goalAdd({
+      sessionId,
+      description: 'Find mammals and keep notes',
+      criteria: '?x is-a mammal, at least 5',
+    });
     const cycles = await run(5);
     expect(cycles.map((record) => [record.tool, record.outcome])).toEqual([
       ['infer_rules', 'advanced'],
@@ -81,7 +125,10 @@ describe('scratch notes', () => {
     const { service, sessionId, run } = await agentOnStarterGraph();
     await service.goalAdd({ sessionId, description: 'Find mammals', criteria: '?x is-a mammal, at least 5' });
     const cycles = await run(20);
-    expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'file_io')).toEqual({ tool: 'file_io', skippedBecause: 'no document has been imported, and the goal asks for no notes' });
+    expect(cycles[0]!.candidates.find((candidate) => candidate.tool === 'file_io')).toEqual({
+      tool: 'file_io',
+      skippedBecause: 'no document has been imported, and the goal asks for no notes',
+    });
     expect((await service.noteList({ sessionId })).notes).toEqual([]);
   });
 });

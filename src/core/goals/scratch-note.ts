@@ -31,13 +31,41 @@ export function scratchNoteText(graph: KnowledgeGraph, goal: Goal, cycle: number
 }
 
 /** Writes a goal's note in place of its last one (inside the caller's transaction). */
-export async function storeScratchNote(db: AnimaDatabase, note: { sessionId: string; goalId: number; name: string; text: string; findingsNoted: number; cycle: number; now: number }): Promise<void> {
+export async function storeScratchNote(
+  db: AnimaDatabase,
+  note: {
+    sessionId: string;
+    goalId: number;
+    name: string;
+    text: string;
+    findingsNoted: number;
+    cycle: number;
+    now: number;
+  },
+): Promise<void> {
   const { sessionId, goalId, name, text, findingsNoted, cycle, now } = note;
-  const existing = await db.artifacts.where('sessionId').equals(sessionId).filter((artifact) => artifact.name === name).first();
-  await db.artifacts.put({ ...(existing?.id !== undefined ? { id: existing.id } : {}), sessionId, goalId, name, mediaType: 'text/markdown', text, findingsNoted, cycle, createdAt: existing?.createdAt ?? now, updatedAt: now });
+  const existing = await db.artifacts
+    .where('sessionId')
+    .equals(sessionId)
+    .filter((artifact) => artifact.name === name)
+    .first();
+  await db.artifacts.put({
+    ...(existing?.id !== undefined ? { id: existing.id } : {}),
+    sessionId,
+    goalId,
+    name,
+    mediaType: 'text/markdown',
+    text,
+    findingsNoted,
+    cycle,
+    createdAt: existing?.createdAt ?? now,
+    updatedAt: now,
+  });
 }
 
 /** A session's notes, newest first. */
 export async function scratchNotesOf(db: AnimaDatabase, sessionId: string): Promise<ScratchNote[]> {
-  return (await db.artifacts.where('sessionId').equals(sessionId).toArray()).sort((a, b) => b.updatedAt - a.updatedAt || (b.id ?? 0) - (a.id ?? 0));
+  return (await db.artifacts.where('sessionId').equals(sessionId).toArray()).sort(
+    (a, b) => b.updatedAt - a.updatedAt || (b.id ?? 0) - (a.id ?? 0),
+  );
 }

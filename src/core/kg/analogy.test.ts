@@ -14,7 +14,13 @@ const literal = (value: string): Term => ({ type: 'literal', value });
 function graphWith(facts: readonly Fact[]): KnowledgeGraph {
   const graph = new KnowledgeGraph();
   const batch = graph.batch({ now: 1 });
-  for (const [subject, predicate, object] of facts) batch.assert(batch.resolve(term(subject), 'subject'), batch.resolve(term(predicate), 'predicate'), batch.resolve(term(object), 'object'), 1);
+  for (const [subject, predicate, object] of facts)
+    batch.assert(
+      batch.resolve(term(subject), 'subject'),
+      batch.resolve(term(predicate), 'predicate'),
+      batch.resolve(term(object), 'object'),
+      1,
+    );
   graph.apply(batch.delta);
   return graph;
 }
@@ -71,7 +77,13 @@ describe('proposeByAnalogy', () => {
   });
 
   it('never copies a code: a predicate named as one, or one whose values read as identifiers', () => {
-    const graph = graphWith([...CANIDS, ['Wolf', 'alpha-code', 'CAN'], ['Fox', 'taxon-id', literal('9627')], ['Wolf', 'ref', literal('Q18498')], ['Fox', 'ref', literal('Q8332')]]);
+    const graph = graphWith([
+      ...CANIDS,
+      ['Wolf', 'alpha-code', 'CAN'],
+      ['Fox', 'taxon-id', literal('9627')],
+      ['Wolf', 'ref', literal('Q18498')],
+      ['Fox', 'ref', literal('Q8332')],
+    ]);
     expect(proposalsFor(graph, 'Dog')).toEqual(['eats Meat (2)', 'lives-in Burrow (1)']);
   });
 
@@ -81,21 +93,39 @@ describe('proposeByAnalogy', () => {
       [country, 'in', 'Europe'],
       [country, 'uses', 'Euro'],
     ]);
-    const capitals: Fact[] = [['France', 'capital', 'Paris'], ['Germany', 'capital', 'Berlin'], ['Italy', 'capital', 'Rome'], ['France', 'member-of', 'NATO'], ['Germany', 'member-of', 'NATO']];
+    const capitals: Fact[] = [
+      ['France', 'capital', 'Paris'],
+      ['Germany', 'capital', 'Berlin'],
+      ['Italy', 'capital', 'Rome'],
+      ['France', 'member-of', 'NATO'],
+      ['Germany', 'member-of', 'NATO'],
+    ];
     const graph = graphWith([...countries, ...capitals]);
     expect(uncopyableBecause(graph, graph.symbolByLabel('capital')!.id)).toBe('functional');
     expect(proposalsFor(graph, 'Spain')).toEqual(['member-of NATO (2)']);
   });
 
   it('calls a predicate functional only once 3 subjects have it, and not when one has two objects', () => {
-    const two = graphOf([['France', 'capital', 'Paris'], ['Germany', 'capital', 'Berlin']]);
+    const two = graphOf([
+      ['France', 'capital', 'Paris'],
+      ['Germany', 'capital', 'Berlin'],
+    ]);
     expect(uncopyableBecause(two, two.symbolByLabel('capital')!.id)).toBeUndefined();
-    const graph = graphOf([['France', 'capital', 'Paris'], ['Germany', 'capital', 'Berlin'], ['Italy', 'capital', 'Rome']]);
+    const graph = graphOf([
+      ['France', 'capital', 'Paris'],
+      ['Germany', 'capital', 'Berlin'],
+      ['Italy', 'capital', 'Rome'],
+    ]);
     const capital = graph.symbolByLabel('capital')!.id;
     expect(uncopyableBecause(graph, capital)).toBe('functional');
     // A second capital for one country: the judgement, cached, is renewed once the graph changes.
     const batch = graph.batch({ now: 2 });
-    batch.assert(graph.symbolByLabel('Germany')!.id, capital, batch.resolve({ type: 'label', value: 'Bonn' }, 'object'), 1);
+    batch.assert(
+      graph.symbolByLabel('Germany')!.id,
+      capital,
+      batch.resolve({ type: 'label', value: 'Bonn' }, 'object'),
+      1,
+    );
     graph.apply(batch.delta);
     expect(uncopyableBecause(graph, capital)).toBeUndefined();
   });
@@ -105,14 +135,20 @@ describe('proposeByAnalogy', () => {
       ['Rex', 'is-a', 'Dog'],
       ['Fido', 'is-a', 'Dog'],
       ['Tom', 'is-a', 'Cat'],
-      ...(['Rex', 'Fido', 'Lassie'].flatMap((dog): Fact[] => [[dog, 'eats', 'Kibble'], [dog, 'barks-at', 'Postman']])),
+      ...['Rex', 'Fido', 'Lassie'].flatMap((dog): Fact[] => [
+        [dog, 'eats', 'Kibble'],
+        [dog, 'barks-at', 'Postman'],
+      ]),
     ]);
     expect(uncopyableBecause(graph, graph.symbolByLabel('is-a')!.id)).toBeUndefined();
     expect(proposalsFor(graph, 'Lassie')).toEqual(['is-a Dog (2)']);
   });
 
   it('never proposes what the graph states disjoint, nor the inverse of a stated fact', () => {
-    const sea: Fact[] = ['Whale', 'Shark', 'Tuna'].flatMap((animal): Fact[] => [[animal, 'lives-in', 'Sea'], [animal, 'has-part', 'Fin']]);
+    const sea: Fact[] = ['Whale', 'Shark', 'Tuna'].flatMap((animal): Fact[] => [
+      [animal, 'lives-in', 'Sea'],
+      [animal, 'has-part', 'Fin'],
+    ]);
     const facts: Fact[] = [...sea, ['Shark', 'is-a', 'Fish'], ['Tuna', 'is-a', 'Fish'], ['Whale', 'is-a', 'Mammal']];
     expect(proposalsFor(graphWith(facts), 'Whale')).toEqual(['is-a Fish (2)']);
     const graph = graphWith([...facts, ['Mammal', 'disjoint-with', 'Fish']]);

@@ -96,7 +96,8 @@ class PredicateJudge {
     if (isNameRelation(symbol)) return 'name';
     const words = relationWords(symbol);
     if (looksLikeCode(words) || this.#valuesAreIdentifiers(predicate)) return 'code';
-    const isTaxonomic = TAXONOMIC_NAMES.has(words.join('')) || GraphVocabulary.of(graph).relationNamed('is-a').ids.includes(predicate);
+    const isTaxonomic =
+      TAXONOMIC_NAMES.has(words.join('')) || GraphVocabulary.of(graph).relationNamed('is-a').ids.includes(predicate);
     if (!isTaxonomic && this.#isFunctional(predicate)) return 'functional';
     return undefined;
   }
@@ -171,14 +172,27 @@ function disjointPredicates(graph: KnowledgeGraph): number[] {
  * (`object predicate subject`), or the subject already has that predicate to a class the graph
  * states disjoint with the object.
  */
-export function contradicted(graph: KnowledgeGraph, subject: number, predicate: number, object: number, disjoint = disjointPredicates(graph)): boolean {
-  if (graph.positionOf(subject, predicate, object) !== -1 || graph.positionOf(object, predicate, subject) !== -1) return true;
+export function contradicted(
+  graph: KnowledgeGraph,
+  subject: number,
+  predicate: number,
+  object: number,
+  disjoint = disjointPredicates(graph),
+): boolean {
+  if (graph.positionOf(subject, predicate, object) !== -1 || graph.positionOf(object, predicate, subject) !== -1)
+    return true;
   if (disjoint.length === 0) return false;
   const { predicates, objects } = graph.columns;
   for (const position of graph.positionsFrom(subject)) {
     if (predicates[position] !== predicate) continue;
     const other = objects[position]!;
-    if (disjoint.some((relation) => graph.positionOf(other, relation, object) !== -1 || graph.positionOf(object, relation, other) !== -1)) return true;
+    if (
+      disjoint.some(
+        (relation) =>
+          graph.positionOf(other, relation, object) !== -1 || graph.positionOf(object, relation, other) !== -1,
+      )
+    )
+      return true;
   }
   return false;
 }
@@ -188,10 +202,19 @@ export function contradicted(graph: KnowledgeGraph, subject: number, predicate: 
  * "marsh wren" and "cactus wren"), each at the higher of its two similarities. Names find kin
  * that the graph has not yet connected; they are a reason to compare facts, never facts to copy.
  */
-function similarSymbols(graph: KnowledgeGraph, similarity: SimilarityIndex, subject: number, k: number, minSimilarity: number): SimilarityHit[] {
+function similarSymbols(
+  graph: KnowledgeGraph,
+  similarity: SimilarityIndex,
+  subject: number,
+  k: number,
+  minSimilarity: number,
+): SimilarityHit[] {
   const best = new Map<number, number>();
-  const byName = similarity.nearestToText(graph.symbol(subject)?.label ?? '', k + 1, { minSimilarity }).filter((hit) => hit.symbolId !== subject);
-  for (const hit of [...similarity.nearest(subject, { k, minSimilarity }), ...byName]) best.set(hit.symbolId, Math.max(best.get(hit.symbolId) ?? 0, hit.similarity));
+  const byName = similarity
+    .nearestToText(graph.symbol(subject)?.label ?? '', k + 1, { minSimilarity })
+    .filter((hit) => hit.symbolId !== subject);
+  for (const hit of [...similarity.nearest(subject, { k, minSimilarity }), ...byName])
+    best.set(hit.symbolId, Math.max(best.get(hit.symbolId) ?? 0, hit.similarity));
   return [...best]
     .map(([symbolId, value]) => ({ symbolId, similarity: value }))
     .sort((a, b) => b.similarity - a.similarity || a.symbolId - b.symbolId)
@@ -205,11 +228,25 @@ function similarSymbols(graph: KnowledgeGraph, similarity: SimilarityIndex, subj
  * contradicts, scored by how many similar symbols share it, weighted by their similarity.
  * Best first: by share, then support, then older facts first.
  */
-export function proposeByAnalogy(graph: KnowledgeGraph, similarity: SimilarityIndex, subject: number, options: AnalogyOptions = {}): { neighbours: SimilarityHit[]; proposals: AnalogyProposal[] } {
-  const neighbours = similarSymbols(graph, similarity, subject, options.neighbours ?? DEFAULT_NEIGHBOURS, options.minSimilarity ?? DEFAULT_MIN_SIMILARITY);
+export function proposeByAnalogy(
+  graph: KnowledgeGraph,
+  similarity: SimilarityIndex,
+  subject: number,
+  options: AnalogyOptions = {},
+): { neighbours: SimilarityHit[]; proposals: AnalogyProposal[] } {
+  const neighbours = similarSymbols(
+    graph,
+    similarity,
+    subject,
+    options.neighbours ?? DEFAULT_NEIGHBOURS,
+    options.minSimilarity ?? DEFAULT_MIN_SIMILARITY,
+  );
   if (neighbours.length === 0) return { neighbours, proposals: [] };
   const { predicates, objects } = graph.columns;
-  const candidates = new Map<string, { predicate: number; object: number; weight: number; sharers: number[]; first: number }>();
+  const candidates = new Map<
+    string,
+    { predicate: number; object: number; weight: number; sharers: number[]; first: number }
+  >();
   let order = 0;
   for (const neighbour of neighbours) {
     let read = 0;
@@ -220,7 +257,14 @@ export function proposeByAnalogy(graph: KnowledgeGraph, similarity: SimilarityIn
       if (object === subject || uncopyableBecause(graph, predicate) !== undefined) continue;
       const key = `${predicate} ${object}`;
       const candidate = candidates.get(key);
-      if (candidate === undefined) candidates.set(key, { predicate, object, weight: neighbour.similarity, sharers: [neighbour.symbolId], first: order++ });
+      if (candidate === undefined)
+        candidates.set(key, {
+          predicate,
+          object,
+          weight: neighbour.similarity,
+          sharers: [neighbour.symbolId],
+          first: order++,
+        });
       else if (!candidate.sharers.includes(neighbour.symbolId)) {
         candidate.weight += neighbour.similarity;
         candidate.sharers.push(neighbour.symbolId);

@@ -17,7 +17,11 @@ describe('knowledge graph', () => {
       batch.resolve({ type: 'iri', value: 'http://example.org/zoo/Dog' }, 'subject');
       batch.resolve({ type: 'iri', value: 'http://example.org/terms#is-a' }, 'predicate');
     });
-    expect(graph.symbolByLabel('dog')).toMatchObject({ label: 'Dog', kind: 'entity', iri: 'http://example.org/zoo/Dog' });
+    expect(graph.symbolByLabel('dog')).toMatchObject({
+      label: 'Dog',
+      kind: 'entity',
+      iri: 'http://example.org/zoo/Dog',
+    });
     expect(graph.symbolByLabel('IS-A')).toMatchObject({ label: 'is-a', kind: 'relation' });
   });
 
@@ -32,7 +36,11 @@ describe('knowledge graph', () => {
     expect(graph.symbolByLabel('dog · b.example')?.iri).toBe('http://b.example/dog');
     expect(graph.symbolByLabel('DOG · c.example')?.iri).toBe('http://c.example/DOG');
     // Each is still found by its name.
-    expect(graph.symbolsNamed('dog').map((symbol) => symbol.iri)).toEqual(['http://a.example/Dog', 'http://b.example/dog', 'http://c.example/DOG']);
+    expect(graph.symbolsNamed('dog').map((symbol) => symbol.iri)).toEqual([
+      'http://a.example/Dog',
+      'http://b.example/dog',
+      'http://c.example/DOG',
+    ]);
   });
 
   it('reads its own namespace back as plain labels', () => {
@@ -57,7 +65,9 @@ describe('knowledge graph', () => {
     const graph = new KnowledgeGraph();
     let ids: number[] = [];
     applyBatch(graph, (batch) => {
-      ids = ['Dog', 'is-a', 'Mammal'].map((label, index) => batch.resolve({ type: 'label', value: label }, index === 1 ? 'predicate' : 'subject'));
+      ids = ['Dog', 'is-a', 'Mammal'].map((label, index) =>
+        batch.resolve({ type: 'label', value: label }, index === 1 ? 'predicate' : 'subject'),
+      );
       batch.assert(ids[0]!, ids[1]!, ids[2]!, 0.6);
       batch.assert(ids[0]!, ids[1]!, ids[2]!, 0.4);
     });
@@ -75,7 +85,12 @@ describe('knowledge graph', () => {
     const graph = new KnowledgeGraph();
     const batch = graph.batch({ now: 1 });
     const dog = batch.resolve({ type: 'label', value: 'Dog' }, 'subject');
-    batch.assert(dog, batch.resolve({ type: 'label', value: 'is-a' }, 'predicate'), batch.resolve({ type: 'label', value: 'Mammal' }, 'object'), 1);
+    batch.assert(
+      dog,
+      batch.resolve({ type: 'label', value: 'is-a' }, 'predicate'),
+      batch.resolve({ type: 'label', value: 'Mammal' }, 'object'),
+      1,
+    );
     expect(graph.symbolCount).toBe(0);
     expect(graph.tripleCount).toBe(0);
   });
@@ -85,13 +100,18 @@ describe('knowledge graph', () => {
     applyBatch(graph, (batch) => {
       const isA = batch.resolve({ type: 'label', value: 'is-a' }, 'predicate');
       const mammal = batch.resolve({ type: 'label', value: 'Mammal' }, 'object');
-      for (const animal of ['Dog', 'Cat', 'Whale']) batch.assert(batch.resolve({ type: 'label', value: animal }, 'subject'), isA, mammal, 1);
+      for (const animal of ['Dog', 'Cat', 'Whale'])
+        batch.assert(batch.resolve({ type: 'label', value: animal }, 'subject'), isA, mammal, 1);
     });
     const mammal = graph.symbolByLabel('mammal')!.id;
     const dog = graph.symbolByLabel('dog')!.id;
     expect(graph.match(undefined, undefined, mammal)).toHaveLength(3);
     expect(graph.match(dog)).toHaveLength(1);
-    expect(graph.incoming(mammal).map((triple) => graph.symbol(triple.subject)?.label)).toEqual(['Dog', 'Cat', 'Whale']);
+    expect(graph.incoming(mammal).map((triple) => graph.symbol(triple.subject)?.label)).toEqual([
+      'Dog',
+      'Cat',
+      'Whale',
+    ]);
   });
 });
 
@@ -100,8 +120,18 @@ describe('metadata', () => {
     const graph = new KnowledgeGraph();
     applyBatch(graph, (batch) => {
       const goal = batch.resolve({ type: 'label', value: 'goal-1' }, 'subject');
-      batch.assert(goal, batch.resolve({ type: 'label', value: 'agent:status' }, 'predicate'), batch.resolve({ type: 'label', value: 'Active' }, 'object'), 1);
-      batch.assert(goal, batch.resolve({ type: 'label', value: 'is-a' }, 'predicate'), batch.resolve({ type: 'label', value: 'Goal' }, 'object'), 1);
+      batch.assert(
+        goal,
+        batch.resolve({ type: 'label', value: 'agent:status' }, 'predicate'),
+        batch.resolve({ type: 'label', value: 'Active' }, 'object'),
+        1,
+      );
+      batch.assert(
+        goal,
+        batch.resolve({ type: 'label', value: 'is-a' }, 'predicate'),
+        batch.resolve({ type: 'label', value: 'Goal' }, 'object'),
+        1,
+      );
     });
     expect([...graph.triples()].map((triple) => graph.isMetadata(triple))).toEqual([true, false]);
   });
@@ -130,12 +160,18 @@ describe('labels of imported symbols', () => {
     expect(graph.symbolByLabel('Dog · a.example')?.iri).toBe('http://a.example/Dog');
   });
 
-  it('names a thing by its label in the reader\'s language, and tells two of one name apart by their parents', () => {
+  it("names a thing by its label in the reader's language, and tells two of one name apart by their parents", () => {
     const graph = new KnowledgeGraph();
     const batch = graph.batch({ now: 1, language: 'fr-FR' });
-    const iri = (value: string, role: 'subject' | 'predicate' | 'object' = 'subject') => batch.resolve({ type: 'iri', value }, role);
-    const text = (value: string, language?: string) => batch.resolve({ type: 'literal', value, ...(language ? { language } : {}) }, 'object');
-    const [label, prefLabel, subClassOf] = [iri(RDFS_LABEL, 'predicate'), iri(SKOS_PREF_LABEL, 'predicate'), iri(RDFS_SUBCLASS_OF, 'predicate')];
+    const iri = (value: string, role: 'subject' | 'predicate' | 'object' = 'subject') =>
+      batch.resolve({ type: 'iri', value }, role);
+    const text = (value: string, language?: string) =>
+      batch.resolve({ type: 'literal', value, ...(language ? { language } : {}) }, 'object');
+    const [label, prefLabel, subClassOf] = [
+      iri(RDFS_LABEL, 'predicate'),
+      iri(SKOS_PREF_LABEL, 'predicate'),
+      iri(RDFS_SUBCLASS_OF, 'predicate'),
+    ];
     batch.assert(iri('http://wn.example/02083346-n'), label, text('dog', 'en'), 1);
     batch.assert(iri('http://wn.example/02083346-n'), label, text('chien', 'fr'), 1);
     batch.assert(iri('http://wn.example/02083346-n'), prefLabel, text('chien domestique', 'fr-FR'), 1);
@@ -148,7 +184,9 @@ describe('labels of imported symbols', () => {
     batch.assert(iri('http://wn.example/bass-guitar'), label, text('bass'), 1);
     graph.apply(batch.delta);
     expect(graph.symbolByIri('http://wn.example/02083346-n')?.label).toBe('chien domestique');
-    expect(['bass-fish', 'bass-voice', 'bass-guitar'].map((name) => graph.symbolByIri(`http://wn.example/${name}`)?.label)).toEqual(['bass', 'bass (singing-voice)', 'bass · wn']);
+    expect(
+      ['bass-fish', 'bass-voice', 'bass-guitar'].map((name) => graph.symbolByIri(`http://wn.example/${name}`)?.label),
+    ).toEqual(['bass', 'bass (singing-voice)', 'bass · wn']);
     expect(graph.symbolsNamed('bass')).toHaveLength(3);
   });
 
@@ -192,8 +230,13 @@ describe('labels of imported symbols', () => {
       });
       expect(graph.tripleCount).toBe(held.size);
       for (let symbol = 1; symbol <= 12; symbol++) {
-        const expected = (position: 0 | 1 | 2) => [...held.values()].filter((fact) => fact[position] === symbol).map((fact) => fact.join(' ')).sort();
-        const actual = (found: { subject: number; predicate: number; object: number }[]) => found.map((triple) => `${triple.subject} ${triple.predicate} ${triple.object}`).sort();
+        const expected = (position: 0 | 1 | 2) =>
+          [...held.values()]
+            .filter((fact) => fact[position] === symbol)
+            .map((fact) => fact.join(' '))
+            .sort();
+        const actual = (found: { subject: number; predicate: number; object: number }[]) =>
+          found.map((triple) => `${triple.subject} ${triple.predicate} ${triple.object}`).sort();
         expect(actual(graph.match(symbol))).toEqual(expected(0));
         expect(actual(graph.match(undefined, symbol))).toEqual(expected(1));
         expect(actual(graph.match(undefined, undefined, symbol))).toEqual(expected(2));

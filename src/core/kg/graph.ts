@@ -1,7 +1,23 @@
 import { baseName, distinctName, isParentRelation, languageRank, nameRank, sourceOf } from './names.ts';
-import { type KgSymbol, type SymbolKind, ANIMA_IRI_BASE, isMetadataRelation, labelKey, literalKey, localName, symbolKey } from './symbol.ts';
+import {
+  type KgSymbol,
+  type SymbolKind,
+  ANIMA_IRI_BASE,
+  isMetadataRelation,
+  labelKey,
+  literalKey,
+  localName,
+  symbolKey,
+} from './symbol.ts';
 import { type Triple, tripleKey } from './triple.ts';
-import { allocateColumns, NO_PROVENANCE, resizeColumns, tripleAt, type TripleColumns, TripleKeyIndex } from './triple-columns.ts';
+import {
+  allocateColumns,
+  NO_PROVENANCE,
+  resizeColumns,
+  tripleAt,
+  type TripleColumns,
+  TripleKeyIndex,
+} from './triple-columns.ts';
 import type { Term } from './term.ts';
 
 /**
@@ -64,7 +80,8 @@ export class KnowledgeGraph {
   static fromColumns(symbols: Iterable<KgSymbol>, columns: TripleColumns, count: number): KnowledgeGraph {
     const graph = new KnowledgeGraph(count);
     graph.apply({ symbols: [...symbols], addedTriples: [], updatedTriples: [], removedTriples: [] });
-    graph.#columns = columns.subjects.length >= Math.max(16, count) ? columns : resizeColumns(columns, count, Math.max(16, count));
+    graph.#columns =
+      columns.subjects.length >= Math.max(16, count) ? columns : resizeColumns(columns, count, Math.max(16, count));
     for (let position = 0; position < count; position++) graph.#index(position);
     graph.#count = count;
     graph.#version++;
@@ -126,7 +143,10 @@ export class KnowledgeGraph {
   /** Every literal of this text, whatever its language or datatype ("chat"@fr, "chat"@en, "chat"). */
   literalsValued(text: string): KgSymbol[] {
     const plain = this.#symbolsByKey.get(literalKey(text));
-    return [...(plain ? [plain] : []), ...(this.#taggedLiterals.get(text) ?? []).map((id) => this.#symbolsById.get(id)!)];
+    return [
+      ...(plain ? [plain] : []),
+      ...(this.#taggedLiterals.get(text) ?? []).map((id) => this.#symbolsById.get(id)!),
+    ];
   }
 
   symbols(): IterableIterator<KgSymbol> {
@@ -203,14 +223,19 @@ export class KnowledgeGraph {
     const { subjects, predicates, objects } = this.#columns;
     const result: number[] = [];
     for (const position of narrowest)
-      if ((subject === undefined || subjects[position] === subject) && (predicate === undefined || predicates[position] === predicate) && (object === undefined || objects[position] === object))
+      if (
+        (subject === undefined || subjects[position] === subject) &&
+        (predicate === undefined || predicates[position] === predicate) &&
+        (object === undefined || objects[position] === object)
+      )
         result.push(position);
     return result;
   }
 
   /** An upper bound of how many triples match a pattern, in constant time (to order a query's patterns). */
   estimateMatches(subject?: number, predicate?: number, object?: number): number {
-    if (subject !== undefined && predicate !== undefined && object !== undefined) return this.positionOf(subject, predicate, object) === -1 ? 0 : 1;
+    if (subject !== undefined && predicate !== undefined && object !== undefined)
+      return this.positionOf(subject, predicate, object) === -1 ? 0 : 1;
     return this.#narrowest(subject, predicate, object)?.length ?? this.#count;
   }
 
@@ -244,35 +269,46 @@ export class KnowledgeGraph {
     for (const symbol of delta.symbols) {
       this.#symbolsById.set(symbol.id, symbol);
       this.#symbolsByKey.set(symbolKey(symbol), symbol);
-      if (symbol.kind === 'literal' && (symbol.language !== undefined || symbol.datatype !== undefined)) pushTo(this.#taggedLiterals, symbol.label, symbol.id);
+      if (symbol.kind === 'literal' && (symbol.language !== undefined || symbol.datatype !== undefined))
+        pushTo(this.#taggedLiterals, symbol.label, symbol.id);
       if (symbol.iri !== undefined) {
         this.#symbolsByIri.set(symbol.iri, symbol);
         const byLocalName = labelKey(localName(symbol.iri));
         pushTo(this.#symbolsByLocalName, byLocalName, symbol.id);
         // Found by its name too where a clash qualified it: `bass (fish)` is a bass.
         const byName = labelKey(baseName(symbol.label));
-        if (byName !== byLocalName && byName !== labelKey(symbol.label)) pushTo(this.#symbolsByLocalName, byName, symbol.id);
+        if (byName !== byLocalName && byName !== labelKey(symbol.label))
+          pushTo(this.#symbolsByLocalName, byName, symbol.id);
       }
       if (symbol.id >= this.#nextSymbolId) this.#nextSymbolId = symbol.id + 1;
     }
     const needed = this.#count + delta.addedTriples.length;
-    if (needed > this.#columns.subjects.length) this.#columns = resizeColumns(this.#columns, this.#count, Math.max(needed, this.#columns.subjects.length * 2));
+    if (needed > this.#columns.subjects.length)
+      this.#columns = resizeColumns(this.#columns, this.#count, Math.max(needed, this.#columns.subjects.length * 2));
     for (const triple of delta.addedTriples) {
       if (this.positionOf(triple.subject, triple.predicate, triple.object) !== -1)
-        throw new Error(`the graph already holds ${triple.subject} ${triple.predicate} ${triple.object}: a delta must add only new triples`);
+        throw new Error(
+          `the graph already holds ${triple.subject} ${triple.predicate} ${triple.object}: a delta must add only new triples`,
+        );
       const position = this.#count++;
       this.#write(position, triple);
       this.#index(position);
     }
     for (const triple of delta.updatedTriples) {
       const position = this.positionOf(triple.subject, triple.predicate, triple.object);
-      if (position === -1) throw new Error(`update of a triple the graph does not hold: ${triple.subject} ${triple.predicate} ${triple.object}`);
+      if (position === -1)
+        throw new Error(
+          `update of a triple the graph does not hold: ${triple.subject} ${triple.predicate} ${triple.object}`,
+        );
       this.#columns.confidences[position] = triple.confidence;
       this.#columns.provenanceIds[position] = triple.provenanceId ?? NO_PROVENANCE;
     }
     for (const triple of delta.removedTriples) {
       const position = this.positionOf(triple.subject, triple.predicate, triple.object);
-      if (position === -1) throw new Error(`removal of a triple the graph does not hold: ${triple.subject} ${triple.predicate} ${triple.object}`);
+      if (position === -1)
+        throw new Error(
+          `removal of a triple the graph does not hold: ${triple.subject} ${triple.predicate} ${triple.object}`,
+        );
       this.#remove(position);
     }
   }
@@ -394,7 +430,8 @@ export class GraphBatch {
   resolve(term: Term, role: TermRole): number {
     switch (term.type) {
       case 'iri': {
-        if (term.value.startsWith(ANIMA_IRI_BASE) && term.value.length > ANIMA_IRI_BASE.length) return this.resolve({ type: 'label', value: localName(term.value) }, role);
+        if (term.value.startsWith(ANIMA_IRI_BASE) && term.value.length > ANIMA_IRI_BASE.length)
+          return this.resolve({ type: 'label', value: localName(term.value) }, role);
         const known = this.#graph.symbolByIri(term.value) ?? this.#newByIri.get(term.value);
         if (known) return known.id;
         const symbol = this.#create({ label: term.value, kind: kindFor(role), iri: term.value });
@@ -420,7 +457,12 @@ export class GraphBatch {
         const key = literalKey(term.value, term.datatype, term.language);
         const known = this.#graph.symbolByKey(key) ?? this.#newByKey.get(key);
         if (known) return known.id;
-        return this.#createNamed({ label: term.value, kind: 'literal', datatype: term.datatype, language: term.language }).id;
+        return this.#createNamed({
+          label: term.value,
+          kind: 'literal',
+          datatype: term.datatype,
+          language: term.language,
+        }).id;
       }
     }
   }
@@ -467,7 +509,12 @@ export class GraphBatch {
       const label = labels.get(symbol.id);
       return label === undefined ? symbol : { ...symbol, label };
     });
-    return { symbols, addedTriples: [...this.#added.values()], updatedTriples: [...this.#updated.values()], removedTriples: [...this.#removed.values()] };
+    return {
+      symbols,
+      addedTriples: [...this.#added.values()],
+      updatedTriples: [...this.#updated.values()],
+      removedTriples: [...this.#removed.values()],
+    };
   }
 
   /**
@@ -488,7 +535,13 @@ export class GraphBatch {
       let role = roles.get(predicate);
       if (!role) {
         const symbol = symbolOf(predicate);
-        roles.set(predicate, (role = { nameRank: symbol ? nameRank(symbol) : undefined, isParent: symbol !== undefined && isParentRelation(symbol) }));
+        roles.set(
+          predicate,
+          (role = {
+            nameRank: symbol ? nameRank(symbol) : undefined,
+            isParent: symbol !== undefined && isParentRelation(symbol),
+          }),
+        );
       }
       return role;
     };
@@ -500,17 +553,30 @@ export class GraphBatch {
       if (role.nameRank !== undefined) {
         const value = symbolOf(triple.object);
         if (value?.kind !== 'literal' || value.label.trim() === '') continue;
-        const candidate = { text: value.label.trim(), languageRank: languageRank(value.language, this.#language), nameRank: role.nameRank };
+        const candidate = {
+          text: value.label.trim(),
+          languageRank: languageRank(value.language, this.#language),
+          nameRank: role.nameRank,
+        };
         const best = names.get(triple.subject);
-        if (!best || candidate.languageRank < best.languageRank || (candidate.languageRank === best.languageRank && candidate.nameRank < best.nameRank)) names.set(triple.subject, candidate);
-      } else if (role.isParent && !parents.has(triple.subject) && triple.object !== triple.subject) parents.set(triple.subject, triple.object);
+        if (
+          !best ||
+          candidate.languageRank < best.languageRank ||
+          (candidate.languageRank === best.languageRank && candidate.nameRank < best.nameRank)
+        )
+          names.set(triple.subject, candidate);
+      } else if (role.isParent && !parents.has(triple.subject) && triple.object !== triple.subject)
+        parents.set(triple.subject, triple.object);
     }
     const nameOf = (id: number): string => {
       const wanted = this.#wantedLabels.get(id);
       return wanted === undefined ? baseName(symbolOf(id)?.label ?? '') : (names.get(id)?.text ?? wanted);
     };
     const assigned = new Set<string>();
-    const taken = (label: string) => this.#graph.symbolByKey(labelKey(label)) !== undefined || this.#newByKey.has(labelKey(label)) || assigned.has(labelKey(label));
+    const taken = (label: string) =>
+      this.#graph.symbolByKey(labelKey(label)) !== undefined ||
+      this.#newByKey.has(labelKey(label)) ||
+      assigned.has(labelKey(label));
     for (const symbol of this.#newSymbols.values()) {
       if (!this.#wantedLabels.has(symbol.id)) continue;
       const name = nameOf(symbol.id);
@@ -519,7 +585,11 @@ export class GraphBatch {
       const parent = parents.get(symbol.id);
       const parentName = parent !== undefined ? nameOf(parent) : undefined;
       const source = symbol.iri !== undefined ? sourceOf(symbol.iri, this.#prefixes) : undefined;
-      const context = { ...(parentName !== undefined ? { parentName } : {}), ...(source !== undefined ? { source } : {}), ...(symbol.iri !== undefined ? { iri: symbol.iri } : {}) };
+      const context = {
+        ...(parentName !== undefined ? { parentName } : {}),
+        ...(source !== undefined ? { source } : {}),
+        ...(symbol.iri !== undefined ? { iri: symbol.iri } : {}),
+      };
       // A blank node has no IRI to fall back on: its name in this batch's file, told apart by when it came.
       const label = distinctName(name, context, taken) ?? `${name} · ${new Date(this.#now).toISOString()} ${symbol.id}`;
       assigned.add(labelKey(label));
@@ -561,13 +631,19 @@ export function layoutAfter(graph: KnowledgeGraph, delta: GraphDelta): { writes:
   }
   for (const triple of delta.updatedTriples) {
     const position = graph.positionOf(triple.subject, triple.predicate, triple.object);
-    if (position === -1) throw new Error(`update of a triple the graph does not hold: ${triple.subject} ${triple.predicate} ${triple.object}`);
+    if (position === -1)
+      throw new Error(
+        `update of a triple the graph does not hold: ${triple.subject} ${triple.predicate} ${triple.object}`,
+      );
     writes.set(position, triple);
   }
   for (const triple of delta.removedTriples) {
     const key = tripleKey(triple.subject, triple.predicate, triple.object);
     const position = moved.get(key) ?? graph.positionOf(triple.subject, triple.predicate, triple.object);
-    if (position === -1) throw new Error(`removal of a triple the graph does not hold: ${triple.subject} ${triple.predicate} ${triple.object}`);
+    if (position === -1)
+      throw new Error(
+        `removal of a triple the graph does not hold: ${triple.subject} ${triple.predicate} ${triple.object}`,
+      );
     const last = count - 1;
     if (position !== last) {
       const lastTriple = writes.get(last) ?? graph.tripleAt(last);

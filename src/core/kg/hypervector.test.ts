@@ -53,7 +53,9 @@ describe('random hypervectors', () => {
 
   it('has about as many +1 as -1 dimensions', () => {
     const vector = randomHypervector(7);
-    const ones = DEFAULT_DIMENSIONS - hammingDistance(vector, { dimensions: DEFAULT_DIMENSIONS, words: new Uint32Array(vector.words.length) });
+    const ones =
+      DEFAULT_DIMENSIONS -
+      hammingDistance(vector, { dimensions: DEFAULT_DIMENSIONS, words: new Uint32Array(vector.words.length) });
     expect(ones / DEFAULT_DIMENSIONS).toBeGreaterThan(0.48);
     expect(ones / DEFAULT_DIMENSIONS).toBeLessThan(0.52);
   });
@@ -145,22 +147,29 @@ describe('bundle', () => {
   it('gives the per-dimension weighted majority, settling even votes by the parity of the dimension before', () => {
     for (const dimensions of [33, 64, 100]) {
       // Every dimension of (V, not V) ties and the parity is all ones, so their bundle shows the fixed vector, inverted.
-      const fixed = complementOf(bundle([randomHypervector(9, dimensions), complementOf(randomHypervector(9, dimensions))]));
+      const fixed = complementOf(
+        bundle([randomHypervector(9, dimensions), complementOf(randomHypervector(9, dimensions))]),
+      );
       for (let trial = 0; trial < 60; trial++) {
         const count = 1 + (trial % 7);
         const vectors = Array.from({ length: count }, (_, index) => randomHypervector(trial * 100 + index, dimensions));
         // Every third trial votes with equal weights (the closed forms for two and three vectors, and common divisors).
-        const weights = vectors.map((_, index) => (trial % 3 === 0 ? 1 + (trial % 2) : ((trial * 7 + index * 3) % 6) + (index === 0 ? 1 : 0)));
+        const weights = vectors.map((_, index) =>
+          trial % 3 === 0 ? 1 + (trial % 2) : ((trial * 7 + index * 3) % 6) + (index === 0 ? 1 : 0),
+        );
         const bundled = bundle(vectors, weights);
         const total = weights.reduce((sum, weight) => sum + weight, 0);
         for (let dimension = 0; dimension < dimensions; dimension++) {
           const votes = vectors.reduce((sum, vector, index) => sum + bitOf(vector, dimension) * weights[index]!, 0);
           const before = (dimension + dimensions - 1) % dimensions;
-          const parity = vectors.reduce((sum, vector, index) => sum ^ (weights[index]! > 0 ? bitOf(vector, before) : 0), 0);
+          const parity = vectors.reduce(
+            (sum, vector, index) => sum ^ (weights[index]! > 0 ? bitOf(vector, before) : 0),
+            0,
+          );
           const expected = 2 * votes > total ? 1 : 2 * votes < total ? 0 : parity ^ bitOf(fixed, dimension);
           expect(bitOf(bundled, dimension), `trial ${trial}, dimension ${dimension}`).toBe(expected);
         }
-        if (dimensions % 32 !== 0) expect(bundled.words[bundled.words.length - 1]! >>> dimensions % 32).toBe(0);
+        if (dimensions % 32 !== 0) expect(bundled.words[bundled.words.length - 1]! >>> (dimensions % 32)).toBe(0);
       }
     }
   });
@@ -177,7 +186,15 @@ describe('bundle', () => {
 
 describe('text', () => {
   it('reads words case-insensitively, normalised, split on anything but letters and digits', () => {
-    expect(textWords('The RED-planet, 4th from the Sun!')).toEqual(['the', 'red', 'planet', '4th', 'from', 'the', 'sun']);
+    expect(textWords('The RED-planet, 4th from the Sun!')).toEqual([
+      'the',
+      'red',
+      'planet',
+      '4th',
+      'from',
+      'the',
+      'sun',
+    ]);
     expect(textWords('ﬁre Ｆｕｒ')).toEqual(['fire', 'fur']);
     expect(textWords('Ünïcödé naïve')).toEqual(['ünïcödé', 'naïve']);
     expect(textWords(' -- ')).toEqual([]);

@@ -67,7 +67,8 @@ export function bundle(vectors: readonly Hypervector[], weights?: readonly numbe
   for (let index = 0; index < vectors.length; index++) {
     assertSameDimensions(first, vectors[index]!);
     const weight = weights === undefined ? 1 : weights[index]!;
-    if (!Number.isInteger(weight) || weight < 0) throw new RangeError(`bundle weights must be non-negative integers, got ${weight} at ${index}`);
+    if (!Number.isInteger(weight) || weight < 0)
+      throw new RangeError(`bundle weights must be non-negative integers, got ${weight} at ${index}`);
     total += weight;
   }
   if (total === 0) throw new RangeError('bundle needs a positive total weight');
@@ -294,7 +295,8 @@ function popCount(value: number): number {
 }
 
 function wordCount(dimensions: number): number {
-  if (!Number.isInteger(dimensions) || dimensions < 1) throw new RangeError(`hypervector dimensions must be a positive integer, got ${dimensions}`);
+  if (!Number.isInteger(dimensions) || dimensions < 1)
+    throw new RangeError(`hypervector dimensions must be a positive integer, got ${dimensions}`);
   return Math.ceil(dimensions / 32);
 }
 
@@ -305,7 +307,8 @@ function lastWordMask(dimensions: number): number {
 }
 
 function assertSameDimensions(a: Hypervector, b: Hypervector): void {
-  if (a.dimensions !== b.dimensions) throw new RangeError(`hypervectors of different dimensions: ${a.dimensions} and ${b.dimensions}`);
+  if (a.dimensions !== b.dimensions)
+    throw new RangeError(`hypervectors of different dimensions: ${a.dimensions} and ${b.dimensions}`);
 }
 
 function greatestCommonDivisor(a: number, b: number): number {

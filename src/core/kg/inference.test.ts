@@ -3,12 +3,14 @@ import { graphOf } from '#core/testing/graph-of.ts';
 import { KnowledgeGraph } from './graph.ts';
 import { focusRegion, inferRules, type InferenceResult } from './inference.ts';
 
-
 /** Derivations as readable lines, sorted: "Dog is-a Mammal 0.950 (is-a-transitive)". */
 function lines(graph: KnowledgeGraph, result: InferenceResult): string[] {
   const label = (id: number) => graph.symbol(id)?.label ?? `?${id}`;
   return result.derivations
-    .map((derivation) => `${label(derivation.subject)} ${label(derivation.predicate)} ${label(derivation.object)} ${derivation.confidence.toFixed(3)} (${derivation.rule})`)
+    .map(
+      (derivation) =>
+        `${label(derivation.subject)} ${label(derivation.predicate)} ${label(derivation.object)} ${derivation.confidence.toFixed(3)} (${derivation.rule})`,
+    )
     .sort();
 }
 
@@ -89,7 +91,10 @@ describe('rule inference', () => {
   });
 
   it('stops after the iteration bound and says it has not converged', () => {
-    const chain = Array.from({ length: 20 }, (_, index) => [`C${index}`, 'is-a', `C${index + 1}`] as [string, string, string]);
+    const chain = Array.from(
+      { length: 20 },
+      (_, index) => [`C${index}`, 'is-a', `C${index + 1}`] as [string, string, string],
+    );
     const graph = graphOf(chain);
     const bounded = inferRules(graph, { maxIterations: 1, minConfidence: 0 });
     expect(bounded.hasConverged).toBe(false);
@@ -157,7 +162,11 @@ describe('focused inference through inverse relations', () => {
       ['Piston', 'part-of', 'Engine'],
     ]);
     const car = graph.symbolByLabel('Car')!.id;
-    expect(lines(graph, inferRules(graph, { restrictTo: focusRegion(graph, [car]) }))).toEqual(lines(graph, inferRules(graph)));
-    expect(lines(graph, inferRules(graph, { restrictTo: focusRegion(graph, [car]) }))).toContain('Piston part-of Car 0.900 (part-of-transitive)');
+    expect(lines(graph, inferRules(graph, { restrictTo: focusRegion(graph, [car]) }))).toEqual(
+      lines(graph, inferRules(graph)),
+    );
+    expect(lines(graph, inferRules(graph, { restrictTo: focusRegion(graph, [car]) }))).toContain(
+      'Piston part-of Car 0.900 (part-of-transitive)',
+    );
   });
 });

@@ -2,7 +2,15 @@ import type { ProvenanceDraft } from './provenance.ts';
 import type { GraphDelta, KnowledgeGraph } from './graph.ts';
 import { type Triple, tripleKey } from './triple.ts';
 import { GraphVocabulary } from './vocabulary.ts';
-import { OWL_SYMMETRIC_PROPERTY, OWL_TRANSITIVE_PROPERTY, RDF_TYPE, RDFS_DOMAIN, RDFS_RANGE, SKOS_BROADER, SKOS_NARROWER } from './standard-terms.ts';
+import {
+  OWL_SYMMETRIC_PROPERTY,
+  OWL_TRANSITIVE_PROPERTY,
+  RDF_TYPE,
+  RDFS_DOMAIN,
+  RDFS_RANGE,
+  SKOS_BROADER,
+  SKOS_NARROWER,
+} from './standard-terms.ts';
 
 /**
  * A built-in rule. `transitive`: p(a,b) & p(b,c) -> p(a,c); `symmetric`: p(a,b) -> p(b,a);
@@ -52,7 +60,12 @@ export type Derivation = {
 };
 
 /** What a run derived, how many rounds it took, and whether it stopped early. */
-export type InferenceResult = { derivations: Derivation[]; iterations: number; isTruncated: boolean; hasConverged: boolean };
+export type InferenceResult = {
+  derivations: Derivation[];
+  iterations: number;
+  isTruncated: boolean;
+  hasConverged: boolean;
+};
 
 type Fact = { subject: number; predicate: number; object: number; confidence: number };
 
@@ -63,36 +76,72 @@ type Fact = { subject: number; predicate: number; object: number; confidence: nu
  * rdfs:domain C give a rdf:type C (rdfs:range: b rdf:type C).
  */
 type ActiveRule =
-  | { rule: { name: string; factor: number }; kind: 'transitive'; members: Set<number>; chain: Set<number>; chainBothWays: Set<number> }
+  | {
+      rule: { name: string; factor: number };
+      kind: 'transitive';
+      members: Set<number>;
+      chain: Set<number>;
+      chainBothWays: Set<number>;
+    }
   | { rule: { name: string; factor: number }; kind: 'symmetric'; members: Set<number> }
   | { rule: { name: string; factor: number }; kind: 'inverse'; predicate: number; inverse: number }
-  | { rule: { name: string; factor: number }; kind: 'typing'; classes: Map<number, number[]>; schemaPredicate: number; type: number; isRange: boolean };
+  | {
+      rule: { name: string; factor: number };
+      kind: 'typing';
+      classes: Map<number, number[]>;
+      schemaPredicate: number;
+      type: number;
+      isRange: boolean;
+    };
 
 /** The named rules and the ones the graph's own schema declares (owl:TransitiveProperty, owl:inverseOf, rdfs:domain, ...), over its predicates. */
 function activeRules(graph: KnowledgeGraph, rules: readonly InferenceRule[]): ActiveRule[] {
   const vocabulary = GraphVocabulary.of(graph);
-  const relation = (name: string) => vocabulary.relationNamed(name).ids.filter((id) => graph.symbol(id)?.kind !== 'literal');
+  const relation = (name: string) =>
+    vocabulary.relationNamed(name).ids.filter((id) => graph.symbol(id)?.kind !== 'literal');
   // Inverse rules pair the relations the graph names so: a rule never invents a relation the graph
   // does not use, nor fills one vocabulary's every synonym (queries read those through the vocabulary).
   const named = (name: string) => {
     const byIri = graph.symbolByIri(name);
-    return byIri ? [byIri.id] : graph.symbolsNamed(name).filter((symbol) => symbol.kind !== 'literal').map((symbol) => symbol.id);
+    return byIri
+      ? [byIri.id]
+      : graph
+          .symbolsNamed(name)
+          .filter((symbol) => symbol.kind !== 'literal')
+          .map((symbol) => symbol.id);
   };
   const types = vocabulary.typeIds();
   const active: ActiveRule[] = [];
   const transitive = (rule: { name: string; factor: number }, members: number[], chainBothWays: number[] = []) => {
-    if (members.length > 0) active.push({ rule, kind: 'transitive', members: new Set(members), chain: new Set(members.filter((id) => !types.has(id))), chainBothWays: new Set(chainBothWays) });
+    if (members.length > 0)
+      active.push({
+        rule,
+        kind: 'transitive',
+        members: new Set(members),
+        chain: new Set(members.filter((id) => !types.has(id))),
+        chainBothWays: new Set(chainBothWays),
+      });
   };
   for (const rule of rules) {
-    if (rule.kind === 'transitive') transitive(rule, relation(rule.predicate), rule.predicate === 'is-a' ? vocabulary.equivalentClassIds() : []);
+    if (rule.kind === 'transitive')
+      transitive(rule, relation(rule.predicate), rule.predicate === 'is-a' ? vocabulary.equivalentClassIds() : []);
     else if (rule.kind === 'symmetric') {
       const members = relation(rule.predicate);
       if (members.length > 0) active.push({ rule, kind: 'symmetric', members: new Set(members) });
-    } else if (rule.kind === 'inverse') for (const predicate of named(rule.predicate)) for (const inverse of named(rule.inverse)) active.push({ rule, kind: 'inverse', predicate, inverse });
+    } else if (rule.kind === 'inverse')
+      for (const predicate of named(rule.predicate))
+        for (const inverse of named(rule.inverse)) active.push({ rule, kind: 'inverse', predicate, inverse });
   }
-  for (const predicate of vocabulary.declared(OWL_TRANSITIVE_PROPERTY)) transitive({ name: 'owl-transitive', factor: 0.95 }, [...vocabulary.relationOf(predicate).ids]);
-  for (const predicate of vocabulary.declared(OWL_SYMMETRIC_PROPERTY)) active.push({ rule: { name: 'owl-symmetric', factor: 1 }, kind: 'symmetric', members: new Set(vocabulary.relationOf(predicate).ids) });
-  for (const [predicate, inverse] of vocabulary.inversePairs()) active.push({ rule: { name: 'owl-inverse', factor: 1 }, kind: 'inverse', predicate, inverse });
+  for (const predicate of vocabulary.declared(OWL_TRANSITIVE_PROPERTY))
+    transitive({ name: 'owl-transitive', factor: 0.95 }, [...vocabulary.relationOf(predicate).ids]);
+  for (const predicate of vocabulary.declared(OWL_SYMMETRIC_PROPERTY))
+    active.push({
+      rule: { name: 'owl-symmetric', factor: 1 },
+      kind: 'symmetric',
+      members: new Set(vocabulary.relationOf(predicate).ids),
+    });
+  for (const [predicate, inverse] of vocabulary.inversePairs())
+    active.push({ rule: { name: 'owl-inverse', factor: 1 }, kind: 'inverse', predicate, inverse });
   // Typing states membership with rdf:type, or with is-a in a graph that says membership so.
   const type = vocabulary.idOf(RDF_TYPE) ?? named('is-a')[0];
   if (type !== undefined)
@@ -102,7 +151,15 @@ function activeRules(graph: KnowledgeGraph, rules: readonly InferenceRule[]): Ac
     ] as const) {
       const schemaPredicate = vocabulary.idOf(schemaIri);
       const classes = vocabulary.typing(schemaIri);
-      if (schemaPredicate !== undefined && classes.size > 0) active.push({ rule: { name: isRange ? 'rdfs-range' : 'rdfs-domain', factor: 1 }, kind: 'typing', classes, schemaPredicate, type, isRange });
+      if (schemaPredicate !== undefined && classes.size > 0)
+        active.push({
+          rule: { name: isRange ? 'rdfs-range' : 'rdfs-domain', factor: 1 },
+          kind: 'typing',
+          classes,
+          schemaPredicate,
+          type,
+          isRange,
+        });
     }
   return active;
 }
@@ -157,7 +214,8 @@ export function inferRules(graph: KnowledgeGraph, options: InferenceOptions = {}
       frontier.push(index({ subject, predicate, object, confidence: confidences[position]! }));
     }
   }
-  const facts = (byKey: Map<number, Map<number, Fact[]>>, predicate: number, key: number) => byKey.get(predicate)?.get(key) ?? [];
+  const facts = (byKey: Map<number, Map<number, Fact[]>>, predicate: number, key: number) =>
+    byKey.get(predicate)?.get(key) ?? [];
 
   const derivations = new Map<string, Derivation>();
   let iterations = 0;
@@ -179,24 +237,39 @@ export function inferRules(graph: KnowledgeGraph, options: InferenceOptions = {}
         return;
       }
       next.set(key, { subject, predicate, object, confidence });
-      derivations.set(key, { subject, predicate, object, confidence, rule: rule.rule.name, premises: premises.map((premise) => ({ ...premise })) });
+      derivations.set(key, {
+        subject,
+        predicate,
+        object,
+        confidence,
+        rule: rule.rule.name,
+        premises: premises.map((premise) => ({ ...premise })),
+      });
     };
     for (const fact of frontier) {
       for (const rule of active) {
         if (rule.kind === 'transitive') {
           if (rule.members.has(fact.predicate)) {
-            for (const chain of rule.chain) for (const after of facts(bySubject, chain, fact.object)) propose(fact.subject, fact.predicate, after.object, rule, [fact, after]);
+            for (const chain of rule.chain)
+              for (const after of facts(bySubject, chain, fact.object))
+                propose(fact.subject, fact.predicate, after.object, rule, [fact, after]);
             for (const chain of rule.chainBothWays) {
-              for (const after of facts(bySubject, chain, fact.object)) propose(fact.subject, fact.predicate, after.object, rule, [fact, after]);
-              for (const after of facts(byObject, chain, fact.object)) propose(fact.subject, fact.predicate, after.subject, rule, [fact, after]);
+              for (const after of facts(bySubject, chain, fact.object))
+                propose(fact.subject, fact.predicate, after.object, rule, [fact, after]);
+              for (const after of facts(byObject, chain, fact.object))
+                propose(fact.subject, fact.predicate, after.subject, rule, [fact, after]);
             }
           }
           if (rule.chain.has(fact.predicate))
-            for (const member of rule.members) for (const before of facts(byObject, member, fact.subject)) propose(before.subject, member, fact.object, rule, [before, fact]);
+            for (const member of rule.members)
+              for (const before of facts(byObject, member, fact.subject))
+                propose(before.subject, member, fact.object, rule, [before, fact]);
           if (rule.chainBothWays.has(fact.predicate))
             for (const member of rule.members) {
-              for (const before of facts(byObject, member, fact.subject)) propose(before.subject, member, fact.object, rule, [before, fact]);
-              for (const before of facts(byObject, member, fact.object)) propose(before.subject, member, fact.subject, rule, [before, fact]);
+              for (const before of facts(byObject, member, fact.subject))
+                propose(before.subject, member, fact.object, rule, [before, fact]);
+              for (const before of facts(byObject, member, fact.object))
+                propose(before.subject, member, fact.subject, rule, [before, fact]);
             }
         } else if (rule.kind === 'symmetric') {
           if (rule.members.has(fact.predicate)) propose(fact.object, fact.predicate, fact.subject, rule, [fact]);
@@ -208,7 +281,12 @@ export function inferRules(graph: KnowledgeGraph, options: InferenceOptions = {}
           if (rule.isRange && graph.symbol(member)?.kind === 'literal') continue;
           for (const type of rule.classes.get(fact.predicate) ?? []) {
             const schemaPosition = graph.positionOf(fact.predicate, rule.schemaPredicate, type);
-            const schemaFact = { subject: fact.predicate, predicate: rule.schemaPredicate, object: type, confidence: schemaPosition === -1 ? 1 : confidences[schemaPosition]! };
+            const schemaFact = {
+              subject: fact.predicate,
+              predicate: rule.schemaPredicate,
+              object: type,
+              confidence: schemaPosition === -1 ? 1 : confidences[schemaPosition]!,
+            };
             propose(member, rule.type, type, rule, [fact, schemaFact]);
           }
         }
@@ -234,7 +312,11 @@ function pushTo(index: Map<number, Map<number, Fact[]>>, predicate: number, key:
  * these derives what concerns the symbols at a cost in proportion to their neighbourhood,
  * not to the graph.
  */
-export function focusRegion(graph: KnowledgeGraph, focus: readonly number[], rules: readonly InferenceRule[] = BUILT_IN_RULES): (subject: number, predicate: number, object: number) => boolean {
+export function focusRegion(
+  graph: KnowledgeGraph,
+  focus: readonly number[],
+  rules: readonly InferenceRule[] = BUILT_IN_RULES,
+): (subject: number, predicate: number, object: number) => boolean {
   const { subjects, objects, predicates } = graph.columns;
   const inRegion = new Set<string>();
   const focusSet = new Set(focus);
@@ -246,7 +328,15 @@ export function focusRegion(graph: KnowledgeGraph, focus: readonly number[], rul
     // (X has-part Y says Y part-of X; X skos:narrower Y says Y is-a X). Down: the reverse.
     const forwards = new Set([...rule.members, ...rule.chain, ...rule.chainBothWays]);
     const inverses = new Set(
-      active.flatMap((other) => (other.kind !== 'inverse' ? [] : rule.members.has(other.inverse) ? [other.predicate] : rule.members.has(other.predicate) ? [other.inverse] : [])),
+      active.flatMap((other) =>
+        other.kind !== 'inverse'
+          ? []
+          : rule.members.has(other.inverse)
+            ? [other.predicate]
+            : rule.members.has(other.predicate)
+              ? [other.inverse]
+              : [],
+      ),
     );
     for (const member of forwards) transitive.add(member);
     for (const isUp of [true, false]) {
@@ -264,22 +354,38 @@ export function focusRegion(graph: KnowledgeGraph, focus: readonly number[], rul
         for (const symbol of frontier) {
           for (const position of graph.positionsFrom(symbol)) {
             const relation = predicates[position]!;
-            if ((isUp && forwards.has(relation)) || (!isUp && inverses.has(relation)) || rule.chainBothWays.has(relation)) visit(position, objects[position]!);
+            if (
+              (isUp && forwards.has(relation)) ||
+              (!isUp && inverses.has(relation)) ||
+              rule.chainBothWays.has(relation)
+            )
+              visit(position, objects[position]!);
           }
           for (const position of graph.positionsTo(symbol)) {
             const relation = predicates[position]!;
-            if ((!isUp && forwards.has(relation)) || (isUp && inverses.has(relation)) || rule.chainBothWays.has(relation)) visit(position, subjects[position]!);
+            if (
+              (!isUp && forwards.has(relation)) ||
+              (isUp && inverses.has(relation)) ||
+              rule.chainBothWays.has(relation)
+            )
+              visit(position, subjects[position]!);
           }
         }
         frontier = reached;
       }
     }
   }
-  return (subject, predicate, object) => inRegion.has(tripleKey(subject, predicate, object)) || (!transitive.has(predicate) && (focusSet.has(subject) || focusSet.has(object)));
+  return (subject, predicate, object) =>
+    inRegion.has(tripleKey(subject, predicate, object)) ||
+    (!transitive.has(predicate) && (focusSet.has(subject) || focusSet.has(object)));
 }
 
 /** An inference run staged as a graph delta, with the derivation behind each changed triple. */
-export type StagedInference = { result: InferenceResult; delta: GraphDelta; derivationOf: (triple: Pick<Triple, 'subject' | 'predicate' | 'object'>) => Derivation };
+export type StagedInference = {
+  result: InferenceResult;
+  delta: GraphDelta;
+  derivationOf: (triple: Pick<Triple, 'subject' | 'predicate' | 'object'>) => Derivation;
+};
 
 /** Runs the rules and stages what they derive (nothing is stored or applied here). */
 export function stageInference(graph: KnowledgeGraph, options: InferenceOptions & { now: number }): StagedInference {
@@ -290,15 +396,28 @@ export function stageInference(graph: KnowledgeGraph, options: InferenceOptions 
     batch.assert(derivation.subject, derivation.predicate, derivation.object, derivation.confidence);
     derivations.set(tripleKey(derivation.subject, derivation.predicate, derivation.object), derivation);
   }
-  return { result, delta: batch.delta, derivationOf: (triple) => derivations.get(tripleKey(triple.subject, triple.predicate, triple.object))! };
+  return {
+    result,
+    delta: batch.delta,
+    derivationOf: (triple) => derivations.get(tripleKey(triple.subject, triple.predicate, triple.object))!,
+  };
 }
 
 /** The provenance record of a derived fact: its rule, its premises (as triple ids), and a readable explanation. */
-export function derivationProvenance(graph: KnowledgeGraph, derivation: Derivation, context: { sessionId: string; cycle: number; createdAt: number }): ProvenanceDraft {
+export function derivationProvenance(
+  graph: KnowledgeGraph,
+  derivation: Derivation,
+  context: { sessionId: string; cycle: number; createdAt: number },
+): ProvenanceDraft {
   return {
     sessionId: context.sessionId,
     kind: 'inference',
-    sources: [`rule:${derivation.rule}`, ...derivation.premises.map((premise) => `triple:${tripleKey(premise.subject, premise.predicate, premise.object)}`)],
+    sources: [
+      `rule:${derivation.rule}`,
+      ...derivation.premises.map(
+        (premise) => `triple:${tripleKey(premise.subject, premise.predicate, premise.object)}`,
+      ),
+    ],
     confidence: derivation.confidence,
     cycle: context.cycle,
     detail: describeDerivation(graph, derivation),

@@ -46,7 +46,9 @@ export function baseName(label: string): string {
  */
 export function sourceOf(iri: string, prefixes: Readonly<Record<string, string>>): string | undefined {
   let best: [string, string] | undefined;
-  for (const [prefix, namespace] of Object.entries(prefixes)) if (prefix !== '' && iri.startsWith(namespace) && (!best || namespace.length > best[1].length)) best = [prefix, namespace];
+  for (const [prefix, namespace] of Object.entries(prefixes))
+    if (prefix !== '' && iri.startsWith(namespace) && (!best || namespace.length > best[1].length))
+      best = [prefix, namespace];
   if (best) return best[0];
   const host = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/:?#]+)/iu.exec(iri)?.[1];
   return host?.replace(/^www\./u, '');
@@ -71,7 +73,15 @@ export function isNameRelation(relation: Pick<KgSymbol, 'label' | 'iri'>): boole
   if (relation.iri !== undefined && NAME_IRI_SET.has(relation.iri)) return true;
   const words = relationWords(relation);
   const last = words.at(-1);
-  return last === 'label' || last === 'name' || last === 'nick' || last === 'nickname' || last === 'alias' || words.join('') === 'preflabel' || words.join('') === 'altlabel';
+  return (
+    last === 'label' ||
+    last === 'name' ||
+    last === 'nick' ||
+    last === 'nickname' ||
+    last === 'alias' ||
+    words.join('') === 'preflabel' ||
+    words.join('') === 'altlabel'
+  );
 }
 
 /**
@@ -79,7 +89,11 @@ export function isNameRelation(relation: Pick<KgSymbol, 'label' | 'iri'>): boole
  * parent (`bass (fish)`), else with where it came from (`dog · wordnet`), else its IRI. Never a
  * number. Undefined when all are taken (a blank node has no IRI to fall back on).
  */
-export function distinctName(name: string, context: { parentName?: string; source?: string; iri?: string }, isTaken: (label: string) => boolean): string | undefined {
+export function distinctName(
+  name: string,
+  context: { parentName?: string; source?: string; iri?: string },
+  isTaken: (label: string) => boolean,
+): string | undefined {
   const { parentName, source, iri } = context;
   const candidates = [
     name,

@@ -11,9 +11,13 @@ export function relabelNumberedNames(graph: KnowledgeGraph): KgSymbol[] {
   const numbered = [...graph.symbols()].filter((symbol) => {
     const match = /^(.+)-\d+$/u.exec(symbol.label);
     if (!match || symbol.kind === 'literal') return false;
-    return symbol.iri !== undefined ? labelKey(match[1]!) === labelKey(localName(symbol.iri)) : match[1]!.startsWith('_:');
+    return symbol.iri !== undefined
+      ? labelKey(match[1]!) === labelKey(localName(symbol.iri))
+      : match[1]!.startsWith('_:');
   });
-  const taken = new Set([...graph.symbols()].filter((symbol) => symbol.kind !== 'literal').map((symbol) => labelKey(symbol.label)));
+  const taken = new Set(
+    [...graph.symbols()].filter((symbol) => symbol.kind !== 'literal').map((symbol) => labelKey(symbol.label)),
+  );
   const { subjects, predicates, objects } = graph.columns;
   const relabelled: KgSymbol[] = [];
   for (const symbol of numbered) {
@@ -28,13 +32,25 @@ export function relabelNumberedNames(graph: KnowledgeGraph): KgSymbol[] {
       if (rank !== undefined && object.kind === 'literal' && object.label.trim() !== '') {
         const candidate = { text: object.label.trim(), rank: languageRank(object.language, undefined) * 10 + rank };
         if (!best || candidate.rank < best.rank) best = candidate;
-      } else if (parent === undefined && isParentRelation(predicate) && object.id !== symbol.id && subjects[position] === symbol.id) parent = object.id;
+      } else if (
+        parent === undefined &&
+        isParentRelation(predicate) &&
+        object.id !== symbol.id &&
+        subjects[position] === symbol.id
+      )
+        parent = object.id;
     }
     const name = best?.text ?? (symbol.iri !== undefined ? localName(symbol.iri) : symbol.label.replace(/-\d+$/u, ''));
     const parentLabel = parent !== undefined ? graph.symbol(parent)?.label : undefined;
     const source = symbol.iri !== undefined ? sourceOf(symbol.iri, {}) : undefined;
-    const context = { ...(parentLabel !== undefined ? { parentName: baseName(parentLabel) } : {}), ...(source !== undefined ? { source } : {}), ...(symbol.iri !== undefined ? { iri: symbol.iri } : {}) };
-    const label = distinctName(name, context, (candidate) => taken.has(labelKey(candidate))) ?? `${name} · ${new Date(symbol.createdAt).toISOString()} ${symbol.id}`;
+    const context = {
+      ...(parentLabel !== undefined ? { parentName: baseName(parentLabel) } : {}),
+      ...(source !== undefined ? { source } : {}),
+      ...(symbol.iri !== undefined ? { iri: symbol.iri } : {}),
+    };
+    const label =
+      distinctName(name, context, (candidate) => taken.has(labelKey(candidate))) ??
+      `${name} · ${new Date(symbol.createdAt).toISOString()} ${symbol.id}`;
     taken.add(labelKey(label));
     relabelled.push({ ...symbol, label });
   }

@@ -1,7 +1,30 @@
 import { z } from 'zod';
 
 /** Why something is in the graph or the log: an import, a rule, a decision, a veto, ... */
-export const provenanceKindSchema = z.enum(['import', 'starter-graph', 'inference', 'decision', 'eviction', 'decomposition', 'consolidation', 'analogy', 'shadow-veto', 'approval-request', 'approval-decision', 'psyche-change', 'question', 'user-answer', 'extraction', 'fetch', 'assertion', 'retraction', 'reflection', 'model', 'abandonment', 'sparql']);
+export const provenanceKindSchema = z.enum([
+  'import',
+  'starter-graph',
+  'inference',
+  'decision',
+  'eviction',
+  'decomposition',
+  'consolidation',
+  'analogy',
+  'shadow-veto',
+  'approval-request',
+  'approval-decision',
+  'psyche-change',
+  'question',
+  'user-answer',
+  'extraction',
+  'fetch',
+  'assertion',
+  'retraction',
+  'reflection',
+  'model',
+  'abandonment',
+  'sparql',
+]);
 
 /** Where a fact or a decision came from. */
 export const provenanceRecordSchema = z.object({

@@ -29,7 +29,12 @@ const answer = (query: string, limit = 100) => {
   const parsed = parseQuery(query);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.error));
   const result = runQuery(graph, parsed.value, limit);
-  return { ...result, labels: result.rows.map((row) => Object.fromEntries(Object.entries(row).map(([name, id]) => [name, graph.symbol(id)?.label]))) };
+  return {
+    ...result,
+    labels: result.rows.map((row) =>
+      Object.fromEntries(Object.entries(row).map(([name, id]) => [name, graph.symbol(id)?.label])),
+    ),
+  };
 };
 
 describe('pattern queries', () => {
@@ -62,7 +67,10 @@ describe('pattern queries', () => {
   });
 
   it('explains a malformed query', () => {
-    expect(parseQuery('?x is-a')).toEqual({ ok: false, error: [{ path: 'pattern 1', message: 'needs 3 terms (subject predicate object), has 2' }] });
+    expect(parseQuery('?x is-a')).toEqual({
+      ok: false,
+      error: [{ path: 'pattern 1', message: 'needs 3 terms (subject predicate object), has 2' }],
+    });
     expect(parseQuery('   ').ok).toBe(false);
   });
 });
@@ -72,7 +80,12 @@ describe('names shared by several symbols', () => {
     const mixed = new KnowledgeGraph();
     const batch = mixed.batch({ now: 1 });
     const fact = (subject: string, predicate: string, object: string) =>
-      batch.assert(batch.resolve({ type: 'iri', value: subject }, 'subject'), batch.resolve({ type: 'iri', value: predicate }, 'predicate'), batch.resolve({ type: 'iri', value: object }, 'object'), 1);
+      batch.assert(
+        batch.resolve({ type: 'iri', value: subject }, 'subject'),
+        batch.resolve({ type: 'iri', value: predicate }, 'predicate'),
+        batch.resolve({ type: 'iri', value: object }, 'object'),
+        1,
+      );
     fact('urn:anima:kg#Dog', 'urn:anima:kg#is-a', 'urn:anima:kg#Mammal');
     fact('http://e.org/Rex', 'http://e.org/is-a', 'http://e.org/Mammal');
     mixed.apply(batch.delta);
@@ -95,10 +108,13 @@ describe('large joins', () => {
     const big = new KnowledgeGraph(300_000);
     const batch = big.batch({ now: 1 });
     const isA = batch.resolve({ type: 'label', value: 'is-a' }, 'predicate');
-    const classes = Array.from({ length: 1000 }, (_, index) => batch.resolve({ type: 'label', value: `Class${index}` }, 'object'));
+    const classes = Array.from({ length: 1000 }, (_, index) =>
+      batch.resolve({ type: 'label', value: `Class${index}` }, 'object'),
+    );
     const root = batch.resolve({ type: 'label', value: 'Root' }, 'object');
     for (const [index, symbol] of classes.entries()) if (index < 10) batch.assert(symbol, isA, root, 1);
-    for (let index = 0; index < 300_000; index++) batch.assert(batch.resolve({ type: 'label', value: `Thing${index}` }, 'subject'), isA, classes[index % 1000]!, 1);
+    for (let index = 0; index < 300_000; index++)
+      batch.assert(batch.resolve({ type: 'label', value: `Thing${index}` }, 'subject'), isA, classes[index % 1000]!, 1);
     big.apply(batch.delta);
     const parsed = parseQuery('?x is-a ?y . ?y is-a Root');
     if (!parsed.ok) throw new Error('unreadable');

@@ -5,7 +5,10 @@ import { GraphVocabulary } from './vocabulary.ts';
 import { expandPrefixedName, WELL_KNOWN_PREFIXES } from './standard-terms.ts';
 
 /** A term of a query pattern: a variable, or a symbol given by label, IRI or quoted literal. */
-export type QueryTerm = { type: 'variable'; name: string } | { type: 'label' | 'iri'; value: string } | { type: 'literal'; value: string; language?: string };
+export type QueryTerm =
+  | { type: 'variable'; name: string }
+  | { type: 'label' | 'iri'; value: string }
+  | { type: 'literal'; value: string; language?: string };
 export type TriplePattern = [QueryTerm, QueryTerm, QueryTerm];
 /** One answer: each variable bound to a symbol id. */
 export type Bindings = Record<string, number>;
@@ -19,7 +22,8 @@ export type Bindings = Record<string, number>;
 export function parseQuery(text: string): Result<TriplePattern[]> {
   const tokens: QueryTerm[][] = [[]];
   // A label may hold dots (v1.2) but not end in one: `mammal.` is the label mammal and the pattern's end.
-  const tokenPattern = /\s*(?:(\?[\p{L}\p{N}_-]+)|<([^>]*)>|"((?:[^"\\]|\\.)*)"(?:@([A-Za-z]+(?:-[A-Za-z0-9]+)*))?|(\.)(?=\s|$)|([^\s"<>]+?)(?=\.?(?:\s|$)))/uy;
+  const tokenPattern =
+    /\s*(?:(\?[\p{L}\p{N}_-]+)|<([^>]*)>|"((?:[^"\\]|\\.)*)"(?:@([A-Za-z]+(?:-[A-Za-z0-9]+)*))?|(\.)(?=\s|$)|([^\s"<>]+?)(?=\.?(?:\s|$)))/uy;
   let position = 0;
   const trimmed = text.trim();
   if (trimmed === '') return { ok: false, error: [{ message: 'the query is empty; try ?x is-a mammal' }] };
@@ -33,16 +37,26 @@ export function parseQuery(text: string): Result<TriplePattern[]> {
     if (dot !== undefined) tokens.push([]);
     else if (variable !== undefined) current.push({ type: 'variable', name: variable.slice(1) });
     else if (iri !== undefined) current.push({ type: 'iri', value: iri });
-    else if (quoted !== undefined) current.push({ type: 'literal', value: quoted.replace(/\\(.)/g, '$1'), ...(language !== undefined ? { language } : {}) });
+    else if (quoted !== undefined)
+      current.push({
+        type: 'literal',
+        value: quoted.replace(/\\(.)/g, '$1'),
+        ...(language !== undefined ? { language } : {}),
+      });
     else if (label !== undefined) current.push({ type: 'label', value: label });
   }
   const patterns = tokens.filter((pattern, index) => pattern.length > 0 || index < tokens.length - 1);
   // A relation alone (`rdfs:subClassOf`, `is-a`) asks for its facts: ?subject relation ?object.
   const [only] = patterns;
   if (patterns.length === 1 && only!.length === 1 && only![0]!.type !== 'variable' && only![0]!.type !== 'literal')
-    return { ok: true, value: [[{ type: 'variable', name: 'subject' }, only![0]!, { type: 'variable', name: 'object' }]] };
+    return {
+      ok: true,
+      value: [[{ type: 'variable', name: 'subject' }, only![0]!, { type: 'variable', name: 'object' }]],
+    };
   const problems: Problem[] = patterns.flatMap((pattern, index) =>
-    pattern.length === 3 ? [] : [{ path: `pattern ${index + 1}`, message: `needs 3 terms (subject predicate object), has ${pattern.length}` }],
+    pattern.length === 3
+      ? []
+      : [{ path: `pattern ${index + 1}`, message: `needs 3 terms (subject predicate object), has ${pattern.length}` }],
   );
   if (problems.length > 0) return { ok: false, error: problems };
   return { ok: true, value: patterns as TriplePattern[] };
@@ -52,7 +66,8 @@ export function parseQuery(text: string): Result<TriplePattern[]> {
 export type QueryAnswer = { variables: string[]; rows: Bindings[]; isTruncated: boolean; unknownTerms: string[] };
 
 /** A pattern term once resolved: a variable, or the symbols a constant may stand for (a predicate also backwards, through its inverses). */
-type ResolvedTerm = { type: 'variable'; name: string } | { type: 'constant'; ids: readonly number[]; inverseIds?: readonly number[] };
+type ResolvedTerm =
+  { type: 'variable'; name: string } | { type: 'constant'; ids: readonly number[]; inverseIds?: readonly number[] };
 
 /** What a query reads its names with: the prefixes of `rdfs:label`-style names (when absent: the graph's, beside the well-known ones). */
 export type QueryOptions = { prefixes?: Readonly<Record<string, string>> };
@@ -63,15 +78,25 @@ export type QueryOptions = { prefixes?: Readonly<Record<string, string>> };
  * for everything the vocabulary says means it (see GraphVocabulary.relationNamed: `is-a` is also
  * rdf:type, rdfs:subClassOf and skos:broader); a symbol for everything stated the same as it.
  */
-export function runQuery(graph: KnowledgeGraph, patterns: TriplePattern[], limit: number, options: QueryOptions = {}): QueryAnswer {
-  const variables = [...new Set(patterns.flatMap((pattern) => pattern.filter((term) => term.type === 'variable').map((term) => term.name)))];
+export function runQuery(
+  graph: KnowledgeGraph,
+  patterns: TriplePattern[],
+  limit: number,
+  options: QueryOptions = {},
+): QueryAnswer {
+  const variables = [
+    ...new Set(
+      patterns.flatMap((pattern) => pattern.filter((term) => term.type === 'variable').map((term) => term.name)),
+    ),
+  ];
   const unknownTerms: string[] = [];
   const vocabulary = GraphVocabulary.of(graph);
   const resolved = patterns.map((pattern) =>
     pattern.map((term, index): ResolvedTerm => {
       if (term.type === 'variable') return term;
       const constant = resolveTerm(graph, term, index === 1, options);
-      if (constant.ids.length === 0 && (constant.inverseIds?.length ?? 0) === 0) unknownTerms.push(term.type === 'iri' ? `<${term.value}>` : term.value);
+      if (constant.ids.length === 0 && (constant.inverseIds?.length ?? 0) === 0)
+        unknownTerms.push(term.type === 'iri' ? `<${term.value}>` : term.value);
       return constant;
     }),
   );
@@ -80,28 +105,52 @@ export function runQuery(graph: KnowledgeGraph, patterns: TriplePattern[], limit
   const rows: Bindings[] = [];
   // Several predicates or same-as symbols can state one answer: each answer is given once.
   const seen = new Set<string | number>();
-  const keyOf = variables.length === 1 ? (bindings: Bindings) => bindings[variables[0]!]! : (bindings: Bindings) => variables.map((name) => bindings[name]).join(' ');
+  const keyOf =
+    variables.length === 1
+      ? (bindings: Bindings) => bindings[variables[0]!]!
+      : (bindings: Bindings) => variables.map((name) => bindings[name]).join(' ');
   let isTruncated = false;
   const { subjects, predicates, objects } = graph.columns;
   const hasSameAs = vocabulary.hasSameAs;
   /** The symbols a bound variable stands for: itself, and what is stated the same as it. */
   const boundIds = (id: number) => (hasSameAs ? vocabulary.sameAs(id) : [id]);
   const idsOf = (term: ResolvedTerm, bindings: Bindings): readonly (number | undefined)[] =>
-    term.type === 'constant' ? term.ids : bindings[term.name] !== undefined ? boundIds(bindings[term.name]!) : [undefined];
+    term.type === 'constant'
+      ? term.ids
+      : bindings[term.name] !== undefined
+        ? boundIds(bindings[term.name]!)
+        : [undefined];
   /** Each reading of a pattern: the ids each position may take, forwards, then backwards through the predicate's inverses. */
   const readingsOf = (pattern: ResolvedTerm[], bindings: Bindings) => {
     const [subject, predicate, object] = pattern as [ResolvedTerm, ResolvedTerm, ResolvedTerm];
-    const readings: { subjects: readonly (number | undefined)[]; predicates: readonly (number | undefined)[]; objects: readonly (number | undefined)[]; isBackwards: boolean }[] = [
-      { subjects: idsOf(subject, bindings), predicates: idsOf(predicate, bindings), objects: idsOf(object, bindings), isBackwards: false },
+    const readings: {
+      subjects: readonly (number | undefined)[];
+      predicates: readonly (number | undefined)[];
+      objects: readonly (number | undefined)[];
+      isBackwards: boolean;
+    }[] = [
+      {
+        subjects: idsOf(subject, bindings),
+        predicates: idsOf(predicate, bindings),
+        objects: idsOf(object, bindings),
+        isBackwards: false,
+      },
     ];
     if (predicate.type === 'constant' && predicate.inverseIds && predicate.inverseIds.length > 0)
-      readings.push({ subjects: idsOf(object, bindings), predicates: predicate.inverseIds, objects: idsOf(subject, bindings), isBackwards: true });
+      readings.push({
+        subjects: idsOf(object, bindings),
+        predicates: predicate.inverseIds,
+        objects: idsOf(subject, bindings),
+        isBackwards: true,
+      });
     return readings;
   };
   const estimate = (pattern: ResolvedTerm[], bindings: Bindings): number => {
     let total = 0;
     for (const reading of readingsOf(pattern, bindings))
-      for (const subject of reading.subjects) for (const predicate of reading.predicates) for (const object of reading.objects) total += graph.estimateMatches(subject, predicate, object);
+      for (const subject of reading.subjects)
+        for (const predicate of reading.predicates)
+          for (const object of reading.objects) total += graph.estimateMatches(subject, predicate, object);
     return total;
   };
   const solve = (remaining: ResolvedTerm[][], bindings: Bindings): void => {
@@ -133,7 +182,9 @@ export function runQuery(graph: KnowledgeGraph, patterns: TriplePattern[], limit
         for (const predicate of reading.predicates)
           for (const object of reading.objects)
             for (const position of graph.matchPositions(subject, predicate, object)) {
-              const [from, to] = reading.isBackwards ? [objects[position]!, subjects[position]!] : [subjects[position]!, objects[position]!];
+              const [from, to] = reading.isBackwards
+                ? [objects[position]!, subjects[position]!]
+                : [subjects[position]!, objects[position]!];
               const next = unify(pattern, [from, predicates[position]!, to], bindings, boundIds);
               if (next) solve(rest, next);
               if (isTruncated) return;
@@ -148,13 +199,24 @@ export function runQuery(graph: KnowledgeGraph, patterns: TriplePattern[], limit
  * constants name (a constant name may stand for several symbols, a relation for its kin and
  * inverses, a symbol for what is the same as it: the one stored counts).
  */
-export function triplesOfAnswer(graph: KnowledgeGraph, patterns: readonly TriplePattern[], row: Bindings, options: QueryOptions = {}): [number, number, number][] {
+export function triplesOfAnswer(
+  graph: KnowledgeGraph,
+  patterns: readonly TriplePattern[],
+  row: Bindings,
+  options: QueryOptions = {},
+): [number, number, number][] {
   const found: [number, number, number][] = [];
   const vocabulary = GraphVocabulary.of(graph);
   for (const pattern of patterns) {
     const [subjects, predicate, objects] = pattern.map((term, index) =>
-      term.type === 'variable' ? { ids: row[term.name] !== undefined ? vocabulary.sameAs(row[term.name]!) : [] } : resolveTerm(graph, term, index === 1, options),
-    ) as [ResolvedTerm & { type: 'constant' }, ResolvedTerm & { type: 'constant' }, ResolvedTerm & { type: 'constant' }];
+      term.type === 'variable'
+        ? { ids: row[term.name] !== undefined ? vocabulary.sameAs(row[term.name]!) : [] }
+        : resolveTerm(graph, term, index === 1, options),
+    ) as [
+      ResolvedTerm & { type: 'constant' },
+      ResolvedTerm & { type: 'constant' },
+      ResolvedTerm & { type: 'constant' },
+    ];
     const readings: [readonly number[], readonly number[], readonly number[]][] = [
       [subjects.ids, predicate.ids, objects.ids],
       [objects.ids, predicate.inverseIds ?? [], subjects.ids],
@@ -172,23 +234,41 @@ export function triplesOfAnswer(graph: KnowledgeGraph, patterns: readonly Triple
 }
 
 /** A constant of a pattern: the symbols it names; in the predicate's place, the relation it names (see {@link runQuery}). */
-function resolveTerm(graph: KnowledgeGraph, term: Exclude<QueryTerm, { type: 'variable' }>, isPredicate: boolean, options: QueryOptions): ResolvedTerm & { type: 'constant' } {
+function resolveTerm(
+  graph: KnowledgeGraph,
+  term: Exclude<QueryTerm, { type: 'variable' }>,
+  isPredicate: boolean,
+  options: QueryOptions,
+): ResolvedTerm & { type: 'constant' } {
   const vocabulary = GraphVocabulary.of(graph);
   const prefixes = { ...WELL_KNOWN_PREFIXES, ...(options.prefixes ?? graph.prefixes) };
   const symbols = symbolsOfTerm(graph, term, prefixes);
   if (isPredicate && term.type !== 'literal') {
     if (term.type === 'label') return { type: 'constant', ...vocabulary.relationNamed(term.value, prefixes) };
     const relations = symbols.map((id) => vocabulary.relationOf(id));
-    return { type: 'constant', ids: [...new Set(relations.flatMap((relation) => relation.ids))], inverseIds: [...new Set(relations.flatMap((relation) => relation.inverseIds))] };
+    return {
+      type: 'constant',
+      ids: [...new Set(relations.flatMap((relation) => relation.ids))],
+      inverseIds: [...new Set(relations.flatMap((relation) => relation.inverseIds))],
+    };
   }
-  return { type: 'constant', ids: vocabulary.hasSameAs ? [...new Set(symbols.flatMap((id) => vocabulary.sameAs(id)))] : symbols };
+  return {
+    type: 'constant',
+    ids: vocabulary.hasSameAs ? [...new Set(symbols.flatMap((id) => vocabulary.sameAs(id)))] : symbols,
+  };
 }
 
-function symbolsOfTerm(graph: KnowledgeGraph, term: Exclude<QueryTerm, { type: 'variable' }>, prefixes: Readonly<Record<string, string>>): number[] {
+function symbolsOfTerm(
+  graph: KnowledgeGraph,
+  term: Exclude<QueryTerm, { type: 'variable' }>,
+  prefixes: Readonly<Record<string, string>>,
+): number[] {
   const ids = (symbol: { id: number } | undefined) => (symbol ? [symbol.id] : []);
   switch (term.type) {
     case 'iri':
-      return term.value.startsWith(ANIMA_IRI_BASE) ? ids(graph.symbolByLabel(localName(term.value))) : ids(graph.symbolByIri(term.value));
+      return term.value.startsWith(ANIMA_IRI_BASE)
+        ? ids(graph.symbolByLabel(localName(term.value)))
+        : ids(graph.symbolByIri(term.value));
     case 'label': {
       const named = graph.symbolsNamed(term.value).map((symbol) => symbol.id);
       // A prefixed name (ex:Dog, rdfs:label) names the symbol of its IRI, unless a label says otherwise.
@@ -204,7 +284,12 @@ function symbolsOfTerm(graph: KnowledgeGraph, term: Exclude<QueryTerm, { type: '
 }
 
 /** Binds a pattern's variables to a matched triple; constants were matched by the index. A bound variable accepts what is the same as its symbol. */
-function unify(pattern: ResolvedTerm[], values: number[], bindings: Bindings, boundIds: (id: number) => readonly number[]): Bindings | undefined {
+function unify(
+  pattern: ResolvedTerm[],
+  values: number[],
+  bindings: Bindings,
+  boundIds: (id: number) => readonly number[],
+): Bindings | undefined {
   const next = { ...bindings };
   for (const [index, term] of pattern.entries()) {
     if (term.type === 'constant') continue;

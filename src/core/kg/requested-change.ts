@@ -17,14 +17,20 @@ export const MAX_REQUESTED_CHANGES = 20;
 
 const ASSERT_VERBS = ['assert', 'record', 'remember', 'note', 'learn', 'add', 'store'];
 const RETRACT_VERBS = ['retract', 'forget', 'unlearn', 'remove', 'delete'];
-const REQUEST = new RegExp(String.raw`^\s*(?:please\s+)?(${[...ASSERT_VERBS, ...RETRACT_VERBS].join('|')})\s+(?:that\s+|the\s+fact\s+that\s+)?(.+)$`, 'iu');
+const REQUEST = new RegExp(
+  String.raw`^\s*(?:please\s+)?(${[...ASSERT_VERBS, ...RETRACT_VERBS].join('|')})\s+(?:that\s+|the\s+fact\s+that\s+)?(.+)$`,
+  'iu',
+);
 
 /**
  * The changes a goal's description asks for: "Remember that Tux is a penguin", "Forget that a
  * whale is a fish. Whales have gills". The facts are the simple sentences text_ingest reads (see
  * sentence-facts.ts). Undefined when the description is no such request (or states no fact).
  */
-export function requestedChangesOf(description: string, isKnown?: (label: string) => boolean): RequestedChange[] | undefined {
+export function requestedChangesOf(
+  description: string,
+  isKnown?: (label: string) => boolean,
+): RequestedChange[] | undefined {
   const match = REQUEST.exec(description.normalize('NFKC'));
   if (!match?.[1] || !match[2]) return undefined;
   const op = RETRACT_VERBS.includes(match[1].toLowerCase()) ? 'retract' : 'assert';
@@ -35,7 +41,9 @@ export function requestedChangesOf(description: string, isKnown?: (label: string
 
 /** The triple a change is about, if the graph holds it. */
 export function heldTriple(graph: KnowledgeGraph, change: RequestedChange): Triple | undefined {
-  const [subject, predicate, object] = [change.subject, change.predicate, change.object].map((label) => graph.symbolByLabel(label)?.id);
+  const [subject, predicate, object] = [change.subject, change.predicate, change.object].map(
+    (label) => graph.symbolByLabel(label)?.id,
+  );
   if (subject === undefined || predicate === undefined || object === undefined) return undefined;
   return graph.triple(subject, predicate, object);
 }

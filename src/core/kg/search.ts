@@ -9,7 +9,11 @@ export type SearchHit = { symbol: KgSymbol; matchedText: string; isLabelLiteral:
  * Finds entities and relations whose label, or one of whose names (rdfs:label, skos:prefLabel, ...), contains the text
  * (case-insensitive). Exact matches first, then prefixes, then the rest; ties by label.
  */
-export function searchSymbols(graph: KnowledgeGraph, text: string, limit: number): { hits: SearchHit[]; total: number } {
+export function searchSymbols(
+  graph: KnowledgeGraph,
+  text: string,
+  limit: number,
+): { hits: SearchHit[]; total: number } {
   const needle = text.normalize('NFKC').toLowerCase().trim();
   if (needle === '') return { hits: [], total: 0 };
   const found = new Map<number, SearchHit & { rank: number }>();

@@ -14,21 +14,76 @@ const ARTICLE = String.raw`(?:(?:a|an|the)\s+)?`;
 const QUANTITY = String.raw`(?:(?:a|an|the|some|many|several|few|two|three|four|five|six|seven|eight|nine|ten|\d+)\s+)?`;
 
 const PATTERNS: { predicate: SentenceFact['predicate']; pattern: RegExp; isPlural?: boolean }[] = [
-  { predicate: 'is-a', pattern: new RegExp(String.raw`^${ARTICLE}${PHRASE}\s+(?:is|was)\s+(?:a|an|one)\s+(?:kind|type|sort|form)\s+of\s+${PHRASE}$`, 'iu') },
-  { predicate: 'is-a', pattern: new RegExp(String.raw`^${ARTICLE}${PHRASE}\s+(?:is|was)\s+(?:a|an)\s+${PHRASE}$`, 'iu') },
-  { predicate: 'is-a', pattern: new RegExp(String.raw`^(?:all\s+)?${PHRASE}\s+are\s+(?:(?:a\s+)?(?:kind|type|sort)s?\s+of\s+)?${PHRASE}$`, 'iu'), isPlural: true },
-  { predicate: 'has', pattern: new RegExp(String.raw`^${ARTICLE}${PHRASE}\s+(?:has|had)\s+${QUANTITY}${PHRASE}$`, 'iu') },
-  { predicate: 'has', pattern: new RegExp(String.raw`^${ARTICLE}${PHRASE}\s+have\s+${QUANTITY}${PHRASE}$`, 'iu'), isPlural: true },
+  {
+    predicate: 'is-a',
+    pattern: new RegExp(
+      String.raw`^${ARTICLE}${PHRASE}\s+(?:is|was)\s+(?:a|an|one)\s+(?:kind|type|sort|form)\s+of\s+${PHRASE}$`,
+      'iu',
+    ),
+  },
+  {
+    predicate: 'is-a',
+    pattern: new RegExp(String.raw`^${ARTICLE}${PHRASE}\s+(?:is|was)\s+(?:a|an)\s+${PHRASE}$`, 'iu'),
+  },
+  {
+    predicate: 'is-a',
+    pattern: new RegExp(
+      String.raw`^(?:all\s+)?${PHRASE}\s+are\s+(?:(?:a\s+)?(?:kind|type|sort)s?\s+of\s+)?${PHRASE}$`,
+      'iu',
+    ),
+    isPlural: true,
+  },
+  {
+    predicate: 'has',
+    pattern: new RegExp(String.raw`^${ARTICLE}${PHRASE}\s+(?:has|had)\s+${QUANTITY}${PHRASE}$`, 'iu'),
+  },
+  {
+    predicate: 'has',
+    pattern: new RegExp(String.raw`^${ARTICLE}${PHRASE}\s+have\s+${QUANTITY}${PHRASE}$`, 'iu'),
+    isPlural: true,
+  },
 ];
 
 /** Words that stand for something said before: "it is a planet" names nothing. */
-const PRONOUNS = new Set(['it', 'this', 'that', 'these', 'those', 'there', 'he', 'she', 'they', 'we', 'you', 'i', 'which', 'who', 'what', 'one', 'each', 'everything', 'something', 'nothing']);
+const PRONOUNS = new Set([
+  'it',
+  'this',
+  'that',
+  'these',
+  'those',
+  'there',
+  'he',
+  'she',
+  'they',
+  'we',
+  'you',
+  'i',
+  'which',
+  'who',
+  'what',
+  'one',
+  'each',
+  'everything',
+  'something',
+  'nothing',
+]);
 
 /** A phrase starting so says the opposite, or is a verb form: "are not birds", "has no moons", "has been sleeping". */
 const NOT_A_THING = /^(?:not|no|never|none|neither|nor|been|being)\b/iu;
 
 /** Words that look plural and are not (or are the same in both). */
-const INVARIANT = new Set(['species', 'series', 'news', 'physics', 'mathematics', 'gas', 'lens', 'chaos', 'atlas', 'canvas']);
+const INVARIANT = new Set([
+  'species',
+  'series',
+  'news',
+  'physics',
+  'mathematics',
+  'gas',
+  'lens',
+  'chaos',
+  'atlas',
+  'canvas',
+]);
 
 /** "volcanoes" -> "volcano", "moons" -> "moon", "berries" -> "berry"; "species", "glass", "bus" stay. */
 export function singular(word: string): string {
@@ -52,7 +107,10 @@ function labelOf(phrase: string, isPlural: boolean, isKnown: (label: string) => 
   const words = phrase.split(/\s+/);
   if (!isPlural) return joined(words);
   const last = words.at(-1)!;
-  const spellings = [singular(last), ...(last.toLowerCase().endsWith('es') ? [last.slice(0, -1), last.slice(0, -2)] : [])].map((word) => joined([...words.slice(0, -1), word]));
+  const spellings = [
+    singular(last),
+    ...(last.toLowerCase().endsWith('es') ? [last.slice(0, -1), last.slice(0, -2)] : []),
+  ].map((word) => joined([...words.slice(0, -1), word]));
   return spellings.find(isKnown) ?? spellings[0]!;
 }
 
@@ -83,17 +141,31 @@ export function sentencesOf(text: string): string[] {
  * The facts the text's simple sentences state, in order, at most `limit`. `isKnown` says whether
  * the graph knows a label, to spell plurals as it does.
  */
-export function factsOfText(text: string, options: { limit?: number; isKnown?: (label: string) => boolean } = {}): SentenceFact[] {
+export function factsOfText(
+  text: string,
+  options: { limit?: number; isKnown?: (label: string) => boolean } = {},
+): SentenceFact[] {
   const { limit = 5000, isKnown = () => false } = options;
   const facts: SentenceFact[] = [];
   for (const sentence of sentencesOf(text)) {
     for (const { predicate, pattern, isPlural = false } of PATTERNS) {
       const match = pattern.exec(sentence);
       if (!match?.[1] || !match[2]) continue;
-      if (PRONOUNS.has(match[1].toLowerCase()) || PRONOUNS.has(match[2].toLowerCase()) || NOT_A_THING.test(match[2]) || NOT_A_THING.test(match[1])) break;
+      if (
+        PRONOUNS.has(match[1].toLowerCase()) ||
+        PRONOUNS.has(match[2].toLowerCase()) ||
+        NOT_A_THING.test(match[2]) ||
+        NOT_A_THING.test(match[1])
+      )
+        break;
       // "Cats are cute": a plural subject needs a plural object to be a class, not a quality.
       if (isPlural && predicate === 'is-a' && !/s$/iu.test(match[2])) break;
-      facts.push({ subject: labelOf(match[1], isPlural, isKnown), predicate, object: labelOf(match[2], isPlural || predicate === 'has', isKnown), sentence });
+      facts.push({
+        subject: labelOf(match[1], isPlural, isKnown),
+        predicate,
+        object: labelOf(match[2], isPlural || predicate === 'has', isKnown),
+        sentence,
+      });
       break;
     }
     if (facts.length >= limit) break;
@@ -103,5 +175,12 @@ export function factsOfText(text: string, options: { limit?: number; isKnown?: (
 
 /** The words of a text, lower-cased and made singular, for "does it mention the goal?". */
 export function wordsOfText(text: string): Set<string> {
-  return new Set(text.normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}-]+/u).filter((word) => word.length > 1).map(singular));
+  return new Set(
+    text
+      .normalize('NFKC')
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}-]+/u)
+      .filter((word) => word.length > 1)
+      .map(singular),
+  );
 }

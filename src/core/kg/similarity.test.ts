@@ -69,14 +69,25 @@ describe('meaning vectors', () => {
 
   it('gives symbols with the same parents and properties the same meaning', () => {
     const { graph, index, id } = animalGraph();
-    assertFacts(graph, [['Coyote', 'is-a', 'Canine'], ['Coyote', 'has-part', 'Fur'], ['Coyote', 'has-part', 'Tail'], ['Coyote', 'eats', 'Meat']]);
+    assertFacts(graph, [
+      ['Coyote', 'is-a', 'Canine'],
+      ['Coyote', 'has-part', 'Fur'],
+      ['Coyote', 'has-part', 'Tail'],
+      ['Coyote', 'eats', 'Meat'],
+    ]);
     expect(index.similarityOf(id('Wolf'), id('Coyote'))).toBe(1);
     expect(index.similarityOf(id('Wolf'), id('Wolf'))).toBe(1);
   });
 
   it('tells the direction of a relation apart: being eaten is not eating', () => {
     const { graph, index, id } = animalGraph();
-    assertFacts(graph, [['Lion', 'eats', 'Meat'], ['Meat', 'eats', 'Lion'], ['Tiger', 'eats', 'Meat'], ['Gazelle', 'eats', 'Grass'], ['Lion', 'eats', 'Gazelle']]);
+    assertFacts(graph, [
+      ['Lion', 'eats', 'Meat'],
+      ['Meat', 'eats', 'Lion'],
+      ['Tiger', 'eats', 'Meat'],
+      ['Gazelle', 'eats', 'Grass'],
+      ['Lion', 'eats', 'Gazelle'],
+    ]);
     // Tiger eats Meat like Lion; Gazelle is eaten by Lion, as Meat is.
     expect(index.similarityOf(id('Tiger'), id('Lion'))).toBeGreaterThan(index.similarityOf(id('Tiger'), id('Gazelle')));
   });
@@ -93,7 +104,9 @@ describe('meaning vectors', () => {
     const score = similarity(index.baseVector(id('Dog')), index.baseVector(id('Wolf')));
     expect(score).toBeGreaterThan(0.45);
     expect(score).toBeLessThan(0.55);
-    expect(new SimilarityIndex(new KnowledgeGraph()).baseVector(id('Dog')).words).toEqual(index.baseVector(id('Dog')).words);
+    expect(new SimilarityIndex(new KnowledgeGraph()).baseVector(id('Dog')).words).toEqual(
+      index.baseVector(id('Dog')).words,
+    );
   });
 
   it("leaves the agent's bookkeeping and names (rdfs:label, schema:name, label) out of a meaning", () => {
@@ -117,7 +130,11 @@ describe('meaning vectors', () => {
 
   it('counts a shared literal value as a shared property', () => {
     const { graph, index, id } = animalGraph();
-    assertFacts(graph, [['Mars', 'colour', '"red"'], ['Rose', 'colour', '"red"'], ['Rose', 'is-a', 'Flower']]);
+    assertFacts(graph, [
+      ['Mars', 'colour', '"red"'],
+      ['Rose', 'colour', '"red"'],
+      ['Rose', 'is-a', 'Flower'],
+    ]);
     expect(labelsOf(graph, index.nearest(id('Rose')))).toEqual(['Mars', 'Flower']);
     expect(index.similarityOf(id('Rose'), id('Mars'))).toBeGreaterThan(0.6);
   });
@@ -163,16 +180,27 @@ describe('nearest', () => {
 
   it('orders equally similar symbols by label', () => {
     const { graph, index, id } = animalGraph();
-    assertFacts(graph, [['Jackal', 'is-a', 'Canine'], ['Jackal', 'has-part', 'Fur'], ['Jackal', 'has-part', 'Tail'], ['Jackal', 'eats', 'Meat']]);
+    assertFacts(graph, [
+      ['Jackal', 'is-a', 'Canine'],
+      ['Jackal', 'has-part', 'Fur'],
+      ['Jackal', 'has-part', 'Tail'],
+      ['Jackal', 'eats', 'Meat'],
+    ]);
     expect(labelsOf(graph, index.nearest(id('Dog'), { k: 2 }))).toEqual(['Jackal', 'Wolf']);
   });
 
   it('returns entities only, unless other kinds are asked for', () => {
     const { graph, index, id } = animalGraph();
-    assertFacts(graph, [['Dog', 'colour', '"brown"'], ['Wolf', 'colour', '"brown"'], ['Fur', 'colour', '"brown"']]);
+    assertFacts(graph, [
+      ['Dog', 'colour', '"brown"'],
+      ['Wolf', 'colour', '"brown"'],
+      ['Fur', 'colour', '"brown"'],
+    ]);
     const kinds = (hits: SimilarityHit[]) => new Set(hits.map((hit) => graph.symbol(hit.symbolId)?.kind));
     expect(kinds(index.nearest(id('Dog'), { k: 100 }))).toEqual(new Set(['entity']));
-    expect(kinds(index.nearest(id('Dog'), { k: 100, kinds: ['entity', 'literal'] }))).toEqual(new Set(['entity', 'literal']));
+    expect(kinds(index.nearest(id('Dog'), { k: 100, kinds: ['entity', 'literal'] }))).toEqual(
+      new Set(['entity', 'literal']),
+    );
   });
 
   it('finds nothing for an unknown symbol or one without domain triples', () => {
@@ -185,13 +213,24 @@ describe('nearest', () => {
   it('takes at most the first few symbols from one common feature, and rarer features first', () => {
     const graph = new KnowledgeGraph();
     const crowd: Fact[] = Array.from({ length: 30 }, (_, number) => [`Rose ${number}`, 'colour', 'Red']);
-    assertFacts(graph, [...crowd, ['Poppy', 'colour', 'Red'], ['Poppy', 'grows-in', 'Field'], ['Cornflower', 'grows-in', 'Field']]);
+    assertFacts(graph, [
+      ...crowd,
+      ['Poppy', 'colour', 'Red'],
+      ['Poppy', 'grows-in', 'Field'],
+      ['Cornflower', 'grows-in', 'Field'],
+    ]);
     const poppy = graph.symbolByLabel('Poppy')!.id;
     const few = new SimilarityIndex(graph, { candidatesPerFeature: 5 });
     const labels = labelsOf(graph, few.nearest(poppy, { k: 100 }));
     // Field and Red are neighbours; Cornflower shares the rare feature; five roses share the common one.
     expect(labels).toHaveLength(2 + 1 + 5);
-    expect(labels.filter((label) => label?.startsWith('Rose')).sort()).toEqual(['Rose 0', 'Rose 1', 'Rose 2', 'Rose 3', 'Rose 4']);
+    expect(labels.filter((label) => label?.startsWith('Rose')).sort()).toEqual([
+      'Rose 0',
+      'Rose 1',
+      'Rose 2',
+      'Rose 3',
+      'Rose 4',
+    ]);
     const tight = new SimilarityIndex(graph, { candidateLimit: 2 });
     expect(labelsOf(graph, tight.nearest(poppy, { k: 100 })).sort()).toEqual(['Cornflower', 'Field']);
   });
@@ -201,15 +240,30 @@ describe('keeping up with the graph', () => {
   it('sees added triples without being told', () => {
     const { graph, index, id } = animalGraph();
     expect(labelsOf(graph, index.nearest(id('Dog'))).slice(0, 2)).toEqual(['Wolf', 'Cat']);
-    assertFacts(graph, [['Cat', 'is-a', 'Canine'], ['Cat', 'eats', 'Meat'], ['Cat', 'lives-in', 'House']]);
+    assertFacts(graph, [
+      ['Cat', 'is-a', 'Canine'],
+      ['Cat', 'eats', 'Meat'],
+      ['Cat', 'lives-in', 'House'],
+    ]);
     expect(labelsOf(graph, index.nearest(id('Dog'))).slice(0, 2)).toEqual(['Cat', 'Wolf']);
   });
 
   it('keeps up with a large import after its first answer', () => {
     const { graph, index, id } = animalGraph();
     expect(labelsOf(graph, index.nearest(id('Dog'), { k: 1 }))).toEqual(['Wolf']);
-    const breeds: Fact[] = Array.from({ length: 1_500 }, (_, number) => [`Breed ${number}`, 'is-a', `Group ${number % 10}`]);
-    assertFacts(graph, [...breeds, ['Dingo', 'is-a', 'Canine'], ['Dingo', 'has-part', 'Fur'], ['Dingo', 'has-part', 'Tail'], ['Dingo', 'eats', 'Meat'], ['Dingo', 'lives-in', 'House']]);
+    const breeds: Fact[] = Array.from({ length: 1_500 }, (_, number) => [
+      `Breed ${number}`,
+      'is-a',
+      `Group ${number % 10}`,
+    ]);
+    assertFacts(graph, [
+      ...breeds,
+      ['Dingo', 'is-a', 'Canine'],
+      ['Dingo', 'has-part', 'Fur'],
+      ['Dingo', 'has-part', 'Tail'],
+      ['Dingo', 'eats', 'Meat'],
+      ['Dingo', 'lives-in', 'House'],
+    ]);
     expect(labelsOf(graph, index.nearest(id('Dog'), { k: 2 }))).toEqual(['Dingo', 'Wolf']);
     expect(index.similarityOf(id('Dog'), id('Dingo'))).toBe(1);
     // A few more triples after that are kept aside from the rebuilt index, and still seen.
@@ -221,12 +275,21 @@ describe('keeping up with the graph', () => {
 
   it('changes its answer after a changed confidence is invalidated', () => {
     const graph = new KnowledgeGraph();
-    assertFacts(graph, [...animals.filter(([subject]) => subject !== 'Cat'), ['Cat', 'is-a', 'Feline'], ['Cat', 'has-part', 'Fur', 0.1], ['Cat', 'has-part', 'Tail', 0.1], ['Cat', 'eats', 'Fish']]);
+    assertFacts(graph, [
+      ...animals.filter(([subject]) => subject !== 'Cat'),
+      ['Cat', 'is-a', 'Feline'],
+      ['Cat', 'has-part', 'Fur', 0.1],
+      ['Cat', 'has-part', 'Tail', 0.1],
+      ['Cat', 'eats', 'Fish'],
+    ]);
     const index = new SimilarityIndex(graph);
     const dog = graph.symbolByLabel('Dog')!.id;
     const cat = graph.symbolByLabel('Cat')!.id;
     const before = index.similarityOf(dog, cat);
-    const delta = assertFacts(graph, [['Cat', 'has-part', 'Fur', 1], ['Cat', 'has-part', 'Tail', 1]]);
+    const delta = assertFacts(graph, [
+      ['Cat', 'has-part', 'Fur', 1],
+      ['Cat', 'has-part', 'Tail', 1],
+    ]);
     expect(delta.updatedTriples).toHaveLength(2);
     // A confidence change keeps the number of triples, so the cache holds until told.
     expect(index.similarityOf(dog, cat)).toBe(before);
@@ -236,7 +299,12 @@ describe('keeping up with the graph', () => {
 
   it('forgets everything on invalidateAll', () => {
     const graph = new KnowledgeGraph();
-    assertFacts(graph, [['Cat', 'has-part', 'Fur', 0.1], ['Cat', 'is-a', 'Feline'], ['Dog', 'has-part', 'Fur'], ['Dog', 'is-a', 'Canine']]);
+    assertFacts(graph, [
+      ['Cat', 'has-part', 'Fur', 0.1],
+      ['Cat', 'is-a', 'Feline'],
+      ['Dog', 'has-part', 'Fur'],
+      ['Dog', 'is-a', 'Canine'],
+    ]);
     const index = new SimilarityIndex(graph);
     const dog = graph.symbolByLabel('Dog')!.id;
     const cat = graph.symbolByLabel('Cat')!.id;
@@ -249,7 +317,9 @@ describe('keeping up with the graph', () => {
   it('lists the subjects and objects a delta touched', () => {
     const graph = new KnowledgeGraph();
     const delta = assertFacts(graph, [['Dog', 'is-a', 'Canine']]);
-    expect(symbolsTouchedBy(delta)).toEqual(new Set([graph.symbolByLabel('Dog')!.id, graph.symbolByLabel('Canine')!.id]));
+    expect(symbolsTouchedBy(delta)).toEqual(
+      new Set([graph.symbolByLabel('Dog')!.id, graph.symbolByLabel('Canine')!.id]),
+    );
   });
 
   it('keeps at most the cache size of meaning vectors, recomputing evicted ones the same', () => {
@@ -284,7 +354,8 @@ describe('nearestToText', () => {
     expect(labelsOf(graph, hits.slice(0, 1))).toEqual(['Red Planet']);
     expect(hits[0]?.similarity).toBe(1);
     expect(labelsOf(graph, hits).sort()).toEqual(['Planet', 'Red Dwarf', 'Red Planet', 'planet of the apes']);
-    for (const hit of hits) expect(hit.similarity).toBe(textSimilarity('RED-planet', graph.symbol(hit.symbolId)!.label));
+    for (const hit of hits)
+      expect(hit.similarity).toBe(textSimilarity('RED-planet', graph.symbol(hit.symbolId)!.label));
     expect(labelsOf(graph, index.nearestToText('the red planet', 2, { minSimilarity: 0.7 }))).toContain('Red Planet');
   });
 

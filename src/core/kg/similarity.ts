@@ -275,7 +275,8 @@ export class SimilarityIndex {
       eachPosition(this.#graph, symbolId, direction, (position) => {
         if (features.length >= limit) return false;
         const weight = this.#weightAt(columns, position);
-        if (weight > 0) features.push({ predicate: columns.predicates[position]!, other: others[position]!, direction, weight });
+        if (weight > 0)
+          features.push({ predicate: columns.predicates[position]!, other: others[position]!, direction, weight });
         return true;
       });
     }
@@ -335,7 +336,8 @@ export class SimilarityIndex {
     sources.sort((a, b) => a.size - b.size || a.order - b.order);
     const candidates = new Set<number>();
     const consider = (candidate: number): boolean => {
-      if (candidate === symbolId || candidates.has(candidate) || !this.#isAllowed(candidate, allowedKinds)) return false;
+      if (candidate === symbolId || candidates.has(candidate) || !this.#isAllowed(candidate, allowedKinds))
+        return false;
       candidates.add(candidate);
       return true;
     };
@@ -346,7 +348,12 @@ export class SimilarityIndex {
       let taken = 0;
       eachPosition(this.#graph, feature.other, sharedFrom, (position) => {
         if (taken >= candidatesPerFeature || candidates.size >= candidateLimit) return false;
-        if (columns.predicates[position] === feature.predicate && this.#weightAt(columns, position) > 0 && consider(sharers[position]!)) taken++;
+        if (
+          columns.predicates[position] === feature.predicate &&
+          this.#weightAt(columns, position) > 0 &&
+          consider(sharers[position]!)
+        )
+          taken++;
         return true;
       });
     }
@@ -361,7 +368,12 @@ export class SimilarityIndex {
   /** The k best hits: most similar first, ties by label, then by id. */
   #best(hits: SimilarityHit[], k: number): SimilarityHit[] {
     const labelOf = (symbolId: number) => this.#graph.symbol(symbolId)?.label ?? '';
-    hits.sort((a, b) => b.similarity - a.similarity || labelOf(a.symbolId).localeCompare(labelOf(b.symbolId)) || a.symbolId - b.symbolId);
+    hits.sort(
+      (a, b) =>
+        b.similarity - a.similarity ||
+        labelOf(a.symbolId).localeCompare(labelOf(b.symbolId)) ||
+        a.symbolId - b.symbolId,
+    );
     return hits.slice(0, Math.floor(k));
   }
 
@@ -416,7 +428,12 @@ function positionsOf(graph: KnowledgeGraph, symbolId: number, direction: Directi
 }
 
 /** Visits the positions of a symbol's triples in one direction, oldest first, until `visit` returns false. */
-function eachPosition(graph: KnowledgeGraph, symbolId: number, direction: Direction, visit: (position: number) => boolean): void {
+function eachPosition(
+  graph: KnowledgeGraph,
+  symbolId: number,
+  direction: Direction,
+  visit: (position: number) => boolean,
+): void {
   for (const position of positionsOf(graph, symbolId, direction)) if (!visit(position)) return;
 }
 

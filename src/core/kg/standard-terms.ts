@@ -63,7 +63,10 @@ export const prefixesSchema = z
 
 /** The prefixes of a file that a session can keep and a query can use: names queries can write, within the limits. */
 export function usablePrefixes(declared: Readonly<Record<string, string>>): Record<string, string> {
-  const usable = Object.entries(declared).filter(([prefix, namespace]) => prefix.length <= 100 && PREFIX_NAME.test(prefix) && namespace.length > 0 && namespace.length <= 2000);
+  const usable = Object.entries(declared).filter(
+    ([prefix, namespace]) =>
+      prefix.length <= 100 && PREFIX_NAME.test(prefix) && namespace.length > 0 && namespace.length <= 2000,
+  );
   return Object.fromEntries(usable.slice(0, MAX_PREFIXES));
 }
 
@@ -98,12 +101,34 @@ export const NAME_IRIS: readonly string[] = [
 type AnimaRelation = { standard: readonly string[]; inverse?: string };
 export const ANIMA_RELATIONS: Readonly<Record<string, AnimaRelation>> = {
   'is-a': {
-    standard: [RDF_TYPE, RDFS_SUBCLASS_OF, SKOS_BROADER, `${SKOS}broaderTransitive`, `${WIKIDATA_DIRECT}P31`, `${WIKIDATA_DIRECT}P279`],
+    standard: [
+      RDF_TYPE,
+      RDFS_SUBCLASS_OF,
+      SKOS_BROADER,
+      `${SKOS}broaderTransitive`,
+      `${WIKIDATA_DIRECT}P31`,
+      `${WIKIDATA_DIRECT}P279`,
+    ],
     inverse: 'has-instance',
   },
   'has-instance': { standard: [SKOS_NARROWER, `${SKOS}narrowerTransitive`] },
-  'part-of': { standard: [...schema('isPartOf'), `${DCTERMS}isPartOf`, 'http://purl.obolibrary.org/obo/BFO_0000050', `${WIKIDATA_DIRECT}P361`], inverse: 'has-part' },
-  'has-part': { standard: [...schema('hasPart'), `${DCTERMS}hasPart`, 'http://purl.obolibrary.org/obo/BFO_0000051', `${WIKIDATA_DIRECT}P527`] },
+  'part-of': {
+    standard: [
+      ...schema('isPartOf'),
+      `${DCTERMS}isPartOf`,
+      'http://purl.obolibrary.org/obo/BFO_0000050',
+      `${WIKIDATA_DIRECT}P361`,
+    ],
+    inverse: 'has-part',
+  },
+  'has-part': {
+    standard: [
+      ...schema('hasPart'),
+      `${DCTERMS}hasPart`,
+      'http://purl.obolibrary.org/obo/BFO_0000051',
+      `${WIKIDATA_DIRECT}P527`,
+    ],
+  },
   label: { standard: NAME_IRIS },
   'same-as': { standard: [OWL_SAME_AS, SKOS_EXACT_MATCH] },
 };

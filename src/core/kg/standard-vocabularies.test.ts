@@ -37,14 +37,23 @@ function oxigraph(text: string): Store {
 /** The IRIs SPARQL binds to ?x, sorted. */
 function sparqlAnswers(store: Store, query: string): string[] {
   const solutions = store.query(query) as Map<string, { value: string; termType: string }>[];
-  return [...new Set(solutions.map((solution) => solution.get('x')!).filter((term) => term.termType === 'NamedNode').map((term) => term.value))].sort();
+  return [
+    ...new Set(
+      solutions
+        .map((solution) => solution.get('x')!)
+        .filter((term) => term.termType === 'NamedNode')
+        .map((term) => term.value),
+    ),
+  ].sort();
 }
 
 /** The IRIs Anima's query binds to ?x, sorted. */
 function animaAnswers(graph: KnowledgeGraph, query: string): string[] {
   const parsed = parseQuery(query);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.error));
-  const answer = runQuery(graph, parsed.value, 100_000, { prefixes: { wn: 'http://wordnet-rdf.princeton.edu/ontology#' } });
+  const answer = runQuery(graph, parsed.value, 100_000, {
+    prefixes: { wn: 'http://wordnet-rdf.princeton.edu/ontology#' },
+  });
   expect(answer.isTruncated).toBe(false);
   return [...new Set(answer.rows.map((row) => graph.symbol(row.x!)!.iri).filter((iri) => iri !== undefined))].sort();
 }
@@ -58,7 +67,10 @@ describe('an RDFS class hierarchy with instances (WordNet canines and planets)',
   const text = read('wordnet-canine-planet.rdfs.ttl');
   const store = oxigraph(text);
   const graph = await closedGraph(text);
-  const classes = objectsOf(store, '<http://www.w3.org/2000/01/rdf-schema#subClassOf>|<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>');
+  const classes = objectsOf(
+    store,
+    '<http://www.w3.org/2000/01/rdf-schema#subClassOf>|<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>',
+  );
 
   it('holds classes to ask about', () => {
     expect(classes.length).toBeGreaterThan(50);
@@ -89,8 +101,15 @@ describe('an RDFS class hierarchy with instances (WordNet canines and planets)',
         `PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
          SELECT ?x WHERE { { ?x rdfs:subClassOf+ <${target}> } UNION { ?x rdf:type/rdfs:subClassOf* <${target}> } }`,
       );
-      const closure = transitiveClosure(plain, { members: isA.ids, chain: isA.ids.filter((id) => !types.has(id)) }, plain.symbolByIri(target)!.id);
-      expect({ target, answers: closure.map((id) => plain.symbol(id)!.iri!).sort() }).toEqual({ target, answers: expected });
+      const closure = transitiveClosure(
+        plain,
+        { members: isA.ids, chain: isA.ids.filter((id) => !types.has(id)) },
+        plain.symbolByIri(target)!.id,
+      );
+      expect({ target, answers: closure.map((id) => plain.symbol(id)!.iri!).sort() }).toEqual({
+        target,
+        answers: expected,
+      });
     }
   });
 });
@@ -104,7 +123,10 @@ describe('a SKOS thesaurus (WordNet felines)', async () => {
   it('answers ?x is-a C as SPARQL answers (skos:broader|^skos:narrower)+, for every concept', () => {
     expect(concepts.length).toBeGreaterThan(30);
     for (const target of concepts) {
-      const expected = sparqlAnswers(store, `PREFIX skos: <http://www.w3.org/2004/02/skos/core#> SELECT ?x WHERE { ?x (skos:broader|^skos:narrower)+ <${target}> }`);
+      const expected = sparqlAnswers(
+        store,
+        `PREFIX skos: <http://www.w3.org/2004/02/skos/core#> SELECT ?x WHERE { ?x (skos:broader|^skos:narrower)+ <${target}> }`,
+      );
       expect({ target, answers: animaAnswers(graph, `?x is-a <${target}>`) }).toEqual({ target, answers: expected });
     }
   });
@@ -114,7 +136,10 @@ describe('a SKOS thesaurus (WordNet felines)', async () => {
     expect(animaAnswers(graph, '?x skos:prefLabel "big cat"@en')).toEqual([bigCat]);
     expect(animaAnswers(graph, '?x label "big cat"')).toEqual([bigCat]);
     // "cat" is the true cat's name and the big cat's other name.
-    expect(animaAnswers(graph, '?x label "cat"@en')).toEqual(['http://wordnet-rdf.princeton.edu/id/02121620-n', bigCat]);
+    expect(animaAnswers(graph, '?x label "cat"@en')).toEqual([
+      'http://wordnet-rdf.princeton.edu/id/02121620-n',
+      bigCat,
+    ]);
     expect(animaAnswers(graph, '?x skos:altLabel "cat"@en')).toEqual([bigCat]);
   });
 });
@@ -123,13 +148,22 @@ describe('an OWL ontology with a transitive property and its inverse (WordNet: E
   const text = read('wordnet-europe.owl.ttl');
   const store = oxigraph(text);
   const graph = await closedGraph(text);
-  const wholes = sparqlAnswers(store, 'PREFIX wn: <http://wordnet-rdf.princeton.edu/ontology#> SELECT DISTINCT ?x WHERE { { ?p wn:part_holonym ?x } UNION { ?x wn:part_meronym ?p } }');
+  const wholes = sparqlAnswers(
+    store,
+    'PREFIX wn: <http://wordnet-rdf.princeton.edu/ontology#> SELECT DISTINCT ?x WHERE { { ?p wn:part_holonym ?x } UNION { ?x wn:part_meronym ?p } }',
+  );
 
   it('answers ?x wn:part_holonym W as SPARQL answers (wn:part_holonym|^wn:part_meronym)+, for every whole', () => {
     expect(wholes.length).toBeGreaterThan(20);
     for (const target of wholes) {
-      const expected = sparqlAnswers(store, `PREFIX wn: <http://wordnet-rdf.princeton.edu/ontology#> SELECT ?x WHERE { ?x (wn:part_holonym|^wn:part_meronym)+ <${target}> }`);
-      expect({ target, answers: animaAnswers(graph, `?x wn:part_holonym <${target}>`) }).toEqual({ target, answers: expected });
+      const expected = sparqlAnswers(
+        store,
+        `PREFIX wn: <http://wordnet-rdf.princeton.edu/ontology#> SELECT ?x WHERE { ?x (wn:part_holonym|^wn:part_meronym)+ <${target}> }`,
+      );
+      expect({ target, answers: animaAnswers(graph, `?x wn:part_holonym <${target}>`) }).toEqual({
+        target,
+        answers: expected,
+      });
     }
   });
 

@@ -38,12 +38,15 @@ export function literalKey(value: string, datatype?: string, language?: string):
 
 /** The key a stored symbol is found by: its label key, or its literal key. */
 export function symbolKey(symbol: Pick<KgSymbol, 'kind' | 'label' | 'datatype' | 'language'>): string {
-  return symbol.kind === 'literal' ? literalKey(symbol.label, symbol.datatype, symbol.language) : labelKey(symbol.label);
+  return symbol.kind === 'literal'
+    ? literalKey(symbol.label, symbol.datatype, symbol.language)
+    : labelKey(symbol.label);
 }
 
 /** The label an IRI gets: its local name after the last `/` or `#`, percent-decoded. */
 export function localName(iri: string): string {
-  if (iri.startsWith(ANIMA_IRI_BASE) && iri.length > ANIMA_IRI_BASE.length) return safeDecode(iri.slice(ANIMA_IRI_BASE.length));
+  if (iri.startsWith(ANIMA_IRI_BASE) && iri.length > ANIMA_IRI_BASE.length)
+    return safeDecode(iri.slice(ANIMA_IRI_BASE.length));
   const cut = Math.max(iri.lastIndexOf('/'), iri.lastIndexOf('#'));
   const tail = cut >= 0 ? iri.slice(cut + 1) : iri;
   // An IRI ending in `/` or `#` has no local name: fall back to the whole IRI.

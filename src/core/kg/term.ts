@@ -8,4 +8,3 @@ export type Term =
   /** A blank node, named as its file names it; local to one import. */
   | { type: 'blank'; value: string }
   | { type: 'literal'; value: string; datatype?: string; language?: string };
-

@@ -41,8 +41,10 @@ export function spreadActivation(
       };
       const outgoing = graph.positionsFrom(symbolId);
       const incoming = graph.positionsTo(symbolId);
-      for (let index = 0; index < Math.min(fanOut, outgoing.length); index++) reach(objects[outgoing[index]!]!, outgoing[index]!);
-      for (let index = 0; index < Math.min(fanOut, incoming.length); index++) reach(subjects[incoming[index]!]!, incoming[index]!);
+      for (let index = 0; index < Math.min(fanOut, outgoing.length); index++)
+        reach(objects[outgoing[index]!]!, outgoing[index]!);
+      for (let index = 0; index < Math.min(fanOut, incoming.length); index++)
+        reach(subjects[incoming[index]!]!, incoming[index]!);
     }
     frontier = [...next];
   }
@@ -62,7 +64,12 @@ export type PathStep = { triple: Triple; isForward: boolean };
  * (breadth-first from both ends, so it stays fast on large graphs). Undefined when none exists
  * within `maxLength` steps. Among equally short paths, the one found first in index order.
  */
-export function shortestPath(graph: KnowledgeGraph, from: number, to: number, options: { maxLength?: number } = {}): PathStep[] | undefined {
+export function shortestPath(
+  graph: KnowledgeGraph,
+  from: number,
+  to: number,
+  options: { maxLength?: number } = {},
+): PathStep[] | undefined {
   const { maxLength = 8 } = options;
   if (from === to) return [];
   // For each visited symbol: the step that reached it from its side's start.
@@ -73,7 +80,9 @@ export function shortestPath(graph: KnowledgeGraph, from: number, to: number, op
   for (let length = 0; length < maxLength; length++) {
     // Expand the smaller side: cheaper, and the same shortest length either way.
     const isStartSide = startFrontier.length <= endFrontier.length;
-    const [visited, other, frontier] = isStartSide ? [fromStart, fromEnd, startFrontier] : [fromEnd, fromStart, endFrontier];
+    const [visited, other, frontier] = isStartSide
+      ? [fromStart, fromEnd, startFrontier]
+      : [fromEnd, fromStart, endFrontier];
     const next: number[] = [];
     for (const symbolId of frontier) {
       const steps: [number, PathStep][] = [
@@ -95,7 +104,11 @@ export function shortestPath(graph: KnowledgeGraph, from: number, to: number, op
 }
 
 /** Walks back from the meeting symbol to each end and joins the halves, start to end. */
-function joinPath(fromStart: Map<number, PathStep | null>, fromEnd: Map<number, PathStep | null>, meeting: number): PathStep[] {
+function joinPath(
+  fromStart: Map<number, PathStep | null>,
+  fromEnd: Map<number, PathStep | null>,
+  meeting: number,
+): PathStep[] {
   const first: PathStep[] = [];
   for (let symbolId = meeting, step = fromStart.get(symbolId); step; step = fromStart.get(symbolId)) {
     first.unshift(step);
@@ -124,12 +137,20 @@ export type ClosureWalk = { order: number[]; chainOf(symbol: number): Triple[] }
  * (transitive) subclasses and instances of Mammal through is-a (or through rdfs:subClassOf and
  * rdf:type). Breadth-first over the object index; cycles are safe. In discovery order (nearest first).
  */
-export function transitiveClosure(graph: KnowledgeGraph, predicate: number | ClosureRelation, target: number): number[] {
+export function transitiveClosure(
+  graph: KnowledgeGraph,
+  predicate: number | ClosureRelation,
+  target: number,
+): number[] {
   return walkClosure(graph, predicate, target).order;
 }
 
 /** The closure with its proofs: each symbol's chain is the triples it stands on, from it up to the target. */
-export function transitiveChains(graph: KnowledgeGraph, predicate: number | ClosureRelation, target: number): { subject: number; chain: Triple[] }[] {
+export function transitiveChains(
+  graph: KnowledgeGraph,
+  predicate: number | ClosureRelation,
+  target: number,
+): { subject: number; chain: Triple[] }[] {
   const walk = walkClosure(graph, predicate, target);
   return walk.order.map((subject) => ({ subject, chain: walk.chainOf(subject) }));
 }
@@ -164,9 +185,12 @@ function walkClosure(graph: KnowledgeGraph, predicate: number | ClosureRelation,
     for (const object of frontier) {
       for (const position of graph.positionsTo(object)) {
         const through = predicates[position]!;
-        if (memberSet ? memberSet.has(through) : through === first || through === second) reach(subjects[position]!, through, position, object);
+        if (memberSet ? memberSet.has(through) : through === first || through === second)
+          reach(subjects[position]!, through, position, object);
       }
-      if (inverses.size > 0) for (const position of graph.positionsFrom(object)) if (inverses.has(predicates[position]!)) reach(objects[position]!, predicates[position]!, position, object);
+      if (inverses.size > 0)
+        for (const position of graph.positionsFrom(object))
+          if (inverses.has(predicates[position]!)) reach(objects[position]!, predicates[position]!, position, object);
     }
     frontier = next;
   }
@@ -174,7 +198,8 @@ function walkClosure(graph: KnowledgeGraph, predicate: number | ClosureRelation,
     order,
     chainOf(symbol) {
       const steps: Triple[] = [];
-      for (let step = reachedBy.get(symbol); step && step.position !== -1; step = reachedBy.get(step.parent)) steps.push(graph.tripleAt(step.position));
+      for (let step = reachedBy.get(symbol); step && step.position !== -1; step = reachedBy.get(step.parent))
+        steps.push(graph.tripleAt(step.position));
       return steps;
     },
   };

@@ -45,7 +45,8 @@ export function allocateColumns(capacity: number): TripleColumns {
 /** Columns with room for `capacity`, holding the first `count` triples of `columns`. */
 export function resizeColumns(columns: TripleColumns, count: number, capacity: number): TripleColumns {
   const resized = allocateColumns(capacity);
-  for (const name of COLUMN_NAMES) (resized[name] as Int32Array | Float64Array).set((columns[name] as Int32Array | Float64Array).subarray(0, count));
+  for (const name of COLUMN_NAMES)
+    (resized[name] as Int32Array | Float64Array).set((columns[name] as Int32Array | Float64Array).subarray(0, count));
   return resized;
 }
 
@@ -83,7 +84,12 @@ export class TripleKeyIndex {
     for (let slot = hash(subject, predicate, object) & this.#mask; ; slot = (slot + 1) & this.#mask) {
       const position = this.#slots[slot]!;
       if (position === -1) return -1;
-      if (columns.subjects[position] === subject && columns.predicates[position] === predicate && columns.objects[position] === object) return position;
+      if (
+        columns.subjects[position] === subject &&
+        columns.predicates[position] === predicate &&
+        columns.objects[position] === object
+      )
+        return position;
     }
   }
 
@@ -117,7 +123,12 @@ export class TripleKeyIndex {
   }
 
   #slotOf(columns: TripleColumns, position: number): number {
-    for (let slot = hash(columns.subjects[position]!, columns.predicates[position]!, columns.objects[position]!) & this.#mask; ; slot = (slot + 1) & this.#mask) {
+    for (
+      let slot =
+        hash(columns.subjects[position]!, columns.predicates[position]!, columns.objects[position]!) & this.#mask;
+      ;
+      slot = (slot + 1) & this.#mask
+    ) {
       const held = this.#slots[slot]!;
       if (held === position) return slot;
       if (held === -1) throw new Error(`the key index does not hold position ${position}`);
@@ -125,7 +136,8 @@ export class TripleKeyIndex {
   }
 
   #place(columns: TripleColumns, position: number): void {
-    let slot = hash(columns.subjects[position]!, columns.predicates[position]!, columns.objects[position]!) & this.#mask;
+    let slot =
+      hash(columns.subjects[position]!, columns.predicates[position]!, columns.objects[position]!) & this.#mask;
     while (this.#slots[slot] !== -1) slot = (slot + 1) & this.#mask;
     this.#slots[slot] = position;
   }

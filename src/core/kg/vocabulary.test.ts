@@ -33,7 +33,13 @@ function answers(graph: KnowledgeGraph, query: string): string[] {
   const parsed = parseQuery(query);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.error));
   const answer = runQuery(graph, parsed.value, 1000, { prefixes: EX });
-  return answer.rows.map((row) => Object.entries(row).map(([name, id]) => `${name}=${graph.symbol(id)!.label}`).join(' ')).sort();
+  return answer.rows
+    .map((row) =>
+      Object.entries(row)
+        .map(([name, id]) => `${name}=${graph.symbol(id)!.label}`)
+        .join(' '),
+    )
+    .sort();
 }
 
 const TAXONOMY = `
@@ -80,8 +86,19 @@ describe('RDFS class hierarchies', () => {
     const isA = vocabulary.relationNamed('is-a');
     const types = vocabulary.typeIds();
     const animal = graph.symbolByIri('http://example.org/Animal')!.id;
-    const closure = transitiveClosure(graph, { members: isA.ids, chain: isA.ids.filter((id) => !types.has(id)) }, animal);
-    expect(closure.map((id) => graph.symbol(id)!.label).sort()).toEqual(['Bird', 'Mammal', 'Sparrow', 'dog', 'rex', 'tweety']);
+    const closure = transitiveClosure(
+      graph,
+      { members: isA.ids, chain: isA.ids.filter((id) => !types.has(id)) },
+      animal,
+    );
+    expect(closure.map((id) => graph.symbol(id)!.label).sort()).toEqual([
+      'Bird',
+      'Mammal',
+      'Sparrow',
+      'dog',
+      'rex',
+      'tweety',
+    ]);
   });
 
   it('types the subjects and objects of a property with a domain or range, refusing nothing', async () => {
@@ -99,7 +116,11 @@ ex:Person rdfs:subClassOf ex:Agent .`),
   });
 
   it('reads owl:equivalentClass both ways in the class chain', async () => {
-    const graph = inferred(await turtleGraph('ex:Hound owl:equivalentClass ex:Dog . ex:Dog rdfs:subClassOf ex:Mammal . ex:rex a ex:Hound . ex:fido a ex:Dog .'));
+    const graph = inferred(
+      await turtleGraph(
+        'ex:Hound owl:equivalentClass ex:Dog . ex:Dog rdfs:subClassOf ex:Mammal . ex:rex a ex:Hound . ex:fido a ex:Dog .',
+      ),
+    );
     expect(answers(graph, '?x rdf:type ex:Mammal')).toEqual(['x=fido', 'x=rex']);
     expect(answers(graph, '?x rdf:type ex:Hound')).toEqual(['x=fido', 'x=rex']);
   });
@@ -107,7 +128,9 @@ ex:Person rdfs:subClassOf ex:Agent .`),
 
 describe('properties the graph defines', () => {
   it('reads a sub-property of rdfs:subClassOf as is-a, in queries and rules', async () => {
-    const graph = await turtleGraph('ex:kindOf rdfs:subPropertyOf rdfs:subClassOf . ex:Puppy ex:kindOf ex:Dog . ex:Dog rdfs:subClassOf ex:Mammal .');
+    const graph = await turtleGraph(
+      'ex:kindOf rdfs:subPropertyOf rdfs:subClassOf . ex:Puppy ex:kindOf ex:Dog . ex:Dog rdfs:subClassOf ex:Mammal .',
+    );
     expect(answers(graph, '?x is-a Dog')).toEqual(['x=Puppy']);
     expect(answers(graph, '?x rdfs:subClassOf ex:Dog')).toEqual(['x=Puppy']);
     inferred(graph);
@@ -159,28 +182,48 @@ ex:Cat rdfs:subClassOf ex:Mammalia .`);
     expect(answers(graph, '?x is-a ex:Mammal')).toEqual(['x=Cat', 'x=Dog', 'x=Q144']);
     expect(answers(graph, 'ex:Dog ex:says ?s')).toEqual(['s=woof']);
     // The two names are one thing: the join finds it once, under either.
-    expect(answers(graph, '?x is-a ex:Mammal . ?x ex:says ?s')).toEqual([expect.stringMatching(/^x=(Dog|Q144) s=woof$/)]);
+    expect(answers(graph, '?x is-a ex:Mammal . ?x ex:says ?s')).toEqual([
+      expect.stringMatching(/^x=(Dog|Q144) s=woof$/),
+    ]);
   });
 });
 
 describe("Anima's relations joined with standard ones", () => {
   it('aligns a predicate named like an Anima relation in another namespace', async () => {
-    const graph = await turtleGraph('ex:Dog <http://other.example/is-a> ex:Canine . ex:Canine rdfs:subClassOf ex:Mammal .');
+    const graph = await turtleGraph(
+      'ex:Dog <http://other.example/is-a> ex:Canine . ex:Canine rdfs:subClassOf ex:Mammal .',
+    );
     const batch = graph.batch({ now: 3 });
-    batch.assert(batch.resolve({ type: 'label', value: 'Wolf' }, 'subject'), batch.resolve({ type: 'label', value: 'is-a' }, 'predicate'), batch.resolve({ type: 'iri', value: 'http://example.org/Canine' }, 'object'), 1);
+    batch.assert(
+      batch.resolve({ type: 'label', value: 'Wolf' }, 'subject'),
+      batch.resolve({ type: 'label', value: 'is-a' }, 'predicate'),
+      batch.resolve({ type: 'iri', value: 'http://example.org/Canine' }, 'object'),
+      1,
+    );
     graph.apply(batch.delta);
     expect(answers(graph, '?x is-a Canine')).toEqual(['x=Dog', 'x=Wolf']);
-    expect(inferRules(graph).derivations.map((derivation) => graph.symbol(derivation.subject)!.label).sort()).toEqual(['Dog', 'Wolf']);
+    expect(
+      inferRules(graph)
+        .derivations.map((derivation) => graph.symbol(derivation.subject)!.label)
+        .sort(),
+    ).toEqual(['Dog', 'Wolf']);
   });
 
   it('reads a relation alone as a query for its facts', async () => {
     const graph = await turtleGraph(TAXONOMY);
-    expect(answers(graph, 'rdfs:subClassOf')).toEqual(['subject=Bird object=Animal', 'subject=Mammal object=Animal', 'subject=Sparrow object=Bird', 'subject=dog object=Mammal']);
+    expect(answers(graph, 'rdfs:subClassOf')).toEqual([
+      'subject=Bird object=Animal',
+      'subject=Mammal object=Animal',
+      'subject=Sparrow object=Bird',
+      'subject=dog object=Mammal',
+    ]);
     expect(parseQuery('?x')).toMatchObject({ ok: false });
   });
 
   it('expands the well-known prefixes and declared ones, and nothing else', () => {
-    expect(expandPrefixedName('rdfs:subClassOf', WELL_KNOWN_PREFIXES)).toBe('http://www.w3.org/2000/01/rdf-schema#subClassOf');
+    expect(expandPrefixedName('rdfs:subClassOf', WELL_KNOWN_PREFIXES)).toBe(
+      'http://www.w3.org/2000/01/rdf-schema#subClassOf',
+    );
     expect(expandPrefixedName('ex:Dog', { ...WELL_KNOWN_PREFIXES, ...EX })).toBe('http://example.org/Dog');
     expect(expandPrefixedName('agent:status', WELL_KNOWN_PREFIXES)).toBeUndefined();
     expect(expandPrefixedName('Dog', WELL_KNOWN_PREFIXES)).toBeUndefined();

@@ -1,6 +1,20 @@
 import type { KnowledgeGraph } from './graph.ts';
 import { labelKey } from './symbol.ts';
-import { WIKIDATA_DIRECT, RDF_TYPE, RDFS_SUBPROPERTY_OF, RDFS_DOMAIN, RDFS_RANGE, OWL_EQUIVALENT_CLASS, OWL_EQUIVALENT_PROPERTY, OWL_INVERSE_OF, OWL_TRANSITIVE_PROPERTY, OWL_SYMMETRIC_PROPERTY, WELL_KNOWN_PREFIXES, expandPrefixedName, ANIMA_RELATIONS } from './standard-terms.ts';
+import {
+  WIKIDATA_DIRECT,
+  RDF_TYPE,
+  RDFS_SUBPROPERTY_OF,
+  RDFS_DOMAIN,
+  RDFS_RANGE,
+  OWL_EQUIVALENT_CLASS,
+  OWL_EQUIVALENT_PROPERTY,
+  OWL_INVERSE_OF,
+  OWL_TRANSITIVE_PROPERTY,
+  OWL_SYMMETRIC_PROPERTY,
+  WELL_KNOWN_PREFIXES,
+  expandPrefixedName,
+  ANIMA_RELATIONS,
+} from './standard-terms.ts';
 
 /**
  * What Anima's relations mean in a graph: the one home of the mapping from the standard terms
@@ -72,10 +86,18 @@ export class GraphVocabulary {
     const cached = this.#relations.get(cacheKey);
     if (cached) return cached;
     const seeds = this.#seedsOf(key, name, iri);
-    const inverseName = ANIMA_RELATIONS[key]?.inverse ?? Object.entries(ANIMA_RELATIONS).find(([, relation]) => relation.inverse === key)?.[0];
+    const inverseName =
+      ANIMA_RELATIONS[key]?.inverse ??
+      Object.entries(ANIMA_RELATIONS).find(([, relation]) => relation.inverse === key)?.[0];
     const ids = this.#withSubProperties(seeds);
-    const inverseSeeds = [...ids.flatMap((id) => this.#inverses.get(id) ?? []), ...(inverseName !== undefined ? this.#seedsOf(inverseName, inverseName, undefined) : [])];
-    const relation = seeds.length === 0 ? NO_RELATION : { ids, inverseIds: this.#withSubProperties(inverseSeeds).filter((id) => !ids.includes(id)) };
+    const inverseSeeds = [
+      ...ids.flatMap((id) => this.#inverses.get(id) ?? []),
+      ...(inverseName !== undefined ? this.#seedsOf(inverseName, inverseName, undefined) : []),
+    ];
+    const relation =
+      seeds.length === 0
+        ? NO_RELATION
+        : { ids, inverseIds: this.#withSubProperties(inverseSeeds).filter((id) => !ids.includes(id)) };
     this.#relations.set(cacheKey, relation);
     return relation;
   }
@@ -83,7 +105,12 @@ export class GraphVocabulary {
   /** A predicate with its sub-properties and equivalents, and its declared inverses (for a query's IRI). */
   relationOf(predicate: number): RelationIds {
     const ids = this.#withSubProperties([predicate]);
-    return { ids, inverseIds: this.#withSubProperties(ids.flatMap((id) => this.#inverses.get(id) ?? [])).filter((id) => !ids.includes(id)) };
+    return {
+      ids,
+      inverseIds: this.#withSubProperties(ids.flatMap((id) => this.#inverses.get(id) ?? [])).filter(
+        (id) => !ids.includes(id),
+      ),
+    };
   }
 
   /** The predicates that state membership (rdf:type and kin): a class chain never continues through them. */
@@ -160,7 +187,8 @@ export class GraphVocabulary {
 
   #seedsOf(key: string, name: string, iri: string | undefined): number[] {
     const seeds = new Set<number>();
-    for (const symbol of this.#graph.symbolsNamed(name)) if (symbol.kind === 'relation' || this.#graph.positionsWith(symbol.id).length > 0) seeds.add(symbol.id);
+    for (const symbol of this.#graph.symbolsNamed(name))
+      if (symbol.kind === 'relation' || this.#graph.positionsWith(symbol.id).length > 0) seeds.add(symbol.id);
     const byIri = iri !== undefined ? this.idOf(iri) : undefined;
     if (byIri !== undefined) seeds.add(byIri);
     for (const standard of ANIMA_RELATIONS[key]?.standard ?? []) for (const id of this.#idList(standard)) seeds.add(id);
@@ -171,7 +199,9 @@ export class GraphVocabulary {
   #withSubProperties(seeds: readonly number[]): number[] {
     const reached = new Set(seeds);
     const queue = [...seeds];
-    while (queue.length > 0) for (const sub of this.#subProperties.get(queue.pop()!) ?? []) if (!reached.has(sub)) queue.push(sub), reached.add(sub);
+    while (queue.length > 0)
+      for (const sub of this.#subProperties.get(queue.pop()!) ?? [])
+        if (!reached.has(sub)) (queue.push(sub), reached.add(sub));
     return [...reached];
   }
 

@@ -19,25 +19,43 @@ export type ProviderReach = { fetch?: typeof fetch; webLlm?: WebLlmHost; gguf?: 
  * The provider a run binds: a model (and why it was loaded again, when the engine kept had lost
  * it), none (the symbolic engine alone), or none with the reason the chosen one cannot be had.
  */
-export type Binding = { provider: LlmProvider; reloaded?: string } | { provider?: undefined; unavailable?: ModelUnavailable };
+export type Binding =
+  { provider: LlmProvider; reloaded?: string } | { provider?: undefined; unavailable?: ModelUnavailable };
 
 const unavailable = (kind: ModelUnavailable['kind'], because: string) => ({ unavailable: { kind, because } });
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Where binding finds the models added on this device (none in the CLI's tests). */
-export type AddedModels = { gguf(id: string): Promise<GgufModelRecord | undefined>; webLlm(id: string): Promise<WebLlmModelSpec | undefined> };
+export type AddedModels = {
+  gguf(id: string): Promise<GgufModelRecord | undefined>;
+  webLlm(id: string): Promise<WebLlmModelSpec | undefined>;
+};
 
 /** Binds the provider the settings choose; one that cannot be had leaves the run to the symbolic engine, and says why. */
-export async function bindProvider(settings: InferenceSettings, reach: ProviderReach, signal?: AbortSignal, added?: AddedModels): Promise<Binding> {
+export async function bindProvider(
+  settings: InferenceSettings,
+  reach: ProviderReach,
+  signal?: AbortSignal,
+  added?: AddedModels,
+): Promise<Binding> {
   switch (settings.provider) {
     case 'gguf': {
       if (!settings.ggufModel) return unavailable('not-chosen', 'no GGUF model is chosen');
       if (!reach.gguf) return unavailable('not-here', NO_GGUF_HERE);
       const record = await added?.gguf(settings.ggufModel);
-      if (!record || !(await reach.gguf.file(settings.ggufModel))) return unavailable('not-on-device', `the GGUF model ${settings.ggufModel} is not on this device: add it on the Models screen`);
+      if (!record || !(await reach.gguf.file(settings.ggufModel)))
+        return unavailable(
+          'not-on-device',
+          `the GGUF model ${settings.ggufModel} is not on this device: add it on the Models screen`,
+        );
       try {
         const contextTokens = Math.min(record.contextLength ?? MAX_GGUF_CONTEXT, MAX_GGUF_CONTEXT);
-        return { provider: engineProvider(await reach.gguf.load(record.id, { contextTokens, ...(signal ? { signal } : {}) }), { name: 'gguf', model: record.id }) };
+        return {
+          provider: engineProvider(await reach.gguf.load(record.id, { contextTokens, ...(signal ? { signal } : {}) }), {
+            name: 'gguf',
+            model: record.id,
+          }),
+        };
       } catch (error) {
         if (signal?.aborted) throw error;
         return unavailable('load-failed', `the CPU engine could not load ${record.id}: ${messageOf(error)}`);
@@ -54,11 +72,21 @@ export async function bindProvider(settings: InferenceSettings, reach: ProviderR
       const spec = added ? await added.webLlm(settings.webllmModel) : prebuiltSpecOf(settings.webllmModel);
       if (!spec) return unavailable('not-on-device', unknownWebLlmModel(settings.webllmModel));
       // A run never starts a download of gigabytes by itself: that is the user's choice, on the Models screen.
-      if (!(await reach.webLlm.isCached(spec))) return unavailable('not-downloaded', `${settings.webllmModel} is not downloaded yet: download it on the Models screen`);
+      if (!(await reach.webLlm.isCached(spec)))
+        return unavailable(
+          'not-downloaded',
+          `${settings.webllmModel} is not downloaded yet: download it on the Models screen`,
+        );
       try {
         let reloaded: string | undefined;
-        const engine = await reach.webLlm.load(spec, { ...(signal ? { signal } : {}), onReload: (why) => (reloaded = why) });
-        return { provider: engineProvider(engine, { name: 'webllm', model: settings.webllmModel }), ...(reloaded ? { reloaded } : {}) };
+        const engine = await reach.webLlm.load(spec, {
+          ...(signal ? { signal } : {}),
+          onReload: (why) => (reloaded = why),
+        });
+        return {
+          provider: engineProvider(engine, { name: 'webllm', model: settings.webllmModel }),
+          ...(reloaded ? { reloaded } : {}),
+        };
       } catch (error) {
         if (signal?.aborted) throw error;
         return unavailable('load-failed', `WebLLM could not load ${settings.webllmModel}: ${messageOf(error)}`);

@@ -1,5 +1,13 @@
 import type { ModelSettings } from '#core/records/model-settings.ts';
-import { cancelled, type Completion, type CompletionRequest, type LlmProvider, type ModelContext, ProviderError, withSchemaInWords } from './provider.ts';
+import {
+  cancelled,
+  type Completion,
+  type CompletionRequest,
+  type LlmProvider,
+  type ModelContext,
+  ProviderError,
+  withSchemaInWords,
+} from './provider.ts';
 
 /**
  * The part of WebLLM's engine (`MLCEngineInterface`) the agent uses, which our CPU engine and the
@@ -10,7 +18,10 @@ import { cancelled, type Completion, type CompletionRequest, type LlmProvider, t
 export type ChatEngine = {
   chat: {
     completions: {
-      create(request: EngineRequest & { stream: true }, options?: EngineCallOptions): Promise<AsyncIterable<EngineChunk>>;
+      create(
+        request: EngineRequest & { stream: true },
+        options?: EngineCallOptions,
+      ): Promise<AsyncIterable<EngineChunk>>;
       create(request: EngineRequest & { stream?: false }, options?: EngineCallOptions): Promise<EngineCompletion>;
     };
   };
@@ -36,8 +47,14 @@ export type EngineRequest = {
   stream_options?: { include_usage: boolean };
 };
 export type EngineUsage = { prompt_tokens: number; completion_tokens: number };
-export type EngineCompletion = { choices: { message: { content: string | null }; finish_reason: string | null }[]; usage?: EngineUsage };
-export type EngineChunk = { choices: { delta: { content?: string | null }; finish_reason?: string | null }[]; usage?: EngineUsage };
+export type EngineCompletion = {
+  choices: { message: { content: string | null }; finish_reason: string | null }[];
+  usage?: EngineUsage;
+};
+export type EngineChunk = {
+  choices: { delta: { content?: string | null }; finish_reason?: string | null }[];
+  usage?: EngineUsage;
+};
 
 /**
  * How an engine was lost, read from its error's message (WebGPU says "device lost", "out of memory";
@@ -72,8 +89,13 @@ function engineFailure(error: unknown): ProviderError {
   const message = error instanceof Error ? error.message : String(error);
   if (isContextOverflow(error)) return new ProviderError('context-overflow', message);
   const loss = engineLossOf(error);
-  if (loss === 'device-lost') return new ProviderError('device-lost', `the GPU device was lost (${message}); reload the model, or run with provider none`);
-  if (loss === 'out-of-memory') return new ProviderError('out-of-memory', `the model ran out of memory (${message}); a smaller model may fit`);
+  if (loss === 'device-lost')
+    return new ProviderError(
+      'device-lost',
+      `the GPU device was lost (${message}); reload the model, or run with provider none`,
+    );
+  if (loss === 'out-of-memory')
+    return new ProviderError('out-of-memory', `the model ran out of memory (${message}); a smaller model may fit`);
   return new ProviderError('unavailable', message);
 }
 
@@ -95,7 +117,10 @@ export function engineProvider(engine: ChatEngine, identity: { name: 'webllm' | 
       if (signal?.aborted) throw cancelled(signal);
       const schema = request.jsonSchema ? JSON.stringify(request.jsonSchema.schema) : undefined;
       const bodyOf = (constrained: boolean): EngineRequest => ({
-        messages: (!constrained && request.jsonSchema ? withSchemaInWords(request.messages, request.jsonSchema.schema) : request.messages).map((message) => ({ ...message })),
+        messages: (!constrained && request.jsonSchema
+          ? withSchemaInWords(request.messages, request.jsonSchema.schema)
+          : request.messages
+        ).map((message) => ({ ...message })),
         ...(constrained && schema !== undefined ? { response_format: { type: 'json_object', schema } } : {}),
         ...engineSampling(request.settings),
       });
@@ -110,7 +135,15 @@ export function engineProvider(engine: ChatEngine, identity: { name: 'webllm' | 
           completion = await send(bodyOf(false));
         }
         if (signal?.aborted) throw cancelled(signal);
-        return engine.context ? { ...completion, usage: { ...completion.usage, promptTokens: Math.max(completion.usage.promptTokens, await contentTokens(engine.context, request)) } } : completion;
+        return engine.context
+          ? {
+              ...completion,
+              usage: {
+                ...completion.usage,
+                promptTokens: Math.max(completion.usage.promptTokens, await contentTokens(engine.context, request)),
+              },
+            }
+          : completion;
       } catch (error) {
         if (signal?.aborted) throw cancelled(signal);
         throw error instanceof ProviderError ? error : engineFailure(error);
@@ -120,9 +153,16 @@ export function engineProvider(engine: ChatEngine, identity: { name: 'webllm' | 
         if (!request.onText) {
           const completion = await engine.chat.completions.create({ ...body, stream: false }, signal ? { signal } : {});
           const [choice] = completion.choices;
-          return { text: choice?.message.content ?? '', finishReason: choice?.finish_reason ?? 'stop', usage: usageOf(completion.usage) };
+          return {
+            text: choice?.message.content ?? '',
+            finishReason: choice?.finish_reason ?? 'stop',
+            usage: usageOf(completion.usage),
+          };
         }
-        const chunks = await engine.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, signal ? { signal } : {});
+        const chunks = await engine.chat.completions.create(
+          { ...body, stream: true, stream_options: { include_usage: true } },
+          signal ? { signal } : {},
+        );
         let text = '';
         let finishReason = 'stop';
         let usage: EngineUsage | undefined;
@@ -142,7 +182,9 @@ export function engineProvider(engine: ChatEngine, identity: { name: 'webllm' | 
 }
 
 /** The settings in the engines' (OpenAI's) names; one left out is the engine's default. */
-function engineSampling(settings: ModelSettings = {}): Pick<EngineRequest, 'max_tokens' | 'temperature' | 'top_p' | 'seed'> {
+function engineSampling(
+  settings: ModelSettings = {},
+): Pick<EngineRequest, 'max_tokens' | 'temperature' | 'top_p' | 'seed'> {
   return {
     ...(settings.maxTokens !== undefined ? { max_tokens: settings.maxTokens } : {}),
     ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),

@@ -3,7 +3,10 @@ import { fitToContext } from './context-fit.ts';
 import type { ChatMessage } from './provider.ts';
 
 /** A context that counts a token per word. */
-const windowOf = (tokens: number) => ({ tokens, count: async (text: string) => text.split(/\s+/).filter(Boolean).length });
+const windowOf = (tokens: number) => ({
+  tokens,
+  count: async (text: string) => text.split(/\s+/).filter(Boolean).length,
+});
 const words = (count: number, word: string) => Array.from({ length: count }, () => word).join(' ');
 
 // Each message costs its words and 8 tokens of template; a prompt 16 more.
@@ -19,21 +22,45 @@ const conversation: ChatMessage[] = [
 
 describe('a prompt fitted to the context window', () => {
   it('is sent whole when it fits with room for the answer', async () => {
-    expect(await fitToContext(windowOf(314), conversation, 100)).toEqual({ ok: true, messages: conversation, leftOut: 0 });
+    expect(await fitToContext(windowOf(314), conversation, 100)).toEqual({
+      ok: true,
+      messages: conversation,
+      leftOut: 0,
+    });
   });
 
   it('leaves out the oldest steps after the question, keeping the system prompt, the question and the last message', async () => {
     const fitted = await fitToContext(windowOf(313), conversation, 100);
-    expect(fitted).toEqual({ ok: true, messages: [conversation[0], conversation[1], conversation[4], conversation[5]], leftOut: 2 });
+    expect(fitted).toEqual({
+      ok: true,
+      messages: [conversation[0], conversation[1], conversation[4], conversation[5]],
+      leftOut: 2,
+    });
     // Two more steps: the oldest go first, as many as need to.
-    const longer = [...conversation, { role: 'assistant' as const, content: words(10, 'call3') }, { role: 'user' as const, content: words(40, 'result3') }];
-    expect(await fitToContext(windowOf(313), longer, 100)).toEqual({ ok: true, messages: [longer[0], longer[1], longer[6], longer[7]], leftOut: 4 });
-    expect(await fitToContext(windowOf(350), longer, 100)).toEqual({ ok: true, messages: [longer[0], longer[1], longer[4], longer[5], longer[6], longer[7]], leftOut: 2 });
+    const longer = [
+      ...conversation,
+      { role: 'assistant' as const, content: words(10, 'call3') },
+      { role: 'user' as const, content: words(40, 'result3') },
+    ];
+    expect(await fitToContext(windowOf(313), longer, 100)).toEqual({
+      ok: true,
+      messages: [longer[0], longer[1], longer[6], longer[7]],
+      leftOut: 4,
+    });
+    expect(await fitToContext(windowOf(350), longer, 100)).toEqual({
+      ok: true,
+      messages: [longer[0], longer[1], longer[4], longer[5], longer[6], longer[7]],
+      leftOut: 2,
+    });
   });
 
   it('says what the question needs when even the question and the last message do not fit', async () => {
     // The system prompt, the question, the last call and its result: 20 + 30 + 10 + 40 words, 4 × 8 and 16; then 40 for the answer.
-    expect(await fitToContext(windowOf(150), conversation, 40)).toEqual({ ok: false, needed: 100 + 32 + 16 + 40, window: 150 });
+    expect(await fitToContext(windowOf(150), conversation, 40)).toEqual({
+      ok: false,
+      needed: 100 + 32 + 16 + 40,
+      window: 150,
+    });
   });
 
   it('keeps at most half the window for the answer, so a large answer limit does not crowd out every prompt', async () => {

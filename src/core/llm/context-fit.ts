@@ -10,7 +10,8 @@ const TOKENS_PER_MESSAGE = 8;
 const TOKENS_PER_PROMPT = 16;
 
 /** The prompt fitted to the context window: the messages to send, and how many were left out. */
-export type Fitted = { ok: true; messages: ChatMessage[]; leftOut: number } | { ok: false; needed: number; window: number };
+export type Fitted =
+  { ok: true; messages: ChatMessage[]; leftOut: number } | { ok: false; needed: number; window: number };
 
 /**
  * The messages as they fit the model's context window, with room for an answer of `answerTokens`
@@ -19,9 +20,15 @@ export type Fitted = { ok: true; messages: ChatMessage[]; leftOut: number } | { 
  * the system prompt, the question (the first message after it) and the last message. When even
  * those do not fit, what they need and what the window holds.
  */
-export async function fitToContext(context: ModelContext, messages: readonly ChatMessage[], answerTokens = 0): Promise<Fitted> {
+export async function fitToContext(
+  context: ModelContext,
+  messages: readonly ChatMessage[],
+  answerTokens = 0,
+): Promise<Fitted> {
   const room = context.tokens - Math.min(answerTokens, Math.floor(context.tokens / 2));
-  const counts = await Promise.all(messages.map(async (message) => TOKENS_PER_MESSAGE + (await context.count(message.content))));
+  const counts = await Promise.all(
+    messages.map(async (message) => TOKENS_PER_MESSAGE + (await context.count(message.content))),
+  );
   let total = TOKENS_PER_PROMPT + counts.reduce((sum, count) => sum + count, 0);
   const kept = messages.map((message, index) => ({ message, tokens: counts[index]! }));
   const question = kept.findIndex(({ message }) => message.role !== 'system');

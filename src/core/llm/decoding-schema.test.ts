@@ -5,8 +5,18 @@ import { decodingSchemaOf } from './decoding-schema.ts';
 describe("an answer's decoding schema", () => {
   it('drops the limits at every depth and keeps the shape, and small integer ranges', () => {
     const schema = z.discriminatedUnion('kind', [
-      z.object({ kind: z.literal('list'), items: z.array(z.object({ label: z.string().min(1).max(120), at: z.url() })).min(1).max(20) }),
-      z.object({ kind: z.literal('count'), count: z.number().int().min(0).max(9), tags: z.record(z.string(), z.string().regex(/^[a-z]+$/)) }),
+      z.object({
+        kind: z.literal('list'),
+        items: z
+          .array(z.object({ label: z.string().min(1).max(120), at: z.url() }))
+          .min(1)
+          .max(20),
+      }),
+      z.object({
+        kind: z.literal('count'),
+        count: z.number().int().min(0).max(9),
+        tags: z.record(z.string(), z.string().regex(/^[a-z]+$/)),
+      }),
     ]);
     expect(decodingSchemaOf(schema)).toEqual({
       $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -15,7 +25,15 @@ describe("an answer's decoding schema", () => {
           type: 'object',
           properties: {
             kind: { type: 'string', const: 'list' },
-            items: { type: 'array', items: { type: 'object', properties: { label: { type: 'string' }, at: { type: 'string' } }, required: ['label', 'at'], additionalProperties: false } },
+            items: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { label: { type: 'string' }, at: { type: 'string' } },
+                required: ['label', 'at'],
+                additionalProperties: false,
+              },
+            },
           },
           required: ['kind', 'items'],
           additionalProperties: false,
@@ -35,11 +53,23 @@ describe("an answer's decoding schema", () => {
   });
 
   it('drops integer ranges too wide to be cheap, and every range of a fraction', () => {
-    const schema = z.object({ any: z.int(), wide: z.int().min(0).max(5_000), fraction: z.number().min(0).max(1), small: z.int().min(-3).max(3) });
-    expect(decodingSchemaOf(schema)).toMatchObject({
-      properties: { any: { type: 'integer' }, wide: { type: 'integer' }, fraction: { type: 'number' }, small: { type: 'integer', minimum: -3, maximum: 3 } },
+    const schema = z.object({
+      any: z.int(),
+      wide: z.int().min(0).max(5_000),
+      fraction: z.number().min(0).max(1),
+      small: z.int().min(-3).max(3),
     });
-    expect((decodingSchemaOf(schema) as { properties: Record<string, object> }).properties['any']).toEqual({ type: 'integer' });
+    expect(decodingSchemaOf(schema)).toMatchObject({
+      properties: {
+        any: { type: 'integer' },
+        wide: { type: 'integer' },
+        fraction: { type: 'number' },
+        small: { type: 'integer', minimum: -3, maximum: 3 },
+      },
+    });
+    expect((decodingSchemaOf(schema) as { properties: Record<string, object> }).properties['any']).toEqual({
+      type: 'integer',
+    });
   });
 
   it('keeps properties named like the keywords it drops', () => {

@@ -45,7 +45,12 @@ const CHEAP_INTEGER_SPAN = 1_000;
 /** Whether a schema is an integer between bounds close enough to keep (zod's own z.int() bounds span 2^54). */
 function isSmallIntegerRange(schema: Record<string, Json>): boolean {
   const { type, minimum, maximum } = schema;
-  return type === 'integer' && Number.isSafeInteger(minimum) && Number.isSafeInteger(maximum) && (maximum as number) - (minimum as number) <= CHEAP_INTEGER_SPAN;
+  return (
+    type === 'integer' &&
+    Number.isSafeInteger(minimum) &&
+    Number.isSafeInteger(maximum) &&
+    (maximum as number) - (minimum as number) <= CHEAP_INTEGER_SPAN
+  );
 }
 
 function withoutCostlyKeywords(schema: Json): Json {
@@ -54,9 +59,13 @@ function withoutCostlyKeywords(schema: Json): Json {
   const smallRange = isSmallIntegerRange(schema as Record<string, Json>);
   for (const [keyword, value] of Object.entries(schema)) {
     if (COSTLY_KEYWORDS.has(keyword) && !(smallRange && (keyword === 'minimum' || keyword === 'maximum'))) continue;
-    if (ONE_SCHEMA.has(keyword)) kept[keyword] = Array.isArray(value) ? value.map(withoutCostlyKeywords) : withoutCostlyKeywords(value);
+    if (ONE_SCHEMA.has(keyword))
+      kept[keyword] = Array.isArray(value) ? value.map(withoutCostlyKeywords) : withoutCostlyKeywords(value);
     else if (SCHEMA_LIST.has(keyword) && Array.isArray(value)) kept[keyword] = value.map(withoutCostlyKeywords);
-    else if (SCHEMA_MAP.has(keyword) && typeof value === 'object' && value !== null) kept[keyword] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, withoutCostlyKeywords(sub)]));
+    else if (SCHEMA_MAP.has(keyword) && typeof value === 'object' && value !== null)
+      kept[keyword] = Object.fromEntries(
+        Object.entries(value).map(([name, sub]) => [name, withoutCostlyKeywords(sub)]),
+      );
     else kept[keyword] = value;
   }
   return kept;

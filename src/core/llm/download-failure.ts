@@ -4,19 +4,24 @@
  * not let the page read (no CORS header), so both are named; Node gives a code that tells them apart.
  */
 export function downloadFailureText(url: string, error: unknown): string {
-  if (!isNetworkFailure(error)) return `${url} could not be downloaded: ${error instanceof Error ? error.message : String(error)}`;
+  if (!isNetworkFailure(error))
+    return `${url} could not be downloaded: ${error instanceof Error ? error.message : String(error)}`;
   const online = (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine ?? true;
   if (!online) return `this device is offline, so ${url} cannot be downloaded; add the model once you are online`;
   const code = (error as { cause?: { code?: string } } | undefined)?.cause?.code;
   if (code === 'ECONNREFUSED') return `nothing answers at ${url} (the connection was refused)`;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the host of ${url} is not found: check the address for a typo`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return `the host of ${url} is not found: check the address for a typo`;
   return `${url} could not be downloaded: the server did not answer, or it does not let other sites download its files (no CORS header; Hugging Face's "resolve" addresses do)${code ? ` (${code})` : ''}`;
 }
 
 /** Whether fetch failed on the network (no answer, or one the page may not read), not on a request it refused to make. */
 export function isNetworkFailure(error: unknown): boolean {
   if ((error as { cause?: { code?: string } } | undefined)?.cause?.code) return true;
-  return error instanceof Error && /^(Failed to fetch|fetch failed|NetworkError when attempting to fetch resource|Load failed)/i.test(error.message);
+  return (
+    error instanceof Error &&
+    /^(Failed to fetch|fetch failed|NetworkError when attempting to fetch resource|Load failed)/i.test(error.message)
+  );
 }
 
 /** What an HTTP status refusing a download means for the user. */

@@ -6,7 +6,10 @@ import { type CallOutcome, structuredCall } from './structured-call.ts';
 export const CHECK_SCHEMA = z.object({ city: z.string().min(1) });
 
 /** One structured call through the contract: a user's way to test that a model and endpoint work. */
-export function checkProvider(provider: LlmProvider, signal?: AbortSignal): Promise<CallOutcome<z.infer<typeof CHECK_SCHEMA>>> {
+export function checkProvider(
+  provider: LlmProvider,
+  signal?: AbortSignal,
+): Promise<CallOutcome<z.infer<typeof CHECK_SCHEMA>>> {
   return structuredCall(provider, CHECK_SCHEMA, {
     name: 'capital',
     system: 'Answer with JSON only.',

@@ -16,7 +16,8 @@ function hostWith(script: ConstructorParameters<typeof ScriptedEngine>[0]) {
   return { engine, host };
 }
 
-const ask = (chat: ChatEngine, signal?: AbortSignal) => engineProvider(chat, { name: 'webllm', model: 'scripted' }).complete({ ...question, ...(signal ? { signal } : {}) });
+const ask = (chat: ChatEngine, signal?: AbortSignal) =>
+  engineProvider(chat, { name: 'webllm', model: 'scripted' }).complete({ ...question, ...(signal ? { signal } : {}) });
 
 describe('the engine keeper', () => {
   it('hands out the engine it keeps while its model is loaded, and loads it again once the GPU lost it while idle, saying why', async () => {
@@ -51,7 +52,11 @@ describe('the engine keeper', () => {
     const downloading = host.load(OTHER).then(() => events.push(`loaded ${host.loads.at(-1)}`));
     const late = ask(chat).catch((error: Error) => events.push(`refused: ${error.message}`));
     await Promise.all([answering, downloading, late]);
-    expect(events).toEqual(['answered: Olympus Mons', `loaded ${OTHER.id}`, expect.stringContaining(`refused: ${ENGINE_GONE}`)]);
+    expect(events).toEqual([
+      'answered: Olympus Mons',
+      `loaded ${OTHER.id}`,
+      expect.stringContaining(`refused: ${ENGINE_GONE}`),
+    ]);
     expect(engine.interrupts).toBe(0);
   });
 

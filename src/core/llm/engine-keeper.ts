@@ -1,4 +1,10 @@
-import { type ChatEngine, type EngineChunk, type EngineCompletion, type EngineRequest, engineLossOf } from './chat-engine.ts';
+import {
+  type ChatEngine,
+  type EngineChunk,
+  type EngineCompletion,
+  type EngineRequest,
+  engineLossOf,
+} from './chat-engine.ts';
 import { cancelled } from './provider.ts';
 import type { LoadProgress } from './chat-engine.ts';
 
@@ -25,7 +31,10 @@ export type EngineSource<Model> = {
    * Downloads what is missing and loads the model. An abort asks it to stop early; what it loaded
    * all the same is unloaded by the keeper.
    */
-  load(model: Model, options: { onProgress?: (progress: LoadProgress) => void; signal: AbortSignal }): Promise<LoadedEngine>;
+  load(
+    model: Model,
+    options: { onProgress?: (progress: LoadProgress) => void; signal: AbortSignal },
+  ): Promise<LoadedEngine>;
 };
 
 export type KeeperLoadOptions = {
@@ -36,10 +45,12 @@ export type KeeperLoadOptions = {
 };
 
 /** What a request to an engine no longer loaded is told. */
-export const ENGINE_GONE = 'the model is no longer loaded (another model was loaded in its place, it was deleted, or the GPU lost it): load it again';
+export const ENGINE_GONE =
+  'the model is no longer loaded (another model was loaded in its place, it was deleted, or the GPU lost it): load it again';
 
 /** Why a kept engine is loaded again. */
-export const LOST_WHILE_IDLE = 'the model had been unloaded since it was last used (the GPU device was lost, as in sleep or a GPU process crash), so it was loaded again';
+export const LOST_WHILE_IDLE =
+  'the model had been unloaded since it was last used (the GPU device was lost, as in sleep or a GPU process crash), so it was loaded again';
 
 /**
  * Turns, one after another, in the order they were asked for. A turn asked with a signal that
@@ -139,7 +150,10 @@ export class EngineKeeper<Model> {
     }
     await this.#drop();
     const signal = options.signal ?? new AbortController().signal;
-    const engine = await this.source.load(model, { signal, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+    const engine = await this.source.load(model, {
+      signal,
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
     try {
       if (signal.aborted) throw cancelled(signal);
       await this.#prepare(engine, options.onProgress, signal);
@@ -152,10 +166,15 @@ export class EngineKeeper<Model> {
   }
 
   /** Has a fresh engine build the answers' grammars, saying so in the load's progress. A grammar it cannot build is left for the request (which then goes without it). */
-  async #prepare(engine: LoadedEngine, onProgress: KeeperLoadOptions['onProgress'], signal: AbortSignal): Promise<void> {
+  async #prepare(
+    engine: LoadedEngine,
+    onProgress: KeeperLoadOptions['onProgress'],
+    signal: AbortSignal,
+  ): Promise<void> {
     if (!engine.prepare || this.schemas.length === 0) return;
     const total = this.schemas.length;
-    const report = (count: number) => onProgress?.({ fraction: 1, text: `Preparing the answer formats (${count} of ${total})` });
+    const report = (count: number) =>
+      onProgress?.({ fraction: 1, text: `Preparing the answer formats (${count} of ${total})` });
     report(0);
     try {
       await engine.prepare(this.schemas, report);
@@ -200,7 +219,10 @@ export class EngineKeeper<Model> {
       }
     }
 
-    async function stream(request: EngineRequest, signal: AbortSignal | undefined): Promise<AsyncIterable<EngineChunk>> {
+    async function stream(
+      request: EngineRequest,
+      signal: AbortSignal | undefined,
+    ): Promise<AsyncIterable<EngineChunk>> {
       const end = await keeper.#turns.take(signal);
       const interrupt = () => raw.interruptGenerate();
       signal?.addEventListener('abort', interrupt, { once: true });
@@ -229,7 +251,10 @@ export class EngineKeeper<Model> {
       })();
     }
 
-    const create = (request: EngineRequest, options: { signal?: AbortSignal } = {}): Promise<EngineCompletion | AsyncIterable<EngineChunk>> =>
+    const create = (
+      request: EngineRequest,
+      options: { signal?: AbortSignal } = {},
+    ): Promise<EngineCompletion | AsyncIterable<EngineChunk>> =>
       request.stream ? stream(request, options.signal) : complete(request, options.signal);
     return {
       chat: { completions: { create: create as ChatEngine['chat']['completions']['create'] } },

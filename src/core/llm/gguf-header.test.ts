@@ -26,7 +26,14 @@ describe('reading a GGUF header', () => {
   it('tells the architecture, name, context, quantisation, parameters and tensors of a model', async () => {
     const bytes = tinyGguf(3);
     const header = await readGgufHeader(bytesSource(bytes));
-    expect(header).toMatchObject({ version: 3, architecture: 'llama', name: 'anima-tiny-3', contextLength: 256, quantisation: 'F32', fileBytes: bytes.length });
+    expect(header).toMatchObject({
+      version: 3,
+      architecture: 'llama',
+      name: 'anima-tiny-3',
+      contextLength: 256,
+      quantisation: 'F32',
+      fileBytes: bytes.length,
+    });
     expect(header.metadata.get('tokenizer.ggml.tokens')).toEqual({ arrayLength: 364 });
     expect(header.metadata.get('tokenizer.ggml.add_bos_token')).toBe(true);
     expect(header.tensors[0]).toEqual({ name: 'token_embd.weight', dims: [64, 364], type: 0 });
@@ -41,11 +48,17 @@ describe('reading a GGUF header', () => {
   });
 
   it('refuses a file that is not a GGUF model, a truncated one, and an unknown version, saying which', async () => {
-    await expect(readGgufHeader(bytesSource(new TextEncoder().encode('PK\u0003\u0004 a zip file')))).rejects.toThrow('not a GGUF model: the file starts with "PK??", not "GGUF"');
+    await expect(readGgufHeader(bytesSource(new TextEncoder().encode('PK\u0003\u0004 a zip file')))).rejects.toThrow(
+      'not a GGUF model: the file starts with "PK??", not "GGUF"',
+    );
     const bytes = tinyGguf(3);
-    await expect(readGgufHeader(bytesSource(bytes.subarray(0, 5000)))).rejects.toThrow('the file ends at byte 5000, inside its header (a truncated download?)');
+    await expect(readGgufHeader(bytesSource(bytes.subarray(0, 5000)))).rejects.toThrow(
+      'the file ends at byte 5000, inside its header (a truncated download?)',
+    );
     const version4 = bytes.slice(0, 4096);
     new DataView(version4.buffer).setUint32(4, 4, true);
-    await expect(readGgufHeader(bytesSource(version4))).rejects.toThrow('GGUF version 4 is not supported (2 and 3 are)');
+    await expect(readGgufHeader(bytesSource(version4))).rejects.toThrow(
+      'GGUF version 4 is not supported (2 and 3 are)',
+    );
   });
 });

@@ -43,10 +43,39 @@ const MAX_COUNT = 10_000_000;
 
 /** llama.cpp's llama_ftype values, as its tools print them. */
 const FILE_TYPES: Record<number, string> = {
-  0: 'F32', 1: 'F16', 2: 'Q4_0', 3: 'Q4_1', 7: 'Q8_0', 8: 'Q5_0', 9: 'Q5_1', 10: 'Q2_K', 11: 'Q3_K_S', 12: 'Q3_K_M', 13: 'Q3_K_L',
-  14: 'Q4_K_S', 15: 'Q4_K_M', 16: 'Q5_K_S', 17: 'Q5_K_M', 18: 'Q6_K', 19: 'IQ2_XXS', 20: 'IQ2_XS', 21: 'Q2_K_S', 22: 'IQ3_XS',
-  23: 'IQ3_XXS', 24: 'IQ1_S', 25: 'IQ4_NL', 26: 'IQ3_S', 27: 'IQ3_M', 28: 'IQ2_S', 29: 'IQ2_M', 30: 'IQ4_XS', 31: 'IQ1_M', 32: 'BF16',
-  36: 'TQ1_0', 37: 'TQ2_0', 38: 'MXFP4_MOE',
+  0: 'F32',
+  1: 'F16',
+  2: 'Q4_0',
+  3: 'Q4_1',
+  7: 'Q8_0',
+  8: 'Q5_0',
+  9: 'Q5_1',
+  10: 'Q2_K',
+  11: 'Q3_K_S',
+  12: 'Q3_K_M',
+  13: 'Q3_K_L',
+  14: 'Q4_K_S',
+  15: 'Q4_K_M',
+  16: 'Q5_K_S',
+  17: 'Q5_K_M',
+  18: 'Q6_K',
+  19: 'IQ2_XXS',
+  20: 'IQ2_XS',
+  21: 'Q2_K_S',
+  22: 'IQ3_XS',
+  23: 'IQ3_XXS',
+  24: 'IQ1_S',
+  25: 'IQ4_NL',
+  26: 'IQ3_S',
+  27: 'IQ3_M',
+  28: 'IQ2_S',
+  29: 'IQ2_M',
+  30: 'IQ4_XS',
+  31: 'IQ1_M',
+  32: 'BF16',
+  36: 'TQ1_0',
+  37: 'TQ2_0',
+  38: 'MXFP4_MOE',
 };
 
 /** Reads the header of a GGUF file (versions 2 and 3). */
@@ -75,7 +104,8 @@ export async function readGgufHeader(source: ByteSource): Promise<GgufHeader> {
     tensors.push({ name, dims, type });
   }
   const architecture = metadata.get('general.architecture');
-  if (typeof architecture !== 'string') throw new GgufError('the file does not say its architecture (general.architecture)');
+  if (typeof architecture !== 'string')
+    throw new GgufError('the file does not say its architecture (general.architecture)');
   const text = (key: string) => (typeof metadata.get(key) === 'string' ? (metadata.get(key) as string) : undefined);
   const whole = (key: string) => {
     const value = metadata.get(key);
@@ -109,10 +139,15 @@ class HeaderReader {
 
   async bytes(length: number): Promise<Uint8Array> {
     const end = this.#position + length;
-    if (end > this.source.size) throw new GgufError(`the file ends at byte ${this.source.size}, inside its header (a truncated download?)`);
-    if (end > MAX_HEADER_BYTES) throw new GgufError(`the header is larger than ${MAX_HEADER_BYTES / 2 ** 20} MB: not a model file Anima reads`);
+    if (end > this.source.size)
+      throw new GgufError(`the file ends at byte ${this.source.size}, inside its header (a truncated download?)`);
+    if (end > MAX_HEADER_BYTES)
+      throw new GgufError(`the header is larger than ${MAX_HEADER_BYTES / 2 ** 20} MB: not a model file Anima reads`);
     if (end > this.#bufferStart + this.#buffer.length) {
-      this.#buffer = await this.source.read(this.#position, Math.min(this.source.size, Math.max(end, this.#position + 2 ** 20)));
+      this.#buffer = await this.source.read(
+        this.#position,
+        Math.min(this.source.size, Math.max(end, this.#position + 2 ** 20)),
+      );
       this.#bufferStart = this.#position;
     }
     const slice = this.#buffer.subarray(this.#position - this.#bufferStart, end - this.#bufferStart);

@@ -19,11 +19,18 @@ export interface GgufHost {
    * Writes a model file under an id, from a Blob (a file the user picked) or a stream (a
    * download), reporting progress; a cancel or failure leaves no file behind.
    */
-  store(id: string, source: Blob | ReadableStream<Uint8Array>, options?: { totalBytes?: number; onProgress?: (progress: StoreProgress) => void; signal?: AbortSignal }): Promise<void>;
+  store(
+    id: string,
+    source: Blob | ReadableStream<Uint8Array>,
+    options?: { totalBytes?: number; onProgress?: (progress: StoreProgress) => void; signal?: AbortSignal },
+  ): Promise<void>;
   /** The stored file, for reading its header; undefined when there is none. */
   file(id: string): Promise<Blob | undefined>;
   /** Deletes the file (unloading the model first if it is loaded). */
   remove(id: string): Promise<void>;
   /** The model's engine: the stored file loaded into llama.cpp on the CPU (one model at a time). */
-  load(id: string, options?: { contextTokens?: number; onProgress?: (progress: LoadProgress) => void; signal?: AbortSignal }): Promise<ChatEngine>;
+  load(
+    id: string,
+    options?: { contextTokens?: number; onProgress?: (progress: LoadProgress) => void; signal?: AbortSignal },
+  ): Promise<ChatEngine>;
 }

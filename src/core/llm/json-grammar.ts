@@ -60,9 +60,11 @@ export function jsonGrammarOf(schema: Schema): string {
     const union = (schema.oneOf ?? schema.anyOf) as unknown[] | undefined;
     if (Array.isArray(union) && union.length > 0) return ruleFor(union.map(expression).join(' | '));
     if ('const' in schema) return literal(JSON.stringify(schema.const));
-    if (Array.isArray(schema.enum) && schema.enum.length > 0) return ruleFor(schema.enum.map((value) => literal(JSON.stringify(value))).join(' | '));
+    if (Array.isArray(schema.enum) && schema.enum.length > 0)
+      return ruleFor(schema.enum.map((value) => literal(JSON.stringify(value))).join(' | '));
     const { type } = schema;
-    if (Array.isArray(type)) return type.length > 0 ? ruleFor(type.map((one) => expression({ ...schema, type: one })).join(' | ')) : 'value';
+    if (Array.isArray(type))
+      return type.length > 0 ? ruleFor(type.map((one) => expression({ ...schema, type: one })).join(' | ')) : 'value';
     switch (type) {
       // Written out where it is used, not as one shared rule: xgrammar then knows what follows the
       // string, and masks the tokens inside it without checking those that hold a quote one by one
@@ -95,8 +97,12 @@ export function jsonGrammarOf(schema: Schema): string {
     // The schema's properties in its order (as xgrammar's strict mode has them), each optional one
     // either there or not; other properties are left out, though the schema may allow them.
     const required = new Set(Array.isArray(schema.required) ? schema.required : []);
-    const members = properties.map(([name, value]) => ({ pair: `${literal(JSON.stringify(name))} ws ":" ws ${expression(value)} ws`, isRequired: required.has(name) }));
-    const after = (index: number) => members.slice(index).map(({ pair, isRequired }) => (isRequired ? `"," ws ${pair}` : `("," ws ${pair})?`));
+    const members = properties.map(([name, value]) => ({
+      pair: `${literal(JSON.stringify(name))} ws ":" ws ${expression(value)} ws`,
+      isRequired: required.has(name),
+    }));
+    const after = (index: number) =>
+      members.slice(index).map(({ pair, isRequired }) => (isRequired ? `"," ws ${pair}` : `("," ws ${pair})?`));
     /** The members from `index` on, the first of them written without a comma before it. */
     const from = (index: number): string | undefined => {
       const member = members[index];
@@ -121,8 +127,13 @@ export type WebLlmResponseFormat = { type: 'json_object'; schema?: string } | { 
  * The request as WebLLM is sent it: an answer's JSON schema goes as its grammar (`jsonGrammarOf`),
  * which bounds whitespace where WebLLM's own conversion of the schema cannot.
  */
-export function withJsonGrammar<Request extends { response_format?: { type: 'json_object'; schema?: string } }>(request: Request): Omit<Request, 'response_format'> & { response_format?: WebLlmResponseFormat } {
+export function withJsonGrammar<Request extends { response_format?: { type: 'json_object'; schema?: string } }>(
+  request: Request,
+): Omit<Request, 'response_format'> & { response_format?: WebLlmResponseFormat } {
   const schema = request.response_format?.schema;
   if (schema === undefined) return request;
-  return { ...request, response_format: { type: 'grammar', grammar: jsonGrammarOf(JSON.parse(schema) as Record<string, unknown>) } };
+  return {
+    ...request,
+    response_format: { type: 'grammar', grammar: jsonGrammarOf(JSON.parse(schema) as Record<string, unknown>) },
+  };
 }

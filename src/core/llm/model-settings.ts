@@ -25,10 +25,22 @@ export function mergeModelSettings(...layers: (ModelSettings | undefined)[]): Mo
  */
 export function parseModelSettings(value: unknown, contextTokens?: number): Result<ModelSettings> {
   const parsed = modelSettingsSchema.safeParse(value);
-  if (!parsed.success) return { ok: false, error: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })) };
+  if (!parsed.success)
+    return {
+      ok: false,
+      error: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+    };
   const { maxTokens } = parsed.data;
   if (maxTokens !== undefined && contextTokens !== undefined && maxTokens > contextTokens)
-    return { ok: false, error: [{ path: 'maxTokens', message: `max tokens is at most ${contextTokens.toLocaleString('en')}, the chosen model's context window` }] };
+    return {
+      ok: false,
+      error: [
+        {
+          path: 'maxTokens',
+          message: `max tokens is at most ${contextTokens.toLocaleString('en')}, the chosen model's context window`,
+        },
+      ],
+    };
   return { ok: true, value: parsed.data };
 }
 
@@ -43,8 +55,11 @@ export function storedModelSettings(value: unknown): ModelSettings {
  */
 export function unhonouredModelSettings(provider: ProviderName, settings: ModelSettings): string[] {
   const notes: string[] = [];
-  if (provider === 'none' && FIELDS.some((field) => settings[field] !== undefined)) notes.push('No model is chosen: these settings apply once a model is.');
+  if (provider === 'none' && FIELDS.some((field) => settings[field] !== undefined))
+    notes.push('No model is chosen: these settings apply once a model is.');
   if (provider === 'openai-compatible' && settings.seed !== undefined)
-    notes.push('The seed is sent to the endpoint, but many servers ignore it (OpenAI treats it as best effort): the same seed repeats an answer only where the server honours it.');
+    notes.push(
+      'The seed is sent to the endpoint, but many servers ignore it (OpenAI treats it as best effort): the same seed repeats an answer only where the server honours it.',
+    );
   return notes;
 }

@@ -1,11 +1,28 @@
 import { z } from 'zod';
-import { displayUrl, redactingStream, redactSecrets, type Secret, secretsOfHeaders, secretsOfUrl } from '#core/secrets.ts';
+import {
+  displayUrl,
+  redactingStream,
+  redactSecrets,
+  type Secret,
+  secretsOfHeaders,
+  secretsOfUrl,
+} from '#core/secrets.ts';
 import type { ModelSettings } from '#core/records/model-settings.ts';
-import { cancelled, type Completion, type CompletionRequest, type LlmProvider, ProviderError, withSchemaInWords } from './provider.ts';
+import {
+  cancelled,
+  type Completion,
+  type CompletionRequest,
+  type LlmProvider,
+  ProviderError,
+  withSchemaInWords,
+} from './provider.ts';
 
 /** Where an OpenAI-compatible server is (llama.cpp's server, vLLM, Ollama, a hosted API). The key stays on this device. */
 export const openAiEndpointSchema = z.object({
-  baseUrl: z.url({ protocol: /^https?$/, error: 'the base URL must be an http(s) address, like http://localhost:8080/v1' }),
+  baseUrl: z.url({
+    protocol: /^https?$/,
+    error: 'the base URL must be an http(s) address, like http://localhost:8080/v1',
+  }),
   model: z.string().trim().min(1, 'name the model'),
   apiKey: z.string().optional(),
 });
@@ -13,11 +30,25 @@ export type OpenAiEndpoint = z.infer<typeof openAiEndpointSchema>;
 
 const usageSchema = z.object({ prompt_tokens: z.number(), completion_tokens: z.number() }).partial();
 const completionSchema = z.object({
-  choices: z.array(z.object({ message: z.object({ content: z.string().nullable().optional() }), finish_reason: z.string().nullable().optional() })).min(1),
+  choices: z
+    .array(
+      z.object({
+        message: z.object({ content: z.string().nullable().optional() }),
+        finish_reason: z.string().nullable().optional(),
+      }),
+    )
+    .min(1),
   usage: usageSchema.nullable().optional(),
 });
 const chunkSchema = z.object({
-  choices: z.array(z.object({ delta: z.object({ content: z.string().nullable().optional() }).optional(), finish_reason: z.string().nullable().optional() })).optional(),
+  choices: z
+    .array(
+      z.object({
+        delta: z.object({ content: z.string().nullable().optional() }).optional(),
+        finish_reason: z.string().nullable().optional(),
+      }),
+    )
+    .optional(),
   usage: usageSchema.nullable().optional(),
 });
 
@@ -30,15 +61,23 @@ const FORMAT_REFUSED = /response_format|json_schema|json schema|strict/i;
 
 function responseFormat(jsonSchema: NonNullable<CompletionRequest['jsonSchema']>, mode: SchemaMode) {
   if (mode === 'json') return { type: 'json_object' };
-  return { type: 'json_schema', json_schema: { name: jsonSchema.name, schema: jsonSchema.schema, strict: mode === 'strict' } };
+  return {
+    type: 'json_schema',
+    json_schema: { name: jsonSchema.name, schema: jsonSchema.schema, strict: mode === 'strict' },
+  };
 }
 
 /** The headers that carry an endpoint's key. */
-const credentialHeaders = (endpoint: Pick<OpenAiEndpoint, 'apiKey'>): Record<string, string> => (endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {});
+const credentialHeaders = (endpoint: Pick<OpenAiEndpoint, 'apiKey'>): Record<string, string> =>
+  endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {};
 
 /** What an endpoint holds that must not leave the device: its key (and the header that carries it), and credentials in its base URL. */
 export function endpointSecrets(endpoint: Pick<OpenAiEndpoint, 'baseUrl' | 'apiKey'>): Secret[] {
-  return [...(endpoint.apiKey ? [{ value: endpoint.apiKey, what: 'the API key' }] : []), ...secretsOfHeaders(credentialHeaders(endpoint), 'the endpoint'), ...secretsOfUrl(endpoint.baseUrl, 'the base URL')];
+  return [
+    ...(endpoint.apiKey ? [{ value: endpoint.apiKey, what: 'the API key' }] : []),
+    ...secretsOfHeaders(credentialHeaders(endpoint), 'the endpoint'),
+    ...secretsOfUrl(endpoint.baseUrl, 'the base URL'),
+  ];
 }
 
 /** Where completions are asked for: the base URL's path and `/chat/completions`, its query (`?api-version=`, `?key=`) kept. */
@@ -86,42 +125,55 @@ export function openAiCompatibleProvider(endpoint: OpenAiEndpoint, fetchImpl: ty
   };
 
   async function send(request: CompletionRequest, mode: SchemaMode): Promise<Completion> {
-      const { signal, onText } = request;
-      const body = {
-        model: endpoint.model,
-        messages: mode === 'json' && request.jsonSchema ? withSchemaInWords(request.messages, request.jsonSchema.schema) : request.messages,
-        ...(request.jsonSchema ? { response_format: responseFormat(request.jsonSchema, mode) } : {}),
-        ...samplingFields(request.settings),
-        ...(onText ? { stream: true, stream_options: { include_usage: true } } : {}),
-      };
-      let response: Response;
-      try {
-        response = await fetchImpl(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...credentialHeaders(endpoint) },
-          body: JSON.stringify(body),
-          ...(signal ? { signal } : {}),
-        });
-      } catch (error) {
-        if (signal?.aborted) throw cancelled(signal);
-        throw new ProviderError('unavailable', `cannot reach ${shownUrl}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`);
-      }
-      if (!response.ok) {
-        const detail = await errorDetail(response, redact);
-        if (response.status === 400 && request.jsonSchema && FORMAT_REFUSED.test(detail)) throw new FormatRefused(`${shownUrl} answered HTTP 400${detail}`);
-        throw new ProviderError(response.status === 401 || response.status === 403 ? 'refused' : 'unavailable', `${shownUrl} answered HTTP ${response.status}${detail}`);
-      }
-      try {
-        if (!onText) return readCompletion(await response.json());
-        const stream = redactingStream(secrets, onText);
-        const completion = await readStream(response, stream.push);
-        stream.end();
-        return completion;
-      } catch (error) {
-        if (signal?.aborted) throw cancelled(signal);
-        if (error instanceof ProviderError) throw error;
-        throw new ProviderError('unavailable', `${shownUrl} sent an answer that is not a chat completion: ${error instanceof Error ? error.message : String(error)}`);
-      }
+    const { signal, onText } = request;
+    const body = {
+      model: endpoint.model,
+      messages:
+        mode === 'json' && request.jsonSchema
+          ? withSchemaInWords(request.messages, request.jsonSchema.schema)
+          : request.messages,
+      ...(request.jsonSchema ? { response_format: responseFormat(request.jsonSchema, mode) } : {}),
+      ...samplingFields(request.settings),
+      ...(onText ? { stream: true, stream_options: { include_usage: true } } : {}),
+    };
+    let response: Response;
+    try {
+      response = await fetchImpl(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...credentialHeaders(endpoint) },
+        body: JSON.stringify(body),
+        ...(signal ? { signal } : {}),
+      });
+    } catch (error) {
+      if (signal?.aborted) throw cancelled(signal);
+      throw new ProviderError(
+        'unavailable',
+        `cannot reach ${shownUrl}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`,
+      );
+    }
+    if (!response.ok) {
+      const detail = await errorDetail(response, redact);
+      if (response.status === 400 && request.jsonSchema && FORMAT_REFUSED.test(detail))
+        throw new FormatRefused(`${shownUrl} answered HTTP 400${detail}`);
+      throw new ProviderError(
+        response.status === 401 || response.status === 403 ? 'refused' : 'unavailable',
+        `${shownUrl} answered HTTP ${response.status}${detail}`,
+      );
+    }
+    try {
+      if (!onText) return readCompletion(await response.json());
+      const stream = redactingStream(secrets, onText);
+      const completion = await readStream(response, stream.push);
+      stream.end();
+      return completion;
+    } catch (error) {
+      if (signal?.aborted) throw cancelled(signal);
+      if (error instanceof ProviderError) throw error;
+      throw new ProviderError(
+        'unavailable',
+        `${shownUrl} sent an answer that is not a chat completion: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
   }
 }
 
@@ -144,9 +196,20 @@ class FormatRefused extends ProviderError {
 
 function readCompletion(json: unknown): Completion {
   const parsed = completionSchema.safeParse(json);
-  if (!parsed.success) throw new ProviderError('unavailable', `the answer is not a chat completion (${parsed.error.issues[0]?.message ?? 'unknown shape'})`);
+  if (!parsed.success)
+    throw new ProviderError(
+      'unavailable',
+      `the answer is not a chat completion (${parsed.error.issues[0]?.message ?? 'unknown shape'})`,
+    );
   const [choice] = parsed.data.choices;
-  return { text: choice!.message.content ?? '', finishReason: choice!.finish_reason ?? 'stop', usage: { promptTokens: parsed.data.usage?.prompt_tokens ?? 0, completionTokens: parsed.data.usage?.completion_tokens ?? 0 } };
+  return {
+    text: choice!.message.content ?? '',
+    finishReason: choice!.finish_reason ?? 'stop',
+    usage: {
+      promptTokens: parsed.data.usage?.prompt_tokens ?? 0,
+      completionTokens: parsed.data.usage?.completion_tokens ?? 0,
+    },
+  };
 }
 
 /** Reads server-sent events (`data: {...}` lines, then `data: [DONE]`). */
@@ -169,7 +232,8 @@ async function readStream(response: Response, onText: (text: string) => void): P
       onText(piece);
     }
     finishReason = choice?.finish_reason ?? finishReason;
-    if (chunk.usage) usage = { promptTokens: chunk.usage.prompt_tokens ?? 0, completionTokens: chunk.usage.completion_tokens ?? 0 };
+    if (chunk.usage)
+      usage = { promptTokens: chunk.usage.prompt_tokens ?? 0, completionTokens: chunk.usage.completion_tokens ?? 0 };
   };
   for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
     buffered += decoder.decode(bytes, { stream: true });

@@ -59,7 +59,9 @@ export interface LlmProvider {
 export function withSchemaInWords(messages: readonly ChatMessage[], schema: Record<string, unknown>): ChatMessage[] {
   const rule = `Answer with only a JSON object that follows this JSON Schema: ${JSON.stringify(schema)}`;
   const [first, ...rest] = messages;
-  return first?.role === 'system' ? [{ role: 'system', content: `${first.content}\n\n${rule}` }, ...rest] : [{ role: 'system', content: rule }, ...messages];
+  return first?.role === 'system'
+    ? [{ role: 'system', content: `${first.content}\n\n${rule}` }, ...rest]
+    : [{ role: 'system', content: rule }, ...messages];
 }
 
 /** The error a cancelled call ends with (as fetch does). */

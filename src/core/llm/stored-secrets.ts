@@ -11,7 +11,11 @@ import { specOfRecord, webLlmSpecSecrets } from './webllm-models.ts';
  */
 export async function storedSecrets(db: AnimaDatabase): Promise<Secret[]> {
   const models = (await db.models.toArray()).flatMap((record) =>
-    record.engine === 'webllm' ? webLlmSpecSecrets(specOfRecord(record)) : record.source.kind === 'url' ? secretsOfUrl(record.source.url, 'the address a GGUF model came from') : [],
+    record.engine === 'webllm'
+      ? webLlmSpecSecrets(specOfRecord(record))
+      : record.source.kind === 'url'
+        ? secretsOfUrl(record.source.url, 'the address a GGUF model came from')
+        : [],
   );
   return [...inferenceSecrets(await inferenceSettingsOf({ db })), ...models, ...(await storedEndpointSecrets(db))];
 }

@@ -10,7 +10,10 @@ import type { Bottleneck } from '#core/records/model-use.ts';
 /** What one attempt sent and got back, for the log: the text, its tokens, and why it was refused. */
 export type Attempt = { text: string; usage: TokenUsage; problems?: string[] };
 
-export type CallOutcome<T> = ({ ok: true; value: T } | { ok: false; bottleneck: Bottleneck }) & { attempts: Attempt[]; usage: TokenUsage };
+export type CallOutcome<T> = ({ ok: true; value: T } | { ok: false; bottleneck: Bottleneck }) & {
+  attempts: Attempt[];
+  usage: TokenUsage;
+};
 
 export type CallOptions = {
   /** The schema's name, as the provider is told it (letters, digits, _ and -). */
@@ -50,14 +53,22 @@ const MAX_ECHOED_CHARS = 400;
  * out); a question that cannot fit is `budget_exhausted` too. A cancelled call throws the
  * signal's reason (an AbortError).
  */
-export async function structuredCall<T>(provider: LlmProvider, schema: z.ZodType<T>, options: CallOptions): Promise<CallOutcome<T>> {
+export async function structuredCall<T>(
+  provider: LlmProvider,
+  schema: z.ZodType<T>,
+  options: CallOptions,
+): Promise<CallOutcome<T>> {
   const retries = options.retries ?? DEFAULT_RETRIES;
   const jsonSchema = decodingSchemaOf(schema);
   const system: ChatMessage[] = options.system ? [{ role: 'system', content: options.system }] : [];
   const messages: ChatMessage[] = [...(options.history ?? []), { role: 'user', content: options.prompt }];
   const attempts: Attempt[] = [];
   const usage: TokenUsage = { promptTokens: 0, completionTokens: 0 };
-  const settings = mergeModelSettings(options.override, options.settings, options.maxTokens ? { maxTokens: options.maxTokens } : undefined);
+  const settings = mergeModelSettings(
+    options.override,
+    options.settings,
+    options.maxTokens ? { maxTokens: options.maxTokens } : undefined,
+  );
   const stop = (bottleneck: Bottleneck): CallOutcome<T> => ({ ok: false, bottleneck, attempts, usage });
   for (let attempt = 0; attempt <= retries; attempt++) {
     if (options.signal?.aborted) throw cancelled(options.signal);
@@ -71,34 +82,68 @@ export async function structuredCall<T>(provider: LlmProvider, schema: z.ZodType
     let sent = [...system, ...messages];
     if (provider.context) {
       const fitted = await fitToContext(provider.context, sent, settings.maxTokens);
-      if (!fitted.ok) return stop(contextExhausted(provider, `the question needs ${fitted.needed} tokens with room for the answer, and the model's context window holds ${fitted.window}`));
+      if (!fitted.ok)
+        return stop(
+          contextExhausted(
+            provider,
+            `the question needs ${fitted.needed} tokens with room for the answer, and the model's context window holds ${fitted.window}`,
+          ),
+        );
       sent = fitted.messages;
     }
     let completion;
     try {
-      completion = await provider.complete({ messages: sent, jsonSchema: { name: options.name, schema: jsonSchema }, signal, settings });
+      completion = await provider.complete({
+        messages: sent,
+        jsonSchema: { name: options.name, schema: jsonSchema },
+        signal,
+        settings,
+      });
     } catch (error) {
       if (options.signal?.aborted) throw cancelled(options.signal);
       if (wall?.aborted) {
         const wallSeconds = options.budget!.limits.wallSeconds!;
-        return stop(budgetExhausted(options.budget!.spent() ?? { limit: 'wallSeconds', used: wallSeconds, max: wallSeconds }));
+        return stop(
+          budgetExhausted(options.budget!.spent() ?? { limit: 'wallSeconds', used: wallSeconds, max: wallSeconds }),
+        );
       }
-      if (error instanceof ProviderError && error.kind === 'context-overflow') return stop(contextExhausted(provider, `the prompt is longer than the model's context window (${error.message})`));
-      if (error instanceof ProviderError) return stop({ kind: 'dependency_unavailable', detail: `${provider.name} (${provider.model}): ${error.message}` });
+      if (error instanceof ProviderError && error.kind === 'context-overflow')
+        return stop(
+          contextExhausted(provider, `the prompt is longer than the model's context window (${error.message})`),
+        );
+      if (error instanceof ProviderError)
+        return stop({
+          kind: 'dependency_unavailable',
+          detail: `${provider.name} (${provider.model}): ${error.message}`,
+        });
       throw error;
     }
     usage.promptTokens += completion.usage.promptTokens;
     usage.completionTokens += completion.usage.completionTokens;
     options.budget?.chargeRequest(completion.usage);
     const problems = problemsOf(schema, completion.text);
-    attempts.push({ text: completion.text, usage: completion.usage, ...(problems.ok ? {} : { problems: problems.error }) });
+    attempts.push({
+      text: completion.text,
+      usage: completion.usage,
+      ...(problems.ok ? {} : { problems: problems.error }),
+    });
     if (problems.ok) return { ok: true, value: problems.value, attempts, usage };
     // Shortened: the problems say what is wrong, and a long invalid answer would crowd a small model's context.
-    messages.push({ role: 'assistant', content: completion.text.length > MAX_ECHOED_CHARS ? `${completion.text.slice(0, MAX_ECHOED_CHARS)}…` : completion.text });
-    messages.push({ role: 'user', content: `That answer is not valid:\n${problems.error.map((problem) => `- ${problem}`).join('\n')}\nAnswer again with only JSON that matches the schema.` });
+    messages.push({
+      role: 'assistant',
+      content:
+        completion.text.length > MAX_ECHOED_CHARS ? `${completion.text.slice(0, MAX_ECHOED_CHARS)}…` : completion.text,
+    });
+    messages.push({
+      role: 'user',
+      content: `That answer is not valid:\n${problems.error.map((problem) => `- ${problem}`).join('\n')}\nAnswer again with only JSON that matches the schema.`,
+    });
   }
   const last = attempts.at(-1)?.problems ?? [];
-  return stop({ kind: 'invalid_output', detail: `${attempts.length} answers, none valid; the last: ${last.join('; ')}` });
+  return stop({
+    kind: 'invalid_output',
+    detail: `${attempts.length} answers, none valid; the last: ${last.join('; ')}`,
+  });
 }
 
 /**
@@ -124,5 +169,10 @@ function problemsOf<T>(schema: z.ZodType<T>, text: string): { ok: true; value: T
   }
   const parsed = schema.safeParse(json);
   if (parsed.success) return { ok: true, value: parsed.data };
-  return { ok: false, error: parsed.error.issues.map((issue) => `${issue.path.length > 0 ? `at ${issue.path.join('.')}: ` : ''}${issue.message}`) };
+  return {
+    ok: false,
+    error: parsed.error.issues.map(
+      (issue) => `${issue.path.length > 0 ? `at ${issue.path.join('.')}: ` : ''}${issue.message}`,
+    ),
+  };
 }

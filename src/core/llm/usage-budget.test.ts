@@ -2,12 +2,33 @@ import { describe, expect, it } from 'vitest';
 import { describeSpentLimit, UsageBudget } from './usage-budget.ts';
 
 describe("a run's usage budget", () => {
-  const request = (budget: UsageBudget, promptTokens = 1, completionTokens = 1) => budget.chargeRequest({ promptTokens, completionTokens });
+  const request = (budget: UsageBudget, promptTokens = 1, completionTokens = 1) =>
+    budget.chargeRequest({ promptTokens, completionTokens });
   it.each([
-    { limits: { requests: 2 }, shortOf: (budget: UsageBudget) => request(budget), last: (budget: UsageBudget) => request(budget), spent: { limit: 'requests', used: 2, max: 2 } },
-    { limits: { toolCalls: 3 }, shortOf: (budget: UsageBudget) => [1, 2].forEach(() => budget.chargeToolCall()), last: (budget: UsageBudget) => budget.chargeToolCall(), spent: { limit: 'toolCalls', used: 3, max: 3 } },
-    { limits: { inputTokens: 100 }, shortOf: (budget: UsageBudget) => request(budget, 99), last: (budget: UsageBudget) => request(budget, 21), spent: { limit: 'inputTokens', used: 120, max: 100 } },
-    { limits: { outputTokens: 10 }, shortOf: (budget: UsageBudget) => request(budget, 1, 9), last: (budget: UsageBudget) => request(budget, 1, 1), spent: { limit: 'outputTokens', used: 10, max: 10 } },
+    {
+      limits: { requests: 2 },
+      shortOf: (budget: UsageBudget) => request(budget),
+      last: (budget: UsageBudget) => request(budget),
+      spent: { limit: 'requests', used: 2, max: 2 },
+    },
+    {
+      limits: { toolCalls: 3 },
+      shortOf: (budget: UsageBudget) => [1, 2].forEach(() => budget.chargeToolCall()),
+      last: (budget: UsageBudget) => budget.chargeToolCall(),
+      spent: { limit: 'toolCalls', used: 3, max: 3 },
+    },
+    {
+      limits: { inputTokens: 100 },
+      shortOf: (budget: UsageBudget) => request(budget, 99),
+      last: (budget: UsageBudget) => request(budget, 21),
+      spent: { limit: 'inputTokens', used: 120, max: 100 },
+    },
+    {
+      limits: { outputTokens: 10 },
+      shortOf: (budget: UsageBudget) => request(budget, 1, 9),
+      last: (budget: UsageBudget) => request(budget, 1, 1),
+      spent: { limit: 'outputTokens', used: 10, max: 10 },
+    },
   ] as const)('is spent at its $spent.limit limit, and not a step before', ({ limits, shortOf, last, spent }) => {
     const budget = new UsageBudget(limits);
     shortOf(budget);
@@ -37,6 +58,8 @@ describe("a run's usage budget", () => {
 
   it('words a spent limit for a bottleneck and the CLI', () => {
     expect(describeSpentLimit({ limit: 'requests', used: 1, max: 1 })).toBe('1 request, the limit is 1');
-    expect(describeSpentLimit({ limit: 'wallSeconds', used: 12.5, max: 10 })).toBe('12.5 seconds of wall time, the limit is 10');
+    expect(describeSpentLimit({ limit: 'wallSeconds', used: 12.5, max: 10 })).toBe(
+      '12.5 seconds of wall time, the limit is 10',
+    );
   });
 });

@@ -14,10 +14,20 @@ export type UsageLimits = z.infer<typeof usageLimitsSchema>;
 export type UsageTotals = { requests: number; toolCalls: number; inputTokens: number; outputTokens: number };
 
 /** A limit a run reached: which, what was used, and the limit (a code and numbers; the UI and CLI word it). */
-export const spentLimitSchema = z.object({ limit: z.enum(['requests', 'toolCalls', 'inputTokens', 'outputTokens', 'wallSeconds']), used: z.number(), max: z.number() });
+export const spentLimitSchema = z.object({
+  limit: z.enum(['requests', 'toolCalls', 'inputTokens', 'outputTokens', 'wallSeconds']),
+  used: z.number(),
+  max: z.number(),
+});
 export type SpentLimit = z.infer<typeof spentLimitSchema>;
 
-const LIMIT_UNITS = { requests: ['request', 'requests'], toolCalls: ['tool call', 'tool calls'], inputTokens: ['input token', 'input tokens'], outputTokens: ['output token', 'output tokens'], wallSeconds: ['second of wall time', 'seconds of wall time'] } as const;
+const LIMIT_UNITS = {
+  requests: ['request', 'requests'],
+  toolCalls: ['tool call', 'tool calls'],
+  inputTokens: ['input token', 'input tokens'],
+  outputTokens: ['output token', 'output tokens'],
+  wallSeconds: ['second of wall time', 'seconds of wall time'],
+} as const;
 
 /** A spent limit in words, for a model's bottleneck and the CLI: "1 request, the limit is 1". */
 export function describeSpentLimit({ limit, used, max }: SpentLimit): string {
@@ -65,7 +75,8 @@ export class UsageBudget {
       if (max !== undefined && totals[limit] >= max) return { limit, used: totals[limit], max };
     }
     const seconds = (this.now() - this.#startedAt) / 1000;
-    if (limits.wallSeconds !== undefined && seconds >= limits.wallSeconds) return { limit: 'wallSeconds', used: Math.round(seconds * 10) / 10, max: limits.wallSeconds };
+    if (limits.wallSeconds !== undefined && seconds >= limits.wallSeconds)
+      return { limit: 'wallSeconds', used: Math.round(seconds * 10) / 10, max: limits.wallSeconds };
     return undefined;
   }
 }

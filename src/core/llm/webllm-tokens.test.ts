@@ -4,7 +4,9 @@ import { estimatedTokens, webLlmTokenCounter } from './webllm-tokens.ts';
 
 const MODEL = 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC';
 /** A tokenizer that stands in for the model's: a token per word. */
-const wordTokenizer = { encode: (text: string) => Int32Array.from(text.split(/\s+/).filter(Boolean), (_word, index) => index) };
+const wordTokenizer = {
+  encode: (text: string) => Int32Array.from(text.split(/\s+/).filter(Boolean), (_word, index) => index),
+};
 
 describe("a WebLLM model's token count", () => {
   it("uses the tokenizer of the model WebLLM's engine has loaded, where the installed WebLLM keeps it", () => {
@@ -21,7 +23,25 @@ describe("a WebLLM model's token count", () => {
 
   it('is estimated where the tokenizer is gone, unusable, or fails', () => {
     const text = 'Zorblax is a rare mineral found in caves';
-    for (const engine of [{}, { loadedModelIdToPipeline: {} }, { loadedModelIdToPipeline: new Map([[MODEL, { tokenizer: { encode: 'no' } }]]) }, { loadedModelIdToPipeline: new Map([[MODEL, { tokenizer: { encode: () => { throw new Error('disposed'); } } }]]) }]) {
+    for (const engine of [
+      {},
+      { loadedModelIdToPipeline: {} },
+      { loadedModelIdToPipeline: new Map([[MODEL, { tokenizer: { encode: 'no' } }]]) },
+      {
+        loadedModelIdToPipeline: new Map([
+          [
+            MODEL,
+            {
+              tokenizer: {
+                encode: () => {
+                  throw new Error('disposed');
+                },
+              },
+            },
+          ],
+        ]),
+      },
+    ]) {
       expect(webLlmTokenCounter(engine, MODEL)(text)).toBe(estimatedTokens(text));
     }
   });

@@ -42,5 +42,7 @@ function tokenizerOf(engine: object, modelId: string): Tokenizer | undefined {
   const pipelines = (engine as Pipelines).loadedModelIdToPipeline;
   if (!(pipelines instanceof Map)) return undefined;
   const tokenizer = (pipelines.get(modelId) as { tokenizer?: unknown } | undefined)?.tokenizer;
-  return typeof tokenizer === 'object' && tokenizer !== null && typeof (tokenizer as Tokenizer).encode === 'function' ? (tokenizer as Tokenizer) : undefined;
+  return typeof tokenizer === 'object' && tokenizer !== null && typeof (tokenizer as Tokenizer).encode === 'function'
+    ? (tokenizer as Tokenizer)
+    : undefined;
 }

@@ -1,8 +1,20 @@
 // Types only, and from wllama's OpenAI-compatible types file: its main declarations pull Node's
 // types in, which the core must not see.
-import type { ChatCompletionChunk, ChatCompletionParams, ChatCompletionResponse, ChatCompletionUsage } from '@wllama/wllama/esm/types/oai-compat';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionParams,
+  ChatCompletionResponse,
+  ChatCompletionUsage,
+} from '@wllama/wllama/esm/types/oai-compat';
 import type { StreamParams } from '@wllama/wllama/esm/types/types';
-import type { ChatEngine, EngineCallOptions, EngineChunk, EngineCompletion, EngineRequest, EngineUsage } from './chat-engine.ts';
+import type {
+  ChatEngine,
+  EngineCallOptions,
+  EngineChunk,
+  EngineCompletion,
+  EngineRequest,
+  EngineUsage,
+} from './chat-engine.ts';
 
 /**
  * The part of wllama's `Wllama` the engine calls: llama.cpp's OpenAI-compatible chat completion,
@@ -20,7 +32,8 @@ export type WllamaChat = {
 const SCHEMA_NAME = 'answer';
 
 /** What a request to a closed engine is told. */
-const CLOSED = 'the model is no longer loaded (another model was loaded in its place, or it was removed): load it again';
+const CLOSED =
+  'the model is no longer loaded (another model was loaded in its place, or it was removed): load it again';
 
 /** Asks llama.cpp for the usage in a last chunk of a stream, which it sends only when asked. */
 const INCLUDE_USAGE = { stream_options: { include_usage: true } };
@@ -53,7 +66,10 @@ export function wllamaEngine(wllama: WllamaChat): WllamaEngine {
   const inFlight = new Map<AbortController, Promise<void>>();
   let isClosed = false;
 
-  function start<T>(call: (signal: AbortSignal) => Promise<T>, given: AbortSignal | undefined): { controller: AbortController; result: Promise<T> } {
+  function start<T>(
+    call: (signal: AbortSignal) => Promise<T>,
+    given: AbortSignal | undefined,
+  ): { controller: AbortController; result: Promise<T> } {
     if (isClosed) throw new Error(CLOSED);
     const controller = new AbortController();
     // The request's own signal stops it alone.
@@ -75,11 +91,17 @@ export function wllamaEngine(wllama: WllamaChat): WllamaEngine {
 
   async function complete(request: EngineRequest, given: AbortSignal | undefined): Promise<EngineCompletion> {
     const params = wllamaParams(request);
-    const { controller, result } = start((signal) => wllama.createChatCompletion({ ...params, stream: false, abortSignal: signal }), given);
+    const { controller, result } = start(
+      (signal) => wllama.createChatCompletion({ ...params, stream: false, abortSignal: signal }),
+      given,
+    );
     try {
       const response = await result;
       return {
-        choices: response.choices.map((choice) => ({ message: { content: choice.message.content ?? null }, finish_reason: choice.finish_reason })),
+        choices: response.choices.map((choice) => ({
+          message: { content: choice.message.content ?? null },
+          finish_reason: choice.finish_reason,
+        })),
         usage: usageOf(response.usage),
       };
     } catch (error) {
@@ -97,18 +119,19 @@ export function wllamaEngine(wllama: WllamaChat): WllamaEngine {
     const queued: EngineChunk[] = [];
     let ending: Ending | undefined;
     let wake: (() => void) | undefined;
-    const { controller, result } = start((signal) =>
-      wllama.createChatCompletion({
-        ...params,
-        // wllama's types lack stream_options, but it passes every field on to llama.cpp.
-        ...INCLUDE_USAGE,
-        stream: true,
-        abortSignal: signal,
-        onData: (chunk) => {
-          queued.push(engineChunkOf(chunk));
-          wake?.();
-        },
-      }),
+    const { controller, result } = start(
+      (signal) =>
+        wllama.createChatCompletion({
+          ...params,
+          // wllama's types lack stream_options, but it passes every field on to llama.cpp.
+          ...INCLUDE_USAGE,
+          stream: true,
+          abortSignal: signal,
+          onData: (chunk) => {
+            queued.push(engineChunkOf(chunk));
+            wake?.();
+          },
+        }),
       given,
     );
     void result
@@ -134,7 +157,11 @@ export function wllamaEngine(wllama: WllamaChat): WllamaEngine {
     })();
   }
 
-  const create = async (request: EngineRequest, { signal }: EngineCallOptions = {}): Promise<EngineCompletion | AsyncIterable<EngineChunk>> => (request.stream ? stream(request, signal) : complete(request, signal));
+  const create = async (
+    request: EngineRequest,
+    { signal }: EngineCallOptions = {},
+  ): Promise<EngineCompletion | AsyncIterable<EngineChunk>> =>
+    request.stream ? stream(request, signal) : complete(request, signal);
   return {
     chat: { completions: { create: create as ChatEngine['chat']['completions']['create'] } },
     interruptGenerate() {
@@ -165,20 +192,27 @@ function wllamaParams(request: EngineRequest): ChatCompletionParams {
  * WebLLM's `json_object` with a schema string is llama.cpp's `json_schema` with the schema as an
  * object; `json_object` alone is any JSON object.
  */
-function responseFormatOf(format: NonNullable<EngineRequest['response_format']>): NonNullable<ChatCompletionParams['response_format']> {
+function responseFormatOf(
+  format: NonNullable<EngineRequest['response_format']>,
+): NonNullable<ChatCompletionParams['response_format']> {
   if (format.schema === undefined) return { type: 'json_object' };
   let schema: unknown;
   try {
     schema = JSON.parse(format.schema);
   } catch (error) {
-    throw new Error(`the response format's schema is not JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw new Error(
+      `the response format's schema is not JSON (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
   return { type: 'json_schema', json_schema: { name: SCHEMA_NAME, schema, strict: true } };
 }
 
 function engineChunkOf(chunk: ChatCompletionChunk): EngineChunk {
   return {
-    choices: chunk.choices.map((choice) => ({ delta: { content: choice.delta.content ?? null }, finish_reason: choice.finish_reason })),
+    choices: chunk.choices.map((choice) => ({
+      delta: { content: choice.delta.content ?? null },
+      finish_reason: choice.finish_reason,
+    })),
     ...(chunk.usage ? { usage: usageOf(chunk.usage) } : {}),
   };
 }

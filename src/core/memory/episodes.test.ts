@@ -20,11 +20,41 @@ describe('episodic memory', () => {
     const labels: Record<number, string> = { 5: 'Mars', 6: 'Volcano', 8: 'Dog' };
     const { episodes, consolidated } = consolidate(
       [
-        entry({ goalId: 1, content: 'derived 10 facts', symbols: [5, 6], tool: 'infer_rules', succeeded: true, sourceCycle: 1 }),
-        entry({ goalId: 1, content: 'gap_analysis found nothing', symbols: [5], tool: 'gap_analysis', succeeded: false, relevance: 0.4, sourceCycle: 2 }),
-        entry({ goalId: 1, content: 'gap_analysis found nothing', symbols: [5], tool: 'gap_analysis', succeeded: false, relevance: 0.4, sourceCycle: 3 }),
+        entry({
+          goalId: 1,
+          content: 'derived 10 facts',
+          symbols: [5, 6],
+          tool: 'infer_rules',
+          succeeded: true,
+          sourceCycle: 1,
+        }),
+        entry({
+          goalId: 1,
+          content: 'gap_analysis found nothing',
+          symbols: [5],
+          tool: 'gap_analysis',
+          succeeded: false,
+          relevance: 0.4,
+          sourceCycle: 2,
+        }),
+        entry({
+          goalId: 1,
+          content: 'gap_analysis found nothing',
+          symbols: [5],
+          tool: 'gap_analysis',
+          succeeded: false,
+          relevance: 0.4,
+          sourceCycle: 3,
+        }),
         entry({ goalId: 1, kind: 'observation', content: 'observed', symbols: [5], relevance: 0.3, sourceCycle: 3 }),
-        entry({ goalId: 2, content: 'nearest to Dog: Wolf', symbols: [8], tool: 'similarity_search', succeeded: true, sourceCycle: 2 }),
+        entry({
+          goalId: 2,
+          content: 'nearest to Dog: Wolf',
+          symbols: [8],
+          tool: 'similarity_search',
+          succeeded: true,
+          sourceCycle: 2,
+        }),
         // Made in the cycle that consolidates: it stays for the next decision.
         entry({ goalId: 1, content: 'this cycle', tool: 'kg_query', sourceCycle: 4 }),
       ],
@@ -35,7 +65,8 @@ describe('episodic memory', () => {
       {
         sessionId: 's',
         goalId: 1,
-        summary: 'goal 1, cycles 1-3: tried infer_rules on Mars, Volcano: 1 worked, 0 did not; gap_analysis on Mars: 0 worked, 2 did not | derived 10 facts',
+        summary:
+          'goal 1, cycles 1-3: tried infer_rules on Mars, Volcano: 1 worked, 0 did not; gap_analysis on Mars: 0 worked, 2 did not | derived 10 facts',
         learnings: [5, 6],
         tools: ['infer_rules', 'gap_analysis'],
         toolResults: [
@@ -75,17 +106,43 @@ describe('episodic memory', () => {
       cycle: 3,
     };
     const evidence = episodicEvidence([{ episode, score: 1 }], [5]);
-    expect(Object.fromEntries(evidence)).toEqual({ infer_rules: { verdict: 'worked', episodeId: 7, on: [5] }, gap_analysis: { verdict: 'failed', episodeId: 7, on: [5] } });
+    expect(Object.fromEntries(evidence)).toEqual({
+      infer_rules: { verdict: 'worked', episodeId: 7, on: [5] },
+      gap_analysis: { verdict: 'failed', episodeId: 7, on: [5] },
+    });
   });
 
   it('ranks an episode recalled more often first among equal matches', () => {
-    const episode = (id: number, recalls: number): Episode => ({ id, sessionId: 's', summary: '', learnings: [1], tools: [], timestamp: id, cycle: id, recalls });
-    expect(recallEpisodes([episode(1, 4), episode(2, 0)], { symbols: [1] }).map((recall) => recall.episode.id)).toEqual([1, 2]);
+    const episode = (id: number, recalls: number): Episode => ({
+      id,
+      sessionId: 's',
+      summary: '',
+      learnings: [1],
+      tools: [],
+      timestamp: id,
+      cycle: id,
+      recalls,
+    });
+    expect(recallEpisodes([episode(1, 4), episode(2, 0)], { symbols: [1] }).map((recall) => recall.episode.id)).toEqual(
+      [1, 2],
+    );
   });
 
   it('recalls by shared symbols and by text, best first', () => {
-    const episode = (id: number, summary: string, learnings: number[]): Episode => ({ id, sessionId: 's', summary, learnings, tools: [], timestamp: id, cycle: id });
-    const episodes = [episode(1, 'derived facts about mammals and dogs', [1, 2]), episode(2, 'nearest to Mars: Venus, Mercury', [3, 4]), episode(3, 'Mars has two moons', [3])];
+    const episode = (id: number, summary: string, learnings: number[]): Episode => ({
+      id,
+      sessionId: 's',
+      summary,
+      learnings,
+      tools: [],
+      timestamp: id,
+      cycle: id,
+    });
+    const episodes = [
+      episode(1, 'derived facts about mammals and dogs', [1, 2]),
+      episode(2, 'nearest to Mars: Venus, Mercury', [3, 4]),
+      episode(3, 'Mars has two moons', [3]),
+    ];
     expect(recallEpisodes(episodes, { symbols: [3, 4] }).map((recall) => [recall.episode.id, recall.score])).toEqual([
       [2, 1],
       [3, 0.5],

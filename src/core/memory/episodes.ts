@@ -6,7 +6,12 @@ import type { Episode, ToolResult } from '#core/records/episode.ts';
 export const CONSOLIDATION_RELEVANCE = 0.6;
 
 /** What a consolidation needs: where and when, and (when it has the graph) how to name a symbol. */
-export type ConsolidationContext = { sessionId: string; cycle: number; now: number; label?: (symbolId: number) => string };
+export type ConsolidationContext = {
+  sessionId: string;
+  cycle: number;
+  now: number;
+  label?: (symbolId: number) => string;
+};
 
 /**
  * Consolidates working memory into one episode per goal: every entry made before `before` (a
@@ -14,7 +19,10 @@ export type ConsolidationContext = { sessionId: string; cycle: number; now: numb
  * was tried (each tool, how often it worked or not, on which symbols) and quotes what mattered
  * most (the relevant entries); low-relevance entries are counted in it, not quoted.
  */
-export function consolidate(entries: readonly MemoryEntry[], context: ConsolidationContext & { before: number }): { episodes: Episode[]; consolidated: MemoryEntry[] } {
+export function consolidate(
+  entries: readonly MemoryEntry[],
+  context: ConsolidationContext & { before: number },
+): { episodes: Episode[]; consolidated: MemoryEntry[] } {
   const taken = entries.filter((entry) => entry.sourceCycle < context.before);
   const byGoal = new Map<number | undefined, MemoryEntry[]>();
   for (const entry of taken) byGoal.set(entry.goalId, [...(byGoal.get(entry.goalId) ?? []), entry]);
@@ -22,18 +30,32 @@ export function consolidate(entries: readonly MemoryEntry[], context: Consolidat
   const episodes = [...byGoal].map(([goalId, group]): Episode => {
     const toolResults = resultsOf(group);
     const cycles = group.map((entry) => entry.sourceCycle);
-    const span = Math.min(...cycles) === Math.max(...cycles) ? `cycle ${Math.min(...cycles)}` : `cycles ${Math.min(...cycles)}-${Math.max(...cycles)}`;
+    const span =
+      Math.min(...cycles) === Math.max(...cycles)
+        ? `cycle ${Math.min(...cycles)}`
+        : `cycles ${Math.min(...cycles)}-${Math.max(...cycles)}`;
     const tried = toolResults.map((result) => {
       const on = result.symbols.length > 0 ? ` on ${result.symbols.slice(0, 5).map(label).join(', ')}` : '';
       return `${result.tool}${on}: ${result.successes} worked, ${result.failures} did not`;
     });
     const quoted = group.filter((entry) => entry.relevance >= CONSOLIDATION_RELEVANCE).map((entry) => entry.content);
-    const summary = [`${goalId === undefined ? 'no goal' : `goal ${goalId}`}, ${span}: tried ${tried.join('; ') || 'nothing'}`, ...quoted].join(' | ').slice(0, 2000);
+    const summary = [
+      `${goalId === undefined ? 'no goal' : `goal ${goalId}`}, ${span}: tried ${tried.join('; ') || 'nothing'}`,
+      ...quoted,
+    ]
+      .join(' | ')
+      .slice(0, 2000);
     return {
       sessionId: context.sessionId,
       ...(goalId !== undefined ? { goalId } : {}),
       summary,
-      learnings: [...new Set(group.filter((entry) => entry.relevance >= CONSOLIDATION_RELEVANCE || entry.kind === 'observation').flatMap((entry) => entry.symbols))].slice(0, 200),
+      learnings: [
+        ...new Set(
+          group
+            .filter((entry) => entry.relevance >= CONSOLIDATION_RELEVANCE || entry.kind === 'observation')
+            .flatMap((entry) => entry.symbols),
+        ),
+      ].slice(0, 200),
       tools: toolResults.map((result) => result.tool),
       toolResults,
       timestamp: context.now,
@@ -67,12 +89,19 @@ export type EpisodicEvidence = { verdict: 'worked' | 'failed'; episodeId: number
  * The newest episode that tried the tool on any of the symbols says. Episodes made before
  * results were kept count their tools as worked.
  */
-export function episodicEvidence(recalled: readonly Recall[], symbols: readonly number[]): Map<string, EpisodicEvidence> {
+export function episodicEvidence(
+  recalled: readonly Recall[],
+  symbols: readonly number[],
+): Map<string, EpisodicEvidence> {
   const asked = new Set(symbols);
   const evidence = new Map<string, EpisodicEvidence>();
-  const newestFirst = [...recalled].sort((a, b) => b.episode.cycle - a.episode.cycle || (b.episode.id ?? 0) - (a.episode.id ?? 0));
+  const newestFirst = [...recalled].sort(
+    (a, b) => b.episode.cycle - a.episode.cycle || (b.episode.id ?? 0) - (a.episode.id ?? 0),
+  );
   for (const { episode } of newestFirst) {
-    const results = episode.toolResults ?? episode.tools.map((tool) => ({ tool, successes: 1, failures: 0, symbols: episode.learnings }));
+    const results =
+      episode.toolResults ??
+      episode.tools.map((tool) => ({ tool, successes: 1, failures: 0, symbols: episode.learnings }));
     for (const result of results) {
       if (evidence.has(result.tool)) continue;
       const on = result.symbols.filter((symbol) => asked.has(symbol));
@@ -111,18 +140,29 @@ function summaryVector(summary: string): Hypervector | undefined {
  * text (hypervector similarity of the summary's words, counted above chance); ranked by that,
  * raised a little by how often each was recalled before; ties by recency.
  */
-export function recallEpisodes(episodes: readonly Episode[], query: { symbols?: readonly number[]; text?: string }, k = 3): Recall[] {
+export function recallEpisodes(
+  episodes: readonly Episode[],
+  query: { symbols?: readonly number[]; text?: string },
+  k = 3,
+): Recall[] {
   const asked = new Set(query.symbols ?? []);
   const queryVector = query.text ? textVector(query.text) : undefined;
   const scored = episodes.map((episode) => {
-    const symbolScore = asked.size === 0 ? 0 : episode.learnings.filter((symbol) => asked.has(symbol)).length / asked.size;
+    const symbolScore =
+      asked.size === 0 ? 0 : episode.learnings.filter((symbol) => asked.has(symbol)).length / asked.size;
     // Unrelated texts score about 0.5: only what is above chance counts.
-    const textScore = queryVector ? Math.max(0, textVectorSimilarity(queryVector, summaryVector(episode.summary)) - 0.5) * 2 : 0;
+    const textScore = queryVector
+      ? Math.max(0, textVectorSimilarity(queryVector, summaryVector(episode.summary)) - 0.5) * 2
+      : 0;
     return { episode, score: Math.min(1, Math.max(symbolScore, textScore)) };
   });
-  const rank = (recall: Recall) => recall.score + RECALL_WEIGHT.perRecall * Math.min(recall.episode.recalls ?? 0, RECALL_WEIGHT.maxRecalls);
+  const rank = (recall: Recall) =>
+    recall.score + RECALL_WEIGHT.perRecall * Math.min(recall.episode.recalls ?? 0, RECALL_WEIGHT.maxRecalls);
   return scored
     .filter((recall) => recall.score > 0)
-    .sort((a, b) => rank(b) - rank(a) || b.episode.timestamp - a.episode.timestamp || (b.episode.id ?? 0) - (a.episode.id ?? 0))
+    .sort(
+      (a, b) =>
+        rank(b) - rank(a) || b.episode.timestamp - a.episode.timestamp || (b.episode.id ?? 0) - (a.episode.id ?? 0),
+    )
     .slice(0, k);
 }

@@ -30,7 +30,11 @@ describe('working memory', () => {
   });
 
   it('consults the entries made for the goal or about its symbols', () => {
-    const entries = [entry(1, { goalId: 1 }), entry(2, { goalId: 2, symbols: [7] }), entry(3, { goalId: 2, symbols: [8] })];
+    const entries = [
+      entry(1, { goalId: 1 }),
+      entry(2, { goalId: 2, symbols: [7] }),
+      entry(3, { goalId: 2, symbols: [8] }),
+    ];
     expect(consultedEntries(entries, 1, [7]).map((consulted) => consulted.id)).toEqual([1, 2]);
   });
 });

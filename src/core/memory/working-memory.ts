@@ -9,7 +9,11 @@ const RETENTION = { perReference: 0.05, maxReferences: 5, perCycleOfAge: 0.01 } 
  * (reference count) and lowered by its age in cycles, so what is used stays and what is stale goes.
  */
 export function retention(entry: MemoryEntry, cycle: number): number {
-  return entry.relevance + RETENTION.perReference * Math.min(entry.referenceCount, RETENTION.maxReferences) - RETENTION.perCycleOfAge * Math.max(0, cycle - entry.sourceCycle);
+  return (
+    entry.relevance +
+    RETENTION.perReference * Math.min(entry.referenceCount, RETENTION.maxReferences) -
+    RETENTION.perCycleOfAge * Math.max(0, cycle - entry.sourceCycle)
+  );
 }
 
 /**
@@ -30,7 +34,8 @@ export function addToMemory(
     for (let index = 1; index < all.length; index++) {
       const candidate = retention(all[index]!, now);
       const current = retention(all[weakest]!, now);
-      if (candidate < current || (candidate === current && all[index]!.timestamp < all[weakest]!.timestamp)) weakest = index;
+      if (candidate < current || (candidate === current && all[index]!.timestamp < all[weakest]!.timestamp))
+        weakest = index;
     }
     evicted.push(...all.splice(weakest, 1));
   }
@@ -41,9 +46,15 @@ export function addToMemory(
  * The entries a cycle consults for its goal: those made for it, or about one of its symbols.
  * Each consultation counts on the entry (its reference count), which keeps it in memory longer.
  */
-export function consultedEntries(entries: readonly MemoryEntry[], goalId: number | undefined, symbols: readonly number[]): MemoryEntry[] {
+export function consultedEntries(
+  entries: readonly MemoryEntry[],
+  goalId: number | undefined,
+  symbols: readonly number[],
+): MemoryEntry[] {
   const asked = new Set(symbols);
-  return entries.filter((entry) => (goalId !== undefined && entry.goalId === goalId) || entry.symbols.some((symbol) => asked.has(symbol)));
+  return entries.filter(
+    (entry) => (goalId !== undefined && entry.goalId === goalId) || entry.symbols.some((symbol) => asked.has(symbol)),
+  );
 }
 
 /** How full working memory is: entries / capacity (DESIGN: consolidation is due above 0.8). */

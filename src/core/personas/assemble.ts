@@ -75,7 +75,10 @@ type Candidate = { part: PartRecord; order: number; priority: number; pinned: bo
  * takes the place, priority and pin of the first part it replaces; one of a type the persona
  * lacks goes last, unpinned, at priority 0.
  */
-export function effectiveParts(definition: PersonaDefinition, overrides: AssemblyOptions['overrides'] = {}): Candidate[] {
+export function effectiveParts(
+  definition: PersonaDefinition,
+  overrides: AssemblyOptions['overrides'] = {},
+): Candidate[] {
   const own = definition.parts.map((link): Candidate => ({ ...link, source: 'persona' }));
   const stageParts = definition.arc?.stageParts ?? [];
   const lastOrder = own.reduce((last, candidate) => Math.max(last, candidate.order), -1);
@@ -97,19 +100,35 @@ export function effectiveParts(definition: PersonaDefinition, overrides: Assembl
     }
     if (handled.has(type)) continue;
     handled.add(type);
-    for (const [index, part] of replacements.parts.entries()) result.push({ part, order: candidate.order + index / 1000, priority: candidate.priority, pinned: candidate.pinned, source: replacements.source });
+    for (const [index, part] of replacements.parts.entries())
+      result.push({
+        part,
+        order: candidate.order + index / 1000,
+        priority: candidate.priority,
+        pinned: candidate.pinned,
+        source: replacements.source,
+      });
   }
   for (const type of PART_TYPES) {
     if (handled.has(type) || own.some((candidate) => candidate.part.type === type)) continue;
     const replacements = replacementsOf(type);
-    for (const part of replacements?.parts ?? []) result.push({ part, order: lastOrder + 1 + appended++, priority: 0, pinned: false, source: replacements!.source });
+    for (const part of replacements?.parts ?? [])
+      result.push({
+        part,
+        order: lastOrder + 1 + appended++,
+        priority: 0,
+        pinned: false,
+        source: replacements!.source,
+      });
   }
   return result.sort((left, right) => left.order - right.order);
 }
 
-const byPriority = (left: { priority: number; order: number }, right: { priority: number; order: number }) => right.priority - left.priority || left.order - right.order;
+const byPriority = (left: { priority: number; order: number }, right: { priority: number; order: number }) =>
+  right.priority - left.priority || left.order - right.order;
 
-const partText = (part: PartRecord, view: 'summary' | 'detail') => (view === 'detail' && part.content.trim() !== '' ? part.content : part.summary);
+const partText = (part: PartRecord, view: 'summary' | 'detail') =>
+  view === 'detail' && part.content.trim() !== '' ? part.content : part.summary;
 
 type Selection = { parts: AssembledPart[]; traits: TraitRecord[]; skills: SkillRecord[] };
 
@@ -119,15 +138,32 @@ function render(definition: PersonaDefinition, view: 'summary' | 'detail', selec
   const own = isDetail && persona.detail.trim() !== '' ? persona.detail : persona.summary;
   const blocks = [[`# ${persona.name}`, ...(own.trim() !== '' ? [own] : [])].join('\n')];
   for (const part of selection.parts) blocks.push(`## ${PART_TYPE_TITLES[part.type]}\n${part.text}`);
-  const list = (title: string, lines: string[]) => lines.length > 0 && blocks.push([`## ${title}`, ...lines].join('\n'));
+  const list = (title: string, lines: string[]) =>
+    lines.length > 0 && blocks.push([`## ${title}`, ...lines].join('\n'));
   const line = (name: string, text: string) => (text.trim() !== '' ? `- ${name}: ${text}` : `- ${name}`);
-  list('Traits', selection.traits.map((trait) => line(`${trait.name} (${trait.type})`, isDetail && trait.instruction.trim() !== '' ? trait.instruction : trait.description)));
-  list('Skills', selection.skills.map((skill) => line(skill.name, isDetail && skill.content.trim() !== '' ? skill.content : skill.description)));
+  list(
+    'Traits',
+    selection.traits.map((trait) =>
+      line(
+        `${trait.name} (${trait.type})`,
+        isDetail && trait.instruction.trim() !== '' ? trait.instruction : trait.description,
+      ),
+    ),
+  );
+  list(
+    'Skills',
+    selection.skills.map((skill) =>
+      line(skill.name, isDetail && skill.content.trim() !== '' ? skill.content : skill.description),
+    ),
+  );
   list(
     'Guardrails',
     guardrails.map((guardrail) => {
       const text = isDetail && guardrail.content.trim() !== '' ? guardrail.content : guardrail.description;
-      return line(guardrail.name, isDetail ? `${text}${text.trim() !== '' ? ' ' : ''}(severity ${guardrail.severity})` : text);
+      return line(
+        guardrail.name,
+        isDetail ? `${text}${text.trim() !== '' ? ' ' : ''}(severity ${guardrail.severity})` : text,
+      );
     }),
   );
   return blocks.join('\n\n');
@@ -141,7 +177,10 @@ function render(definition: PersonaDefinition, view: 'summary' | 'detail', selec
  * their summary, leaving out what does not fit; in the detail view then gives each part its
  * detail, by priority, where that fits; and last adds traits and skills while they fit.
  */
-export function assemblePersona(definition: PersonaDefinition, options: AssemblyOptions): Result<AssembledPersona, OverBudget> {
+export function assemblePersona(
+  definition: PersonaDefinition,
+  options: AssemblyOptions,
+): Result<AssembledPersona, OverBudget> {
   const view = options.detail ? 'detail' : 'summary';
   const leftOut: LeftOut[] = [];
   let candidates = effectiveParts(definition, options.overrides);
@@ -150,8 +189,13 @@ export function assemblePersona(definition: PersonaDefinition, options: Assembly
     candidates = candidates.filter((candidate) => wanted.has(candidate.part.type));
   }
   if (options.limit !== undefined && candidates.length > options.limit) {
-    const kept = new Set([...candidates].sort((left, right) => Number(right.pinned) - Number(left.pinned) || byPriority(left, right)).slice(0, options.limit));
-    for (const candidate of candidates) if (!kept.has(candidate)) leftOut.push({ kind: 'part', name: candidate.part.name, because: 'limit' });
+    const kept = new Set(
+      [...candidates]
+        .sort((left, right) => Number(right.pinned) - Number(left.pinned) || byPriority(left, right))
+        .slice(0, options.limit),
+    );
+    for (const candidate of candidates)
+      if (!kept.has(candidate)) leftOut.push({ kind: 'part', name: candidate.part.name, because: 'limit' });
     candidates = candidates.filter((candidate) => kept.has(candidate));
   }
   const assembled = (candidate: Candidate, partView: 'summary' | 'detail'): AssembledPart => ({
@@ -163,7 +207,8 @@ export function assemblePersona(definition: PersonaDefinition, options: Assembly
     view: partView,
     text: partText(candidate.part, partView),
   });
-  const inOrder = (chosen: Map<Candidate, AssembledPart>) => candidates.flatMap((candidate) => chosen.get(candidate) ?? []);
+  const inOrder = (chosen: Map<Candidate, AssembledPart>) =>
+    candidates.flatMap((candidate) => chosen.get(candidate) ?? []);
   const chosen = new Map<Candidate, AssembledPart>();
   let traits = definition.traits;
   let skills = definition.skills;
@@ -181,7 +226,16 @@ export function assemblePersona(definition: PersonaDefinition, options: Assembly
     const shortest = (candidate: Candidate) => assembled(candidate, hasDetail(candidate) ? 'summary' : view);
     for (const candidate of pinned) chosen.set(candidate, shortest(candidate));
     const fixedTokens = tokensOf();
-    if (fixedTokens > budget) return { ok: false, error: { reason: 'pinned-over-budget', budgetTokens: budget, fixedTokens, pinned: pinned.map((candidate) => candidate.part.name) } };
+    if (fixedTokens > budget)
+      return {
+        ok: false,
+        error: {
+          reason: 'pinned-over-budget',
+          budgetTokens: budget,
+          fixedTokens,
+          pinned: pinned.map((candidate) => candidate.part.name),
+        },
+      };
     // Then the others by priority, each in its summary while it fits: a long part never crowds out a short one of lower priority.
     for (const candidate of rest) {
       chosen.set(candidate, shortest(candidate));

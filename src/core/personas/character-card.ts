@@ -51,7 +51,11 @@ export type CharacterCard = {
 };
 
 const textField = (max = MAX_CARD_FIELD_CHARS) => z.string().max(max, `at most ${max} characters`).nullish();
-const textList = (max: number) => z.array(z.string().max(max, `at most ${max} characters`)).max(MAX_LIST_ITEMS, `at most ${MAX_LIST_ITEMS} items`).nullish();
+const textList = (max: number) =>
+  z
+    .array(z.string().max(max, `at most ${max} characters`))
+    .max(MAX_LIST_ITEMS, `at most ${MAX_LIST_ITEMS} items`)
+    .nullish();
 
 /** The V1 fields; V2 and V3 nest the same ones under `data`. */
 const v1Fields = {
@@ -79,7 +83,9 @@ const v2DataSchema = z.looseObject({
   tags: textList(MAX_TAG_CHARS),
   creator: textField(),
   // Some editors write the version as a number.
-  character_version: z.union([z.string().max(MAX_NAME_CHARS, `at most ${MAX_NAME_CHARS} characters`), z.number()]).nullish(),
+  character_version: z
+    .union([z.string().max(MAX_NAME_CHARS, `at most ${MAX_NAME_CHARS} characters`), z.number()])
+    .nullish(),
   extensions: keptFieldsSchema.nullish(),
 });
 
@@ -98,7 +104,15 @@ export const characterCardV3Schema = z.looseObject({ spec: z.literal('chara_card
 const MAPPED_KEYS = new Set(Object.keys(v2DataSchema.shape));
 
 /** V3 fields written after the V2 ones, in the order of the V3 spec: group_only_greetings always (V3 requires it), the others when the card has them. */
-const V3_KEYS = ['assets', 'nickname', 'creator_notes_multilingual', 'source', 'group_only_greetings', 'creation_date', 'modification_date'];
+const V3_KEYS = [
+  'assets',
+  'nickname',
+  'creator_notes_multilingual',
+  'source',
+  'group_only_greetings',
+  'creation_date',
+  'modification_date',
+];
 
 /** The PNG chunks a card travels in, the preferred first. */
 const CARD_CHUNKS = ['ccv3', 'chara'] as const;
@@ -136,7 +150,10 @@ export function writeCharacterCardPng(card: CharacterCard, image?: Uint8Array): 
     { keyword: 'chara', text: base64FromBytes(new TextEncoder().encode(JSON.stringify(cardJson(card, 'v2')))) },
     { keyword: 'ccv3', text: base64FromBytes(new TextEncoder().encode(JSON.stringify(cardJson(card, 'v3')))) },
   ]);
-  if (!written.ok) throw new Error(`the image for the card "${card.name}" is not a sound PNG: ${written.error.map(describeProblem).join('; ')}`);
+  if (!written.ok)
+    throw new Error(
+      `the image for the card "${card.name}" is not a sound PNG: ${written.error.map(describeProblem).join('; ')}`,
+    );
   return written.value;
 }
 
@@ -151,12 +168,17 @@ function readCardPng(bytes: Uint8Array): Result<CharacterCard> {
     if (card.ok) return { ok: true, value: { ...card.value, image: bytes } };
     preferredFailure ??= card.error;
   }
-  return preferredFailure ? { ok: false, error: preferredFailure } : problem('the PNG holds no character card: it has no chara or ccv3 text chunk');
+  return preferredFailure
+    ? { ok: false, error: preferredFailure }
+    : problem('the PNG holds no character card: it has no chara or ccv3 text chunk');
 }
 
 function readCardChunk(chunk: PngTextChunk): Result<CharacterCard> {
   const where = `the ${chunk.keyword} chunk`;
-  if (chunk.kind === 'compressed') return problem(`${where} is compressed (${chunk.chunkType}), which Anima does not read; cards store it uncompressed in tEXt`);
+  if (chunk.kind === 'compressed')
+    return problem(
+      `${where} is compressed (${chunk.chunkType}), which Anima does not read; cards store it uncompressed in tEXt`,
+    );
   const bytes = bytesFromBase64(chunk.text);
   if (bytes === undefined) return problem(`${where} is not base64 text`);
   if (bytes.length > MAX_CARD_JSON_BYTES) return tooLarge();
@@ -166,13 +188,18 @@ function readCardChunk(chunk: PngTextChunk): Result<CharacterCard> {
   if (card.ok) return card;
   return {
     ok: false,
-    error: card.error.map((found) => (found.path ? { ...found, path: `${found.path} (in ${where})` } : { ...found, message: `in ${where}, ${found.message}` })),
+    error: card.error.map((found) =>
+      found.path
+        ? { ...found, path: `${found.path} (in ${where})` }
+        : { ...found, message: `in ${where}, ${found.message}` },
+    ),
   };
 }
 
 function readCardJson(text: string): Result<CharacterCard> {
   // A string has at most as many UTF-16 units as UTF-8 bytes: only a short one needs encoding to be measured.
-  if (text.length > MAX_CARD_JSON_BYTES || new TextEncoder().encode(text).length > MAX_CARD_JSON_BYTES) return tooLarge();
+  if (text.length > MAX_CARD_JSON_BYTES || new TextEncoder().encode(text).length > MAX_CARD_JSON_BYTES)
+    return tooLarge();
   const json = readJson(text, { maxBytes: MAX_CARD_JSON_BYTES });
   if (!json.ok) return json;
   if (!isRecord(json.value)) return problem('a character card is a JSON object');
@@ -180,9 +207,18 @@ function readCardJson(text: string): Result<CharacterCard> {
   const spec = root.spec;
   if (spec === undefined) return fromV1(root);
   if (spec !== 'chara_card_v2' && spec !== 'chara_card_v3') {
-    return { ok: false, error: [{ path: 'spec', message: `${JSON.stringify(spec)} is not a card spec Anima reads (chara_card_v2 or chara_card_v3, or none for V1)` }] };
+    return {
+      ok: false,
+      error: [
+        {
+          path: 'spec',
+          message: `${JSON.stringify(spec)} is not a card spec Anima reads (chara_card_v2 or chara_card_v3, or none for V1)`,
+        },
+      ],
+    };
   }
-  if (!isRecord(root.data)) return { ok: false, error: [{ path: 'data', message: 'a V2 or V3 card keeps its fields in a data object' }] };
+  if (!isRecord(root.data))
+    return { ok: false, error: [{ path: 'data', message: 'a V2 or V3 card keeps its fields in a data object' }] };
   return fromData(spec === 'chara_card_v2' ? 'v2' : 'v3', root, root.data);
 }
 
@@ -212,11 +248,17 @@ function fromV1(root: Record<string, unknown>): Result<CharacterCard> {
 /** Kept fields (other applications' data) nested deeper than the files that carry them may hold, as a problem at the card's place. */
 function keptTooDeep(extras: Record<string, unknown>, path: string | undefined): Result<never> | undefined {
   const checked = keptFieldsSchema.safeParse(extras);
-  return checked.success ? undefined : { ok: false, error: [{ ...(path !== undefined ? { path } : {}), message: checked.error.issues[0]!.message }] };
+  return checked.success
+    ? undefined
+    : { ok: false, error: [{ ...(path !== undefined ? { path } : {}), message: checked.error.issues[0]!.message }] };
 }
 
 /** A V2 or V3 card; extensions and extras come from the parsed JSON itself, not zod's copy, so nothing in them is rebuilt. */
-function fromData(spec: 'v2' | 'v3', root: Record<string, unknown>, data: Record<string, unknown>): Result<CharacterCard> {
+function fromData(
+  spec: 'v2' | 'v3',
+  root: Record<string, unknown>,
+  data: Record<string, unknown>,
+): Result<CharacterCard> {
   const parsed = (spec === 'v2' ? characterCardV2Schema : characterCardV3Schema).safeParse(root);
   if (!parsed.success) return { ok: false, error: problemsFromZod(parsed.error) };
   const fields = parsed.data.data;
@@ -268,11 +310,15 @@ function cardJson(card: CharacterCard, version: 'v2' | 'v3'): Record<string, unk
     ['character_version', card.characterVersion],
     ['extensions', card.extensions],
     // V3 makes group_only_greetings required.
-    ...V3_KEYS.flatMap((key) => (key === 'group_only_greetings' && extra(key).length === 0 ? [[key, []] satisfies [string, unknown]] : extra(key))),
+    ...V3_KEYS.flatMap((key) =>
+      key === 'group_only_greetings' && extra(key).length === 0 ? [[key, []] satisfies [string, unknown]] : extra(key),
+    ),
     ...extras.filter(([key]) => key !== 'character_book' && !V3_KEYS.includes(key)),
   ];
   const data = Object.fromEntries(entries);
-  return version === 'v3' ? { spec: 'chara_card_v3', spec_version: '3.0', data } : { spec: 'chara_card_v2', spec_version: '2.0', data };
+  return version === 'v3'
+    ? { spec: 'chara_card_v3', spec_version: '3.0', data }
+    : { spec: 'chara_card_v2', spec_version: '2.0', data };
 }
 
 function emptyCard(): Omit<CharacterCard, 'spec' | 'name'> {
@@ -324,7 +370,8 @@ function bytesFromBase64(text: string): Uint8Array | undefined {
 function base64FromBytes(bytes: Uint8Array): string {
   let binary = '';
   // In slices: String.fromCharCode takes its bytes as arguments, and arguments are limited.
-  for (let start = 0; start < bytes.length; start += 0x8000) binary += String.fromCharCode(...bytes.subarray(start, start + 0x8000));
+  for (let start = 0; start < bytes.length; start += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(start, start + 0x8000));
   return btoa(binary);
 }
 

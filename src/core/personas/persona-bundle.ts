@@ -42,7 +42,13 @@ export const personaBundleSchema = z
     skills: z.array(skillFieldsSchema.strict()).max(1000),
     guardrails: z.array(guardrailFieldsSchema.strict()).max(1000),
     arc: arcFieldsSchema
-      .extend({ stages: z.array(arcStageFieldsSchema.extend({ parts: z.array(catalogNameSchema).max(1000) }).strict()).min(1).max(100), currentStage: catalogNameSchema })
+      .extend({
+        stages: z
+          .array(arcStageFieldsSchema.extend({ parts: z.array(catalogNameSchema).max(1000) }).strict())
+          .min(1)
+          .max(100),
+        currentStage: catalogNameSchema,
+      })
       .strict()
       .optional(),
     card: cardKeptSchema.optional(),
@@ -50,34 +56,68 @@ export const personaBundleSchema = z
   .strict()
   .superRefine((bundle, context) => {
     const issue = (path: (string | number)[], message: string) => context.addIssue({ code: 'custom', path, message });
-    const unique = (names: string[], path: string, what: string) => names.forEach((name, index) => names.indexOf(name) !== index && issue([path, index, 'name'], `two ${what} are named "${name}"`));
+    const unique = (names: string[], path: string, what: string) =>
+      names.forEach(
+        (name, index) =>
+          names.indexOf(name) !== index && issue([path, index, 'name'], `two ${what} are named "${name}"`),
+      );
     const partNames = bundle.parts.map((part) => part.name);
     unique(partNames, 'parts', 'parts');
-    unique(bundle.traits.map((trait) => trait.name), 'traits', 'traits');
-    unique(bundle.skills.map((skill) => skill.name), 'skills', 'skills');
-    unique(bundle.guardrails.map((guardrail) => guardrail.name), 'guardrails', 'guardrails');
+    unique(
+      bundle.traits.map((trait) => trait.name),
+      'traits',
+      'traits',
+    );
+    unique(
+      bundle.skills.map((skill) => skill.name),
+      'skills',
+      'skills',
+    );
+    unique(
+      bundle.guardrails.map((guardrail) => guardrail.name),
+      'guardrails',
+      'guardrails',
+    );
     bundle.links.forEach((link, index) => {
-      if (!partNames.includes(link.part)) issue(['links', index, 'part'], `the part "${link.part}" is not in the bundle's parts`);
-      if (bundle.links.findIndex((other) => other.part === link.part) !== index) issue(['links', index, 'part'], `the part "${link.part}" is linked twice`);
+      if (!partNames.includes(link.part))
+        issue(['links', index, 'part'], `the part "${link.part}" is not in the bundle's parts`);
+      if (bundle.links.findIndex((other) => other.part === link.part) !== index)
+        issue(['links', index, 'part'], `the part "${link.part}" is linked twice`);
     });
     if (bundle.arc) {
       const stageNames = bundle.arc.stages.map((stage) => stage.name);
       unique(stageNames, 'arc.stages', 'stages');
-      if (!stageNames.includes(bundle.arc.currentStage)) issue(['arc', 'currentStage'], `there is no stage named "${bundle.arc.currentStage}"`);
+      if (!stageNames.includes(bundle.arc.currentStage))
+        issue(['arc', 'currentStage'], `there is no stage named "${bundle.arc.currentStage}"`);
       bundle.arc.stages.forEach((stage, stageIndex) =>
-        stage.parts.forEach((part, partIndex) => !partNames.includes(part) && issue(['arc', 'stages', stageIndex, 'parts', partIndex], `the part "${part}" is not in the bundle's parts`)),
+        stage.parts.forEach(
+          (part, partIndex) =>
+            !partNames.includes(part) &&
+            issue(['arc', 'stages', stageIndex, 'parts', partIndex], `the part "${part}" is not in the bundle's parts`),
+        ),
       );
     }
   });
 export type PersonaBundle = z.output<typeof personaBundleSchema>;
 
-const partFields = ({ name, type, description, summary, content, tags }: PartRecord) => ({ name, type, description, summary, content, tags });
+const partFields = ({ name, type, description, summary, content, tags }: PartRecord) => ({
+  name,
+  type,
+  description,
+  summary,
+  content,
+  tags,
+});
 
 /**
  * A persona as a bundle, with the parts of every stage of its arc. Keys are written in one fixed
  * order and nothing time-dependent is included, so the text depends only on the persona.
  */
-export function bundleOf(definition: PersonaDefinition, arcStages: { stage: ArcStageRecord; parts: PartRecord[] }[], card?: PersonaBundle['card']): PersonaBundle {
+export function bundleOf(
+  definition: PersonaDefinition,
+  arcStages: { stage: ArcStageRecord; parts: PartRecord[] }[],
+  card?: PersonaBundle['card'],
+): PersonaBundle {
   const { persona } = definition;
   const parts: PartRecord[] = [];
   const include = (part: PartRecord) => parts.some((other) => other.id === part.id) || parts.push(part);
@@ -86,19 +126,46 @@ export function bundleOf(definition: PersonaDefinition, arcStages: { stage: ArcS
   return {
     format: BUNDLE_FORMAT,
     version: BUNDLE_VERSION,
-    persona: { name: persona.name, description: persona.description, summary: persona.summary, detail: persona.detail, tags: persona.tags },
+    persona: {
+      name: persona.name,
+      description: persona.description,
+      summary: persona.summary,
+      detail: persona.detail,
+      tags: persona.tags,
+    },
     parts: parts.map(partFields),
     links: definition.parts.map(({ part, priority, pinned }) => ({ part: part.name, priority, pinned })),
-    traits: definition.traits.map(({ name, type, description, instruction, tags }) => ({ name, type, description, instruction, tags })),
+    traits: definition.traits.map(({ name, type, description, instruction, tags }) => ({
+      name,
+      type,
+      description,
+      instruction,
+      tags,
+    })),
     skills: definition.skills.map(({ name, description, content, tags }) => ({ name, description, content, tags })),
-    guardrails: definition.guardrails.map(({ name, description, content, severity, triggers, requireApproval, tags }) => ({ name, description, content, severity, triggers, requireApproval, tags })),
+    guardrails: definition.guardrails.map(
+      ({ name, description, content, severity, triggers, requireApproval, tags }) => ({
+        name,
+        description,
+        content,
+        severity,
+        triggers,
+        requireApproval,
+        tags,
+      }),
+    ),
     ...(definition.arc
       ? {
           arc: {
             name: definition.arc.arc.name,
             description: definition.arc.arc.description,
             summary: definition.arc.arc.summary,
-            stages: arcStages.map(({ stage, parts: stageParts }) => ({ name: stage.name, description: stage.description, condition: stage.condition, parts: stageParts.map((part) => part.name) })),
+            stages: arcStages.map(({ stage, parts: stageParts }) => ({
+              name: stage.name,
+              description: stage.description,
+              condition: stage.condition,
+              parts: stageParts.map((part) => part.name),
+            })),
             currentStage: definition.arc.current.name,
           },
         }
@@ -122,8 +189,25 @@ export function isSameBundle(a: PersonaBundle, b: PersonaBundle): boolean {
 
 /** Validates a value as a bundle; problems name the place (`parts.2.summary: ...`). */
 export function readBundle(value: unknown): Result<PersonaBundle> {
-  if (typeof value === 'object' && value !== null && 'format' in value && value.format === BUNDLE_FORMAT && 'version' in value && value.version !== BUNDLE_VERSION)
-    return { ok: false, error: [{ path: 'version', message: `this is a version ${String(value.version)} bundle; this Anima reads version ${BUNDLE_VERSION}` }] };
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    'format' in value &&
+    value.format === BUNDLE_FORMAT &&
+    'version' in value &&
+    value.version !== BUNDLE_VERSION
+  )
+    return {
+      ok: false,
+      error: [
+        {
+          path: 'version',
+          message: `this is a version ${String(value.version)} bundle; this Anima reads version ${BUNDLE_VERSION}`,
+        },
+      ],
+    };
   const parsed = personaBundleSchema.safeParse(value);
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: problemsFromZod(parsed.error) satisfies Problem[] };
+  return parsed.success
+    ? { ok: true, value: parsed.data }
+    : { ok: false, error: problemsFromZod(parsed.error) satisfies Problem[] };
 }

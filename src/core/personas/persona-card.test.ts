@@ -6,7 +6,6 @@ import { V2_CARD, V3_CARD, v2CardPng, HTML_CARD } from './__fixtures__/character
 import { readCharacterCard, writeCharacterCardPng } from './character-card.ts';
 import { readPngText } from './png-text.ts';
 
-
 async function fresh(): Promise<AgentApi> {
   const { service } = testService();
   await service.open({});
@@ -24,7 +23,11 @@ describe('character cards in the persona catalog', () => {
     const service = await fresh();
     const check = await service.personaImportCheck({ fileName: 'bram.json', data: JSON.stringify(V2_CARD) });
     if (!check.ok) throw new Error(JSON.stringify(check.problems));
-    expect(check.preview).toMatchObject({ format: 'card-v2', persona: { name: 'Bram', description: 'Works best with slow-burn stories.', tags: ['fantasy', 'slice of life'] }, hasImage: false });
+    expect(check.preview).toMatchObject({
+      format: 'card-v2',
+      persona: { name: 'Bram', description: 'Works best with slow-burn stories.', tags: ['fantasy', 'slice of life'] },
+      hasImage: false,
+    });
     expect(check.preview.items.map((item) => [item.name, item.type, item.state])).toEqual([
       ['Bram: description', 'identity', 'new'],
       ['Bram: personality', 'soul', 'new'],
@@ -33,10 +36,20 @@ describe('character cards in the persona catalog', () => {
       ['Bram: post-history instructions', 'protocol', 'new'],
       ['Bram: example messages', 'voice', 'new'],
     ]);
-    expect(check.preview.kept).toEqual(expect.arrayContaining(['alternate_greetings', 'character_book', 'first_mes', 'extensions.depth_prompt', 'extensions.talkativeness']));
+    expect(check.preview.kept).toEqual(
+      expect.arrayContaining([
+        'alternate_greetings',
+        'character_book',
+        'first_mes',
+        'extensions.depth_prompt',
+        'extensions.talkativeness',
+      ]),
+    );
     expect(await imported(service, 'bram.json', JSON.stringify(V2_CARD))).toMatchObject({ name: 'Bram', parts: 6 });
     const prompt = await service.personaGet({ name: 'Bram' });
-    expect(prompt.ok && prompt.assembled.text).toContain('## Identity\n{{char}} keeps the lighthouse on the northern cape.');
+    expect(prompt.ok && prompt.assembled.text).toContain(
+      '## Identity\n{{char}} keeps the lighthouse on the northern cape.',
+    );
   });
 
   it('exports a card back with its kept fields and Anima data under extensions.anima, and reads that back whole', async () => {
@@ -85,7 +98,10 @@ describe('character cards in the persona catalog', () => {
   it('imports a card under another name, its parts named after it', async () => {
     const service = await fresh();
     await imported(service, 'cleo.json', JSON.stringify(V3_CARD));
-    expect(await service.personaImport({ fileName: 'cleo.json', data: JSON.stringify(V3_CARD) })).toMatchObject({ ok: false, reason: 'name-taken' });
+    expect(await service.personaImport({ fileName: 'cleo.json', data: JSON.stringify(V3_CARD) })).toMatchObject({
+      ok: false,
+      reason: 'name-taken',
+    });
     expect(await imported(service, 'cleo.json', JSON.stringify(V3_CARD), 'Cleo II')).toMatchObject({ name: 'Cleo II' });
     expect((await service.partList({ text: 'Cleo II:' })).items.length).toBeGreaterThan(0);
   });
@@ -95,14 +111,27 @@ describe('character cards in the persona catalog', () => {
     await imported(service, 'html.json', JSON.stringify(HTML_CARD));
     const prompt = await service.personaGet({ name: HTML_CARD.data.name });
     expect(prompt.ok && prompt.assembled.text).toContain('# <b>Mallory</b>');
-    expect(prompt.ok && prompt.assembled.text).toContain('<script>alert("card")</script><img src=x onerror="alert(1)">');
+    expect(prompt.ok && prompt.assembled.text).toContain(
+      '<script>alert("card")</script><img src=x onerror="alert(1)">',
+    );
   });
 
   it('refuses what is not a card, and a card without a name, saying where', async () => {
     const service = await fresh();
-    expect(await service.personaImportCheck({ fileName: 'x.json', data: '{"hello": 1}' })).toMatchObject({ ok: false, reason: 'invalid' });
-    expect(await service.personaImportCheck({ fileName: 'x.png', data: Uint8Array.of(1, 2, 3) })).toMatchObject({ ok: false, problems: [{ message: 'neither a PNG image nor a JSON character card' }] });
-    expect(await service.personaImportCheck({ fileName: 'x.json', data: JSON.stringify({ spec: 'chara_card_v2', data: { description: 'no name' } }) })).toMatchObject({ ok: false, problems: [{ path: 'data.name' }] });
+    expect(await service.personaImportCheck({ fileName: 'x.json', data: '{"hello": 1}' })).toMatchObject({
+      ok: false,
+      reason: 'invalid',
+    });
+    expect(await service.personaImportCheck({ fileName: 'x.png', data: Uint8Array.of(1, 2, 3) })).toMatchObject({
+      ok: false,
+      problems: [{ message: 'neither a PNG image nor a JSON character card' }],
+    });
+    expect(
+      await service.personaImportCheck({
+        fileName: 'x.json',
+        data: JSON.stringify({ spec: 'chara_card_v2', data: { description: 'no name' } }),
+      }),
+    ).toMatchObject({ ok: false, problems: [{ path: 'data.name' }] });
   });
 
   it("imports a real V3 card RisuAI wrote, as JSON and inside libpng's test image, and exports it with its lorebook", async () => {
@@ -111,7 +140,11 @@ describe('character cards in the persona catalog', () => {
     const service = await fresh();
     const check = await service.personaImportCheck({ fileName: 'nieun.json', data: text });
     if (!check.ok) throw new Error(JSON.stringify(check.problems));
-    expect(check.preview).toMatchObject({ format: 'card-v3', persona: { name: 'Nieun', tags: ['Temerosa'] }, hasImage: false });
+    expect(check.preview).toMatchObject({
+      format: 'card-v3',
+      persona: { name: 'Nieun', tags: ['Temerosa'] },
+      hasImage: false,
+    });
     expect(check.preview.kept).toEqual(expect.arrayContaining(['character_book', 'assets', 'extensions.risuai']));
     expect(await imported(service, 'nieun.json', text)).toMatchObject({ name: 'Nieun' });
     const card = readCharacterCard({ text });
@@ -119,7 +152,8 @@ describe('character cards in the persona catalog', () => {
     const png = writeCharacterCardPng(card.value, new Uint8Array(fixture('libpng-pngtest.png')));
     expect(await imported(service, 'nieun.png', png, 'Nieun in PNG')).toMatchObject({ name: 'Nieun in PNG' });
     const exported = await service.personaExport({ name: 'Nieun in PNG', format: 'card-png' });
-    const again = exported.ok && exported.data instanceof Uint8Array ? readCharacterCard({ bytes: exported.data }) : undefined;
+    const again =
+      exported.ok && exported.data instanceof Uint8Array ? readCharacterCard({ bytes: exported.data }) : undefined;
     expect(again?.ok && again.value.extras.character_book).toEqual(card.value.extras.character_book);
     expect(again?.ok && again.value.extensions.risuai).toEqual(card.value.extensions.risuai);
   });
@@ -129,7 +163,16 @@ describe('cards with flaws other applications let through', () => {
   it('imports a card with blank and long tags, a multi-line or very long name, and long fields, tidied', async () => {
     const service = await fresh();
     const longName = `Sir ${'Reginald '.repeat(20)}the Third`;
-    const card = { spec: 'chara_card_v2', spec_version: '2.0', data: { ...V2_CARD.data, name: `  ${longName}\nof Somewhere  `, tags: ['', '  ', 'fantasy', 'fantasy', 'x'.repeat(80)], description: 'd'.repeat(80_000) } };
+    const card = {
+      spec: 'chara_card_v2',
+      spec_version: '2.0',
+      data: {
+        ...V2_CARD.data,
+        name: `  ${longName}\nof Somewhere  `,
+        tags: ['', '  ', 'fantasy', 'fantasy', 'x'.repeat(80)],
+        description: 'd'.repeat(80_000),
+      },
+    };
     const check = await service.personaImportCheck({ fileName: 'sir.json', data: JSON.stringify(card) });
     if (!check.ok) throw new Error(JSON.stringify(check.problems));
     const { persona } = check.preview;

@@ -18,7 +18,13 @@ const CARD_PARTS = [
 ] as const satisfies readonly { field: keyof CharacterCard; type: PartType; label: string }[];
 
 /** The card fields kept as they are (written back on export), under their card names. */
-const KEPT_FIELDS = { firstMessage: 'first_mes', alternateGreetings: 'alternate_greetings', creatorNotes: 'creator_notes', creator: 'creator', characterVersion: 'character_version' } as const;
+const KEPT_FIELDS = {
+  firstMessage: 'first_mes',
+  alternateGreetings: 'alternate_greetings',
+  creatorNotes: 'creator_notes',
+  creator: 'creator',
+  characterVersion: 'character_version',
+} as const;
 
 const SUMMARY_CHARS = 500;
 
@@ -40,10 +46,18 @@ export function bundleFromCard(card: CharacterCard): Result<PersonaBundle> {
   const { anima, ...extensions } = card.extensions;
   const kept = { extras: { ...card.extras, ...keptFields(card) }, extensions };
   const name = catalogNameOf(card.name);
-  if (name === '') return { ok: false, error: [{ path: 'data.name', message: 'a card needs a name with some letters in it' }] };
+  if (name === '')
+    return { ok: false, error: [{ path: 'data.name', message: 'a card needs a name with some letters in it' }] };
   if (anima !== undefined) {
     const embedded = readBundle(anima);
-    if (!embedded.ok) return { ok: false, error: embedded.error.map((problem) => ({ ...problem, path: `data.extensions.anima${problem.path ? `.${problem.path}` : ''}` })) };
+    if (!embedded.ok)
+      return {
+        ok: false,
+        error: embedded.error.map((problem) => ({
+          ...problem,
+          path: `data.extensions.anima${problem.path ? `.${problem.path}` : ''}`,
+        })),
+      };
     return fromCardChecked({ ...embedded.value, persona: { ...embedded.value.persona, name }, card: kept });
   }
   // Part names say whose they are: the card's name, shortened so the label always fits.
@@ -52,12 +66,27 @@ export function bundleFromCard(card: CharacterCard): Result<PersonaBundle> {
     if (text.trim() === '') return [];
     const summary = summaryOf(text);
     const owner = name.slice(0, MAX_NAME_CHARS - label.length - 2).trimEnd();
-    return [{ name: `${owner}: ${label}`, type, description: `The card's ${label}.`, summary, content: summary === text ? '' : text, tags: [] }];
+    return [
+      {
+        name: `${owner}: ${label}`,
+        type,
+        description: `The card's ${label}.`,
+        summary,
+        content: summary === text ? '' : text,
+        tags: [],
+      },
+    ];
   });
   const bundle: PersonaBundle = {
     format: BUNDLE_FORMAT,
     version: BUNDLE_VERSION,
-    persona: { name, description: card.creatorNotes.slice(0, 2000), summary: '', detail: '', tags: catalogTagsOf(card.tags) },
+    persona: {
+      name,
+      description: card.creatorNotes.slice(0, 2000),
+      summary: '',
+      detail: '',
+      tags: catalogTagsOf(card.tags),
+    },
     parts,
     links: parts.map((part) => ({ part: part.name, priority: 0, pinned: false })),
     traits: [],
@@ -71,7 +100,12 @@ export function bundleFromCard(card: CharacterCard): Result<PersonaBundle> {
 /** The bundle schema checks names, lengths and caps with their places. */
 function fromCardChecked(bundle: PersonaBundle): Result<PersonaBundle> {
   const checked = readBundle(bundle);
-  return checked.ok ? checked : { ok: false, error: checked.error.map((problem) => ({ ...problem, message: `${problem.message} (from the card)` })) };
+  return checked.ok
+    ? checked
+    : {
+        ok: false,
+        error: checked.error.map((problem) => ({ ...problem, message: `${problem.message} (from the card)` })),
+      };
 }
 
 const MAX_NAME_CHARS = 120;
@@ -79,20 +113,28 @@ const MAX_TAG_CHARS = 60;
 
 /** A card's name as a catalog name: one line, spaces collapsed, at most 120 characters (cards allow more). */
 function catalogNameOf(name: string): string {
-  return name.replace(/[\p{Cc}\p{Zl}\p{Zp}\s]+/gu, ' ').trim().slice(0, MAX_NAME_CHARS).trimEnd();
+  return name
+    .replace(/[\p{Cc}\p{Zl}\p{Zp}\s]+/gu, ' ')
+    .trim()
+    .slice(0, MAX_NAME_CHARS)
+    .trimEnd();
 }
 
 /** A card's tags as catalog tags: blank ones dropped, long ones cut, each once, at most 50. */
 function catalogTagsOf(tags: readonly string[]): string[] {
-  const cleaned = tags.map((tag) => tag.replace(/\s+/gu, ' ').trim().slice(0, MAX_TAG_CHARS).trimEnd()).filter((tag) => tag !== '');
+  const cleaned = tags
+    .map((tag) => tag.replace(/\s+/gu, ' ').trim().slice(0, MAX_TAG_CHARS).trimEnd())
+    .filter((tag) => tag !== '');
   return [...new Set(cleaned)].slice(0, 50);
 }
 
 function keptFields(card: CharacterCard): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(KEPT_FIELDS).flatMap(([field, cardName]) => {
-    const value = card[field as keyof typeof KEPT_FIELDS];
-    return (Array.isArray(value) ? value.length > 0 : value !== '') ? [[cardName, value]] : [];
-  }));
+  return Object.fromEntries(
+    Object.entries(KEPT_FIELDS).flatMap(([field, cardName]) => {
+      const value = card[field as keyof typeof KEPT_FIELDS];
+      return (Array.isArray(value) ? value.length > 0 : value !== '') ? [[cardName, value]] : [];
+    }),
+  );
 }
 
 const partText = (part: PersonaBundle['parts'][number]) => (part.content.trim() !== '' ? part.content : part.summary);
@@ -105,7 +147,11 @@ const partText = (part: PersonaBundle['parts'][number]) => (part.content.trim() 
 export function cardFromBundle(bundle: PersonaBundle): CharacterCard {
   const linked = bundle.links.map((link) => bundle.parts.find((part) => part.name === link.part)!);
   const mapped = new Set<PartType>(CARD_PARTS.map((entry) => entry.type));
-  const textOf = (type: PartType) => linked.filter((part) => part.type === type).map(partText).join('\n\n');
+  const textOf = (type: PartType) =>
+    linked
+      .filter((part) => part.type === type)
+      .map(partText)
+      .join('\n\n');
   const others = linked.filter((part) => !mapped.has(part.type)).map(partText);
   const extras = { ...(bundle.card?.extras ?? {}) };
   const take = <T>(cardName: string, fallback: T): T => {

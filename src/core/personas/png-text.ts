@@ -68,12 +68,18 @@ export function readPngText(bytes: Uint8Array, options: { maxBytes?: number } = 
  * A bad keyword or text is a programming error and throws; a damaged PNG is the input's fault
  * and comes back as problems.
  */
-export function writePngText(bytes: Uint8Array, entries: readonly PngTextEntry[], options: { maxBytes?: number } = {}): Result<Uint8Array> {
+export function writePngText(
+  bytes: Uint8Array,
+  entries: readonly PngTextEntry[],
+  options: { maxBytes?: number } = {},
+): Result<Uint8Array> {
   const encoded = entries.map((entry) => encodeChunk('tEXt', textChunkData(entry)));
   const chunks = readChunkSpans(bytes, options.maxBytes ?? MAX_PNG_BYTES);
   if (!chunks.ok) return chunks;
   const replaced = new Set(entries.map((entry) => entry.keyword));
-  const kept = chunks.value.filter((chunk) => !(TEXT_CHUNK_TYPES.has(chunk.type) && replaced.has(keywordOf(bytes, chunk))));
+  const kept = chunks.value.filter(
+    (chunk) => !(TEXT_CHUNK_TYPES.has(chunk.type) && replaced.has(keywordOf(bytes, chunk))),
+  );
   const parts: Uint8Array[] = [PNG_SIGNATURE];
   for (const chunk of kept) {
     if (chunk.type === 'IEND') parts.push(...encoded);
@@ -101,7 +107,12 @@ export function placeholderPng(seed: string): Uint8Array {
   view.setUint32(0, size);
   view.setUint32(4, size);
   header.set([8, 2, 0, 0, 0], 8); // 8 bits per sample, truecolour, deflate, adaptive filtering, no interlace
-  return concatenate([PNG_SIGNATURE, encodeChunk('IHDR', header), encodeChunk('IDAT', zlibStored(pixels)), encodeChunk('IEND', new Uint8Array(0))]);
+  return concatenate([
+    PNG_SIGNATURE,
+    encodeChunk('IHDR', header),
+    encodeChunk('IDAT', zlibStored(pixels)),
+    encodeChunk('IEND', new Uint8Array(0)),
+  ]);
 }
 
 /** The CRC-32 (ISO 3309, as PNG uses it) of some bytes; exported so fixtures can build chunks by hand. */
@@ -126,17 +137,21 @@ function readChunkSpans(bytes: Uint8Array, maxBytes: number): Result<ChunkSpan[]
   let offset = PNG_SIGNATURE.length;
   while (chunks.at(-1)?.type !== 'IEND') {
     const number = chunks.length + 1;
-    if (offset === bytes.length) return problem(`the PNG is truncated: it ends after chunk ${chunks.length} without an IEND chunk`);
+    if (offset === bytes.length)
+      return problem(`the PNG is truncated: it ends after chunk ${chunks.length} without an IEND chunk`);
     if (offset + 8 > bytes.length) return problem(`the PNG is truncated in chunk ${number}`);
     const length = view.getUint32(offset);
     const type = String.fromCharCode(...bytes.subarray(offset + 4, offset + 8));
     if (!/^[A-Za-z]{4}$/.test(type)) return problem(`chunk ${number} has an invalid type: the file is damaged`);
-    if (length > MAX_CHUNK_LENGTH) return problem(`chunk ${number} (${type}) has an invalid length: the file is damaged`);
+    if (length > MAX_CHUNK_LENGTH)
+      return problem(`chunk ${number} (${type}) has an invalid length: the file is damaged`);
     const dataStart = offset + 8;
     const dataEnd = dataStart + length;
     if (dataEnd + 4 > bytes.length) return problem(`the PNG is truncated in chunk ${number} (${type})`);
-    if (crc32(bytes.subarray(offset + 4, dataEnd)) !== view.getUint32(dataEnd)) return problem(`chunk ${number} (${type}) has a bad checksum: the file is damaged`);
-    if (number === 1 && type !== 'IHDR') return problem(`the PNG starts with a ${type} chunk, not IHDR: the file is damaged`);
+    if (crc32(bytes.subarray(offset + 4, dataEnd)) !== view.getUint32(dataEnd))
+      return problem(`chunk ${number} (${type}) has a bad checksum: the file is damaged`);
+    if (number === 1 && type !== 'IHDR')
+      return problem(`the PNG starts with a ${type} chunk, not IHDR: the file is damaged`);
     chunks.push({ type, start: offset, dataStart, dataEnd, end: dataEnd + 4 });
     offset = dataEnd + 4;
   }
@@ -146,17 +161,31 @@ function readChunkSpans(bytes: Uint8Array, maxBytes: number): Result<ChunkSpan[]
 /** Splits a text chunk's data into keyword and text; the error says what is wrong with it. */
 function decodeTextChunk(type: string, data: Uint8Array): Result<PngTextChunk, string> {
   const separator = data.indexOf(0);
-  if (separator < 1 || separator > 79) return { ok: false, error: 'has no keyword of 1 to 79 characters ended by a zero byte' };
+  if (separator < 1 || separator > 79)
+    return { ok: false, error: 'has no keyword of 1 to 79 characters ended by a zero byte' };
   const keyword = latin1(data.subarray(0, separator));
-  if (type === 'tEXt') return { ok: true, value: { kind: 'text', chunkType: 'tEXt', keyword, text: latin1(data.subarray(separator + 1)) } };
+  if (type === 'tEXt')
+    return {
+      ok: true,
+      value: { kind: 'text', chunkType: 'tEXt', keyword, text: latin1(data.subarray(separator + 1)) },
+    };
   if (type === 'zTXt') return { ok: true, value: { kind: 'compressed', chunkType: 'zTXt', keyword } };
   // iTXt: keyword, 0, compression flag, compression method, language tag, 0, translated keyword, 0, text (UTF-8).
   const isCompressed = data[separator + 1] === 1;
   const languageEnd = data.indexOf(0, separator + 3);
   const translatedEnd = languageEnd < 0 ? -1 : data.indexOf(0, languageEnd + 1);
-  if (translatedEnd < 0) return { ok: false, error: 'is cut short: an iTXt chunk needs its flags, language tag and translated keyword' };
+  if (translatedEnd < 0)
+    return { ok: false, error: 'is cut short: an iTXt chunk needs its flags, language tag and translated keyword' };
   if (isCompressed) return { ok: true, value: { kind: 'compressed', chunkType: 'iTXt', keyword } };
-  return { ok: true, value: { kind: 'text', chunkType: 'iTXt', keyword, text: new TextDecoder().decode(data.subarray(translatedEnd + 1)) } };
+  return {
+    ok: true,
+    value: {
+      kind: 'text',
+      chunkType: 'iTXt',
+      keyword,
+      text: new TextDecoder().decode(data.subarray(translatedEnd + 1)),
+    },
+  };
 }
 
 /** The keyword of a text chunk (the bytes before its first zero byte). */
@@ -171,9 +200,14 @@ function textChunkData({ keyword, text }: PngTextEntry): Uint8Array {
   const isPrintableLatin1 = /^[\x20-\x7e\xa1-\xff]{1,79}$/.test(keyword);
   const hasStraySpaces = keyword.startsWith(' ') || keyword.endsWith(' ') || keyword.includes('  ');
   if (!isPrintableLatin1 || hasStraySpaces) {
-    throw new RangeError(`"${keyword}" is not a PNG keyword: it needs 1 to 79 printable Latin-1 characters, without leading, trailing or consecutive spaces`);
+    throw new RangeError(
+      `"${keyword}" is not a PNG keyword: it needs 1 to 79 printable Latin-1 characters, without leading, trailing or consecutive spaces`,
+    );
   }
-  if (/[^\x01-\xff]/.test(text)) throw new RangeError(`the text for "${keyword}" is not Latin-1 without zero bytes, as a tEXt chunk requires (encode it first, e.g. as base64)`);
+  if (/[^\x01-\xff]/.test(text))
+    throw new RangeError(
+      `the text for "${keyword}" is not Latin-1 without zero bytes, as a tEXt chunk requires (encode it first, e.g. as base64)`,
+    );
   return Uint8Array.from(`${keyword}\0${text}`, (character) => character.charCodeAt(0));
 }
 
@@ -182,7 +216,10 @@ function encodeChunk(type: string, data: Uint8Array): Uint8Array {
   const chunk = new Uint8Array(CHUNK_OVERHEAD + data.length);
   const view = new DataView(chunk.buffer);
   view.setUint32(0, data.length);
-  chunk.set(Uint8Array.from(type, (character) => character.charCodeAt(0)), 4);
+  chunk.set(
+    Uint8Array.from(type, (character) => character.charCodeAt(0)),
+    4,
+  );
   chunk.set(data, 8);
   view.setUint32(8 + data.length, crc32(chunk.subarray(4, 8 + data.length)));
   return chunk;

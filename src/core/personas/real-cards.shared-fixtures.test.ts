@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { sharedFixtures } from '../../../tests/unit/shared-fixtures.ts';
 import { describeProblem } from '#core/result.ts';
 import { testService } from '#core/testing/test-database.ts';
-import { readCharacterCard, writeCharacterCardJson, writeCharacterCardPng, type CharacterCard } from './character-card.ts';
+import {
+  readCharacterCard,
+  writeCharacterCardJson,
+  writeCharacterCardPng,
+  type CharacterCard,
+} from './character-card.ts';
 import { readPngText, writePngText } from './png-text.ts';
 
 /**
@@ -29,7 +34,10 @@ describe('the text chunks of real character card PNGs', () => {
     const seraphina = file('default_Seraphina.png');
     const sensei = file('default_CodingSensei.png');
     const seraphinaText = readPngText(seraphina);
-    expect(seraphinaText.ok && seraphinaText.value.map((chunk) => `${chunk.chunkType} ${chunk.keyword}`)).toEqual(['tEXt chara', 'tEXt ccv3']);
+    expect(seraphinaText.ok && seraphinaText.value.map((chunk) => `${chunk.chunkType} ${chunk.keyword}`)).toEqual([
+      'tEXt chara',
+      'tEXt ccv3',
+    ]);
     const senseiText = readPngText(sensei);
     expect(senseiText.ok && senseiText.value.map((chunk) => chunk.keyword)).toEqual(['chara']);
     for (const png of [seraphina, sensei]) {
@@ -47,7 +55,12 @@ describe('real character cards', () => {
     expect(card).toMatchObject({ spec: 'v3', name: 'Seraphina', tags: [] });
     expect(card.image).toBe(png);
     expect(card.description).toContain('{{char}}');
-    expect(card.extensions).toEqual({ talkativeness: '0.5', fav: false, world: 'Eldoria', depth_prompt: { prompt: '', depth: 4, role: 'system' } });
+    expect(card.extensions).toEqual({
+      talkativeness: '0.5',
+      fav: false,
+      world: 'Eldoria',
+      depth_prompt: { prompt: '', depth: 4, role: 'system' },
+    });
     expect((card.extras.character_book as { entries: unknown[] }).entries).toHaveLength(4);
     expect(withoutImage(card)).toEqual(withoutImage(read({ text: JSON.stringify(ccv3) })));
     expect(JSON.parse(writeCharacterCardJson(card)).data).toEqual(ccv3.data);
@@ -69,7 +82,11 @@ describe('real character cards', () => {
     const text = readFileSync(path.join(cards, 'tavern_kit_full_v3_card.json'), 'utf8');
     const card = read({ text });
     expect(card).toMatchObject({ spec: 'v3', name: 'Nova', extensions: { 'tavern_kit/v3_test': { verified: true } } });
-    expect(card.extras).toMatchObject({ nickname: 'Captain Nova', creator_notes_multilingual: { ja: 'すべての仕様フィールドを持つV3カード。' }, creation_date: 1703462400 });
+    expect(card.extras).toMatchObject({
+      nickname: 'Captain Nova',
+      creator_notes_multilingual: { ja: 'すべての仕様フィールドを持つV3カード。' },
+      creation_date: 1703462400,
+    });
     expect(JSON.parse(writeCharacterCardJson(card))).toEqual(JSON.parse(text));
     expect(read({ bytes: file('tavern_kit_full_v3_card.json') })).toEqual(card);
   });
@@ -86,9 +103,17 @@ describe('real cards imported into the persona catalog', () => {
     };
     expect((await imported('default_Seraphina.png', file('default_Seraphina.png'))).name).toBe('Seraphina');
     expect((await imported('default_CodingSensei.png', file('default_CodingSensei.png'))).name).toBe('Coding Sensei');
-    expect((await imported('tavern_kit_full_v3_card.json', readFileSync(path.join(cards, 'tavern_kit_full_v3_card.json'), 'utf8'))).name).toBe('Nova');
+    expect(
+      (
+        await imported(
+          'tavern_kit_full_v3_card.json',
+          readFileSync(path.join(cards, 'tavern_kit_full_v3_card.json'), 'utf8'),
+        )
+      ).name,
+    ).toBe('Nova');
     const exported = await service.personaExport({ name: 'Seraphina', format: 'card-png' });
-    const card = exported.ok && exported.data instanceof Uint8Array ? readCharacterCard({ bytes: exported.data }) : undefined;
+    const card =
+      exported.ok && exported.data instanceof Uint8Array ? readCharacterCard({ bytes: exported.data }) : undefined;
     expect(card?.ok && card.value.extras).toHaveProperty('character_book');
   });
 });

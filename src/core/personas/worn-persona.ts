@@ -46,6 +46,9 @@ export function wearPersona(psyche: Psyche, worn: WornPersona | undefined): Psyc
   return {
     ...psyche,
     persona: { ...psyche.persona, name: worn.name },
-    shadow: { ...psyche.shadow, vetoPatterns: [...psyche.shadow.vetoPatterns, ...worn.guardrails.map(guardrailPattern)] },
+    shadow: {
+      ...psyche.shadow,
+      vetoPatterns: [...psyche.shadow.vetoPatterns, ...worn.guardrails.map(guardrailPattern)],
+    },
   };
 }

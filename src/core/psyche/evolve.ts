@@ -5,7 +5,12 @@ import { type Archetype, dominantArchetype, type Psyche } from '#core/records/ps
  * tool could not do it), or it changed nothing; and if not in its own cycle, what it contributed
  * later (`credit`, in words), which counts as a success.
  */
-export type ToolUse = { tool: string; archetype: Archetype | undefined; result: 'succeeded' | 'failed' | 'no-change'; credit?: string };
+export type ToolUse = {
+  tool: string;
+  archetype: Archetype | undefined;
+  result: 'succeeded' | 'failed' | 'no-change';
+  credit?: string;
+};
 
 /** The rules of DESIGN section 7, as constants. */
 export const EVOLUTION = {
@@ -29,8 +34,15 @@ const round = (value: number) => Math.round(value * 1e6) / 1e6;
  * individuation grows by 0.01 per shadow encounter since the last evolution (at most 5), up to 1.
  * Returns the evolved psyche and what changed, in words (empty: nothing did).
  */
-export function evolvePsyche(psyche: Psyche, uses: readonly ToolUse[], cycle: number): { psyche: Psyche; changes: string[] } {
-  const byTool = new Map<string, { archetype: Archetype | undefined; uses: number; successes: number; credits: string[]; idle: number }>();
+export function evolvePsyche(
+  psyche: Psyche,
+  uses: readonly ToolUse[],
+  cycle: number,
+): { psyche: Psyche; changes: string[] } {
+  const byTool = new Map<
+    string,
+    { archetype: Archetype | undefined; uses: number; successes: number; credits: string[]; idle: number }
+  >();
   for (const use of uses) {
     const counts = byTool.get(use.tool) ?? { archetype: use.archetype, uses: 0, successes: 0, credits: [], idle: 0 };
     // A use that changed nothing and prepared nothing is no evidence either way: the goal may have had nothing to find.
@@ -51,19 +63,30 @@ export function evolvePsyche(psyche: Psyche, uses: readonly ToolUse[], cycle: nu
     if (step === 0) continue;
     const before = archetypes[counts.archetype];
     // Clamped in the step's direction only: a weight set outside the range by the user never moves against the evidence.
-    const after = round(step > 0 ? Math.max(before, Math.min(EVOLUTION.maxWeight, before + step)) : Math.min(before, Math.max(EVOLUTION.minWeight, before + step)));
+    const after = round(
+      step > 0
+        ? Math.max(before, Math.min(EVOLUTION.maxWeight, before + step))
+        : Math.min(before, Math.max(EVOLUTION.minWeight, before + step)),
+    );
     if (after === before) continue;
     archetypes[counts.archetype] = after;
-    const credited = counts.credits.length > 0 ? `; ${counts.credits.length} more contributed later: ${[...new Set(counts.credits)].join(', ')}` : '';
+    const credited =
+      counts.credits.length > 0
+        ? `; ${counts.credits.length} more contributed later: ${[...new Set(counts.credits)].join(', ')}`
+        : '';
     const idle = counts.idle > 0 ? `; ${counts.idle} more changed nothing` : '';
-    changes.push(`${counts.archetype} ${before.toFixed(2)} -> ${after.toFixed(2)} (${tool} succeeded ${counts.successes} of ${counts.uses}${credited}${idle})`);
+    changes.push(
+      `${counts.archetype} ${before.toFixed(2)} -> ${after.toFixed(2)} (${tool} succeeded ${counts.successes} of ${counts.uses}${credited}${idle})`,
+    );
   }
   const self = psyche.selfIntegration;
   const newEncounters = Math.max(0, self.shadowEncounters - self.encountersAtLastEvolution);
   const growth = EVOLUTION.growthPerEncounter * Math.min(newEncounters, EVOLUTION.maxEncountersCounted);
   const individuationLevel = round(Math.min(1, self.individuationLevel + growth));
   if (individuationLevel !== self.individuationLevel)
-    changes.push(`individuation ${self.individuationLevel.toFixed(2)} -> ${individuationLevel.toFixed(2)} (${newEncounters} shadow encounter${newEncounters === 1 ? '' : 's'})`);
+    changes.push(
+      `individuation ${self.individuationLevel.toFixed(2)} -> ${individuationLevel.toFixed(2)} (${newEncounters} shadow encounter${newEncounters === 1 ? '' : 's'})`,
+    );
   const hasRebalanced = hasWeightChanged(psyche.archetypes, archetypes);
   return {
     psyche: {

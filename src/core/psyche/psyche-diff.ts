@@ -30,12 +30,16 @@ function patternDiff(from: readonly ShadowPattern[], to: readonly ShadowPattern[
 export function diffPsyche(current: Psyche, next: Psyche): PsycheDiff {
   const vetoes = patternDiff(current.shadow.vetoPatterns, next.shadow.vetoPatterns);
   return {
-    ...(current.persona.name !== next.persona.name ? { persona: { from: current.persona.name, to: next.persona.name } } : {}),
-    archetypes: ARCHETYPES.filter((archetype) => current.archetypes[archetype] !== next.archetypes[archetype]).map((archetype) => ({
-      archetype,
-      from: current.archetypes[archetype],
-      to: next.archetypes[archetype],
-    })),
+    ...(current.persona.name !== next.persona.name
+      ? { persona: { from: current.persona.name, to: next.persona.name } }
+      : {}),
+    archetypes: ARCHETYPES.filter((archetype) => current.archetypes[archetype] !== next.archetypes[archetype]).map(
+      (archetype) => ({
+        archetype,
+        from: current.archetypes[archetype],
+        to: next.archetypes[archetype],
+      }),
+    ),
     vetoes,
     biases: patternDiff(current.shadow.biasPatterns, next.shadow.biasPatterns),
     weakenedVetoes: [...vetoes.removed, ...vetoes.changed],

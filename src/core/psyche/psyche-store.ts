@@ -9,13 +9,19 @@ function defaultVersion(sessionId: string): PsycheVersion {
 
 /** The session's current psyche: its highest stored version, or the default (version 1, not stored). */
 export async function currentPsyche(db: AnimaDatabase, sessionId: string): Promise<PsycheVersion> {
-  const latest = await db.psyches.where('[sessionId+version]').between([sessionId, 0], [sessionId, Number.MAX_SAFE_INTEGER]).last();
+  const latest = await db.psyches
+    .where('[sessionId+version]')
+    .between([sessionId, 0], [sessionId, Number.MAX_SAFE_INTEGER])
+    .last();
   return latest ?? defaultVersion(sessionId);
 }
 
 /** Every stored version, oldest first. */
 export function psycheHistory(db: AnimaDatabase, sessionId: string): Promise<PsycheVersion[]> {
-  return db.psyches.where('[sessionId+version]').between([sessionId, 0], [sessionId, Number.MAX_SAFE_INTEGER]).toArray();
+  return db.psyches
+    .where('[sessionId+version]')
+    .between([sessionId, 0], [sessionId, Number.MAX_SAFE_INTEGER])
+    .toArray();
 }
 
 /**
@@ -23,13 +29,23 @@ export function psycheHistory(db: AnimaDatabase, sessionId: string): Promise<Psy
  * session had none stored, the default is stored first as version 1, so history starts where the
  * agent started.
  */
-export async function addPsycheVersion(db: AnimaDatabase, change: { sessionId: string; psyche: Psyche; cycle: number; reason: string; now: number }): Promise<PsycheVersion> {
+export async function addPsycheVersion(
+  db: AnimaDatabase,
+  change: { sessionId: string; psyche: Psyche; cycle: number; reason: string; now: number },
+): Promise<PsycheVersion> {
   let current = await currentPsyche(db, change.sessionId);
   if (current.id === undefined) {
     current = { ...current, createdAt: change.now };
     await db.psyches.add(current);
   }
-  const version: PsycheVersion = { sessionId: change.sessionId, version: current.version + 1, psyche: change.psyche, cycle: change.cycle, reason: change.reason, createdAt: change.now };
+  const version: PsycheVersion = {
+    sessionId: change.sessionId,
+    version: current.version + 1,
+    psyche: change.psyche,
+    cycle: change.cycle,
+    reason: change.reason,
+    createdAt: change.now,
+  };
   version.id = (await db.psyches.add(version)) as number;
   return version;
 }
@@ -38,7 +54,10 @@ export async function addPsycheVersion(db: AnimaDatabase, change: { sessionId: s
 export async function countShadowEncounter(db: AnimaDatabase, sessionId: string, now: number): Promise<void> {
   const current = await currentPsyche(db, sessionId);
   const self = current.psyche.selfIntegration;
-  const psyche: Psyche = { ...current.psyche, selfIntegration: { ...self, shadowEncounters: self.shadowEncounters + 1 } };
+  const psyche: Psyche = {
+    ...current.psyche,
+    selfIntegration: { ...self, shadowEncounters: self.shadowEncounters + 1 },
+  };
   if (current.id === undefined) await db.psyches.add({ ...current, version: 1, psyche, createdAt: now });
   else await db.psyches.put({ ...current, psyche });
 }

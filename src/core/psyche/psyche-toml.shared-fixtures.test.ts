@@ -32,7 +32,12 @@ describe("akh-medu's real psyche files", () => {
         requireApproval: false,
       },
     ]);
-    expect(outcome.psyche.shadow.biasPatterns[0]).toMatchObject({ name: 'filesystem_write', triggers: [], capabilityTriggers: ['writeFiles'], dangerThreshold: 'dangerous' });
+    expect(outcome.psyche.shadow.biasPatterns[0]).toMatchObject({
+      name: 'filesystem_write',
+      triggers: [],
+      capabilityTriggers: ['writeFiles'],
+      dangerThreshold: 'dangerous',
+    });
     expect(outcome.psyche.archetypes).toEqual({ sage: 0.7, healer: 0.5, explorer: 0.5, guardian: 0.4 });
     const exported = psycheToToml(outcome.psyche);
     const again = parsePsycheToml(exported, defaultPsyche());
@@ -42,23 +47,44 @@ describe("akh-medu's real psyche files", () => {
   test('its first version imports, em dash kept', () => {
     const outcome = read('akh-medu-psyche-phase9.toml');
     expect(outcome.ok && outcome.warnings).toEqual([]);
-    expect(outcome.ok && outcome.psyche.shadow.biasPatterns[0]?.explanation).toBe('Detected repetitive pattern — try a different approach.');
+    expect(outcome.ok && outcome.psyche.shadow.biasPatterns[0]?.explanation).toBe(
+      'Detected repetitive pattern — try a different approach.',
+    );
   });
 
   test("the book's persona and shadow fragments import as partial psyches, with warnings", () => {
     const persona = read('akh-medu-psyche-book-explorer-persona.toml');
     expect(persona.ok && persona.psyche.persona.name).toBe('Explorer');
-    expect(persona.warnings.map((warning) => warning.path)).toEqual(['shadow', 'archetypes', 'self_integration', 'grammar']);
+    expect(persona.warnings.map((warning) => warning.path)).toEqual([
+      'shadow',
+      'archetypes',
+      'self_integration',
+      'grammar',
+    ]);
     const shadow = read('akh-medu-psyche-book-shadow-constraints.toml');
-    expect(shadow.ok && shadow.psyche.shadow.vetoPatterns.map((pattern) => pattern.name)).toEqual(['no_external_network']);
-    expect(shadow.ok && shadow.psyche.shadow.biasPatterns.map((pattern) => pattern.name)).toEqual(['prefer_internal_reasoning']);
-    expect(shadow.warnings.map((warning) => warning.path)).toEqual(['persona', 'archetypes', 'self_integration', 'grammar']);
+    expect(shadow.ok && shadow.psyche.shadow.vetoPatterns.map((pattern) => pattern.name)).toEqual([
+      'no_external_network',
+    ]);
+    expect(shadow.ok && shadow.psyche.shadow.biasPatterns.map((pattern) => pattern.name)).toEqual([
+      'prefer_internal_reasoning',
+    ]);
+    expect(shadow.warnings.map((warning) => warning.path)).toEqual([
+      'persona',
+      'archetypes',
+      'self_integration',
+      'grammar',
+    ]);
   });
 
   test("the book's archetype block, [archetypes] twice, is refused naming line 9; each half imports", () => {
     expect(read('akh-medu-psyche-book-archetypes-both.toml')).toMatchObject({ ok: false, problems: [{ line: 9 }] });
     const exploratory = read('akh-medu-psyche-book-archetypes-exploratory.toml');
-    expect(exploratory.ok && exploratory.psyche.archetypes).toEqual({ sage: 0.4, healer: 0.3, explorer: 0.9, guardian: 0.3 });
+    expect(exploratory.ok && exploratory.psyche.archetypes).toEqual({
+      sage: 0.4,
+      healer: 0.3,
+      explorer: 0.9,
+      guardian: 0.3,
+    });
     const cautious = read('akh-medu-psyche-book-archetypes-cautious.toml');
     expect(cautious.ok && cautious.psyche.archetypes).toEqual({ sage: 0.5, healer: 0.6, explorer: 0.2, guardian: 0.9 });
     expect(cautious.ok && cautious.psyche.selfIntegration.dominantArchetype).toBe('guardian');

@@ -20,7 +20,7 @@ function everyFeaturePsyche(): Psyche {
       vetoPatterns: [
         {
           name: 'no_shell',
-          triggers: ['rm -rf', "it's \"quoted\""],
+          triggers: ['rm -rf', 'it\'s "quoted"'],
           capabilityTriggers: ['processExec', 'writeFiles', 'llm', 'user', 'similarity'],
           dangerThreshold: 'critical',
           severity: 1,
@@ -38,7 +38,15 @@ function everyFeaturePsyche(): Psyche {
         },
       ],
       biasPatterns: [
-        { name: 'quiet', triggers: ['again'], capabilityTriggers: [], dangerThreshold: 'safe', severity: 0, explanation: 'x', requireApproval: false },
+        {
+          name: 'quiet',
+          triggers: ['again'],
+          capabilityTriggers: [],
+          dangerThreshold: 'safe',
+          severity: 0,
+          explanation: 'x',
+          requireApproval: false,
+        },
       ],
     },
     archetypes: { sage: 1, healer: 0, explorer: 0.95, guardian: 1e-7 },
@@ -68,7 +76,8 @@ function everyFeaturePsyche(): Psyche {
 
 const readOk = (text: string, base: Psyche = defaultPsyche()): Extract<PsycheTomlOutcome, { ok: true }> => {
   const outcome = parsePsycheToml(text, base);
-  if (!outcome.ok) throw new Error(`expected the file to import, got: ${outcome.problems.map(describeProblem).join('; ')}`);
+  if (!outcome.ok)
+    throw new Error(`expected the file to import, got: ${outcome.problems.map(describeProblem).join('; ')}`);
   return outcome;
 };
 
@@ -138,8 +147,13 @@ describe('writing and reading back', () => {
 
   test('the export is the seed layout with akh-medu names and Anima extensions, sections in order', () => {
     const text = psycheToToml(everyFeaturePsyche());
-    expect(text.startsWith('# psyche.toml, written by Anima\ncomment = "kept at the root"\nversion = 2\n\n[persona]\n')).toBe(true);
-    const headers = text.slice(0, text.indexOf('source = ')).split('\n').filter((line) => line.startsWith('['));
+    expect(
+      text.startsWith('# psyche.toml, written by Anima\ncomment = "kept at the root"\nversion = 2\n\n[persona]\n'),
+    ).toBe(true);
+    const headers = text
+      .slice(0, text.indexOf('source = '))
+      .split('\n')
+      .filter((line) => line.startsWith('['));
     expect(headers).toEqual([
       '[persona]',
       '[shadow]',
@@ -150,7 +164,9 @@ describe('writing and reading back', () => {
       '[self_integration]',
       '[grammar]',
     ]);
-    expect(text).toContain('capability_triggers = ["ProcessExec", "WriteFilesystem", "Llm", "UserInteraction", "VsaAccess"]');
+    expect(text).toContain(
+      'capability_triggers = ["ProcessExec", "WriteFilesystem", "Llm", "UserInteraction", "VsaAccess"]',
+    );
     expect(text).toContain('danger_level_threshold = "Critical"');
     expect(text).toContain('require_approval = true');
     expect(text).toContain('encounters_at_last_evolution = 4');
@@ -166,8 +182,23 @@ describe('writing and reading back', () => {
 
   test('a grammar source is written as a readable multi-line string', () => {
     const psyche = { ...defaultPsyche(), grammar: { name: 'plain', source: '[openers]\nfirst = "Briefly:"\n' } };
-    expect(psycheToToml(psyche)).toContain(`[grammar]\nname = "plain"\nsource = '''\n[openers]\nfirst = "Briefly:"\n'''\n`);
-    for (const source of ['', '\n', "'", '"', '""', '"""', '""""""x', '\\', 'a\r\nb', '\u0001\u007f', "'''", 'ends with "']) {
+    expect(psycheToToml(psyche)).toContain(
+      `[grammar]\nname = "plain"\nsource = '''\n[openers]\nfirst = "Briefly:"\n'''\n`,
+    );
+    for (const source of [
+      '',
+      '\n',
+      "'",
+      '"',
+      '""',
+      '"""',
+      '""""""x',
+      '\\',
+      'a\r\nb',
+      '\u0001\u007f',
+      "'''",
+      'ends with "',
+    ]) {
       const withSource = { ...defaultPsyche(), grammar: { name: 'g', source } };
       expect(readOk(psycheToToml(withSource)).psyche.grammar).toEqual({ name: 'g', source });
     }
@@ -187,7 +218,12 @@ describe('reading the layouts in the wild', () => {
   test("the seed's layout imports with no warnings", () => {
     const outcome = readOk(SEED_PSYCHE, otherBase());
     expect(outcome.warnings).toEqual([]);
-    expect(outcome.psyche.persona).toEqual({ name: 'Scholar', grammarPreference: 'narrative', traits: ['precise', 'curious', 'thorough'], tone: ['clear', 'methodical'] });
+    expect(outcome.psyche.persona).toEqual({
+      name: 'Scholar',
+      grammarPreference: 'narrative',
+      traits: ['precise', 'curious', 'thorough'],
+      tone: ['clear', 'methodical'],
+    });
     expect(outcome.psyche.shadow.vetoPatterns[0]).toEqual({
       name: 'destructive_action',
       triggers: ['delete all', 'drop table', 'rm -rf'],
@@ -218,24 +254,38 @@ describe('reading the layouts in the wild', () => {
     const outcome = readOk(text);
     expect(outcome.psyche.shadow.vetoPatterns[0]?.triggers).toEqual(['delete all', 'rm -rf', 'drop table']);
     expect(outcome.warnings).toEqual([
-      { line: 12, path: 'shadow.veto_patterns.0.action_triggers', message: 'both triggers and action_triggers are given: both lists are used' },
+      {
+        line: 12,
+        path: 'shadow.veto_patterns.0.action_triggers',
+        message: 'both triggers and action_triggers are given: both lists are used',
+      },
     ]);
   });
 
   test("Anima's extensions: approval patterns and the encounters counted at the last evolution", () => {
-    const text = seedWith(13, 'explanation = "Ask first."\nrequire_approval = true').replace('shadow_encounters = 0', 'shadow_encounters = 6\nencounters_at_last_evolution = 2');
+    const text = seedWith(13, 'explanation = "Ask first."\nrequire_approval = true').replace(
+      'shadow_encounters = 0',
+      'shadow_encounters = 6\nencounters_at_last_evolution = 2',
+    );
     const outcome = readOk(text);
     expect(outcome.psyche.shadow.vetoPatterns[0]?.requireApproval).toBe(true);
     expect(outcome.psyche.selfIntegration.encountersAtLastEvolution).toBe(2);
     // Without the extension, every encounter so far counts as already grown from.
-    expect(readOk(SEED_PSYCHE.replace('shadow_encounters = 0', 'shadow_encounters = 6')).psyche.selfIntegration.encountersAtLastEvolution).toBe(6);
+    expect(
+      readOk(SEED_PSYCHE.replace('shadow_encounters = 0', 'shadow_encounters = 6')).psyche.selfIntegration
+        .encountersAtLastEvolution,
+    ).toBe(6);
   });
 
   test('a dominant archetype that disagrees with the weights is replaced by the derived one, with a warning', () => {
     const outcome = readOk(SEED_PSYCHE.replace('dominant_archetype = "sage"', 'dominant_archetype = "healer"'));
     expect(outcome.psyche.selfIntegration.dominantArchetype).toBe('sage');
     expect(outcome.warnings).toEqual([
-      { line: 32, path: 'self_integration.dominant_archetype', message: '"healer" disagrees with the weights: sage, the highest weight, is the dominant archetype' },
+      {
+        line: 32,
+        path: 'self_integration.dominant_archetype',
+        message: '"healer" disagrees with the weights: sage, the highest weight, is the dominant archetype',
+      },
     ]);
   });
 
@@ -277,14 +327,24 @@ ${SEED_PSYCHE.replace('tone = ["clear", "methodical"]', 'tone = ["clear"]\nmood 
       archetypes: { trickster: 0.1 },
     });
     const exported = psycheToToml(outcome.psyche);
-    expect(exported).toContain('[persona]\nname = "Scholar"\ngrammar_preference = "narrative"\ntraits = ["precise", "curious", "thorough"]\ntone = ["clear"]\nmood = "calm"\nvoice = { pitch = 2 }\n');
+    expect(exported).toContain(
+      '[persona]\nname = "Scholar"\ngrammar_preference = "narrative"\ntraits = ["precise", "curious", "thorough"]\ntone = ["clear"]\nmood = "calm"\nvoice = { pitch = 2 }\n',
+    );
     expect(readOk(exported).psyche).toEqual(outcome.psyche);
   });
 
   test('a partial file imports over the current psyche, one warning per section kept', () => {
     const base = otherBase();
-    const outcome = readOk('[persona]\nname = "Explorer"\ngrammar_preference = "terse"\ntraits = ["bold"]\ntone = ["concise"]\n', base);
-    expect(outcome.psyche.persona).toEqual({ name: 'Explorer', grammarPreference: 'terse', traits: ['bold'], tone: ['concise'] });
+    const outcome = readOk(
+      '[persona]\nname = "Explorer"\ngrammar_preference = "terse"\ntraits = ["bold"]\ntone = ["concise"]\n',
+      base,
+    );
+    expect(outcome.psyche.persona).toEqual({
+      name: 'Explorer',
+      grammarPreference: 'terse',
+      traits: ['bold'],
+      tone: ['concise'],
+    });
     expect(outcome.psyche.shadow).toEqual(base.shadow);
     expect(outcome.psyche.archetypes).toEqual(base.archetypes);
     expect(outcome.psyche.grammar).toEqual(base.grammar);
@@ -305,7 +365,8 @@ ${SEED_PSYCHE.replace('tone = ["clear", "methodical"]', 'tone = ["clear"]\nmood 
   });
 
   test('missing values inside a section: weights and counters are kept, lists empty, grammar narrative, each with its warning', () => {
-    const text = '[persona]\nname = "Terse"\n\n[archetypes]\nexplorer = 0.8\n\n[self_integration]\nshadow_encounters = 3\n';
+    const text =
+      '[persona]\nname = "Terse"\n\n[archetypes]\nexplorer = 0.8\n\n[self_integration]\nshadow_encounters = 3\n';
     const outcome = readOk(text, otherBase());
     expect(outcome.psyche.persona).toEqual({ name: 'Terse', grammarPreference: 'narrative', traits: [], tone: [] });
     expect(outcome.psyche.archetypes).toEqual({ sage: 0.2, healer: 0.3, explorer: 0.8, guardian: 0.4 });
@@ -333,29 +394,50 @@ ${SEED_PSYCHE.replace('tone = ["clear", "methodical"]', 'tone = ["clear"]\nmood 
   test('patterns: no explanation reads as empty with a warning', () => {
     const text = '[[shadow.veto_patterns]]\nname = "quiet"\ntriggers = ["drop table"]\nseverity = 0.5\n';
     const outcome = readOk(text);
-    expect(outcome.psyche.shadow.vetoPatterns).toEqual([{ name: 'quiet', triggers: ['drop table'], capabilityTriggers: [], severity: 0.5, explanation: '', requireApproval: false }]);
+    expect(outcome.psyche.shadow.vetoPatterns).toEqual([
+      {
+        name: 'quiet',
+        triggers: ['drop table'],
+        capabilityTriggers: [],
+        severity: 0.5,
+        explanation: '',
+        requireApproval: false,
+      },
+    ]);
     expect(outcome.warnings.filter((warning) => warning.path?.startsWith('shadow.')).map(describeProblem)).toEqual([
       'line 1, at shadow.veto_patterns.0.explanation: is missing: when the pattern fires, no reason is shown',
     ]);
   });
 
   test('a shadow with only bias patterns warns that nothing will be vetoed', () => {
-    const outcome = readOk('[[shadow.bias_patterns]]\nname = "b"\ntriggers = ["x"]\nseverity = 0.2\nexplanation = "e"\n');
+    const outcome = readOk(
+      '[[shadow.bias_patterns]]\nname = "b"\ntriggers = ["x"]\nseverity = 0.2\nexplanation = "e"\n',
+    );
     expect(outcome.psyche.shadow.vetoPatterns).toEqual([]);
-    expect(outcome.warnings).toContainEqual({ line: 1, path: 'shadow', message: 'no [[shadow.veto_patterns]]: no action will be vetoed' });
+    expect(outcome.warnings).toContainEqual({
+      line: 1,
+      path: 'shadow',
+      message: 'no [[shadow.veto_patterns]]: no action will be vetoed',
+    });
   });
 
   test('bytes that were not UTF-8 are pointed out even when the file reads', () => {
     const outcome = readOk(seedWith(2, 'name = "Sch\uFFFDlar"'));
-    expect(outcome.warnings.map(describeProblem)).toEqual(['line 2: the file has bytes that are not UTF-8 (shown as \uFFFD): was it saved as UTF-8?']);
+    expect(outcome.warnings.map(describeProblem)).toEqual([
+      'line 2: the file has bytes that are not UTF-8 (shown as \uFFFD): was it saved as UTF-8?',
+    ]);
   });
 });
 
 describe('refusing a file, saying where and why', () => {
   test('a value of the wrong type names its key path and line', () => {
     const outcome = readFailed(seedWith(23, 'sage = "high"'));
-    expect(outcome.problems).toEqual([{ line: 23, path: 'archetypes.sage', message: 'must be a number between 0 and 1, got "high"' }]);
-    expect(describeProblem(outcome.problems[0]!)).toBe('line 23, at archetypes.sage: must be a number between 0 and 1, got "high"');
+    expect(outcome.problems).toEqual([
+      { line: 23, path: 'archetypes.sage', message: 'must be a number between 0 and 1, got "high"' },
+    ]);
+    expect(describeProblem(outcome.problems[0]!)).toBe(
+      'line 23, at archetypes.sage: must be a number between 0 and 1, got "high"',
+    );
   });
 
   test('every wrong value is reported at once, top to bottom, in the second pattern of a list too', () => {
@@ -365,7 +447,9 @@ name = "second"
 triggers = "not a list"
 severity = 2
 require_approval = "yes"
-`.replace('traits = ["precise", "curious", "thorough"]', 'traits = ["precise", 3]').replace('rebalance_count = 0', 'rebalance_count = -1');
+`
+      .replace('traits = ["precise", "curious", "thorough"]', 'traits = ["precise", 3]')
+      .replace('rebalance_count = 0', 'rebalance_count = -1');
     expect(readFailed(text).problems.map(describeProblem)).toEqual([
       'line 4, at persona.traits: must be a list of strings, but entry 2 is 3',
       'line 31, at self_integration.rebalance_count: must be a whole number, 0 or more, got -1',
@@ -377,17 +461,27 @@ require_approval = "yes"
 
   test('a table declared twice is refused at the line that repeats it', () => {
     const text = '[archetypes]\nsage = 0.4\n\n# again\n[archetypes]\nsage = 0.5\n';
-    expect(readFailed(text).problems).toEqual([{ line: 5, message: 'invalid TOML: [archetypes] appears twice: a table may be declared only once in a file' }]);
+    expect(readFailed(text).problems).toEqual([
+      { line: 5, message: 'invalid TOML: [archetypes] appears twice: a table may be declared only once in a file' },
+    ]);
   });
 
   test('a key set twice and other syntax errors name their line', () => {
-    expect(readFailed(seedWith(24, 'sage = 0.1')).problems).toEqual([{ line: 24, message: 'invalid TOML: sage is set twice: a key may appear only once in a table' }]);
+    expect(readFailed(seedWith(24, 'sage = 0.1')).problems).toEqual([
+      { line: 24, message: 'invalid TOML: sage is set twice: a key may appear only once in a table' },
+    ]);
     expect(readFailed('[persona]\nname = "unclosed\n').problems[0]?.line).toBe(2);
-    expect(readFailed('[persona\n').problems[0]).toMatchObject({ line: 1, message: expect.stringMatching(/^invalid TOML: /) });
+    expect(readFailed('[persona\n').problems[0]).toMatchObject({
+      line: 1,
+      message: expect.stringMatching(/^invalid TOML: /),
+    });
   });
 
   test('an unknown capability or danger level is refused, naming the allowed values', () => {
-    const text = seedWith(11, 'triggers = []\ncapability_triggers = ["Network", "Teleport"]\ndanger_level_threshold = "Extreme"');
+    const text = seedWith(
+      11,
+      'triggers = []\ncapability_triggers = ["Network", "Teleport"]\ndanger_level_threshold = "Extreme"',
+    );
     expect(readFailed(text).problems).toEqual([
       {
         line: 12,
@@ -395,14 +489,19 @@ require_approval = "yes"
         message:
           'has an unknown capability "Teleport": use ReadKg, WriteKg, ReadFilesystem, WriteFilesystem, Network, ProcessExec, UserInteraction, Reason, VsaAccess, ProvenanceAccess, MemoryAccess, Llm (in any case; Anima\'s names such as readFiles, user or similarity work too)',
       },
-      { line: 13, path: 'shadow.veto_patterns.0.danger_level_threshold', message: 'must be a danger level, one of Safe, Cautious, Dangerous, Critical, got "Extreme"' },
+      {
+        line: 13,
+        path: 'shadow.veto_patterns.0.danger_level_threshold',
+        message: 'must be a danger level, one of Safe, Cautious, Dangerous, Critical, got "Extreme"',
+      },
     ]);
   });
 
   test('required keys: a persona needs a name, a pattern a name and a severity, a grammar a name and a source', () => {
-    const text = '[persona]\ngrammar_preference = "terse"\n\n[[shadow.veto_patterns]]\ntriggers = ["x"]\nexplanation = ""\n\n[grammar]\nname = "g"\n';
+    const text =
+      '[persona]\ngrammar_preference = "terse"\n\n[[shadow.veto_patterns]]\ntriggers = ["x"]\nexplanation = ""\n\n[grammar]\nname = "g"\n';
     expect(readFailed(text).problems.map(describeProblem)).toEqual([
-      "line 1, at persona.name: is required (the persona needs a name)",
+      'line 1, at persona.name: is required (the persona needs a name)',
       'line 4, at shadow.veto_patterns.0.name: is required (every pattern needs a name)',
       'line 4, at shadow.veto_patterns.0.severity: is required (a number between 0 and 1)',
       "line 8, at grammar.source: is required (the grammar file's TOML text)",
@@ -410,7 +509,9 @@ require_approval = "yes"
   });
 
   test('a section that is not a table, and patterns that are not tables, are refused', () => {
-    expect(readFailed('persona = "Scholar"\n').problems).toEqual([{ line: 1, path: 'persona', message: 'must be a table ([persona]), got "Scholar"' }]);
+    expect(readFailed('persona = "Scholar"\n').problems).toEqual([
+      { line: 1, path: 'persona', message: 'must be a table ([persona]), got "Scholar"' },
+    ]);
     expect(readFailed('[shadow]\nveto_patterns = ["rm"]\n').problems).toEqual([
       { line: 2, path: 'shadow.veto_patterns.0', message: 'must be a table ([[shadow.veto_patterns]]), got "rm"' },
     ]);
@@ -420,26 +521,40 @@ require_approval = "yes"
   });
 
   test("the model's limits are checked too, named in the file's keys and lines", () => {
-    const text = seedWith(2, `name = "${'n'.repeat(201)}"`).replace('triggers = ["same tool", "repeated"]', 'triggers = ["same tool", ""]');
+    const text = seedWith(2, `name = "${'n'.repeat(201)}"`).replace(
+      'triggers = ["same tool", "repeated"]',
+      'triggers = ["same tool", ""]',
+    );
     expect(readFailed(text).problems).toEqual([
       { line: 2, path: 'persona.name', message: 'is too long: at most 200 characters' },
       {
         line: 17,
         path: 'shadow.bias_patterns.0.triggers.1',
-        message: 'the trigger "" of the bias pattern "repetitive_loop" has no visible character (case, width, zero-width characters and spacing aside), so it could never match',
+        message:
+          'the trigger "" of the bias pattern "repetitive_loop" has no visible character (case, width, zero-width characters and spacing aside), so it could never match',
       },
     ]);
     const manyTraits = seedWith(4, `traits = [${Array.from({ length: 101 }, () => '"t"').join(', ')}]`);
-    expect(readFailed(manyTraits).problems).toEqual([{ line: 4, path: 'persona.traits', message: 'has too many entries: at most 100' }]);
+    expect(readFailed(manyTraits).problems).toEqual([
+      { line: 4, path: 'persona.traits', message: 'has too many entries: at most 100' },
+    ]);
     const akhMeduTriggers = seedWith(11, 'action_triggers = [""]');
-    expect(readFailed(akhMeduTriggers).problems).toEqual([{ line: 11, path: 'shadow.veto_patterns.0.action_triggers.0', message: expect.stringContaining('has no visible character') }]);
+    expect(readFailed(akhMeduTriggers).problems).toEqual([
+      {
+        line: 11,
+        path: 'shadow.veto_patterns.0.action_triggers.0',
+        message: expect.stringContaining('has no visible character'),
+      },
+    ]);
   });
 
   test("a file that is not a psyche is refused, saying what it holds: akh-medu's compartment manifest", () => {
-    const manifest = 'id = "psyche"\nname = "Jungian Psyche"\nkind = "Core"\ndescription = "A manifest"\ntags = ["core"]\n';
+    const manifest =
+      'id = "psyche"\nname = "Jungian Psyche"\nkind = "Core"\ndescription = "A manifest"\ntags = ["core"]\n';
     expect(readFailed(manifest).problems).toEqual([
       {
-        message: 'not a psyche file: it has none of [persona], [shadow], [archetypes], [self_integration], [grammar] (its top-level keys are id, name, kind, description, tags)',
+        message:
+          'not a psyche file: it has none of [persona], [shadow], [archetypes], [self_integration], [grammar] (its top-level keys are id, name, kind, description, tags)',
       },
     ]);
   });
@@ -453,11 +568,15 @@ require_approval = "yes"
     const huge = `${SEED_PSYCHE}# ${'x'.repeat(MAX_PSYCHE_TOML_BYTES)}\n`;
     expect(readFailed(huge).problems).toEqual([{ message: 'the file is 257 KB; a psyche.toml may be at most 256 KB' }]);
     // Bytes, not characters: 100,000 three-byte characters are over the limit.
-    expect(readFailed(`# ${'導'.repeat(100_000)}`).problems[0]?.message).toBe('the file is 293 KB; a psyche.toml may be at most 256 KB');
+    expect(readFailed(`# ${'導'.repeat(100_000)}`).problems[0]?.message).toBe(
+      'the file is 293 KB; a psyche.toml may be at most 256 KB',
+    );
   });
 
   test('binary garbage and text that is not UTF-8 are refused with a plain reason', () => {
-    expect(readFailed('PK\u0003\u0004\u0000\u0000garbage').problems).toEqual([{ line: 1, message: 'not a text file: it contains NUL bytes (is it binary?)' }]);
+    expect(readFailed('PK\u0003\u0004\u0000\u0000garbage').problems).toEqual([
+      { line: 1, message: 'not a text file: it contains NUL bytes (is it binary?)' },
+    ]);
     expect(readFailed('[persona]\nname = "\uD800"\n').problems).toEqual([
       { line: 2, message: 'not valid Unicode text: it contains a broken character (an unpaired surrogate)' },
     ]);
@@ -468,16 +587,22 @@ require_approval = "yes"
   });
 
   test('keys that could reach object prototypes are refused', () => {
-    expect(readFailed('[persona]\n__proto__ = 1\n').problems).toEqual([{ line: 2, message: 'invalid TOML: keys named __proto__ or constructor are not allowed' }]);
+    expect(readFailed('[persona]\n__proto__ = 1\n').problems).toEqual([
+      { line: 2, message: 'invalid TOML: keys named __proto__ or constructor are not allowed' },
+    ]);
   });
 });
 
 describe('echoing what the file holds', () => {
   const big = 'k'.repeat(100_000);
-  const lengths = (outcome: PsycheTomlOutcome) => [...(outcome.ok ? [] : outcome.problems), ...outcome.warnings].map((problem) => describeProblem(problem).length);
+  const lengths = (outcome: PsycheTomlOutcome) =>
+    [...(outcome.ok ? [] : outcome.problems), ...outcome.warnings].map((problem) => describeProblem(problem).length);
 
   test.each([
-    ['an unknown capability', `[[shadow.veto_patterns]]\nname = "x"\ncapability_triggers = ["${big}"]\nseverity = 1.0\n`],
+    [
+      'an unknown capability',
+      `[[shadow.veto_patterns]]\nname = "x"\ncapability_triggers = ["${big}"]\nseverity = 1.0\n`,
+    ],
     ['a grammar preference', `[persona]\nname = "x"\ngrammar_preference = "${big}"\n`],
     ['a dominant archetype', `[self_integration]\ndominant_archetype = "${big}"\n`],
     ['an unknown key', `[persona]\nname = "x"\n${big} = 1\n`],
@@ -487,12 +612,15 @@ describe('echoing what the file holds', () => {
   ])('%s is cut to at most 200 characters in a message', (_what, text) => {
     const outcome = parsePsycheToml(text, defaultPsyche());
     expect(Math.max(...lengths(outcome))).toBeLessThan(700);
-    expect([...(outcome.ok ? [] : outcome.problems), ...outcome.warnings].map(describeProblem).join('\n')).toMatch(/\(100,0\d\d characters\)|is too long/);
+    expect([...(outcome.ok ? [] : outcome.problems), ...outcome.warnings].map(describeProblem).join('\n')).toMatch(
+      /\(100,0\d\d characters\)|is too long/,
+    );
   });
 });
 
 describe('patterns that mean something', () => {
-  const veto = (lines: string) => `[[shadow.veto_patterns]]\nname = "stop"\n${lines}\nseverity = 1.0\nexplanation = "No."\n`;
+  const veto = (lines: string) =>
+    `[[shadow.veto_patterns]]\nname = "stop"\n${lines}\nseverity = 1.0\nexplanation = "No."\n`;
 
   test('a veto whose only trigger is zero-width characters is refused, with its line', () => {
     // The issue's finding: "\u200b\u200b" passed the check, and the action it was meant to stop ran.
@@ -511,17 +639,26 @@ describe('patterns that mean something', () => {
     ['nothing', '""'],
   ])('a trigger of %s is refused, in either key', (_what, trigger) => {
     expect(readFailed(veto(`triggers = ["drop table", ${trigger}]`)).problems).toEqual([
-      { line: 3, path: 'shadow.veto_patterns.0.triggers.1', message: expect.stringContaining('has no visible character') },
+      {
+        line: 3,
+        path: 'shadow.veto_patterns.0.triggers.1',
+        message: expect.stringContaining('has no visible character'),
+      },
     ]);
     expect(readFailed(veto(`action_triggers = [${trigger}]`)).problems).toEqual([
-      { line: 3, path: 'shadow.veto_patterns.0.action_triggers.0', message: expect.stringContaining('has no visible character') },
+      {
+        line: 3,
+        path: 'shadow.veto_patterns.0.action_triggers.0',
+        message: expect.stringContaining('has no visible character'),
+      },
     ]);
   });
 
   test('zero-width and full-width characters inside a real trigger are kept, and it still matches', () => {
     const outcome = readOk(veto('triggers = ["rm\\u200b -rf", "ＤＲＯＰ\\u3000table"]'));
     expect(outcome.psyche.shadow.vetoPatterns[0]?.triggers).toEqual(['rm\u200b -rf', 'ＤＲＯＰ\u3000table']);
-    const action = (text: string) => judgeAction(outcome.psyche, { tool: 'kg_query', danger: 'safe', capabilities: ['readKg'], input: { text } });
+    const action = (text: string) =>
+      judgeAction(outcome.psyche, { tool: 'kg_query', danger: 'safe', capabilities: ['readKg'], input: { text } });
     expect(action('rm -rf /').vetoes.map((match) => match.pattern.name)).toEqual(['stop']);
     expect(action('DROP TABLE users').vetoes.map((match) => match.pattern.name)).toEqual(['stop']);
   });
@@ -547,12 +684,21 @@ describe('patterns that mean something', () => {
   });
 
   test('triggers of the wrong type are told once, not again as a pattern that cannot fire', () => {
-    expect(readFailed(veto('triggers = "rm -rf"')).problems).toEqual([{ line: 3, path: 'shadow.veto_patterns.0.triggers', message: 'must be a list of strings, got "rm -rf"' }]);
+    expect(readFailed(veto('triggers = "rm -rf"')).problems).toEqual([
+      { line: 3, path: 'shadow.veto_patterns.0.triggers', message: 'must be a list of strings, got "rm -rf"' },
+    ]);
   });
 
   test('a file without [shadow] is not refused for the patterns it keeps from the current psyche', () => {
     const base = defaultPsyche();
-    base.shadow.vetoPatterns.push({ name: 'old', triggers: ['\u200b'], capabilityTriggers: [], severity: 1, explanation: '', requireApproval: false });
+    base.shadow.vetoPatterns.push({
+      name: 'old',
+      triggers: ['\u200b'],
+      capabilityTriggers: [],
+      severity: 1,
+      explanation: '',
+      requireApproval: false,
+    });
     expect(readOk('[archetypes]\nsage = 0.9\n', base).psyche.shadow).toEqual(base.shadow);
   });
 });
@@ -600,12 +746,16 @@ describe('finding the line of a key', () => {
 });
 
 /** Real TOML files from elsewhere (tests/fixtures/public/README.md), neither of them a psyche. */
-const publicFixture = (name: string) => readFileSync(new URL(`../../../tests/fixtures/public/${name}`, import.meta.url), 'utf8');
+const publicFixture = (name: string) =>
+  readFileSync(new URL(`../../../tests/fixtures/public/${name}`, import.meta.url), 'utf8');
 
 describe('real TOML files that are not psyches', () => {
   test("the toml crate's Cargo.toml is refused as not a psyche, naming its top-level keys", () => {
     expect(readFailed(publicFixture('toml-rs-0.5.11.Cargo.toml'), otherBase()).problems).toEqual([
-      { message: 'not a psyche file: it has none of [persona], [shadow], [archetypes], [self_integration], [grammar] (its top-level keys are package, dependencies, dev-dependencies, features)' },
+      {
+        message:
+          'not a psyche file: it has none of [persona], [shadow], [archetypes], [self_integration], [grammar] (its top-level keys are package, dependencies, dev-dependencies, features)',
+      },
     ]);
   });
 
@@ -617,10 +767,16 @@ describe('real TOML files that are not psyches', () => {
 
 describe('unknown values that cannot travel', () => {
   test('dates are kept as their text and nan or inf are dropped, each with a warning, so exports and snapshots always work', () => {
-    const outcome = readOk('[persona]\nname = "Clerk"\ngrammar_preference = "terse"\ntraits = []\ntone = []\nborn = 1979-05-27\nweird = nan\nlist = [1, inf]\n');
+    const outcome = readOk(
+      '[persona]\nname = "Clerk"\ngrammar_preference = "terse"\ntraits = []\ntone = []\nborn = 1979-05-27\nweird = nan\nlist = [1, inf]\n',
+    );
     expect(outcome.psyche.extras).toEqual({ persona: { born: '1979-05-27' } });
     expect(outcome.warnings.map((warning) => warning.message)).toEqual(
-      expect.arrayContaining(['unknown key persona.born, kept (its dates as text)', 'unknown key persona.weird holds nan or inf, which Anima cannot keep; dropped', 'unknown key persona.list holds nan or inf, which Anima cannot keep; dropped']),
+      expect.arrayContaining([
+        'unknown key persona.born, kept (its dates as text)',
+        'unknown key persona.weird holds nan or inf, which Anima cannot keep; dropped',
+        'unknown key persona.list holds nan or inf, which Anima cannot keep; dropped',
+      ]),
     );
     const stored = JSON.parse(JSON.stringify(outcome.psyche)) as typeof outcome.psyche;
     expect(stored).toEqual(outcome.psyche);

@@ -23,13 +23,16 @@ export const MAX_PSYCHE_TOML_BYTES = 256 * 1024;
 
 /** The refusal of a psyche.toml of this many bytes when it is over the limit; a reader may check before it reads the file. */
 export function psycheSizeProblem(bytes: number): Problem | undefined {
-  return bytes > MAX_PSYCHE_TOML_BYTES ? { message: `the file is ${Math.ceil(bytes / 1024)} KB; a psyche.toml may be at most ${MAX_PSYCHE_TOML_BYTES / 1024} KB` } : undefined;
+  return bytes > MAX_PSYCHE_TOML_BYTES
+    ? {
+        message: `the file is ${Math.ceil(bytes / 1024)} KB; a psyche.toml may be at most ${MAX_PSYCHE_TOML_BYTES / 1024} KB`,
+      }
+    : undefined;
 }
 
 /** What reading a psyche.toml gives: the psyche, or the problems that stopped it; warnings either way. */
 export type PsycheTomlOutcome =
-  | { ok: true; psyche: Psyche; warnings: Problem[] }
-  | { ok: false; problems: Problem[]; warnings: Problem[] };
+  { ok: true; psyche: Psyche; warnings: Problem[] } | { ok: false; problems: Problem[]; warnings: Problem[] };
 
 const SECTIONS = ['persona', 'shadow', 'archetypes', 'self_integration', 'grammar'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -37,8 +40,24 @@ const CORE_SECTIONS = ['persona', 'shadow', 'archetypes', 'self_integration'] as
 
 const PERSONA_KEYS = ['name', 'grammar_preference', 'traits', 'tone'];
 const SHADOW_KEYS = ['veto_patterns', 'bias_patterns'];
-const PATTERN_KEYS = ['name', 'triggers', 'action_triggers', 'capability_triggers', 'danger_level_threshold', 'severity', 'explanation', 'require_approval'];
-const SELF_INTEGRATION_KEYS = ['individuation_level', 'last_evolution_cycle', 'shadow_encounters', 'encounters_at_last_evolution', 'rebalance_count', 'dominant_archetype'];
+const PATTERN_KEYS = [
+  'name',
+  'triggers',
+  'action_triggers',
+  'capability_triggers',
+  'danger_level_threshold',
+  'severity',
+  'explanation',
+  'require_approval',
+];
+const SELF_INTEGRATION_KEYS = [
+  'individuation_level',
+  'last_evolution_cycle',
+  'shadow_encounters',
+  'encounters_at_last_evolution',
+  'rebalance_count',
+  'dominant_archetype',
+];
 const GRAMMAR_KEYS = ['name', 'source'];
 
 /** akh-medu's spelling of each capability; the export writes these so akh-medu can read the file. */
@@ -56,7 +75,12 @@ const AKH_MEDU_CAPABILITIES = {
   memory: 'MemoryAccess',
   llm: 'Llm',
 } as const satisfies Record<Capability, string>;
-const AKH_MEDU_DANGER_LEVELS = { safe: 'Safe', cautious: 'Cautious', dangerous: 'Dangerous', critical: 'Critical' } as const satisfies Record<DangerLevel, string>;
+const AKH_MEDU_DANGER_LEVELS = {
+  safe: 'Safe',
+  cautious: 'Cautious',
+  dangerous: 'Dangerous',
+  critical: 'Critical',
+} as const satisfies Record<DangerLevel, string>;
 
 const CAPABILITY_BY_LOWER_NAME = new Map<string, Capability>(
   CAPABILITIES.flatMap((capability) => [
@@ -85,7 +109,11 @@ export function parsePsycheToml(text: string, base: Psyche): PsycheTomlOutcome {
     return readPsycheToml(text, base);
   } catch (error) {
     // The contract is "never throws": a bug below must still reach the user as a problem.
-    return { ok: false, problems: [{ message: `could not read the file: ${error instanceof Error ? error.message : String(error)}` }], warnings: [] };
+    return {
+      ok: false,
+      problems: [{ message: `could not read the file: ${error instanceof Error ? error.message : String(error)}` }],
+      warnings: [],
+    };
   }
 }
 
@@ -96,20 +124,36 @@ function readPsycheToml(text: string, base: Psyche): PsycheTomlOutcome {
   const tooLarge = psycheSizeProblem(bytes);
   if (tooLarge) return refused(tooLarge);
   const nul = text.indexOf('\u0000');
-  if (nul >= 0) return refused({ line: lineAt(text, nul), message: 'not a text file: it contains NUL bytes (is it binary?)' });
+  if (nul >= 0)
+    return refused({ line: lineAt(text, nul), message: 'not a text file: it contains NUL bytes (is it binary?)' });
   const surrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(text);
-  if (surrogate) return refused({ line: lineAt(text, surrogate.index), message: 'not valid Unicode text: it contains a broken character (an unpaired surrogate)' });
+  if (surrogate)
+    return refused({
+      line: lineAt(text, surrogate.index),
+      message: 'not valid Unicode text: it contains a broken character (an unpaired surrogate)',
+    });
   // U+FFFD is what a decoder puts for bytes that are not UTF-8: say so, whether or not the TOML parses.
   const replacement = text.indexOf('\uFFFD');
   const encodingNote: Problem[] =
-    replacement < 0 ? [] : [{ line: lineAt(text, replacement), message: 'the file has bytes that are not UTF-8 (shown as \uFFFD): was it saved as UTF-8?' }];
+    replacement < 0
+      ? []
+      : [
+          {
+            line: lineAt(text, replacement),
+            message: 'the file has bytes that are not UTF-8 (shown as \uFFFD): was it saved as UTF-8?',
+          },
+        ];
 
   let root: TomlTable;
   try {
     root = parse(text, { unsafeKeyBehaviour: 'throw', maxDepth: 64 });
   } catch (error) {
     if (!(error instanceof TomlError)) throw error;
-    return { ok: false, problems: [...encodingNote, { line: error.line, message: `invalid TOML: ${describeTomlError(error, text)}` }], warnings: [] };
+    return {
+      ok: false,
+      problems: [...encodingNote, { line: error.line, message: `invalid TOML: ${describeTomlError(error, text)}` }],
+      warnings: [],
+    };
   }
 
   const rootKeys = Object.keys(root);
@@ -145,7 +189,10 @@ function readPsycheToml(text: string, base: Psyche): PsycheTomlOutcome {
   const shadow = section(
     'shadow',
     (table) => readShadow(reading, table),
-    () => ({ vetoPatterns: base.shadow.vetoPatterns.map(copyPattern), biasPatterns: base.shadow.biasPatterns.map(copyPattern) }),
+    () => ({
+      vetoPatterns: base.shadow.vetoPatterns.map(copyPattern),
+      biasPatterns: base.shadow.biasPatterns.map(copyPattern),
+    }),
     'no [shadow] in the file: the current shadow patterns are kept',
   );
   const archetypes = section(
@@ -174,13 +221,22 @@ function readPsycheToml(text: string, base: Psyche): PsycheTomlOutcome {
       : undefined;
   if (isTable(root.persona)) checkGrammarPreference(reading, persona.grammarPreference, grammar);
 
-  const psyche: Psyche = { persona, shadow, archetypes, selfIntegration, ...(grammar ? { grammar } : {}), extras: reading.extras };
+  const psyche: Psyche = {
+    persona,
+    shadow,
+    archetypes,
+    selfIntegration,
+    ...(grammar ? { grammar } : {}),
+    extras: reading.extras,
+  };
   const validated = psycheSchema.safeParse(psyche);
   if (!validated.success) {
     for (const issue of validated.error.issues) {
       const path = tomlPathOf(reading.located, issue.path);
       // A value already reported (its type, its range) needs no second complaint about its stand-in.
-      const isReported = reading.problems.some((problem) => problem.path !== undefined && (path === problem.path || path.startsWith(`${problem.path}.`)));
+      const isReported = reading.problems.some(
+        (problem) => problem.path !== undefined && (path === problem.path || path.startsWith(`${problem.path}.`)),
+      );
       if (!isReported) reading.problems.push(located(reading, path, describeIssue(issue)));
     }
   }
@@ -189,7 +245,11 @@ function readPsycheToml(text: string, base: Psyche): PsycheTomlOutcome {
     for (const problem of shadowPolicyProblems(shadow)) {
       const path = tomlPathOf(reading.located, problem.path?.split('.') ?? []);
       // A pattern whose triggers were already refused (a wrong type) needs no second complaint that it cannot fire.
-      const isReported = reading.problems.some((reported) => reported.path !== undefined && (path === reported.path || path.startsWith(`${reported.path}.`) || reported.path.startsWith(`${path}.`)));
+      const isReported = reading.problems.some(
+        (reported) =>
+          reported.path !== undefined &&
+          (path === reported.path || path.startsWith(`${reported.path}.`) || reported.path.startsWith(`${path}.`)),
+      );
       if (!isReported) reading.problems.push(located(reading, path, problem.message));
     }
   }
@@ -204,7 +264,8 @@ function readPsycheToml(text: string, base: Psyche): PsycheTomlOutcome {
 function readPersona(reading: Reading, table: TomlTable): Persona {
   keepUnknownKeys(reading, table, 'persona', PERSONA_KEYS);
   const name = readRequired(reading, table, 'persona', 'name', readString, 'the persona needs a name') ?? '';
-  if (!Object.hasOwn(table, 'grammar_preference')) reading.warnings.push(located(reading, 'persona.grammar_preference', 'is missing: the narrative grammar is used'));
+  if (!Object.hasOwn(table, 'grammar_preference'))
+    reading.warnings.push(located(reading, 'persona.grammar_preference', 'is missing: the narrative grammar is used'));
   const grammarPreference = readOptional(reading, table, 'persona', 'grammar_preference', readString) ?? 'narrative';
   const traits = readOptional(reading, table, 'persona', 'traits', readStringList) ?? [];
   const tone = readOptional(reading, table, 'persona', 'tone', readStringList) ?? [];
@@ -215,7 +276,10 @@ function readShadow(reading: Reading, table: TomlTable): Psyche['shadow'] {
   keepUnknownKeys(reading, table, 'shadow', SHADOW_KEYS);
   if (!Object.hasOwn(table, 'veto_patterns'))
     reading.warnings.push(located(reading, 'shadow', 'no [[shadow.veto_patterns]]: no action will be vetoed'));
-  return { vetoPatterns: readPatterns(reading, table, 'veto_patterns'), biasPatterns: readPatterns(reading, table, 'bias_patterns') };
+  return {
+    vetoPatterns: readPatterns(reading, table, 'veto_patterns'),
+    biasPatterns: readPatterns(reading, table, 'bias_patterns'),
+  };
 }
 
 function readPatterns(reading: Reading, shadow: TomlTable, key: 'veto_patterns' | 'bias_patterns'): ShadowPattern[] {
@@ -241,15 +305,28 @@ function readPattern(reading: Reading, table: TomlTable, path: string): ShadowPa
   let triggers = seedTriggers ?? akhMeduTriggers ?? [];
   if (seedTriggers && akhMeduTriggers) {
     triggers = [...seedTriggers, ...akhMeduTriggers.filter((trigger) => !seedTriggers.includes(trigger))];
-    reading.warnings.push(located(reading, `${path}.action_triggers`, 'both triggers and action_triggers are given: both lists are used'));
+    reading.warnings.push(
+      located(reading, `${path}.action_triggers`, 'both triggers and action_triggers are given: both lists are used'),
+    );
   }
   const capabilityTriggers = readOptional(reading, table, path, 'capability_triggers', readCapabilities) ?? [];
   const dangerThreshold = readOptional(reading, table, path, 'danger_level_threshold', readDangerLevel);
   const severity = readRequired(reading, table, path, 'severity', readUnitNumber, 'a number between 0 and 1') ?? 0;
-  if (!Object.hasOwn(table, 'explanation')) reading.warnings.push(located(reading, `${path}.explanation`, 'is missing: when the pattern fires, no reason is shown'));
+  if (!Object.hasOwn(table, 'explanation'))
+    reading.warnings.push(
+      located(reading, `${path}.explanation`, 'is missing: when the pattern fires, no reason is shown'),
+    );
   const explanation = readOptional(reading, table, path, 'explanation', readString) ?? '';
   const requireApproval = readOptional(reading, table, path, 'require_approval', readBoolean) ?? false;
-  return { name, triggers, capabilityTriggers, ...(dangerThreshold ? { dangerThreshold } : {}), severity, explanation, requireApproval };
+  return {
+    name,
+    triggers,
+    capabilityTriggers,
+    ...(dangerThreshold ? { dangerThreshold } : {}),
+    severity,
+    explanation,
+    requireApproval,
+  };
 }
 
 function readArchetypes(reading: Reading, table: TomlTable, current: ArchetypeWeights): ArchetypeWeights {
@@ -259,18 +336,28 @@ function readArchetypes(reading: Reading, table: TomlTable, current: ArchetypeWe
     const weight = readOptional(reading, table, 'archetypes', archetype, readUnitNumber);
     if (weight !== undefined) weights[archetype] = weight;
     else if (!Object.hasOwn(table, archetype))
-      reading.warnings.push(located(reading, `archetypes.${archetype}`, `is missing: the current weight ${current[archetype]} is kept`));
+      reading.warnings.push(
+        located(reading, `archetypes.${archetype}`, `is missing: the current weight ${current[archetype]} is kept`),
+      );
   }
   return weights;
 }
 
-function readSelfIntegration(reading: Reading, table: TomlTable, current: SelfIntegration, weights: ArchetypeWeights): SelfIntegration {
+function readSelfIntegration(
+  reading: Reading,
+  table: TomlTable,
+  current: SelfIntegration,
+  weights: ArchetypeWeights,
+): SelfIntegration {
   const path = 'self_integration';
   keepUnknownKeys(reading, table, path, SELF_INTEGRATION_KEYS);
   const kept = <T>(key: string, read: ValueReader<T>, currentValue: T): T => {
     const value = readOptional(reading, table, path, key, read);
     if (value !== undefined) return value;
-    if (!Object.hasOwn(table, key)) reading.warnings.push(located(reading, `${path}.${key}`, `is missing: the current value ${String(currentValue)} is kept`));
+    if (!Object.hasOwn(table, key))
+      reading.warnings.push(
+        located(reading, `${path}.${key}`, `is missing: the current value ${String(currentValue)} is kept`),
+      );
     return currentValue;
   };
   const shadowEncounters = kept('shadow_encounters', readCount, current.shadowEncounters);
@@ -278,14 +365,19 @@ function readSelfIntegration(reading: Reading, table: TomlTable, current: SelfIn
   const stated = readOptional(reading, table, path, 'dominant_archetype', readString);
   if (stated !== undefined && stated.toLowerCase() !== derived)
     reading.warnings.push(
-      located(reading, `${path}.dominant_archetype`, `${quoteInput(stated, 60)} disagrees with the weights: ${derived}, the highest weight, is the dominant archetype`),
+      located(
+        reading,
+        `${path}.dominant_archetype`,
+        `${quoteInput(stated, 60)} disagrees with the weights: ${derived}, the highest weight, is the dominant archetype`,
+      ),
     );
   return {
     individuationLevel: kept('individuation_level', readUnitNumber, current.individuationLevel),
     lastEvolutionCycle: kept('last_evolution_cycle', readCount, current.lastEvolutionCycle),
     shadowEncounters,
     // Anima's extension: a file without it (akh-medu's) has had no growth pending since its last evolution.
-    encountersAtLastEvolution: readOptional(reading, table, path, 'encounters_at_last_evolution', readCount) ?? shadowEncounters,
+    encountersAtLastEvolution:
+      readOptional(reading, table, path, 'encounters_at_last_evolution', readCount) ?? shadowEncounters,
     rebalanceCount: kept('rebalance_count', readCount, current.rebalanceCount),
     dominantArchetype: derived,
   };
@@ -293,7 +385,8 @@ function readSelfIntegration(reading: Reading, table: TomlTable, current: SelfIn
 
 function readGrammar(reading: Reading, table: TomlTable): CustomGrammar {
   keepUnknownKeys(reading, table, 'grammar', GRAMMAR_KEYS);
-  const name = readRequired(reading, table, 'grammar', 'name', readString, 'what grammar_preference calls this grammar') ?? '';
+  const name =
+    readRequired(reading, table, 'grammar', 'name', readString, 'what grammar_preference calls this grammar') ?? '';
   const source = readRequired(reading, table, 'grammar', 'source', readString, "the grammar file's TOML text") ?? '';
   return { name, source };
 }
@@ -305,7 +398,13 @@ function checkGrammarPreference(reading: Reading, preference: string, grammar: C
   const what = isPath
     ? `${quoteInput(preference)} is a grammar file Anima cannot open by its path`
     : `${quoteInput(preference)} is neither a built-in grammar (${BUILT_IN_GRAMMARS.join(', ')}) nor the [grammar] of this psyche`;
-  reading.warnings.push(located(reading, 'persona.grammar_preference', `${what}: attach the grammar file; until then the narrative grammar is used`));
+  reading.warnings.push(
+    located(
+      reading,
+      'persona.grammar_preference',
+      `${what}: attach the grammar file; until then the narrative grammar is used`,
+    ),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -314,12 +413,14 @@ function checkGrammarPreference(reading: Reading, preference: string, grammar: C
 /** Reads one value of the right type, or says what is wrong with it. */
 type ValueReader<T> = (value: unknown) => { value: T } | { message: string };
 
-const readString: ValueReader<string> = (value) => (typeof value === 'string' ? { value } : { message: `must be a string, got ${describeValue(value)}` });
+const readString: ValueReader<string> = (value) =>
+  typeof value === 'string' ? { value } : { message: `must be a string, got ${describeValue(value)}` };
 
 const readStringList: ValueReader<string[]> = (value) => {
   if (!Array.isArray(value)) return { message: `must be a list of strings, got ${describeValue(value)}` };
   const wrong = value.findIndex((entry) => typeof entry !== 'string');
-  if (wrong >= 0) return { message: `must be a list of strings, but entry ${wrong + 1} is ${describeValue(value[wrong])}` };
+  if (wrong >= 0)
+    return { message: `must be a list of strings, but entry ${wrong + 1} is ${describeValue(value[wrong])}` };
   return { value: value.map(String) };
 };
 
@@ -333,7 +434,8 @@ const readCount: ValueReader<number> = (value) =>
     ? { value: value + 0 }
     : { message: `must be a whole number, 0 or more, got ${describeValue(value)}` };
 
-const readBoolean: ValueReader<boolean> = (value) => (typeof value === 'boolean' ? { value } : { message: `must be true or false, got ${describeValue(value)}` });
+const readBoolean: ValueReader<boolean> = (value) =>
+  typeof value === 'boolean' ? { value } : { message: `must be true or false, got ${describeValue(value)}` };
 
 const CAPABILITY_CHOICES = `${CAPABILITIES.map((capability) => AKH_MEDU_CAPABILITIES[capability]).join(', ')} (in any case; Anima's names such as readFiles, user or similarity work too)`;
 
@@ -343,20 +445,30 @@ const readCapabilities: ValueReader<Capability[]> = (value) => {
   const capabilities: Capability[] = [];
   for (const name of names.value) {
     const capability = CAPABILITY_BY_LOWER_NAME.get(name.toLowerCase());
-    if (capability === undefined) return { message: `has an unknown capability ${quoteInput(name, 60)}: use ${CAPABILITY_CHOICES}` };
+    if (capability === undefined)
+      return { message: `has an unknown capability ${quoteInput(name, 60)}: use ${CAPABILITY_CHOICES}` };
     capabilities.push(capability);
   }
   return { value: capabilities };
 };
 
 const readDangerLevel: ValueReader<DangerLevel> = (value) => {
-  const level = typeof value === 'string' ? DANGER_LEVELS.find((candidate) => candidate === value.toLowerCase()) : undefined;
+  const level =
+    typeof value === 'string' ? DANGER_LEVELS.find((candidate) => candidate === value.toLowerCase()) : undefined;
   return level !== undefined
     ? { value: level }
-    : { message: `must be a danger level, one of ${Object.values(AKH_MEDU_DANGER_LEVELS).join(', ')}, got ${describeValue(value)}` };
+    : {
+        message: `must be a danger level, one of ${Object.values(AKH_MEDU_DANGER_LEVELS).join(', ')}, got ${describeValue(value)}`,
+      };
 };
 
-function readOptional<T>(reading: Reading, table: TomlTable, tablePath: string, key: string, read: ValueReader<T>): T | undefined {
+function readOptional<T>(
+  reading: Reading,
+  table: TomlTable,
+  tablePath: string,
+  key: string,
+  read: ValueReader<T>,
+): T | undefined {
   if (!Object.hasOwn(table, key)) return undefined;
   const outcome = read(table[key]);
   if ('value' in outcome) return outcome.value;
@@ -364,7 +476,14 @@ function readOptional<T>(reading: Reading, table: TomlTable, tablePath: string, 
   return undefined;
 }
 
-function readRequired<T>(reading: Reading, table: TomlTable, tablePath: string, key: string, read: ValueReader<T>, what: string): T | undefined {
+function readRequired<T>(
+  reading: Reading,
+  table: TomlTable,
+  tablePath: string,
+  key: string,
+  read: ValueReader<T>,
+  what: string,
+): T | undefined {
   if (!Object.hasOwn(table, key)) {
     addProblem(reading, `${tablePath}.${key}`, `is required (${what})`);
     return undefined;
@@ -391,11 +510,15 @@ function keepUnknownKeys(reading: Reading, table: TomlTable, tablePath: string, 
     // Kept values travel through IndexedDB and snapshot JSON: dates become text, nan and inf cannot go.
     const value = storableValue(table[key]);
     if (value === NOT_STORABLE) {
-      reading.warnings.push(located(reading, path, `unknown key ${shownKey(path)} holds nan or inf, which Anima cannot keep; dropped`));
+      reading.warnings.push(
+        located(reading, path, `unknown key ${shownKey(path)} holds nan or inf, which Anima cannot keep; dropped`),
+      );
       continue;
     }
     kept.push([key, value]);
-    reading.warnings.push(located(reading, path, `unknown key ${shownKey(path)}, kept${hasDate(table[key]) ? ' (its dates as text)' : ''}`));
+    reading.warnings.push(
+      located(reading, path, `unknown key ${shownKey(path)}, kept${hasDate(table[key]) ? ' (its dates as text)' : ''}`),
+    );
   }
   if (kept.length > 0) reading.extras[tablePath] = Object.fromEntries(kept);
 }
@@ -465,7 +588,12 @@ function byLine(problems: Problem[]): Problem[] {
 
 function lineAt(text: string, index: number): number {
   let line = 1;
-  for (let position = text.indexOf('\n'); position >= 0 && position < index; position = text.indexOf('\n', position + 1)) line++;
+  for (
+    let position = text.indexOf('\n');
+    position >= 0 && position < index;
+    position = text.indexOf('\n', position + 1)
+  )
+    line++;
   return line;
 }
 
@@ -473,7 +601,9 @@ function lineAt(text: string, index: number): number {
 function describeTomlError(error: TomlError, text: string): string {
   const message = (error.message.split('\n')[0] ?? '').replace(/^Invalid TOML document: /, '');
   if (!message.startsWith('trying to redefine')) {
-    return message === 'document contains an unsafe property' ? 'keys named __proto__ or constructor are not allowed' : message;
+    return message === 'document contains an unsafe property'
+      ? 'keys named __proto__ or constructor are not allowed'
+      : message;
   }
   const content = (text.split(/\r?\n/)[error.line - 1] ?? '').trim();
   const header = /^\[\[?\s*([^\]]*?)\s*\]/.exec(content);
@@ -489,20 +619,29 @@ const TOML_KEY_OF = new Map([['dangerThreshold', 'danger_level_threshold']]);
 /** A model path from zod (`['shadow', 'vetoPatterns', 0, 'triggers']`) as the TOML key path of the file. */
 function tomlPathOf(located: ReadonlyMap<string, number>, modelPath: readonly PropertyKey[]): string {
   const segments = modelPath.map(String);
-  if (segments[0] === 'extras') return segments.slice(1).filter((segment) => segment !== '').join('.');
-  const path = segments.map((segment) => TOML_KEY_OF.get(segment) ?? segment.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`));
+  if (segments[0] === 'extras')
+    return segments
+      .slice(1)
+      .filter((segment) => segment !== '')
+      .join('.');
+  const path = segments.map(
+    (segment) => TOML_KEY_OF.get(segment) ?? segment.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
+  );
   // Triggers may have been written under akh-medu's name.
   const triggers = path.indexOf('triggers');
   if (triggers > 0) {
     const akhMeduPath = [...path.slice(0, triggers), 'action_triggers'].join('.');
-    if (located.has(akhMeduPath) && !located.has(path.slice(0, triggers + 1).join('.'))) path[triggers] = 'action_triggers';
+    if (located.has(akhMeduPath) && !located.has(path.slice(0, triggers + 1).join('.')))
+      path[triggers] = 'action_triggers';
   }
   return path.join('.');
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'too_big' && issue.origin === 'string') return `is too long: at most ${String(issue.maximum)} characters`;
-  if (issue.code === 'too_big' && issue.origin === 'array') return `has too many entries: at most ${String(issue.maximum)}`;
+  if (issue.code === 'too_big' && issue.origin === 'string')
+    return `is too long: at most ${String(issue.maximum)} characters`;
+  if (issue.code === 'too_big' && issue.origin === 'array')
+    return `has too many entries: at most ${String(issue.maximum)}`;
   if (issue.code === 'too_small' && issue.origin === 'string') return 'must not be empty';
   return issue.message;
 }
@@ -534,7 +673,10 @@ export function psycheToToml(psyche: Psyche): string {
     ...(shadow.biasPatterns.length === 0 ? ['bias_patterns = []'] : []),
     ...extrasLines(psyche, 'shadow', SHADOW_KEYS),
   ]);
-  for (const [key, patterns] of [['veto_patterns', shadow.vetoPatterns], ['bias_patterns', shadow.biasPatterns]] as const) {
+  for (const [key, patterns] of [
+    ['veto_patterns', shadow.vetoPatterns],
+    ['bias_patterns', shadow.biasPatterns],
+  ] as const) {
     patterns.forEach((pattern, index) => blocks.push(patternLines(psyche, pattern, `shadow.${key}`, index)));
   }
   blocks.push([
@@ -553,7 +695,12 @@ export function psycheToToml(psyche: Psyche): string {
     ...extrasLines(psyche, 'self_integration', SELF_INTEGRATION_KEYS),
   ]);
   if (grammar) {
-    blocks.push(['[grammar]', `name = ${basicString(grammar.name)}`, `source = ${multilineString(grammar.source)}`, ...extrasLines(psyche, 'grammar', GRAMMAR_KEYS)]);
+    blocks.push([
+      '[grammar]',
+      `name = ${basicString(grammar.name)}`,
+      `source = ${multilineString(grammar.source)}`,
+      ...extrasLines(psyche, 'grammar', GRAMMAR_KEYS),
+    ]);
   }
   return `${blocks.map((lines) => lines.join('\n')).join('\n\n')}\n`;
 }
@@ -564,9 +711,16 @@ function patternLines(psyche: Psyche, pattern: ShadowPattern, arrayPath: string,
     `name = ${basicString(pattern.name)}`,
     stringListLine('triggers', pattern.triggers),
     ...(pattern.capabilityTriggers.length > 0
-      ? [stringListLine('capability_triggers', pattern.capabilityTriggers.map((capability) => AKH_MEDU_CAPABILITIES[capability]))]
+      ? [
+          stringListLine(
+            'capability_triggers',
+            pattern.capabilityTriggers.map((capability) => AKH_MEDU_CAPABILITIES[capability]),
+          ),
+        ]
       : []),
-    ...(pattern.dangerThreshold ? [`danger_level_threshold = ${basicString(AKH_MEDU_DANGER_LEVELS[pattern.dangerThreshold])}`] : []),
+    ...(pattern.dangerThreshold
+      ? [`danger_level_threshold = ${basicString(AKH_MEDU_DANGER_LEVELS[pattern.dangerThreshold])}`]
+      : []),
     `severity = ${formatNumber(pattern.severity, true)}`,
     `explanation = ${basicString(pattern.explanation)}`,
     `require_approval = ${String(pattern.requireApproval)}`,
@@ -599,7 +753,9 @@ function inlineValue(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(inlineValue).join(', ')}]`;
   if (isTable(value)) {
     const entries = Object.entries(value).filter(([, entry]) => entry !== undefined);
-    return entries.length === 0 ? '{}' : `{ ${entries.map(([key, entry]) => `${formatKey(key)} = ${inlineValue(entry)}`).join(', ')} }`;
+    return entries.length === 0
+      ? '{}'
+      : `{ ${entries.map(([key, entry]) => `${formatKey(key)} = ${inlineValue(entry)}`).join(', ')} }`;
   }
   throw new TypeError(`psyche.extras holds a value TOML cannot write: ${String(value)}`);
 }
@@ -638,7 +794,8 @@ function basicString(text: string): string {
  */
 function multilineString(text: string): string {
   const source = wellFormed(text);
-  if (!source.includes("'''") && !source.endsWith("'") && !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(source)) return `'''\n${source}'''`;
+  if (!source.includes("'''") && !source.endsWith("'") && !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(source))
+    return `'''\n${source}'''`;
   const escaped = source
     .replace(/[\\\u0000-\u0008\u000b-\u001f\u007f]/g, (character) =>
       character === '\\' ? '\\\\' : `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,

@@ -4,8 +4,14 @@ import { decisiveVeto, describeAction, judgeAction, type ShadowAction } from './
 import { normaliseForShadow } from '#core/records/trigger-text.ts';
 
 const psyche = defaultPsyche();
-const kgQuery = (input: unknown): ShadowAction => ({ tool: 'kg_query', danger: 'safe', capabilities: ['readKg'], input });
-const vetoNames = (action: ShadowAction, by: Pick<Psyche, 'shadow'> = psyche) => judgeAction(by, action).vetoes.map((match) => match.pattern.name);
+const kgQuery = (input: unknown): ShadowAction => ({
+  tool: 'kg_query',
+  danger: 'safe',
+  capabilities: ['readKg'],
+  input,
+});
+const vetoNames = (action: ShadowAction, by: Pick<Psyche, 'shadow'> = psyche) =>
+  judgeAction(by, action).vetoes.map((match) => match.pattern.name);
 
 describe('the shadow check', () => {
   it('describes an action the way the seed does', () => {
@@ -41,18 +47,35 @@ describe('the shadow check', () => {
     expect(vetoNames(kgQuery({ symbol: 'delete allele' }))).toContain('destructive_action'); // a substring match, as the seed defines it
   });
 
-  it('fires on capabilities and on danger at or above the threshold (akh-medu\'s variant)', () => {
-    const fetch: ShadowAction = { tool: 'http_fetch', danger: 'cautious', capabilities: ['network'], input: { url: 'https://example.org' } };
+  it("fires on capabilities and on danger at or above the threshold (akh-medu's variant)", () => {
+    const fetch: ShadowAction = {
+      tool: 'http_fetch',
+      danger: 'cautious',
+      capabilities: ['network'],
+      input: { url: 'https://example.org' },
+    };
     const verdict = judgeAction(psyche, fetch);
-    expect(verdict.vetoes.map((match) => [match.pattern.name, match.because])).toEqual([['external_request', 'http_fetch uses network']]);
-    const retract: ShadowAction = { tool: 'kg_mutate', danger: 'dangerous', capabilities: ['writeKg'], input: { retract: true } };
+    expect(verdict.vetoes.map((match) => [match.pattern.name, match.because])).toEqual([
+      ['external_request', 'http_fetch uses network'],
+    ]);
+    const retract: ShadowAction = {
+      tool: 'kg_mutate',
+      danger: 'dangerous',
+      capabilities: ['writeKg'],
+      input: { retract: true },
+    };
     expect(vetoNames(retract)).toEqual(['dangerous_change']);
     const shell: ShadowAction = { tool: 'shell', danger: 'critical', capabilities: [], input: {} };
     expect(vetoNames(shell)).toEqual(['destructive_action', 'dangerous_change']);
   });
 
   it('prefers a hard veto over one that asks for approval', () => {
-    const action: ShadowAction = { tool: 'kg_mutate', danger: 'dangerous', capabilities: ['writeKg'], input: { note: 'rm -rf' } };
+    const action: ShadowAction = {
+      tool: 'kg_mutate',
+      danger: 'dangerous',
+      capabilities: ['writeKg'],
+      input: { note: 'rm -rf' },
+    };
     const verdict = judgeAction(psyche, action);
     expect(verdict.vetoes.map((match) => match.pattern.name)).toEqual(['destructive_action', 'dangerous_change']);
     expect(decisiveVeto(verdict)?.pattern.name).toBe('destructive_action');
@@ -64,9 +87,30 @@ describe('the shadow check', () => {
       shadow: {
         vetoPatterns: [],
         biasPatterns: [
-          { name: 'a', triggers: ['kg_query'], capabilityTriggers: [], severity: 0.3, explanation: '', requireApproval: false },
-          { name: 'b', triggers: [], capabilityTriggers: ['readKg'], severity: 0.2, explanation: '', requireApproval: false },
-          { name: 'c', triggers: ['nothing like it'], capabilityTriggers: [], severity: 0.9, explanation: '', requireApproval: false },
+          {
+            name: 'a',
+            triggers: ['kg_query'],
+            capabilityTriggers: [],
+            severity: 0.3,
+            explanation: '',
+            requireApproval: false,
+          },
+          {
+            name: 'b',
+            triggers: [],
+            capabilityTriggers: ['readKg'],
+            severity: 0.2,
+            explanation: '',
+            requireApproval: false,
+          },
+          {
+            name: 'c',
+            triggers: ['nothing like it'],
+            capabilityTriggers: [],
+            severity: 0.9,
+            explanation: '',
+            requireApproval: false,
+          },
         ],
       },
     };
@@ -77,7 +121,19 @@ describe('the shadow check', () => {
 
   it('normalises triggers as well as actions', () => {
     const fullWidthTrigger: Pick<Psyche, 'shadow'> = {
-      shadow: { vetoPatterns: [{ name: 'x', triggers: ['ＤＲＯＰ  table'], capabilityTriggers: [], severity: 1, explanation: '', requireApproval: false }], biasPatterns: [] },
+      shadow: {
+        vetoPatterns: [
+          {
+            name: 'x',
+            triggers: ['ＤＲＯＰ  table'],
+            capabilityTriggers: [],
+            severity: 1,
+            explanation: '',
+            requireApproval: false,
+          },
+        ],
+        biasPatterns: [],
+      },
     };
     expect(vetoNames(kgQuery({ symbol: 'drop table' }), fullWidthTrigger)).toEqual(['x']);
     expect(normaliseForShadow('  A\u3000B  ')).toBe(' a b ');

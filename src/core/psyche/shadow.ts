@@ -22,7 +22,10 @@ export function describeAction(action: Pick<ShadowAction, 'tool' | 'input'>): st
  *   problems already say so.)
  */
 export function shadowPolicyProblems(shadow: Psyche['shadow']): Problem[] {
-  const kinds = [['vetoPatterns', 'veto'], ['biasPatterns', 'bias']] as const;
+  const kinds = [
+    ['vetoPatterns', 'veto'],
+    ['biasPatterns', 'bias'],
+  ] as const;
   return kinds.flatMap(([key, kind]) =>
     shadow[key].flatMap((pattern, index): Problem[] => {
       const path = `shadow.${key}.${index}`;
@@ -37,8 +40,14 @@ export function shadowPolicyProblems(shadow: Psyche['shadow']): Problem[] {
           : [],
       );
       if (invisible.length > 0) return invisible;
-      if (pattern.triggers.length > 0 || pattern.capabilityTriggers.length > 0 || pattern.dangerThreshold !== undefined) return [];
-      return [{ path, message: `the ${kind} pattern ${quoteInput(pattern.name, 60)} can never fire: it has no text trigger, capability trigger or danger threshold` }];
+      if (pattern.triggers.length > 0 || pattern.capabilityTriggers.length > 0 || pattern.dangerThreshold !== undefined)
+        return [];
+      return [
+        {
+          path,
+          message: `the ${kind} pattern ${quoteInput(pattern.name, 60)} can never fire: it has no text trigger, capability trigger or danger threshold`,
+        },
+      ];
     }),
   );
 }
@@ -57,11 +66,15 @@ function normalisedTriggersOf(pattern: ShadowPattern): string[] {
 function matchOf(pattern: ShadowPattern, action: ShadowAction, description: string): ShadowMatch | undefined {
   const wanted = normalisedTriggersOf(pattern);
   for (const [index, trigger] of pattern.triggers.entries()) {
-    if (wanted[index] !== '' && description.includes(wanted[index]!)) return { pattern, because: `"${trigger}" in the action` };
+    if (wanted[index] !== '' && description.includes(wanted[index]!))
+      return { pattern, because: `"${trigger}" in the action` };
   }
   const capability = pattern.capabilityTriggers.find((candidate) => action.capabilities.includes(candidate));
   if (capability) return { pattern, because: `${action.tool} uses ${capability}` };
-  if (pattern.dangerThreshold !== undefined && DANGER_LEVELS.indexOf(action.danger) >= DANGER_LEVELS.indexOf(pattern.dangerThreshold))
+  if (
+    pattern.dangerThreshold !== undefined &&
+    DANGER_LEVELS.indexOf(action.danger) >= DANGER_LEVELS.indexOf(pattern.dangerThreshold)
+  )
     return { pattern, because: `${action.tool} is ${action.danger} (threshold ${pattern.dangerThreshold})` };
   return undefined;
 }
@@ -71,9 +84,14 @@ export type ShadowVerdict = { vetoes: ShadowMatch[]; biases: ShadowMatch[]; bias
 
 export function judgeAction(psyche: Pick<Psyche, 'shadow'>, action: ShadowAction): ShadowVerdict {
   const description = normaliseForShadow(describeAction(action));
-  const matches = (patterns: readonly ShadowPattern[]) => patterns.flatMap((pattern) => matchOf(pattern, action, description) ?? []);
+  const matches = (patterns: readonly ShadowPattern[]) =>
+    patterns.flatMap((pattern) => matchOf(pattern, action, description) ?? []);
   const biases = matches(psyche.shadow.biasPatterns);
-  return { vetoes: matches(psyche.shadow.vetoPatterns), biases, biasSeverity: biases.reduce((sum, match) => sum + match.pattern.severity, 0) };
+  return {
+    vetoes: matches(psyche.shadow.vetoPatterns),
+    biases,
+    biasSeverity: biases.reduce((sum, match) => sum + match.pattern.severity, 0),
+  };
 }
 
 /**

@@ -12,11 +12,11 @@ import { type Answer, answerSchema } from '#core/records/answer.ts';
  * first visit carries only this.
  */
 
-
 /** An answer as the UI and CLI show it: its proof as labels. */
-export const answerViewSchema = answerSchema.extend({ proof: z.array(z.object({ subject: z.string(), predicate: z.string(), object: z.string() })).optional() });
+export const answerViewSchema = answerSchema.extend({
+  proof: z.array(z.object({ subject: z.string(), predicate: z.string(), object: z.string() })).optional(),
+});
 export type AnswerView = z.infer<typeof answerViewSchema>;
-
 
 /** What the agent and the service use of the reader, loaded on first use (load-question-answering.ts). */
 export type QuestionAnswering = {
@@ -27,5 +27,10 @@ export type QuestionAnswering = {
   answerOf: (graph: KnowledgeGraph, question: string) => Answer;
   answerReading: (graph: KnowledgeGraph, reading: Reading) => Answer;
   /** With a model bound: the model's typed query, checked by the graph, else the words' reading (see model-reading.ts). */
-  readWithModel: (graph: KnowledgeGraph, question: string, provider: LlmProvider, options?: { budget?: UsageBudget; signal?: AbortSignal }) => Promise<Result<Reading>>;
+  readWithModel: (
+    graph: KnowledgeGraph,
+    question: string,
+    provider: LlmProvider,
+    options?: { budget?: UsageBudget; signal?: AbortSignal },
+  ) => Promise<Result<Reading>>;
 };

@@ -27,7 +27,18 @@ export function displayName(graph: KnowledgeGraph, id: number): string {
 export function answerViewOf(graph: KnowledgeGraph, answer: Answer): AnswerView {
   const label = (id: number) => displayName(graph, id);
   const { proof, ...rest } = answer;
-  return { ...rest, ...(proof ? { proof: proof.map(([subject, predicate, object]) => ({ subject: label(subject), predicate: label(predicate), object: label(object) })) } : {}) };
+  return {
+    ...rest,
+    ...(proof
+      ? {
+          proof: proof.map(([subject, predicate, object]) => ({
+            subject: label(subject),
+            predicate: label(predicate),
+            object: label(object),
+          })),
+        }
+      : {}),
+  };
 }
 
 /** An answer as a person reads it: the list with labels, yes or no with its proof, the number, or why not. */
@@ -37,7 +48,8 @@ export function answerText(graph: KnowledgeGraph, answer: Answer, options: { lim
 
 /** {@link answerText} of an answer already in labels; at most `limit` entities are named. */
 export function answerViewText(answer: AnswerView, limit = Infinity): string {
-  const fact = (proofFact: { subject: string; predicate: string; object: string }) => `${proofFact.subject} ${proofFact.predicate} ${proofFact.object}`;
+  const fact = (proofFact: { subject: string; predicate: string; object: string }) =>
+    `${proofFact.subject} ${proofFact.predicate} ${proofFact.object}`;
   switch (answer.kind) {
     case 'none':
       return `No answer: ${answer.reason}.`;

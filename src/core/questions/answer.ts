@@ -19,7 +19,13 @@ export function answerReading(graph: KnowledgeGraph, reading: Reading): Answer {
   if (query.form === 'yes-no') {
     const proved = solutions[0];
     if (proved) return { ...base, kind: 'boolean', value: true, proof: proved.proof };
-    return { ...base, kind: 'boolean', value: false, proof: [], reason: `no fact or is-a chain in this graph says ${reading.text.replace(/^whether /, '')}` };
+    return {
+      ...base,
+      kind: 'boolean',
+      value: false,
+      proof: [],
+      reason: `no fact or is-a chain in this graph says ${reading.text.replace(/^whether /, '')}`,
+    };
   }
   // One entry per value, at its nearest: a class reached by two chains is named once.
   const nearest = new Map<number, { distance: number; proof: FactIds[] }>();
@@ -27,13 +33,21 @@ export function answerReading(graph: KnowledgeGraph, reading: Reading): Answer {
     const value = solution.bindings[query.find!];
     if (value === undefined) continue;
     const known = nearest.get(value);
-    if (!known || solution.distance < known.distance) nearest.set(value, { distance: solution.distance, proof: solution.proof });
+    if (!known || solution.distance < known.distance)
+      nearest.set(value, { distance: solution.distance, proof: solution.proof });
   }
   const { classRelations } = vocabularyOf(graph);
-  const isKind = (id: number) => graph.positionsTo(id).some((position) => classRelations.includes(graph.columns.predicates[position]!));
+  const isKind = (id: number) =>
+    graph.positionsTo(id).some((position) => classRelations.includes(graph.columns.predicates[position]!));
   const values = [...nearest.keys()].filter((id) => !query.individuals || !isKind(id));
-  if (query.form === 'describe' || query.form === 'common') values.sort((a, b) => nearest.get(a)!.distance - nearest.get(b)!.distance);
-  if (query.form === 'describe' && values.length === 0) return { ...base, kind: 'none', reason: `this graph says nothing about what ${label((query.patterns[0]!.subject as { symbol: number }).symbol)} is` };
+  if (query.form === 'describe' || query.form === 'common')
+    values.sort((a, b) => nearest.get(a)!.distance - nearest.get(b)!.distance);
+  if (query.form === 'describe' && values.length === 0)
+    return {
+      ...base,
+      kind: 'none',
+      reason: `this graph says nothing about what ${label((query.patterns[0]!.subject as { symbol: number }).symbol)} is`,
+    };
   const literals = values.filter((id) => graph.symbol(id)?.kind === 'literal');
   const entities = values.map((id) => ({ symbol: id, label: label(id) }));
   // The facts the answers stand on, each once, bounded as a goal's findings are.
@@ -42,7 +56,15 @@ export function answerReading(graph: KnowledgeGraph, reading: Reading): Answer {
     for (const fact of nearest.get(id)!.proof) if (proof.size < MAX_PROOF_FACTS) proof.set(fact.join(' '), fact);
     if (proof.size >= MAX_PROOF_FACTS) break;
   }
-  if (query.form === 'count') return { ...base, kind: 'count', value: values.length, entities, proof: [...proof.values()] };
-  if (literals.length === 1 && values.length === 1) return { ...base, kind: 'value', value: label(literals[0]!), entities: [], proof: nearest.get(literals[0]!)!.proof };
+  if (query.form === 'count')
+    return { ...base, kind: 'count', value: values.length, entities, proof: [...proof.values()] };
+  if (literals.length === 1 && values.length === 1)
+    return {
+      ...base,
+      kind: 'value',
+      value: label(literals[0]!),
+      entities: [],
+      proof: nearest.get(literals[0]!)!.proof,
+    };
   return { ...base, kind: 'entities', entities, proof: [...proof.values()] };
 }

@@ -20,7 +20,12 @@ const MAX_OTHER_RELATIONS = 40;
  * retries); a reading still refused falls back to the words' reading, which says so. Bad input is
  * refused before any model is asked.
  */
-export async function readWithModel(graph: KnowledgeGraph, question: string, provider: LlmProvider, options: { budget?: UsageBudget; signal?: AbortSignal; retries?: number } = {}): Promise<Result<Reading>> {
+export async function readWithModel(
+  graph: KnowledgeGraph,
+  question: string,
+  provider: LlmProvider,
+  options: { budget?: UsageBudget; signal?: AbortSignal; retries?: number } = {},
+): Promise<Result<Reading>> {
   const byWords = readQuestion(graph, question);
   if (!byWords.ok) return byWords;
   const checked = typedQuerySchema.superRefine((query, context) => {
@@ -37,7 +42,14 @@ export async function readWithModel(graph: KnowledgeGraph, question: string, pro
     ...(options.budget ? { budget: options.budget } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  if (!outcome.ok) return { ok: true, value: { ...byWords.value, fallback: `the model's reading was refused (${outcome.bottleneck.detail}); read from the words instead` } };
+  if (!outcome.ok)
+    return {
+      ok: true,
+      value: {
+        ...byWords.value,
+        fallback: `the model's reading was refused (${outcome.bottleneck.detail}); read from the words instead`,
+      },
+    };
   return { ok: true, value: readingOf(graph, byWords.value, outcome.value) };
 }
 
@@ -53,10 +65,20 @@ function candidatesText(graph: KnowledgeGraph, byWords: Reading): string {
   const entities = new Map<number, string>();
   const relations = new Map<number, string>();
   for (const match of byWords.matched)
-    for (const symbol of match.symbols) (graph.symbol(symbol.symbol)?.kind === 'relation' ? relations : entities).set(symbol.symbol, `${symbol.label} (the question's "${match.words}")`);
+    for (const symbol of match.symbols)
+      (graph.symbol(symbol.symbol)?.kind === 'relation' ? relations : entities).set(
+        symbol.symbol,
+        `${symbol.label} (the question's "${match.words}")`,
+      );
   for (const id of vocabulary.classRelations) relations.set(id, `${displayName(graph, id)} (is a)`);
   for (const ids of vocabulary.relations.values()) {
-    for (const id of ids) if (relations.size < byWords.matched.length + MAX_OTHER_RELATIONS && !relations.has(id) && !vocabulary.nameRelations.has(id)) relations.set(id, displayName(graph, id));
+    for (const id of ids)
+      if (
+        relations.size < byWords.matched.length + MAX_OTHER_RELATIONS &&
+        !relations.has(id) &&
+        !vocabulary.nameRelations.has(id)
+      )
+        relations.set(id, displayName(graph, id));
   }
   const lines = (map: Map<number, string>) => [...map].map(([id, label]) => `  ${id}: ${label}`).join('\n');
   return `Things:\n${lines(entities) || '  (none matched)'}\nRelations:\n${lines(relations)}`;

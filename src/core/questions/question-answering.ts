@@ -14,7 +14,13 @@ export const questionAnswering: QuestionAnswering = {
   symbolsOf: questionSymbols,
   answerOf(graph: KnowledgeGraph, question: string): Answer {
     const reading = readQuestion(graph, question);
-    if (!reading.ok) return { kind: 'none', entities: [], reading: question, reason: reading.error.map((problem) => problem.message).join('; ') };
+    if (!reading.ok)
+      return {
+        kind: 'none',
+        entities: [],
+        reading: question,
+        reason: reading.error.map((problem) => problem.message).join('; '),
+      };
     return answerReading(graph, reading.value);
   },
   answerReading,

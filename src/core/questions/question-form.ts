@@ -6,5 +6,10 @@
 /** A question mark, or a question's or a request's first word ("Which birds can swim", "Find all mammals"). */
 export function looksLikeQuestion(text: string): boolean {
   const trimmed = text.trim();
-  return trimmed.endsWith('?') || /^(?:what|which|who|whom|whose|how|where|when|is|are|was|were|does|do|did|can|could|has|have|find|list|name|show|give|count|tell|describe|define)(?![\p{L}\p{N}])/iu.test(trimmed);
+  return (
+    trimmed.endsWith('?') ||
+    /^(?:what|which|who|whom|whose|how|where|when|is|are|was|were|does|do|did|can|could|has|have|find|list|name|show|give|count|tell|describe|define)(?![\p{L}\p{N}])/iu.test(
+      trimmed,
+    )
+  );
 }

@@ -7,7 +7,10 @@ import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
 
 async function agentOnStarterGraph() {
-  const { db, service } = testService({ db: new AnimaDatabase('anima', freshIndexedDb()), loadStarterGraph: async () => STARTER });
+  const { db, service } = testService({
+    db: new AnimaDatabase('anima', freshIndexedDb()),
+    loadStarterGraph: async () => STARTER,
+  });
   const { session } = await service.open({});
   return { db, service, sessionId: session.id };
 }
@@ -18,7 +21,10 @@ describe('a goal that asks a question', () => {
     expect((await service.goalAdd({ sessionId, description: 'Find all mammals' })).ok).toBe(true);
     await service.agentRun({ sessionId, operationId: 'run', maxCycles: 5 });
     const [goal] = (await service.goalList({ sessionId })).goals;
-    expect(goal).toMatchObject({ status: 'completed', answer: { kind: 'entities', reading: 'every ?x with ?x is-a Mammal (following is-a chains)' } });
+    expect(goal).toMatchObject({
+      status: 'completed',
+      answer: { kind: 'entities', reading: 'every ?x with ?x is-a Mammal (following is-a chains)' },
+    });
     const mammals = goal!.answer!.entities.map((entity) => entity.label);
     // All of them, those known only through chains included, and nothing else.
     expect(mammals).toEqual(expect.arrayContaining(['Whale', 'GoldenRetriever', 'SiameseCat', 'Bat']));
@@ -33,7 +39,17 @@ describe('a goal that asks a question', () => {
     await service.goalAdd({ sessionId, description: 'Is a bat a bird?' });
     await service.agentRun({ sessionId, operationId: 'run', maxCycles: 5 });
     const [whale, bat] = (await service.goalList({ sessionId })).goals;
-    expect(whale).toMatchObject({ status: 'completed', answer: { kind: 'boolean', value: true, proof: [{ subject: 'Whale', predicate: 'is-a', object: 'Cetacean' }, { subject: 'Cetacean', predicate: 'is-a', object: 'Mammal' }] } });
+    expect(whale).toMatchObject({
+      status: 'completed',
+      answer: {
+        kind: 'boolean',
+        value: true,
+        proof: [
+          { subject: 'Whale', predicate: 'is-a', object: 'Cetacean' },
+          { subject: 'Cetacean', predicate: 'is-a', object: 'Mammal' },
+        ],
+      },
+    });
     expect(bat).toMatchObject({ status: 'completed', answer: { kind: 'boolean', value: false } });
   });
 
@@ -49,11 +65,16 @@ describe('a goal that asks a question', () => {
   it('refuses a question in another script or of emoji, storing nothing', async () => {
     const { service, sessionId } = await agentOnStarterGraph();
     const cyrillic = await service.goalAdd({ sessionId, description: 'Какие птицы не летают?' });
-    expect(cyrillic).toMatchObject({ ok: false, problems: [{ path: 'description', message: expect.stringContaining('Cyrillic script (at character 1') }] });
+    expect(cyrillic).toMatchObject({
+      ok: false,
+      problems: [{ path: 'description', message: expect.stringContaining('Cyrillic script (at character 1') }],
+    });
     const emoji = await service.goalAdd({ sessionId, description: 'What 🦄🦄?' });
     expect(emoji.ok).toBe(true);
     expect((await service.goalAdd({ sessionId, description: '🦄🦄?' })).ok).toBe(false);
-    await expect(service.goalAdd({ sessionId, description: `What is ${'a'.repeat(100_000)}?` })).rejects.toThrow('description has 100,009 characters, more than the 1,000 taken');
+    await expect(service.goalAdd({ sessionId, description: `What is ${'a'.repeat(100_000)}?` })).rejects.toThrow(
+      'description has 100,009 characters, more than the 1,000 taken',
+    );
     expect((await service.goalList({ sessionId })).goals.map((goal) => goal.description)).toEqual(['What 🦄🦄?']);
   });
 

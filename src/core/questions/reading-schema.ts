@@ -6,7 +6,10 @@ import { z } from 'zod';
  */
 
 /** A term of a typed query: a variable, or a symbol by its id. */
-export const queryTermSchema = z.union([z.object({ variable: z.string().regex(/^[a-z][a-z0-9_]*$/) }), z.object({ symbol: z.number().int().nonnegative() })]);
+export const queryTermSchema = z.union([
+  z.object({ variable: z.string().regex(/^[a-z][a-z0-9_]*$/) }),
+  z.object({ symbol: z.number().int().nonnegative() }),
+]);
 export type QueryTerm = z.infer<typeof queryTermSchema>;
 
 /** `subject predicate object`; with `chain`, the predicate may be followed any number of times (is-a chains). */

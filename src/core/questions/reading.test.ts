@@ -109,7 +109,8 @@ describe('reading questions with the graph’s own names', () => {
     const graph = graphOf([['Dog', 'is-a', 'Mammal']]);
     expect(ask(graph, 'Is a tux a penguin?').answer.kind).toBe('none');
     const batch = graph.batch({ now: 2 });
-    const resolve = (value: string, role: 'subject' | 'predicate' | 'object') => batch.resolve({ type: 'label', value }, role);
+    const resolve = (value: string, role: 'subject' | 'predicate' | 'object') =>
+      batch.resolve({ type: 'label', value }, role);
     batch.assert(resolve('Tux', 'subject'), resolve('is-a', 'predicate'), resolve('Penguin', 'object'), 1);
     graph.apply(batch.delta);
     expect(ask(graph, 'Is a tux a penguin?').answer).toMatchObject({ kind: 'boolean', value: true });
@@ -124,7 +125,8 @@ describe('reading questions with the graph’s own names', () => {
     ] as const) {
       const read = readQuestion(starter, question);
       expect(read.ok).toBe(false);
-      if (!read.ok) expect(read.error[0]).toMatchObject({ path: 'question', message: expect.stringContaining(message) });
+      if (!read.ok)
+        expect(read.error[0]).toMatchObject({ path: 'question', message: expect.stringContaining(message) });
     }
   });
 });

@@ -17,9 +17,40 @@ const LINKING_WORDS = new Set(
   ).split(' '),
 );
 /** Words that ask for kinds rather than individuals. */
-const KIND_WORDS = new Set(['kind', 'type', 'sort', 'species', 'breed', 'variety', 'subclass', 'subtype', 'category', 'class', 'form']);
+const KIND_WORDS = new Set([
+  'kind',
+  'type',
+  'sort',
+  'species',
+  'breed',
+  'variety',
+  'subclass',
+  'subtype',
+  'category',
+  'class',
+  'form',
+]);
 /** Words that ask for every member, which any list question may hold. */
-const FILLER_WORDS = new Set(['graph', 'database', 'data', 'species', 'variety', 'category', 'class', 'subclass', 'subtype', 'breed', 'group', 'exist', 'existing', 'known', 'different', 'various', 'me', 'us']);
+const FILLER_WORDS = new Set([
+  'graph',
+  'database',
+  'data',
+  'species',
+  'variety',
+  'category',
+  'class',
+  'subclass',
+  'subtype',
+  'breed',
+  'group',
+  'exist',
+  'existing',
+  'known',
+  'different',
+  'various',
+  'me',
+  'us',
+]);
 
 /**
  * Reads a question with the graph's own names, no model: finds the longest runs of words that
@@ -29,18 +60,25 @@ const FILLER_WORDS = new Set(['graph', 'database', 'data', 'species', 'variety',
  * (empty, too long, no words, a script the graph does not use) is refused, naming the place.
  */
 export function readQuestion(graph: KnowledgeGraph, question: string): Result<Reading> {
-  const problem = (message: string): Result<Reading> => ({ ok: false, error: [{ path: 'question', message } satisfies Problem] });
+  const problem = (message: string): Result<Reading> => ({
+    ok: false,
+    error: [{ path: 'question', message } satisfies Problem],
+  });
   const text = question.trim();
   if (text === '') return problem('the question is empty; ask something like "Which mammals can swim?"');
-  if (text.length > MAX_GOAL_TEXT_CHARS) return problem(`the question has ${text.length} characters, at most ${MAX_GOAL_TEXT_CHARS}`);
+  if (text.length > MAX_GOAL_TEXT_CHARS)
+    return problem(`the question has ${text.length} characters, at most ${MAX_GOAL_TEXT_CHARS}`);
   const words = wordsOf(text);
   if (words.length === 0) return problem('the question has no words, only signs or emoji');
   const vocabulary = vocabularyOf(graph);
   // An empty graph has no script yet: its goals wait for an import or an endpoint to answer them.
-  const foreign = vocabulary.scripts.size === 0 ? undefined : words.find((word) => {
-    const script = scriptOf(word.text);
-    return script !== undefined && !vocabulary.scripts.has(script);
-  });
+  const foreign =
+    vocabulary.scripts.size === 0
+      ? undefined
+      : words.find((word) => {
+          const script = scriptOf(word.text);
+          return script !== undefined && !vocabulary.scripts.has(script);
+        });
   if (foreign)
     return problem(
       `the question is written in ${scriptOf(foreign.text)} script (at character ${foreign.start + 1}, "${foreign.text}"), and this graph names its things in ${[...vocabulary.scripts].join(', ')}`,
@@ -52,7 +90,9 @@ export function readQuestion(graph: KnowledgeGraph, question: string): Result<Re
 export function questionSymbols(graph: KnowledgeGraph, question: string): number[] {
   const reading = readQuestion(graph, question);
   if (!reading.ok) return [];
-  return [...new Set(reading.value.matched.flatMap((match) => match.symbols.map((symbol) => symbol.symbol)))].filter((id) => graph.symbol(id)?.kind === 'entity');
+  return [...new Set(reading.value.matched.flatMap((match) => match.symbols.map((symbol) => symbol.symbol)))].filter(
+    (id) => graph.symbol(id)?.kind === 'entity',
+  );
 }
 
 class Reader {
@@ -77,7 +117,7 @@ class Reader {
   #findMentions() {
     const { words, vocabulary } = this;
     const isStop = (word: Word) => STOP_WORDS.has(word.lemma) && !isCapitals(word.text);
-    for (let start = 0; start < words.length; ) {
+    for (let start = 0; start < words.length;) {
       let found: Mention | undefined;
       for (let length = Math.min(MAX_PHRASE_WORDS, words.length - start); length >= 1 && !found; length--) {
         const span = words.slice(start, start + length);
@@ -89,7 +129,9 @@ class Reader {
           const key = [...head, form].join(' ');
           // A run that starts with a stop word names only a relation ("have moons" has-moon).
           const entities = relationsOnly ? [] : (vocabulary.entities.get(key) ?? []);
-          const relations = (vocabulary.relations.get(key) ?? []).filter((id) => !vocabulary.classRelations.includes(id) && !vocabulary.nameRelations.has(id));
+          const relations = (vocabulary.relations.get(key) ?? []).filter(
+            (id) => !vocabulary.classRelations.includes(id) && !vocabulary.nameRelations.has(id),
+          );
           if (entities.length > 0 || relations.length > 0) {
             found = { words: span.map((word) => word.text).join(' '), start, end: start + length, entities, relations };
             break;
@@ -101,7 +143,13 @@ class Reader {
         start = found.end;
       } else {
         const word = words[start]!;
-        if (!isStop(word) && !NEGATIONS.has(word.lemma) && !QUESTION_WORDS.has(word.lemma) && !FILLER_WORDS.has(word.lemma)) this.loose.push(word);
+        if (
+          !isStop(word) &&
+          !NEGATIONS.has(word.lemma) &&
+          !QUESTION_WORDS.has(word.lemma) &&
+          !FILLER_WORDS.has(word.lemma)
+        )
+          this.loose.push(word);
         start++;
       }
     }
@@ -111,39 +159,72 @@ class Reader {
     const form = this.#form();
     const base = {
       question: this.question,
-      matched: this.mentions.map((mention) => ({ words: mention.words, symbols: [...mention.entities, ...mention.relations].map((id) => this.#note(id)) })),
+      matched: this.mentions.map((mention) => ({
+        words: mention.words,
+        symbols: [...mention.entities, ...mention.relations].map((id) => this.#note(id)),
+      })),
       readBy: 'words' as const,
     };
-    const isLinking = (word: Word) => [word.lemma, ...lemmaVariants(word.lemma)].some((form) => LINKING_WORDS.has(form));
-    const unplacedWords = (used: ReadonlySet<string> = new Set()) => this.loose.filter((word) => !isLinking(word) && !used.has(word.lemma)).map((word) => word.text);
-    const refuse = (reason: string, extra: Partial<Reading> = {}): Reading => ({ ...base, text: `not answerable: ${reason}`, unplaced: this.loose.map((word) => word.text), reason, ...extra });
+    const isLinking = (word: Word) =>
+      [word.lemma, ...lemmaVariants(word.lemma)].some((form) => LINKING_WORDS.has(form));
+    const unplacedWords = (used: ReadonlySet<string> = new Set()) =>
+      this.loose.filter((word) => !isLinking(word) && !used.has(word.lemma)).map((word) => word.text);
+    const refuse = (reason: string, extra: Partial<Reading> = {}): Reading => ({
+      ...base,
+      text: `not answerable: ${reason}`,
+      unplaced: this.loose.map((word) => word.text),
+      reason,
+      ...extra,
+    });
     if (this.mentions.length === 0) {
       const unknown = this.loose.map((word) => `"${word.text}"`);
-      return refuse(unknown.length > 0 ? `this graph has no name for ${unknown.join(', ')}` : 'the question names nothing this graph knows');
+      return refuse(
+        unknown.length > 0
+          ? `this graph has no name for ${unknown.join(', ')}`
+          : 'the question names nothing this graph knows',
+      );
     }
     if (this.negated) {
       const about = this.mentions.map((mention) => mention.words).join(', ');
-      return refuse(`nothing in this graph says what is not so (about ${about}): it records facts, not their absence, so a question with "not" cannot be answered from it`);
+      return refuse(
+        `nothing in this graph says what is not so (about ${about}): it records facts, not their absence, so a question with "not" cannot be answered from it`,
+      );
     }
     let built: Built;
     try {
-      built = form === 'describe' ? this.#describe() : form === 'common' ? this.#common() : form === 'yes-no' ? this.#yesNo() : this.#list(form);
+      built =
+        form === 'describe'
+          ? this.#describe()
+          : form === 'common'
+            ? this.#common()
+            : form === 'yes-no'
+              ? this.#yesNo()
+              : this.#list(form);
       // "How many planets": the planets, not the kinds of planet; "how many kinds of birds": the kinds.
-      if (form === 'count' && !this.lemmas.some((lemma) => KIND_WORDS.has(lemma))) built = { ...built, query: { ...built.query, individuals: true } };
+      if (form === 'count' && !this.lemmas.some((lemma) => KIND_WORDS.has(lemma)))
+        built = { ...built, query: { ...built.query, individuals: true } };
     } catch (error) {
       if (error instanceof Unanswerable) return refuse(error.message, error.choices ? { choices: error.choices } : {});
       throw error;
     }
     const unplaced = unplacedWords(built.usedWords);
-    if (unplaced.length > 0) return refuse(`this graph has no name for ${unplaced.map((word) => `"${word}"`).join(', ')}`, { unplaced });
+    if (unplaced.length > 0)
+      return refuse(`this graph has no name for ${unplaced.map((word) => `"${word}"`).join(', ')}`, { unplaced });
     return { ...base, query: built.query, text: describeQuery(this.graph, built.query), unplaced: [] };
   }
 
   #form(): TypedQuery['form'] {
     const [first, second] = this.lemmas;
-    if ((first === 'how' && (second === 'many' || second === 'much')) || (first === 'count' && this.lemmas.length > 1) || this.lemmas.includes('number')) return 'count';
-    if (this.lemmas.includes('common') || (this.lemmas.includes('share') && this.#entityMentions().length >= 2)) return 'common';
-    if (['be', 'do', 'can', 'have'].includes(first ?? '') && this.words[0]!.text.toLowerCase() !== 'have') return 'yes-no';
+    if (
+      (first === 'how' && (second === 'many' || second === 'much')) ||
+      (first === 'count' && this.lemmas.length > 1) ||
+      this.lemmas.includes('number')
+    )
+      return 'count';
+    if (this.lemmas.includes('common') || (this.lemmas.includes('share') && this.#entityMentions().length >= 2))
+      return 'common';
+    if (['be', 'do', 'can', 'have'].includes(first ?? '') && this.words[0]!.text.toLowerCase() !== 'have')
+      return 'yes-no';
     // "What kind of animal is a wombat": what the last thing named is.
     const kindOf = (first === 'what' || first === 'which') && KIND_WORDS.has(second ?? '') && this.lemmas[2] === 'of';
     const verb = this.lemmas.indexOf('be', 3);
@@ -151,7 +232,11 @@ class Reader {
     if (kindOf && verb > 0 && last !== undefined && last.start > verb) return 'describe';
     const onlyOne = this.mentions.length === 1 && this.loose.length === 0;
     const describes = (first === 'what' || first === 'who') && second === 'be';
-    if (onlyOne && (describes || first === 'describe' || first === 'define' || (first === 'tell' && this.lemmas.includes('about')))) return 'describe';
+    if (
+      onlyOne &&
+      (describes || first === 'describe' || first === 'define' || (first === 'tell' && this.lemmas.includes('about')))
+    )
+      return 'describe';
     return 'list';
   }
 
@@ -167,13 +252,16 @@ class Reader {
   /** The main "is a" relation: is-a where the graph has it, else the first of rdf:type and rdfs:subClassOf. */
   #isA(): number {
     const isA = this.vocabulary.classRelations[0];
-    if (isA === undefined) throw new Unanswerable('this graph has no is-a relation, so it says nothing about kinds of things');
+    if (isA === undefined)
+      throw new Unanswerable('this graph has no is-a relation, so it says nothing about kinds of things');
     return isA;
   }
 
   #isClass(id: number): boolean {
     const { predicates } = this.graph.columns;
-    return this.graph.positionsTo(id).some((position) => this.vocabulary.classRelations.includes(predicates[position]!));
+    return this.graph
+      .positionsTo(id)
+      .some((position) => this.vocabulary.classRelations.includes(predicates[position]!));
   }
 
   /** The classes of a symbol, nearest first (its is-a chains). */
@@ -202,7 +290,11 @@ class Reader {
     let score = 0;
     for (const other of others) {
       if (ancestors.has(other) || this.#ancestors(other).has(candidate)) score += 2;
-      else if (this.graph.positionsFrom(candidate).some((position) => this.graph.columns.objects[position] === other) || this.graph.positionsTo(candidate).some((position) => this.graph.columns.subjects[position] === other)) score += 1;
+      else if (
+        this.graph.positionsFrom(candidate).some((position) => this.graph.columns.objects[position] === other) ||
+        this.graph.positionsTo(candidate).some((position) => this.graph.columns.subjects[position] === other)
+      )
+        score += 1;
     }
     return score;
   }
@@ -220,19 +312,31 @@ class Reader {
     const key = labelWords(mention.words).join(' ');
     const named = tied.filter((entry) => labelWords(this.label(entry.id)).join(' ') === key);
     if (named.length === 1) return named[0]!.id;
-    throw new Unanswerable(`"${mention.words}" may mean ${pool.map((id) => this.label(id)).join(' or ')}; say which`, [{ words: mention.words, symbols: pool.map((id) => this.#note(id)) }]);
+    throw new Unanswerable(`"${mention.words}" may mean ${pool.map((id) => this.label(id)).join(' or ')}; say which`, [
+      { words: mention.words, symbols: pool.map((id) => this.#note(id)) },
+    ]);
   }
 
   #describe(): Built {
     const mention = this.#entityMentions().at(-1) ?? this.mentions[0]!;
-    if (mention.entities.length === 0) throw new Unanswerable(`"${mention.words}" names a relation, not a thing to describe`);
+    if (mention.entities.length === 0)
+      throw new Unanswerable(`"${mention.words}" names a relation, not a thing to describe`);
     const subject = this.#resolve(mention, mention.entities, []);
-    return { query: { form: 'describe', find: 'class', patterns: [{ subject: { symbol: subject }, predicate: this.#isA(), object: { variable: 'class' }, chain: true }] } };
+    return {
+      query: {
+        form: 'describe',
+        find: 'class',
+        patterns: [
+          { subject: { symbol: subject }, predicate: this.#isA(), object: { variable: 'class' }, chain: true },
+        ],
+      },
+    };
   }
 
   #common(): Built {
     const mentions = this.#entityMentions();
-    if (mentions.length < 2) throw new Unanswerable('a question about what things have in common needs two things this graph knows');
+    if (mentions.length < 2)
+      throw new Unanswerable('a question about what things have in common needs two things this graph knows');
     const [a, b] = mentions.slice(0, 2).map((mention) => this.#resolve(mention, mention.entities, mentions));
     const isA = this.#isA();
     return {
@@ -260,9 +364,14 @@ class Reader {
   #relationsAround(id: number): { relation: number; isObject: boolean }[] {
     const found = new Map<string, { relation: number; isObject: boolean }>();
     const { predicates } = this.graph.columns;
-    const skip = (relation: number) => this.vocabulary.nameRelations.has(relation) || this.vocabulary.classRelations.includes(relation);
-    for (const position of this.graph.positionsTo(id)) if (!skip(predicates[position]!)) found.set(`${predicates[position]} in`, { relation: predicates[position]!, isObject: true });
-    for (const position of this.graph.positionsFrom(id)) if (!skip(predicates[position]!)) found.set(`${predicates[position]} out`, { relation: predicates[position]!, isObject: false });
+    const skip = (relation: number) =>
+      this.vocabulary.nameRelations.has(relation) || this.vocabulary.classRelations.includes(relation);
+    for (const position of this.graph.positionsTo(id))
+      if (!skip(predicates[position]!))
+        found.set(`${predicates[position]} in`, { relation: predicates[position]!, isObject: true });
+    for (const position of this.graph.positionsFrom(id))
+      if (!skip(predicates[position]!))
+        found.set(`${predicates[position]} out`, { relation: predicates[position]!, isObject: false });
     return [...found.values()];
   }
 
@@ -273,8 +382,15 @@ class Reader {
 
   #yesNo(): Built {
     const entityMentions = this.#entityMentions();
-    if (entityMentions.length < 2) throw new Unanswerable(entityMentions.length === 0 ? 'the question names no thing this graph knows' : `the question names only "${entityMentions[0]!.words}" of what this graph knows; a yes or no needs two things`);
-    const relationMention = this.mentions.find((mention) => mention.relations.length > 0 && !entityMentions.slice(0, 2).includes(mention));
+    if (entityMentions.length < 2)
+      throw new Unanswerable(
+        entityMentions.length === 0
+          ? 'the question names no thing this graph knows'
+          : `the question names only "${entityMentions[0]!.words}" of what this graph knows; a yes or no needs two things`,
+      );
+    const relationMention = this.mentions.find(
+      (mention) => mention.relations.length > 0 && !entityMentions.slice(0, 2).includes(mention),
+    );
     const [first, second] = entityMentions.slice(-2) as [Mention, Mention];
     const subjectMention = entityMentions.length > 2 ? entityMentions[0]! : first;
     const objectMention = second;
@@ -286,58 +402,119 @@ class Reader {
       for (const subject of subjects)
         for (const object of objects)
           for (const relation of relationMention.relations) {
-            if (this.graph.positionOf(object, relation, subject) !== -1) return { query: { form: 'yes-no', patterns: [{ subject: { symbol: object }, predicate: relation, object: { symbol: subject } }] } };
-            if (this.graph.positionOf(subject, relation, object) !== -1) return { query: { form: 'yes-no', patterns: [{ subject: { symbol: subject }, predicate: relation, object: { symbol: object } }] } };
+            if (this.graph.positionOf(object, relation, subject) !== -1)
+              return {
+                query: {
+                  form: 'yes-no',
+                  patterns: [{ subject: { symbol: object }, predicate: relation, object: { symbol: subject } }],
+                },
+              };
+            if (this.graph.positionOf(subject, relation, object) !== -1)
+              return {
+                query: {
+                  form: 'yes-no',
+                  patterns: [{ subject: { symbol: subject }, predicate: relation, object: { symbol: object } }],
+                },
+              };
           }
       const subject = this.#resolve(subjectMention, subjects, this.mentions);
       const object = this.#resolve(objectMention, objects, this.mentions);
       const relation = relationMention.relations[0]!;
       // The way round the graph states this relation: "French official language of Switzerland" is stored Switzerland official-language French.
-      const forward = this.graph.positionsFrom(subject).some((position) => this.graph.columns.predicates[position] === relation);
-      return { query: { form: 'yes-no', patterns: [forward ? { subject: { symbol: subject }, predicate: relation, object: { symbol: object } } : { subject: { symbol: object }, predicate: relation, object: { symbol: subject } }] } };
+      const forward = this.graph
+        .positionsFrom(subject)
+        .some((position) => this.graph.columns.predicates[position] === relation);
+      return {
+        query: {
+          form: 'yes-no',
+          patterns: [
+            forward
+              ? { subject: { symbol: subject }, predicate: relation, object: { symbol: object } }
+              : { subject: { symbol: object }, predicate: relation, object: { symbol: subject } },
+          ],
+        },
+      };
     }
     // "Is X a Y", "are X Y": a question of kinds, answered by is-a chains alone.
     const asksKind = this.lemmas[0] === 'be';
     for (const subject of asksKind ? [] : subjects)
       for (const object of objects) {
-        const direct = this.#relationsBetween(subject, object).filter((id) => !this.vocabulary.classRelations.includes(id));
+        const direct = this.#relationsBetween(subject, object).filter(
+          (id) => !this.vocabulary.classRelations.includes(id),
+        );
         if (direct.length > 0) {
           const relation = direct[0]!;
           const forward = this.graph.positionOf(subject, relation, object) !== -1;
-          return { query: { form: 'yes-no', patterns: [forward ? { subject: { symbol: subject }, predicate: relation, object: { symbol: object } } : { subject: { symbol: object }, predicate: relation, object: { symbol: subject } }] }, usedWords: this.#relationWords(relation) };
+          return {
+            query: {
+              form: 'yes-no',
+              patterns: [
+                forward
+                  ? { subject: { symbol: subject }, predicate: relation, object: { symbol: object } }
+                  : { subject: { symbol: object }, predicate: relation, object: { symbol: subject } },
+              ],
+            },
+            usedWords: this.#relationWords(relation),
+          };
         }
       }
     const classObjects = objects.filter((id) => this.#isClass(id));
-    for (const subject of subjects) for (const object of classObjects) if (this.#ancestors(subject).has(object)) return { query: isAQuery(subject, isA, object) };
+    for (const subject of subjects)
+      for (const object of classObjects)
+        if (this.#ancestors(subject).has(object)) return { query: isAQuery(subject, isA, object) };
     if (classObjects.length > 0 || asksKind) {
-      if (classObjects.length === 0) throw new Unanswerable(`nothing in this graph is a kind of ${objectMention.words}, so it cannot say what is one`);
+      if (classObjects.length === 0)
+        throw new Unanswerable(
+          `nothing in this graph is a kind of ${objectMention.words}, so it cannot say what is one`,
+        );
       const subject = this.#resolve(subjectMention, subjects, this.mentions);
       return { query: isAQuery(subject, isA, this.#resolve(objectMention, classObjects, this.mentions)) };
     }
     // Not a class: the relations other things have to it, and whether the subject or one of its classes has it.
     const object = this.#resolve(objectMention, objects, this.mentions);
     const subject = this.#resolve(subjectMention, subjects, this.mentions);
-    const around = this.#pickRelation(this.#relationsAround(object).filter((entry) => entry.isObject), object);
+    const around = this.#pickRelation(
+      this.#relationsAround(object).filter((entry) => entry.isObject),
+      object,
+    );
     for (const ancestor of this.#ancestors(subject))
       if (ancestor !== subject && this.graph.positionOf(ancestor, around.relation, object) !== -1)
         return {
-          query: { form: 'yes-no', patterns: [isAQuery(subject, isA, ancestor).patterns[0]!, { subject: { symbol: ancestor }, predicate: around.relation, object: { symbol: object } }] },
+          query: {
+            form: 'yes-no',
+            patterns: [
+              isAQuery(subject, isA, ancestor).patterns[0]!,
+              { subject: { symbol: ancestor }, predicate: around.relation, object: { symbol: object } },
+            ],
+          },
           usedWords: this.#relationWords(around.relation),
         };
-    return { query: { form: 'yes-no', patterns: [{ subject: { symbol: subject }, predicate: around.relation, object: { symbol: object } }] }, usedWords: this.#relationWords(around.relation) };
+    return {
+      query: {
+        form: 'yes-no',
+        patterns: [{ subject: { symbol: subject }, predicate: around.relation, object: { symbol: object } }],
+      },
+      usedWords: this.#relationWords(around.relation),
+    };
   }
 
   /** Of the relations around a symbol, the one the question's loose words name, or the only one; else the user chooses. */
   #pickRelation<T extends { relation: number }>(candidates: T[], about: number): T {
     const loose = new Set(this.loose.map((word) => word.lemma));
-    const named = candidates.filter((candidate) => [...this.#relationWords(candidate.relation)].some((word) => loose.has(word)));
+    const named = candidates.filter((candidate) =>
+      [...this.#relationWords(candidate.relation)].some((word) => loose.has(word)),
+    );
     const pool = named.length > 0 ? named : candidates;
     const distinct = [...new Set(pool.map((candidate) => candidate.relation))];
     if (distinct.length === 1) return pool[0]!;
-    if (distinct.length === 0) throw new Unanswerable(`nothing in this graph links ${this.label(about)} to anything by a relation the question could mean`);
-    throw new Unanswerable(`${this.label(about)} is linked by ${distinct.map((id) => this.label(id)).join(' and by ')}: which one does the question mean?`, [
-      { words: this.label(about), symbols: distinct.map((id) => this.#note(id)) },
-    ]);
+    if (distinct.length === 0)
+      throw new Unanswerable(
+        `nothing in this graph links ${this.label(about)} to anything by a relation the question could mean`,
+      );
+    throw new Unanswerable(
+      `${this.label(about)} is linked by ${distinct.map((id) => this.label(id)).join(' and by ')}: which one does the question mean?`,
+      [{ words: this.label(about), symbols: distinct.map((id) => this.#note(id)) }],
+    );
   }
 
   #list(form: 'list' | 'count'): Built {
@@ -357,10 +534,26 @@ class Reader {
             const asObject = this.graph.matchPositions(undefined, relation, id).length > 0;
             if (!asSubject && !asObject) continue;
             // Both ways stated: the word order decides ("what orbits the Sun" ?x orbits Sun; "what does the Sun orbit" Sun orbits ?x).
-            const subjectFirst = asSubject && (!asObject || thing.start < relationMention.start || this.#hasAuxiliaryBefore(thing));
-            patterns.push(subjectFirst ? { subject: { symbol: id }, predicate: relation, object: x } : { subject: x, predicate: relation, object: { symbol: id } });
-            const typeMention = entityMentions.find((mention) => mention !== thing && mention !== relationMention && mention.entities.some((candidate) => this.#isClass(candidate)));
-            if (typeMention && isA !== undefined) patterns.push({ subject: x, predicate: isA, object: { symbol: this.#resolve(typeMention, typeMention.entities, this.mentions, true) }, chain: true });
+            const subjectFirst =
+              asSubject && (!asObject || thing.start < relationMention.start || this.#hasAuxiliaryBefore(thing));
+            patterns.push(
+              subjectFirst
+                ? { subject: { symbol: id }, predicate: relation, object: x }
+                : { subject: x, predicate: relation, object: { symbol: id } },
+            );
+            const typeMention = entityMentions.find(
+              (mention) =>
+                mention !== thing &&
+                mention !== relationMention &&
+                mention.entities.some((candidate) => this.#isClass(candidate)),
+            );
+            if (typeMention && isA !== undefined)
+              patterns.push({
+                subject: x,
+                predicate: isA,
+                object: { symbol: this.#resolve(typeMention, typeMention.entities, this.mentions, true) },
+                chain: true,
+              });
             return { query: { form, find: 'x', patterns } };
           }
         }
@@ -373,37 +566,66 @@ class Reader {
           for (const id of thing.entities)
             for (const ancestor of this.#ancestors(id)) {
               if (ancestor === id || this.graph.matchPositions(ancestor, relation, undefined).length === 0) continue;
-              return { query: { form, find: 'x', patterns: [{ subject: { symbol: id }, predicate: isA!, object: { symbol: ancestor }, chain: true }, { subject: { symbol: ancestor }, predicate: relation, object: x }] } };
+              return {
+                query: {
+                  form,
+                  find: 'x',
+                  patterns: [
+                    { subject: { symbol: id }, predicate: isA!, object: { symbol: ancestor }, chain: true },
+                    { subject: { symbol: ancestor }, predicate: relation, object: x },
+                  ],
+                },
+              };
             }
     // The kind asked for: the first thing named that has kinds ("mammals", "countries").
     const typeMention = entityMentions.find((mention) => mention.entities.some((id) => this.#isClass(id)));
     const named = relationMentions.filter((mention) => mention.entities.length === 0);
     if (named.length > 0 && (!typeMention || entityMentions.length > 1)) {
       const things = entityMentions.filter((mention) => mention !== typeMention).map((mention) => mention.words);
-      throw new Unanswerable(`this graph has no fact of ${named.map((mention) => `"${mention.words}"`).join(', ')} about ${things.join(', ') || 'what the question names'}`);
+      throw new Unanswerable(
+        `this graph has no fact of ${named.map((mention) => `"${mention.words}"`).join(', ')} about ${things.join(', ') || 'what the question names'}`,
+      );
     }
     if (typeMention && named.length > 0 && isA !== undefined) {
       const kind = this.#resolve(typeMention, typeMention.entities, this.mentions, true);
       if (this.lemmas[0] === 'where' || this.#hasAuxiliaryBefore(typeMention)) {
         // "What do whales eat", "where do penguins live": the values, for the kind and every kind of it.
         const relation = named[0]!.relations[0]!;
-        return { query: { form, find: 'x', patterns: [{ subject: { variable: 'kind' }, predicate: isA, object: { symbol: kind }, chain: true, orSelf: true }, { subject: { variable: 'kind' }, predicate: relation, object: x }] } };
+        return {
+          query: {
+            form,
+            find: 'x',
+            patterns: [
+              { subject: { variable: 'kind' }, predicate: isA, object: { symbol: kind }, chain: true, orSelf: true },
+              { subject: { variable: 'kind' }, predicate: relation, object: x },
+            ],
+          },
+        };
       }
       // "Which planets have moons": those with any value of the relation.
       patterns.push({ subject: x, predicate: isA, object: { symbol: kind }, chain: true });
-      for (const [index, mention] of named.entries()) patterns.push({ subject: x, predicate: mention.relations[0]!, object: { variable: `value${index + 1}` } });
+      for (const [index, mention] of named.entries())
+        patterns.push({ subject: x, predicate: mention.relations[0]!, object: { variable: `value${index + 1}` } });
       return { query: { form, find: 'x', patterns } };
     }
     if (!typeMention) {
-      if (entityMentions.length === 0) throw new Unanswerable(`the question names the relation ${relationMentions.map((mention) => `"${mention.words}"`).join(', ')} but no thing this graph knows to ask it about`);
+      if (entityMentions.length === 0)
+        throw new Unanswerable(
+          `the question names the relation ${relationMentions.map((mention) => `"${mention.words}"`).join(', ')} but no thing this graph knows to ask it about`,
+        );
       const thing = entityMentions[0]!;
       const id = this.#resolve(thing, thing.entities, this.mentions);
       const around = this.#pickRelation(this.#relationsAround(id), id);
       for (const word of this.#relationWords(around.relation)) usedWords.add(word);
-      patterns.push(around.isObject ? { subject: x, predicate: around.relation, object: { symbol: id } } : { subject: { symbol: id }, predicate: around.relation, object: x });
+      patterns.push(
+        around.isObject
+          ? { subject: x, predicate: around.relation, object: { symbol: id } }
+          : { subject: { symbol: id }, predicate: around.relation, object: x },
+      );
       return { query: { form, find: 'x', patterns }, usedWords };
     }
-    if (isA === undefined) throw new Unanswerable('this graph has no is-a relation, so it says nothing about kinds of things');
+    if (isA === undefined)
+      throw new Unanswerable('this graph has no is-a relation, so it says nothing about kinds of things');
     const others = entityMentions.filter((mention) => mention !== typeMention);
     const kind = this.#resolve(typeMention, typeMention.entities, others, true);
     patterns.push({ subject: x, predicate: isA, object: { symbol: kind }, chain: true });
@@ -416,11 +638,23 @@ class Reader {
       // Only the relations that reach the kind asked for: Panama's currencies, not its languages.
       const members = this.#members(kind);
       const around = this.#pickRelation(
-        this.#relationsAround(id).filter((entry) => this.graph.matchPositions(entry.isObject ? undefined : id, entry.relation, entry.isObject ? id : undefined).some((position) => members.has(entry.isObject ? this.graph.columns.subjects[position]! : this.graph.columns.objects[position]!))),
+        this.#relationsAround(id).filter((entry) =>
+          this.graph
+            .matchPositions(entry.isObject ? undefined : id, entry.relation, entry.isObject ? id : undefined)
+            .some((position) =>
+              members.has(
+                entry.isObject ? this.graph.columns.subjects[position]! : this.graph.columns.objects[position]!,
+              ),
+            ),
+        ),
         id,
       );
       for (const word of this.#relationWords(around.relation)) usedWords.add(word);
-      patterns.push(around.isObject ? { subject: x, predicate: around.relation, object: { symbol: id } } : { subject: { symbol: id }, predicate: around.relation, object: x });
+      patterns.push(
+        around.isObject
+          ? { subject: x, predicate: around.relation, object: { symbol: id } }
+          : { subject: { symbol: id }, predicate: around.relation, object: x },
+      );
     }
     return { query: { form, find: 'x', patterns }, usedWords };
   }
@@ -463,7 +697,10 @@ class Unanswerable extends Error {
 }
 
 function isAQuery(subject: number, isA: number, object: number): TypedQuery {
-  return { form: 'yes-no', patterns: [{ subject: { symbol: subject }, predicate: isA, object: { symbol: object }, chain: true }] };
+  return {
+    form: 'yes-no',
+    patterns: [{ subject: { symbol: subject }, predicate: isA, object: { symbol: object }, chain: true }],
+  };
 }
 
 function isCapitals(text: string): boolean {
@@ -472,8 +709,14 @@ function isCapitals(text: string): boolean {
 
 /** A typed query in plain words: "every ?x with ?x is-a Mammal (following is-a chains)". */
 export function describeQuery(graph: KnowledgeGraph, query: TypedQuery): string {
-  const name = (term: TypedPattern['subject']) => ('variable' in term ? `?${term.variable}` : displayName(graph, term.symbol));
-  const patterns = query.patterns.map((pattern) => `${name(pattern.subject)} ${graph.symbol(pattern.predicate)?.label ?? `#${pattern.predicate}`} ${name(pattern.object)}`).join(' . ');
+  const name = (term: TypedPattern['subject']) =>
+    'variable' in term ? `?${term.variable}` : displayName(graph, term.symbol);
+  const patterns = query.patterns
+    .map(
+      (pattern) =>
+        `${name(pattern.subject)} ${graph.symbol(pattern.predicate)?.label ?? `#${pattern.predicate}`} ${name(pattern.object)}`,
+    )
+    .join(' . ');
   const chains = query.patterns.some((pattern) => pattern.chain) ? ' (following is-a chains)' : '';
   switch (query.form) {
     case 'list':

@@ -47,10 +47,16 @@ export function vocabularyOf(graph: KnowledgeGraph): Vocabulary {
       cached.symbolCount = graph.symbolCount;
       cached.nextSymbolId = graph.nextSymbolId;
     }
-    if (cached.symbolCount === graph.symbolCount && nameTripleCount(graph, cached.vocabulary) === cached.nameTriples) return cached.vocabulary;
+    if (cached.symbolCount === graph.symbolCount && nameTripleCount(graph, cached.vocabulary) === cached.nameTriples)
+      return cached.vocabulary;
   }
   const vocabulary = buildVocabulary(graph);
-  cache.set(graph, { symbolCount: graph.symbolCount, nextSymbolId: graph.nextSymbolId, nameTriples: nameTripleCount(graph, vocabulary), vocabulary });
+  cache.set(graph, {
+    symbolCount: graph.symbolCount,
+    nextSymbolId: graph.nextSymbolId,
+    nameTriples: nameTripleCount(graph, vocabulary),
+    vocabulary,
+  });
   return vocabulary;
 }
 
@@ -60,7 +66,19 @@ function nameTripleCount(graph: KnowledgeGraph, vocabulary: Vocabulary): number 
   return count;
 }
 
-const SCRIPTS = ['Latin', 'Cyrillic', 'Greek', 'Han', 'Arabic', 'Hebrew', 'Devanagari', 'Hiragana', 'Katakana', 'Hangul', 'Thai'];
+const SCRIPTS = [
+  'Latin',
+  'Cyrillic',
+  'Greek',
+  'Han',
+  'Arabic',
+  'Hebrew',
+  'Devanagari',
+  'Hiragana',
+  'Katakana',
+  'Hangul',
+  'Thai',
+];
 const SCRIPT_PATTERNS = SCRIPTS.map((script) => [script, new RegExp(`\\p{Script=${script}}`, 'u')] as const);
 
 /** The script of a word's first letter, if it is one of the common ones. */
@@ -91,17 +109,29 @@ function indexSymbol(vocabulary: Vocabulary, symbol: KgSymbol): void {
     if (symbol.kind === 'entity') addTo(vocabulary.entities, words, symbol.id);
     else for (const form of relationForms(words)) addTo(vocabulary.relations, form, symbol.id);
   }
-  if (symbol.kind === 'relation' && (symbol.iri === RDFS_LABEL || symbol.label.toLowerCase() === 'label')) vocabulary.nameRelations.add(symbol.id);
+  if (symbol.kind === 'relation' && (symbol.iri === RDFS_LABEL || symbol.label.toLowerCase() === 'label'))
+    vocabulary.nameRelations.add(symbol.id);
 }
 
 function classRelationsOf(graph: KnowledgeGraph): number[] {
-  return [...new Set([...graph.symbolsNamed('is-a'), ...[RDF_TYPE, RDFS_SUBCLASS_OF].flatMap((iri) => graph.symbolByIri(iri) ?? [])])]
+  return [
+    ...new Set([
+      ...graph.symbolsNamed('is-a'),
+      ...[RDF_TYPE, RDFS_SUBCLASS_OF].flatMap((iri) => graph.symbolByIri(iri) ?? []),
+    ]),
+  ]
     .filter((symbol) => symbol.kind === 'relation')
     .map((symbol) => symbol.id);
 }
 
 function buildVocabulary(graph: KnowledgeGraph): Vocabulary {
-  const vocabulary: Vocabulary = { entities: new Map(), relations: new Map(), classRelations: [], nameRelations: new Set(), scripts: new Set() };
+  const vocabulary: Vocabulary = {
+    entities: new Map(),
+    relations: new Map(),
+    classRelations: [],
+    nameRelations: new Set(),
+    scripts: new Set(),
+  };
   for (const symbol of graph.symbols()) indexSymbol(vocabulary, symbol);
   for (const relation of vocabulary.nameRelations) {
     for (const position of graph.positionsWith(relation)) {

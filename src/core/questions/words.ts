@@ -25,7 +25,8 @@ export function wordsOf(text: string): Word[] {
     // "can't", "doesn't": the negation is a word of its own.
     const negated = /^(.+)n['’]t$/i.exec(word);
     if (negated) {
-      const base = negated[1]!.toLowerCase() === 'ca' ? 'can' : negated[1]!.toLowerCase() === 'wo' ? 'will' : negated[1]!;
+      const base =
+        negated[1]!.toLowerCase() === 'ca' ? 'can' : negated[1]!.toLowerCase() === 'wo' ? 'will' : negated[1]!;
       words.push({ text: base, lemma: lemmaOf(base), start: match.index, end: end - 3 });
       words.push({ text: 'not', lemma: 'not', start: end - 3, end });
       continue;
@@ -155,7 +156,36 @@ export const STOP_WORDS = new Set(
 );
 
 /** Words that deny: a question with one is about what is not so, which a graph of facts does not record. */
-export const NEGATIONS = new Set(['not', 'never', 'without', 'except', 'cannot', 'none', 'neither', 'nor', 'unlike', 'lack', 'lacking']);
+export const NEGATIONS = new Set([
+  'not',
+  'never',
+  'without',
+  'except',
+  'cannot',
+  'none',
+  'neither',
+  'nor',
+  'unlike',
+  'lack',
+  'lacking',
+]);
 
 /** Words a question is shaped by, which name nothing in a graph (besides the stop words). */
-export const QUESTION_WORDS = new Set(['common', 'share', 'exist', 'belong', 'call', 'same', 'together', 'between', 'known', 'example', 'member', 'instance', 'kind', 'total', 'number', 'altogether']);
+export const QUESTION_WORDS = new Set([
+  'common',
+  'share',
+  'exist',
+  'belong',
+  'call',
+  'same',
+  'together',
+  'between',
+  'known',
+  'example',
+  'member',
+  'instance',
+  'kind',
+  'total',
+  'number',
+  'altogether',
+]);

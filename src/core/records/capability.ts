@@ -6,6 +6,19 @@ export const dangerLevelSchema = z.enum(DANGER_LEVELS);
 export type DangerLevel = z.infer<typeof dangerLevelSchema>;
 
 /** What a tool touches; shadow patterns can trigger on these. */
-export const CAPABILITIES = ['readKg', 'writeKg', 'readFiles', 'writeFiles', 'network', 'processExec', 'user', 'reason', 'similarity', 'provenance', 'memory', 'llm'] as const;
+export const CAPABILITIES = [
+  'readKg',
+  'writeKg',
+  'readFiles',
+  'writeFiles',
+  'network',
+  'processExec',
+  'user',
+  'reason',
+  'similarity',
+  'provenance',
+  'memory',
+  'llm',
+] as const;
 export const capabilitySchema = z.enum(CAPABILITIES);
 export type Capability = z.infer<typeof capabilitySchema>;

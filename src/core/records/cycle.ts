@@ -15,14 +15,28 @@ export const cycleRecordSchema = z.object({
   orient: z.string(),
   decide: z.string(),
   act: z.string(),
-  candidates: z.array(z.object({ tool: z.string(), score: z.number().optional(), breakdown: z.string().optional(), skippedBecause: z.string().optional() })),
+  candidates: z.array(
+    z.object({
+      tool: z.string(),
+      score: z.number().optional(),
+      breakdown: z.string().optional(),
+      skippedBecause: z.string().optional(),
+    }),
+  ),
   tool: z.string(),
   input: z.unknown(),
   outcome: cycleOutcomeSchema,
   /** Why the goal's status changed in this cycle, when it did. */
   statusChange: z.string().optional(),
   /** When the shadow stopped the action: the veto pattern, why it fired, its provenance, and the approval it asked for. */
-  shadow: z.object({ pattern: z.string(), because: z.string(), provenanceId: z.number().int(), approvalId: z.number().int().optional() }).optional(),
+  shadow: z
+    .object({
+      pattern: z.string(),
+      because: z.string(),
+      provenanceId: z.number().int(),
+      approvalId: z.number().int().optional(),
+    })
+    .optional(),
   /** When the tool asked a language model: which, what it used, and the bottleneck it ended in. */
   model: modelUseSchema.optional(),
 });

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 
 /** What one tool did for a goal over the cycles an episode covers: how often it got the goal anywhere, how often not, and on which symbols. */
-export const toolResultSchema = z.object({ tool: z.string(), successes: z.number().int().nonnegative(), failures: z.number().int().nonnegative(), symbols: z.array(z.number().int()) });
+export const toolResultSchema = z.object({
+  tool: z.string(),
+  successes: z.number().int().nonnegative(),
+  failures: z.number().int().nonnegative(),
+  symbols: z.array(z.number().int()),
+});
 export type ToolResult = z.infer<typeof toolResultSchema>;
 
 /** Long-term memory: what the agent learned while working on a goal, consolidated from working memory. */

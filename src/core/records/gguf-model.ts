@@ -16,7 +16,10 @@ export const ggufModelRecordSchema = z.object({
   quantisation: z.string(),
   parameters: z.number().nonnegative(),
   /** Where it came from: a file picked on this device, or an address. */
-  source: z.discriminatedUnion('kind', [z.object({ kind: z.literal('file') }), z.object({ kind: z.literal('url'), url: z.string() })]),
+  source: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('file') }),
+    z.object({ kind: z.literal('url'), url: z.string() }),
+  ]),
   addedAt: z.number(),
 });
 export type GgufModelRecord = z.infer<typeof ggufModelRecordSchema>;

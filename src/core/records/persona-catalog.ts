@@ -86,7 +86,10 @@ export const MAX_KEPT_DEPTH = 32;
 export const keptFieldsSchema = z
   .unknown()
   // On the input: a record's copy would leave out a "__proto__" key, and what it holds.
-  .refine((kept) => nestingDepth(kept, MAX_KEPT_DEPTH) <= MAX_KEPT_DEPTH, `other applications' data nested deeper than ${MAX_KEPT_DEPTH} levels is more than Anima keeps`)
+  .refine(
+    (kept) => nestingDepth(kept, MAX_KEPT_DEPTH) <= MAX_KEPT_DEPTH,
+    `other applications' data nested deeper than ${MAX_KEPT_DEPTH} levels is more than Anima keeps`,
+  )
   .pipe(z.record(z.string(), z.unknown()));
 
 /** What a user gives to create a persona (the editable fields). */
@@ -108,7 +111,9 @@ export const personaRecordSchema = personaFieldsSchema.extend({
   compiledDetail: z.string().optional(),
   compiledAt: z.number().optional(),
   /** The character card it came from, for export back: the card's fields Anima does not map, and its extensions. */
-  card: z.object({ extras: keptFieldsSchema, extensions: keptFieldsSchema, image: z.instanceof(Uint8Array).optional() }).optional(),
+  card: z
+    .object({ extras: keptFieldsSchema, extensions: keptFieldsSchema, image: z.instanceof(Uint8Array).optional() })
+    .optional(),
 });
 export type PersonaRecord = z.infer<typeof personaRecordSchema>;
 
@@ -163,7 +168,10 @@ export const guardrailFieldsSchema = z.object({
       z
         .string()
         .max(500)
-        .refine((trigger) => matchedTriggerText(trigger) !== '', 'a trigger needs a visible character (case, width, zero-width characters and spacing aside), or it could never match'),
+        .refine(
+          (trigger) => matchedTriggerText(trigger) !== '',
+          'a trigger needs a visible character (case, width, zero-width characters and spacing aside), or it could never match',
+        ),
     )
     .max(200)
     .default([]),
@@ -173,7 +181,10 @@ export const guardrailFieldsSchema = z.object({
 });
 export type GuardrailFields = z.infer<typeof guardrailFieldsSchema>;
 // Stored before triggers had to be visible, a guardrail still reads; an invisible trigger of it matches nothing.
-export const guardrailRecordSchema = guardrailFieldsSchema.extend({ ...stamped, triggers: z.array(z.string().max(500)).max(200).default([]) });
+export const guardrailRecordSchema = guardrailFieldsSchema.extend({
+  ...stamped,
+  triggers: z.array(z.string().max(500)).max(200).default([]),
+});
 export type GuardrailRecord = z.infer<typeof guardrailRecordSchema>;
 
 export const arcFieldsSchema = z.object({
@@ -191,7 +202,12 @@ export const arcStageFieldsSchema = z.object({
   description: field(2000).default(''),
   condition: field(2000).default(''),
 });
-export const arcStageRecordSchema = arcStageFieldsSchema.extend({ id: z.number().int(), arcId: z.number().int(), position: z.number().int().nonnegative(), createdAt: z.number() });
+export const arcStageRecordSchema = arcStageFieldsSchema.extend({
+  id: z.number().int(),
+  arcId: z.number().int(),
+  position: z.number().int().nonnegative(),
+  createdAt: z.number(),
+});
 export type ArcStageRecord = z.infer<typeof arcStageRecordSchema>;
 
 /** A part linked to a persona: its place in the assembled prompt, its priority when a budget trims, and whether a budget may drop it. */

@@ -58,7 +58,10 @@ export type SelfIntegration = z.infer<typeof selfIntegrationSchema>;
 export const customGrammarSchema = z.object({
   name: text(200)
     .min(1)
-    .refine((name) => !(BUILT_IN_GRAMMARS as readonly string[]).includes(name.trim().toLowerCase()), 'a custom grammar cannot take the name of a built-in one'),
+    .refine(
+      (name) => !(BUILT_IN_GRAMMARS as readonly string[]).includes(name.trim().toLowerCase()),
+      'a custom grammar cannot take the name of a built-in one',
+    ),
   source: text(200_000),
 });
 export type CustomGrammar = z.infer<typeof customGrammarSchema>;
@@ -70,7 +73,10 @@ export type CustomGrammar = z.infer<typeof customGrammarSchema>;
  */
 export const psycheSchema = z.object({
   persona: personaSchema,
-  shadow: z.object({ vetoPatterns: z.array(shadowPatternSchema).max(500), biasPatterns: z.array(shadowPatternSchema).max(500) }),
+  shadow: z.object({
+    vetoPatterns: z.array(shadowPatternSchema).max(500),
+    biasPatterns: z.array(shadowPatternSchema).max(500),
+  }),
   archetypes: archetypeWeightsSchema,
   selfIntegration: selfIntegrationSchema,
   grammar: customGrammarSchema.optional(),
@@ -90,7 +96,12 @@ export function dominantArchetype(weights: ArchetypeWeights): Archetype {
  */
 export function defaultPsyche(): Psyche {
   return {
-    persona: { name: 'Scholar', grammarPreference: 'narrative', traits: ['precise', 'curious', 'thorough'], tone: ['clear', 'methodical'] },
+    persona: {
+      name: 'Scholar',
+      grammarPreference: 'narrative',
+      traits: ['precise', 'curious', 'thorough'],
+      tone: ['clear', 'methodical'],
+    },
     shadow: {
       vetoPatterns: [
         {
@@ -132,7 +143,14 @@ export function defaultPsyche(): Psyche {
       ],
     },
     archetypes: { sage: 0.7, healer: 0.5, explorer: 0.5, guardian: 0.4 },
-    selfIntegration: { individuationLevel: 0.1, lastEvolutionCycle: 0, shadowEncounters: 0, encountersAtLastEvolution: 0, rebalanceCount: 0, dominantArchetype: 'sage' },
+    selfIntegration: {
+      individuationLevel: 0.1,
+      lastEvolutionCycle: 0,
+      shadowEncounters: 0,
+      encountersAtLastEvolution: 0,
+      rebalanceCount: 0,
+      dominantArchetype: 'sage',
+    },
     extras: {},
   };
 }

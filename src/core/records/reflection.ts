@@ -19,8 +19,18 @@ export const reflectionSchema = z.object({
   trigger: z.enum(['interval', 'request']),
   /** It looked at the cycles after this one. */
   sinceCycle: z.number().int().nonnegative(),
-  toolStats: z.array(z.object({ tool: z.string(), uses: z.number().int().nonnegative(), successes: z.number().int().nonnegative() })),
-  goals: z.array(z.object({ goalId: z.number().int(), description: z.string(), cyclesSinceLastReflection: z.number().int().nonnegative(), progressed: z.boolean(), stagnantFor: z.number().int().nonnegative() })),
+  toolStats: z.array(
+    z.object({ tool: z.string(), uses: z.number().int().nonnegative(), successes: z.number().int().nonnegative() }),
+  ),
+  goals: z.array(
+    z.object({
+      goalId: z.number().int(),
+      description: z.string(),
+      cyclesSinceLastReflection: z.number().int().nonnegative(),
+      progressed: z.boolean(),
+      stagnantFor: z.number().int().nonnegative(),
+    }),
+  ),
   memoryPressure: z.number().min(0),
   adjustments: z.array(adjustmentSchema),
   psycheChanges: z.array(z.string()),

@@ -1,5 +1,14 @@
 const JSON_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g;
-const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const SIMPLE_ESCAPES: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
 // Characters that render as nothing (zero-width, bidi controls, variation selectors, tag
 // characters): they would split a trigger without being seen.
 const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;

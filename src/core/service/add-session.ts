@@ -20,7 +20,8 @@ export async function addSession(
   await db.transaction('rw', db.sessions, db.settings, async () => {
     await db.sessions.add(session);
     if (options.activate) await db.settings.put({ key: ACTIVE_SESSION_KEY, value: session.id });
-    if (dependencies.loadStarterGraph && !options.isEmpty) await db.settings.put({ key: starterGraphKey(session.id), value: 'pending' });
+    if (dependencies.loadStarterGraph && !options.isEmpty)
+      await db.settings.put({ key: starterGraphKey(session.id), value: 'pending' });
   });
   return session;
 }

@@ -13,11 +13,32 @@ import { memoryPressure } from '#core/memory/working-memory.ts';
 import { loadQuestionAnswering } from '#core/questions/load-question-answering.ts';
 import { settingsOfSession } from '#core/records/agent-settings.ts';
 
-type AgentMethods = 'goalAdd' | 'goalList' | 'goalUpdate' | 'agentRun' | 'cycleList' | 'memoryConsolidate' | 'memoryList' | 'memoryRecall';
+type AgentMethods =
+  | 'goalAdd'
+  | 'goalList'
+  | 'goalUpdate'
+  | 'agentRun'
+  | 'cycleList'
+  | 'memoryConsolidate'
+  | 'memoryList'
+  | 'memoryRecall';
 
 /** The agent's slice of the AgentService: goals, cycles, memory. */
 export function agentService(context: ServiceContext): Pick<AgentServiceImplementation, AgentMethods> {
-  const { db, now, graphs, graphOf, sessionOf, exclusively, canWrite, operations, similarityOf, invalidateSimilarity, documentsOf, forgetDocuments } = context;
+  const {
+    db,
+    now,
+    graphs,
+    graphOf,
+    sessionOf,
+    exclusively,
+    canWrite,
+    operations,
+    similarityOf,
+    invalidateSimilarity,
+    documentsOf,
+    forgetDocuments,
+  } = context;
   return {
     async goalAdd({ sessionId, description: text, criteria, priority }) {
       if (!canWrite()) return { ok: false, problems: [{ message: READ_ONLY_MESSAGE }] };
@@ -29,7 +50,8 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
       // A question the graph cannot even read (no words, another script) is refused before anything is stored.
       if (parsed.value.kind === 'question') {
         const reading = (await loadQuestionAnswering()).read(graph, parsed.value.question);
-        if (!reading.ok) return { ok: false, problems: reading.error.map((problem) => ({ ...problem, path: 'description' })) };
+        if (!reading.ok)
+          return { ok: false, problems: reading.error.map((problem) => ({ ...problem, path: 'description' })) };
       }
       const goal: Goal = {
         sessionId,
@@ -59,41 +81,69 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
       const graph = await graphOf(sessionId);
       return exclusively(async () => {
         const goal = await db.goals.get(goalId);
-        if (!goal || goal.sessionId !== sessionId) return { ok: false, problems: [{ message: `there is no goal ${goalId}` }] };
+        if (!goal || goal.sessionId !== sessionId)
+          return { ok: false, problems: [{ message: `there is no goal ${goalId}` }] };
         if (status !== undefined && hasGoalEnded(goal.status))
-          return { ok: false, problems: [{ message: `goal ${goalId} has ended (${goal.status}); add a new goal instead` }] };
+          return {
+            ok: false,
+            problems: [{ message: `goal ${goalId} has ended (${goal.status}); add a new goal instead` }],
+          };
         if (goal.status === 'waiting' && status !== undefined && status !== 'failed')
-          return { ok: false, problems: [{ message: `goal ${goalId} waits for your answer (${goal.statusReason ?? 'an approval or a question'}); answer it on the Approvals screen, or cancel the goal` }] };
-        const reasons = { active: 'resumed by the user', suspended: 'suspended by the user', failed: 'cancelled by the user' } as const;
+          return {
+            ok: false,
+            problems: [
+              {
+                message: `goal ${goalId} waits for your answer (${goal.statusReason ?? 'an approval or a question'}); answer it on the Approvals screen, or cancel the goal`,
+              },
+            ],
+          };
+        const reasons = {
+          active: 'resumed by the user',
+          suspended: 'suspended by the user',
+          failed: 'cancelled by the user',
+        } as const;
         const updated: Goal = {
           ...goal,
           ...(priority !== undefined ? { priority } : {}),
           // Resuming restarts the stall count, so a resumed goal is not split at once.
-          ...(status !== undefined ? { status, statusReason: reasons[status], ...(status === 'active' ? { lastProgressCycle: goal.cyclesWorked } : {}) } : {}),
+          ...(status !== undefined
+            ? {
+                status,
+                statusReason: reasons[status],
+                ...(status === 'active' ? { lastProgressCycle: goal.cyclesWorked } : {}),
+              }
+            : {}),
         };
         const { cycle } = await sessionOf(sessionId);
-        await db.transaction('rw', [db.goals, db.approvals, db.questions, db.plans, db.provenance, db.psyches], async () => {
-          await db.goals.put(updated);
-          // A cancelled goal's approvals and questions have nobody left to answer them, and its plan ends.
-          if (status === 'failed') {
-            await endActivePlans(db, goal, 'its goal was cancelled by the user');
-            await db.approvals
-              .where('sessionId')
-              .equals(sessionId)
-              .filter((approval) => approval.goalId === goalId && (approval.status === 'pending' || approval.status === 'approved'))
-              .modify({ status: 'invalidated', reason: 'its goal was cancelled', decidedAt: now() });
-            await db.questions
-              .where('sessionId')
-              .equals(sessionId)
-              .filter((question) => question.goalId === goalId && question.status === 'pending')
-              .modify({ status: 'withdrawn', reason: 'its goal was cancelled' });
-            // A parent waiting for its sub-goals learns that this one ended.
-            if (goal.parentId !== undefined) {
-              const parent = await settleParent({ db, sessionId, cycle, startedAt: now() }, updated);
-              if (parent) await db.goals.put(parent);
+        await db.transaction(
+          'rw',
+          [db.goals, db.approvals, db.questions, db.plans, db.provenance, db.psyches],
+          async () => {
+            await db.goals.put(updated);
+            // A cancelled goal's approvals and questions have nobody left to answer them, and its plan ends.
+            if (status === 'failed') {
+              await endActivePlans(db, goal, 'its goal was cancelled by the user');
+              await db.approvals
+                .where('sessionId')
+                .equals(sessionId)
+                .filter(
+                  (approval) =>
+                    approval.goalId === goalId && (approval.status === 'pending' || approval.status === 'approved'),
+                )
+                .modify({ status: 'invalidated', reason: 'its goal was cancelled', decidedAt: now() });
+              await db.questions
+                .where('sessionId')
+                .equals(sessionId)
+                .filter((question) => question.goalId === goalId && question.status === 'pending')
+                .modify({ status: 'withdrawn', reason: 'its goal was cancelled' });
+              // A parent waiting for its sub-goals learns that this one ended.
+              if (goal.parentId !== undefined) {
+                const parent = await settleParent({ db, sessionId, cycle, startedAt: now() }, updated);
+                if (parent) await db.goals.put(parent);
+              }
             }
-          }
-        });
+          },
+        );
         return { ok: true, goal: goalViewOf(graph, updated) };
       });
     },
@@ -108,7 +158,10 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
       let model = bound.access;
       let fellBack = bound.unavailable;
       const { budget } = bound;
-      const finish = (stoppedBecause: 'max-cycles' | 'no-active-goal' | 'cancelled' | 'budget' | 'storage-full', budgetSpent?: SpentLimit) => ({
+      const finish = (
+        stoppedBecause: 'max-cycles' | 'no-active-goal' | 'cancelled' | 'budget' | 'storage-full',
+        budgetSpent?: SpentLimit,
+      ) => ({
         ok: true as const,
         cyclesRun,
         lastCycle,
@@ -193,19 +246,32 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
           const entries = await db.workingMemory.where('sessionId').equals(sessionId).toArray();
           const label = (symbolId: number) => graph.symbol(symbolId)?.label ?? `#${symbolId}`;
           // Asked for: every entry, this cycle's too.
-          const consolidating = consolidateMemory(db, { sessionId, cycle: session.cycle, now: now(), before: session.cycle + 1, entries, reason: 'asked for', label });
+          const consolidating = consolidateMemory(db, {
+            sessionId,
+            cycle: session.cycle,
+            now: now(),
+            before: session.cycle + 1,
+            entries,
+            reason: 'asked for',
+            label,
+          });
           const episodesAdded = consolidating ? await consolidating : 0;
-          return { ok: true as const, episodesAdded, entriesLeft: await db.workingMemory.where('sessionId').equals(sessionId).count() };
+          return {
+            ok: true as const,
+            episodesAdded,
+            entriesLeft: await db.workingMemory.where('sessionId').equals(sessionId).count(),
+          };
         });
       });
     },
 
     async memoryList({ sessionId, episodeLimit }) {
       const graph = await graphOf(sessionId);
-      const refs = (ids: readonly number[]) => ids.flatMap((id) => {
-        const symbol = graph.symbol(id);
-        return symbol ? [refOf(symbol)] : [];
-      });
+      const refs = (ids: readonly number[]) =>
+        ids.flatMap((id) => {
+          const symbol = graph.symbol(id);
+          return symbol ? [refOf(symbol)] : [];
+        });
       const { memoryCapacity } = settingsOfSession(await sessionOf(sessionId));
       const [entries, episodes, episodeTotal] = await Promise.all([
         db.workingMemory.where('sessionId').equals(sessionId).reverse().sortBy('id'),
@@ -241,22 +307,25 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
       const graph = await graphOf(sessionId);
       const episodes = await db.episodes.where('sessionId').equals(sessionId).toArray();
       // The words of the text that name symbols count as those symbols (one word alone barely moves a text vector).
-      const named = (text ?? '').split(/[^\p{L}\p{N}_-]+/u).flatMap((word) => (word.length > 1 ? graph.symbolsNamed(word).map((symbol) => symbol.id) : []));
+      const named = (text ?? '')
+        .split(/[^\p{L}\p{N}_-]+/u)
+        .flatMap((word) => (word.length > 1 ? graph.symbolsNamed(word).map((symbol) => symbol.id) : []));
       return {
-        episodes: recallEpisodes(episodes, { text, symbols: [...(symbolIds ?? []), ...named] }, k).map(({ episode, score }) => ({
-          id: episode.id!,
-          ...(episode.goalId !== undefined ? { goalId: episode.goalId } : {}),
-          summary: episode.summary,
-          learnings: episode.learnings.flatMap((id) => {
-            const symbol = graph.symbol(id);
-            return symbol ? [refOf(symbol)] : [];
+        episodes: recallEpisodes(episodes, { text, symbols: [...(symbolIds ?? []), ...named] }, k).map(
+          ({ episode, score }) => ({
+            id: episode.id!,
+            ...(episode.goalId !== undefined ? { goalId: episode.goalId } : {}),
+            summary: episode.summary,
+            learnings: episode.learnings.flatMap((id) => {
+              const symbol = graph.symbol(id);
+              return symbol ? [refOf(symbol)] : [];
+            }),
+            tools: episode.tools,
+            score,
+            cycle: episode.cycle,
           }),
-          tools: episode.tools,
-          score,
-          cycle: episode.cycle,
-        })),
+        ),
       };
     },
-
   };
 }

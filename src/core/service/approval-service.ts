@@ -49,14 +49,30 @@ export function approvalService(context: ServiceContext): Pick<AgentServiceImple
     ]);
     const refused = (problems: Problem[]) => ({ ok: false as const, problems });
     const approval = await db.approvals.get(approvalId);
-    if (!approval || approval.sessionId !== sessionId) return refused([{ message: `there is no approval ${approvalId}` }]);
+    if (!approval || approval.sessionId !== sessionId)
+      return refused([{ message: `there is no approval ${approvalId}` }]);
     const tool = TOOLS.find((candidate) => candidate.name === approval.tool);
     if (!tool) return refused([{ message: `there is no tool ${approval.tool} any more` }]);
     const problems = tool.inputProblems(input);
-    if (problems.length > 0) return refused(problems.map((problem) => ({ ...problem, path: `input${problem.path ? `.${problem.path}` : ''}`, message: `${approval.tool} would refuse it: ${problem.message}` })));
+    if (problems.length > 0)
+      return refused(
+        problems.map((problem) => ({
+          ...problem,
+          path: `input${problem.path ? `.${problem.path}` : ''}`,
+          message: `${approval.tool} would refuse it: ${problem.message}`,
+        })),
+      );
     const psyche = wearPersona((await currentPsyche(db, sessionId)).psyche, await readWornPersona(db, sessionId));
-    const hardVeto = judgeAction(psyche, shadowViewOf(tool, input)).vetoes.find((match) => !match.pattern.requireApproval);
-    if (hardVeto) return refused([{ path: 'input', message: `the veto pattern ${hardVeto.pattern.name} forbids the edited action (${hardVeto.because}): ${hardVeto.pattern.explanation}` }]);
+    const hardVeto = judgeAction(psyche, shadowViewOf(tool, input)).vetoes.find(
+      (match) => !match.pattern.requireApproval,
+    );
+    if (hardVeto)
+      return refused([
+        {
+          path: 'input',
+          message: `the veto pattern ${hardVeto.pattern.name} forbids the edited action (${hardVeto.because}): ${hardVeto.pattern.explanation}`,
+        },
+      ]);
     return { ok: true as const, digest: await actionDigest(tool, input), digestOf: approval.digest };
   };
 
@@ -71,27 +87,47 @@ export function approvalService(context: ServiceContext): Pick<AgentServiceImple
       const goalIds = [...new Set(shown.map((approval) => approval.goalId))];
       const goals = await db.goals.bulkGet(goalIds);
       const goalById = new Map(goals.flatMap((goal) => (goal?.id !== undefined ? [[goal.id, goal] as const] : [])));
-      return { approvals: shown.map((approval) => viewOf(approval, goalById.get(approval.goalId))), pendingCount: pending.length };
+      return {
+        approvals: shown.map((approval) => viewOf(approval, goalById.get(approval.goalId))),
+        pendingCount: pending.length,
+      };
     },
 
     async approvalDecide({ sessionId, approvalId, decision, reason, input: editedInput }) {
       if (!canWrite()) return { ok: false, problems: [{ message: READ_ONLY_MESSAGE }] };
       const session = await sessionOf(sessionId);
-      const edit = decision === 'approve' && editedInput !== undefined ? await checkEdit(sessionId, approvalId, editedInput) : undefined;
+      const edit =
+        decision === 'approve' && editedInput !== undefined
+          ? await checkEdit(sessionId, approvalId, editedInput)
+          : undefined;
       if (edit && !edit.ok) return edit;
       return exclusively(() =>
         db.transaction('rw', [db.approvals, db.goals, db.provenance], async () => {
           const approval = await db.approvals.get(approvalId);
-          if (!approval || approval.sessionId !== sessionId) return { ok: false as const, problems: [{ message: `there is no approval ${approvalId}` }] };
-          if (approval.status !== 'pending') return { ok: false as const, problems: [{ message: `approval ${approvalId} was already decided (${approval.status})` }] };
+          if (!approval || approval.sessionId !== sessionId)
+            return { ok: false as const, problems: [{ message: `there is no approval ${approvalId}` }] };
+          if (approval.status !== 'pending')
+            return {
+              ok: false as const,
+              problems: [{ message: `approval ${approvalId} was already decided (${approval.status})` }],
+            };
           const goal = await db.goals.get(approval.goalId);
           if (!goal || hasGoalEnded(goal.status))
-            return { ok: false as const, problems: [{ message: `its goal has ended${goal ? ` (${goal.status})` : ''}; nothing is left to approve` }] };
+            return {
+              ok: false as const,
+              problems: [
+                { message: `its goal has ended${goal ? ` (${goal.status})` : ''}; nothing is left to approve` },
+              ],
+            };
           const decidedAt = now();
           const action = describeAction(approval);
           const trimmedReason = reason?.trim();
           // The edit was checked against this very approval; should it have changed since, the user looks again.
-          if (edit && edit.digestOf !== approval.digest) return { ok: false as const, problems: [{ message: `approval ${approvalId} changed while you edited it; look at it again` }] };
+          if (edit && edit.digestOf !== approval.digest)
+            return {
+              ok: false as const,
+              problems: [{ message: `approval ${approvalId} changed while you edited it; look at it again` }],
+            };
           const approvedAs = edit ? { input: editedInput, digest: edit.digest, askedInput: approval.input } : {};
           const decided: Approval =
             decision === 'approve'
@@ -99,12 +135,19 @@ export function approvalService(context: ServiceContext): Pick<AgentServiceImple
               : { ...approval, status: 'denied', decidedAt, ...(trimmedReason ? { reason: trimmedReason } : {}) };
           const goalAfter: Goal =
             decision === 'approve'
-              ? { ...goal, status: 'active', statusReason: `you approved ${approval.tool} (approval #${approvalId}); it runs in the goal's next cycle` }
+              ? {
+                  ...goal,
+                  status: 'active',
+                  statusReason: `you approved ${approval.tool} (approval #${approvalId}); it runs in the goal's next cycle`,
+                }
               : {
                   ...goal,
                   status: 'active',
                   statusReason: `you denied ${approval.tool} (approval #${approvalId})${trimmedReason ? `: ${trimmedReason}` : ''}; the goal goes on without it`,
-                  deniedActions: [action, ...(goal.deniedActions ?? []).filter((denied) => denied !== action)].slice(0, 50),
+                  deniedActions: [action, ...(goal.deniedActions ?? []).filter((denied) => denied !== action)].slice(
+                    0,
+                    50,
+                  ),
                 };
           await db.approvals.put(decided);
           // A waiting goal goes on; one the user suspended meanwhile stays suspended, with the answer kept.

@@ -24,12 +24,19 @@ function viewOf(document: DocumentRecord): DocumentView {
 /** What is wrong with a document's text, if anything: empty, binary, or too large. */
 function problemsOf(fileName: string, text: string): Problem[] {
   if (text.trim() === '') return [{ message: `${fileName} is empty: there is nothing to read` }];
-  if (new TextEncoder().encode(text).length > MAX_DOCUMENT_BYTES) return [{ message: `${fileName} is over ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB; split it into smaller documents` }];
-  if (text.includes('\u0000')) return [{ message: `${fileName} is not a text file (it holds NUL bytes); import .txt or .md text` }];
+  if (new TextEncoder().encode(text).length > MAX_DOCUMENT_BYTES)
+    return [{ message: `${fileName} is over ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB; split it into smaller documents` }];
+  if (text.includes('\u0000'))
+    return [{ message: `${fileName} is not a text file (it holds NUL bytes); import .txt or .md text` }];
   const replacement = text.indexOf('\uFFFD');
   if (replacement !== -1) {
     const line = text.slice(0, replacement).split('\n').length;
-    return [{ line, message: `${fileName} is not valid UTF-8 text (an undecodable byte at line ${line}); save it as UTF-8 and import it again` }];
+    return [
+      {
+        line,
+        message: `${fileName} is not valid UTF-8 text (an undecodable byte at line ${line}); save it as UTF-8 and import it again`,
+      },
+    ];
   }
   return [];
 }
@@ -68,7 +75,8 @@ export function documentService(context: ServiceContext): Pick<AgentServiceImple
       if (!canWrite()) return { ok: false, problems: [{ message: READ_ONLY_MESSAGE }] };
       return exclusively(async () => {
         const document = await db.documents.get(documentId);
-        if (!document || document.sessionId !== sessionId) return { ok: false, problems: [{ message: `there is no document ${documentId}` }] };
+        if (!document || document.sessionId !== sessionId)
+          return { ok: false, problems: [{ message: `there is no document ${documentId}` }] };
         await db.documents.delete(documentId);
         forgetDocuments(sessionId);
         return { ok: true };

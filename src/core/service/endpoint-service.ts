@@ -4,18 +4,39 @@ import { storeGraphDelta } from '#core/store/kg-repository.ts';
 import { isQuotaExceeded } from '#core/store/quota.ts';
 import type { ServiceContext } from './service-context.ts';
 import { READ_ONLY_MESSAGE } from './service-context.ts';
-import { endpointKeySecrets, endpointKeySetting, MAX_ENDPOINTS, parseEndpoint, type SparqlEndpoint, type SparqlEndpointView } from '#core/records/sparql-endpoint.ts';
+import {
+  endpointKeySecrets,
+  endpointKeySetting,
+  MAX_ENDPOINTS,
+  parseEndpoint,
+  type SparqlEndpoint,
+  type SparqlEndpointView,
+} from '#core/records/sparql-endpoint.ts';
 import { endpointKeysOf, reachableEndpoints } from '#core/sparql/endpoint-keys.ts';
 
 type EndpointMethods = 'endpointList' | 'endpointSet' | 'endpointRemove' | 'endpointCheck' | 'kgPull';
 
-const viewOf = (endpoint: SparqlEndpoint, keys: Record<string, string>): SparqlEndpointView => ({ ...endpoint, keyStored: keys[endpoint.name] !== undefined });
+const viewOf = (endpoint: SparqlEndpoint, keys: Record<string, string>): SparqlEndpointView => ({
+  ...endpoint,
+  keyStored: keys[endpoint.name] !== undefined,
+});
 
 /** The SPARQL endpoints slice of the AgentService: the session's endpoints, their check, and pulling from them by hand. */
 export function endpointService(context: ServiceContext): Pick<AgentServiceImplementation, EndpointMethods> {
   const { db, now, canWrite, exclusively, sessionOf, graphOf, applyStored, operations } = context;
-  const endpointNamed = async (sessionId: string, name: string, key?: string) => (await reachableEndpoints(db, sessionId, key === undefined ? {} : { [name]: key })).find((endpoint) => endpoint.name === name);
-  const notFound = (name: string) => ({ ok: false as const, reason: 'not-found' as const, problems: [{ message: `no endpoint is called "${name.slice(0, 100)}" in this session (\`anima endpoint list\`, or the Knowledge screen, lists them)` }] });
+  const endpointNamed = async (sessionId: string, name: string, key?: string) =>
+    (await reachableEndpoints(db, sessionId, key === undefined ? {} : { [name]: key })).find(
+      (endpoint) => endpoint.name === name,
+    );
+  const notFound = (name: string) => ({
+    ok: false as const,
+    reason: 'not-found' as const,
+    problems: [
+      {
+        message: `no endpoint is called "${name.slice(0, 100)}" in this session (\`anima endpoint list\`, or the Knowledge screen, lists them)`,
+      },
+    ],
+  });
   return {
     async endpointList({ sessionId }) {
       const session = await sessionOf(sessionId);
@@ -29,11 +50,19 @@ export function endpointService(context: ServiceContext): Pick<AgentServiceImple
       if (!parsed.ok) return { ok: false, problems: parsed.error };
       const endpoint = parsed.value;
       const trimmedKey = key?.trim();
-      if (trimmedKey && !endpoint.keyHeader) return { ok: false, problems: [{ path: 'keyHeader', message: 'a key needs the header it goes in (such as Authorization)' }] };
+      if (trimmedKey && !endpoint.keyHeader)
+        return {
+          ok: false,
+          problems: [{ path: 'keyHeader', message: 'a key needs the header it goes in (such as Authorization)' }],
+        };
       return exclusively(async () => {
         const session = await sessionOf(sessionId);
         const others = (session.sparqlEndpoints ?? []).filter((existing) => existing.name !== endpoint.name);
-        if (others.length >= MAX_ENDPOINTS) return { ok: false, problems: [{ message: `a session keeps at most ${MAX_ENDPOINTS} endpoints: remove one first` }] };
+        if (others.length >= MAX_ENDPOINTS)
+          return {
+            ok: false,
+            problems: [{ message: `a session keeps at most ${MAX_ENDPOINTS} endpoints: remove one first` }],
+          };
         const keys = await endpointKeysOf(db, sessionId);
         const oldKey = keys[endpoint.name];
         if (trimmedKey !== undefined) {
@@ -45,7 +74,8 @@ export function endpointService(context: ServiceContext): Pick<AgentServiceImple
         await db.transaction('rw', db.tables, async () => {
           await db.sessions.update(sessionId, { sparqlEndpoints: [...others, endpoint], updatedAt: now() });
           await db.settings.put({ key: endpointKeySetting(sessionId), value: keys });
-          if (oldKey !== undefined && keys[endpoint.name] !== oldKey) await forgetStoredSecrets(db, endpointKeySecrets(endpoint.name, oldKey));
+          if (oldKey !== undefined && keys[endpoint.name] !== oldKey)
+            await forgetStoredSecrets(db, endpointKeySecrets(endpoint.name, oldKey));
         });
         return { ok: true, endpoint: viewOf(endpoint, keys) };
       });
@@ -61,7 +91,10 @@ export function endpointService(context: ServiceContext): Pick<AgentServiceImple
         const oldKey = keys[name];
         delete keys[name];
         await db.transaction('rw', db.tables, async () => {
-          await db.sessions.update(sessionId, { sparqlEndpoints: session.sparqlEndpoints!.filter((existing) => existing.name !== name), updatedAt: now() });
+          await db.sessions.update(sessionId, {
+            sparqlEndpoints: session.sparqlEndpoints!.filter((existing) => existing.name !== name),
+            updatedAt: now(),
+          });
           await db.settings.put({ key: endpointKeySetting(sessionId), value: keys });
           if (oldKey !== undefined) await forgetStoredSecrets(db, endpointKeySecrets(endpoint.name, oldKey));
         });
@@ -75,7 +108,9 @@ export function endpointService(context: ServiceContext): Pick<AgentServiceImple
       // The protocol's code is loaded on first use, like everything that asks an endpoint.
       const { sparqlAsk } = await import('#core/sparql/protocol.ts');
       const answer = await sparqlAsk(endpoint, 'ASK {}');
-      return answer.ok ? { ok: true, ms: answer.ms } : { ok: false, reason: answer.kind, problems: [{ message: answer.reason }], ms: answer.ms };
+      return answer.ok
+        ? { ok: true, ms: answer.ms }
+        : { ok: false, reason: answer.kind, problems: [{ message: answer.reason }], ms: answer.ms };
     },
 
     async kgPull({ sessionId, operationId, name, source, dryRun, key }, onProgress) {
@@ -90,12 +125,33 @@ export function endpointService(context: ServiceContext): Pick<AgentServiceImple
         const maxTriples = endpoint.rowLimit;
         const pulled =
           source.kind === 'around'
-            ? await pullNeighbourhood(endpoint, { around: source.iri, depth: source.depth, maxTriples, signal: controller.signal, onProgress: (progress) => onProgress?.({ phase: 'asking', triples: progress.triples, round: progress.round }) })
+            ? await pullNeighbourhood(endpoint, {
+                around: source.iri,
+                depth: source.depth,
+                maxTriples,
+                signal: controller.signal,
+                onProgress: (progress) =>
+                  onProgress?.({ phase: 'asking', triples: progress.triples, round: progress.round }),
+              })
             : await pullByQuery(endpoint, { query: source.query, maxTriples, signal: controller.signal });
         if (!pulled.ok) return { ok: false, reason: pulled.kind, problems: [{ message: pulled.reason }] };
-        if (controller.signal.aborted) return { ok: false, reason: 'cancelled', problems: [{ message: 'the pull was cancelled; nothing was brought in' }] };
+        if (controller.signal.aborted)
+          return {
+            ok: false,
+            reason: 'cancelled',
+            problems: [{ message: 'the pull was cancelled; nothing was brought in' }],
+          };
         const queries = pulled.asked.queries.length;
-        if (dryRun) return { ok: true, triples: pulled.statements.length, added: 0, updated: 0, queries, ms: Math.round(performance.now() - started), isDryRun: true };
+        if (dryRun)
+          return {
+            ok: true,
+            triples: pulled.statements.length,
+            added: 0,
+            updated: 0,
+            queries,
+            ms: Math.round(performance.now() - started),
+            isDryRun: true,
+          };
         // From here on it writes, in one transaction: no longer cancellable.
         operations.delete(operationId);
         onProgress?.({ phase: 'writing', triples: pulled.statements.length, round: queries });
@@ -118,16 +174,33 @@ export function endpointService(context: ServiceContext): Pick<AgentServiceImple
                 sources: [endpoint.url],
                 confidence: endpoint.trust,
                 cycle: session.cycle,
-                detail: `pulled from the endpoint ${endpoint.name} (${endpoint.url}) at ${new Date(stagedAt).toISOString()}: ${pulled.statements.length} triples by ${queries} quer${queries === 1 ? 'y' : 'ies'}; ${source.kind === 'around' ? `around <${source.iri}>, depth ${source.depth}` : 'a query of the user'}:\n${pulled.asked.queries.join('\n\n')}`.slice(0, 20_000),
+                detail:
+                  `pulled from the endpoint ${endpoint.name} (${endpoint.url}) at ${new Date(stagedAt).toISOString()}: ${pulled.statements.length} triples by ${queries} quer${queries === 1 ? 'y' : 'ies'}; ${source.kind === 'around' ? `around <${source.iri}>, depth ${source.depth}` : 'a query of the user'}:\n${pulled.asked.queries.join('\n\n')}`.slice(
+                    0,
+                    20_000,
+                  ),
                 createdAt: stagedAt,
               },
             });
             applyStored(graph, stored);
           }
-          return { ok: true, triples: pulled.statements.length, added: delta.addedTriples.length, updated: delta.updatedTriples.length, queries, ms: Math.round(performance.now() - started), isDryRun: false };
+          return {
+            ok: true,
+            triples: pulled.statements.length,
+            added: delta.addedTriples.length,
+            updated: delta.updatedTriples.length,
+            queries,
+            ms: Math.round(performance.now() - started),
+            isDryRun: false,
+          };
         });
       } catch (error) {
-        if (isQuotaExceeded(error)) return { ok: false, reason: 'storage-full', problems: [{ message: 'storage is full: nothing was brought in (free space on the Storage screen)' }] };
+        if (isQuotaExceeded(error))
+          return {
+            ok: false,
+            reason: 'storage-full',
+            problems: [{ message: 'storage is full: nothing was brought in (free space on the Storage screen)' }],
+          };
         throw error;
       } finally {
         operations.delete(operationId);

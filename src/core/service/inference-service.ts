@@ -8,7 +8,14 @@ import { readWornPersona } from '#core/personas/worn-persona.ts';
 import { type Binding, bindProvider } from '#core/llm/bind-provider.ts';
 import type { ModelUnavailable } from '#core/llm/provider.ts';
 import { checkProvider } from '#core/llm/endpoint-check.ts';
-import { INFERENCE_KEY, type InferenceSettings, inferenceSecrets, inferenceViewOf, parseInferenceSettings, inferenceSettingsOf } from '#core/llm/inference-settings.ts';
+import {
+  INFERENCE_KEY,
+  type InferenceSettings,
+  inferenceSecrets,
+  inferenceViewOf,
+  parseInferenceSettings,
+  inferenceSettingsOf,
+} from '#core/llm/inference-settings.ts';
 import { parseModelSettings, storedModelSettings, unhonouredModelSettings } from '#core/llm/model-settings.ts';
 import type { ModelSettings } from '#core/records/model-settings.ts';
 import { MAX_GGUF_CONTEXT } from '#core/llm/gguf-model.ts';
@@ -17,7 +24,12 @@ import { UsageBudget } from '#core/llm/usage-budget.ts';
 import { WEBLLM_MODELS, webLlmSpecOf } from '#core/llm/webllm-models.ts';
 
 /** The inference slice of the AgentService: which model runs bind (a device setting), and a check of it. */
-export function inferenceService(context: ServiceContext): Pick<AgentServiceImplementation, 'inferenceGet' | 'inferenceSet' | 'inferenceCheck' | 'modelSettingsGet' | 'modelSettingsSet'> {
+export function inferenceService(
+  context: ServiceContext,
+): Pick<
+  AgentServiceImplementation,
+  'inferenceGet' | 'inferenceSet' | 'inferenceCheck' | 'modelSettingsGet' | 'modelSettingsSet'
+> {
   const { db, exclusively, canWrite, operations, sessionOf } = context;
   return {
     async inferenceGet() {
@@ -64,9 +76,14 @@ export function inferenceService(context: ServiceContext): Pick<AgentServiceImpl
       operations.set(operationId, controller);
       try {
         const settings = await inferenceSettingsOf(context);
-        if (settings.provider === 'none') return { ok: false, problems: [{ message: 'no model is chosen: the agent runs on the symbolic engine alone' }] };
+        if (settings.provider === 'none')
+          return {
+            ok: false,
+            problems: [{ message: 'no model is chosen: the agent runs on the symbolic engine alone' }],
+          };
         const binding = await bindChosenProvider(context, settings, controller.signal);
-        if (!binding.provider) return { ok: false, problems: [{ message: binding.unavailable?.because ?? 'no model is bound' }] };
+        if (!binding.provider)
+          return { ok: false, problems: [{ message: binding.unavailable?.because ?? 'no model is bound' }] };
         const outcome = await checkProvider(binding.provider, controller.signal);
         return {
           ok: true,
@@ -90,7 +107,11 @@ export function inferenceService(context: ServiceContext): Pick<AgentServiceImpl
 }
 
 /** Binds the provider the settings choose, with what this place can reach and the GGUF models added here. */
-export function bindChosenProvider(context: Pick<ServiceContext, 'db' | 'dependencies'>, settings: InferenceSettings, signal?: AbortSignal): Promise<Binding> {
+export function bindChosenProvider(
+  context: Pick<ServiceContext, 'db' | 'dependencies'>,
+  settings: InferenceSettings,
+  signal?: AbortSignal,
+): Promise<Binding> {
   return bindProvider(settings, context.dependencies.providerReach ?? {}, signal, {
     gguf: async (id) => {
       const record = await context.db.models.get(id);
@@ -101,20 +122,29 @@ export function bindChosenProvider(context: Pick<ServiceContext, 'db' | 'depende
 }
 
 /** The chosen model's context window, where it is known before the model is loaded (an endpoint's is not). */
-async function chosenContextTokens(context: Pick<ServiceContext, 'db'>, settings: InferenceSettings): Promise<number | undefined> {
+async function chosenContextTokens(
+  context: Pick<ServiceContext, 'db'>,
+  settings: InferenceSettings,
+): Promise<number | undefined> {
   if (settings.provider === 'gguf' && settings.ggufModel) {
     const record = await context.db.models.get(settings.ggufModel);
     return record?.engine === 'gguf' ? Math.min(record.contextLength ?? MAX_GGUF_CONTEXT, MAX_GGUF_CONTEXT) : undefined;
   }
   if (settings.provider === 'webllm' && settings.webllmModel) {
     const id = settings.webllmModel;
-    return WEBLLM_MODELS.find((model) => model.id === id)?.contextTokens ?? (await webLlmSpecOf(context.db, id))?.custom?.contextTokens;
+    return (
+      WEBLLM_MODELS.find((model) => model.id === id)?.contextTokens ??
+      (await webLlmSpecOf(context.db, id))?.custom?.contextTokens
+    );
   }
   return undefined;
 }
 
 /** How the session's model samples (an older session, or one never set: every engine's defaults). */
-export async function sessionModelSettings(context: Pick<ServiceContext, 'db'>, sessionId: string): Promise<ModelSettings> {
+export async function sessionModelSettings(
+  context: Pick<ServiceContext, 'db'>,
+  sessionId: string,
+): Promise<ModelSettings> {
   return storedModelSettings((await context.db.sessions.get(sessionId))?.modelSettings);
 }
 
@@ -122,7 +152,12 @@ export async function sessionModelSettings(context: Pick<ServiceContext, 'db'>, 
 export type RunModel = { access?: ModelAccess; unavailable?: ModelUnavailable; reloaded?: string; budget: UsageBudget };
 
 /** Binds the model of a run (the given settings, or the device's), its budget, and the stable system prompt. */
-export async function bindRunModel(context: ServiceContext, sessionId: string, given: InferenceSettings | undefined, signal: AbortSignal): Promise<RunModel> {
+export async function bindRunModel(
+  context: ServiceContext,
+  sessionId: string,
+  given: InferenceSettings | undefined,
+  signal: AbortSignal,
+): Promise<RunModel> {
   const settings = given ?? (await inferenceSettingsOf(context));
   const budget = new UsageBudget(settings.limits, context.now);
   const binding = await bindChosenProvider(context, settings, signal);
@@ -131,7 +166,19 @@ export async function bindRunModel(context: ServiceContext, sessionId: string, g
   // prefix a prefix cache (llama.cpp's) can reuse. WebLLM 0.2.86 cannot: it reuses its KV cache only
   // when a request continues the conversation before (a question's next step), not across questions.
   const worn = await readWornPersona(context.db, sessionId);
-  const system = worn && worn.prompt.trim() !== '' ? `${worn.prompt}\n\n${systemPromptOf(TOOLS)}` : systemPromptOf(TOOLS);
+  const system =
+    worn && worn.prompt.trim() !== '' ? `${worn.prompt}\n\n${systemPromptOf(TOOLS)}` : systemPromptOf(TOOLS);
   const modelSettings = await sessionModelSettings(context, sessionId);
-  return { budget, access: { provider: binding.provider, budget, system, confidenceCap: settings.confidenceCap, settings: modelSettings, signal }, ...(binding.reloaded ? { reloaded: binding.reloaded } : {}) };
+  return {
+    budget,
+    access: {
+      provider: binding.provider,
+      budget,
+      system,
+      confidenceCap: settings.confidenceCap,
+      settings: modelSettings,
+      signal,
+    },
+    ...(binding.reloaded ? { reloaded: binding.reloaded } : {}),
+  };
 }

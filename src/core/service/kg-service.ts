@@ -12,11 +12,23 @@ import { storeGraphDelta } from '#core/store/kg-repository.ts';
 import { isQuotaExceeded, storageFull } from '#core/store/quota.ts';
 import { WELL_KNOWN_PREFIXES } from '#core/kg/standard-terms.ts';
 
-type KgMethods = 'kgStats' | 'kgPrefixes' | 'kgSearch' | 'kgSymbol' | 'kgImport' | 'kgExport' | 'kgQuery' | 'kgInfer' | 'kgSimilar' | 'kgPath' | 'kgProvenance';
+type KgMethods =
+  | 'kgStats'
+  | 'kgPrefixes'
+  | 'kgSearch'
+  | 'kgSymbol'
+  | 'kgImport'
+  | 'kgExport'
+  | 'kgQuery'
+  | 'kgInfer'
+  | 'kgSimilar'
+  | 'kgPath'
+  | 'kgProvenance';
 
 /** The knowledge graph's slice of the AgentService. */
 export function kgService(context: ServiceContext): Pick<AgentServiceImplementation, KgMethods> {
-  const { db, now, graphOf, sessionOf, exclusively, canWrite, operations, similarityOf, applyStored, importInto } = context;
+  const { db, now, graphOf, sessionOf, exclusively, canWrite, operations, similarityOf, applyStored, importInto } =
+    context;
   return {
     async kgStats({ sessionId }) {
       return statsOf(await graphOf(sessionId));
@@ -26,9 +38,10 @@ export function kgService(context: ServiceContext): Pick<AgentServiceImplementat
       const declared = (await sessionOf(sessionId)).prefixes ?? {};
       const known = Object.entries(WELL_KNOWN_PREFIXES).filter(([prefix]) => !Object.hasOwn(declared, prefix));
       return {
-        prefixes: [...known.map(([prefix, namespace]) => ({ prefix, namespace, isDeclared: false })), ...Object.entries(declared).map(([prefix, namespace]) => ({ prefix, namespace, isDeclared: true }))].sort((a, b) =>
-          a.prefix.localeCompare(b.prefix),
-        ),
+        prefixes: [
+          ...known.map(([prefix, namespace]) => ({ prefix, namespace, isDeclared: false })),
+          ...Object.entries(declared).map(([prefix, namespace]) => ({ prefix, namespace, isDeclared: true })),
+        ].sort((a, b) => a.prefix.localeCompare(b.prefix)),
       };
     },
 
@@ -60,7 +73,9 @@ export function kgService(context: ServiceContext): Pick<AgentServiceImplementat
         return {
           ok: false,
           reason: 'unknown-format',
-          problems: [{ message: `cannot tell the format of "${fileName}": use a .nt, .ttl or .csv file, or choose the format` }],
+          problems: [
+            { message: `cannot tell the format of "${fileName}": use a .nt, .ttl or .csv file, or choose the format` },
+          ],
         };
       }
       if (!canWrite()) return { ok: false, reason: 'read-only', problems: [{ message: READ_ONLY_MESSAGE }] };
@@ -107,7 +122,9 @@ export function kgService(context: ServiceContext): Pick<AgentServiceImplementat
       return {
         ok: true,
         variables: answer.variables,
-        rows: answer.rows.map((row) => Object.fromEntries(Object.entries(row).map(([name, id]) => [name, refOf(symbolOrThrow(graph, id))]))),
+        rows: answer.rows.map((row) =>
+          Object.fromEntries(Object.entries(row).map(([name, id]) => [name, refOf(symbolOrThrow(graph, id))])),
+        ),
         isTruncated: answer.isTruncated,
         unknownTerms: answer.unknownTerms,
       };
@@ -119,13 +136,23 @@ export function kgService(context: ServiceContext): Pick<AgentServiceImplementat
         const session = await sessionOf(sessionId);
         const graph = await graphOf(sessionId);
         const startedAt = now();
-        const { result, delta, derivationOf } = stageInference(graph, { minConfidence, maxIterations, maxDerived, now: startedAt });
+        const { result, delta, derivationOf } = stageInference(graph, {
+          minConfidence,
+          maxIterations,
+          maxDerived,
+          now: startedAt,
+        });
         const stored = await storeGraphDelta(db, {
           graph,
           sessionId,
           delta,
           now: startedAt,
-          provenance: (triple) => derivationProvenance(graph, derivationOf(triple), { sessionId, cycle: session.cycle, createdAt: startedAt }),
+          provenance: (triple) =>
+            derivationProvenance(graph, derivationOf(triple), {
+              sessionId,
+              cycle: session.cycle,
+              createdAt: startedAt,
+            }),
         });
         applyStored(graph, stored);
         const changed = [...stored.addedTriples, ...stored.updatedTriples].slice(0, limit);
@@ -154,20 +181,28 @@ export function kgService(context: ServiceContext): Pick<AgentServiceImplementat
       const graph = await graphOf(sessionId);
       const index = similarityOf(graph);
       const hits = symbolId !== undefined ? index.nearest(symbolId, { k }) : index.nearestToText(text ?? '', k);
-      return { hits: hits.map((hit) => ({ symbol: refOf(symbolOrThrow(graph, hit.symbolId)), similarity: hit.similarity })) };
+      return {
+        hits: hits.map((hit) => ({ symbol: refOf(symbolOrThrow(graph, hit.symbolId)), similarity: hit.similarity })),
+      };
     },
 
     async kgPath({ sessionId, from, to, maxLength }) {
       const graph = await graphOf(sessionId);
       if (!graph.symbol(from) || !graph.symbol(to)) return { isFound: false };
       const path = shortestPath(graph, from, to, { maxLength });
-      return path ? { isFound: true, steps: path.map((step) => ({ fact: factOf(graph, step.triple), isForward: step.isForward })) } : { isFound: false };
+      return path
+        ? {
+            isFound: true,
+            steps: path.map((step) => ({ fact: factOf(graph, step.triple), isForward: step.isForward })),
+          }
+        : { isFound: false };
     },
 
     async kgProvenance({ sessionId, provenanceId }) {
       const record = await db.provenance.get(provenanceId);
-      return record && record.sessionId === sessionId ? { isFound: true, record: { ...record, id: provenanceId } } : { isFound: false };
+      return record && record.sessionId === sessionId
+        ? { isFound: true, record: { ...record, id: provenanceId } }
+        : { isFound: false };
     },
-
   };
 }

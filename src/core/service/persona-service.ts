@@ -3,7 +3,15 @@ import type { ServiceContext } from './service-context.ts';
 import { assemblePersona } from '#core/personas/assemble.ts';
 import { personaFieldsSchema, type PersonaRecord } from '#core/records/persona-catalog.ts';
 import { readDefinition } from '#core/personas/persona-catalog-read.ts';
-import { type GuardrailView, type PartView, type PersonaManifest, type personaContract, type SkillView, type TraitView, libraryMethodsOf } from '#core/api/persona-contract.ts';
+import {
+  type GuardrailView,
+  type PartView,
+  type PersonaManifest,
+  type personaContract,
+  type SkillView,
+  type TraitView,
+  libraryMethodsOf,
+} from '#core/api/persona-contract.ts';
 import { personaFilesService } from './persona-files-service.ts';
 import { estimateTokens } from '#core/personas/token-estimate.ts';
 import { catalogHelpers, fieldsOf, parseFields, refusal } from './persona-catalog-helpers.ts';
@@ -16,7 +24,22 @@ type PersonaMethods = keyof typeof personaContract;
 export function personaService(context: ServiceContext): Pick<AgentServiceImplementation, PersonaMethods> {
   const { db, now, sessionOf } = context;
   const helpers = catalogHelpers(context);
-  const { change, read, personaNamed, itemNamed, ensureNameFree, summaryOf, touch, compiledNow, resolveOverrides, assembled, overBudgetRefusal, compiledOf, linkTable, linkRecord } = helpers;
+  const {
+    change,
+    read,
+    personaNamed,
+    itemNamed,
+    ensureNameFree,
+    summaryOf,
+    touch,
+    compiledNow,
+    resolveOverrides,
+    assembled,
+    overBudgetRefusal,
+    compiledOf,
+    linkTable,
+    linkRecord,
+  } = helpers;
 
   return {
     async personaCreate({ fields }) {
@@ -32,7 +55,8 @@ export function personaService(context: ServiceContext): Pick<AgentServiceImplem
     async personaUpdate({ name, changes }) {
       return change(async () => {
         const current = await personaNamed(name);
-        if (typeof changes !== 'object' || changes === null) return refusal('invalid', 'the changes must be an object of fields', 'changes');
+        if (typeof changes !== 'object' || changes === null)
+          return refusal('invalid', 'the changes must be an object of fields', 'changes');
         const parsed = parseFields(personaFieldsSchema, { ...fieldsOf(personaFieldsSchema, current), ...changes });
         if (!parsed.ok) return parsed;
         await ensureNameFree('persona', parsed.fields.name, current.id);
@@ -44,9 +68,11 @@ export function personaService(context: ServiceContext): Pick<AgentServiceImplem
     async personaDelete({ name }) {
       return change(async () => {
         const persona = await personaNamed(name);
-        for (const table of [db.personaParts, db.personaTraits, db.personaSkills, db.personaGuardrails]) await table.where('personaId').equals(persona.id).delete();
+        for (const table of [db.personaParts, db.personaTraits, db.personaSkills, db.personaGuardrails])
+          await table.where('personaId').equals(persona.id).delete();
         await db.personaArcs.delete(persona.id);
-        for (const { personaId, ...session } of await db.sessions.toArray()) if (personaId === persona.id) await db.sessions.put(session);
+        for (const { personaId, ...session } of await db.sessions.toArray())
+          if (personaId === persona.id) await db.sessions.put(session);
         await db.personas.delete(persona.id);
         return { ok: true as const };
       });
@@ -58,7 +84,10 @@ export function personaService(context: ServiceContext): Pick<AgentServiceImplem
         const personas = (await db.personas.orderBy('name').toArray()).filter(
           (persona) =>
             (!tags || tags.every((tag) => persona.tags.includes(tag))) &&
-            (wanted === '' || [persona.name, persona.description, persona.summary, ...persona.tags].some((value) => value.toLowerCase().includes(wanted))),
+            (wanted === '' ||
+              [persona.name, persona.description, persona.summary, ...persona.tags].some((value) =>
+                value.toLowerCase().includes(wanted),
+              )),
         );
         return { personas: await Promise.all(personas.map(summaryOf)) };
       });
@@ -96,11 +125,37 @@ export function personaService(context: ServiceContext): Pick<AgentServiceImplem
               updatedAt: persona.updatedAt,
               ...(persona.compiledAt !== undefined ? { compiledAt: persona.compiledAt } : {}),
             },
-            parts: definition.parts.map(({ part, priority, pinned }) => ({ name: part.name, type: part.type, summary: part.summary, priority, pinned })),
-            traits: definition.traits.map(({ name: traitName, type, description }) => ({ name: traitName, type, description })),
+            parts: definition.parts.map(({ part, priority, pinned }) => ({
+              name: part.name,
+              type: part.type,
+              summary: part.summary,
+              priority,
+              pinned,
+            })),
+            traits: definition.traits.map(({ name: traitName, type, description }) => ({
+              name: traitName,
+              type,
+              description,
+            })),
             skills: definition.skills.map(({ name: skillName, description }) => ({ name: skillName, description })),
-            guardrails: definition.guardrails.map(({ name: guardrailName, description, severity, triggers, requireApproval }) => ({ name: guardrailName, description, severity, triggers, requireApproval })),
-            ...(definition.arc ? { arc: { name: definition.arc.arc.name, stages: definition.arc.stages.map((stage) => stage.name), currentStage: definition.arc.current.name } } : {}),
+            guardrails: definition.guardrails.map(
+              ({ name: guardrailName, description, severity, triggers, requireApproval }) => ({
+                name: guardrailName,
+                description,
+                severity,
+                triggers,
+                requireApproval,
+              }),
+            ),
+            ...(definition.arc
+              ? {
+                  arc: {
+                    name: definition.arc.arc.name,
+                    stages: definition.arc.stages.map((stage) => stage.name),
+                    currentStage: definition.arc.current.name,
+                  },
+                }
+              : {}),
           },
         };
       });
@@ -134,9 +189,20 @@ export function personaService(context: ServiceContext): Pick<AgentServiceImplem
             pinned,
             priority,
           })),
-          traits: definition.traits.map((trait) => ({ name: trait.name, type: trait.type, description: trait.description, tokens: estimateTokens(trait.instruction || trait.description) })),
-          skills: definition.skills.map((skill) => ({ name: skill.name, tokens: estimateTokens(skill.content || skill.description) })),
-          guardrails: definition.guardrails.map((guardrail) => ({ name: guardrail.name, tokens: estimateTokens(guardrail.content || guardrail.description) })),
+          traits: definition.traits.map((trait) => ({
+            name: trait.name,
+            type: trait.type,
+            description: trait.description,
+            tokens: estimateTokens(trait.instruction || trait.description),
+          })),
+          skills: definition.skills.map((skill) => ({
+            name: skill.name,
+            tokens: estimateTokens(skill.content || skill.description),
+          })),
+          guardrails: definition.guardrails.map((guardrail) => ({
+            name: guardrail.name,
+            tokens: estimateTokens(guardrail.content || guardrail.description),
+          })),
           ...(definition.arc ? { arc: { name: definition.arc.arc.name, stage: definition.arc.current.name } } : {}),
           tokens: {
             summary: assembled(definition, false).tokens,
@@ -148,7 +214,10 @@ export function personaService(context: ServiceContext): Pick<AgentServiceImplem
             { call: 'traitGet(name)', loads: "a trait's instruction" },
             { call: 'skillGet(name)', loads: "a skill's content" },
             { call: 'guardrailGet(name)', loads: "a guardrail's content, severity and triggers" },
-            { call: 'personaGet(name, {detail, overrides, types, limit, budgetTokens})', loads: 'the assembled prompt' },
+            {
+              call: 'personaGet(name, {detail, overrides, types, limit, budgetTokens})',
+              loads: 'the assembled prompt',
+            },
             { call: 'personaCompile(name)', loads: 'the pre-merged compiled summary and detail, stored for reuse' },
           ],
         };
@@ -162,8 +231,19 @@ export function personaService(context: ServiceContext): Pick<AgentServiceImplem
         const item = await itemNamed(kind, name);
         if (kind === 'part') {
           const existing = await db.personaParts.get([persona.id, item.id]);
-          const order = existing?.order ?? (await db.personaParts.where('personaId').equals(persona.id).toArray()).reduce((last, other) => Math.max(last, other.order + 1), 0);
-          await db.personaParts.put({ personaId: persona.id, partId: item.id, order, priority: link?.priority ?? existing?.priority ?? 0, pinned: link?.pinned ?? existing?.pinned ?? false });
+          const order =
+            existing?.order ??
+            (await db.personaParts.where('personaId').equals(persona.id).toArray()).reduce(
+              (last, other) => Math.max(last, other.order + 1),
+              0,
+            );
+          await db.personaParts.put({
+            personaId: persona.id,
+            partId: item.id,
+            order,
+            priority: link?.priority ?? existing?.priority ?? 0,
+            pinned: link?.pinned ?? existing?.pinned ?? false,
+          });
         } else await linkTable(kind).put(linkRecord(kind, persona.id, item.id));
         await touch(persona.id);
         return { ok: true as const };
@@ -174,7 +254,8 @@ export function personaService(context: ServiceContext): Pick<AgentServiceImplem
       return change(async () => {
         const persona = await personaNamed(personaName, 'persona');
         const item = await itemNamed(kind, name);
-        if (!(await linkTable(kind).get([persona.id, item.id]))) return refusal('not-found', `"${name}" is not linked to "${persona.name}"`, 'name');
+        if (!(await linkTable(kind).get([persona.id, item.id])))
+          return refusal('not-found', `"${name}" is not linked to "${persona.name}"`, 'name');
         await linkTable(kind).delete([persona.id, item.id]);
         await touch(persona.id);
         return { ok: true as const };
@@ -191,8 +272,19 @@ export function personaService(context: ServiceContext): Pick<AgentServiceImplem
         const missing = [...idByName.keys()].filter((partName) => !names.includes(partName));
         const unknown = names.filter((partName) => !idByName.has(partName));
         if (unknown.length > 0 || missing.length > 0 || new Set(names).size !== names.length)
-          return refusal('invalid', `list each of the persona's parts once${unknown.length > 0 ? `; not linked: ${unknown.join(', ')}` : ''}${missing.length > 0 ? `; missing: ${missing.join(', ')}` : ''}`, 'parts');
-        for (const [order, part] of arranged.entries()) await db.personaParts.put({ personaId: persona.id, partId: idByName.get(part.name)!, order, priority: part.priority, pinned: part.pinned });
+          return refusal(
+            'invalid',
+            `list each of the persona's parts once${unknown.length > 0 ? `; not linked: ${unknown.join(', ')}` : ''}${missing.length > 0 ? `; missing: ${missing.join(', ')}` : ''}`,
+            'parts',
+          );
+        for (const [order, part] of arranged.entries())
+          await db.personaParts.put({
+            personaId: persona.id,
+            partId: idByName.get(part.name)!,
+            order,
+            priority: part.priority,
+            pinned: part.pinned,
+          });
         await touch(persona.id);
         return { ok: true as const };
       });

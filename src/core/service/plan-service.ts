@@ -11,7 +11,14 @@ export function planService(context: ServiceContext): Pick<AgentServiceImplement
   const { db, graphOf, similarityOf, documentsOf, now } = context;
   return {
     async planList({ sessionId, goalId }) {
-      const plans = await (goalId === undefined ? db.plans.where('sessionId').equals(sessionId) : db.plans.where('goalId').equals(goalId).filter((plan) => plan.sessionId === sessionId)).sortBy('id');
+      const plans = await (
+        goalId === undefined
+          ? db.plans.where('sessionId').equals(sessionId)
+          : db.plans
+              .where('goalId')
+              .equals(goalId)
+              .filter((plan) => plan.sessionId === sessionId)
+      ).sortBy('id');
       return { plans: plans.map((plan) => ({ ...plan, id: plan.id! })) };
     },
 
@@ -21,7 +28,20 @@ export function planService(context: ServiceContext): Pick<AgentServiceImplement
       const graph = await graphOf(sessionId);
       const inputs = await readCycleInputs(context.db, sessionId);
       // The goal as it would be added; id 0 is no stored goal's.
-      const goal: Goal = { id: 0, sessionId, description, successCriteria: criteria, priority: DEFAULT_PRIORITY, status: 'active', cyclesWorked: 0, lastProgressCycle: 0, stallThreshold: DEFAULT_STALL_THRESHOLD, findings: [], toolsUsed: [], createdAt: now() };
+      const goal: Goal = {
+        id: 0,
+        sessionId,
+        description,
+        successCriteria: criteria,
+        priority: DEFAULT_PRIORITY,
+        status: 'active',
+        cyclesWorked: 0,
+        lastProgressCycle: 0,
+        stallThreshold: DEFAULT_STALL_THRESHOLD,
+        findings: [],
+        toolsUsed: [],
+        createdAt: now(),
+      };
       const cycleContext = cycleContextOf(inputs);
       const questions = await questionsFor([goal]);
       const decided = decide({

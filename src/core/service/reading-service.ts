@@ -4,7 +4,9 @@ import { answerViewOf } from '#core/questions/answer-view.ts';
 import { loadQuestionAnswering } from '#core/questions/load-question-answering.ts';
 
 /** Questions in plain words, read and answered by the session's graph (see ../questions/); nothing is stored. */
-export function readingService(context: ServiceContext): Pick<AgentServiceImplementation, 'questionRead' | 'questionAsk'> {
+export function readingService(
+  context: ServiceContext,
+): Pick<AgentServiceImplementation, 'questionRead' | 'questionAsk'> {
   const { graphOf } = context;
   return {
     async questionRead({ sessionId, question }) {

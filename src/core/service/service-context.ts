@@ -36,7 +36,8 @@ export type AgentServiceDependencies = {
 export type WriteAccess = { ready: Promise<void>; canWrite(): boolean; onGranted(listener: () => void): void };
 
 /** Why a tab that does not hold write access refuses a change; the UI says it in its own words. */
-export const READ_ONLY_MESSAGE = 'this session is open in another tab, which is the one that can change it; close that tab and this one takes over';
+export const READ_ONLY_MESSAGE =
+  'this session is open in another tab, which is the one that can change it; close that tab and this one takes over';
 
 export const STARTER_GRAPH_FILE = 'starter-graph.ttl';
 
@@ -69,7 +70,9 @@ export function createServiceContext(dependencies: AgentServiceDependencies) {
    */
   const invalidateSimilarity = (graph: KnowledgeGraph, stored: GraphDelta) => {
     if (stored.updatedTriples.length > 0 || stored.removedTriples.length > 0)
-      similarityIndexes.get(graph)?.invalidate(symbolsTouchedBy(stored.removedTriples.length > 0 ? stored : { ...stored, addedTriples: [] }));
+      similarityIndexes
+        .get(graph)
+        ?.invalidate(symbolsTouchedBy(stored.removedTriples.length > 0 ? stored : { ...stored, addedTriples: [] }));
   };
   /** Applies a stored delta to the graph. */
   const applyStored = (graph: KnowledgeGraph, stored: GraphDelta) => {
@@ -139,7 +142,11 @@ export function createServiceContext(dependencies: AgentServiceDependencies) {
   const documentsOf = (sessionId: string): Promise<ReadableDocument[]> => {
     let documents = documentCaches.get(sessionId);
     if (!documents) {
-      documents = db.documents.where('sessionId').equals(sessionId).sortBy('id').then((records) => records.map(readableDocument));
+      documents = db.documents
+        .where('sessionId')
+        .equals(sessionId)
+        .sortBy('id')
+        .then((records) => records.map(readableDocument));
       documentCaches.set(sessionId, documents);
       documents.catch(() => documentCaches.delete(sessionId));
     }
@@ -181,11 +188,13 @@ export function createServiceContext(dependencies: AgentServiceDependencies) {
         ...(options.language !== undefined ? { language: options.language } : {}),
         onProgress: (progress) => onProgress?.({ phase: 'reading', ...progress }),
       });
-      if (!read.ok) return read.error === 'cancelled' ? cancelledOutcome() : { ok: false, reason: 'invalid', problems: read.error };
+      if (!read.ok)
+        return read.error === 'cancelled' ? cancelledOutcome() : { ok: false, reason: 'invalid', problems: read.error };
       if (signal?.aborted) return cancelledOutcome();
       const { statements, totalBytes, delta, shared, prefixes } = read.value;
       // The prefixes the file declares join the session's, for its queries (a later file's win).
-      const sessionPrefixes = Object.keys(prefixes).length > 0 ? usablePrefixes({ ...session.prefixes, ...prefixes }) : undefined;
+      const sessionPrefixes =
+        Object.keys(prefixes).length > 0 ? usablePrefixes({ ...session.prefixes, ...prefixes }) : undefined;
       options.onWriting?.();
       onProgress?.({ phase: 'writing', bytesRead: totalBytes, totalBytes, statements });
       if (delta.symbols.length > 0 || delta.addedTriples.length > 0 || delta.updatedTriples.length > 0) {
@@ -235,7 +244,18 @@ export function createServiceContext(dependencies: AgentServiceDependencies) {
       language?: string;
       onProgress: (progress: ReadProgress) => void;
     },
-  ): Promise<Result<{ statements: number; totalBytes: number; delta: GraphDelta; shared: SharedWithGraph; prefixes: Record<string, string> }, Problem[] | 'cancelled'>> => {
+  ): Promise<
+    Result<
+      {
+        statements: number;
+        totalBytes: number;
+        delta: GraphDelta;
+        shared: SharedWithGraph;
+        prefixes: Record<string, string>;
+      },
+      Problem[] | 'cancelled'
+    >
+  > => {
     const { sessionId, linkSameLabels, language, ...reading } = options;
     const stagedAt = now();
     const batch = graph.batch({ now: stagedAt, ...(language !== undefined ? { language } : {}) });
@@ -245,13 +265,20 @@ export function createServiceContext(dependencies: AgentServiceDependencies) {
       import('#core/sessions/snapshot-size.ts'),
       import('#core/kg/import/join.ts'),
     ]);
-    const read = await readGraphFile({ ...reading, batch, onStaged: await importBudget(db, { graph, sessionId, stagedAt, limits: dependencies.snapshotLimits }) });
+    const read = await readGraphFile({
+      ...reading,
+      batch,
+      onStaged: await importBudget(db, { graph, sessionId, stagedAt, limits: dependencies.snapshotLimits }),
+    });
     if (!read.ok) return read;
     const shared = joinStagedImport(graph, batch, { linkSameLabels });
     return { ok: true, value: { ...read.value, delta: batch.delta, shared, prefixes: usablePrefixes(batch.prefixes) } };
   };
 
-  const loadStarterGraphIfPending = async (sessionId: string, onProgress?: (progress: ImportProgress) => void): Promise<boolean> => {
+  const loadStarterGraphIfPending = async (
+    sessionId: string,
+    onProgress?: (progress: ImportProgress) => void,
+  ): Promise<boolean> => {
     const state = await db.settings.get(starterGraphKey(sessionId));
     if (state?.value !== 'pending' || !dependencies.loadStarterGraph) return false;
     const outcome = await importInto({
@@ -262,7 +289,10 @@ export function createServiceContext(dependencies: AgentServiceDependencies) {
       kind: 'starter-graph',
       onProgress,
     });
-    if (!outcome.ok) throw new Error(`the bundled starter graph did not load: ${outcome.problems.map((problem) => problem.message).join('; ')}`);
+    if (!outcome.ok)
+      throw new Error(
+        `the bundled starter graph did not load: ${outcome.problems.map((problem) => problem.message).join('; ')}`,
+      );
     await db.settings.put({ key: starterGraphKey(sessionId), value: 'loaded' });
     return true;
   };

@@ -39,7 +39,10 @@ describe('agent service: knowledge graph', () => {
 
   it('loads the starter graph again when the first start was cut off before it was stored', async () => {
     const indexedDb = freshIndexedDb();
-    const broken = testService({ db: new AnimaDatabase('anima', indexedDb), loadStarterGraph: async () => Promise.reject(new Error('network gone')) });
+    const broken = testService({
+      db: new AnimaDatabase('anima', indexedDb),
+      loadStarterGraph: async () => Promise.reject(new Error('network gone')),
+    });
     await expect(broken.service.open({})).rejects.toThrow('network gone');
     broken.db.close();
     const next = testService({ db: new AnimaDatabase('anima', indexedDb), loadStarterGraph: async () => STARTER });
@@ -59,7 +62,11 @@ describe('agent service: knowledge graph', () => {
     const byLabel = await service.kgSearch({ sessionId, text: 'tabby' });
     expect(byLabel.hits.map((hit) => hit.symbol.label)).toEqual(['Tabby']);
     const byRdfsLabel = await service.kgSearch({ sessionId, text: 'golden retr' });
-    expect(byRdfsLabel.hits[0]).toMatchObject({ symbol: { label: 'GoldenRetriever' }, matchedText: 'golden retriever', isLabelLiteral: true });
+    expect(byRdfsLabel.hits[0]).toMatchObject({
+      symbol: { label: 'GoldenRetriever' },
+      matchedText: 'golden retriever',
+      isLabelLiteral: true,
+    });
   });
 
   it('shows a symbol with its outgoing and incoming triples', async () => {
@@ -68,7 +75,9 @@ describe('agent service: knowledge graph', () => {
     const details = await service.kgSymbol({ sessionId, symbolId: dog.id });
     if (!details.isFound) throw new Error('Dog not found');
     expect(details.outgoing.map((fact) => `${fact.predicate.label} ${fact.object.label}`)).toEqual(['is-a Canine']);
-    expect(details.incoming.map((fact) => `${fact.subject.label} ${fact.predicate.label}`)).toEqual(['GoldenRetriever is-a']);
+    expect(details.incoming.map((fact) => `${fact.subject.label} ${fact.predicate.label}`)).toEqual([
+      'GoldenRetriever is-a',
+    ]);
     expect(await service.kgSymbol({ sessionId, symbolId: 9999 })).toEqual({ isFound: false });
   });
 
@@ -101,9 +110,13 @@ describe('agent service: knowledge graph', () => {
   it('says a cancel came too late once the import is writing, and the import completes', async () => {
     const { service, sessionId } = await opened();
     const answers: boolean[] = [];
-    const outcome = await service.kgImport({ sessionId, operationId: 'late', fileName: 'small.csv', data: 'Dog,is-a,Mammal\n' }, (progress) => {
-      if (progress.phase === 'writing') void service.cancel({ operationId: 'late' }).then((answer) => answers.push(answer.isCancelled));
-    });
+    const outcome = await service.kgImport(
+      { sessionId, operationId: 'late', fileName: 'small.csv', data: 'Dog,is-a,Mammal\n' },
+      (progress) => {
+        if (progress.phase === 'writing')
+          void service.cancel({ operationId: 'late' }).then((answer) => answers.push(answer.isCancelled));
+      },
+    );
     expect(outcome).toMatchObject({ ok: true, added: 1 });
     expect(answers).toEqual([false]);
   });
@@ -124,31 +137,57 @@ describe('agent service: knowledge graph', () => {
 
   it('exports N-Triples that re-import to the same graph', async () => {
     const { service, sessionId } = await opened({ loadStarterGraph: async () => STARTER });
-    await service.kgImport({ sessionId, operationId: 'op', fileName: 'more.csv', data: '"Red Planet",has-note,"a ""quoted"" note"\n' });
+    await service.kgImport({
+      sessionId,
+      operationId: 'op',
+      fileName: 'more.csv',
+      data: '"Red Planet",has-note,"a ""quoted"" note"\n',
+    });
     const exported = await service.kgExport({ sessionId, format: 'n-triples' });
     expect(exported.tripleCount).toBe(5);
     expect(exported.text).toContain('<urn:anima:kg#Dog> <urn:anima:kg#is-a> <urn:anima:kg#Canine> .');
     expect(exported.text).toContain('"golden retriever"@en');
 
     const other = await opened();
-    const reimported = await other.service.kgImport({ sessionId: other.sessionId, operationId: 'op', fileName: 'graph.nt', data: exported.text });
+    const reimported = await other.service.kgImport({
+      sessionId: other.sessionId,
+      operationId: 'op',
+      fileName: 'graph.nt',
+      data: exported.text,
+    });
     expect(reimported).toMatchObject({ ok: true, added: 5 });
-    expect((await other.service.kgExport({ sessionId: other.sessionId, format: 'n-triples' })).text).toBe(exported.text);
+    expect((await other.service.kgExport({ sessionId: other.sessionId, format: 'n-triples' })).text).toBe(
+      exported.text,
+    );
   });
 
   it('round-trips clashing IRI local names, plain labels and blank nodes through export and import', async () => {
     const { service, sessionId } = await opened();
-    const importText = (fileName: string, data: string) => service.kgImport({ sessionId, operationId: 'op', fileName, data });
-    await importText('a.nt', '<http://a.example/Dog> <http://a.example/likes> <http://a.example/Bone> .\n_:x <http://a.example/likes> "" .\n');
+    const importText = (fileName: string, data: string) =>
+      service.kgImport({ sessionId, operationId: 'op', fileName, data });
+    await importText(
+      'a.nt',
+      '<http://a.example/Dog> <http://a.example/likes> <http://a.example/Bone> .\n_:x <http://a.example/likes> "" .\n',
+    );
     await importText('b.csv', 'Dog-2,is-a,Robot\n');
-    await importText('c.nt', '<http://a.example/Dog> <http://a.example/fears> <http://b.example/Dog> .\n_:x <http://a.example/likes> <http://a.example/Bone> .\n');
+    await importText(
+      'c.nt',
+      '<http://a.example/Dog> <http://a.example/fears> <http://b.example/Dog> .\n_:x <http://a.example/likes> <http://a.example/Bone> .\n',
+    );
     const exported = await service.kgExport({ sessionId, format: 'n-triples' });
     const before = await service.kgStats({ sessionId });
 
     const other = await opened();
-    const reimported = await other.service.kgImport({ sessionId: other.sessionId, operationId: 'op', fileName: 'graph.nt', data: exported.text });
+    const reimported = await other.service.kgImport({
+      sessionId: other.sessionId,
+      operationId: 'op',
+      fileName: 'graph.nt',
+      data: exported.text,
+    });
     expect(reimported).toMatchObject({ ok: true, stats: before });
-    expect((await other.service.kgExport({ sessionId: other.sessionId, format: 'n-triples' })).text).toBe(exported.text);
+    expect((await other.service.kgExport({ sessionId: other.sessionId, format: 'n-triples' })).text).toBe(
+      exported.text,
+    );
     const robots = await other.service.kgQuery({ sessionId: other.sessionId, query: '?x is-a Robot' });
     expect(robots).toMatchObject({ ok: true, rows: [{ x: { label: 'Dog-2' } }] });
     expect(robots.ok && robots.rows[0]!.x!.iri).toBeUndefined();
@@ -157,7 +196,11 @@ describe('agent service: knowledge graph', () => {
   it('answers pattern queries with labels', async () => {
     const { service, sessionId } = await opened({ loadStarterGraph: async () => STARTER });
     const answer = await service.kgQuery({ sessionId, query: '?x is-a ?y . ?y is-a canine' });
-    expect(answer).toMatchObject({ ok: true, variables: ['x', 'y'], rows: [{ x: { label: 'GoldenRetriever' }, y: { label: 'Dog' } }] });
+    expect(answer).toMatchObject({
+      ok: true,
+      variables: ['x', 'y'],
+      rows: [{ x: { label: 'GoldenRetriever' }, y: { label: 'Dog' } }],
+    });
     expect(await service.kgQuery({ sessionId, query: '?x is-a' })).toMatchObject({ ok: false });
   });
 
@@ -184,12 +227,21 @@ describe('agent service: inference and paths', () => {
     expect(run).toMatchObject({ ok: true, derived: 3, raised: 0, hasConverged: true, stats: { triples: 7 } });
     if (!run.ok) throw new Error('inference refused');
     expect(run.facts.every((entry) => entry.isNew)).toBe(true);
-    const toMammal = run.facts.find((entry) => entry.fact.subject.label === 'GoldenRetriever' && entry.fact.object.label === 'Mammal')!;
+    const toMammal = run.facts.find(
+      (entry) => entry.fact.subject.label === 'GoldenRetriever' && entry.fact.object.label === 'Mammal',
+    )!;
     expect(toMammal.rule).toBe('is-a-transitive');
     expect(toMammal.fact.confidence).toBeCloseTo(0.95 * 0.95, 10);
-    const provenance = await first.service.kgProvenance({ sessionId: session.id, provenanceId: toMammal.fact.provenanceId! });
-    expect(provenance).toMatchObject({ isFound: true, record: { kind: 'inference', sources: expect.arrayContaining(['rule:is-a-transitive']) } });
-    if (provenance.isFound) expect(provenance.record.detail).toMatch(/^GoldenRetriever is-a Mammal \(0\.90\) by is-a-transitive from /);
+    const provenance = await first.service.kgProvenance({
+      sessionId: session.id,
+      provenanceId: toMammal.fact.provenanceId!,
+    });
+    expect(provenance).toMatchObject({
+      isFound: true,
+      record: { kind: 'inference', sources: expect.arrayContaining(['rule:is-a-transitive']) },
+    });
+    if (provenance.isFound)
+      expect(provenance.record.detail).toMatch(/^GoldenRetriever is-a Mammal \(0\.90\) by is-a-transitive from /);
     first.db.close();
 
     const second = testService({ db: new AnimaDatabase('anima', indexedDb) });
@@ -200,14 +252,21 @@ describe('agent service: inference and paths', () => {
     expect(again).toMatchObject({ ok: true, derived: 0, raised: 0, facts: [] });
     const dog = (await second.service.kgSearch({ sessionId: session.id, text: 'GoldenRetriever' })).hits[0]!.symbol;
     const details = await second.service.kgSymbol({ sessionId: session.id, symbolId: dog.id });
-    expect(details.isFound && details.outgoing.find((fact) => fact.object.label === 'Mammal')?.confidence).toBeCloseTo(0.9025, 10);
+    expect(details.isFound && details.outgoing.find((fact) => fact.object.label === 'Mammal')?.confidence).toBeCloseTo(
+      0.9025,
+      10,
+    );
   });
 
   it('finds the shortest path between two symbols', async () => {
     const { service, sessionId } = await opened({ loadStarterGraph: async () => STARTER });
     const idOf = async (label: string) => (await service.kgSearch({ sessionId, text: label })).hits[0]!.symbol.id;
     const path = await service.kgPath({ sessionId, from: await idOf('GoldenRetriever'), to: await idOf('Mammal') });
-    expect(path.isFound && path.steps.map((step) => `${step.fact.subject.label} ${step.fact.object.label}`)).toEqual(['GoldenRetriever Dog', 'Dog Canine', 'Canine Mammal']);
+    expect(path.isFound && path.steps.map((step) => `${step.fact.subject.label} ${step.fact.object.label}`)).toEqual([
+      'GoldenRetriever Dog',
+      'Dog Canine',
+      'Canine Mammal',
+    ]);
   });
 });
 
@@ -221,23 +280,46 @@ describe('agent service: one writer at a time', () => {
     const listeners: (() => void)[] = [];
     const reader = testService({
       db: new AnimaDatabase('anima', indexedDb),
-      writeAccess: { ready: Promise.resolve(), canWrite: () => isGranted, onGranted: (listener) => listeners.push(listener) },
+      writeAccess: {
+        ready: Promise.resolve(),
+        canWrite: () => isGranted,
+        onGranted: (listener) => listeners.push(listener),
+      },
     });
     const opened = await reader.service.open({});
     expect(opened).toMatchObject({ canWrite: false, hasLoadedStarterGraph: false, stats: { triples: 4 } });
-    const refused = await reader.service.kgImport({ sessionId: session.id, operationId: 'op', fileName: 'x.csv', data: 'Tabby,is-a,Cat\n' });
+    const refused = await reader.service.kgImport({
+      sessionId: session.id,
+      operationId: 'op',
+      fileName: 'x.csv',
+      data: 'Tabby,is-a,Cat\n',
+    });
     expect(refused).toMatchObject({ ok: false, reason: 'read-only' });
     expect(await reader.service.kgInfer({ sessionId: session.id })).toMatchObject({ ok: false, reason: 'read-only' });
 
-    await writer.service.kgImport({ sessionId: session.id, operationId: 'op', fileName: 'y.csv', data: 'Rex,is-a,Dog\n' });
+    await writer.service.kgImport({
+      sessionId: session.id,
+      operationId: 'op',
+      fileName: 'y.csv',
+      data: 'Rex,is-a,Dog\n',
+    });
     isGranted = true;
     for (const listener of listeners) listener();
     expect((await reader.service.kgStats({ sessionId: session.id })).triples).toBe(5);
-    expect(await reader.service.kgImport({ sessionId: session.id, operationId: 'op', fileName: 'x.csv', data: 'Tabby,is-a,Cat\n' })).toMatchObject({ ok: true, stats: { triples: 6 } });
+    expect(
+      await reader.service.kgImport({
+        sessionId: session.id,
+        operationId: 'op',
+        fileName: 'x.csv',
+        data: 'Tabby,is-a,Cat\n',
+      }),
+    ).toMatchObject({ ok: true, stats: { triples: 6 } });
   });
 
   it('does not set up a first session without write access', async () => {
-    const { service } = testService({ writeAccess: { ready: Promise.resolve(), canWrite: () => false, onGranted: () => undefined } });
+    const { service } = testService({
+      writeAccess: { ready: Promise.resolve(), canWrite: () => false, onGranted: () => undefined },
+    });
     await expect(service.open({})).rejects.toThrow('setting up in another tab');
   });
 });

@@ -21,7 +21,10 @@ type Implementation<M extends AgentMethod> = Pick<AgentServiceImplementation, M>
  * on the next call. The method names are checked against the slice's type here, and against the
  * whole contract where the slices are joined.
  */
-function lazySlice<M extends AgentMethod>(methods: readonly M[], load: () => Promise<Implementation<M>>): Implementation<M> {
+function lazySlice<M extends AgentMethod>(
+  methods: readonly M[],
+  load: () => Promise<Implementation<M>>,
+): Implementation<M> {
   let slice: Promise<Implementation<M>> | undefined;
   const loaded = () =>
     (slice ??= load().catch((error: unknown) => {
@@ -30,30 +33,61 @@ function lazySlice<M extends AgentMethod>(methods: readonly M[], load: () => Pro
     }));
   const forwarding: Partial<Record<M, unknown>> = {};
   for (const method of methods) {
-    forwarding[method] = async (args: never, onProgress?: never) => ((await loaded())[method] as (args: never, onProgress?: never) => Promise<unknown>)(args, onProgress);
+    forwarding[method] = async (args: never, onProgress?: never) =>
+      ((await loaded())[method] as (args: never, onProgress?: never) => Promise<unknown>)(args, onProgress);
   }
   return forwarding as Implementation<M>;
 }
 
 /** Every slice but the home screen's, each a chunk of its own, with the methods it implements. */
 function lazySlices(context: ServiceContext) {
-  const personas = lazySlice(Object.keys(personaContract) as (keyof typeof personaContract)[], async () => (await import('./persona-service.ts')).personaService(context));
+  const personas = lazySlice(Object.keys(personaContract) as (keyof typeof personaContract)[], async () =>
+    (await import('./persona-service.ts')).personaService(context),
+  );
   return {
     ...personas,
-    ...lazySlice(Object.keys(sessionContract) as (keyof typeof sessionContract)[], async () => (await import('./session-service.ts')).sessionService(context, personas)),
-    ...lazySlice(['goalAdd', 'goalList', 'goalUpdate', 'agentRun', 'cycleList', 'memoryConsolidate', 'memoryList', 'memoryRecall'], async () => (await import('./agent-service.ts')).agentService(context)),
-    ...lazySlice(['approvalList', 'approvalDecide'], async () => (await import('./approval-service.ts')).approvalService(context)),
-    ...lazySlice(['questionList', 'questionAnswer'], async () => (await import('./question-service.ts')).questionService(context)),
-    ...lazySlice(['synthesize', 'synthesizeInVoice', 'noteList'], async () => (await import('./write-up-service.ts')).writeUpService(context)),
+    ...lazySlice(Object.keys(sessionContract) as (keyof typeof sessionContract)[], async () =>
+      (await import('./session-service.ts')).sessionService(context, personas),
+    ),
+    ...lazySlice(
+      ['goalAdd', 'goalList', 'goalUpdate', 'agentRun', 'cycleList', 'memoryConsolidate', 'memoryList', 'memoryRecall'],
+      async () => (await import('./agent-service.ts')).agentService(context),
+    ),
+    ...lazySlice(['approvalList', 'approvalDecide'], async () =>
+      (await import('./approval-service.ts')).approvalService(context),
+    ),
+    ...lazySlice(['questionList', 'questionAnswer'], async () =>
+      (await import('./question-service.ts')).questionService(context),
+    ),
+    ...lazySlice(['synthesize', 'synthesizeInVoice', 'noteList'], async () =>
+      (await import('./write-up-service.ts')).writeUpService(context),
+    ),
     ...lazySlice(['planPreview', 'planList'], async () => (await import('./plan-service.ts')).planService(context)),
-    ...lazySlice(['questionRead', 'questionAsk'], async () => (await import('./reading-service.ts')).readingService(context)),
-    ...lazySlice(['reflect', 'reflectionList', 'agentSettingsGet', 'agentSettingsSet'], async () => (await import('./reflection-service.ts')).reflectionService(context)),
-    ...lazySlice(['psycheGet', 'psycheHistory', 'psycheCheck', 'psycheImport', 'psycheSave', 'psycheRestore', 'psycheExport'], async () => (await import('./psyche-service.ts')).psycheService(context)),
-    ...lazySlice(Object.keys(endpointContract) as (keyof typeof endpointContract)[], async () => (await import('./endpoint-service.ts')).endpointService(context)),
-    ...lazySlice(['webAccessGet', 'webAccessSet'], async () => (await import('./web-access-service.ts')).webAccessService(context)),
-    ...lazySlice(['inferenceGet', 'inferenceSet', 'inferenceCheck', 'modelSettingsGet', 'modelSettingsSet'], async () => (await import('./inference-service.ts')).inferenceService(context)),
-    ...lazySlice(['modelList', 'modelDownload', 'modelDelete', 'modelAdd', 'modelForget'], async () => (await import('./model-service.ts')).modelService(context)),
-    ...lazySlice(['ggufList', 'ggufAdd', 'ggufDelete'], async () => (await import('./gguf-service.ts')).ggufService(context)),
+    ...lazySlice(['questionRead', 'questionAsk'], async () =>
+      (await import('./reading-service.ts')).readingService(context),
+    ),
+    ...lazySlice(['reflect', 'reflectionList', 'agentSettingsGet', 'agentSettingsSet'], async () =>
+      (await import('./reflection-service.ts')).reflectionService(context),
+    ),
+    ...lazySlice(
+      ['psycheGet', 'psycheHistory', 'psycheCheck', 'psycheImport', 'psycheSave', 'psycheRestore', 'psycheExport'],
+      async () => (await import('./psyche-service.ts')).psycheService(context),
+    ),
+    ...lazySlice(Object.keys(endpointContract) as (keyof typeof endpointContract)[], async () =>
+      (await import('./endpoint-service.ts')).endpointService(context),
+    ),
+    ...lazySlice(['webAccessGet', 'webAccessSet'], async () =>
+      (await import('./web-access-service.ts')).webAccessService(context),
+    ),
+    ...lazySlice(['inferenceGet', 'inferenceSet', 'inferenceCheck', 'modelSettingsGet', 'modelSettingsSet'], async () =>
+      (await import('./inference-service.ts')).inferenceService(context),
+    ),
+    ...lazySlice(['modelList', 'modelDownload', 'modelDelete', 'modelAdd', 'modelForget'], async () =>
+      (await import('./model-service.ts')).modelService(context),
+    ),
+    ...lazySlice(['ggufList', 'ggufAdd', 'ggufDelete'], async () =>
+      (await import('./gguf-service.ts')).ggufService(context),
+    ),
   };
 }
 
@@ -87,7 +121,12 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
       });
       const graph = await graphOf(session.id, (progress) => onProgress?.({ phase: 'loading-graph', ...progress }));
       const hasLoadedStarterGraph = canWrite() && (await loadStarterGraphIfPending(session.id, onProgress));
-      return { session: { id: session.id, name: session.name }, stats: statsOf(graph), hasLoadedStarterGraph, canWrite: canWrite() };
+      return {
+        session: { id: session.id, name: session.name },
+        stats: statsOf(graph),
+        hasLoadedStarterGraph,
+        canWrite: canWrite(),
+      };
     },
 
     ...kgService(context),

@@ -14,18 +14,39 @@ import { exportCheckedSnapshot, exportSnapshot, restoreSnapshot } from '#core/se
 import { readSnapshotFile, snapshotFileBytes, snapshotFileName } from '#core/sessions/snapshot-encoding.ts';
 import type { SessionView } from '#core/api/session-contract.ts';
 
-type SessionMethods = 'sessionList' | 'sessionCreate' | 'sessionRename' | 'sessionDuplicate' | 'sessionDelete' | 'sessionSwitch' | 'sessionExport' | 'sessionImportCheck' | 'sessionImport' | 'sessionCheck';
+type SessionMethods =
+  | 'sessionList'
+  | 'sessionCreate'
+  | 'sessionRename'
+  | 'sessionDuplicate'
+  | 'sessionDelete'
+  | 'sessionSwitch'
+  | 'sessionExport'
+  | 'sessionImportCheck'
+  | 'sessionImport'
+  | 'sessionCheck';
 /** What importing a snapshot's persona needs of the catalog service. */
 type PersonaAccess = Pick<AgentServiceImplementation, 'personaImport' | 'sessionPersonaSet'>;
 
-type Failure = { ok: false; reason: 'invalid' | 'not-found' | 'read-only' | 'busy' | 'exists' | 'storage-full'; problems: Problem[] };
-const fail = (reason: Failure['reason'], message: string, path?: string): Failure => ({ ok: false, reason, problems: [{ ...(path !== undefined ? { path } : {}), message }] });
+type Failure = {
+  ok: false;
+  reason: 'invalid' | 'not-found' | 'read-only' | 'busy' | 'exists' | 'storage-full';
+  problems: Problem[];
+};
+const fail = (reason: Failure['reason'], message: string, path?: string): Failure => ({
+  ok: false,
+  reason,
+  problems: [{ ...(path !== undefined ? { path } : {}), message }],
+});
 
 /** How many of the latest cycles are searched for the model a session used. */
 const MODEL_LOOKBACK = 200;
 
 /** Sessions: the list with what each holds, making, renaming, copying, deleting and switching them, and their snapshot files. */
-export function sessionService(context: ServiceContext, personas: PersonaAccess): Pick<AgentServiceImplementation, SessionMethods> {
+export function sessionService(
+  context: ServiceContext,
+  personas: PersonaAccess,
+): Pick<AgentServiceImplementation, SessionMethods> {
   const { db, now, newId, exclusively, canWrite, graphs, forgetDocuments, isBusy, dependencies } = context;
 
   const viewOf = async (session: SessionRecord, activeId: unknown): Promise<SessionView> => {
@@ -33,7 +54,12 @@ export function sessionService(context: ServiceContext, personas: PersonaAccess)
       db.goals.where('sessionId').equals(session.id).toArray(),
       session.personaId !== undefined ? db.personas.get(session.personaId) : undefined,
       db.psyches.where('[sessionId+version]').between([session.id, 0], [session.id, Number.MAX_SAFE_INTEGER]).last(),
-      db.cycles.where('[sessionId+cycle]').between([session.id, 0], [session.id, Number.MAX_SAFE_INTEGER]).reverse().limit(MODEL_LOOKBACK).toArray(),
+      db.cycles
+        .where('[sessionId+cycle]')
+        .between([session.id, 0], [session.id, Number.MAX_SAFE_INTEGER])
+        .reverse()
+        .limit(MODEL_LOOKBACK)
+        .toArray(),
       sizeOf(session.id),
     ]);
     const used = recent.find((record) => record.model)?.model;
@@ -56,10 +82,14 @@ export function sessionService(context: ServiceContext, personas: PersonaAccess)
   const sizeOf = async (sessionId: string): Promise<number> => {
     let bytes = 0;
     const count = (row: unknown) => {
-      bytes += JSON.stringify(row, (_key, value: unknown) => (ArrayBuffer.isView(value) ? `${value.byteLength}` : value)).length;
+      bytes += JSON.stringify(row, (_key, value: unknown) =>
+        ArrayBuffer.isView(value) ? `${value.byteLength}` : value,
+      ).length;
       for (const value of Object.values(row as object)) if (ArrayBuffer.isView(value)) bytes += value.byteLength;
     };
-    await db.transaction('r', sessionTables(db), () => Promise.all(sessionRows(db, sessionId).map((rows) => rows.each(count))));
+    await db.transaction('r', sessionTables(db), () =>
+      Promise.all(sessionRows(db, sessionId).map((rows) => rows.each(count))),
+    );
     return bytes;
   };
 
@@ -70,7 +100,10 @@ export function sessionService(context: ServiceContext, personas: PersonaAccess)
     graphs.delete(sessionId);
     forgetDocuments(sessionId);
   };
-  const busy = () => (isBusy() ? fail('busy', 'a run, an import or a download is in progress; wait for it to end or cancel it first') : undefined);
+  const busy = () =>
+    isBusy()
+      ? fail('busy', 'a run, an import or a download is in progress; wait for it to end or cancel it first')
+      : undefined;
   /** A change, one at a time; a full storage refuses it whole (each change is one transaction). */
   const change = async <T>(work: () => Promise<T>): Promise<T | Failure> => {
     if (!canWrite()) return fail('read-only', READ_ONLY_MESSAGE);
@@ -87,10 +120,22 @@ export function sessionService(context: ServiceContext, personas: PersonaAccess)
     const name = bundle.persona.name;
     const stored = await db.personas.where('name').equals(name).first();
     if (stored && !isSameBundle(await personaBundleOf(db, stored), bundle))
-      return [{ path: 'persona', message: `the session wore the persona "${name}", which this device's catalog has with other content; the session was imported without a persona: wear one on the Personas screen` }];
+      return [
+        {
+          path: 'persona',
+          message: `the session wore the persona "${name}", which this device's catalog has with other content; the session was imported without a persona: wear one on the Personas screen`,
+        },
+      ];
     if (!stored) {
-      const imported = await personas.personaImport({ fileName: 'session-snapshot.persona.json', data: bundleText(bundle) });
-      if (!imported.ok) return imported.problems.map((problem) => ({ ...problem, message: `the session's persona "${name}" could not join the catalog (${problem.message}); the session was imported without it` }));
+      const imported = await personas.personaImport({
+        fileName: 'session-snapshot.persona.json',
+        data: bundleText(bundle),
+      });
+      if (!imported.ok)
+        return imported.problems.map((problem) => ({
+          ...problem,
+          message: `the session's persona "${name}" could not join the catalog (${problem.message}); the session was imported without it`,
+        }));
     }
     const worn = await personas.sessionPersonaSet({ sessionId, persona: name });
     return worn.ok ? [] : worn.problems;
@@ -98,7 +143,10 @@ export function sessionService(context: ServiceContext, personas: PersonaAccess)
 
   return {
     async sessionList() {
-      const [sessions, activeId] = await Promise.all([db.sessions.orderBy('updatedAt').reverse().toArray(), activeIdOf()]);
+      const [sessions, activeId] = await Promise.all([
+        db.sessions.orderBy('updatedAt').reverse().toArray(),
+        activeIdOf(),
+      ]);
       return { sessions: await Promise.all(sessions.map((session) => viewOf(session, activeId))) };
     },
 
@@ -112,7 +160,9 @@ export function sessionService(context: ServiceContext, personas: PersonaAccess)
     async sessionRename({ sessionId, name }) {
       return change(async () => {
         const updated = await db.sessions.update(sessionId, { name, updatedAt: now() });
-        return updated ? { ok: true as const, session: await viewById(sessionId) } : fail('not-found', `there is no session ${sessionId}`, 'sessionId');
+        return updated
+          ? { ok: true as const, session: await viewById(sessionId) }
+          : fail('not-found', `there is no session ${sessionId}`, 'sessionId');
       });
     },
 
@@ -121,14 +171,21 @@ export function sessionService(context: ServiceContext, personas: PersonaAccess)
         const source = await db.sessions.get(sessionId);
         if (!source) return fail('not-found', `there is no session ${sessionId}`, 'sessionId');
         const snapshot = await exportSnapshot(db, sessionId);
-        const copyId = await restoreSnapshot(db, snapshot, { sessionId: newId(), name, madeAt: now(), activate: false, ...(source.personaId !== undefined ? { personaId: source.personaId } : {}) });
+        const copyId = await restoreSnapshot(db, snapshot, {
+          sessionId: newId(),
+          name,
+          madeAt: now(),
+          activate: false,
+          ...(source.personaId !== undefined ? { personaId: source.personaId } : {}),
+        });
         return { ok: true as const, session: await viewById(copyId) };
       });
     },
 
     async sessionDelete({ sessionId }) {
       return change(async () => {
-        if (!(await db.sessions.get(sessionId))) return fail('not-found', `there is no session ${sessionId}`, 'sessionId');
+        if (!(await db.sessions.get(sessionId)))
+          return fail('not-found', `there is no session ${sessionId}`, 'sessionId');
         const isActive = (await activeIdOf()) === sessionId;
         if (isActive) {
           const refusal = busy();
@@ -151,7 +208,8 @@ export function sessionService(context: ServiceContext, personas: PersonaAccess)
 
     async sessionSwitch({ sessionId }) {
       return change(async () => {
-        if (!(await db.sessions.get(sessionId))) return fail('not-found', `there is no session ${sessionId}`, 'sessionId');
+        if (!(await db.sessions.get(sessionId)))
+          return fail('not-found', `there is no session ${sessionId}`, 'sessionId');
         if ((await activeIdOf()) !== sessionId) {
           const refusal = busy();
           if (refusal) return refusal;
@@ -166,9 +224,20 @@ export function sessionService(context: ServiceContext, personas: PersonaAccess)
       if (!session) return fail('not-found', `there is no session ${sessionId}`, 'sessionId');
       // A snapshot the reader would refuse (too large, a field too long) or that would carry a secret is not written: the reader's words say why.
       const snapshot = await exportCheckedSnapshot(db, sessionId);
-      const bytes = snapshot.ok ? await snapshotFileBytes(snapshot.value, { gzip, secrets: await storedSecrets(db), limits: dependencies.snapshotLimits }) : snapshot;
+      const bytes = snapshot.ok
+        ? await snapshotFileBytes(snapshot.value, {
+            gzip,
+            secrets: await storedSecrets(db),
+            limits: dependencies.snapshotLimits,
+          })
+        : snapshot;
       if (!bytes.ok) return { ok: false as const, reason: 'invalid' as const, problems: bytes.error };
-      return { ok: true as const, fileName: snapshotFileName(session.name, { gzip }), mediaType: gzip ? 'application/gzip' : 'application/json', bytes: bytes.value };
+      return {
+        ok: true as const,
+        fileName: snapshotFileName(session.name, { gzip }),
+        mediaType: gzip ? 'application/gzip' : 'application/json',
+        bytes: bytes.value,
+      };
     },
 
     async sessionImportCheck({ bytes }) {
@@ -196,7 +265,11 @@ export function sessionService(context: ServiceContext, personas: PersonaAccess)
       const { snapshot } = read.value;
       const restored = await change(async () => {
         const exists = (await db.sessions.get(snapshot.session.id)) !== undefined;
-        if (exists && as === undefined) return fail('exists', `the session "${snapshot.session.name}" is on this device already: import it as a copy, or replace it`);
+        if (exists && as === undefined)
+          return fail(
+            'exists',
+            `the session "${snapshot.session.name}" is on this device already: import it as a copy, or replace it`,
+          );
         if (exists && as === 'replace' && (await activeIdOf()) === snapshot.session.id) {
           const refusal = busy();
           if (refusal) return refusal;

@@ -24,13 +24,21 @@ function browser() {
     const changeFeed: ChangeFeed = {
       announce: () => {
         feed.announced++;
-        for (const other of feeds) if (other !== feed) deliveries.push(() => other.listeners.forEach((listener) => listener()));
+        for (const other of feeds)
+          if (other !== feed) deliveries.push(() => other.listeners.forEach((listener) => listener()));
       },
       onChange: (listener) => feed.listeners.push(listener),
     };
     let nextId = 1;
     const service = withContractChecks(
-      createAgentService({ db: new AnimaDatabase('anima', indexedDb), now: () => 1_700_000_000_000, newId: () => `session-${nextId++}`, loadStarterGraph: async () => STARTER, changeFeed, ...(writeAccess ? { writeAccess } : {}) }),
+      createAgentService({
+        db: new AnimaDatabase('anima', indexedDb),
+        now: () => 1_700_000_000_000,
+        newId: () => `session-${nextId++}`,
+        loadStarterGraph: async () => STARTER,
+        changeFeed,
+        ...(writeAccess ? { writeAccess } : {}),
+      }),
     );
     return { service, feed };
   };
@@ -45,7 +53,11 @@ function browser() {
 function heldElsewhere() {
   let isGranted = false;
   const listeners: (() => void)[] = [];
-  const writeAccess: WriteAccess = { ready: Promise.resolve(), canWrite: () => isGranted, onGranted: (listener) => listeners.push(listener) };
+  const writeAccess: WriteAccess = {
+    ready: Promise.resolve(),
+    canWrite: () => isGranted,
+    onGranted: (listener) => listeners.push(listener),
+  };
   const grant = () => {
     isGranted = true;
     for (const listener of listeners) listener();
@@ -69,12 +81,19 @@ describe('session watch: two tabs', () => {
     expect((await reader.service.open({})).stats.triples).toBe(2);
     const readerWatch = watch(reader.service);
 
-    await writer.service.kgImport({ sessionId: session.id, operationId: 'import', fileName: 'pets.csv', data: 'Rex,is-a,Dog\n' });
+    await writer.service.kgImport({
+      sessionId: session.id,
+      operationId: 'import',
+      fileName: 'pets.csv',
+      data: 'Rex,is-a,Dog\n',
+    });
     deliver();
 
     expect(readerWatch.events).toEqual([{ kind: 'changed' }]);
     expect((await reader.service.kgStats({ sessionId: session.id })).triples).toBe(3);
-    const rex = (await reader.service.kgSearch({ sessionId: session.id, text: 'Rex' })).hits.map((hit) => hit.symbol.label);
+    const rex = (await reader.service.kgSearch({ sessionId: session.id, text: 'Rex' })).hits.map(
+      (hit) => hit.symbol.label,
+    );
     expect(rex).toEqual(['Rex']);
   });
 
@@ -84,13 +103,26 @@ describe('session watch: two tabs', () => {
     const { session } = await writer.service.open({});
     const announcedBefore = writer.feed.announced;
 
-    expect(await writer.service.goalAdd({ sessionId: session.id, description: 'Learn about dogs', criteria: 'Dog is-a ?x' })).toMatchObject({ ok: true });
+    expect(
+      await writer.service.goalAdd({ sessionId: session.id, description: 'Learn about dogs', criteria: 'Dog is-a ?x' }),
+    ).toMatchObject({ ok: true });
     expect(writer.feed.announced).toBe(announcedBefore + 1);
-    expect(await writer.service.webAccessSet({ webAccess: { allowedPrefixes: ['https://example.org/'], timeoutSeconds: 5, maxKilobytes: 64 } })).toMatchObject({ ok: true });
+    expect(
+      await writer.service.webAccessSet({
+        webAccess: { allowedPrefixes: ['https://example.org/'], timeoutSeconds: 5, maxKilobytes: 64 },
+      }),
+    ).toMatchObject({ ok: true });
     expect(writer.feed.announced).toBe(announcedBefore + 2);
-    expect(await writer.service.partCreate({ fields: { name: 'calm-tone', type: 'tone', summary: 'speaks calmly' } })).toMatchObject({ ok: true });
+    expect(
+      await writer.service.partCreate({ fields: { name: 'calm-tone', type: 'tone', summary: 'speaks calmly' } }),
+    ).toMatchObject({ ok: true });
     expect(writer.feed.announced).toBe(announcedBefore + 3);
-    expect(await writer.service.agentSettingsSet({ sessionId: session.id, settings: { planning: false, reflectionInterval: 2, maxFailedPlans: 1 } })).toMatchObject({ ok: true });
+    expect(
+      await writer.service.agentSettingsSet({
+        sessionId: session.id,
+        settings: { planning: false, reflectionInterval: 2, maxFailedPlans: 1 },
+      }),
+    ).toMatchObject({ ok: true });
     expect(writer.feed.announced).toBe(announcedBefore + 4);
   });
 
@@ -100,7 +132,9 @@ describe('session watch: two tabs', () => {
     const { session } = await writer.service.open({});
     const reader = tab(heldElsewhere().writeAccess);
     await reader.service.open({});
-    expect(await reader.service.goalAdd({ sessionId: session.id, description: 'Learn about cats' })).toMatchObject({ ok: false });
+    expect(await reader.service.goalAdd({ sessionId: session.id, description: 'Learn about cats' })).toMatchObject({
+      ok: false,
+    });
     expect(reader.feed.announced).toBe(0);
   });
 
@@ -114,13 +148,25 @@ describe('session watch: two tabs', () => {
     const readerWatch = watch(reader.service);
 
     // A notice still on its way when the first tab closes and this one takes over.
-    await writer.service.kgImport({ sessionId: session.id, operationId: 'import', fileName: 'pets.csv', data: 'Rex,is-a,Dog\n' });
+    await writer.service.kgImport({
+      sessionId: session.id,
+      operationId: 'import',
+      fileName: 'pets.csv',
+      data: 'Rex,is-a,Dog\n',
+    });
     access.grant();
     deliver();
 
     expect(readerWatch.events).toEqual([{ kind: 'write-access' }]);
     expect((await reader.service.kgStats({ sessionId: session.id })).triples).toBe(3);
-    expect(await reader.service.kgImport({ sessionId: session.id, operationId: 'import', fileName: 'cats.csv', data: 'Tabby,is-a,Cat\n' })).toMatchObject({ ok: true, stats: { triples: 4 } });
+    expect(
+      await reader.service.kgImport({
+        sessionId: session.id,
+        operationId: 'import',
+        fileName: 'cats.csv',
+        data: 'Tabby,is-a,Cat\n',
+      }),
+    ).toMatchObject({ ok: true, stats: { triples: 4 } });
     expect(reader.feed.announced).toBe(1);
   });
 

@@ -15,7 +15,9 @@ export function sessionWatchService(context: ServiceContext): Pick<AgentServiceI
       const stopListening = onSessionEvent((event) => onEvent?.(event));
       if (canWrite()) onEvent?.({ kind: 'write-access' });
       try {
-        await new Promise<void>((resolve) => controller.signal.addEventListener('abort', () => resolve(), { once: true }));
+        await new Promise<void>((resolve) =>
+          controller.signal.addEventListener('abort', () => resolve(), { once: true }),
+        );
         return {};
       } finally {
         stopListening();

@@ -8,7 +8,9 @@ import { answerViewOf } from '#core/questions/answer-view.ts';
 /** How the service shows core records across the boundary: labels with ids, plain data. */
 export function goalViewOf(graph: KnowledgeGraph, goal: Goal, findingsLimit = 200): GoalView {
   // Only the findings still in the graph count (a fact can be forgotten since): the total is what the list and the write-up hold.
-  const kept = goal.findings.map(([subject, predicate, object]) => graph.triple(subject, predicate, object)).filter((triple): triple is Triple => triple !== undefined);
+  const kept = goal.findings
+    .map(([subject, predicate, object]) => graph.triple(subject, predicate, object))
+    .filter((triple): triple is Triple => triple !== undefined);
   const findings = kept.slice(0, findingsLimit);
   return {
     id: goal.id!,
@@ -42,7 +44,12 @@ export function statsOf(graph: KnowledgeGraph): GraphStats {
 }
 
 export function refOf(symbol: KgSymbol) {
-  return { id: symbol.id, label: symbol.label, kind: symbol.kind, ...(symbol.iri !== undefined ? { iri: symbol.iri } : {}) };
+  return {
+    id: symbol.id,
+    label: symbol.label,
+    kind: symbol.kind,
+    ...(symbol.iri !== undefined ? { iri: symbol.iri } : {}),
+  };
 }
 
 export function symbolOrThrow(graph: KnowledgeGraph, id: number): KgSymbol {
@@ -51,7 +58,10 @@ export function symbolOrThrow(graph: KnowledgeGraph, id: number): KgSymbol {
   return symbol;
 }
 
-export function factOf(graph: KnowledgeGraph, triple: Pick<Triple, 'subject' | 'predicate' | 'object' | 'confidence' | 'provenanceId'>): Fact {
+export function factOf(
+  graph: KnowledgeGraph,
+  triple: Pick<Triple, 'subject' | 'predicate' | 'object' | 'confidence' | 'provenanceId'>,
+): Fact {
   return {
     subject: refOf(symbolOrThrow(graph, triple.subject)),
     predicate: refOf(symbolOrThrow(graph, triple.predicate)),

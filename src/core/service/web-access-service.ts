@@ -4,7 +4,9 @@ import { READ_ONLY_MESSAGE } from './service-context.ts';
 import { DEFAULT_WEB_ACCESS, WEB_ACCESS_KEY, parseWebAccess, webAccessSchema } from '#core/tools/web-access.ts';
 
 /** The web access slice of the AgentService: what the user allows http_fetch (a device setting). */
-export function webAccessService(context: ServiceContext): Pick<AgentServiceImplementation, 'webAccessGet' | 'webAccessSet'> {
+export function webAccessService(
+  context: ServiceContext,
+): Pick<AgentServiceImplementation, 'webAccessGet' | 'webAccessSet'> {
   const { db, exclusively, canWrite } = context;
   return {
     async webAccessGet() {

@@ -26,17 +26,32 @@ function originOf(record: ProvenanceRecord | undefined): Pick<SynthesisFinding, 
   return { origin: record?.kind === 'analogy' ? 'proposed' : 'stated' };
 }
 
-const wordsOf = (text: string) => text.normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}-]+/u);
+const wordsOf = (text: string) =>
+  text
+    .normalize('NFKC')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}-]+/u);
 
 /**
  * What synthesis renders for a goal: its findings with labels, confidence and origin, the answers
  * to its criteria first, and the criteria keywords nothing was found for.
  */
-async function synthesisInputOf(context: ServiceContext, graph: KnowledgeGraph, goal: Goal, persona: SynthesisInput['persona']): Promise<SynthesisInput> {
-  const triples = goal.findings.flatMap(([subject, predicate, object]) => graph.triple(subject, predicate, object) ?? []);
-  const provenanceIds = [...new Set(triples.flatMap((triple) => (triple.provenanceId !== undefined ? [triple.provenanceId] : [])))];
+async function synthesisInputOf(
+  context: ServiceContext,
+  graph: KnowledgeGraph,
+  goal: Goal,
+  persona: SynthesisInput['persona'],
+): Promise<SynthesisInput> {
+  const triples = goal.findings.flatMap(
+    ([subject, predicate, object]) => graph.triple(subject, predicate, object) ?? [],
+  );
+  const provenanceIds = [
+    ...new Set(triples.flatMap((triple) => (triple.provenanceId !== undefined ? [triple.provenanceId] : []))),
+  ];
   const records = await context.db.provenance.bulkGet(provenanceIds);
-  const recordById = new Map(records.flatMap((record) => (record?.id !== undefined ? [[record.id, record] as const] : [])));
+  const recordById = new Map(
+    records.flatMap((record) => (record?.id !== undefined ? [[record.id, record] as const] : [])),
+  );
   const criteria = criteriaOfGoal(goal, graph);
   const label = (id: number) => graph.symbol(id)?.label ?? `#${id}`;
 
@@ -44,33 +59,43 @@ async function synthesisInputOf(context: ServiceContext, graph: KnowledgeGraph, 
   let missing: string[];
   if (criteria.kind === 'pattern') {
     const answer = runQuery(graph, criteria.patterns, 2000);
-    const answerKeys = new Set(answer.rows.flatMap((row) => triplesOfAnswer(graph, criteria.patterns, row)).map((fact) => fact.join(' ')));
+    const answerKeys = new Set(
+      answer.rows.flatMap((row) => triplesOfAnswer(graph, criteria.patterns, row)).map((fact) => fact.join(' ')),
+    );
     isAnswer = (triple) => answerKeys.has(`${triple.subject} ${triple.predicate} ${triple.object}`);
-    missing = answer.rows.length >= criteria.minCount ? [] : [`${criteria.minCount - answer.rows.length} more answers to ${criteria.text}`];
+    missing =
+      answer.rows.length >= criteria.minCount
+        ? []
+        : [`${criteria.minCount - answer.rows.length} more answers to ${criteria.text}`];
   } else {
     // Singular on both sides, as the goal's evaluation compares them.
     const wanted = new Set(criteria.keywords.map(singular));
     const found = new Set<string>();
     isAnswer = (triple) => {
-      const matched = [triple.subject, triple.predicate, triple.object].flatMap((id) => wordsOf(label(id)).map(singular)).filter((word) => wanted.has(word));
+      const matched = [triple.subject, triple.predicate, triple.object]
+        .flatMap((id) => wordsOf(label(id)).map(singular))
+        .filter((word) => wanted.has(word));
       for (const word of matched) found.add(word);
       return matched.length > 0;
     };
     for (const triple of triples) isAnswer(triple);
     missing = criteria.keywords.filter((keyword) => !found.has(singular(keyword)));
   }
-  const findings = triples.map(
-    (triple): SynthesisFinding => ({
-      subject: label(triple.subject),
-      predicate: label(triple.predicate),
-      object: label(triple.object),
-      confidence: triple.confidence,
-      ...originOf(triple.provenanceId !== undefined ? recordById.get(triple.provenanceId) : undefined),
-      isAnswer: isAnswer(triple),
-    }),
-  );
+  const findings = triples.map((triple): SynthesisFinding => ({
+    subject: label(triple.subject),
+    predicate: label(triple.predicate),
+    object: label(triple.object),
+    confidence: triple.confidence,
+    ...originOf(triple.provenanceId !== undefined ? recordById.get(triple.provenanceId) : undefined),
+    isAnswer: isAnswer(triple),
+  }));
   return {
-    goal: { description: goal.description, criteria: goal.successCriteria, status: goal.status, ...(goal.statusReason !== undefined ? { statusReason: goal.statusReason } : {}) },
+    goal: {
+      description: goal.description,
+      criteria: goal.successCriteria,
+      status: goal.status,
+      ...(goal.statusReason !== undefined ? { statusReason: goal.statusReason } : {}),
+    },
     // Answers first, each group in the order found.
     findings: [...findings.filter((finding) => finding.isAnswer), ...findings.filter((finding) => !finding.isAnswer)],
     missing,
@@ -79,28 +104,71 @@ async function synthesisInputOf(context: ServiceContext, graph: KnowledgeGraph, 
 }
 
 /** The write-up slice of the AgentService: a goal's findings in the persona's voice, and the agent's own notes. */
-export function writeUpService(context: ServiceContext): Pick<AgentServiceImplementation, 'synthesize' | 'synthesizeInVoice' | 'noteList'> {
+export function writeUpService(
+  context: ServiceContext,
+): Pick<AgentServiceImplementation, 'synthesize' | 'synthesizeInVoice' | 'noteList'> {
   const { db, graphOf, operations } = context;
   return {
     async synthesizeInVoice({ sessionId, goalId, operationId }) {
       const graph = await graphOf(sessionId);
       const goal = await db.goals.get(goalId);
-      if (!goal || goal.sessionId !== sessionId) return { ok: false, reason: 'not-found', problems: [{ message: `there is no goal ${goalId}` }] };
+      if (!goal || goal.sessionId !== sessionId)
+        return { ok: false, reason: 'not-found', problems: [{ message: `there is no goal ${goalId}` }] };
       const settings = await inferenceSettingsOf(context);
-      if (settings.provider === 'none') return { ok: false, reason: 'no-model', problems: [{ message: 'no language model is chosen; choose one in Settings to have the findings written in the persona\'s voice' }] };
+      if (settings.provider === 'none')
+        return {
+          ok: false,
+          reason: 'no-model',
+          problems: [
+            {
+              message:
+                "no language model is chosen; choose one in Settings to have the findings written in the persona's voice",
+            },
+          ],
+        };
       const controller = new AbortController();
       operations.set(operationId, controller);
       try {
         const binding = await bindChosenProvider(context, settings, controller.signal);
-        if (!binding.provider) return { ok: false, reason: 'unavailable', problems: [{ message: binding.unavailable?.because ?? 'the chosen model cannot be reached' }] };
+        if (!binding.provider)
+          return {
+            ok: false,
+            reason: 'unavailable',
+            problems: [{ message: binding.unavailable?.because ?? 'the chosen model cannot be reached' }],
+          };
         const worn = await readWornPersona(db, sessionId);
         const { persona } = wearPersona((await currentPsyche(db, sessionId)).psyche, worn);
-        const input = await synthesisInputOf(context, graph, goal, { name: persona.name, traits: persona.traits, tone: persona.tone });
-        const written = await writeInVoice(binding.provider, input, { ...(worn ? { personaPrompt: worn.prompt } : {}), budget: new UsageBudget(settings.limits, context.now), settings: await sessionModelSettings(context, sessionId), signal: controller.signal });
-        if (!written.ok) return { ok: false, reason: 'bottleneck', problems: [{ message: `the model did not write it (${written.bottleneck.kind}): ${written.bottleneck.detail}` }], model: written.use };
-        return { ok: true, persona: persona.name, text: written.text, findings: input.findings.map(findingLine), cites: written.cites, model: written.use };
+        const input = await synthesisInputOf(context, graph, goal, {
+          name: persona.name,
+          traits: persona.traits,
+          tone: persona.tone,
+        });
+        const written = await writeInVoice(binding.provider, input, {
+          ...(worn ? { personaPrompt: worn.prompt } : {}),
+          budget: new UsageBudget(settings.limits, context.now),
+          settings: await sessionModelSettings(context, sessionId),
+          signal: controller.signal,
+        });
+        if (!written.ok)
+          return {
+            ok: false,
+            reason: 'bottleneck',
+            problems: [
+              { message: `the model did not write it (${written.bottleneck.kind}): ${written.bottleneck.detail}` },
+            ],
+            model: written.use,
+          };
+        return {
+          ok: true,
+          persona: persona.name,
+          text: written.text,
+          findings: input.findings.map(findingLine),
+          cites: written.cites,
+          model: written.use,
+        };
       } catch (error) {
-        if (controller.signal.aborted) return { ok: false, reason: 'cancelled', problems: [{ message: 'the write-up was cancelled' }] };
+        if (controller.signal.aborted)
+          return { ok: false, reason: 'cancelled', problems: [{ message: 'the write-up was cancelled' }] };
         throw error;
       } finally {
         operations.delete(operationId);
@@ -108,12 +176,18 @@ export function writeUpService(context: ServiceContext): Pick<AgentServiceImplem
     },
 
     async noteList({ sessionId }) {
-      return { notes: (await scratchNotesOf(db, sessionId)).map(({ sessionId: _sessionId, id, ...note }) => ({ id: id!, ...note })) };
+      return {
+        notes: (await scratchNotesOf(db, sessionId)).map(({ sessionId: _sessionId, id, ...note }) => ({
+          id: id!,
+          ...note,
+        })),
+      };
     },
     async synthesize({ sessionId, goalId, grammar: asked }) {
       const graph = await graphOf(sessionId);
       const goal = await db.goals.get(goalId);
-      if (!goal || goal.sessionId !== sessionId) return { ok: false, problems: [{ message: `there is no goal ${goalId}` }] };
+      if (!goal || goal.sessionId !== sessionId)
+        return { ok: false, problems: [{ message: `there is no goal ${goalId}` }] };
       const psyche = wearPersona((await currentPsyche(db, sessionId)).psyche, await readWornPersona(db, sessionId));
       const grammars = [...Object.keys(BUILT_IN_GRAMMARS), ...(psyche.grammar ? [psyche.grammar.name] : [])];
       const preference = asked ?? psyche.persona.grammarPreference;

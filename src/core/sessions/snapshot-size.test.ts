@@ -32,7 +32,12 @@ describe('what a session takes in its snapshot', () => {
     const { db, service } = testService();
     const { session } = await service.open({});
     await service.kgImport({ sessionId: session.id, operationId: 'op', fileName: 'things.nt', data: nTriples(500) });
-    await service.kgImport({ sessionId: session.id, operationId: 'op', fileName: 'zoo.csv', data: 'Dog,is-a,Mammal\nCat,is-a,Mammal,0.7\nThing_3,likes,Ünïcödé 🐕\n' });
+    await service.kgImport({
+      sessionId: session.id,
+      operationId: 'op',
+      fileName: 'zoo.csv',
+      data: 'Dog,is-a,Mammal\nCat,is-a,Mammal,0.7\nThing_3,likes,Ünïcödé 🐕\n',
+    });
     const counted = await sessionSnapshotBytes(db, await loadGraph(db, session.id), session.id);
     const written = await fileSize(db, session.id);
     expect(counted).toBeGreaterThanOrEqual(written);
@@ -44,19 +49,30 @@ describe('what a session takes in its snapshot', () => {
     const { db, service } = testService({ snapshotLimits: { maxBytes } });
     const { session } = await service.open({});
     const sessionId = session.id;
-    expect(await service.kgImport({ sessionId, operationId: 'op', fileName: 'few.nt', data: nTriples(100) })).toMatchObject({ ok: true, added: 100 });
+    expect(
+      await service.kgImport({ sessionId, operationId: 'op', fileName: 'few.nt', data: nTriples(100) }),
+    ).toMatchObject({ ok: true, added: 100 });
     const before = await exportSnapshot(db, sessionId);
 
-    const refused = await service.kgImport({ sessionId, operationId: 'op', fileName: 'many.nt', data: nTriples(2000, 100) });
+    const refused = await service.kgImport({
+      sessionId,
+      operationId: 'op',
+      fileName: 'many.nt',
+      data: nTriples(2000, 100),
+    });
     expect(refused).toMatchObject({ ok: false, reason: 'invalid' });
     const message = refused.ok ? '' : refused.problems[0]!.message;
-    expect(message).toMatch(/^the session's snapshot would pass the 64 KB Anima reads: the session takes [\d.]+ KB, and the file's first [\d,]+ statements add [\d.]+ KB; import a smaller part of it, or import it into a new session$/);
+    expect(message).toMatch(
+      /^the session's snapshot would pass the 64 KB Anima reads: the session takes [\d.]+ KB, and the file's first [\d,]+ statements add [\d.]+ KB; import a smaller part of it, or import it into a new session$/,
+    );
     // Stopped as soon as it passed: well before the end of the file.
     expect(Number(/first ([\d,]+) statements/.exec(message)![1]!.replace(/,/g, ''))).toBeLessThan(1000);
     expect(await exportSnapshot(db, sessionId)).toEqual(before);
 
     // What the limit lets in exports, and reads back whole, under the same limit: export, import and export again give the same bytes.
-    expect(await service.kgImport({ sessionId, operationId: 'op', fileName: 'more.nt', data: nTriples(100, 100) })).toMatchObject({ ok: true });
+    expect(
+      await service.kgImport({ sessionId, operationId: 'op', fileName: 'more.nt', data: nTriples(100, 100) }),
+    ).toMatchObject({ ok: true });
     const exported = await fileText(await exportSnapshot(db, sessionId), { maxBytes });
     if (!exported.ok) throw new Error(exported.error[0]!.message);
     const read = await readSnapshotFile(new TextEncoder().encode(exported.value), { maxBytes });

@@ -21,14 +21,20 @@ const DOCUMENT_FRAME_BYTES = 1024;
 export const rowBytes = (row: unknown): number => utf8Length(JSON.stringify(row)) + 1;
 
 /** A symbol a batch staged (GraphBatch.newSymbol): an IRI or blank node's label may yet get a suffix (-2) when taken. */
-export const stagedSymbolRowBytes = (symbol: KgSymbol): number => rowBytes(symbol) + (symbol.iri !== undefined || (symbol.kind !== 'literal' && symbol.label.startsWith('_:')) ? LABEL_SUFFIX_BYTES : 0);
+export const stagedSymbolRowBytes = (symbol: KgSymbol): number =>
+  rowBytes(symbol) +
+  (symbol.iri !== undefined || (symbol.kind !== 'literal' && symbol.label.startsWith('_:')) ? LABEL_SUFFIX_BYTES : 0);
 const LABEL_SUFFIX_BYTES = 4;
 
 /** A triple's row. */
 export const tripleRowBytes = (triple: Triple): number => rowBytes(triple);
 
 /** What the session's snapshot would take now: its graph (in memory, as stored), every other row, its persona. */
-export async function sessionSnapshotBytes(db: AnimaDatabase, graph: KnowledgeGraph, sessionId: string): Promise<number> {
+export async function sessionSnapshotBytes(
+  db: AnimaDatabase,
+  graph: KnowledgeGraph,
+  sessionId: string,
+): Promise<number> {
   let bytes = DOCUMENT_FRAME_BYTES;
   for (const symbol of graph.symbols()) bytes += rowBytes(symbol);
   for (let position = 0; position < graph.tripleCount; position++) bytes += tripleRowBytes(graph.tripleAt(position));
@@ -37,7 +43,8 @@ export async function sessionSnapshotBytes(db: AnimaDatabase, graph: KnowledgeGr
   bytes += rowBytes(session);
   const persona = session.personaId !== undefined ? await db.personas.get(session.personaId) : undefined;
   // The persona code (card and bundle reading) is fetched only for a session that wears one.
-  if (persona) bytes += rowBytes(await (await import('#core/personas/persona-catalog-read.ts')).personaBundleOf(db, persona));
+  if (persona)
+    bytes += rowBytes(await (await import('#core/personas/persona-catalog-read.ts')).personaBundleOf(db, persona));
   for (const rows of sessionRowsBesideGraph(db, sessionId)) await rows.each((row) => (bytes += rowBytes(row)));
   return bytes;
 }
@@ -68,11 +75,21 @@ export async function importBudget(
     if (triple) added += tripleRowBytes({ ...triple, provenanceId, createdAt: stagedAt });
     if (raised) added += RAISED_TRIPLE_BYTES;
     if (sessionBytes + added <= limits.maxBytes) return undefined;
-    return snapshotWouldPass(sessionBytes, `the file's first ${statements.toLocaleString('en')} statements add ${sizeText(added, 'up')}`, 'import a smaller part of it, or import it into a new session', limits);
+    return snapshotWouldPass(
+      sessionBytes,
+      `the file's first ${statements.toLocaleString('en')} statements add ${sizeText(added, 'up')}`,
+      'import a smaller part of it, or import it into a new session',
+      limits,
+    );
   };
 }
 
 /** Why a change is refused that would make the session's snapshot larger than the reader reads: `adding` says what, and how much it adds. */
-function snapshotWouldPass(sessionBytes: number, adding: string, advice: string, limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS): string {
+function snapshotWouldPass(
+  sessionBytes: number,
+  adding: string,
+  advice: string,
+  limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS,
+): string {
   return `the session's snapshot would pass the ${sizeText(limits.maxBytes, 'down')} Anima reads: the session takes ${sizeText(sessionBytes, 'up')}, and ${adding}; ${advice}`;
 }

@@ -11,7 +11,12 @@ import { addPsycheVersion, currentPsyche } from '#core/psyche/psyche-store.ts';
 async function sessionWithFacts() {
   const { db, service } = testService();
   const { session } = await service.open({});
-  await service.kgImport({ sessionId: session.id, operationId: 'op', fileName: 'zoo.csv', data: 'Dog,is-a,Mammal\nCat,is-a,Mammal,0.7\n' });
+  await service.kgImport({
+    sessionId: session.id,
+    operationId: 'op',
+    fileName: 'zoo.csv',
+    data: 'Dog,is-a,Mammal\nCat,is-a,Mammal,0.7\n',
+  });
   return { db, sessionId: session.id };
 }
 
@@ -32,18 +37,50 @@ describe('session snapshots', () => {
     snapshot.triples[0]!.object = 999;
     const parsed = parseSnapshot(snapshot);
     expect(parsed.ok).toBe(false);
-    if (!parsed.ok) expect(parsed.error.map(describeProblem)).toContain('at triples.0.object: 999 is not a symbol of this snapshot');
+    if (!parsed.ok)
+      expect(parsed.error.map(describeProblem)).toContain('at triples.0.object: 999 is not a symbol of this snapshot');
   });
 
   it('refuses a snapshot of another format or with unknown fields', () => {
     expect(parseSnapshot({ format: 'something-else' }).ok).toBe(false);
-    const parsed = parseSnapshot({ format: 'anima-snapshot', version: 1, session: { id: 's', name: 'n', cycle: 0, createdAt: 0, updatedAt: 0 }, symbols: [], triples: [], provenance: [], extra: true });
+    const parsed = parseSnapshot({
+      format: 'anima-snapshot',
+      version: 1,
+      session: { id: 's', name: 'n', cycle: 0, createdAt: 0, updatedAt: 0 },
+      symbols: [],
+      triples: [],
+      provenance: [],
+      extra: true,
+    });
     expect(parsed.ok).toBe(false);
   });
 
   it('migrates a version 1 snapshot (a graph, no agent state) to the current version', () => {
-    const parsed = parseSnapshot({ format: 'anima-snapshot', version: 1, session: { id: 's', name: 'n', cycle: 0, createdAt: 0, updatedAt: 0 }, symbols: [], triples: [], provenance: [] });
-    expect(parsed).toMatchObject({ ok: true, value: { version: SNAPSHOT_VERSION, goals: [], workingMemory: [], cycles: [], episodes: [], psyches: [], approvals: [], questions: [], documents: [], notes: [], plans: [], reflections: [] } });
+    const parsed = parseSnapshot({
+      format: 'anima-snapshot',
+      version: 1,
+      session: { id: 's', name: 'n', cycle: 0, createdAt: 0, updatedAt: 0 },
+      symbols: [],
+      triples: [],
+      provenance: [],
+    });
+    expect(parsed).toMatchObject({
+      ok: true,
+      value: {
+        version: SNAPSHOT_VERSION,
+        goals: [],
+        workingMemory: [],
+        cycles: [],
+        episodes: [],
+        psyches: [],
+        approvals: [],
+        questions: [],
+        documents: [],
+        notes: [],
+        plans: [],
+        reflections: [],
+      },
+    });
   });
 
   it('names the symbols an older Anima numbered (Dog-2) by their label, parent or source', () => {
@@ -57,16 +94,39 @@ describe('session snapshots', () => {
       { id: 6, label: 'alpha-2', kind: 'relation', createdAt: 0 },
     ];
     const triples = [{ subject: 2, predicate: 4, object: 5, confidence: 1, createdAt: 0 }];
-    const parsed = parseSnapshot({ format: 'anima-snapshot', version: 1, session: { id: 's', name: 'n', cycle: 0, createdAt: 0, updatedAt: 0 }, symbols, triples, provenance: [] });
+    const parsed = parseSnapshot({
+      format: 'anima-snapshot',
+      version: 1,
+      session: { id: 's', name: 'n', cycle: 0, createdAt: 0, updatedAt: 0 },
+      symbols,
+      triples,
+      provenance: [],
+    });
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.error));
-    expect(parsed.value.symbols.map((symbol) => symbol.label)).toEqual(['Dog', 'Dog (Pet)', 'Dog · zoo.example', 'is-a', 'Pet', 'alpha-2']);
+    expect(parsed.value.symbols.map((symbol) => symbol.label)).toEqual([
+      'Dog',
+      'Dog (Pet)',
+      'Dog · zoo.example',
+      'is-a',
+      'Pet',
+      'alpha-2',
+    ]);
   });
 
   it('round-trips the agent state, and refuses goals that name missing parents or symbols', async () => {
     const { db, service } = testService();
     const { session } = await service.open({});
-    await service.kgImport({ sessionId: session.id, operationId: 'op', fileName: 'zoo.csv', data: 'Dog,is-a,Canine\nCanine,is-a,Mammal\n' });
-    await service.goalAdd({ sessionId: session.id, description: 'Find mammals', criteria: '?x is-a mammal, at least 2' });
+    await service.kgImport({
+      sessionId: session.id,
+      operationId: 'op',
+      fileName: 'zoo.csv',
+      data: 'Dog,is-a,Canine\nCanine,is-a,Mammal\n',
+    });
+    await service.goalAdd({
+      sessionId: session.id,
+      description: 'Find mammals',
+      criteria: '?x is-a mammal, at least 2',
+    });
     await service.agentRun({ sessionId: session.id, operationId: 'run', maxCycles: 3 });
     const snapshot = await exportSnapshot(db, session.id);
     expect(snapshot.goals).toHaveLength(1);
@@ -83,7 +143,11 @@ describe('session snapshots', () => {
     broken.goals[0]!.findings.push([1, 2, 999]);
     const refused = parseSnapshot(broken);
     expect(refused.ok).toBe(false);
-    if (!refused.ok) expect(refused.error.map(describeProblem)).toEqual(['at goals.0.parentId: 77 is not a goal of this snapshot', expect.stringMatching(/^at goals\.0\.findings\.\d+: names a symbol/)]);
+    if (!refused.ok)
+      expect(refused.error.map(describeProblem)).toEqual([
+        'at goals.0.parentId: 77 is not a goal of this snapshot',
+        expect.stringMatching(/^at goals\.0\.findings\.\d+: names a symbol/),
+      ]);
 
     // Repeated row ids, a plan of a missing goal, and a cycle naming an approval the file lacks.
     const repeated = structuredClone(snapshot);
@@ -100,7 +164,9 @@ describe('session snapshots', () => {
   });
 
   it('round-trips the questions with the digest they are bound to, and takes one stored without a digest', async () => {
-    const { db, service } = testService({ loadStarterGraph: async () => readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8') });
+    const { db, service } = testService({
+      loadStarterGraph: async () => readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8'),
+    });
     const { session } = await service.open({});
     const sessionId = session.id;
     await service.goalAdd({ sessionId, description: 'Learn about Mars', criteria: 'volcano crater' });
@@ -124,10 +190,26 @@ describe('session snapshots', () => {
     const { db, service } = testService();
     const { session } = await service.open({});
     const sessionId = session.id;
-    await service.kgImport({ sessionId, operationId: 'op', fileName: 'zoo.csv', data: 'Dog,is-a,Canine\nCanine,is-a,Mammal\nDog,has-part,Tail\n' });
+    await service.kgImport({
+      sessionId,
+      operationId: 'op',
+      fileName: 'zoo.csv',
+      data: 'Dog,is-a,Canine\nCanine,is-a,Mammal\nDog,has-part,Tail\n',
+    });
     const psyche = defaultPsyche();
-    psyche.shadow.vetoPatterns = [{ name: 'ask', triggers: ['kg_query'], capabilityTriggers: [], severity: 1, explanation: 'asks', requireApproval: true }];
-    await db.transaction('rw', db.psyches, () => addPsycheVersion(db, { sessionId, psyche, cycle: 0, reason: 'test', now: 1 }));
+    psyche.shadow.vetoPatterns = [
+      {
+        name: 'ask',
+        triggers: ['kg_query'],
+        capabilityTriggers: [],
+        severity: 1,
+        explanation: 'asks',
+        requireApproval: true,
+      },
+    ];
+    await db.transaction('rw', db.psyches, () =>
+      addPsycheVersion(db, { sessionId, psyche, cycle: 0, reason: 'test', now: 1 }),
+    );
     await service.goalAdd({ sessionId, description: 'Learn about Dog', criteria: 'whiskers' });
     await service.agentRun({ sessionId, operationId: 'run', maxCycles: 5 });
     const snapshot = await exportSnapshot(db, sessionId);

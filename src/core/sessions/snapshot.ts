@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { symbolKey } from '#core/kg/symbol.ts';
 import { type Problem, problemsFromZod, type Result } from '#core/result.ts';
 import { KnowledgeGraph } from '#core/kg/graph.ts';
-import { ACTIVE_SESSION_KEY, type AnimaDatabase, deleteSessionRows, sessionTables, type StoreTable } from '#core/store/database.ts';
+import {
+  ACTIVE_SESSION_KEY,
+  type AnimaDatabase,
+  deleteSessionRows,
+  sessionTables,
+  type StoreTable,
+} from '#core/store/database.ts';
 import { relabelNumberedNames } from '#core/kg/numbered-names.ts';
 import { chunksOfGraph } from '#core/store/graph-chunks.ts';
 import { readGraphRows } from '#core/store/kg-repository.ts';
@@ -54,12 +60,29 @@ export async function readSession(db: AnimaDatabase, sessionId: string): Promise
       db.documents.where('sessionId').equals(sessionId).sortBy('id'),
       db.artifacts.where('sessionId').equals(sessionId).sortBy('id'),
       db.plans.where('sessionId').equals(sessionId).sortBy('id'),
-      db.reflections.where('[sessionId+cycle]').between([sessionId, 0], [sessionId, Number.MAX_SAFE_INTEGER]).sortBy('id'),
+      db.reflections
+        .where('[sessionId+cycle]')
+        .between([sessionId, 0], [sessionId, Number.MAX_SAFE_INTEGER])
+        .sortBy('id'),
     ]);
     const persona = session.personaId !== undefined ? await db.personas.get(session.personaId) : undefined;
     return { session, stored, personaBundle: persona ? await personaBundleOf(db, persona) : undefined };
   });
-  const [graph, provenance, goals, workingMemory, cycles, episodes, psyches, approvals, questions, documents, notes, plans, reflections] = read.stored;
+  const [
+    graph,
+    provenance,
+    goals,
+    workingMemory,
+    cycles,
+    episodes,
+    psyches,
+    approvals,
+    questions,
+    documents,
+    notes,
+    plans,
+    reflections,
+  ] = read.stored;
   const withoutSession = <T extends { sessionId: string }>({ sessionId: _sessionId, ...rest }: T) => rest;
   const { personaId: _personaId, ...sessionFields } = read.session;
   return snapshotSchema.parse({
@@ -99,84 +122,145 @@ export function parseSnapshot(value: unknown): Result<Snapshot> {
   const symbolKeys = new Set<string>();
   const iris = new Set<string>();
   for (const [index, symbol] of snapshot.symbols.entries()) {
-    if (symbolIds.has(symbol.id)) problems.push({ path: `symbols.${index}.id`, message: `symbol id ${symbol.id} appears twice` });
+    if (symbolIds.has(symbol.id))
+      problems.push({ path: `symbols.${index}.id`, message: `symbol id ${symbol.id} appears twice` });
     symbolIds.add(symbol.id);
-    if (symbol.kind !== 'literal' && symbol.label === '') problems.push({ path: `symbols.${index}.label`, message: 'only a literal may have an empty label' });
+    if (symbol.kind !== 'literal' && symbol.label === '')
+      problems.push({ path: `symbols.${index}.label`, message: 'only a literal may have an empty label' });
     const key = symbolKey(symbol);
-    if (symbolKeys.has(key)) problems.push({ path: `symbols.${index}.label`, message: `another symbol is already labelled "${symbol.label}" (labels are unique, ignoring case)` });
+    if (symbolKeys.has(key))
+      problems.push({
+        path: `symbols.${index}.label`,
+        message: `another symbol is already labelled "${symbol.label}" (labels are unique, ignoring case)`,
+      });
     symbolKeys.add(key);
-    if (symbol.iri !== undefined && iris.has(symbol.iri)) problems.push({ path: `symbols.${index}.iri`, message: `another symbol already has the IRI ${symbol.iri}` });
+    if (symbol.iri !== undefined && iris.has(symbol.iri))
+      problems.push({ path: `symbols.${index}.iri`, message: `another symbol already has the IRI ${symbol.iri}` });
     if (symbol.iri !== undefined) iris.add(symbol.iri);
   }
   const provenanceIds = new Set<number>();
   for (const [index, record] of snapshot.provenance.entries()) {
-    if (provenanceIds.has(record.id)) problems.push({ path: `provenance.${index}.id`, message: `provenance id ${record.id} appears twice` });
+    if (provenanceIds.has(record.id))
+      problems.push({ path: `provenance.${index}.id`, message: `provenance id ${record.id} appears twice` });
     provenanceIds.add(record.id);
   }
   const tripleKeys = new Set<string>();
   for (const [index, triple] of snapshot.triples.entries()) {
     for (const position of ['subject', 'predicate', 'object'] as const) {
-      if (!symbolIds.has(triple[position])) problems.push({ path: `triples.${index}.${position}`, message: `${triple[position]} is not a symbol of this snapshot` });
+      if (!symbolIds.has(triple[position]))
+        problems.push({
+          path: `triples.${index}.${position}`,
+          message: `${triple[position]} is not a symbol of this snapshot`,
+        });
     }
     const key = `${triple.subject} ${triple.predicate} ${triple.object}`;
     if (tripleKeys.has(key)) problems.push({ path: `triples.${index}`, message: 'this triple appears twice' });
     tripleKeys.add(key);
     if (triple.provenanceId !== undefined && !provenanceIds.has(triple.provenanceId))
-      problems.push({ path: `triples.${index}.provenanceId`, message: `${triple.provenanceId} is not a provenance record of this snapshot` });
+      problems.push({
+        path: `triples.${index}.provenanceId`,
+        message: `${triple.provenanceId} is not a provenance record of this snapshot`,
+      });
     if (problems.length >= 20) break;
   }
   const goalIds = new Set(snapshot.goals.map((goal) => goal.id));
   for (const [index, goal] of snapshot.goals.entries()) {
-    if (goal.parentId !== undefined && !goalIds.has(goal.parentId)) problems.push({ path: `goals.${index}.parentId`, message: `${goal.parentId} is not a goal of this snapshot` });
+    if (goal.parentId !== undefined && !goalIds.has(goal.parentId))
+      problems.push({ path: `goals.${index}.parentId`, message: `${goal.parentId} is not a goal of this snapshot` });
     for (const [findingIndex, finding] of goal.findings.entries())
-      if (finding.some((id) => !symbolIds.has(id))) problems.push({ path: `goals.${index}.findings.${findingIndex}`, message: 'names a symbol that is not in this snapshot' });
+      if (finding.some((id) => !symbolIds.has(id)))
+        problems.push({
+          path: `goals.${index}.findings.${findingIndex}`,
+          message: 'names a symbol that is not in this snapshot',
+        });
     for (const [entityIndex, entity] of (goal.answer?.entities ?? []).entries())
-      if (!symbolIds.has(entity.symbol)) problems.push({ path: `goals.${index}.answer.entities.${entityIndex}`, message: `${entity.symbol} is not a symbol of this snapshot` });
+      if (!symbolIds.has(entity.symbol))
+        problems.push({
+          path: `goals.${index}.answer.entities.${entityIndex}`,
+          message: `${entity.symbol} is not a symbol of this snapshot`,
+        });
     for (const [proofIndex, fact] of (goal.answer?.proof ?? []).entries())
-      if (fact.some((id) => !symbolIds.has(id))) problems.push({ path: `goals.${index}.answer.proof.${proofIndex}`, message: 'names a symbol that is not in this snapshot' });
+      if (fact.some((id) => !symbolIds.has(id)))
+        problems.push({
+          path: `goals.${index}.answer.proof.${proofIndex}`,
+          message: 'names a symbol that is not in this snapshot',
+        });
     if (problems.length >= 20) break;
   }
   for (const [index, record] of snapshot.cycles.entries())
-    if (!goalIds.has(record.goalId)) problems.push({ path: `cycles.${index}.goalId`, message: `${record.goalId} is not a goal of this snapshot` });
+    if (!goalIds.has(record.goalId))
+      problems.push({ path: `cycles.${index}.goalId`, message: `${record.goalId} is not a goal of this snapshot` });
   const versions = new Set<number>();
   for (const [index, version] of snapshot.psyches.entries()) {
-    if (versions.has(version.version)) problems.push({ path: `psyches.${index}.version`, message: `psyche version ${version.version} appears twice` });
+    if (versions.has(version.version))
+      problems.push({ path: `psyches.${index}.version`, message: `psyche version ${version.version} appears twice` });
     versions.add(version.version);
   }
   for (const [index, approval] of snapshot.approvals.entries())
-    if (!goalIds.has(approval.goalId)) problems.push({ path: `approvals.${index}.goalId`, message: `${approval.goalId} is not a goal of this snapshot` });
+    if (!goalIds.has(approval.goalId))
+      problems.push({
+        path: `approvals.${index}.goalId`,
+        message: `${approval.goalId} is not a goal of this snapshot`,
+      });
   for (const [index, question] of snapshot.questions.entries())
-    if (!goalIds.has(question.goalId)) problems.push({ path: `questions.${index}.goalId`, message: `${question.goalId} is not a goal of this snapshot` });
+    if (!goalIds.has(question.goalId))
+      problems.push({
+        path: `questions.${index}.goalId`,
+        message: `${question.goalId} is not a goal of this snapshot`,
+      });
   for (const [index, note] of snapshot.notes.entries())
-    if (!goalIds.has(note.goalId)) problems.push({ path: `notes.${index}.goalId`, message: `${note.goalId} is not a goal of this snapshot` });
+    if (!goalIds.has(note.goalId))
+      problems.push({ path: `notes.${index}.goalId`, message: `${note.goalId} is not a goal of this snapshot` });
   for (const [index, plan] of snapshot.plans.entries())
-    if (!goalIds.has(plan.goalId)) problems.push({ path: `plans.${index}.goalId`, message: `${plan.goalId} is not a goal of this snapshot` });
+    if (!goalIds.has(plan.goalId))
+      problems.push({ path: `plans.${index}.goalId`, message: `${plan.goalId} is not a goal of this snapshot` });
   // Row ids are primary keys: a repeat would make the restore fail half way (it is one transaction, but say why).
-  const rows = { goals: snapshot.goals, workingMemory: snapshot.workingMemory, episodes: snapshot.episodes, approvals: snapshot.approvals, questions: snapshot.questions, documents: snapshot.documents, notes: snapshot.notes, plans: snapshot.plans, reflections: snapshot.reflections };
+  const rows = {
+    goals: snapshot.goals,
+    workingMemory: snapshot.workingMemory,
+    episodes: snapshot.episodes,
+    approvals: snapshot.approvals,
+    questions: snapshot.questions,
+    documents: snapshot.documents,
+    notes: snapshot.notes,
+    plans: snapshot.plans,
+    reflections: snapshot.reflections,
+  };
   for (const [table, records] of Object.entries(rows)) {
     const seen = new Set<number>();
     for (const [index, record] of records.entries()) {
-      if (seen.has(record.id)) problems.push({ path: `${table}.${index}.id`, message: `id ${record.id} appears twice` });
+      if (seen.has(record.id))
+        problems.push({ path: `${table}.${index}.id`, message: `id ${record.id} appears twice` });
       seen.add(record.id);
     }
   }
   const approvalIds = new Set(snapshot.approvals.map((approval) => approval.id));
   for (const [index, record] of snapshot.cycles.entries())
     if (record.shadow?.approvalId !== undefined && !approvalIds.has(record.shadow.approvalId))
-      problems.push({ path: `cycles.${index}.shadow.approvalId`, message: `${record.shadow.approvalId} is not an approval of this snapshot` });
-  return problems.length > 0 ? { ok: false, error: problems.slice(0, 20) } : { ok: true, value: withNamedSymbols(snapshot) };
+      problems.push({
+        path: `cycles.${index}.shadow.approvalId`,
+        message: `${record.shadow.approvalId} is not an approval of this snapshot`,
+      });
+  return problems.length > 0
+    ? { ok: false, error: problems.slice(0, 20) }
+    : { ok: true, value: withNamedSymbols(snapshot) };
 }
 
 /** A snapshot whose symbols an older Anima numbered (Mammal-2) with them named as imports name them now (see relabelNumberedNames). */
 function withNamedSymbols(snapshot: Snapshot): Snapshot {
   if (!snapshot.symbols.some((symbol) => symbol.kind !== 'literal' && /-\d+$/u.test(symbol.label))) return snapshot;
-  const relabelled = new Map(relabelNumberedNames(KnowledgeGraph.from(snapshot.symbols, snapshot.triples)).map((symbol) => [symbol.id, symbol]));
-  return relabelled.size === 0 ? snapshot : { ...snapshot, symbols: snapshot.symbols.map((symbol) => relabelled.get(symbol.id) ?? symbol) };
+  const relabelled = new Map(
+    relabelNumberedNames(KnowledgeGraph.from(snapshot.symbols, snapshot.triples)).map((symbol) => [symbol.id, symbol]),
+  );
+  return relabelled.size === 0
+    ? snapshot
+    : { ...snapshot, symbols: snapshot.symbols.map((symbol) => relabelled.get(symbol.id) ?? symbol) };
 }
 
 /** Brings an older snapshot to the current version, step by step; anything else passes unchanged (and fails the schema). */
 function migrateSnapshot(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null || (value as { format?: unknown }).format !== SNAPSHOT_FORMAT) return value;
+  if (typeof value !== 'object' || value === null || (value as { format?: unknown }).format !== SNAPSHOT_FORMAT)
+    return value;
   const snapshot = value as Record<string, unknown>;
   let migrated = snapshot;
   // 1 -> 2: sessions gained goals, working memory and the cycle log; a version 1 session had none.
@@ -202,26 +286,35 @@ function migrateSnapshot(value: unknown): unknown {
 }
 
 /** Where a restore puts the snapshot: its own session id, name and times unless told otherwise (a copy is made now), and the catalog persona it wears. */
-export type RestoreTarget = { sessionId?: string; name?: string; madeAt?: number; personaId?: number; activate?: boolean };
+export type RestoreTarget = {
+  sessionId?: string;
+  name?: string;
+  madeAt?: number;
+  personaId?: number;
+  activate?: boolean;
+};
 
 /** The tables of the snapshot's numbered parts. */
-const numberedTables = (db: AnimaDatabase): Record<NumberedPart, StoreTable<{ id?: number }, number>> => ({
-  provenance: db.provenance,
-  goals: db.goals,
-  workingMemory: db.workingMemory,
-  episodes: db.episodes,
-  approvals: db.approvals,
-  questions: db.questions,
-  documents: db.documents,
-  notes: db.artifacts,
-  plans: db.plans,
-  reflections: db.reflections,
-}) as never;
+const numberedTables = (db: AnimaDatabase): Record<NumberedPart, StoreTable<{ id?: number }, number>> =>
+  ({
+    provenance: db.provenance,
+    goals: db.goals,
+    workingMemory: db.workingMemory,
+    episodes: db.episodes,
+    approvals: db.approvals,
+    questions: db.questions,
+    documents: db.documents,
+    notes: db.artifacts,
+    plans: db.plans,
+    reflections: db.reflections,
+  }) as never;
 
 /** The highest id each numbered table holds (0 when empty): a restore numbers its rows after it. */
 async function highestIds(db: AnimaDatabase): Promise<Record<NumberedPart, number>> {
   const tables = numberedTables(db);
-  const highest = await Promise.all(NUMBERED_PARTS.map(async (part) => [part, Number((await tables[part].toCollection().lastKey()) ?? 0)] as const));
+  const highest = await Promise.all(
+    NUMBERED_PARTS.map(async (part) => [part, Number((await tables[part].toCollection().lastKey()) ?? 0)] as const),
+  );
   return Object.fromEntries(highest) as Record<NumberedPart, number>;
 }
 
@@ -230,20 +323,33 @@ async function highestIds(db: AnimaDatabase): Promise<Record<NumberedPart, numbe
  * after those the database holds (so it never collides with another session), and a session
  * with the same id is replaced whole. Returns the session's id.
  */
-export async function restoreSnapshot(db: AnimaDatabase, snapshot: Snapshot, target: RestoreTarget = {}): Promise<string> {
+export async function restoreSnapshot(
+  db: AnimaDatabase,
+  snapshot: Snapshot,
+  target: RestoreTarget = {},
+): Promise<string> {
   const sessionId = target.sessionId ?? snapshot.session.id;
   // Renumbering may hash (an approval's digest), which cannot happen inside an IndexedDB
   // transaction: the ids are taken first, and the write checks that nobody took them since.
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const bases = await highestIds(db);
     const renumbered = await renumberSnapshot(snapshot, (part, ordinal) => bases[part] + ordinal);
-    const { symbolChunks, tripleChunks } = chunksOfGraph(KnowledgeGraph.from(renumbered.symbols, renumbered.triples), sessionId);
+    const { symbolChunks, tripleChunks } = chunksOfGraph(
+      KnowledgeGraph.from(renumbered.symbols, renumbered.triples),
+      sessionId,
+    );
     const isWritten = await db.transaction('rw', [...sessionTables(db), db.settings], async () => {
       const now = await highestIds(db);
       if (NUMBERED_PARTS.some((part) => now[part] !== bases[part])) return false;
       await deleteSessionRows(db, sessionId);
       const inSession = <T extends object>(rows: readonly T[]) => rows.map((row) => ({ ...row, sessionId }));
-      await db.sessions.put({ ...renumbered.session, id: sessionId, ...(target.name !== undefined ? { name: target.name } : {}), ...(target.madeAt !== undefined ? { createdAt: target.madeAt, updatedAt: target.madeAt } : {}), ...(target.personaId !== undefined ? { personaId: target.personaId } : {}) });
+      await db.sessions.put({
+        ...renumbered.session,
+        id: sessionId,
+        ...(target.name !== undefined ? { name: target.name } : {}),
+        ...(target.madeAt !== undefined ? { createdAt: target.madeAt, updatedAt: target.madeAt } : {}),
+        ...(target.personaId !== undefined ? { personaId: target.personaId } : {}),
+      });
       await db.symbolChunks.bulkAdd(symbolChunks);
       await db.tripleChunks.bulkAdd(tripleChunks);
       await db.provenance.bulkAdd(inSession(renumbered.provenance));

@@ -20,18 +20,33 @@ const server = createServer(async (request: IncomingMessage, response: ServerRes
   let body = '';
   for await (const chunk of request) body += chunk;
   const query = url.searchParams.get('query') ?? new URLSearchParams(body).get('query') ?? undefined;
-  seen.push({ path: url.pathname, method: request.method!, authorization: request.headers.authorization, ...(query ? { query } : {}) });
+  seen.push({
+    path: url.pathname,
+    method: request.method!,
+    authorization: request.headers.authorization,
+    ...(query ? { query } : {}),
+  });
   const json = (status: number, value: unknown, headers: Record<string, string> = {}) => {
     response.writeHead(status, { 'content-type': 'application/sparql-results+json', ...headers });
     response.end(typeof value === 'string' ? value : JSON.stringify(value));
   };
   switch (url.pathname) {
     case '/ok':
-      return json(200, { head: { vars: ['x'] }, results: { bindings: [{ x: { type: 'uri', value: 'http://e.org/a' } }, { x: { type: 'literal', value: 'b', 'xml:lang': 'en' } }] } });
+      return json(200, {
+        head: { vars: ['x'] },
+        results: {
+          bindings: [
+            { x: { type: 'uri', value: 'http://e.org/a' } },
+            { x: { type: 'literal', value: 'b', 'xml:lang': 'en' } },
+          ],
+        },
+      });
     case '/ask':
       return json(200, { head: {}, boolean: true });
     case '/key':
-      return request.headers.authorization === 'Bearer s3cret-token-42' ? json(200, { head: {}, boolean: true }) : json(401, `no: your key ${request.headers.authorization ?? 'none'} is wrong`);
+      return request.headers.authorization === 'Bearer s3cret-token-42'
+        ? json(200, { head: {}, boolean: true })
+        : json(401, `no: your key ${request.headers.authorization ?? 'none'} is wrong`);
     case '/busy':
       return json(429, 'slow down', { 'retry-after': '30' });
     case '/html':
@@ -40,9 +55,19 @@ const server = createServer(async (request: IncomingMessage, response: ServerRes
     case '/not-results':
       return json(200, { head: { vars: ['x'] }, results: { bindings: [{ x: { kind: 'uri' } }] } });
     case '/big':
-      return json(200, { head: { vars: ['x'] }, results: { bindings: Array.from({ length: 20_000 }, (_, index) => ({ x: { type: 'literal', value: `row ${index} ${'x'.repeat(40)}` } })) } });
+      return json(200, {
+        head: { vars: ['x'] },
+        results: {
+          bindings: Array.from({ length: 20_000 }, (_, index) => ({
+            x: { type: 'literal', value: `row ${index} ${'x'.repeat(40)}` },
+          })),
+        },
+      });
     case '/many':
-      return json(200, { head: { vars: ['x'] }, results: { bindings: Array.from({ length: 5 }, (_, index) => ({ x: { type: 'literal', value: `${index}` } })) } });
+      return json(200, {
+        head: { vars: ['x'] },
+        results: { bindings: Array.from({ length: 5 }, (_, index) => ({ x: { type: 'literal', value: `${index}` } })) },
+      });
     case '/elsewhere':
       response.writeHead(302, { location: `${otherUrl}/sparql` });
       return response.end();
@@ -70,7 +95,12 @@ afterAll(async () => {
   await new Promise((resolve) => other.close(resolve));
 });
 
-const endpoint = (path: string, extra: Partial<ReachableEndpoint> = {}): ReachableEndpoint => ({ ...DEFAULT_ENDPOINT, name: 'test', url: `${base}${path}`, ...extra });
+const endpoint = (path: string, extra: Partial<ReachableEndpoint> = {}): ReachableEndpoint => ({
+  ...DEFAULT_ENDPOINT,
+  name: 'test',
+  url: `${base}${path}`,
+  ...extra,
+});
 
 describe('the SPARQL protocol client', () => {
   it('reads SELECT rows and an ASK, sending the query by GET', async () => {
@@ -91,7 +121,10 @@ describe('the SPARQL protocol client', () => {
     const withKey = endpoint('/key', { keyHeader: 'Authorization', key: 'Bearer s3cret-token-42' });
     expect(await sparqlAsk(withKey, 'ASK {}')).toMatchObject({ ok: true });
     expect(seen.at(-1)!.authorization).toBe('Bearer s3cret-token-42');
-    const wrong = await sparqlAsk(endpoint('/key', { keyHeader: 'Authorization', key: 'Bearer wrong-token-99' }), 'ASK {}');
+    const wrong = await sparqlAsk(
+      endpoint('/key', { keyHeader: 'Authorization', key: 'Bearer wrong-token-99' }),
+      'ASK {}',
+    );
     expect(wrong).toMatchObject({ ok: false, kind: 'refused' });
     expect(!wrong.ok && wrong.reason).toMatch(/HTTP 401.*wants a key, and the one given was not accepted/);
     expect(JSON.stringify(wrong)).not.toContain('wrong-token-99');
@@ -99,44 +132,73 @@ describe('the SPARQL protocol client', () => {
 
   it('says a 401 without a key, and a 429 with its wait, in words', async () => {
     const refused = await sparqlAsk(endpoint('/key'), 'ASK {}');
-    expect(!refused.ok && refused.reason).toBe('the endpoint test refused the query (HTTP 401): it wants a key (add one with its header)');
+    expect(!refused.ok && refused.reason).toBe(
+      'the endpoint test refused the query (HTTP 401): it wants a key (add one with its header)',
+    );
     const busy = await sparqlAsk(endpoint('/busy'), 'ASK {}');
-    expect(!busy.ok && busy.reason).toBe('the endpoint test refused the query (HTTP 429): too many requests; wait 30 s before asking again');
+    expect(!busy.ok && busy.reason).toBe(
+      'the endpoint test refused the query (HTTP 429): too many requests; wait 30 s before asking again',
+    );
   });
 
   it('refuses an answer that is not SPARQL results: HTML, or JSON of another shape', async () => {
     const html = await sparqlSelect(endpoint('/html'), 'SELECT * {}');
     expect(html).toMatchObject({ ok: false, kind: 'malformed' });
-    expect(!html.ok && html.reason).toBe('the endpoint test answered text/html, not SPARQL JSON results (the address may not be a SPARQL endpoint)');
+    expect(!html.ok && html.reason).toBe(
+      'the endpoint test answered text/html, not SPARQL JSON results (the address may not be a SPARQL endpoint)',
+    );
     const shape = await sparqlSelect(endpoint('/not-results'), 'SELECT * {}');
     expect(shape).toMatchObject({ ok: false, kind: 'malformed' });
-    expect(!shape.ok && shape.reason).toMatch(/^the endpoint test answered JSON that is not SPARQL results \(results\.bindings\.0\.x\.type: /);
+    expect(!shape.ok && shape.reason).toMatch(
+      /^the endpoint test answered JSON that is not SPARQL results \(results\.bindings\.0\.x\.type: /,
+    );
   });
 
   it('stops at its timeout, and says so', async () => {
     const started = Date.now();
     const hung = await sparqlAsk(endpoint('/hang', { timeoutSeconds: 1 }), 'ASK {}');
-    expect(hung).toMatchObject({ ok: false, kind: 'timeout', reason: 'the endpoint test did not answer within 1 s (its timeout)' });
+    expect(hung).toMatchObject({
+      ok: false,
+      kind: 'timeout',
+      reason: 'the endpoint test did not answer within 1 s (its timeout)',
+    });
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('stops when cancelled, saying it was', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    expect(await sparqlAsk(endpoint('/hang', { timeoutSeconds: 30 }), 'ASK {}', controller.signal)).toMatchObject({ ok: false, kind: 'cancelled' });
+    expect(await sparqlAsk(endpoint('/hang', { timeoutSeconds: 30 }), 'ASK {}', controller.signal)).toMatchObject({
+      ok: false,
+      kind: 'cancelled',
+    });
   });
 
   it('refuses an answer larger than its row limit allows, and cuts extra rows', async () => {
     const big = await sparqlSelect(endpoint('/big', { rowLimit: 10 }), 'SELECT * {}');
     expect(big).toMatchObject({ ok: false, kind: 'too-large' });
-    expect(!big.ok && big.reason).toBe('the answer of the endpoint test is over 104 KB, more than its row limit of 10 allows');
-    expect(await sparqlSelect(endpoint('/many', { rowLimit: 3 }), 'SELECT * {}')).toMatchObject({ ok: true, isTruncated: true, rows: [{}, {}, {}] });
+    expect(!big.ok && big.reason).toBe(
+      'the answer of the endpoint test is over 104 KB, more than its row limit of 10 allows',
+    );
+    expect(await sparqlSelect(endpoint('/many', { rowLimit: 3 }), 'SELECT * {}')).toMatchObject({
+      ok: true,
+      isTruncated: true,
+      rows: [{}, {}, {}],
+    });
   });
 
   it('says when nothing answers, and when a redirect leads to another server', async () => {
     const offline = await sparqlAsk({ ...endpoint(''), url: `${closedUrl}/sparql` }, 'ASK {}');
-    expect(offline).toMatchObject({ ok: false, kind: 'offline', reason: `nothing answers at ${closedUrl}/sparql (connection refused)` });
+    expect(offline).toMatchObject({
+      ok: false,
+      kind: 'offline',
+      reason: `nothing answers at ${closedUrl}/sparql (connection refused)`,
+    });
     const moved = await sparqlAsk(endpoint('/elsewhere'), 'ASK {}');
-    expect(moved).toMatchObject({ ok: false, kind: 'refused', reason: `the endpoint test redirected to ${otherUrl}, another server than the one you added (nothing from there was read)` });
+    expect(moved).toMatchObject({
+      ok: false,
+      kind: 'refused',
+      reason: `the endpoint test redirected to ${otherUrl}, another server than the one you added (nothing from there was read)`,
+    });
   });
 });

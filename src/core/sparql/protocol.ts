@@ -20,8 +20,19 @@ const selectResultsSchema = z.object({
 const askResultSchema = z.object({ boolean: z.boolean() });
 
 /** Why a query failed, in words, and its kind (what the user may do about it differs). */
-export type SparqlFailure = { ok: false; kind: 'offline' | 'refused' | 'timeout' | 'malformed' | 'too-large' | 'cancelled'; reason: string; ms: number };
-export type SelectAnswer = { ok: true; variables: string[]; rows: Record<string, ResultTerm>[]; isTruncated: boolean; ms: number };
+export type SparqlFailure = {
+  ok: false;
+  kind: 'offline' | 'refused' | 'timeout' | 'malformed' | 'too-large' | 'cancelled';
+  reason: string;
+  ms: number;
+};
+export type SelectAnswer = {
+  ok: true;
+  variables: string[];
+  rows: Record<string, ResultTerm>[];
+  isTruncated: boolean;
+  ms: number;
+};
 export type AskAnswer = { ok: true; value: boolean; ms: number };
 export type GraphAnswer = { ok: true; text: string; mediaType: string; ms: number };
 
@@ -43,10 +54,20 @@ type Request = { endpoint: ReachableEndpoint; query: string; signal?: AbortSigna
  * and reads the answer within the endpoint's timeout and a size cap. Every failure is a reason
  * in words with the endpoint's key redacted; nothing throws but a cancellation by `signal`.
  */
-async function send({ endpoint, query, signal, accept }: Request): Promise<{ ok: true; bytes: Uint8Array; mediaType: string; ms: number } | SparqlFailure> {
+async function send({
+  endpoint,
+  query,
+  signal,
+  accept,
+}: Request): Promise<{ ok: true; bytes: Uint8Array; mediaType: string; ms: number } | SparqlFailure> {
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
-  const fail = (kind: SparqlFailure['kind'], reason: string): SparqlFailure => ({ ok: false, kind, reason: redactSecrets(reason, endpointSecrets(endpoint)), ms: ms() });
+  const fail = (kind: SparqlFailure['kind'], reason: string): SparqlFailure => ({
+    ok: false,
+    kind,
+    reason: redactSecrets(reason, endpointSecrets(endpoint)),
+    ms: ms(),
+  });
   const deadline = AbortSignal.timeout(endpoint.timeoutSeconds * 1000);
   const both = signal ? AbortSignal.any([signal, deadline]) : deadline;
   const where = `the endpoint ${endpoint.name}`;
@@ -57,7 +78,10 @@ async function send({ endpoint, query, signal, accept }: Request): Promise<{ ok:
     // The browser's fetch as it is: no cookies sent (an endpoint gets only the key the user gave), bounded in time.
     fetch: (url: string | URL, init: RequestInit) => fetch(url, { ...init, signal: both, credentials: 'omit' }),
   });
-  const aborted = () => (signal?.aborted && (signal.reason as { name?: string } | undefined)?.name !== 'TimeoutError' ? fail('cancelled', `the query to ${where} was cancelled`) : fail('timeout', `${where} did not answer within ${endpoint.timeoutSeconds} s (its timeout)`));
+  const aborted = () =>
+    signal?.aborted && (signal.reason as { name?: string } | undefined)?.name !== 'TimeoutError'
+      ? fail('cancelled', `the query to ${where} was cancelled`)
+      : fail('timeout', `${where} did not answer within ${endpoint.timeoutSeconds} s (its timeout)`);
   let response: Response;
   try {
     response = query.length > MAX_GET_QUERY_CHARS ? await client.postUrlencoded(query) : await client.get(query);
@@ -67,7 +91,8 @@ async function send({ endpoint, query, signal, accept }: Request): Promise<{ ok:
     if (!online) return fail('offline', `this device is offline, so ${where} cannot be reached`);
     const code = (error as { cause?: { code?: string } }).cause?.code;
     if (code === 'ECONNREFUSED') return fail('offline', `nothing answers at ${endpoint.url} (connection refused)`);
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return fail('offline', `the host of ${endpoint.url} is not found (offline, or a typo in the address)`);
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+      return fail('offline', `the host of ${endpoint.url} is not found (offline, or a typo in the address)`);
     // A browser says no more than "Failed to fetch" for both: an unreachable server, and an answer it will not let this page read.
     return fail(
       'refused',
@@ -76,14 +101,18 @@ async function send({ endpoint, query, signal, accept }: Request): Promise<{ ok:
   }
   if (new URL(response.url || endpoint.url).origin !== new URL(endpoint.url).origin) {
     await response.body?.cancel();
-    return fail('refused', `${where} redirected to ${new URL(response.url).origin}, another server than the one you added (nothing from there was read)`);
+    return fail(
+      'refused',
+      `${where} redirected to ${new URL(response.url).origin}, another server than the one you added (nothing from there was read)`,
+    );
   }
   if (!response.ok) {
-    const detail = response.status === 401 || response.status === 403
-      ? `refused the query (HTTP ${response.status}): it wants a key${endpoint.key ? ', and the one given was not accepted' : endpoint.keyHeader ? `, and none was given (it goes in the ${endpoint.keyHeader} header)` : ' (add one with its header)'}`
-      : response.status === 429
-        ? `refused the query (HTTP 429): too many requests; wait${response.headers.get('retry-after') ? ` ${response.headers.get('retry-after')} s` : ''} before asking again`
-        : `answered HTTP ${response.status}${await errorText(response)}`;
+    const detail =
+      response.status === 401 || response.status === 403
+        ? `refused the query (HTTP ${response.status}): it wants a key${endpoint.key ? ', and the one given was not accepted' : endpoint.keyHeader ? `, and none was given (it goes in the ${endpoint.keyHeader} header)` : ' (add one with its header)'}`
+        : response.status === 429
+          ? `refused the query (HTTP 429): too many requests; wait${response.headers.get('retry-after') ? ` ${response.headers.get('retry-after')} s` : ''} before asking again`
+          : `answered HTTP ${response.status}${await errorText(response)}`;
     return fail('refused', `${where} ${detail}`);
   }
   const maxBytes = maxBytesFor(endpoint);
@@ -94,7 +123,11 @@ async function send({ endpoint, query, signal, accept }: Request): Promise<{ ok:
     if (both.aborted) return aborted();
     return fail('refused', `${where} broke off its answer`);
   }
-  if (bytes === undefined) return fail('too-large', `the answer of ${where} is over ${Math.round(maxBytes / 1024)} KB, more than its row limit of ${endpoint.rowLimit} allows`);
+  if (bytes === undefined)
+    return fail(
+      'too-large',
+      `the answer of ${where} is over ${Math.round(maxBytes / 1024)} KB, more than its row limit of ${endpoint.rowLimit} allows`,
+    );
   const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   return { ok: true, bytes, mediaType, ms: ms() };
 }
@@ -134,45 +167,88 @@ async function readCapped(response: Response, maxBytes: number): Promise<Uint8Ar
 }
 
 /** The answer as JSON, or why it is not SPARQL JSON results. */
-function jsonOf(bytes: Uint8Array, mediaType: string, endpoint: ReachableEndpoint): { ok: true; value: unknown } | { ok: false; reason: string } {
+function jsonOf(
+  bytes: Uint8Array,
+  mediaType: string,
+  endpoint: ReachableEndpoint,
+): { ok: true; value: unknown } | { ok: false; reason: string } {
   const where = `the endpoint ${endpoint.name}`;
   const text = decodeUtf8Text(bytes);
   if (!text.ok) return { ok: false, reason: `${where} answered with text that is not UTF-8` };
   try {
     return { ok: true, value: JSON.parse(text.value) };
   } catch {
-    return { ok: false, reason: `${where} answered ${mediaType || 'without a content type'}, not SPARQL JSON results (the address may not be a SPARQL endpoint)` };
+    return {
+      ok: false,
+      reason: `${where} answered ${mediaType || 'without a content type'}, not SPARQL JSON results (the address may not be a SPARQL endpoint)`,
+    };
   }
 }
 
 /** Runs a SELECT; more rows than the endpoint's row limit are cut (and said so). */
-export async function sparqlSelect(endpoint: ReachableEndpoint, query: string, signal?: AbortSignal): Promise<SelectAnswer | SparqlFailure> {
+export async function sparqlSelect(
+  endpoint: ReachableEndpoint,
+  query: string,
+  signal?: AbortSignal,
+): Promise<SelectAnswer | SparqlFailure> {
   const sent = await send({ endpoint, query, signal, accept: 'application/sparql-results+json' });
   if (!sent.ok) return sent;
   const json = jsonOf(sent.bytes, sent.mediaType, endpoint);
   if (!json.ok) return { ok: false, kind: 'malformed', reason: json.reason, ms: sent.ms };
   const parsed = selectResultsSchema.safeParse(json.value);
-  if (!parsed.success) return { ok: false, kind: 'malformed', reason: `the endpoint ${endpoint.name} answered JSON that is not SPARQL results (${parsed.error.issues[0]!.path.join('.') || 'the document'}: ${parsed.error.issues[0]!.message})`, ms: sent.ms };
+  if (!parsed.success)
+    return {
+      ok: false,
+      kind: 'malformed',
+      reason: `the endpoint ${endpoint.name} answered JSON that is not SPARQL results (${parsed.error.issues[0]!.path.join('.') || 'the document'}: ${parsed.error.issues[0]!.message})`,
+      ms: sent.ms,
+    };
   const { bindings } = parsed.data.results;
-  return { ok: true, variables: parsed.data.head.vars, rows: bindings.slice(0, endpoint.rowLimit), isTruncated: bindings.length > endpoint.rowLimit, ms: sent.ms };
+  return {
+    ok: true,
+    variables: parsed.data.head.vars,
+    rows: bindings.slice(0, endpoint.rowLimit),
+    isTruncated: bindings.length > endpoint.rowLimit,
+    ms: sent.ms,
+  };
 }
 
 /** Runs an ASK. */
-export async function sparqlAsk(endpoint: ReachableEndpoint, query: string, signal?: AbortSignal): Promise<AskAnswer | SparqlFailure> {
+export async function sparqlAsk(
+  endpoint: ReachableEndpoint,
+  query: string,
+  signal?: AbortSignal,
+): Promise<AskAnswer | SparqlFailure> {
   const sent = await send({ endpoint, query, signal, accept: 'application/sparql-results+json' });
   if (!sent.ok) return sent;
   const json = jsonOf(sent.bytes, sent.mediaType, endpoint);
   if (!json.ok) return { ok: false, kind: 'malformed', reason: json.reason, ms: sent.ms };
   const parsed = askResultSchema.safeParse(json.value);
-  if (!parsed.success) return { ok: false, kind: 'malformed', reason: `the endpoint ${endpoint.name} answered JSON without the boolean an ASK query returns`, ms: sent.ms };
+  if (!parsed.success)
+    return {
+      ok: false,
+      kind: 'malformed',
+      reason: `the endpoint ${endpoint.name} answered JSON without the boolean an ASK query returns`,
+      ms: sent.ms,
+    };
   return { ok: true, value: parsed.data.boolean, ms: sent.ms };
 }
 
 /** Runs a CONSTRUCT or DESCRIBE: the graph as N-Triples or Turtle text. */
-export async function sparqlGraph(endpoint: ReachableEndpoint, query: string, signal?: AbortSignal): Promise<GraphAnswer | SparqlFailure> {
+export async function sparqlGraph(
+  endpoint: ReachableEndpoint,
+  query: string,
+  signal?: AbortSignal,
+): Promise<GraphAnswer | SparqlFailure> {
   const sent = await send({ endpoint, query, signal, accept: 'application/n-triples, text/turtle;q=0.9' });
   if (!sent.ok) return sent;
   const text = decodeUtf8Text(sent.bytes);
-  if (!text.ok) return { ok: false, kind: 'malformed', reason: `the endpoint ${endpoint.name} answered with text that is not UTF-8`, ms: sent.ms };
+  if (!text.ok)
+    return {
+      ok: false,
+      kind: 'malformed',
+      reason: `the endpoint ${endpoint.name} answered with text that is not UTF-8`,
+      ms: sent.ms,
+    };
   return { ok: true, text: text.value, mediaType: sent.mediaType, ms: sent.ms };
 }

@@ -20,7 +20,8 @@ export const sparqlString = (text: string) => JSON.stringify(text);
 
 /** An IRI as SPARQL writes it; one with characters an IRI may not hold is refused. */
 export function sparqlIri(iri: string): string {
-  if (!/^[a-z][a-z0-9+.-]*:[^\s<>"{}|\\^`]*$/i.test(iri)) throw new Error(`"${iri.slice(0, 100)}" is not an IRI a SPARQL query can name`);
+  if (!/^[a-z][a-z0-9+.-]*:[^\s<>"{}|\\^`]*$/i.test(iri))
+    throw new Error(`"${iri.slice(0, 100)}" is not an IRI a SPARQL query can name`);
   return `<${iri}>`;
 }
 
@@ -28,7 +29,11 @@ export function sparqlIri(iri: string): string {
 export function labelSpellings(name: string): string[] {
   const spaced = name.replace(/[-_]+/g, ' ').trim();
   const words = [spaced, singular(spaced)];
-  return [...new Set(words.flatMap((word) => [word, word.toLowerCase(), word.charAt(0).toUpperCase() + word.slice(1).toLowerCase()]))];
+  return [
+    ...new Set(
+      words.flatMap((word) => [word, word.toLowerCase(), word.charAt(0).toUpperCase() + word.slice(1).toLowerCase()]),
+    ),
+  ];
 }
 
 /**
@@ -36,7 +41,10 @@ export function labelSpellings(name: string): string[] {
  * preferred language or none (which index lookups answer fast, even on Wikidata's size).
  */
 export function labelLookupQuery(name: string, language: string, limit = 5): string {
-  const literals = labelSpellings(name).flatMap((spelling) => [`${sparqlString(spelling)}@${language}`, sparqlString(spelling)]);
+  const literals = labelSpellings(name).flatMap((spelling) => [
+    `${sparqlString(spelling)}@${language}`,
+    sparqlString(spelling),
+  ]);
   return `${PREFIXES}
 SELECT DISTINCT ?iri WHERE {
   VALUES ?name { ${literals.join(' ')} }
@@ -46,7 +54,10 @@ SELECT DISTINCT ?iri WHERE {
 
 /** The resources whose IRI ends in `name` (its local name): the fallback when no label matches; a scan, so the endpoint's timeout bounds it. */
 export function localNameLookupQuery(name: string, asPredicate: boolean, limit = 5): string {
-  const endings = [...new Set(labelSpellings(name).concat(name))].flatMap((spelling) => [`/${spelling}`, `#${spelling}`]);
+  const endings = [...new Set(labelSpellings(name).concat(name))].flatMap((spelling) => [
+    `/${spelling}`,
+    `#${spelling}`,
+  ]);
   const filter = endings.map((ending) => `STRENDS(STR(?iri), ${sparqlString(ending)})`).join(' || ');
   const where = asPredicate ? '?s ?iri ?o .' : '{ ?iri ?p ?o } UNION { ?s ?p ?iri }';
   return `SELECT DISTINCT ?iri WHERE {
@@ -66,7 +77,12 @@ const nameVariable = (index: number) => `?anima_name_${index}`;
  * preferred language) so its name travels with it; names stand for the IRIs the endpoint gave
  * them, `is-a` for {@link IS_A_PATH}. LIMIT the endpoint's row limit.
  */
-export function patternQuery(patterns: readonly TriplePattern[], names: NameBindings, language: string, limit: number): string {
+export function patternQuery(
+  patterns: readonly TriplePattern[],
+  names: NameBindings,
+  language: string,
+  limit: number,
+): string {
   const nameIndex = new Map<string, number>();
   const values: string[] = [];
   const termOf = (term: QueryTerm, position: number): string => {
@@ -86,9 +102,12 @@ export function patternQuery(patterns: readonly TriplePattern[], names: NameBind
     return nameVariable(index);
   };
   const triples = patterns.map((pattern) => `  ${pattern.map(termOf).join(' ')} .`);
-  const variables = [...new Set(patterns.flatMap((pattern) => pattern.flatMap((term) => (term.type === 'variable' ? [term.name] : []))))];
+  const variables = [
+    ...new Set(patterns.flatMap((pattern) => pattern.flatMap((term) => (term.type === 'variable' ? [term.name] : [])))),
+  ];
   const labels = variables.map(
-    (name) => `  OPTIONAL { ?${name} rdfs:label ?${name}__label . FILTER(isIRI(?${name}) && (LANG(?${name}__label) = "" || LANGMATCHES(LANG(?${name}__label), ${sparqlString(language)}))) }`,
+    (name) =>
+      `  OPTIONAL { ?${name} rdfs:label ?${name}__label . FILTER(isIRI(?${name}) && (LANG(?${name}__label) = "" || LANGMATCHES(LANG(?${name}__label), ${sparqlString(language)}))) }`,
   );
   const sampled = variables.map((name) => `(SAMPLE(?${name}__label) AS ?${name}__label)`);
   return `${PREFIXES}

@@ -25,14 +25,20 @@ beforeAll(async () => {
 afterAll(async () => endpoint?.stop(), 30_000);
 
 function endpointUrl(): string {
-  if (!endpoint) throw new Error(`the SPARQL engine for these tests did not start: ${startProblem instanceof Error ? startProblem.message : String(startProblem)}`);
+  if (!endpoint)
+    throw new Error(
+      `the SPARQL engine for these tests did not start: ${startProblem instanceof Error ? startProblem.message : String(startProblem)}`,
+    );
   return endpoint.url;
 }
 
 async function sessionWithEndpoint(settings: Partial<SparqlEndpoint> = {}) {
   const { db, service } = testService();
   const { session } = await service.open({});
-  const added = await service.endpointSet({ sessionId: session.id, endpoint: { ...DEFAULT_ENDPOINT, name: 'wordnet', url: endpointUrl(), ...settings } });
+  const added = await service.endpointSet({
+    sessionId: session.id,
+    endpoint: { ...DEFAULT_ENDPOINT, name: 'wordnet', url: endpointUrl(), ...settings },
+  });
   expect(added.ok).toBe(true);
   return { db, service, sessionId: session.id };
 }
@@ -48,9 +54,16 @@ describe('a real SPARQL endpoint (Virtuoso with WordNet)', () => {
   it('answers a pattern goal with an empty local graph through the endpoint, with provenance', async () => {
     const { service, sessionId } = await sessionWithEndpoint({ mayCallWithoutAsking: true });
     expect((await service.kgStats({ sessionId })).triples).toBe(0);
-    await service.goalAdd({ sessionId, description: 'Which animals are carnivores?', criteria: '?x is-a carnivore, at least 5', priority: 128 });
+    await service.goalAdd({
+      sessionId,
+      description: 'Which animals are carnivores?',
+      criteria: '?x is-a carnivore, at least 5',
+      priority: 128,
+    });
     const cycles: string[] = [];
-    const run = await service.agentRun({ sessionId, operationId: 'run', maxCycles: 3 }, (record) => cycles.push(`${record.tool}: ${record.act}`));
+    const run = await service.agentRun({ sessionId, operationId: 'run', maxCycles: 3 }, (record) =>
+      cycles.push(`${record.tool}: ${record.act}`),
+    );
     expect(run.ok).toBe(true);
     expect(cycles[0]).toMatch(/^sparql_query: SPARQL at wordnet: \d+ answers to \?x is-a carnivore; \d+ new facts/);
     const [goal] = (await service.goalList({ sessionId, findingsLimit: 1000 })).goals;
@@ -67,15 +80,22 @@ describe('a real SPARQL endpoint (Virtuoso with WordNet)', () => {
     // Names travel with the answers: the dog has one of its labels here now.
     const dogId = local.ok ? local.rows.find((row) => row.x!.iri === synsetIri('02084071'))!.x!.id : -1;
     const dog = await service.kgSymbol({ sessionId, symbolId: dogId, limit: 100 });
-    expect(dog.isFound && dog.outgoing.filter((fact) => fact.predicate.label === 'label').map((fact) => fact.object.label)[0]).toMatch(/^(dog|domestic dog|Canis familiaris)$/);
+    expect(
+      dog.isFound &&
+        dog.outgoing.filter((fact) => fact.predicate.label === 'label').map((fact) => fact.object.label)[0],
+    ).toMatch(/^(dog|domestic dog|Canis familiaris)$/);
   }, 60_000);
 
   it('answers a goal in plain words through what lies around the resource the endpoint names by them', async () => {
     const { service, sessionId } = await sessionWithEndpoint({ mayCallWithoutAsking: true });
     await service.goalAdd({ sessionId, description: 'Tell me about foxes', priority: 128 });
     const acts: string[] = [];
-    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 3 }, (record) => acts.push(`${record.tool}: ${record.act}`));
-    expect(acts.find((act) => act.startsWith('sparql_query'))).toMatch(/^sparql_query: SPARQL at wordnet: \d+ triples around \d resources? named foxes; \d+ new facts/);
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 3 }, (record) =>
+      acts.push(`${record.tool}: ${record.act}`),
+    );
+    expect(acts.find((act) => act.startsWith('sparql_query'))).toMatch(
+      /^sparql_query: SPARQL at wordnet: \d+ triples around \d resources? named foxes; \d+ new facts/,
+    );
     const [goal] = (await service.goalList({ sessionId })).goals;
     expect(goal).toMatchObject({ status: 'completed' });
     expect((await service.kgSearch({ sessionId, text: 'fox', limit: 5 })).total).toBeGreaterThan(0);
@@ -83,21 +103,42 @@ describe('a real SPARQL endpoint (Virtuoso with WordNet)', () => {
 
   it('waits for the approval of the user when the endpoint is not marked "without asking"', async () => {
     const { service, sessionId } = await sessionWithEndpoint();
-    await service.goalAdd({ sessionId, description: 'Find canines', criteria: '?x is-a canine, at least 3', priority: 128 });
+    await service.goalAdd({
+      sessionId,
+      description: 'Find canines',
+      criteria: '?x is-a canine, at least 3',
+      priority: 128,
+    });
     await service.agentRun({ sessionId, operationId: 'run', maxCycles: 1 });
     const { approvals } = await service.approvalList({ sessionId });
-    expect(approvals).toMatchObject([{ tool: 'sparql_query', status: 'pending', input: { endpoint: 'wordnet', pattern: '?x is-a canine' } }]);
+    expect(approvals).toMatchObject([
+      { tool: 'sparql_query', status: 'pending', input: { endpoint: 'wordnet', pattern: '?x is-a canine' } },
+    ]);
     expect((await service.kgStats({ sessionId })).triples).toBe(0);
   }, 60_000);
 
   it('is stopped by a veto pattern that names the endpoint', async () => {
     const { service, sessionId } = await sessionWithEndpoint({ mayCallWithoutAsking: true });
     const psyche = defaultPsyche();
-    psyche.shadow.vetoPatterns.push({ name: 'no_wordnet', triggers: ['"endpoint":"wordnet"'], capabilityTriggers: [], severity: 1, explanation: 'Never ask WordNet.', requireApproval: false });
+    psyche.shadow.vetoPatterns.push({
+      name: 'no_wordnet',
+      triggers: ['"endpoint":"wordnet"'],
+      capabilityTriggers: [],
+      severity: 1,
+      explanation: 'Never ask WordNet.',
+      requireApproval: false,
+    });
     expect((await service.psycheSave({ sessionId, psyche })).ok).toBe(true);
-    await service.goalAdd({ sessionId, description: 'Find canines', criteria: '?x is-a canine, at least 3', priority: 128 });
+    await service.goalAdd({
+      sessionId,
+      description: 'Find canines',
+      criteria: '?x is-a canine, at least 3',
+      priority: 128,
+    });
     const records: { tool: string; act: string; shadow?: string }[] = [];
-    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 2 }, (record) => records.push({ tool: record.tool, act: record.act, shadow: record.shadow?.pattern }));
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 2 }, (record) =>
+      records.push({ tool: record.tool, act: record.act, shadow: record.shadow?.pattern }),
+    );
     expect(records[0]).toMatchObject({ tool: 'sparql_query', shadow: 'no_wordnet' });
     expect(records.filter((record) => record.tool === 'sparql_query' && record.shadow === undefined)).toEqual([]);
     expect((await service.kgStats({ sessionId })).triples).toBe(0);
@@ -118,9 +159,16 @@ describe('a real SPARQL endpoint (Virtuoso with WordNet)', () => {
 
   it('brings in nothing of a neighbourhood larger than the row limit', async () => {
     const { service, sessionId } = await sessionWithEndpoint({ rowLimit: 50 });
-    const pulled = await service.kgPull({ sessionId, operationId: 'pull', name: 'wordnet', source: { kind: 'around', iri: synsetIri('01861778'), depth: 3 } });
+    const pulled = await service.kgPull({
+      sessionId,
+      operationId: 'pull',
+      name: 'wordnet',
+      source: { kind: 'around', iri: synsetIri('01861778'), depth: 3 },
+    });
     expect(pulled).toMatchObject({ ok: false, reason: 'too-large' });
-    expect(!pulled.ok && pulled.problems[0]!.message).toMatch(/^more than 50 triples lie within \d steps? of .*01861778-n at the endpoint wordnet: nothing was brought in/);
+    expect(!pulled.ok && pulled.problems[0]!.message).toMatch(
+      /^more than 50 triples lie within \d steps? of .*01861778-n at the endpoint wordnet: nothing was brought in/,
+    );
     expect((await service.kgStats({ sessionId })).triples).toBe(0);
   }, 60_000);
 
@@ -128,8 +176,15 @@ describe('a real SPARQL endpoint (Virtuoso with WordNet)', () => {
     const { service, sessionId } = await sessionWithEndpoint();
     const dog = synsetIri('02084071');
     const local = `<${dog}> <http://www.w3.org/2000/01/rdf-schema#label> "cat"@en .\n`;
-    expect((await service.kgImport({ sessionId, operationId: 'import', fileName: 'mine.nt', data: new Blob([local]) })).ok).toBe(true);
-    const pulled = await service.kgPull({ sessionId, operationId: 'pull', name: 'wordnet', source: { kind: 'query', query: `CONSTRUCT { <${dog}> ?p ?o } WHERE { <${dog}> ?p ?o }` } });
+    expect(
+      (await service.kgImport({ sessionId, operationId: 'import', fileName: 'mine.nt', data: new Blob([local]) })).ok,
+    ).toBe(true);
+    const pulled = await service.kgPull({
+      sessionId,
+      operationId: 'pull',
+      name: 'wordnet',
+      source: { kind: 'query', query: `CONSTRUCT { <${dog}> ?p ?o } WHERE { <${dog}> ?p ?o }` },
+    });
     expect(pulled.ok).toBe(true);
     const answer = await service.kgQuery({ sessionId, query: `<${dog}> label ?name`, limit: 100 });
     const names = answer.ok ? answer.rows.map((row) => row.name!.label) : [];
@@ -139,7 +194,15 @@ describe('a real SPARQL endpoint (Virtuoso with WordNet)', () => {
     const symbolId = named.ok ? named.rows.find((row) => row.name!.label === 'domestic dog')?.thing!.id : undefined;
     const symbol = await service.kgSymbol({ sessionId, symbolId: symbolId!, limit: 100 });
     const labels = symbol.isFound ? symbol.outgoing.filter((fact) => fact.predicate.label === 'label') : [];
-    const kinds = await Promise.all(labels.map(async (fact) => [fact.object.label, (await service.kgProvenance({ sessionId, provenanceId: fact.provenanceId! })).isFound && fact.confidence] as const));
+    const kinds = await Promise.all(
+      labels.map(
+        async (fact) =>
+          [
+            fact.object.label,
+            (await service.kgProvenance({ sessionId, provenanceId: fact.provenanceId! })).isFound && fact.confidence,
+          ] as const,
+      ),
+    );
     expect(Object.fromEntries(kinds)).toMatchObject({ cat: 1, dog: DEFAULT_ENDPOINT.trust });
   }, 60_000);
 });
@@ -148,14 +211,46 @@ describe('the CLI against a real SPARQL endpoint', () => {
   it('adds, lists and checks an endpoint, then a run with an empty graph reaches the answer through it', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'anima-sparql-'));
     const snapshot = join(folder, 'session.json');
-    const added = await anima('endpoint', 'add', 'wordnet', endpointUrl(), '--snapshot', snapshot, '--trust', '0.7', '--row-limit', '500');
-    expect(added).toMatchObject({ code: 0, out: `added wordnet\t${endpointUrl()}\ttimeout 20 s, at most 500 rows, trust 0.7, labels in en, each query waits for approval\n` });
+    const added = await anima(
+      'endpoint',
+      'add',
+      'wordnet',
+      endpointUrl(),
+      '--snapshot',
+      snapshot,
+      '--trust',
+      '0.7',
+      '--row-limit',
+      '500',
+    );
+    expect(added).toMatchObject({
+      code: 0,
+      out: `added wordnet\t${endpointUrl()}\ttimeout 20 s, at most 500 rows, trust 0.7, labels in en, each query waits for approval\n`,
+    });
     expect((await anima('endpoint', 'list', '--snapshot', snapshot)).out).toContain('wordnet\t');
-    expect((await anima('endpoint', 'check', 'wordnet', '--snapshot', snapshot)).out).toMatch(/^wordnet: answered ASK \{\} in \d+ ms\n$/);
+    expect((await anima('endpoint', 'check', 'wordnet', '--snapshot', snapshot)).out).toMatch(
+      /^wordnet: answered ASK \{\} in \d+ ms\n$/,
+    );
 
-    const run = await anima('run', '--goal', 'Which animals are canines?', '--criteria', '?x is-a canine, at least 3', '--endpoint', 'wordnet', '--max-cycles', '3', '--snapshot', snapshot, '--json');
+    const run = await anima(
+      'run',
+      '--goal',
+      'Which animals are canines?',
+      '--criteria',
+      '?x is-a canine, at least 3',
+      '--endpoint',
+      'wordnet',
+      '--max-cycles',
+      '3',
+      '--snapshot',
+      snapshot,
+      '--json',
+    );
     expect(run.code).toBe(0);
-    const lines = run.out.trim().split('\n').map((line) => JSON.parse(line));
+    const lines = run.out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines[0]).toMatchObject({ tool: 'sparql_query', outcome: 'completed' });
     const [goal] = lines.at(-1).goals;
     expect(goal).toMatchObject({ status: 'completed' });
@@ -163,26 +258,69 @@ describe('the CLI against a real SPARQL endpoint', () => {
     const answers = goal.findings.filter((finding: { predicate: string }) => finding.predicate === 'is-a');
     expect(answers.length).toBeGreaterThanOrEqual(3);
     // What came from where: each answer names the endpoint it came from.
-    expect(answers.every((finding: { object: string; confidence: number; from: string }) => finding.object === 'canine' && finding.confidence === 0.7 && finding.from === `sparql ${endpointUrl()}`)).toBe(true);
+    expect(
+      answers.every(
+        (finding: { object: string; confidence: number; from: string }) =>
+          finding.object === 'canine' && finding.confidence === 0.7 && finding.from === `sparql ${endpointUrl()}`,
+      ),
+    ).toBe(true);
   }, 90_000);
 
   it('pulls around an IRI, counting first with --dry-run, and from a query file', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'anima-sparql-'));
     const snapshot = join(folder, 'session.json');
     await anima('endpoint', 'add', 'wordnet', endpointUrl(), '--snapshot', snapshot);
-    const counted = await anima('kg', 'pull', '--endpoint', 'wordnet', '--around', synsetIri('02084071'), '--dry-run', '--snapshot', snapshot);
+    const counted = await anima(
+      'kg',
+      'pull',
+      '--endpoint',
+      'wordnet',
+      '--around',
+      synsetIri('02084071'),
+      '--dry-run',
+      '--snapshot',
+      snapshot,
+    );
     expect(counted.out).toMatch(/^(\d+) triples from wordnet \(1 queries, \d+ ms\); nothing written \(--dry-run\)\n$/);
     expect(JSON.parse((await anima('kg', 'stats', '--snapshot', snapshot, '--json')).out).triples).toBe(0);
-    const pulled = await anima('kg', 'pull', '--endpoint', 'wordnet', '--around', synsetIri('02084071'), '--snapshot', snapshot);
+    const pulled = await anima(
+      'kg',
+      'pull',
+      '--endpoint',
+      'wordnet',
+      '--around',
+      synsetIri('02084071'),
+      '--snapshot',
+      snapshot,
+    );
     const count = Number(/^(\d+)/.exec(counted.out)![1]);
     expect(pulled.out).toMatch(new RegExp(`^${count} triples from wordnet: ${count} new, 0 raised in confidence`));
     expect(JSON.parse((await anima('kg', 'stats', '--snapshot', snapshot, '--json')).out).triples).toBe(count);
 
     const queryFile = join(folder, 'labels.rq');
-    await writeFile(queryFile, `PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\nCONSTRUCT { ?x rdfs:label ?l } WHERE { ?x rdfs:subClassOf <${synsetIri('02084071')}> ; rdfs:label ?l }`);
+    await writeFile(
+      queryFile,
+      `PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\nCONSTRUCT { ?x rdfs:label ?l } WHERE { ?x rdfs:subClassOf <${synsetIri('02084071')}> ; rdfs:label ?l }`,
+    );
     const byQuery = await anima('kg', 'pull', '--endpoint', 'wordnet', '--query', queryFile, '--snapshot', snapshot);
     expect(byQuery).toMatchObject({ code: 0, out: expect.stringMatching(/^\d+ triples from wordnet: \d+ new/) });
-    const refused = await anima('kg', 'pull', '--endpoint', 'wordnet', '--around', synsetIri('01861778'), '--depth', '5', '--snapshot', snapshot);
-    expect(refused).toMatchObject({ code: 1, error: expect.stringMatching(/\nanima: kg pull: nothing brought in: more than 1,000 triples lie within 4 steps of \S+01861778-n at the endpoint wordnet: nothing was brought in/) });
+    const refused = await anima(
+      'kg',
+      'pull',
+      '--endpoint',
+      'wordnet',
+      '--around',
+      synsetIri('01861778'),
+      '--depth',
+      '5',
+      '--snapshot',
+      snapshot,
+    );
+    expect(refused).toMatchObject({
+      code: 1,
+      error: expect.stringMatching(
+        /\nanima: kg pull: nothing brought in: more than 1,000 triples lie within 4 steps of \S+01861778-n at the endpoint wordnet: nothing was brought in/,
+      ),
+    });
   }, 90_000);
 });

@@ -102,18 +102,41 @@ export const ACTIVE_SESSION_KEY = 'activeSessionId';
 export const starterGraphKey = (sessionId: string) => `starterGraph:${sessionId}`;
 
 /** A session's chunks (symbols or triples), in index order. */
-export function chunksOfSession<T>(table: Table<T, [string, number]>, sessionId: string): Collection<T, [string, number]> {
+export function chunksOfSession<T>(
+  table: Table<T, [string, number]>,
+  sessionId: string,
+): Collection<T, [string, number]> {
   return table.where('[sessionId+index]').between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey]);
 }
 
 /** Every table that holds a session's own rows (the catalog, models and settings are the device's). */
 export function sessionTables(db: AnimaDatabase): Table[] {
-  return [db.sessions, db.symbolChunks, db.tripleChunks, db.provenance, db.goals, db.workingMemory, db.cycles, db.episodes, db.psyches, db.approvals, db.questions, db.documents, db.artifacts, db.plans, db.reflections];
+  return [
+    db.sessions,
+    db.symbolChunks,
+    db.tripleChunks,
+    db.provenance,
+    db.goals,
+    db.workingMemory,
+    db.cycles,
+    db.episodes,
+    db.psyches,
+    db.approvals,
+    db.questions,
+    db.documents,
+    db.artifacts,
+    db.plans,
+    db.reflections,
+  ];
 }
 
 /** Every row a session owns besides its session record, as one collection per table. */
 export function sessionRows(db: AnimaDatabase, sessionId: string): Collection<unknown>[] {
-  return [chunksOfSession(db.symbolChunks, sessionId), chunksOfSession(db.tripleChunks, sessionId), ...sessionRowsBesideGraph(db, sessionId)];
+  return [
+    chunksOfSession(db.symbolChunks, sessionId),
+    chunksOfSession(db.tripleChunks, sessionId),
+    ...sessionRowsBesideGraph(db, sessionId),
+  ];
 }
 
 /** The rows of {@link sessionRows} but its graph's chunks. */
@@ -125,7 +148,18 @@ export function sessionRowsBesideGraph(db: AnimaDatabase, sessionId: string): Co
   return [
     db.cycles.where('[sessionId+cycle]').between(...everyCycle),
     (db.reflections as Table).where('[sessionId+cycle]').between(...everyCycle),
-    ...[db.provenance, db.goals, db.workingMemory, db.episodes, db.psyches, db.approvals, db.questions, db.documents, db.artifacts, db.plans].map((table: Table) => table.where('sessionId').equals(sessionId)),
+    ...[
+      db.provenance,
+      db.goals,
+      db.workingMemory,
+      db.episodes,
+      db.psyches,
+      db.approvals,
+      db.questions,
+      db.documents,
+      db.artifacts,
+      db.plans,
+    ].map((table: Table) => table.where('sessionId').equals(sessionId)),
   ];
 }
 

@@ -33,5 +33,7 @@ function inStrings(value: unknown, change: (text: string) => string): unknown {
   }
   if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
   const entries = Object.entries(value).map(([key, item]) => [key, inStrings(item, change)] as const);
-  return entries.some(([key, item]) => item !== (value as Record<string, unknown>)[key]) ? Object.fromEntries(entries) : value;
+  return entries.some(([key, item]) => item !== (value as Record<string, unknown>)[key])
+    ? Object.fromEntries(entries)
+    : value;
 }

@@ -18,20 +18,29 @@ export type SymbolChunkRecord = { sessionId: string; index: number; symbols: KgS
  * The chunk records a delta changes, as they will be once it is applied to the graph (which it is
  * not yet), and the indexes of chunks that removals leave empty (to delete).
  */
-export function chunksForDelta(graph: KnowledgeGraph, sessionId: string, delta: GraphDelta): { tripleChunks: TripleChunkRecord[]; symbolChunks: SymbolChunkRecord[]; emptiedChunkIndexes: number[] } {
+export function chunksForDelta(
+  graph: KnowledgeGraph,
+  sessionId: string,
+  delta: GraphDelta,
+): { tripleChunks: TripleChunkRecord[]; symbolChunks: SymbolChunkRecord[]; emptiedChunkIndexes: number[] } {
   const oldCount = graph.tripleCount;
   const { writes, count: newCount } = layoutAfter(graph, delta);
   const tripleChunkIndexes = new Set([...writes.keys()].map((position) => Math.floor(position / TRIPLES_PER_CHUNK)));
   // Removals shorten the last chunk even where they write nothing into it.
-  if (newCount < oldCount && newCount % TRIPLES_PER_CHUNK !== 0) tripleChunkIndexes.add(Math.floor(newCount / TRIPLES_PER_CHUNK));
+  if (newCount < oldCount && newCount % TRIPLES_PER_CHUNK !== 0)
+    tripleChunkIndexes.add(Math.floor(newCount / TRIPLES_PER_CHUNK));
   const emptiedChunkIndexes: number[] = [];
-  for (let index = Math.ceil(newCount / TRIPLES_PER_CHUNK); index < Math.ceil(oldCount / TRIPLES_PER_CHUNK); index++) emptiedChunkIndexes.push(index);
+  for (let index = Math.ceil(newCount / TRIPLES_PER_CHUNK); index < Math.ceil(oldCount / TRIPLES_PER_CHUNK); index++)
+    emptiedChunkIndexes.push(index);
   const tripleChunks = [...tripleChunkIndexes].map((index) => {
     const start = index * TRIPLES_PER_CHUNK;
     const end = Math.min(start + TRIPLES_PER_CHUNK, newCount);
     const columns = allocateColumns(end - start);
     const stored = Math.max(0, Math.min(end, oldCount) - start);
-    for (const name of COLUMN_NAMES) (columns[name] as Int32Array | Float64Array).set((graph.columns[name] as Int32Array | Float64Array).subarray(start, start + stored));
+    for (const name of COLUMN_NAMES)
+      (columns[name] as Int32Array | Float64Array).set(
+        (graph.columns[name] as Int32Array | Float64Array).subarray(start, start + stored),
+      );
     for (const [position, triple] of writes) {
       if (position < start || position >= end) continue;
       const offset = position - start;
@@ -59,12 +68,18 @@ export function chunksForDelta(graph: KnowledgeGraph, sessionId: string, delta: 
 }
 
 /** Every chunk of a graph (writing a whole graph: a snapshot restore, a migration). */
-export function chunksOfGraph(graph: KnowledgeGraph, sessionId: string): { tripleChunks: TripleChunkRecord[]; symbolChunks: SymbolChunkRecord[] } {
+export function chunksOfGraph(
+  graph: KnowledgeGraph,
+  sessionId: string,
+): { tripleChunks: TripleChunkRecord[]; symbolChunks: SymbolChunkRecord[] } {
   const tripleChunks: TripleChunkRecord[] = [];
   for (let start = 0; start < graph.tripleCount; start += TRIPLES_PER_CHUNK) {
     const end = Math.min(start + TRIPLES_PER_CHUNK, graph.tripleCount);
     const columns = allocateColumns(end - start);
-    for (const name of COLUMN_NAMES) (columns[name] as Int32Array | Float64Array).set((graph.columns[name] as Int32Array | Float64Array).subarray(start, end));
+    for (const name of COLUMN_NAMES)
+      (columns[name] as Int32Array | Float64Array).set(
+        (graph.columns[name] as Int32Array | Float64Array).subarray(start, end),
+      );
     tripleChunks.push({ sessionId, index: start / TRIPLES_PER_CHUNK, count: end - start, ...columns });
   }
   const byChunk = new Map<number, KgSymbol[]>();
@@ -83,7 +98,11 @@ export function joinTripleChunks(chunks: readonly TripleChunkRecord[]): { column
   const columns = allocateColumns(Math.max(16, count + (count >> 3)));
   let offset = 0;
   for (const chunk of chunks) {
-    for (const name of COLUMN_NAMES) (columns[name] as Int32Array | Float64Array).set((chunk[name] as Int32Array | Float64Array).subarray(0, chunk.count), offset);
+    for (const name of COLUMN_NAMES)
+      (columns[name] as Int32Array | Float64Array).set(
+        (chunk[name] as Int32Array | Float64Array).subarray(0, chunk.count),
+        offset,
+      );
     offset += chunk.count;
   }
   return { columns, count };

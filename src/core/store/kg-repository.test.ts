@@ -7,7 +7,11 @@ import { loadGraph, storeGraphDelta } from './kg-repository.ts';
 
 const SESSION = 's1';
 
-async function store(db: AnimaDatabase, graph: KnowledgeGraph, build: (batch: ReturnType<KnowledgeGraph['batch']>) => void) {
+async function store(
+  db: AnimaDatabase,
+  graph: KnowledgeGraph,
+  build: (batch: ReturnType<KnowledgeGraph['batch']>) => void,
+) {
   const batch = graph.batch({ now: 5 });
   build(batch);
   const stored = await storeGraphDelta(db, {
@@ -15,7 +19,15 @@ async function store(db: AnimaDatabase, graph: KnowledgeGraph, build: (batch: Re
     sessionId: SESSION,
     delta: batch.delta,
     now: 5,
-    provenance: { sessionId: SESSION, kind: 'import', sources: ['test'], confidence: 1, cycle: 0, detail: 'test', createdAt: 5 },
+    provenance: {
+      sessionId: SESSION,
+      kind: 'import',
+      sources: ['test'],
+      confidence: 1,
+      cycle: 0,
+      detail: 'test',
+      createdAt: 5,
+    },
   });
   graph.apply(stored);
 }
@@ -34,7 +46,12 @@ describe('graph storage in chunks', () => {
       await store(db, graph, (batch) => {
         const isA = batch.resolve({ type: 'label', value: 'is-a' }, 'predicate');
         for (let index = from; index < to; index++)
-          batch.assert(batch.resolve({ type: 'label', value: `Thing${index}` }, 'subject'), isA, batch.resolve({ type: 'label', value: `Kind${index % 97}` }, 'object'), 0.5);
+          batch.assert(
+            batch.resolve({ type: 'label', value: `Thing${index}` }, 'subject'),
+            isA,
+            batch.resolve({ type: 'label', value: `Kind${index % 97}` }, 'object'),
+            0.5,
+          );
       });
     }
     // Raising a triple of the first chunk rewrites that chunk too.
@@ -58,13 +75,24 @@ describe('graph storage in chunks', () => {
     const count = TRIPLES_PER_CHUNK * 2 + 5;
     await store(db, graph, (batch) => {
       const isA = batch.resolve({ type: 'label', value: 'is-a' }, 'predicate');
-      for (let index = 0; index < count; index++) batch.assert(batch.resolve({ type: 'label', value: `Thing${index}` }, 'subject'), isA, batch.resolve({ type: 'label', value: `Kind${index % 7}` }, 'object'), 0.5);
+      for (let index = 0; index < count; index++)
+        batch.assert(
+          batch.resolve({ type: 'label', value: `Thing${index}` }, 'subject'),
+          isA,
+          batch.resolve({ type: 'label', value: `Kind${index % 7}` }, 'object'),
+          0.5,
+        );
     });
     // Removals from the first chunk, the middle and the end, with additions in the same delta.
     const doomed = [0, 17, TRIPLES_PER_CHUNK + 3, count - 1].map((position) => graph.tripleAt(position));
     await store(db, graph, (batch) => {
       const isA = batch.resolve({ type: 'label', value: 'is-a' }, 'predicate');
-      batch.assert(batch.resolve({ type: 'label', value: 'Newcomer' }, 'subject'), isA, batch.resolve({ type: 'label', value: 'Kind1' }, 'object'), 0.7);
+      batch.assert(
+        batch.resolve({ type: 'label', value: 'Newcomer' }, 'subject'),
+        isA,
+        batch.resolve({ type: 'label', value: 'Kind1' }, 'object'),
+        0.7,
+      );
       for (const triple of doomed) batch.retract(triple.subject, triple.predicate, triple.object);
     });
     expect(graph.tripleCount).toBe(count - 3);

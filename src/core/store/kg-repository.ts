@@ -12,7 +12,11 @@ export type GraphLoadProgress = { chunksRead: number; totalChunks: number };
 const CHUNKS_PER_READ = 16;
 
 /** Loads a session's knowledge graph into memory, reporting progress as its triple chunks arrive. */
-export async function loadGraph(db: AnimaDatabase, sessionId: string, onProgress?: (progress: GraphLoadProgress) => void): Promise<KnowledgeGraph> {
+export async function loadGraph(
+  db: AnimaDatabase,
+  sessionId: string,
+  onProgress?: (progress: GraphLoadProgress) => void,
+): Promise<KnowledgeGraph> {
   const { symbolChunks, tripleChunks } = await db.transaction('r', [db.symbolChunks, db.tripleChunks], async () => {
     const symbolChunks = await chunksOfSession(db.symbolChunks, sessionId).toArray();
     const keys = await chunksOfSession(db.tripleChunks, sessionId).primaryKeys();
@@ -38,8 +42,14 @@ export async function loadGraph(db: AnimaDatabase, sessionId: string, onProgress
  * its chunks without building the graph and its indexes: what an export needs, at a fraction of
  * the memory. Call it inside a read transaction over the chunk tables.
  */
-export async function readGraphRows(db: AnimaDatabase, sessionId: string): Promise<{ symbols: KgSymbol[]; triples: Triple[] }> {
-  const [symbolChunks, tripleChunks] = await Promise.all([chunksOfSession(db.symbolChunks, sessionId).toArray(), chunksOfSession(db.tripleChunks, sessionId).toArray()]);
+export async function readGraphRows(
+  db: AnimaDatabase,
+  sessionId: string,
+): Promise<{ symbols: KgSymbol[]; triples: Triple[] }> {
+  const [symbolChunks, tripleChunks] = await Promise.all([
+    chunksOfSession(db.symbolChunks, sessionId).toArray(),
+    chunksOfSession(db.tripleChunks, sessionId).toArray(),
+  ]);
   const symbols = symbolChunks.flatMap((chunk) => chunk.symbols).sort((left, right) => left.id - right.id);
   const { columns, count } = joinTripleChunks(tripleChunks);
   return { symbols, triples: Array.from({ length: count }, (_, position) => tripleAt(columns, position)) };
@@ -80,13 +90,17 @@ export async function storeGraphDelta(
     const stamped: GraphDelta = {
       symbols: delta.symbols,
       addedTriples: stampedTriples.slice(0, delta.addedTriples.length),
-      updatedTriples: stampedTriples.slice(delta.addedTriples.length, delta.addedTriples.length + delta.updatedTriples.length),
+      updatedTriples: stampedTriples.slice(
+        delta.addedTriples.length,
+        delta.addedTriples.length + delta.updatedTriples.length,
+      ),
       removedTriples: delta.removedTriples,
     };
     const { symbolChunks, tripleChunks, emptiedChunkIndexes } = chunksForDelta(graph, sessionId, stamped);
     await db.symbolChunks.bulkPut(symbolChunks);
     await db.tripleChunks.bulkPut(tripleChunks);
-    if (emptiedChunkIndexes.length > 0) await db.tripleChunks.bulkDelete(emptiedChunkIndexes.map((index): [string, number] => [sessionId, index]));
+    if (emptiedChunkIndexes.length > 0)
+      await db.tripleChunks.bulkDelete(emptiedChunkIndexes.map((index): [string, number] => [sessionId, index]));
     await db.sessions.update(sessionId, { updatedAt: now, ...(prefixes !== undefined ? { prefixes } : {}) });
     return stamped;
   });

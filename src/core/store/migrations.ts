@@ -19,7 +19,10 @@ export const UPGRADES: Record<number, (transaction: Transaction) => Promise<void
       const triples: (Triple & { sessionId?: string })[] = await transaction
         .table('triples')
         .where('[sessionId+subject+predicate+object]')
-        .between([sessionId, Dexie.minKey, Dexie.minKey, Dexie.minKey], [sessionId, Dexie.maxKey, Dexie.maxKey, Dexie.maxKey])
+        .between(
+          [sessionId, Dexie.minKey, Dexie.minKey, Dexie.minKey],
+          [sessionId, Dexie.maxKey, Dexie.maxKey, Dexie.maxKey],
+        )
         .toArray();
       const graph = KnowledgeGraph.from(
         symbols.map(({ sessionId: _sessionId, ...symbol }) => symbol),
@@ -41,10 +44,18 @@ export const UPGRADES: Record<number, (transaction: Transaction) => Promise<void
         [sessionId, Dexie.minKey],
         [sessionId, Dexie.maxKey],
       ] as const;
-      const symbolChunks: SymbolChunkRecord[] = await transaction.table('symbolChunks').where('[sessionId+index]').between(...range).toArray();
+      const symbolChunks: SymbolChunkRecord[] = await transaction
+        .table('symbolChunks')
+        .where('[sessionId+index]')
+        .between(...range)
+        .toArray();
       // Most sessions have no numbered name: their triples are never read.
       if (!symbolChunks.some((chunk) => chunk.symbols.some((symbol) => /-\d+$/u.test(symbol.label)))) continue;
-      const tripleChunks: TripleChunkRecord[] = await transaction.table('tripleChunks').where('[sessionId+index]').between(...range).toArray();
+      const tripleChunks: TripleChunkRecord[] = await transaction
+        .table('tripleChunks')
+        .where('[sessionId+index]')
+        .between(...range)
+        .toArray();
       const triples: Triple[] = tripleChunks.flatMap((chunk) =>
         Array.from({ length: chunk.count }, (_, at) => ({
           subject: chunk.subjects[at]!,
@@ -54,9 +65,21 @@ export const UPGRADES: Record<number, (transaction: Transaction) => Promise<void
           createdAt: chunk.createdAt[at]!,
         })),
       );
-      const relabelled = new Map(relabelNumberedNames(KnowledgeGraph.from(symbolChunks.flatMap((chunk) => chunk.symbols), triples)).map((symbol) => [symbol.id, symbol]));
+      const relabelled = new Map(
+        relabelNumberedNames(
+          KnowledgeGraph.from(
+            symbolChunks.flatMap((chunk) => chunk.symbols),
+            triples,
+          ),
+        ).map((symbol) => [symbol.id, symbol]),
+      );
       const changed = symbolChunks.filter((chunk) => chunk.symbols.some((symbol) => relabelled.has(symbol.id)));
-      await transaction.table('symbolChunks').bulkPut(changed.map((chunk) => ({ ...chunk, symbols: chunk.symbols.map((symbol) => relabelled.get(symbol.id) ?? symbol) })));
+      await transaction.table('symbolChunks').bulkPut(
+        changed.map((chunk) => ({
+          ...chunk,
+          symbols: chunk.symbols.map((symbol) => relabelled.get(symbol.id) ?? symbol),
+        })),
+      );
     }
   },
 };

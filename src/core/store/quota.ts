@@ -2,7 +2,8 @@
  * What a write says when this origin's storage is full, for the one problem every write that ran
  * out of room reports.
  */
-export const STORAGE_FULL_MESSAGE = 'storage is full, so nothing of this was written; free space (delete a model or a session) or allow more storage, then try again';
+export const STORAGE_FULL_MESSAGE =
+  'storage is full, so nothing of this was written; free space (delete a model or a session) or allow more storage, then try again';
 
 /** How deep the wrapped errors are followed: Dexie wraps once or twice, never in a cycle, but a bad value must not loop. */
 const MAX_DEPTH = 5;
@@ -15,7 +16,12 @@ const MAX_DEPTH = 5;
  */
 export function isQuotaExceeded(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > MAX_DEPTH) return false;
-  const { name, inner, failures, cause } = error as { name?: unknown; inner?: unknown; failures?: unknown; cause?: unknown };
+  const { name, inner, failures, cause } = error as {
+    name?: unknown;
+    inner?: unknown;
+    failures?: unknown;
+    cause?: unknown;
+  };
   if (name === 'QuotaExceededError') return true;
   if (isQuotaExceeded(inner, depth + 1) || isQuotaExceeded(cause, depth + 1)) return true;
   return Array.isArray(failures) && failures.some((failure) => isQuotaExceeded(failure, depth + 1));

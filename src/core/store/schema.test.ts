@@ -17,7 +17,18 @@ const RECORDS_WRITTEN_BY: Record<number, Record<string, object[]>> = {
       { sessionId: 's1', id: 3, label: 'Mammal', kind: 'entity', createdAt: 1 },
     ],
     triples: [{ sessionId: 's1', subject: 1, predicate: 2, object: 3, confidence: 0.9, provenanceId: 1, createdAt: 1 }],
-    provenance: [{ id: 1, sessionId: 's1', kind: 'import', sources: ['zoo.csv'], confidence: 1, cycle: 0, detail: 'csv import', createdAt: 1 }],
+    provenance: [
+      {
+        id: 1,
+        sessionId: 's1',
+        kind: 'import',
+        sources: ['zoo.csv'],
+        confidence: 1,
+        cycle: 0,
+        detail: 'csv import',
+        createdAt: 1,
+      },
+    ],
     settings: [{ key: 'activeSessionId', value: 's1' }],
   },
   2: {
@@ -46,7 +57,18 @@ const RECORDS_WRITTEN_BY: Record<number, Record<string, object[]>> = {
         createdAt: Float64Array.of(1),
       },
     ],
-    provenance: [{ id: 1, sessionId: 's1', kind: 'import', sources: ['zoo.csv'], confidence: 1, cycle: 0, detail: 'csv import', createdAt: 1 }],
+    provenance: [
+      {
+        id: 1,
+        sessionId: 's1',
+        kind: 'import',
+        sources: ['zoo.csv'],
+        confidence: 1,
+        cycle: 0,
+        detail: 'csv import',
+        createdAt: 1,
+      },
+    ],
     settings: [{ key: 'activeSessionId', value: 's1' }],
   },
 };
@@ -61,9 +83,14 @@ RECORDS_WRITTEN_BY[6] = RECORDS_WRITTEN_BY[2]!;
 // Version 7 changes no table: it relabels numbered names (tested below).
 RECORDS_WRITTEN_BY[7] = RECORDS_WRITTEN_BY[2]!;
 
-async function writeDatabaseAtVersion(version: number, indexedDb: ReturnType<typeof freshIndexedDb>, records = RECORDS_WRITTEN_BY[version]): Promise<void> {
+async function writeDatabaseAtVersion(
+  version: number,
+  indexedDb: ReturnType<typeof freshIndexedDb>,
+  records = RECORDS_WRITTEN_BY[version],
+): Promise<void> {
   const old = new Dexie('anima', indexedDb);
-  for (const [past, stores] of Object.entries(RELEASED_STORES)) if (Number(past) <= version) old.version(Number(past)).stores(stores);
+  for (const [past, stores] of Object.entries(RELEASED_STORES))
+    if (Number(past) <= version) old.version(Number(past)).stores(stores);
   if (!records) throw new Error(`no records for schema version ${version}: add them to RECORDS_WRITTEN_BY`);
   await old.transaction('rw', Object.keys(records), async () => {
     for (const [table, rows] of Object.entries(records)) await old.table(table).bulkAdd(rows);
@@ -115,7 +142,9 @@ const RELEASED_STORES: Record<number, Record<string, string | null>> = {
 
 describe('database schema migrations', () => {
   it('never changes a released schema version', () => {
-    expect(Object.fromEntries(SCHEMA_VERSIONS.map(({ version, stores }) => [version, stores]))).toEqual(RELEASED_STORES);
+    expect(Object.fromEntries(SCHEMA_VERSIONS.map(({ version, stores }) => [version, stores]))).toEqual(
+      RELEASED_STORES,
+    );
   });
 
   it('declares every table of the design at the current version', () => {
@@ -126,7 +155,38 @@ describe('database schema migrations', () => {
         if (spec === null) tables.delete(table);
         else tables.add(table);
       }
-    for (const table of ['sessions', 'symbolChunks', 'tripleChunks', 'goals', 'plans', 'workingMemory', 'episodes', 'provenance', 'psyches', 'personas', 'parts', 'traits', 'skills', 'guardrails', 'arcs', 'arcStages', 'personaParts', 'personaTraits', 'personaSkills', 'personaGuardrails', 'stageParts', 'personaArcs', 'approvals', 'documents', 'artifacts', 'models', 'settings', 'cycles', 'questions', 'reflections'])
+    for (const table of [
+      'sessions',
+      'symbolChunks',
+      'tripleChunks',
+      'goals',
+      'plans',
+      'workingMemory',
+      'episodes',
+      'provenance',
+      'psyches',
+      'personas',
+      'parts',
+      'traits',
+      'skills',
+      'guardrails',
+      'arcs',
+      'arcStages',
+      'personaParts',
+      'personaTraits',
+      'personaSkills',
+      'personaGuardrails',
+      'stageParts',
+      'personaArcs',
+      'approvals',
+      'documents',
+      'artifacts',
+      'models',
+      'settings',
+      'cycles',
+      'questions',
+      'reflections',
+    ])
       expect(tables).toContain(table);
   });
 
@@ -153,7 +213,15 @@ describe('database schema migrations', () => {
     const indexedDb = freshIndexedDb();
     const version6 = RECORDS_WRITTEN_BY[6]!;
     const [chunk] = version6.symbolChunks as { symbols: object[] }[];
-    const symbolChunks = [{ ...chunk, symbols: [...chunk!.symbols, { id: 4, label: 'Mammal-2', kind: 'entity', iri: 'http://zoo.example/Mammal', createdAt: 1 }] }];
+    const symbolChunks = [
+      {
+        ...chunk,
+        symbols: [
+          ...chunk!.symbols,
+          { id: 4, label: 'Mammal-2', kind: 'entity', iri: 'http://zoo.example/Mammal', createdAt: 1 },
+        ],
+      },
+    ];
     await writeDatabaseAtVersion(6, indexedDb, { ...version6, symbolChunks });
     const { service } = testService({ db: new AnimaDatabase('anima', indexedDb) });
     await service.open({});

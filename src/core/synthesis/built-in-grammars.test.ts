@@ -6,7 +6,12 @@ import type { SynthesisFinding, SynthesisInput } from './synthesis-input.ts';
 import { synthesize } from './synthesize.ts';
 
 const { narrative, formal, terse } = BUILT_IN_GRAMMARS;
-const NO_FINDINGS = { ...MAMMALS, goal: { ...MAMMALS.goal, status: 'active' }, findings: [], missing: [] } satisfies SynthesisInput;
+const NO_FINDINGS = {
+  ...MAMMALS,
+  goal: { ...MAMMALS.goal, status: 'active' },
+  findings: [],
+  missing: [],
+} satisfies SynthesisInput;
 
 describe('the built-in grammars', () => {
   it('are valid grammars with every key written out (no defaults needed)', () => {
@@ -39,13 +44,20 @@ describe('narrative', () => {
   });
 
   it('says a repeated subject with a pronoun inside one sentence, and by name in the next', () => {
-    const dog = { subject: 'Dog', confidence: 0.9, origin: 'stated', isAnswer: true } satisfies Partial<SynthesisFinding>;
+    const dog = {
+      subject: 'Dog',
+      confidence: 0.9,
+      origin: 'stated',
+      isAnswer: true,
+    } satisfies Partial<SynthesisFinding>;
     const findings = [
       { ...dog, predicate: 'is-a', object: 'Mammal' },
       { ...dog, predicate: 'has-part', object: 'Tail' },
       { ...dog, predicate: 'eats', object: 'Meat' },
     ];
-    expect(synthesize({ ...MAMMALS, findings }, narrative)).toContain('As for what answers the goal, Dog is a Mammal, and it has Tail. Moreover, Dog eats Meat.');
+    expect(synthesize({ ...MAMMALS, findings }, narrative)).toContain(
+      'As for what answers the goal, Dog is a Mammal, and it has Tail. Moreover, Dog eats Meat.',
+    );
   });
 
   it('says plainly when nothing has been found yet', () => {
@@ -73,8 +85,11 @@ describe('formal', () => {
   it('has a heading line before each block of bullets, and a confidence on every bullet', () => {
     const bullets = text.split('\n').filter((line) => line.startsWith('- '));
     expect(bullets).toHaveLength(MAMMALS.findings.length + MAMMALS.missing.length);
-    expect(bullets.slice(0, MAMMALS.findings.length).every((line) => /\(confidence \d\.\d\d[,)]/.test(line))).toBe(true);
-    for (const heading of ['Answers', 'Classification', 'Parts and wholes', 'Gaps']) expect(text).toMatch(new RegExp(`(^|\\n\\n)${heading}\\n- `));
+    expect(bullets.slice(0, MAMMALS.findings.length).every((line) => /\(confidence \d\.\d\d[,)]/.test(line))).toBe(
+      true,
+    );
+    for (const heading of ['Answers', 'Classification', 'Parts and wholes', 'Gaps'])
+      expect(text).toMatch(new RegExp(`(^|\\n\\n)${heading}\\n- `));
   });
 
   it('says plainly when nothing has been found yet', () => {
@@ -87,7 +102,13 @@ describe('formal', () => {
 describe('terse', () => {
   it('writes exactly one line a fact and nothing else', () => {
     expect(synthesize(MAMMALS, terse)).toBe(
-      ['Dog -> is-a -> Mammal [0.95]', 'Cat -> is-a -> Mammal [0.90]', 'Whale -> is-a -> Mammal [0.60]', 'Mammal -> is-a -> Animal [0.90]', 'Dog -> has-part -> Tail [0.80]'].join('\n'),
+      [
+        'Dog -> is-a -> Mammal [0.95]',
+        'Cat -> is-a -> Mammal [0.90]',
+        'Whale -> is-a -> Mammal [0.60]',
+        'Mammal -> is-a -> Animal [0.90]',
+        'Dog -> has-part -> Tail [0.80]',
+      ].join('\n'),
     );
   });
 
@@ -97,7 +118,11 @@ describe('terse', () => {
 });
 
 describe('the same findings in the three grammars', () => {
-  const texts = { narrative: synthesize(MAMMALS, narrative), formal: synthesize(MAMMALS, formal), terse: synthesize(MAMMALS, terse) };
+  const texts = {
+    narrative: synthesize(MAMMALS, narrative),
+    formal: synthesize(MAMMALS, formal),
+    terse: synthesize(MAMMALS, terse),
+  };
 
   it('read clearly differently', () => {
     expect(new Set(Object.values(texts)).size).toBe(3);

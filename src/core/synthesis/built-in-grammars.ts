@@ -7,7 +7,15 @@ import type { Grammar } from './grammar.ts';
 /** Flowing prose: topic phrases, connecting words, pronouns; derived and proposed facts said in words. */
 const NARRATIVE = {
   name: 'narrative',
-  layout: { kind: 'prose', join: ', and ', per_sentence: 2, pronoun: 'it', end: '.', list_separator: ', ', list_final: ' and ' },
+  layout: {
+    kind: 'prose',
+    join: ', and ',
+    per_sentence: 2,
+    pronoun: 'it',
+    end: '.',
+    list_separator: ', ',
+    list_final: ' and ',
+  },
   empty: 'I have found nothing yet.',
   overview: { text: 'I looked into the goal "{goal}", which is {status}. I found {facts}, including {answers}.' },
   openers: {
@@ -16,7 +24,14 @@ const NARRATIVE = {
     connect: ['Moreover, ', 'In addition, ', 'Also, ', 'Furthermore, '],
   },
   nouns: { fact: ['fact', 'facts'], answer: ['direct answer', 'direct answers'] },
-  status: { active: 'still in progress', suspended: 'on hold', waiting: 'waiting for an answer', completed: 'complete', failed: 'unsuccessful', abandoned: 'given up' },
+  status: {
+    active: 'still in progress',
+    suspended: 'on hold',
+    waiting: 'waiting for an answer',
+    completed: 'complete',
+    failed: 'unsuccessful',
+    abandoned: 'given up',
+  },
   templates: {
     classification: '{subject} is {a} {object}',
     part: '{subject} has {object}',
@@ -29,7 +44,13 @@ const NARRATIVE = {
     proposed: '{fact}, though this is only a proposal ({confidence} likely) and not yet confirmed',
   },
   confidence: { style: 'percent', decimals: 0 },
-  headings: { answers: 'what answers the goal', classification: 'how things are classified', parts: 'parts and wholes', other: 'other relations', gaps: 'what is missing' },
+  headings: {
+    answers: 'what answers the goal',
+    classification: 'how things are classified',
+    parts: 'parts and wholes',
+    other: 'other relations',
+    gaps: 'what is missing',
+  },
   gaps: { intro: 'I found nothing yet about ', item: '"{gap}"' },
 } satisfies Grammar;
 
@@ -41,7 +62,14 @@ const FORMAL = {
   overview: { text: 'Goal: {goal}\nCriteria: {criteria}\nStatus: {status}\nFindings: {facts}, including {answers}' },
   openers: { persona: 'Prepared by {persona}\n', section: [], connect: [] },
   nouns: { fact: ['fact', 'facts'], answer: ['answer', 'answers'] },
-  status: { active: 'active', suspended: 'suspended', waiting: 'waiting', completed: 'completed', failed: 'failed', abandoned: 'abandoned' },
+  status: {
+    active: 'active',
+    suspended: 'suspended',
+    waiting: 'waiting',
+    completed: 'completed',
+    failed: 'failed',
+    abandoned: 'abandoned',
+  },
   templates: {
     classification: '{subject} {predicate} {object}',
     part: '{subject} {predicate} {object}',
@@ -54,7 +82,13 @@ const FORMAL = {
     proposed: '{fact} (confidence {confidence}, proposed, unconfirmed)',
   },
   confidence: { style: 'decimal', decimals: 2 },
-  headings: { answers: 'Answers', classification: 'Classification', parts: 'Parts and wholes', other: 'Other facts', gaps: 'Gaps' },
+  headings: {
+    answers: 'Answers',
+    classification: 'Classification',
+    parts: 'Parts and wholes',
+    other: 'Other facts',
+    gaps: 'Gaps',
+  },
   gaps: { intro: '', item: 'nothing found for "{gap}"' },
 } satisfies Grammar;
 
@@ -66,7 +100,14 @@ const TERSE = {
   overview: { text: '' },
   openers: { persona: '', section: [], connect: [] },
   nouns: { fact: ['fact', 'facts'], answer: ['answer', 'answers'] },
-  status: { active: 'active', suspended: 'suspended', waiting: 'waiting', completed: 'completed', failed: 'failed', abandoned: 'abandoned' },
+  status: {
+    active: 'active',
+    suspended: 'suspended',
+    waiting: 'waiting',
+    completed: 'completed',
+    failed: 'failed',
+    abandoned: 'abandoned',
+  },
   templates: {
     classification: '{subject} -> {predicate} -> {object}',
     part: '{subject} -> {predicate} -> {object}',
@@ -75,11 +116,20 @@ const TERSE = {
   },
   origins: { stated: '{fact} [{confidence}]', derived: '{fact} [{confidence}]', proposed: '{fact} [{confidence}]' },
   confidence: { style: 'decimal', decimals: 2 },
-  headings: { answers: 'Answers', classification: 'Classification', parts: 'Parts', other: 'Other facts', gaps: 'Gaps' },
+  headings: {
+    answers: 'Answers',
+    classification: 'Classification',
+    parts: 'Parts',
+    other: 'Other facts',
+    gaps: 'Gaps',
+  },
   gaps: { intro: '', item: '' },
 } satisfies Grammar;
 
 /** The grammars a persona can name (`grammar_preference`): narrative, formal, terse. */
-export const BUILT_IN_GRAMMARS = { narrative: NARRATIVE, formal: FORMAL, terse: TERSE } satisfies Record<string, Grammar>;
+export const BUILT_IN_GRAMMARS = { narrative: NARRATIVE, formal: FORMAL, terse: TERSE } satisfies Record<
+  string,
+  Grammar
+>;
 
 export type BuiltInGrammarName = keyof typeof BUILT_IN_GRAMMARS;

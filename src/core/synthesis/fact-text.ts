@@ -18,10 +18,15 @@ export function factText(item: OutlineItem, grammar: Grammar, shownSubject = ite
     // A derived fact should name its rule; the words keep a sentence whole when one does not.
     rule: item.rule ?? (item.origin === 'derived' ? 'an unnamed rule' : ''),
   };
-  return fillTemplate(grammar.origins[item.origin], { ...values, fact: fillTemplate(grammar.templates[item.kind], values) });
+  return fillTemplate(grammar.origins[item.origin], {
+    ...values,
+    fact: fillTemplate(grammar.templates[item.kind], values),
+  });
 }
 
 /** A confidence as the grammar shows it: `0.95` (decimal) or `95%` (percent). */
 export function formatConfidence(confidence: number, format: Grammar['confidence']): string {
-  return format.style === 'percent' ? `${(confidence * 100).toFixed(format.decimals)}%` : confidence.toFixed(format.decimals);
+  return format.style === 'percent'
+    ? `${(confidence * 100).toFixed(format.decimals)}%`
+    : confidence.toFixed(format.decimals);
 }

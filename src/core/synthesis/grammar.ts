@@ -23,8 +23,14 @@ function text(placeholders: readonly string[] = []) {
     .superRefine((value, context) => {
       for (const name of placeholdersIn(value)) {
         if (placeholders.includes(name)) continue;
-        const allowed = placeholders.length > 0 ? `this text can use ${placeholders.map((known) => `{${known}}`).join(', ')}` : 'this text takes no placeholders';
-        context.addIssue({ code: 'custom', message: `unknown placeholder {${name}}: ${allowed} (write {{ and }} for literal braces)` });
+        const allowed =
+          placeholders.length > 0
+            ? `this text can use ${placeholders.map((known) => `{${known}}`).join(', ')}`
+            : 'this text takes no placeholders';
+        context.addIssue({
+          code: 'custom',
+          message: `unknown placeholder {${name}}: ${allowed} (write {{ and }} for literal braces)`,
+        });
       }
     });
 }

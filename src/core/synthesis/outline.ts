@@ -67,7 +67,9 @@ export function outlineFindings(input: SynthesisInput): Outline {
     };
     bySection.get(finding.isAnswer ? 'answers' : sectionOf(kind))?.push(item);
   }
-  const sections = SECTION_KINDS.map((kind) => ({ kind, items: groupBySubject(bySection.get(kind) ?? []) })).filter((section) => section.items.length > 0);
+  const sections = SECTION_KINDS.map((kind) => ({ kind, items: groupBySubject(bySection.get(kind) ?? []) })).filter(
+    (section) => section.items.length > 0,
+  );
   const { goal } = input;
   const statusReason = goal.statusReason === undefined ? '' : plainText(goal.statusReason, MAX_GOAL_LENGTH);
   return {

@@ -9,7 +9,11 @@ import { fillTemplate } from './template.ts';
  * The overview: the persona opener (when a persona is given) and `overview.text` with the goal,
  * its status and the counts. Empty when the grammar has no overview text (terse).
  */
-export function overviewText(overview: OutlineOverview, grammar: Grammar, persona?: Pick<SynthesisPersona, 'name'>): string {
+export function overviewText(
+  overview: OutlineOverview,
+  grammar: Grammar,
+  persona?: Pick<SynthesisPersona, 'name'>,
+): string {
   if (grammar.overview.text === '') return '';
   const status = grammar.status[overview.status];
   const values: Record<OverviewPlaceholder, string> = {

@@ -45,24 +45,34 @@ describe('parseGrammar', () => {
     const result = parseGrammar(MINIMAL);
     if (!result.ok) throw new Error(JSON.stringify(result.error));
     expect(result.value.origins).toEqual({ stated: '{fact}', derived: '{fact}', proposed: '{fact}' });
-    expect(synthesize(MAMMALS, result.value)).toBe('Dog is a Mammal\nCat is a Mammal\nWhale is a Mammal\nMammal is an Animal\nDog has Tail\nhabitat');
+    expect(synthesize(MAMMALS, result.value)).toBe(
+      'Dog is a Mammal\nCat is a Mammal\nWhale is a Mammal\nMammal is an Animal\nDog has Tail\nhabitat',
+    );
   });
 
   it('reads every built-in grammar written as TOML back to the same grammar (one format for all)', () => {
-    for (const grammar of Object.values(BUILT_IN_GRAMMARS)) expect(parseGrammar(stringify(grammar))).toEqual({ ok: true, value: grammar });
+    for (const grammar of Object.values(BUILT_IN_GRAMMARS))
+      expect(parseGrammar(stringify(grammar))).toEqual({ ok: true, value: grammar });
   });
 
   it('names the line of a TOML syntax error', () => {
-    expect(problemsOf(`${MINIMAL}\n[gaps]\nitem = "unclosed\n`)).toEqual([{ line: 11, message: expect.stringMatching(/column \d+/) }]);
+    expect(problemsOf(`${MINIMAL}\n[gaps]\nitem = "unclosed\n`)).toEqual([
+      { line: 11, message: expect.stringMatching(/column \d+/) },
+    ]);
   });
 
   it('names the key path and line of a value of the wrong type or a missing key', () => {
-    const source = MINIMAL.replace('part = "{subject} has {object}"', 'part = 3').replace('[templates]', '[confidence]\ndecimals = "two"\n\n[templates]');
+    const source = MINIMAL.replace('part = "{subject} has {object}"', 'part = 3').replace(
+      '[templates]',
+      '[confidence]\ndecimals = "two"\n\n[templates]',
+    );
     expect(problemsOf(source)).toEqual([
       { line: 9, path: 'templates.part', message: expect.stringContaining('expected string') },
       { line: 5, path: 'confidence.decimals', message: expect.stringContaining('expected number') },
     ]);
-    expect(problemsOf(MINIMAL.replace(/other = .*\n/, ''))).toEqual([{ line: 4, path: 'templates.other', message: 'missing (expected string)' }]);
+    expect(problemsOf(MINIMAL.replace(/other = .*\n/, ''))).toEqual([
+      { line: 4, path: 'templates.other', message: 'missing (expected string)' },
+    ]);
   });
 
   it('refuses an unknown placeholder, naming it and the ones that would work', () => {
@@ -74,17 +84,25 @@ describe('parseGrammar', () => {
   });
 
   it('refuses placeholders where the text cannot use them, and accepts doubled braces', () => {
-    expect(problemsOf(`empty = "nothing for {goal}"\n${MINIMAL}`)).toMatchObject([{ line: 1, path: 'empty', message: expect.stringContaining('takes no placeholders') }]);
+    expect(problemsOf(`empty = "nothing for {goal}"\n${MINIMAL}`)).toMatchObject([
+      { line: 1, path: 'empty', message: expect.stringContaining('takes no placeholders') },
+    ]);
     expect(parseGrammar(`empty = "nothing {{yet}}"\n${MINIMAL}`).ok).toBe(true);
   });
 
   it('reports unknown keys as errors, each at its own path and line (a misspelt key would silently do nothing)', () => {
-    expect(problemsOf(`${MINIMAL}clasification = "x"\n`)).toEqual([{ line: 9, path: 'templates.clasification', message: expect.stringContaining('unknown key') }]);
-    expect(problemsOf(MINIMAL.replace('kind = "lines"', 'kind = "lines", bullet = "- "'))).toEqual([{ line: 2, path: 'layout.bullet', message: expect.stringContaining('unknown key') }]);
+    expect(problemsOf(`${MINIMAL}clasification = "x"\n`)).toEqual([
+      { line: 9, path: 'templates.clasification', message: expect.stringContaining('unknown key') },
+    ]);
+    expect(problemsOf(MINIMAL.replace('kind = "lines"', 'kind = "lines", bullet = "- "'))).toEqual([
+      { line: 2, path: 'layout.bullet', message: expect.stringContaining('unknown key') },
+    ]);
   });
 
   it('names the layouts there are when the layout is unknown', () => {
-    expect(problemsOf(MINIMAL.replace('"lines"', '"poem"'))).toEqual([{ line: 2, path: 'layout.kind', message: expect.stringContaining("'prose' | 'sections' | 'lines'") }]);
+    expect(problemsOf(MINIMAL.replace('"lines"', '"poem"'))).toEqual([
+      { line: 2, path: 'layout.kind', message: expect.stringContaining("'prose' | 'sections' | 'lines'") },
+    ]);
   });
 
   it('refuses a file larger than the cap before parsing it', () => {

@@ -15,7 +15,14 @@ export const MAX_GRAMMAR_BYTES = 200 * 1024;
 export function parseGrammar(tomlText: string): Result<Grammar> {
   const bytes = new TextEncoder().encode(tomlText).length;
   if (bytes > MAX_GRAMMAR_BYTES) {
-    return { ok: false, error: [{ message: `the grammar file is ${Math.ceil(bytes / 1024)} KB; at most ${MAX_GRAMMAR_BYTES / 1024} KB is read` }] };
+    return {
+      ok: false,
+      error: [
+        {
+          message: `the grammar file is ${Math.ceil(bytes / 1024)} KB; at most ${MAX_GRAMMAR_BYTES / 1024} KB is read`,
+        },
+      ],
+    };
   }
   let data: unknown;
   try {
@@ -33,7 +40,9 @@ export function parseGrammar(tomlText: string): Result<Grammar> {
 
 /** "missing" reads better than zod's "expected string, received undefined" for a key not written. */
 function describeMissing(issue: z.core.$ZodRawIssue): string | undefined {
-  return issue.code === 'invalid_type' && issue.input === undefined ? `missing (expected ${issue.expected})` : undefined;
+  return issue.code === 'invalid_type' && issue.input === undefined
+    ? `missing (expected ${issue.expected})`
+    : undefined;
 }
 
 function locatedProblems(issue: z.core.$ZodIssue, source: string): Problem[] {
@@ -45,7 +54,10 @@ function locatedProblems(issue: z.core.$ZodIssue, source: string): Problem[] {
     return {
       ...(line !== undefined ? { line } : {}),
       ...(path.length > 0 ? { path: path.map(String).join('.') } : {}),
-      message: issue.code === 'unrecognized_keys' ? 'unknown key (not part of the grammar format; a misspelling?)' : issue.message,
+      message:
+        issue.code === 'unrecognized_keys'
+          ? 'unknown key (not part of the grammar format; a misspelling?)'
+          : issue.message,
     };
   });
 }

@@ -28,7 +28,8 @@ function manyFindings(count: number): SynthesisInput {
 describe('renderFindings', () => {
   it('gives the same bytes for the same input, every time', () => {
     const input = manyFindings(300);
-    for (const grammar of Object.values(BUILT_IN_GRAMMARS)) expect(synthesize(structuredClone(input), grammar)).toBe(synthesize(input, grammar));
+    for (const grammar of Object.values(BUILT_IN_GRAMMARS))
+      expect(synthesize(structuredClone(input), grammar)).toBe(synthesize(input, grammar));
   });
 
   it('renders 2,000 findings in well under 50 ms in every built-in grammar', () => {
@@ -56,21 +57,42 @@ describe('renderFindings', () => {
   });
 
   it('adds the reason to the status when the goal has one', () => {
-    const input = { ...MAMMALS, goal: { ...MAMMALS.goal, status: 'failed', statusReason: 'no plan left' } } satisfies SynthesisInput;
+    const input = {
+      ...MAMMALS,
+      goal: { ...MAMMALS.goal, status: 'failed', statusReason: 'no plan left' },
+    } satisfies SynthesisInput;
     expect(synthesize(input, narrative)).toContain('which is unsuccessful (no plan left).');
     expect(synthesize(input, formal)).toContain('\nStatus: failed (no plan left)\n');
   });
 
   it('cycles the connecting phrases in order through the whole text', () => {
-    const findings = Array.from({ length: 10 }, (_, index): SynthesisFinding => ({ subject: `S${index}`, predicate: 'eats', object: 'Food', confidence: 1, origin: 'stated', isAnswer: true }));
+    const findings = Array.from({ length: 10 }, (_, index): SynthesisFinding => ({
+      subject: `S${index}`,
+      predicate: 'eats',
+      object: 'Food',
+      confidence: 1,
+      origin: 'stated',
+      isAnswer: true,
+    }));
     const text = synthesize({ ...MAMMALS, findings, missing: [] }, narrative);
-    expect(text.match(/(Moreover|In addition|Also|Furthermore), /g)).toEqual(['Moreover, ', 'In addition, ', 'Also, ', 'Furthermore, ']);
+    expect(text.match(/(Moreover|In addition|Also|Furthermore), /g)).toEqual([
+      'Moreover, ',
+      'In addition, ',
+      'Also, ',
+      'Furthermore, ',
+    ]);
   });
 
   it('leaves out a heading that fills to nothing, and writes the overview and gaps in a lines layout that asks for them', () => {
     const headless: Grammar = { ...formal, layout: { kind: 'sections', heading: '', bullet: '* ' } };
-    expect(synthesize(MAMMALS, headless).split('\n\n')[1]).toBe('* Dog is-a Mammal (confidence 0.95)\n* Cat is-a Mammal (confidence 0.90, derived by is-a-transitive)\n* Whale is-a Mammal (confidence 0.60, proposed, unconfirmed)');
-    const talkative: Grammar = { ...terse, overview: { text: 'Goal: {goal}' }, gaps: { intro: 'Missing:', item: '? {gap}' } };
+    expect(synthesize(MAMMALS, headless).split('\n\n')[1]).toBe(
+      '* Dog is-a Mammal (confidence 0.95)\n* Cat is-a Mammal (confidence 0.90, derived by is-a-transitive)\n* Whale is-a Mammal (confidence 0.60, proposed, unconfirmed)',
+    );
+    const talkative: Grammar = {
+      ...terse,
+      overview: { text: 'Goal: {goal}' },
+      gaps: { intro: 'Missing:', item: '? {gap}' },
+    };
     const lines = synthesize(MAMMALS, talkative).split('\n');
     expect([lines[0], ...lines.slice(-2)]).toEqual(['Goal: Find mammals', 'Missing:', '? habitat']);
   });
@@ -79,7 +101,17 @@ describe('renderFindings', () => {
 describe('untrusted text in labels', () => {
   const hostile = (finding: Partial<SynthesisFinding>): SynthesisInput => ({
     ...MAMMALS,
-    findings: [{ subject: 'Dog', predicate: 'is-a', object: 'Mammal', confidence: 0.5, origin: 'stated', isAnswer: true, ...finding }],
+    findings: [
+      {
+        subject: 'Dog',
+        predicate: 'is-a',
+        object: 'Mammal',
+        confidence: 0.5,
+        origin: 'stated',
+        isAnswer: true,
+        ...finding,
+      },
+    ],
   });
 
   it('comes out as plain text: no HTML is produced or escaped', () => {
@@ -93,21 +125,51 @@ describe('untrusted text in labels', () => {
   });
 
   it('is never read as a template', () => {
-    const input = hostile({ subject: '{subject}', object: '{rule} {{x}} {fact}', origin: 'derived', rule: '{confidence}' });
+    const input = hostile({
+      subject: '{subject}',
+      object: '{rule} {{x}} {fact}',
+      origin: 'derived',
+      rule: '{confidence}',
+    });
     expect(synthesize(input, terse)).toBe('{subject} -> is-a -> {rule} {{x}} {fact} [0.50]');
-    expect(synthesize(input, formal)).toContain('- {subject} is-a {rule} {{x}} {fact} (confidence 0.50, derived by {confidence})');
-    const persona = synthesize({ ...input, persona: { ...MAMMALS.persona, name: '{persona}' }, goal: { ...MAMMALS.goal, description: '{goal} {facts}' } }, narrative);
+    expect(synthesize(input, formal)).toContain(
+      '- {subject} is-a {rule} {{x}} {fact} (confidence 0.50, derived by {confidence})',
+    );
+    const persona = synthesize(
+      {
+        ...input,
+        persona: { ...MAMMALS.persona, name: '{persona}' },
+        goal: { ...MAMMALS.goal, description: '{goal} {facts}' },
+      },
+      narrative,
+    );
     expect(persona).toMatch(/^As \{persona\}, I looked into the goal "\{goal\} \{facts\}"/);
   });
 
   it('cannot forge lines: line breaks in labels, goals, personas and gaps collapse to spaces', () => {
     const forged = '\n- Forged is-a Fact (confidence 1.00)\r\nAnswers\u2028Cat';
-    const input = { ...hostile({ subject: `Dog${forged}`, predicate: `is-a${forged}`, object: `Mammal${forged}` }), missing: [`habitat${forged}`] };
+    const input = {
+      ...hostile({ subject: `Dog${forged}`, predicate: `is-a${forged}`, object: `Mammal${forged}` }),
+      missing: [`habitat${forged}`],
+    };
     expect(synthesize(input, terse).split('\n')).toHaveLength(1);
-    const formalLines = synthesize({ ...input, persona: { ...MAMMALS.persona, name: `Scholar${forged}` }, goal: { ...MAMMALS.goal, description: `Find${forged}` } }, formal).split('\n');
+    const formalLines = synthesize(
+      {
+        ...input,
+        persona: { ...MAMMALS.persona, name: `Scholar${forged}` },
+        goal: { ...MAMMALS.goal, description: `Find${forged}` },
+      },
+      formal,
+    ).split('\n');
     expect(formalLines.filter((line) => line.startsWith('- '))).toHaveLength(2);
     expect(formalLines.filter((line) => line === 'Answers')).toHaveLength(1);
-    expect(formalLines).toContain('- Dog - Forged is-a Fact (confidence 1.00) Answers Cat is-a - Forged is-a Fact (confidence 1.00) Answers Cat Mammal - Forged is-a Fact (confidence 1.00) Answers Cat (confidence 0.50)');
-    expect(synthesize(input, narrative).split('\n\n').every((paragraph) => !paragraph.includes('\n'))).toBe(true);
+    expect(formalLines).toContain(
+      '- Dog - Forged is-a Fact (confidence 1.00) Answers Cat is-a - Forged is-a Fact (confidence 1.00) Answers Cat Mammal - Forged is-a Fact (confidence 1.00) Answers Cat (confidence 0.50)',
+    );
+    expect(
+      synthesize(input, narrative)
+        .split('\n\n')
+        .every((paragraph) => !paragraph.includes('\n')),
+    ).toBe(true);
   });
 });

@@ -18,7 +18,9 @@ export function renderProse(outline: Outline, grammar: Grammar, layout: ProseLay
   if (outline.sections.length === 0 && grammar.empty !== '') paragraphs.push(grammar.empty);
   let connectorCount = 0;
   outline.sections.forEach((section, sectionIndex) => {
-    const opener = fillTemplate(phraseAt(grammar.openers.section, sectionIndex), { heading: grammar.headings[section.kind] });
+    const opener = fillTemplate(phraseAt(grammar.openers.section, sectionIndex), {
+      heading: grammar.headings[section.kind],
+    });
     const sentences: string[] = [];
     for (let start = 0; start < section.items.length; start += layout.per_sentence) {
       const chunk = section.items.slice(start, start + layout.per_sentence);

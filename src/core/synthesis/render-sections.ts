@@ -19,7 +19,12 @@ export function renderSections(outline: Outline, grammar: Grammar, layout: Secti
     return line === '' ? [] : [line];
   };
   for (const section of outline.sections) {
-    blocks.push([...heading(grammar.headings[section.kind]), ...section.items.map((item) => layout.bullet + factText(item, grammar))].join('\n'));
+    blocks.push(
+      [
+        ...heading(grammar.headings[section.kind]),
+        ...section.items.map((item) => layout.bullet + factText(item, grammar)),
+      ].join('\n'),
+    );
   }
   if (outline.gaps.length > 0 && grammar.gaps.item !== '') {
     const intro = grammar.gaps.intro === '' ? [] : [grammar.gaps.intro];

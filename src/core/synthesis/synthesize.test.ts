@@ -12,7 +12,10 @@ describe('grammarNamed', () => {
   });
 
   it('keeps the built-in names for the built-ins, even when a custom grammar has one', () => {
-    expect(grammarNamed('formal', { name: 'formal', source: EXAMPLE })).toEqual({ ok: true, value: BUILT_IN_GRAMMARS.formal });
+    expect(grammarNamed('formal', { name: 'formal', source: EXAMPLE })).toEqual({
+      ok: true,
+      value: BUILT_IN_GRAMMARS.formal,
+    });
   });
 
   it('parses the custom grammar the preference names', () => {
@@ -21,8 +24,14 @@ describe('grammarNamed', () => {
   });
 
   it('says when a custom grammar has no source, or its source does not parse', () => {
-    expect(grammarNamed('mine', { name: 'mine' })).toEqual({ ok: false, error: [{ message: expect.stringContaining('has no source') }] });
-    expect(grammarNamed('mine', { name: 'mine', source: 'name = [' })).toMatchObject({ ok: false, error: [{ line: 1 }] });
+    expect(grammarNamed('mine', { name: 'mine' })).toEqual({
+      ok: false,
+      error: [{ message: expect.stringContaining('has no source') }],
+    });
+    expect(grammarNamed('mine', { name: 'mine', source: 'name = [' })).toMatchObject({
+      ok: false,
+      error: [{ line: 1 }],
+    });
   });
 
   it('says which grammars there are when none has the name', () => {

@@ -30,7 +30,9 @@ export function grammarNamed(preference: string, custom?: CustomGrammarSource): 
     }
     return parseGrammar(custom.source);
   }
-  const known = [...Object.keys(BUILT_IN_GRAMMARS), ...(custom ? [custom.name] : [])].map((name) => `"${name}"`).join(', ');
+  const known = [...Object.keys(BUILT_IN_GRAMMARS), ...(custom ? [custom.name] : [])]
+    .map((name) => `"${name}"`)
+    .join(', ');
   return { ok: false, error: [{ message: `no grammar is named "${wanted}" (known: ${known})` }] };
 }
 

@@ -9,7 +9,9 @@ describe('placeholdersIn', () => {
 
 describe('fillTemplate', () => {
   it('replaces placeholders with their values and turns doubled braces into literal ones', () => {
-    expect(fillTemplate('{{{subject}}} is {a} {object}', { subject: 'Owl', a: 'a', object: 'Bird' })).toBe('{Owl} is a Bird');
+    expect(fillTemplate('{{{subject}}} is {a} {object}', { subject: 'Owl', a: 'a', object: 'Bird' })).toBe(
+      '{Owl} is a Bird',
+    );
   });
 
   it('never expands placeholders written inside a value (labels are not templates)', () => {

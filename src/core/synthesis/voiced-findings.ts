@@ -21,19 +21,38 @@ export function findingLine(finding: SynthesisInput['findings'][number]): string
  */
 export function voicedAnswerSchema(findingCount: number) {
   const exists = (number: number) => number >= 1 && number <= findingCount;
-  const noSuchFinding = (number: number) => (findingCount === 0 ? `there are no findings to cite, so not [${number}]` : `there are only ${findingCount} findings, so not [${number}]`);
+  const noSuchFinding = (number: number) =>
+    findingCount === 0
+      ? `there are no findings to cite, so not [${number}]`
+      : `there are only ${findingCount} findings, so not [${number}]`;
   return z.discriminatedUnion('kind', [
     z
       .object({
         kind: z.literal('final'),
-        text: z.string().trim().min(1, 'the text is empty').max(MAX_PROSE_CHARS, `the text is longer than ${MAX_PROSE_CHARS} characters`),
+        text: z
+          .string()
+          .trim()
+          .min(1, 'the text is empty')
+          .max(MAX_PROSE_CHARS, `the text is longer than ${MAX_PROSE_CHARS} characters`),
         cites: z.array(z.number().int()).max(200),
       })
       .superRefine((answer, context) => {
         // Citations in the prose count as much as the list: each must name a finding, and be listed.
         const inText = [...answer.text.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]));
-        for (const number of new Set([...answer.cites, ...inText])) if (!exists(number)) context.addIssue({ code: 'custom', path: inText.includes(number) ? ['text'] : ['cites'], message: noSuchFinding(number) });
-        for (const number of new Set(inText)) if (exists(number) && !answer.cites.includes(number)) context.addIssue({ code: 'custom', path: ['cites'], message: `[${number}] is cited in the text: list it in cites` });
+        for (const number of new Set([...answer.cites, ...inText]))
+          if (!exists(number))
+            context.addIssue({
+              code: 'custom',
+              path: inText.includes(number) ? ['text'] : ['cites'],
+              message: noSuchFinding(number),
+            });
+        for (const number of new Set(inText))
+          if (exists(number) && !answer.cites.includes(number))
+            context.addIssue({
+              code: 'custom',
+              path: ['cites'],
+              message: `[${number}] is cited in the text: list it in cites`,
+            });
       }),
     z.object({ kind: z.literal('bottleneck'), bottleneck: bottleneckSchema }),
   ]);
@@ -43,11 +62,17 @@ export function voicedAnswerSchema(findingCount: number) {
 export function writerOf(input: SynthesisInput, personaPrompt: string | undefined): string {
   if (personaPrompt && personaPrompt.trim() !== '') return personaPrompt;
   const { name, traits, tone } = input.persona;
-  return [`You are ${name}.`, traits.length > 0 ? `You are ${traits.join(', ')}.` : '', tone.length > 0 ? `Your tone is ${tone.join(', ')}.` : ''].filter(Boolean).join(' ');
+  return [
+    `You are ${name}.`,
+    traits.length > 0 ? `You are ${traits.join(', ')}.` : '',
+    tone.length > 0 ? `Your tone is ${tone.join(', ')}.` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 const INSTRUCTIONS = [
-  "Write up, in your own voice, what the agent found for its goal: a short report of a few paragraphs.",
+  'Write up, in your own voice, what the agent found for its goal: a short report of a few paragraphs.',
   'Use only the numbered findings you are given; cite each one you use by its number in brackets, like [2], and list those numbers in "cites".',
   'Never state a fact that is not among the findings. Mention what is still missing, if anything.',
   'When there is nothing to write from, answer with a bottleneck instead.',
@@ -60,21 +85,26 @@ export function voicedPrompt(input: SynthesisInput): string {
     `Goal: ${goal.description}`,
     ...(goal.criteria.trim() !== '' ? [`Done when: ${goal.criteria}`] : []),
     `State: ${goal.status}${goal.statusReason ? ` (${goal.statusReason})` : ''}`,
-    findings.length > 0 ? `Findings:\n${findings.map((finding, index) => `[${index + 1}] ${findingLine(finding)}${finding.origin !== 'stated' ? ` (${finding.origin})` : ''}`).join('\n')}` : 'Findings: none.',
+    findings.length > 0
+      ? `Findings:\n${findings.map((finding, index) => `[${index + 1}] ${findingLine(finding)}${finding.origin !== 'stated' ? ` (${finding.origin})` : ''}`).join('\n')}`
+      : 'Findings: none.',
     missing.length > 0 ? `Still missing: ${missing.join(', ')}` : 'Nothing is missing.',
   ].join('\n');
 }
 
 export type VoicedFindings =
-  | { ok: true; text: string; cites: number[]; use: ModelUse }
-  | { ok: false; bottleneck: Bottleneck; use: ModelUse };
+  { ok: true; text: string; cites: number[]; use: ModelUse } | { ok: false; bottleneck: Bottleneck; use: ModelUse };
 
 /**
  * Has the bound model write a goal's findings in the persona's voice. The facts stay the
  * findings': the model only writes prose around numbered findings, its citations are checked, and
  * the write-up lists the findings themselves beneath it.
  */
-export async function writeInVoice(provider: LlmProvider, input: SynthesisInput, options: { personaPrompt?: string; budget?: UsageBudget; settings?: ModelSettings; signal?: AbortSignal }): Promise<VoicedFindings> {
+export async function writeInVoice(
+  provider: LlmProvider,
+  input: SynthesisInput,
+  options: { personaPrompt?: string; budget?: UsageBudget; settings?: ModelSettings; signal?: AbortSignal },
+): Promise<VoicedFindings> {
   const outcome = await structuredCall(provider, voicedAnswerSchema(input.findings.length), {
     name: 'write_up',
     system: `${writerOf(input, options.personaPrompt)}\n\n${INSTRUCTIONS}`,
@@ -85,7 +115,14 @@ export async function writeInVoice(provider: LlmProvider, input: SynthesisInput,
     ...(options.signal ? { signal: options.signal } : {}),
   });
   const use = modelUseOf(provider, outcome.attempts);
-  if (!outcome.ok) return { ok: false, bottleneck: outcome.bottleneck, use: { ...use, bottleneck: outcome.bottleneck } };
-  if (outcome.value.kind === 'bottleneck') return { ok: false, bottleneck: outcome.value.bottleneck, use: { ...use, bottleneck: outcome.value.bottleneck } };
-  return { ok: true, text: outcome.value.text, cites: [...new Set(outcome.value.cites)].sort((left, right) => left - right), use };
+  if (!outcome.ok)
+    return { ok: false, bottleneck: outcome.bottleneck, use: { ...use, bottleneck: outcome.bottleneck } };
+  if (outcome.value.kind === 'bottleneck')
+    return { ok: false, bottleneck: outcome.value.bottleneck, use: { ...use, bottleneck: outcome.value.bottleneck } };
+  return {
+    ok: true,
+    text: outcome.value.text,
+    cites: [...new Set(outcome.value.cites)].sort((left, right) => left - right),
+    use,
+  };
 }

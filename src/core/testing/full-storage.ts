@@ -31,7 +31,9 @@ export function fullableStorage(db: AnimaDatabase): StorageSwitch {
           ...table,
           mutate: (request) =>
             isFull(name) && (request.type === 'add' || request.type === 'put')
-              ? Promise.reject(new DOMException(`the quota of this origin is spent (writing to ${name})`, 'QuotaExceededError'))
+              ? Promise.reject(
+                  new DOMException(`the quota of this origin is spent (writing to ${name})`, 'QuotaExceededError'),
+                )
               : table.mutate(request),
         };
       },

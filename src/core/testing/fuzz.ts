@@ -30,7 +30,23 @@ export function fuzzCaseCount(): number {
 }
 
 /** Characters that break readers: controls, lone surrogates, zero-width and line separators, BOM, wide text. */
-export const ODD_CHARACTERS = ['\u0000', '\u0001', '\u007f', '\uFFFD', '\uD800', '\uDC00', '\u200B', '\u2028', '\uFEFF', 'é', '導', '😀', '\r', '\t', '—'];
+export const ODD_CHARACTERS = [
+  '\u0000',
+  '\u0001',
+  '\u007f',
+  '\uFFFD',
+  '\uD800',
+  '\uDC00',
+  '\u200B',
+  '\u2028',
+  '\uFEFF',
+  'é',
+  '導',
+  '😀',
+  '\r',
+  '\t',
+  '—',
+];
 
 /** One random edit of a text: a cut, a deletion, a repeat, an odd character in, a slice swapped. */
 export function mutateText(random: Random, text: string, alphabet: readonly string[]): string {
@@ -97,7 +113,8 @@ export function mutateBytes(random: Random, bytes: Uint8Array): Uint8Array {
 export function refusalProblem(message: unknown): string | undefined {
   if (typeof message !== 'string' || message.trim() === '') return 'a refusal without a message';
   if (/\n\s+at /.test(message) || /\bat .+:\d+:\d+\)?$/m.test(message)) return 'a stack trace in the message';
-  if (/^(?:Uncaught )?(?:Type|Range|Syntax|Reference|Internal)?Error\b|unexpected error/i.test(message)) return 'a raw JavaScript error as the message';
+  if (/^(?:Uncaught )?(?:Type|Range|Syntax|Reference|Internal)?Error\b|unexpected error/i.test(message))
+    return 'a raw JavaScript error as the message';
   if (message.length > 1_000) return `a message of ${message.length} characters (input echoed whole?)`;
   return undefined;
 }
@@ -135,14 +152,16 @@ export interface FuzzReport {
 export async function runFuzzKind<Case>(spec: FuzzKind<Case>): Promise<FuzzReport> {
   const cases = spec.cases ?? fuzzCaseCount();
   const random = seededRandom(spec.seed);
-  const describe = spec.describe ?? ((input: Case) => (typeof input === 'string' ? JSON.stringify(input) : String(input)));
+  const describe =
+    spec.describe ?? ((input: Case) => (typeof input === 'string' ? JSON.stringify(input) : String(input)));
   const failures: string[] = [];
   let accepted = 0;
   let refused = 0;
   let ran = 0;
   for (let index = 0; index < cases && failures.length < 5; index++, ran++) {
     const input = spec.generate(random, index);
-    const fail = (why: string) => failures.push(`${spec.kind} case ${index} (seed ${spec.seed}): ${why}\n${describe(input).slice(0, 600)}`);
+    const fail = (why: string) =>
+      failures.push(`${spec.kind} case ${index} (seed ${spec.seed}): ${why}\n${describe(input).slice(0, 600)}`);
     try {
       const outcome = await spec.read(input, random);
       if (outcome.refused !== undefined) {

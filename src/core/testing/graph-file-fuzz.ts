@@ -48,15 +48,22 @@ export function graphFileFuzzKind(options: {
       const read = await readInMemory(bytes, format);
       const refusal = read.ok ? undefined : read.problems;
       if (refusal) {
-        const unplaced = refusal.find((problem) => problem.line === undefined && !WHOLE_FILE_MESSAGES.includes(problem.message));
-        if (refusal.length === 0 || unplaced) throw new Error(`a refusal that does not name its line: ${JSON.stringify(unplaced ?? refusal)}`);
+        const unplaced = refusal.find(
+          (problem) => problem.line === undefined && !WHOLE_FILE_MESSAGES.includes(problem.message),
+        );
+        if (refusal.length === 0 || unplaced)
+          throw new Error(`a refusal that does not name its line: ${JSON.stringify(unplaced ?? refusal)}`);
       }
       // A seeded subset goes through the service and the test database: all or nothing there too.
       if (random() * storeEvery < 1) {
         storedCases++;
         const stored = await store.importAndCompare(bytes);
-        if (stored.ok !== (refusal === undefined)) throw new Error(`the service ${stored.ok ? 'accepted' : 'refused'} what the reader ${refusal ? 'refused' : 'accepted'}`);
-        if (!stored.ok && stored.changed) throw new Error(`a refused import changed the stored graph: ${stored.changed}`);
+        if (stored.ok !== (refusal === undefined))
+          throw new Error(
+            `the service ${stored.ok ? 'accepted' : 'refused'} what the reader ${refusal ? 'refused' : 'accepted'}`,
+          );
+        if (!stored.ok && stored.changed)
+          throw new Error(`a refused import changed the stored graph: ${stored.changed}`);
       }
       return refusal ? { refused: refusal.map(describeProblem).join('; ') } : {};
     },
@@ -64,9 +71,12 @@ export function graphFileFuzzKind(options: {
       const first = await readInMemory(bytes, format);
       if (!first.ok) return 'refused the second time';
       const again = await readInMemory(encoder.encode(first.exported), 'n-triples');
-      if (!again.ok) return `its export does not read back: ${again.problems.map(describeProblem).join('; ')}\n${first.exported.slice(0, 600)}`;
-      if (again.triples !== first.triples) return `its export reads back as ${again.triples} triples, not ${first.triples}`;
-      if (sortedLines(again.exported) !== sortedLines(first.exported)) return `its export reads back as other statements:\n${first.exported.slice(0, 400)}\n---\n${again.exported.slice(0, 400)}`;
+      if (!again.ok)
+        return `its export does not read back: ${again.problems.map(describeProblem).join('; ')}\n${first.exported.slice(0, 600)}`;
+      if (again.triples !== first.triples)
+        return `its export reads back as ${again.triples} triples, not ${first.triples}`;
+      if (sortedLines(again.exported) !== sortedLines(first.exported))
+        return `its export reads back as other statements:\n${first.exported.slice(0, 400)}\n---\n${again.exported.slice(0, 400)}`;
       return undefined;
     },
     storedCases: () => storedCases,
@@ -76,7 +86,10 @@ export function graphFileFuzzKind(options: {
 /** Refusals about the file as a whole, which have no line to name. */
 const WHOLE_FILE_MESSAGES = ['the file is empty', 'the file holds no statements'];
 
-async function readInMemory(bytes: Uint8Array, format: KgImportFormat): Promise<{ ok: true; exported: string; triples: number } | { ok: false; problems: Problem[] }> {
+async function readInMemory(
+  bytes: Uint8Array,
+  format: KgImportFormat,
+): Promise<{ ok: true; exported: string; triples: number } | { ok: false; problems: Problem[] }> {
   const graph = new KnowledgeGraph();
   const batch = graph.batch({ now: 1 });
   const read = await readGraphFile({ source: new Blob([bytes as Uint8Array<ArrayBuffer>]), format, batch });
@@ -96,7 +109,13 @@ function storedGraph(format: KgImportFormat, seedFile: string) {
     (opened ??= (async () => {
       const { service } = testService({ idPrefix: `fuzz-${format}` });
       const { session } = await service.open({});
-      await service.kgImport({ sessionId: session.id, operationId: 'fuzz-seed', fileName: `seed.${format}`, format, data: seedFile });
+      await service.kgImport({
+        sessionId: session.id,
+        operationId: 'fuzz-seed',
+        fileName: `seed.${format}`,
+        format,
+        data: seedFile,
+      });
       return { service, sessionId: session.id };
     })());
   return {
@@ -104,12 +123,22 @@ function storedGraph(format: KgImportFormat, seedFile: string) {
       const { service, sessionId } = await open();
       const before = await service.kgExport({ sessionId, format: 'n-triples' });
       const beforeStats = await service.kgStats({ sessionId });
-      const outcome = await service.kgImport({ sessionId, operationId: 'fuzz', fileName: `case.${format}`, format, data: new Blob([bytes as Uint8Array<ArrayBuffer>]) });
+      const outcome = await service.kgImport({
+        sessionId,
+        operationId: 'fuzz',
+        fileName: `case.${format}`,
+        format,
+        data: new Blob([bytes as Uint8Array<ArrayBuffer>]),
+      });
       if (outcome.ok) return { ok: true };
       const after = await service.kgExport({ sessionId, format: 'n-triples' });
       const afterStats = await service.kgStats({ sessionId });
       if (after.text !== before.text) return { ok: false, changed: 'its triples differ' };
-      if (JSON.stringify(afterStats) !== JSON.stringify(beforeStats)) return { ok: false, changed: `its counts went from ${JSON.stringify(beforeStats)} to ${JSON.stringify(afterStats)}` };
+      if (JSON.stringify(afterStats) !== JSON.stringify(beforeStats))
+        return {
+          ok: false,
+          changed: `its counts went from ${JSON.stringify(beforeStats)} to ${JSON.stringify(afterStats)}`,
+        };
       return { ok: false };
     },
   };

@@ -13,9 +13,34 @@ const JSON_CHARACTERS = [...'{}[]:,"\\ \n0123456789.-+eEtruefalsnl', 'true', 'nu
 export function randomJsonValue(random: Random, depth = 2): unknown {
   switch (below(random, depth > 0 ? 9 : 6)) {
     case 0:
-      return pick(random, ['', 'x', 'Ada', '  ', '\u0000\u0001', '{{char}}', '<b>bold</b>', '😀', '\uFEFF', 'a'.repeat(below(random, 3000)), pick(random, ODD_CHARACTERS)]);
+      return pick(random, [
+        '',
+        'x',
+        'Ada',
+        '  ',
+        '\u0000\u0001',
+        '{{char}}',
+        '<b>bold</b>',
+        '😀',
+        '\uFEFF',
+        'a'.repeat(below(random, 3000)),
+        pick(random, ODD_CHARACTERS),
+      ]);
     case 1:
-      return pick(random, [0, -1, 1, 0.5, -0.0, 1e21, 2 ** 53 + 2, 1.7976931348623157e308, 5e-324, 255, 256, 1_700_000_000_000]);
+      return pick(random, [
+        0,
+        -1,
+        1,
+        0.5,
+        -0.0,
+        1e21,
+        2 ** 53 + 2,
+        1.7976931348623157e308,
+        5e-324,
+        255,
+        256,
+        1_700_000_000_000,
+      ]);
     case 2:
       return below(random, 1000) - 100;
     case 3:
@@ -23,12 +48,27 @@ export function randomJsonValue(random: Random, depth = 2): unknown {
     case 4:
       return null;
     case 5:
-      return pick(random, ['chara_card_v2', 'chara_card_v3', 'anima-persona', 'anima-catalog', 'anima-snapshot', 'tone', 'narrative', 'active', 'entity']);
+      return pick(random, [
+        'chara_card_v2',
+        'chara_card_v3',
+        'anima-persona',
+        'anima-catalog',
+        'anima-snapshot',
+        'tone',
+        'narrative',
+        'active',
+        'entity',
+      ]);
     case 6:
       return Array.from({ length: below(random, 4) }, () => randomJsonValue(random, depth - 1));
     case 7:
       // Object.fromEntries defines keys, so "__proto__" stays a plain key.
-      return Object.fromEntries(Array.from({ length: below(random, 4) }, () => [pick(random, ['name', 'id', 'data', 'format', 'version', '__proto__', 'x', '']), randomJsonValue(random, depth - 1)]));
+      return Object.fromEntries(
+        Array.from({ length: below(random, 4) }, () => [
+          pick(random, ['name', 'id', 'data', 'format', 'version', '__proto__', 'x', '']),
+          randomJsonValue(random, depth - 1),
+        ]),
+      );
     default: {
       // Deeper than any reader allows, now and then.
       let value: unknown = 1;
@@ -134,7 +174,15 @@ export function jsonCaseText(random: Random, documents: readonly unknown[], keys
 
 /** Cards of each spec, with the fields Anima maps and some it only keeps. */
 export const CARD_DOCUMENTS: readonly unknown[] = [
-  { name: 'Ada', description: 'A mathematician.', personality: 'precise', scenario: 'a study', first_mes: 'Hello.', mes_example: '<START>', creator: 'x' },
+  {
+    name: 'Ada',
+    description: 'A mathematician.',
+    personality: 'precise',
+    scenario: 'a study',
+    first_mes: 'Hello.',
+    mes_example: '<START>',
+    creator: 'x',
+  },
   {
     spec: 'chara_card_v2',
     spec_version: '2.0',
@@ -159,8 +207,26 @@ export const CARD_DOCUMENTS: readonly unknown[] = [
   {
     spec: 'chara_card_v3',
     spec_version: '3.0',
-    data: { name: 'Cleo', description: 'Line one\r\nline two', alternate_greetings: [], tags: [], extensions: {}, group_only_greetings: ['Hello all'], nickname: 'C', assets: [{ type: 'icon', uri: 'ccdefault:', name: 'main', ext: 'png' }] },
+    data: {
+      name: 'Cleo',
+      description: 'Line one\r\nline two',
+      alternate_greetings: [],
+      tags: [],
+      extensions: {},
+      group_only_greetings: ['Hello all'],
+      nickname: 'C',
+      assets: [{ type: 'icon', uri: 'ccdefault:', name: 'main', ext: 'png' }],
+    },
   },
 ];
 /** Keys a card has, to repeat. */
-export const CARD_KEYS = ['name', 'spec', 'data', 'description', 'tags', 'extensions', 'alternate_greetings', 'character_version'];
+export const CARD_KEYS = [
+  'name',
+  'spec',
+  'data',
+  'description',
+  'tags',
+  'extensions',
+  'alternate_greetings',
+  'character_version',
+];

@@ -12,7 +12,11 @@ export class MemoryGgufHost implements GgufHost {
 
   constructor(private readonly engineFor: (id: string) => ChatEngine) {}
 
-  async store(id: string, source: Blob | ReadableStream<Uint8Array>, options: Parameters<GgufHost['store']>[2] = {}): Promise<void> {
+  async store(
+    id: string,
+    source: Blob | ReadableStream<Uint8Array>,
+    options: Parameters<GgufHost['store']>[2] = {},
+  ): Promise<void> {
     const { signal, onProgress, totalBytes } = options;
     if (source instanceof Blob) {
       if (signal?.aborted) throw cancelled(signal);

@@ -8,35 +8,58 @@ export type ServerRequest = { body: Record<string, unknown>; url: string; author
  * What the test server answers to one request: a completion's text, an HTTP error (its body may
  * echo the request, as some servers echo a key they refuse), or nothing ever (a server that hangs).
  */
-export type ServerReply = { text: string; promptTokens?: number; completionTokens?: number } | { status: number; body: string | ((request: ServerRequest) => string) } | { isSilent: true };
+export type ServerReply =
+  | { text: string; promptTokens?: number; completionTokens?: number }
+  | { status: number; body: string | ((request: ServerRequest) => string) }
+  | { isSilent: true };
 
 /**
  * A local HTTP server that speaks the OpenAI chat-completions protocol (plain and streamed), for
  * testing the openai-compatible provider and the CLI end to end without the network. It answers
  * with its script, in order, and keeps each request's JSON body and headers.
  */
-export async function startOpenAiServer(script: ServerReply[]): Promise<{ baseUrl: string; requests: ServerRequest[]; close: () => Promise<void> }> {
+export async function startOpenAiServer(
+  script: ServerReply[],
+): Promise<{ baseUrl: string; requests: ServerRequest[]; close: () => Promise<void> }> {
   const requests: ServerRequest[] = [];
   const server: Server = createServer(async (request, response) => {
     // A page of another origin (the app in a browser test) may call it: every answer allows that, and a preflight gets no body.
     for (const [name, value] of Object.entries(CORS_HEADERS)) response.setHeader(name, value);
     if (request.method === 'OPTIONS') return void response.writeHead(204).end();
     const body = JSON.parse(await readBody(request)) as Record<string, unknown>;
-    const seen: ServerRequest = { body, url: request.url ?? '', ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}) };
+    const seen: ServerRequest = {
+      body,
+      url: request.url ?? '',
+      ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}),
+    };
     requests.push(seen);
-    const reply = seen.url.split('?')[0] === '/v1/chat/completions' ? script.shift() : { status: 404, body: '{"error":{"message":"no such route"}}' };
+    const reply =
+      seen.url.split('?')[0] === '/v1/chat/completions'
+        ? script.shift()
+        : { status: 404, body: '{"error":{"message":"no such route"}}' };
     if (!reply) return void response.writeHead(500).end('{"error":{"message":"the test server has no more replies"}}');
     if ('isSilent' in reply) return;
-    if ('status' in reply) return void response.writeHead(reply.status, { 'content-type': 'application/json' }).end(typeof reply.body === 'string' ? reply.body : reply.body(seen));
+    if ('status' in reply)
+      return void response
+        .writeHead(reply.status, { 'content-type': 'application/json' })
+        .end(typeof reply.body === 'string' ? reply.body : reply.body(seen));
     const usage = { prompt_tokens: reply.promptTokens ?? 10, completion_tokens: reply.completionTokens ?? 5 };
     if (body.stream) {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       // Split mid-token, the way networks split.
-      for (const piece of reply.text.match(/.{1,7}/gs) ?? []) response.write(`data: ${JSON.stringify({ choices: [{ delta: { content: piece } }] })}\n\n`);
-      response.write(`data: ${JSON.stringify({ choices: [{ delta: {}, finish_reason: 'stop' }] })}\n\ndata: ${JSON.stringify({ choices: [], usage })}\n\ndata: [DONE]\n\n`);
+      for (const piece of reply.text.match(/.{1,7}/gs) ?? [])
+        response.write(`data: ${JSON.stringify({ choices: [{ delta: { content: piece } }] })}\n\n`);
+      response.write(
+        `data: ${JSON.stringify({ choices: [{ delta: {}, finish_reason: 'stop' }] })}\n\ndata: ${JSON.stringify({ choices: [], usage })}\n\ndata: [DONE]\n\n`,
+      );
       return void response.end();
     }
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: reply.text }, finish_reason: 'stop' }], usage }));
+    response.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        choices: [{ message: { role: 'assistant', content: reply.text }, finish_reason: 'stop' }],
+        usage,
+      }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

@@ -7,7 +7,12 @@ export function otherBase(): Psyche {
     ...base,
     persona: { ...base.persona, name: 'Base' },
     archetypes: { sage: 0.2, healer: 0.3, explorer: 0.9, guardian: 0.4 },
-    selfIntegration: { ...base.selfIntegration, shadowEncounters: 7, encountersAtLastEvolution: 5, dominantArchetype: 'explorer' },
+    selfIntegration: {
+      ...base.selfIntegration,
+      shadowEncounters: 7,
+      encountersAtLastEvolution: 5,
+      dominantArchetype: 'explorer',
+    },
     grammar: { name: 'base-grammar', source: '' },
     extras: { persona: { fromBase: true }, archetypes: { fromBase: true } },
   };

@@ -7,7 +7,12 @@ import { TOOLS } from '#core/tools/registry.ts';
 import type { AgentTool } from '#core/tools/tool.ts';
 
 /** Runs cycles the way the service does, with the tools given, until no goal is active or `count` ran. */
-export async function runCycles(db: AnimaDatabase, sessionId: string, count: number, tools: readonly AgentTool[] = TOOLS): Promise<CycleRecord[]> {
+export async function runCycles(
+  db: AnimaDatabase,
+  sessionId: string,
+  count: number,
+  tools: readonly AgentTool[] = TOOLS,
+): Promise<CycleRecord[]> {
   const graph = await loadGraph(db, sessionId);
   const similarity = new SimilarityIndex(graph);
   const records: CycleRecord[] = [];

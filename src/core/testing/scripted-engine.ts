@@ -1,4 +1,10 @@
-import type { ChatEngine, EngineCallOptions, EngineChunk, EngineCompletion, EngineRequest } from '#core/llm/chat-engine.ts';
+import type {
+  ChatEngine,
+  EngineCallOptions,
+  EngineChunk,
+  EngineCompletion,
+  EngineRequest,
+} from '#core/llm/chat-engine.ts';
 import type { ModelContext } from '#core/llm/provider.ts';
 
 /** One scripted reply: text at once, text after a delay (an interrupt cuts it short), or a failure with this message. */
@@ -18,12 +24,14 @@ export class ScriptedEngine implements ChatEngine {
 
   constructor(script: readonly ScriptedReply[], options: { contextTokens?: number } = {}) {
     this.#script = [...script];
-    if (options.contextTokens !== undefined) this.context = { tokens: options.contextTokens, count: async (text) => words(text) };
+    if (options.contextTokens !== undefined)
+      this.context = { tokens: options.contextTokens, count: async (text) => words(text) };
   }
 
   readonly chat = {
     completions: {
-      create: ((request: EngineRequest, options: EngineCallOptions = {}) => this.#create(request, options)) as ChatEngine['chat']['completions']['create'],
+      create: ((request: EngineRequest, options: EngineCallOptions = {}) =>
+        this.#create(request, options)) as ChatEngine['chat']['completions']['create'],
     },
   };
 
@@ -32,7 +40,10 @@ export class ScriptedEngine implements ChatEngine {
     this.#interrupt?.();
   }
 
-  async #create(request: EngineRequest, { signal }: EngineCallOptions): Promise<EngineCompletion | AsyncIterable<EngineChunk>> {
+  async #create(
+    request: EngineRequest,
+    { signal }: EngineCallOptions,
+  ): Promise<EngineCompletion | AsyncIterable<EngineChunk>> {
     this.requests.push(structuredClone(request));
     // A request's own signal stops it as an interrupt does.
     const interrupt = () => this.interruptGenerate();
@@ -61,7 +72,10 @@ export class ScriptedEngine implements ChatEngine {
       if (wasInterrupted) finishReason = 'abort';
     }
     const text = finishReason === 'abort' ? '' : reply.text;
-    const usage = { prompt_tokens: request.messages.reduce((sum, message) => sum + words(message.content), 0), completion_tokens: words(text) };
+    const usage = {
+      prompt_tokens: request.messages.reduce((sum, message) => sum + words(message.content), 0),
+      completion_tokens: words(text),
+    };
     if (!request.stream) return { choices: [{ message: { content: text }, finish_reason: finishReason }], usage };
     const pieces = text.match(/\S+\s*/g) ?? [];
     return (async function* () {

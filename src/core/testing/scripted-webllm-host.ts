@@ -7,7 +7,8 @@ import type { GpuReport, WebLlmModelSpec } from '#core/llm/webllm-models.ts';
 import { cancelled } from '#core/llm/provider.ts';
 
 /** WebLLM's words for a request to an engine whose model it unloaded (its ModelNotLoadedError). */
-const MODEL_NOT_LOADED = 'Model not loaded before trying to complete ChatCompletionRequest. Please ensure you have called MLCEngine.reload(model) to load the model before initiating APIs.';
+const MODEL_NOT_LOADED =
+  'Model not loaded before trying to complete ChatCompletionRequest. Please ensure you have called MLCEngine.reload(model) to load the model before initiating APIs.';
 
 /**
  * A WebLLM host for tests: a GPU as described, a model cache as sets (the models fully downloaded,
@@ -42,7 +43,10 @@ export class ScriptedWebLlmHost implements WebLlmHost {
     readonly engine: ChatEngine,
     readonly gpuReport: GpuReport = { available: true, adapter: 'Scripted GPU', shaderF16: true, maxBufferMB: 4096 },
   ) {
-    this.#keeper = new EngineKeeper({ keyOf: (model) => model.id, load: (model, options) => this.#load(model, options) }, answerDecodingSchemas());
+    this.#keeper = new EngineKeeper(
+      { keyOf: (model) => model.id, load: (model, options) => this.#load(model, options) },
+      answerDecodingSchemas(),
+    );
   }
 
   /** How many engines hold a model on the GPU now. */
@@ -84,18 +88,24 @@ export class ScriptedWebLlmHost implements WebLlmHost {
     });
   }
 
-  async #load(model: WebLlmModelSpec, options: { onProgress?: (progress: LoadProgress) => void; signal: AbortSignal }): Promise<LoadedEngine> {
+  async #load(
+    model: WebLlmModelSpec,
+    options: { onProgress?: (progress: LoadProgress) => void; signal: AbortSignal },
+  ): Promise<LoadedEngine> {
     const modelId = model.id;
     this.loads.push(modelId);
     if (model.custom) this.customLoads.set(modelId, model.custom);
     if (!this.gpuReport.available) throw new Error(this.gpuReport.reason);
     if (!this.cached.has(modelId)) {
-      for (const fraction of [0.25, 0.5]) options.onProgress?.({ fraction, text: `Fetching param cache[${fraction * 4}/4]` });
+      for (const fraction of [0.25, 0.5])
+        options.onProgress?.({ fraction, text: `Fetching param cache[${fraction * 4}/4]` });
       // Half was fetched: a failure or a cancel leaves it stored.
       this.partlyStored.add(modelId);
       if (this.downloadFails) throw new Error(this.downloadFails);
       if (this.downloadWaits) {
-        await new Promise((_resolve, reject) => options.signal.addEventListener('abort', () => reject(cancelled(options.signal)), { once: true }));
+        await new Promise((_resolve, reject) =>
+          options.signal.addEventListener('abort', () => reject(cancelled(options.signal)), { once: true }),
+        );
       }
       this.partlyStored.delete(modelId);
       this.cached.add(modelId);

@@ -10,7 +10,14 @@ export function freshIndexedDb() {
 
 /** A service over a fresh database, with a fixed clock and counting ids, checked against the contract. */
 export function testService(
-  options: { db?: AnimaDatabase; loadStarterGraph?: AgentServiceDependencies['loadStarterGraph']; writeAccess?: AgentServiceDependencies['writeAccess']; providerReach?: AgentServiceDependencies['providerReach']; snapshotLimits?: AgentServiceDependencies['snapshotLimits']; idPrefix?: string } = {},
+  options: {
+    db?: AnimaDatabase;
+    loadStarterGraph?: AgentServiceDependencies['loadStarterGraph'];
+    writeAccess?: AgentServiceDependencies['writeAccess'];
+    providerReach?: AgentServiceDependencies['providerReach'];
+    snapshotLimits?: AgentServiceDependencies['snapshotLimits'];
+    idPrefix?: string;
+  } = {},
 ) {
   const db = options.db ?? new AnimaDatabase('anima-test', freshIndexedDb());
   let nextId = 1;

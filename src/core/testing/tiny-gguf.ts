@@ -40,12 +40,25 @@ export function tinyVocabulary(): Token[] {
   for (let byte = 0; byte < 256; byte++) {
     // Only printable ASCII and newline may be produced as bytes; the rest would break UTF-8.
     const isAllowed = byte === 0x0a || (byte >= 0x20 && byte < 0x7f);
-    tokens.push({ text: `<0x${byte.toString(16).toUpperCase().padStart(2, '0')}>`, score: 0, type: TOKEN_TYPE.byte, logitBias: isAllowed ? 0 : -8 });
+    tokens.push({
+      text: `<0x${byte.toString(16).toUpperCase().padStart(2, '0')}>`,
+      score: 0,
+      type: TOKEN_TYPE.byte,
+      logitBias: isAllowed ? 0 : -8,
+    });
   }
   tokens.push({ text: SPACE, score: -1, type: TOKEN_TYPE.normal, logitBias: 0 });
-  for (let code = 0x21; code < 0x7f; code++) tokens.push({ text: String.fromCharCode(code), score: -2 - (code - 0x21) / 1000, type: TOKEN_TYPE.normal, logitBias: 0 });
+  for (let code = 0x21; code < 0x7f; code++)
+    tokens.push({
+      text: String.fromCharCode(code),
+      score: -2 - (code - 0x21) / 1000,
+      type: TOKEN_TYPE.normal,
+      logitBias: 0,
+    });
   // Merges score above single characters, so SentencePiece takes them.
-  TINY_GGUF_MERGES.forEach((merge, index) => tokens.push({ text: merge, score: -index / 100, type: TOKEN_TYPE.normal, logitBias: 0 }));
+  TINY_GGUF_MERGES.forEach((merge, index) =>
+    tokens.push({ text: merge, score: -index / 100, type: TOKEN_TYPE.normal, logitBias: 0 }),
+  );
   return tokens;
 }
 
@@ -145,7 +158,10 @@ class GgufWriter {
   }
 }
 
-type Value = { type: 'u32' | 'f32' | 'bool' | 'string'; value: number | boolean | string } | { type: 'strings'; value: string[] } | { type: 'f32s' | 'i32s'; value: number[] };
+type Value =
+  | { type: 'u32' | 'f32' | 'bool' | 'string'; value: number | boolean | string }
+  | { type: 'strings'; value: string[] }
+  | { type: 'f32s' | 'i32s'; value: number[] };
 
 function writeValue(writer: GgufWriter, value: Value): void {
   switch (value.type) {
@@ -222,16 +238,22 @@ export function tinyGguf(seed = 1, options: { contextLength?: number } = {}): Ui
   const tensors: [string, number[], Float32Array][] = [];
   const matrix = (inner: number, outer: number, fill: (row: number, column: number) => number) => {
     const values = new Float32Array(inner * outer);
-    for (let row = 0; row < outer; row++) for (let column = 0; column < inner; column++) values[row * inner + column] = fill(row, column);
+    for (let row = 0; row < outer; row++)
+      for (let column = 0; column < inner; column++) values[row * inner + column] = fill(row, column);
     return values;
   };
   const ones = (size: number) => new Float32Array(size).fill(1);
   const small = () => random() * LAYER_WEIGHT_STD;
-  tensors.push(['token_embd.weight', [width, vocabulary.length], matrix(width, vocabulary.length, (_token, dimension) => (dimension === 0 ? CONSTANT_DIMENSION_VALUE : random()))]);
+  tensors.push([
+    'token_embd.weight',
+    [width, vocabulary.length],
+    matrix(width, vocabulary.length, (_token, dimension) => (dimension === 0 ? CONSTANT_DIMENSION_VALUE : random())),
+  ]);
   for (let layer = 0; layer < layers; layer++) {
     const block = `blk.${layer}`;
     tensors.push([`${block}.attn_norm.weight`, [width], ones(width)]);
-    for (const name of ['attn_q', 'attn_k', 'attn_v', 'attn_output']) tensors.push([`${block}.${name}.weight`, [width, width], matrix(width, width, small)]);
+    for (const name of ['attn_q', 'attn_k', 'attn_v', 'attn_output'])
+      tensors.push([`${block}.${name}.weight`, [width, width], matrix(width, width, small)]);
     tensors.push([`${block}.ffn_norm.weight`, [width], ones(width)]);
     tensors.push([`${block}.ffn_gate.weight`, [width, feedForward], matrix(width, feedForward, small)]);
     tensors.push([`${block}.ffn_up.weight`, [width, feedForward], matrix(width, feedForward, small)]);
@@ -239,7 +261,11 @@ export function tinyGguf(seed = 1, options: { contextLength?: number } = {}): Ui
   }
   tensors.push(['output_norm.weight', [width], ones(width)]);
   // Column 0 meets the constant dimension: the token's logit bias.
-  tensors.push(['output.weight', [width, vocabulary.length], matrix(width, vocabulary.length, (token, dimension) => (dimension === 0 ? vocabulary[token]!.logitBias : random()))]);
+  tensors.push([
+    'output.weight',
+    [width, vocabulary.length],
+    matrix(width, vocabulary.length, (token, dimension) => (dimension === 0 ? vocabulary[token]!.logitBias : random())),
+  ]);
 
   const writer = new GgufWriter();
   for (const byte of [0x47, 0x47, 0x55, 0x46]) writer.u8(byte);

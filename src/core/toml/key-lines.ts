@@ -107,17 +107,29 @@ function readKey(content: string, from: number): { segments: string[]; end: numb
   }
 }
 
-const SIMPLE_ESCAPES: Record<string, string> = { b: '\b', t: '\t', n: '\n', f: '\f', r: '\r', e: '\u001b', '"': '"', '\\': '\\' };
+const SIMPLE_ESCAPES: Record<string, string> = {
+  b: '\b',
+  t: '\t',
+  n: '\n',
+  f: '\f',
+  r: '\r',
+  e: '\u001b',
+  '"': '"',
+  '\\': '\\',
+};
 
 function decodeEscapes(raw: string): string {
-  return raw.replace(/\\(?:u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|x([0-9a-fA-F]{2})|(.))/g, (escape, short?: string, long?: string, byte?: string, simple?: string) => {
-    const hex = short ?? long ?? byte;
-    if (hex !== undefined) {
-      const code = Number.parseInt(hex, 16);
-      return code <= 0x10ffff ? String.fromCodePoint(code) : escape;
-    }
-    return SIMPLE_ESCAPES[simple ?? ''] ?? escape;
-  });
+  return raw.replace(
+    /\\(?:u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|x([0-9a-fA-F]{2})|(.))/g,
+    (escape, short?: string, long?: string, byte?: string, simple?: string) => {
+      const hex = short ?? long ?? byte;
+      if (hex !== undefined) {
+        const code = Number.parseInt(hex, 16);
+        return code <= 0x10ffff ? String.fromCodePoint(code) : escape;
+      }
+      return SIMPLE_ESCAPES[simple ?? ''] ?? escape;
+    },
+  );
 }
 
 /** The position after a one-line string's closing quote (or the line's end). */

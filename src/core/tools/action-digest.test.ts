@@ -11,13 +11,22 @@ describe('actionDigest', () => {
     const digest = await actionDigest(defineTool(userInteract), input);
     expect(digest).toMatch(/^[0-9a-f]{64}$/);
     expect(await actionDigest(defineTool({ ...userInteract }), { ...input })).toBe(digest);
-    expect(await actionDigest(defineTool(userInteract), { question: 'What do you know about Venus?' })).not.toBe(digest);
+    expect(await actionDigest(defineTool(userInteract), { question: 'What do you know about Venus?' })).not.toBe(
+      digest,
+    );
   });
 
   it("changes when the tool's description, danger or input schema changes", async () => {
     const digest = await actionDigest(defineTool(userInteract), input);
-    expect(await actionDigest(defineTool({ ...userInteract, description: 'ask the user anything' }), input)).not.toBe(digest);
+    expect(await actionDigest(defineTool({ ...userInteract, description: 'ask the user anything' }), input)).not.toBe(
+      digest,
+    );
     expect(await actionDigest(defineTool({ ...userInteract, danger: 'cautious' }), input)).not.toBe(digest);
-    expect(await actionDigest(defineTool({ ...userInteract, input: z.object({ question: z.string().min(1).max(500) }) }), input)).not.toBe(digest);
+    expect(
+      await actionDigest(
+        defineTool({ ...userInteract, input: z.object({ question: z.string().min(1).max(500) }) }),
+        input,
+      ),
+    ).not.toBe(digest);
   });
 });

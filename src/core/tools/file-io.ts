@@ -41,7 +41,7 @@ export function noteActionOf(goalId: number): string {
  */
 export const fileIo: Tool<FileIoInput> = {
   name: 'file_io',
-  description: 'read what an imported document says about the goal; write the goal\'s notes to the scratch area',
+  description: "read what an imported document says about the goal; write the goal's notes to the scratch area",
   archetype: 'explorer',
   danger: 'safe',
   capabilities: ['readFiles', 'writeFiles'],
@@ -56,7 +56,8 @@ export const fileIo: Tool<FileIoInput> = {
     if (state.documents.length === 0) return `no document has been imported, and ${noNote}`;
     return mentioning(state).length === 0 ? `no imported document mentions the goal, and ${noNote}` : undefined;
   },
-  baseScore: (state) => (noNoteBecause(state) !== undefined ? 0.5 : state.goal.statusReason === NOTES_PENDING ? 1 : 0.7),
+  baseScore: (state) =>
+    noNoteBecause(state) !== undefined ? 0.5 : state.goal.statusReason === NOTES_PENDING ? 1 : 0.7,
   proposeInput: (state) => {
     if (noNoteBecause(state) === undefined) return { note: scratchNoteName(state.goal.id!) };
     const [best] = mentioning(state);
@@ -65,7 +66,14 @@ export const fileIo: Tool<FileIoInput> = {
   run(input, state) {
     if ('note' in input) {
       const { goal } = state;
-      if (input.note !== scratchNoteName(goal.id!)) return { ok: false, summary: `file_io writes only its goal's own note (${scratchNoteName(goal.id!)})`, facts: [], symbols: [], rejection: 'invalid_arguments' };
+      if (input.note !== scratchNoteName(goal.id!))
+        return {
+          ok: false,
+          summary: `file_io writes only its goal's own note (${scratchNoteName(goal.id!)})`,
+          facts: [],
+          symbols: [],
+          rejection: 'invalid_arguments',
+        };
       const text = scratchNoteText(state.graph, goal, state.cycle);
       return {
         ok: true,
@@ -78,9 +86,18 @@ export const fileIo: Tool<FileIoInput> = {
       };
     }
     const document = state.documents.find((candidate) => candidate.id === input.documentId);
-    if (!document) return { ok: false, summary: `there is no document ${input.documentId}`, facts: [], symbols: [], rejection: 'precondition_miss' };
+    if (!document)
+      return {
+        ok: false,
+        summary: `there is no document ${input.documentId}`,
+        facts: [],
+        symbols: [],
+        rejection: 'precondition_miss',
+      };
     const wanted = new Set(input.words.map(singular));
-    const sentences = sentencesOf(document.text).filter((sentence) => [...wordsOfText(sentence)].some((word) => wanted.has(word)));
+    const sentences = sentencesOf(document.text).filter((sentence) =>
+      [...wordsOfText(sentence)].some((word) => wanted.has(word)),
+    );
     const shown = sentences.slice(0, MAX_SENTENCES).map((sentence) => `"${sentence.slice(0, 300)}"`);
     return {
       ok: true,

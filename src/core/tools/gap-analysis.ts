@@ -17,7 +17,8 @@ export const gapAnalysis: Tool<{ symbol: number }> = {
   danger: 'safe',
   capabilities: ['readKg'],
   input: z.object({ symbol: z.number().int().nonnegative() }),
-  unavailableBecause: (state) => (state.goalSymbols.length === 0 ? 'the goal names no symbol the graph knows' : undefined),
+  unavailableBecause: (state) =>
+    state.goalSymbols.length === 0 ? 'the goal names no symbol the graph knows' : undefined,
   baseScore: (state) => (state.goal.cyclesWorked - state.goal.lastProgressCycle >= 2 ? 0.5 : 0.25),
   proposeInput: (state) => ({ symbol: state.goalSymbols[0]! }),
   run(input, state) {
@@ -26,7 +27,12 @@ export const gapAnalysis: Tool<{ symbol: number }> = {
     const isA = new Set(GraphVocabulary.of(graph).relationNamed('is-a').ids);
     // Names (rdfs:label) are not knowledge a symbol lacks; literal values are not places to go.
     const labelPredicate = graph.symbolByIri(RDFS_LABEL)?.id;
-    const own = new Set(graph.outgoing(input.symbol).filter((triple) => !graph.isMetadata(triple)).map((triple) => triple.predicate));
+    const own = new Set(
+      graph
+        .outgoing(input.symbol)
+        .filter((triple) => !graph.isMetadata(triple))
+        .map((triple) => triple.predicate),
+    );
     // The closest parents only (stated before derived, so the most confident), and a bounded number
     // of their children: after inference every ancestor is a parent, and the root's children are all.
     const parents = graph
@@ -48,10 +54,18 @@ export const gapAnalysis: Tool<{ symbol: number }> = {
     for (const parent of parents)
       for (const sibling of siblingsOf(parent)) {
         if (sibling === input.symbol) continue;
-        for (const predicate of new Set(graph.outgoing(sibling).filter((triple) => !graph.isMetadata(triple) && triple.predicate !== labelPredicate).map((triple) => triple.predicate)))
+        for (const predicate of new Set(
+          graph
+            .outgoing(sibling)
+            .filter((triple) => !graph.isMetadata(triple) && triple.predicate !== labelPredicate)
+            .map((triple) => triple.predicate),
+        ))
           siblingPredicates.set(predicate, (siblingPredicates.get(predicate) ?? 0) + 1);
       }
-    const missing = [...siblingPredicates].filter(([predicate]) => !own.has(predicate)).sort((a, b) => b[1] - a[1]).slice(0, 5);
+    const missing = [...siblingPredicates]
+      .filter(([predicate]) => !own.has(predicate))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 5);
     const deadEnds = graph
       .outgoing(input.symbol)
       .map((triple) => triple.object)

@@ -9,7 +9,11 @@ export function goalWords(state: Pick<ToolState, 'criteria' | 'goalSymbols' | 'g
   const words =
     criteria.kind !== 'pattern'
       ? criteria.keywords
-      : criteria.patterns.flatMap((pattern) => pattern.flatMap((term) => (term.type === 'label' ? [term.value.toLowerCase()] : [])));
-  const labels = state.goalSymbols.map((id) => (graph.symbol(id)?.label ?? '').toLowerCase()).filter((label) => label !== '');
+      : criteria.patterns.flatMap((pattern) =>
+          pattern.flatMap((term) => (term.type === 'label' ? [term.value.toLowerCase()] : [])),
+        );
+  const labels = state.goalSymbols
+    .map((id) => (graph.symbol(id)?.label ?? '').toLowerCase())
+    .filter((label) => label !== '');
   return [...new Set([...words, ...labels])];
 }

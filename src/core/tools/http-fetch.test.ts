@@ -19,7 +19,9 @@ beforeAll(async () => {
     if (path === '/Dog') {
       response.writeHead(200, { 'content-type': 'text/turtle; charset=utf-8' });
       // A relative IRI: it names the document's own address.
-      response.end(`<Dog> <urn:anima:kg#has-part> <urn:anima:kg#Tail> .\n<${base}Dog> <urn:anima:kg#eats> <urn:anima:kg#Bone> .\n`);
+      response.end(
+        `<Dog> <urn:anima:kg#has-part> <urn:anima:kg#Tail> .\n<${base}Dog> <urn:anima:kg#eats> <urn:anima:kg#Bone> .\n`,
+      );
     } else if (path === '/Cat') {
       response.writeHead(200, { 'content-type': 'text/plain' });
       response.end('A cat is a mammal. Cats have whiskers.');
@@ -65,11 +67,20 @@ afterAll(async () => {
   }
 });
 
-async function sessionAbout(name: string, criteria: string, webAccess = { allowedPrefixes: [base], timeoutSeconds: 1, maxKilobytes: 2 }) {
+async function sessionAbout(
+  name: string,
+  criteria: string,
+  webAccess = { allowedPrefixes: [base], timeoutSeconds: 1, maxKilobytes: 2 },
+) {
   const { db, service } = testService();
   const { session } = await service.open({});
   const sessionId = session.id;
-  await service.kgImport({ sessionId, operationId: 'op', fileName: 'zoo.nt', data: `<${base}${name}> <urn:anima:kg#is-a> <urn:anima:kg#Animal> .\n` });
+  await service.kgImport({
+    sessionId,
+    operationId: 'op',
+    fileName: 'zoo.nt',
+    data: `<${base}${name}> <urn:anima:kg#is-a> <urn:anima:kg#Animal> .\n`,
+  });
   expect(await service.webAccessSet({ webAccess })).toMatchObject({ ok: true });
   await service.goalAdd({ sessionId, description: `Learn about ${name}`, criteria });
   return { db, service, sessionId };
@@ -96,18 +107,28 @@ async function fetchCycle(session: Awaited<ReturnType<typeof sessionAbout>>) {
 }
 
 describe('http_fetch', () => {
-  it('waits for approval (the default psyche), then GETs the goal symbol\'s address and takes in its RDF', async () => {
+  it("waits for approval (the default psyche), then GETs the goal symbol's address and takes in its RDF", async () => {
     const session = await sessionAbout('Dog', 'tail bone');
     const cycles = await run(session.service, session.sessionId, 6);
     const asked = cycles.find((record) => record.tool === 'http_fetch');
-    expect(asked).toMatchObject({ outcome: 'waiting', shadow: { pattern: 'external_request', because: 'http_fetch uses network' } });
+    expect(asked).toMatchObject({
+      outcome: 'waiting',
+      shadow: { pattern: 'external_request', because: 'http_fetch uses network' },
+    });
     const fetched = await fetchCycle(session);
-    expect(fetched.act).toBe(`GET ${base}Dog: 2 facts (text/turtle, ${fetched.act.match(/(\d+) characters/)![1]} characters) -> completed (completed: found tail, bone (2 of 2 keywords))`);
+    expect(fetched.act).toBe(
+      `GET ${base}Dog: 2 facts (text/turtle, ${fetched.act.match(/(\d+) characters/)![1]} characters) -> completed (completed: found tail, bone (2 of 2 keywords))`,
+    );
     const [goal] = (await session.service.goalList({ sessionId: session.sessionId })).goals;
     const tail = goal!.findings.find((fact) => fact.object.label === 'Tail')!;
-    expect(await session.db.provenance.get(tail.provenanceId!)).toMatchObject({ kind: 'fetch', sources: [`${base}Dog`] });
+    expect(await session.db.provenance.get(tail.provenanceId!)).toMatchObject({
+      kind: 'fetch',
+      sources: [`${base}Dog`],
+    });
     // <Dog> resolved against the document's address: one symbol for both lines.
-    const subjects = goal!.findings.filter((fact) => ['Tail', 'Bone'].includes(fact.object.label)).map((fact) => fact.subject);
+    const subjects = goal!.findings
+      .filter((fact) => ['Tail', 'Bone'].includes(fact.object.label))
+      .map((fact) => fact.subject);
     expect(subjects).toHaveLength(2);
     expect(subjects[0]).toEqual(subjects[1]);
   });
@@ -125,7 +146,11 @@ describe('http_fetch', () => {
 
     await service.webAccessSet({ webAccess: { allowedPrefixes: [base], timeoutSeconds: 1, maxKilobytes: 2 } });
     const [carried] = await run(service, sessionId, 1);
-    expect(carried).toMatchObject({ tool: 'http_fetch', decide: expect.stringMatching(/^http_fetch: carrying out approved action #1 \(the choice was /), outcome: 'completed' });
+    expect(carried).toMatchObject({
+      tool: 'http_fetch',
+      decide: expect.stringMatching(/^http_fetch: carrying out approved action #1 \(the choice was /),
+      outcome: 'completed',
+    });
     expect((await service.approvalList({ sessionId })).approvals[0]).toMatchObject({ status: 'done' });
   });
 
@@ -139,7 +164,9 @@ describe('http_fetch', () => {
     const session = await sessionAbout('Zoe', 'whisker');
     const fetched = await fetchCycle(session);
     expect(fetched.act).toMatch(/^GET .*Zoe: 1 facts \(text\/plain/);
-    expect((await session.service.kgSearch({ sessionId: session.sessionId, text: 'Zoé', limit: 1 })).hits[0]?.symbol.label).toBe('Zoé');
+    expect(
+      (await session.service.kgSearch({ sessionId: session.sessionId, text: 'Zoé', limit: 1 })).hits[0]?.symbol.label,
+    ).toBe('Zoé');
   });
 
   it('fails clearly past its caps, on content it cannot read, and on HTTP errors, and fetches each address once', async () => {
@@ -156,7 +183,9 @@ describe('http_fetch', () => {
       const later = await runAnswering(session.service, session.sessionId, 2);
       expect(later.length).toBeGreaterThan(0);
       for (const record of later)
-        expect(record.candidates.find((candidate) => candidate.tool === 'http_fetch')?.skippedBecause).toBe("no allowed address names the goal's symbols, or all were fetched");
+        expect(record.candidates.find((candidate) => candidate.tool === 'http_fetch')?.skippedBecause).toBe(
+          "no allowed address names the goal's symbols, or all were fetched",
+        );
     }
   }, 20_000);
 
@@ -166,29 +195,56 @@ describe('http_fetch', () => {
     expect(fetched.act).toContain(`GET ${base}Hop: 2 facts (text/turtle`);
     const [goal] = (await session.service.goalList({ sessionId: session.sessionId })).goals;
     const tail = goal!.findings.find((fact) => fact.object.label === 'Tail')!;
-    expect(await session.db.provenance.get(tail.provenanceId!)).toMatchObject({ kind: 'fetch', sources: [`${base}Hop`, `${base}Dog`], detail: `GET ${base}Hop (redirected to ${base}Dog) (text/turtle)` });
+    expect(await session.db.provenance.get(tail.provenanceId!)).toMatchObject({
+      kind: 'fetch',
+      sources: [`${base}Hop`, `${base}Dog`],
+      detail: `GET ${base}Hop (redirected to ${base}Dog) (text/turtle)`,
+    });
   });
 
   it('never follows a redirect to an address the user did not allow, nor an endless one', async () => {
     const away = await fetchCycle(await sessionAbout('Away', 'whatever thing'));
-    expect(away).toMatchObject({ outcome: 'failed', act: expect.stringContaining(`GET ${base}Away: it redirects to ${elsewhereBase}Dog, not an address you allowed (not followed)`) });
+    expect(away).toMatchObject({
+      outcome: 'failed',
+      act: expect.stringContaining(
+        `GET ${base}Away: it redirects to ${elsewhereBase}Dog, not an address you allowed (not followed)`,
+      ),
+    });
     expect(elsewhereRequests).toEqual([]);
 
     const loop = await fetchCycle(await sessionAbout('Loop', 'whatever thing'));
-    expect(loop).toMatchObject({ outcome: 'failed', act: expect.stringContaining(`GET ${base}Loop: more than 5 redirects`) });
+    expect(loop).toMatchObject({
+      outcome: 'failed',
+      act: expect.stringContaining(`GET ${base}Loop: more than 5 redirects`),
+    });
   });
 
   it('stays offline unless an address is allowed, and refuses addresses that are not web addresses', async () => {
     const session = await sessionAbout('Dog', 'tail', { allowedPrefixes: [], timeoutSeconds: 10, maxKilobytes: 1024 });
     const [first] = await run(session.service, session.sessionId, 1);
-    expect(first!.candidates.find((candidate) => candidate.tool === 'http_fetch')).toEqual({ tool: 'http_fetch', skippedBecause: 'no web address is allowed (Settings, Web access)' });
-    expect(await session.service.webAccessSet({ webAccess: { allowedPrefixes: ['ftp://example.org/', 'not an address'], timeoutSeconds: 10, maxKilobytes: 1024 } })).toEqual({
+    expect(first!.candidates.find((candidate) => candidate.tool === 'http_fetch')).toEqual({
+      tool: 'http_fetch',
+      skippedBecause: 'no web address is allowed (Settings, Web access)',
+    });
+    expect(
+      await session.service.webAccessSet({
+        webAccess: {
+          allowedPrefixes: ['ftp://example.org/', 'not an address'],
+          timeoutSeconds: 10,
+          maxKilobytes: 1024,
+        },
+      }),
+    ).toEqual({
       ok: false,
       problems: [
         { path: 'allowedPrefixes.0', message: '"ftp://example.org/" is not an http or https address' },
         { path: 'allowedPrefixes.1', message: '"not an address" is not a web address (start it with https://)' },
       ],
     });
-    expect(await session.service.webAccessGet({})).toEqual({ allowedPrefixes: [], timeoutSeconds: 10, maxKilobytes: 1024 });
+    expect(await session.service.webAccessGet({})).toEqual({
+      allowedPrefixes: [],
+      timeoutSeconds: 10,
+      maxKilobytes: 1024,
+    });
   });
 });

@@ -25,7 +25,14 @@ const FORMATS: Record<string, KgImportFormat | 'text'> = {
   'text/markdown': 'text',
 };
 
-const failed = (summary: string, url: string, rejection?: ToolOutcome['rejection']): ToolOutcome => ({ ok: false, summary, facts: [], symbols: [], fetchedUrl: url, ...(rejection ? { rejection } : {}) });
+const failed = (summary: string, url: string, rejection?: ToolOutcome['rejection']): ToolOutcome => ({
+  ok: false,
+  summary,
+  facts: [],
+  symbols: [],
+  fetchedUrl: url,
+  ...(rejection ? { rejection } : {}),
+});
 
 /** How many redirects http_fetch follows before it gives up (a browser's own limit is 20). */
 const MAX_REDIRECTS = 5;
@@ -38,8 +45,19 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
  * `redirect: 'manual'`), so there the browser follows it and the answer is kept only when it
  * ends at an allowed address: the hops between may have been asked, but nothing they said is read.
  */
-async function fetchAllowed(url: string, webAccess: WebAccess, signal: AbortSignal): Promise<{ ok: true; response: Response; finalUrl: string } | { ok: false; reason: string; rejection: 'policy_block' | 'dependency_unavailable' }> {
-  const request = { headers: { accept: 'text/turtle, application/n-triples;q=0.9, text/plain;q=0.5' }, signal, credentials: 'omit' } satisfies RequestInit;
+async function fetchAllowed(
+  url: string,
+  webAccess: WebAccess,
+  signal: AbortSignal,
+): Promise<
+  | { ok: true; response: Response; finalUrl: string }
+  | { ok: false; reason: string; rejection: 'policy_block' | 'dependency_unavailable' }
+> {
+  const request = {
+    headers: { accept: 'text/turtle, application/n-triples;q=0.9, text/plain;q=0.5' },
+    signal,
+    credentials: 'omit',
+  } satisfies RequestInit;
   let current = url;
   for (let hops = 0; ; hops++) {
     const response = await fetch(current, { ...request, redirect: 'manual' });
@@ -47,7 +65,11 @@ async function fetchAllowed(url: string, webAccess: WebAccess, signal: AbortSign
       const followed = await fetch(current, { ...request, redirect: 'follow' });
       if (isAllowed(webAccess, followed.url)) return { ok: true, response: followed, finalUrl: followed.url };
       await followed.body?.cancel();
-      return { ok: false, reason: `it redirects to ${followed.url}, not an address you allowed (nothing from there was read)`, rejection: 'policy_block' };
+      return {
+        ok: false,
+        reason: `it redirects to ${followed.url}, not an address you allowed (nothing from there was read)`,
+        rejection: 'policy_block',
+      };
     }
     const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
     if (location === null) return { ok: true, response, finalUrl: current };
@@ -56,10 +78,20 @@ async function fetchAllowed(url: string, webAccess: WebAccess, signal: AbortSign
     try {
       next = new URL(location, current).href;
     } catch {
-      return { ok: false, reason: `it redirects to "${location}", which is not a web address`, rejection: 'dependency_unavailable' };
+      return {
+        ok: false,
+        reason: `it redirects to "${location}", which is not a web address`,
+        rejection: 'dependency_unavailable',
+      };
     }
-    if (!isAllowed(webAccess, next)) return { ok: false, reason: `it redirects to ${next}, not an address you allowed (not followed)`, rejection: 'policy_block' };
-    if (hops === MAX_REDIRECTS) return { ok: false, reason: `more than ${MAX_REDIRECTS} redirects`, rejection: 'dependency_unavailable' };
+    if (!isAllowed(webAccess, next))
+      return {
+        ok: false,
+        reason: `it redirects to ${next}, not an address you allowed (not followed)`,
+        rejection: 'policy_block',
+      };
+    if (hops === MAX_REDIRECTS)
+      return { ok: false, reason: `more than ${MAX_REDIRECTS} redirects`, rejection: 'dependency_unavailable' };
     current = next;
   }
 }
@@ -121,7 +153,9 @@ export const httpFetch: Tool<{ url: string }> = {
   unavailableBecause: (state) => {
     if (!state.isOnline) return 'this device is offline';
     if (state.webAccess.allowedPrefixes.length === 0) return 'no web address is allowed (Settings, Web access)';
-    return candidates(state).length === 0 ? "no allowed address names the goal's symbols, or all were fetched" : undefined;
+    return candidates(state).length === 0
+      ? "no allowed address names the goal's symbols, or all were fetched"
+      : undefined;
   },
   baseScore: () => 0.55,
   proposeInput: (state) => ({ url: candidates(state)[0] ?? '' }),
@@ -133,7 +167,12 @@ export const httpFetch: Tool<{ url: string }> = {
     try {
       fetched = await fetchAllowed(url, state.webAccess, AbortSignal.timeout(timeoutSeconds * 1000));
     } catch (error) {
-      const reason = error instanceof DOMException && error.name === 'TimeoutError' ? `no answer within ${timeoutSeconds} s` : error instanceof Error ? error.message : String(error);
+      const reason =
+        error instanceof DOMException && error.name === 'TimeoutError'
+          ? `no answer within ${timeoutSeconds} s`
+          : error instanceof Error
+            ? error.message
+            : String(error);
       return failed(`GET ${url} failed: ${reason}`, url, 'dependency_unavailable');
     }
     if (!fetched.ok) return failed(`GET ${url}: ${fetched.reason}`, url, fetched.rejection);
@@ -141,15 +180,30 @@ export const httpFetch: Tool<{ url: string }> = {
     if (!response.ok) return failed(`GET ${url}: HTTP ${response.status}`, url, 'dependency_unavailable');
     const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     const format = FORMATS[mediaType];
-    if (!format) return failed(`GET ${url}: cannot read ${mediaType || 'an unnamed content type'} (Turtle, N-Triples, CSV or plain text only)`, url, 'precondition_miss');
+    if (!format)
+      return failed(
+        `GET ${url}: cannot read ${mediaType || 'an unnamed content type'} (Turtle, N-Triples, CSV or plain text only)`,
+        url,
+        'precondition_miss',
+      );
     let body: Uint8Array | undefined;
     try {
       body = await readCapped(response, maxKilobytes * 1024);
     } catch (error) {
-      const reason = error instanceof DOMException && error.name === 'TimeoutError' ? `no answer within ${timeoutSeconds} s` : error instanceof Error ? error.message : String(error);
+      const reason =
+        error instanceof DOMException && error.name === 'TimeoutError'
+          ? `no answer within ${timeoutSeconds} s`
+          : error instanceof Error
+            ? error.message
+            : String(error);
       return failed(`GET ${url} failed while reading: ${reason}`, url, 'dependency_unavailable');
     }
-    if (body === undefined) return failed(`GET ${url}: the answer is over ${maxKilobytes} KB, the cap of Settings, Web access`, url, 'precondition_miss');
+    if (body === undefined)
+      return failed(
+        `GET ${url}: the answer is over ${maxKilobytes} KB, the cap of Settings, Web access`,
+        url,
+        'precondition_miss',
+      );
     const decoded = textOf(body, response.headers.get('content-type') ?? '');
     if ('problem' in decoded) return failed(`GET ${url}: ${decoded.problem}`, url, 'precondition_miss');
     const { text } = decoded;
@@ -159,15 +213,29 @@ export const httpFetch: Tool<{ url: string }> = {
     if (format === 'text') {
       confidence = EXTRACTION_CONFIDENCE;
       for (const fact of factsOfText(text, { isKnown: (label) => state.graph.symbolByLabel(label) !== undefined })) {
-        batch.assert(batch.resolve({ type: 'label', value: fact.subject }, 'subject'), batch.resolve({ type: 'label', value: fact.predicate }, 'predicate'), batch.resolve({ type: 'label', value: fact.object }, 'object'), confidence);
+        batch.assert(
+          batch.resolve({ type: 'label', value: fact.subject }, 'subject'),
+          batch.resolve({ type: 'label', value: fact.predicate }, 'predicate'),
+          batch.resolve({ type: 'label', value: fact.object }, 'object'),
+          confidence,
+        );
       }
     } else if (text.trim() !== '') {
       // A document's relative IRIs are relative to where it was found.
       const read = await readGraphFile({ source: text, format, batch, baseIri: finalUrl });
-      if (!read.ok) return failed(`GET ${url}: ${read.error === 'cancelled' ? 'cancelled' : read.error.map((problem) => `${problem.line !== undefined ? `line ${problem.line}: ` : ''}${problem.message}`).join('; ')}`, url, 'precondition_miss');
+      if (!read.ok)
+        return failed(
+          `GET ${url}: ${read.error === 'cancelled' ? 'cancelled' : read.error.map((problem) => `${problem.line !== undefined ? `line ${problem.line}: ` : ''}${problem.message}`).join('; ')}`,
+          url,
+          'precondition_miss',
+        );
     }
     const delta = batch.delta;
-    const facts: FactIds[] = [...delta.addedTriples, ...delta.updatedTriples].map((triple) => [triple.subject, triple.predicate, triple.object]);
+    const facts: FactIds[] = [...delta.addedTriples, ...delta.updatedTriples].map((triple) => [
+      triple.subject,
+      triple.predicate,
+      triple.object,
+    ]);
     return {
       ok: true,
       summary: `GET ${url}: ${facts.length} facts (${mediaType}, ${text.length} characters)`,
@@ -177,7 +245,15 @@ export const httpFetch: Tool<{ url: string }> = {
       fetchedUrl: url,
       graphChange: {
         delta,
-        provenance: () => ({ sessionId: state.sessionId, kind: 'fetch', sources: finalUrl === url ? [url] : [url, finalUrl], confidence, cycle: state.cycle, detail: `GET ${url}${finalUrl === url ? '' : ` (redirected to ${finalUrl})`} (${mediaType})`, createdAt: state.now }),
+        provenance: () => ({
+          sessionId: state.sessionId,
+          kind: 'fetch',
+          sources: finalUrl === url ? [url] : [url, finalUrl],
+          confidence,
+          cycle: state.cycle,
+          detail: `GET ${url}${finalUrl === url ? '' : ` (redirected to ${finalUrl})`} (${mediaType})`,
+          createdAt: state.now,
+        }),
       },
     };
   },

@@ -16,21 +16,39 @@ export const inferRules: Tool<{ minConfidence: number }> = {
   capabilities: ['readKg', 'writeKg'],
   input: z.object({ minConfidence: z.number().min(0).max(1) }),
   unavailableBecause: (state) =>
-    state.inferredAtTripleCount === state.graph.tripleCount ? 'the rules have already run around this goal on the graph as it is' : undefined,
+    state.inferredAtTripleCount === state.graph.tripleCount
+      ? 'the rules have already run around this goal on the graph as it is'
+      : undefined,
   baseScore(state) {
     const vocabulary = GraphVocabulary.of(state.graph);
-    const ruleRelations = ['is-a', 'part-of', 'has-a', 'has-part', 'similar-to', 'parent-of', 'child-of', 'contains'].flatMap((name) => vocabulary.relationNamed(name).ids);
+    const ruleRelations = [
+      'is-a',
+      'part-of',
+      'has-a',
+      'has-part',
+      'similar-to',
+      'parent-of',
+      'child-of',
+      'contains',
+    ].flatMap((name) => vocabulary.relationNamed(name).ids);
     // Positions and columns, with an early exit: goal symbols can have very many facts.
     const { predicates } = state.graph.columns;
-    const usesRule = (positions: readonly number[]) => positions.some((position) => ruleRelations.includes(predicates[position]!));
-    const chains = state.goalSymbols.some((symbol) => usesRule(state.graph.positionsTo(symbol)) || usesRule(state.graph.positionsFrom(symbol)));
+    const usesRule = (positions: readonly number[]) =>
+      positions.some((position) => ruleRelations.includes(predicates[position]!));
+    const chains = state.goalSymbols.some(
+      (symbol) => usesRule(state.graph.positionsTo(symbol)) || usesRule(state.graph.positionsFrom(symbol)),
+    );
     return chains ? 0.85 : 0.2;
   },
   proposeInput: () => ({ minConfidence: 0.1 }),
   run(input, state) {
     // Only around the goal: its cost follows the goal's neighbourhood, not the size of the graph.
     const restrictTo = focusRegion(state.graph, state.goalSymbols);
-    const { result, delta, derivationOf } = stageInference(state.graph, { minConfidence: input.minConfidence, now: state.now, restrictTo });
+    const { result, delta, derivationOf } = stageInference(state.graph, {
+      minConfidence: input.minConfidence,
+      now: state.now,
+      restrictTo,
+    });
     const goalSymbols = new Set(state.goalSymbols);
     const facts: FactIds[] = [...delta.addedTriples, ...delta.updatedTriples]
       .filter((triple) => goalSymbols.has(triple.subject) || goalSymbols.has(triple.object))
@@ -42,7 +60,12 @@ export const inferRules: Tool<{ minConfidence: number }> = {
       symbols: [...new Set(facts.flatMap(([subject, , object]) => [subject, object]))],
       graphChange: {
         delta,
-        provenance: (triple) => derivationProvenance(state.graph, derivationOf(triple), { sessionId: state.sessionId, cycle: state.cycle, createdAt: state.now }),
+        provenance: (triple) =>
+          derivationProvenance(state.graph, derivationOf(triple), {
+            sessionId: state.sessionId,
+            cycle: state.cycle,
+            createdAt: state.now,
+          }),
         // After storing, the graph holds the derived facts too: the rules have run around the goal on all of it.
         inferredAtTripleCount: state.graph.tripleCount + delta.addedTriples.length,
       },

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { describeAction } from '#core/psyche/shadow.ts';
-import { heldTriple, isChangeMade, MAX_REQUESTED_CHANGES, type RequestedChange, requestedChangeSchema } from '#core/kg/requested-change.ts';
+import {
+  heldTriple,
+  isChangeMade,
+  MAX_REQUESTED_CHANGES,
+  type RequestedChange,
+  requestedChangeSchema,
+} from '#core/kg/requested-change.ts';
 import type { FactIds, Tool } from './tool.ts';
 
 const NAME = 'kg_mutate';
@@ -30,12 +36,18 @@ export const kgMutate: Tool<KgMutateInput> = {
   input: z.object({ changes: z.array(requestedChangeSchema).min(1).max(MAX_REQUESTED_CHANGES) }),
   unavailableBecause: (state) => {
     if (state.criteria.kind !== 'changes') return 'the goal asks for no change to the graph';
-    if (state.criteria.changes.every((change) => isChangeMade(state.graph, change))) return 'the graph is already as the goal asks';
+    if (state.criteria.changes.every((change) => isChangeMade(state.graph, change)))
+      return 'the graph is already as the goal asks';
     return undefined;
   },
   // The user asked for exactly this.
   baseScore: () => 1,
-  proposeInput: (state) => ({ changes: state.criteria.kind === 'changes' ? state.criteria.changes.filter((change) => !isChangeMade(state.graph, change)) : [] }),
+  proposeInput: (state) => ({
+    changes:
+      state.criteria.kind === 'changes'
+        ? state.criteria.changes.filter((change) => !isChangeMade(state.graph, change))
+        : [],
+  }),
   run(input, state) {
     const { graph, goal } = state;
     const batch = graph.batch({ now: state.now });
@@ -63,7 +75,8 @@ export const kgMutate: Tool<KgMutateInput> = {
     }
     const delta = batch.delta;
     const summary = done.join('; ');
-    const label = (id: number) => graph.symbol(id)?.label ?? delta.symbols.find((symbol) => symbol.id === id)?.label ?? `#${id}`;
+    const label = (id: number) =>
+      graph.symbol(id)?.label ?? delta.symbols.find((symbol) => symbol.id === id)?.label ?? `#${id}`;
     return {
       ok: true,
       summary,

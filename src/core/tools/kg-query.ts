@@ -18,20 +18,34 @@ export const kgQuery: Tool<{ pattern?: string; symbol?: number }> = {
   capabilities: ['readKg'],
   input: z.object({ pattern: z.string().min(1).optional(), symbol: z.number().int().nonnegative().optional() }),
   unavailableBecause: (state) =>
-    state.criteria.kind === 'keywords' && state.goalSymbols.length === 0 ? 'the goal names no symbol the graph knows' : undefined,
+    state.criteria.kind === 'keywords' && state.goalSymbols.length === 0
+      ? 'the goal names no symbol the graph knows'
+      : undefined,
   baseScore(state) {
     const around = domainTriplesAround(state.graph, state.goalSymbols, LOOKUP_LIMIT).length;
     const seen = state.goal.findings.length;
     return around === 0 && state.criteria.kind === 'keywords' ? 0.1 : seen * 2 < Math.max(1, around) ? 0.8 : 0.2;
   },
-  proposeInput: (state) => (state.criteria.kind === 'pattern' ? { pattern: state.criteria.text } : { symbol: state.goalSymbols[0] }),
+  proposeInput: (state) =>
+    state.criteria.kind === 'pattern' ? { pattern: state.criteria.text } : { symbol: state.goalSymbols[0] },
   run(input, state) {
     if (input.pattern !== undefined) {
       const parsed = parseQuery(input.pattern);
-      if (!parsed.ok) return { ok: false, summary: `cannot read the pattern ${input.pattern}`, facts: [], symbols: [], rejection: 'invalid_arguments' };
+      if (!parsed.ok)
+        return {
+          ok: false,
+          summary: `cannot read the pattern ${input.pattern}`,
+          facts: [],
+          symbols: [],
+          rejection: 'invalid_arguments',
+        };
       const answer = runQuery(state.graph, parsed.value, LOOKUP_LIMIT);
       const facts: FactIds[] = answer.rows.flatMap((row) => triplesOfAnswer(state.graph, parsed.value, row));
-      const labels = answer.rows.slice(0, 8).map((row) => Object.values(row).map((id) => state.graph.symbol(id)?.label).join(' '));
+      const labels = answer.rows.slice(0, 8).map((row) =>
+        Object.values(row)
+          .map((id) => state.graph.symbol(id)?.label)
+          .join(' '),
+      );
       return {
         ok: true,
         summary: `${answer.isTruncated ? `${numberText(answer.rows.length)}+ answers` : countText(answer.rows.length, 'answer')} to ${input.pattern}${labels.length > 0 ? `: ${labels.join(', ')}` : ''}`,
@@ -40,7 +54,8 @@ export const kgQuery: Tool<{ pattern?: string; symbol?: number }> = {
       };
     }
     const symbol = input.symbol;
-    if (symbol === undefined || !state.graph.symbol(symbol)) return { ok: false, summary: 'no symbol to look up', facts: [], symbols: [], rejection: 'invalid_arguments' };
+    if (symbol === undefined || !state.graph.symbol(symbol))
+      return { ok: false, summary: 'no symbol to look up', facts: [], symbols: [], rejection: 'invalid_arguments' };
     const triples = domainTriplesAround(state.graph, [symbol], LOOKUP_LIMIT);
     return {
       ok: true,

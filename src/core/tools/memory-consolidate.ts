@@ -17,7 +17,9 @@ export const memoryConsolidate: Tool<Record<string, never>> = {
   unavailableBecause: (state) => {
     const memory = state.memory;
     if (!memory) return 'working memory is not known here';
-    return memory.pressure > memory.threshold ? undefined : `working memory is ${Math.round(memory.pressure * 100)}% full; it is consolidated above ${Math.round(memory.threshold * 100)}%`;
+    return memory.pressure > memory.threshold
+      ? undefined
+      : `working memory is ${Math.round(memory.pressure * 100)}% full; it is consolidated above ${Math.round(memory.threshold * 100)}%`;
   },
   baseScore: () => 0.5,
   proposeInput: () => ({}),

@@ -17,7 +17,10 @@ export const memoryRecall: Tool<{ text: string; symbols: number[]; k: number }> 
     const recalled = recallEpisodes(state.episodes, { text: input.text, symbols: input.symbols }, input.k);
     return {
       ok: true,
-      summary: recalled.length === 0 ? 'no episode is about this goal' : `recalled ${recalled.map((recall) => `"${recall.episode.summary.slice(0, 80)}" (${recall.score.toFixed(2)})`).join('; ')}`,
+      summary:
+        recalled.length === 0
+          ? 'no episode is about this goal'
+          : `recalled ${recalled.map((recall) => `"${recall.episode.summary.slice(0, 80)}" (${recall.score.toFixed(2)})`).join('; ')}`,
       facts: [],
       symbols: [...new Set(recalled.flatMap((recall) => recall.episode.learnings))].slice(0, 50),
     };

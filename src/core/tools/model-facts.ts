@@ -12,7 +12,10 @@ import type { ModelAccess } from '#core/llm/model-access.ts';
 
 /** What a model was asked for one answer: each request's tokens, and their sums. */
 export function modelUseOf(provider: Pick<LlmProvider, 'name' | 'model'>, attempts: readonly Attempt[]): ModelUse {
-  const steps = attempts.map(({ usage }) => ({ promptTokens: usage.promptTokens, completionTokens: usage.completionTokens }));
+  const steps = attempts.map(({ usage }) => ({
+    promptTokens: usage.promptTokens,
+    completionTokens: usage.completionTokens,
+  }));
   return {
     provider: provider.name,
     model: provider.model,
@@ -33,9 +36,17 @@ const modelLabelSchema = z
   .min(1, 'a name is empty')
   .max(120, 'a name is longer than 120 characters')
   .refine((label) => !/[\n\r\t]/.test(label), 'a name spans more than one line')
-  .refine((label) => !label.toLowerCase().startsWith(METADATA_PREFIX), `names starting with "${METADATA_PREFIX}" are the agent's own`);
+  .refine(
+    (label) => !label.toLowerCase().startsWith(METADATA_PREFIX),
+    `names starting with "${METADATA_PREFIX}" are the agent's own`,
+  );
 
-const proposedTripleSchema = z.object({ subject: modelLabelSchema, predicate: modelLabelSchema, object: modelLabelSchema, confidence: z.number().min(0).max(1) });
+const proposedTripleSchema = z.object({
+  subject: modelLabelSchema,
+  predicate: modelLabelSchema,
+  object: modelLabelSchema,
+  confidence: z.number().min(0).max(1),
+});
 export type ProposedTriple = z.infer<typeof proposedTripleSchema>;
 
 /**
@@ -43,7 +54,11 @@ export type ProposedTriple = z.infer<typeof proposedTripleSchema>;
  * truthful bottleneck. A model that cannot answer from what it is given says so.
  */
 export const factsAnswerSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('final'), answer: z.string().max(2000), triples: z.array(proposedTripleSchema).max(MAX_PROPOSED_TRIPLES) }),
+  z.object({
+    kind: z.literal('final'),
+    answer: z.string().max(2000),
+    triples: z.array(proposedTripleSchema).max(MAX_PROPOSED_TRIPLES),
+  }),
   z.object({ kind: z.literal('bottleneck'), bottleneck: bottleneckSchema }),
 ]);
 
@@ -62,7 +77,10 @@ export function systemPromptOf(tools: readonly { name: string; description: stri
 /** The goal and the facts the graph holds around it, as a model reads them. */
 export function goalContextOf(state: ToolState, symbols: readonly number[] = state.goalSymbols): string {
   const label = (id: number) => state.graph.symbol(id)?.label ?? `#${id}`;
-  const facts = domainTriplesAround(state.graph, symbols, CONTEXT_FACTS).map((triple) => `${label(triple.subject)} ${label(triple.predicate)} ${label(triple.object)} (${triple.confidence.toFixed(2)})`);
+  const facts = domainTriplesAround(state.graph, symbols, CONTEXT_FACTS).map(
+    (triple) =>
+      `${label(triple.subject)} ${label(triple.predicate)} ${label(triple.object)} (${triple.confidence.toFixed(2)})`,
+  );
   return [
     `Goal: ${state.goal.description}`,
     ...(state.goal.successCriteria.trim() !== '' ? [`Done when: ${state.goal.successCriteria}`] : []),
@@ -70,7 +88,9 @@ export function goalContextOf(state: ToolState, symbols: readonly number[] = sta
   ].join('\n');
 }
 
-export type FactsAnswer = { ok: true; answer: string; triples: ProposedTriple[]; use: ModelUse } | { ok: false; bottleneck: Bottleneck; use: ModelUse };
+export type FactsAnswer =
+  | { ok: true; answer: string; triples: ProposedTriple[]; use: ModelUse }
+  | { ok: false; bottleneck: Bottleneck; use: ModelUse };
 
 /** Asks the bound model for facts, through the contract (schema, retries, bottleneck, the run's budget). */
 export async function askForFacts(model: ModelAccess, task: { name: string; prompt: string }): Promise<FactsAnswer> {
@@ -84,13 +104,19 @@ export async function askForFacts(model: ModelAccess, task: { name: string; prom
     ...(model.signal ? { signal: model.signal } : {}),
   });
   const use = modelUseOf(model.provider, outcome.attempts);
-  if (!outcome.ok) return { ok: false, bottleneck: outcome.bottleneck, use: { ...use, bottleneck: outcome.bottleneck } };
-  if (outcome.value.kind === 'bottleneck') return { ok: false, bottleneck: outcome.value.bottleneck, use: { ...use, bottleneck: outcome.value.bottleneck } };
+  if (!outcome.ok)
+    return { ok: false, bottleneck: outcome.bottleneck, use: { ...use, bottleneck: outcome.bottleneck } };
+  if (outcome.value.kind === 'bottleneck')
+    return { ok: false, bottleneck: outcome.value.bottleneck, use: { ...use, bottleneck: outcome.value.bottleneck } };
   return { ok: true, answer: outcome.value.answer, triples: outcome.value.triples, use };
 }
 
 /** Asserts facts a model proposed into a batch, each at its confidence but never above the cap; returns each fact's confidence by "s p o" ids. */
-export function assertModelFacts(batch: GraphBatch, triples: readonly ProposedTriple[], confidenceCap: number): Map<string, number> {
+export function assertModelFacts(
+  batch: GraphBatch,
+  triples: readonly ProposedTriple[],
+  confidenceCap: number,
+): Map<string, number> {
   const confidenceOf = new Map<string, number>();
   for (const proposed of triples) {
     const subject = batch.resolve({ type: 'label', value: proposed.subject }, 'subject');
@@ -104,15 +130,21 @@ export function assertModelFacts(batch: GraphBatch, triples: readonly ProposedTr
 }
 
 /** The provenance of a fact a model said: the model, the tool, the goal, and (shortened) its answer. */
-export function modelProvenance(state: ToolState & { model: ModelAccess }, delta: GraphDelta, context: { tool: string; answer: string; confidenceOf: ReadonlyMap<string, number> }): (triple: Triple) => ProvenanceDraft {
+export function modelProvenance(
+  state: ToolState & { model: ModelAccess },
+  delta: GraphDelta,
+  context: { tool: string; answer: string; confidenceOf: ReadonlyMap<string, number> },
+): (triple: Triple) => ProvenanceDraft {
   const { provider } = state.model;
-  const labelOf = (id: number) => state.graph.symbol(id)?.label ?? delta.symbols.find((symbol) => symbol.id === id)?.label ?? `#${id}`;
+  const labelOf = (id: number) =>
+    state.graph.symbol(id)?.label ?? delta.symbols.find((symbol) => symbol.id === id)?.label ?? `#${id}`;
   const answer = context.answer.length > 200 ? `${context.answer.slice(0, 200)}…` : context.answer;
   return (triple) => ({
     sessionId: state.sessionId,
     kind: 'model',
     sources: [`model:${provider.name}/${provider.model}`, `tool:${context.tool}`, `goal:${state.goal.id}`],
-    confidence: context.confidenceOf.get(`${triple.subject} ${triple.predicate} ${triple.object}`) ?? state.model.confidenceCap,
+    confidence:
+      context.confidenceOf.get(`${triple.subject} ${triple.predicate} ${triple.object}`) ?? state.model.confidenceCap,
     cycle: state.cycle,
     detail: `${labelOf(triple.subject)} ${labelOf(triple.predicate)} ${labelOf(triple.object)}, said by ${provider.model} (${provider.name}) for "${state.goal.description}"${answer ? `: ${answer}` : ''}`,
     createdAt: state.now,
@@ -120,18 +152,30 @@ export function modelProvenance(state: ToolState & { model: ModelAccess }, delta
 }
 
 /** The graph change for facts a model proposed, with the model, the tool and the answer as provenance. */
-export function modelFactsChange(state: ToolState & { model: ModelAccess }, triples: readonly ProposedTriple[], context: { tool: string; answer: string }): { change: GraphChange; facts: FactIds[] } {
+export function modelFactsChange(
+  state: ToolState & { model: ModelAccess },
+  triples: readonly ProposedTriple[],
+  context: { tool: string; answer: string },
+): { change: GraphChange; facts: FactIds[] } {
   const batch = state.graph.batch({ now: state.now });
   const confidenceOf = assertModelFacts(batch, triples, state.model.confidenceCap);
   const delta = batch.delta;
   return {
-    facts: [...delta.addedTriples, ...delta.updatedTriples].map((triple) => [triple.subject, triple.predicate, triple.object]),
+    facts: [...delta.addedTriples, ...delta.updatedTriples].map((triple) => [
+      triple.subject,
+      triple.predicate,
+      triple.object,
+    ]),
     change: { delta, provenance: modelProvenance(state, delta, { ...context, confidenceOf }) },
   };
 }
 
 /** A tool's outcome when its model call ended in a bottleneck: a truthful failure that names it (a missing model or spent budget is a missing dependency). */
-export function bottleneckOutcome(tool: string, answer: Extract<FactsAnswer, { ok: false }>, symbols: readonly number[]): ToolOutcome {
+export function bottleneckOutcome(
+  tool: string,
+  answer: Extract<FactsAnswer, { ok: false }>,
+  symbols: readonly number[],
+): ToolOutcome {
   const { bottleneck } = answer;
   return {
     ok: false,
@@ -139,6 +183,8 @@ export function bottleneckOutcome(tool: string, answer: Extract<FactsAnswer, { o
     facts: [],
     symbols: [...symbols],
     modelUse: answer.use,
-    ...(bottleneck.kind === 'dependency_unavailable' || bottleneck.kind === 'budget_exhausted' ? { rejection: 'dependency_unavailable' as const } : {}),
+    ...(bottleneck.kind === 'dependency_unavailable' || bottleneck.kind === 'budget_exhausted'
+      ? { rejection: 'dependency_unavailable' as const }
+      : {}),
   };
 }

@@ -46,7 +46,11 @@ function envelopeSchema(tools: readonly AgentTool[]) {
     .superRefine((call, context) => {
       const tool = tools.find((candidate) => candidate.name === call.tool);
       for (const problem of tool?.inputProblems(call.input) ?? [])
-        context.addIssue({ code: 'custom', path: ['input', ...(problem.path ? problem.path.split('.') : [])], message: `${call.tool} does not take this input: ${problem.message}` });
+        context.addIssue({
+          code: 'custom',
+          path: ['input', ...(problem.path ? problem.path.split('.') : [])],
+          message: `${call.tool} does not take this input: ${problem.message}`,
+        });
     });
   return z.discriminatedUnion('kind', [toolCall, ...factsAnswerSchema.options]);
 }
@@ -69,7 +73,9 @@ function toolGuide(tools: readonly AgentTool[]): string {
 
 /** What a tool's result reads like to the model. */
 function resultText(call: { tool: string; input: unknown }, result: ToolResult): string {
-  const refused = result.rejection ? ` (refused: ${result.rejection.replace(/_/g, ' ')}${result.retryable ? '' : ', do not call it again'})` : '';
+  const refused = result.rejection
+    ? ` (refused: ${result.rejection.replace(/_/g, ' ')}${result.retryable ? '' : ', do not call it again'})`
+    : '';
   const value = result.value.length > MAX_RESULT_CHARS ? `${result.value.slice(0, MAX_RESULT_CHARS)}…` : result.value;
   return `You called ${describeAction(call)}${refused}: ${value}`;
 }
@@ -82,7 +88,10 @@ function resultText(call: { tool: string; input: unknown }, result: ToolResult):
  * refused as a policy block, not retried, and the same call again ends in a policy_block
  * bottleneck. Every request and tool call draws from the run's budget.
  */
-export async function askWithTools(state: ToolState & { model: ModelAccess }, task: { name: string; prompt: string }): Promise<FactsAnswer & { calls: ToolResult[] }> {
+export async function askWithTools(
+  state: ToolState & { model: ModelAccess },
+  task: { name: string; prompt: string },
+): Promise<FactsAnswer & { calls: ToolResult[] }> {
   const { model } = state;
   const attempts: Attempt[] = [];
   const calls: ToolResult[] = [];
@@ -90,7 +99,12 @@ export async function askWithTools(state: ToolState & { model: ModelAccess }, ta
   // The guide first: with the system prompt it is the part every cycle's first step repeats.
   let prompt = [toolGuide(CONSULTED_TOOLS), task.prompt].join('\n\n');
   const blocked = new Set<string>();
-  const stop = (bottleneck: z.infer<typeof bottleneckSchema>) => ({ ok: false as const, bottleneck, use: { ...modelUseOf(model.provider, attempts), bottleneck }, calls });
+  const stop = (bottleneck: z.infer<typeof bottleneckSchema>) => ({
+    ok: false as const,
+    bottleneck,
+    use: { ...modelUseOf(model.provider, attempts), bottleneck },
+    calls,
+  });
   for (;;) {
     const outcome = await structuredCall(model.provider, STEP_ENVELOPE, {
       name: task.name,
@@ -106,13 +120,26 @@ export async function askWithTools(state: ToolState & { model: ModelAccess }, ta
     if (!outcome.ok) return stop(outcome.bottleneck);
     // The next step continues from the prompt and the valid answer, word for word; a retry's turns
     // are left out (they would crowd a small model's context), which costs WebLLM one cache reset.
-    conversation = [...conversation, { role: 'user', content: prompt }, { role: 'assistant', content: outcome.attempts.at(-1)!.text }];
+    conversation = [
+      ...conversation,
+      { role: 'user', content: prompt },
+      { role: 'assistant', content: outcome.attempts.at(-1)!.text },
+    ];
     const envelope = outcome.value;
     if (envelope.kind === 'bottleneck') return stop(envelope.bottleneck);
-    if (envelope.kind === 'final') return { ok: true, answer: envelope.answer, triples: envelope.triples, use: modelUseOf(model.provider, attempts), calls };
+    if (envelope.kind === 'final')
+      return {
+        ok: true,
+        answer: envelope.answer,
+        triples: envelope.triples,
+        use: modelUseOf(model.provider, attempts),
+        calls,
+      };
     const action = describeAction({ tool: envelope.tool, input: envelope.input });
-    if (blocked.has(action)) return stop({ kind: 'policy_block', detail: `the model asked again for ${action}, which the shadow blocks` });
-    if (calls.length >= MAX_MODEL_TOOL_CALLS) return stop({ kind: 'missing_input', detail: `no answer after ${MAX_MODEL_TOOL_CALLS} tool calls` });
+    if (blocked.has(action))
+      return stop({ kind: 'policy_block', detail: `the model asked again for ${action}, which the shadow blocks` });
+    if (calls.length >= MAX_MODEL_TOOL_CALLS)
+      return stop({ kind: 'missing_input', detail: `no answer after ${MAX_MODEL_TOOL_CALLS} tool calls` });
     const spent = model.budget.spent();
     if (spent) return stop(budgetExhausted(spent));
     const result = await callTool(state, envelope.tool, envelope.input);
@@ -127,7 +154,14 @@ async function callTool(state: ToolState & { model: ModelAccess }, name: string,
   const tool = CONSULTED_TOOLS.find((candidate) => candidate.name === name)!;
   const metadata = { tool: name, input, facts: 0 };
   const veto = state.psyche ? decisiveVeto(judgeAction(state.psyche, shadowViewOf(tool, input))) : undefined;
-  if (veto) return { ok: false, value: `the agent's shadow blocks this (${veto.pattern.name}: ${veto.because})`, metadata, rejection: 'policy_block', retryable: false };
+  if (veto)
+    return {
+      ok: false,
+      value: `the agent's shadow blocks this (${veto.pattern.name}: ${veto.because})`,
+      metadata,
+      rejection: 'policy_block',
+      retryable: false,
+    };
   state.model.budget.chargeToolCall();
   const outcome = await tool.run(input, state);
   return {
@@ -136,6 +170,9 @@ async function callTool(state: ToolState & { model: ModelAccess }, name: string,
     metadata: { ...metadata, facts: outcome.facts.length },
     ...(outcome.rejection ? { rejection: outcome.rejection } : {}),
     // A precondition or a missing dependency may change; a refused input or a policy never does by asking again.
-    retryable: outcome.rejection === undefined || outcome.rejection === 'precondition_miss' || outcome.rejection === 'dependency_unavailable',
+    retryable:
+      outcome.rejection === undefined ||
+      outcome.rejection === 'precondition_miss' ||
+      outcome.rejection === 'dependency_unavailable',
   };
 }

@@ -9,7 +9,8 @@ export const similaritySearch: Tool<{ symbol: number; k: number }> = {
   danger: 'safe',
   capabilities: ['readKg', 'similarity'],
   input: z.object({ symbol: z.number().int().nonnegative(), k: z.number().int().min(1).max(50) }),
-  unavailableBecause: (state) => (state.goalSymbols.length === 0 ? 'the goal names no symbol the graph knows' : undefined),
+  unavailableBecause: (state) =>
+    state.goalSymbols.length === 0 ? 'the goal names no symbol the graph knows' : undefined,
   baseScore: () => 0.3,
   proposeInput: (state) => ({ symbol: state.goalSymbols[0]!, k: 5 }),
   run(input, state) {

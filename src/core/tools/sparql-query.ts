@@ -16,7 +16,11 @@ function isAnsweredLocally(state: ToolState): boolean {
   return runQuery(state.graph, state.criteria.patterns, state.criteria.minCount).rows.length >= state.criteria.minCount;
 }
 
-const failed = (endpoint: ReachableEndpoint, summary: string, rejection: ToolOutcome['rejection'] = 'dependency_unavailable'): ToolOutcome => ({ ok: false, summary, facts: [], symbols: [], fetchedUrl: endpoint.url, rejection });
+const failed = (
+  endpoint: ReachableEndpoint,
+  summary: string,
+  rejection: ToolOutcome['rejection'] = 'dependency_unavailable',
+): ToolOutcome => ({ ok: false, summary, facts: [], symbols: [], fetchedUrl: endpoint.url, rejection });
 
 /**
  * Asks a SPARQL endpoint the user added (and no other) what the goal asks, when the local graph
@@ -27,25 +31,40 @@ const failed = (endpoint: ReachableEndpoint, summary: string, rejection: ToolOut
  */
 export const sparqlQuery: Tool<{ endpoint: string; pattern?: string; words?: string[] }> = {
   name: 'sparql_query',
-  description: "ask a SPARQL endpoint the user added for what the goal needs, and keep the answer with its source",
+  description: 'ask a SPARQL endpoint the user added for what the goal needs, and keep the answer with its source',
   archetype: 'explorer',
   danger: 'cautious',
   capabilities: ['network', 'writeKg'],
-  input: z.object({ endpoint: z.string().min(1).max(200), pattern: z.string().min(1).max(1000).optional(), words: z.array(z.string().min(1).max(100)).max(10).optional() }),
+  input: z.object({
+    endpoint: z.string().min(1).max(200),
+    pattern: z.string().min(1).max(1000).optional(),
+    words: z.array(z.string().min(1).max(100)).max(10).optional(),
+  }),
   unavailableBecause: (state) => {
-    if ((state.sparqlEndpoints ?? []).length === 0) return 'no SPARQL endpoint is added (anima endpoint add, or the Knowledge screen)';
+    if ((state.sparqlEndpoints ?? []).length === 0)
+      return 'no SPARQL endpoint is added (anima endpoint add, or the Knowledge screen)';
     if (!state.isOnline) return 'this device is offline';
     return unasked(state).length === 0 ? 'every endpoint was asked for this goal' : undefined;
   },
   baseScore: (state) => (isAnsweredLocally(state) ? 0.15 : 0.85),
   proposeInput: (state) => ({
     endpoint: unasked(state)[0]?.name ?? '',
-    ...(state.criteria.kind === 'pattern' ? { pattern: state.criteria.text } : { words: state.criteria.keywords.slice(0, 10) }),
+    ...(state.criteria.kind === 'pattern'
+      ? { pattern: state.criteria.text }
+      : { words: state.criteria.keywords.slice(0, 10) }),
   }),
-  isPreApproved: (input, state) => (state.sparqlEndpoints ?? []).some((endpoint) => endpoint.name === input.endpoint && endpoint.mayCallWithoutAsking),
+  isPreApproved: (input, state) =>
+    (state.sparqlEndpoints ?? []).some((endpoint) => endpoint.name === input.endpoint && endpoint.mayCallWithoutAsking),
   async run(input, state) {
     const endpoint = (state.sparqlEndpoints ?? []).find((candidate) => candidate.name === input.endpoint);
-    if (!endpoint) return { ok: false, summary: `"${input.endpoint}" is not an endpoint you added`, facts: [], symbols: [], rejection: 'policy_block' };
+    if (!endpoint)
+      return {
+        ok: false,
+        summary: `"${input.endpoint}" is not an endpoint you added`,
+        facts: [],
+        symbols: [],
+        rejection: 'policy_block',
+      };
     // Loaded on first use: a session without endpoints never needs it (and a first visit does not download it).
     const { answerPatterns, findNames, pullNeighbourhood, stageStatements } = await import('#core/sparql/bring-in.ts');
     // One deadline for the whole ask (lookups and answer together): a run never waits past it.
@@ -65,13 +84,28 @@ export const sparqlQuery: Tool<{ endpoint: string; pattern?: string; words?: str
       const words = input.words ?? [];
       queries = [];
       const asked = { queries, ms: 0 };
-      const found = await findNames(endpoint, words.map((name) => ({ name, asPredicate: false })), asked, signal);
+      const found = await findNames(
+        endpoint,
+        words.map((name) => ({ name, asPredicate: false })),
+        asked,
+        signal,
+      );
       if (!found.ok) return failed(endpoint, `SPARQL at ${endpoint.name}: ${found.reason}`);
       const iris = [...new Set([...found.names.values()].flat())].slice(0, 5);
-      if (iris.length === 0) return failed(endpoint, `SPARQL at ${endpoint.name}: it names nothing ${words.map((word) => `"${word}"`).join(', ')}`, 'precondition_miss');
+      if (iris.length === 0)
+        return failed(
+          endpoint,
+          `SPARQL at ${endpoint.name}: it names nothing ${words.map((word) => `"${word}"`).join(', ')}`,
+          'precondition_miss',
+        );
       statements = [];
       for (const iri of iris) {
-        const pulled = await pullNeighbourhood(endpoint, { around: iri, depth: 1, maxTriples: endpoint.rowLimit, signal });
+        const pulled = await pullNeighbourhood(endpoint, {
+          around: iri,
+          depth: 1,
+          maxTriples: endpoint.rowLimit,
+          signal,
+        });
         if (!pulled.ok) return failed(endpoint, `SPARQL at ${endpoint.name}: ${pulled.reason}`);
         queries.push(...pulled.asked.queries);
         statements.push(...pulled.statements);
@@ -82,12 +116,24 @@ export const sparqlQuery: Tool<{ endpoint: string; pattern?: string; words?: str
     const batch = state.graph.batch({ now: state.now });
     stageStatements(batch, statements, endpoint.trust);
     const delta = batch.delta;
-    const facts: FactIds[] = [...delta.addedTriples, ...delta.updatedTriples].map((triple) => [triple.subject, triple.predicate, triple.object]);
+    const facts: FactIds[] = [...delta.addedTriples, ...delta.updatedTriples].map((triple) => [
+      triple.subject,
+      triple.predicate,
+      triple.object,
+    ]);
     // Facts the graph held already (the user's own, say) are findings too: the endpoint agrees.
     const known: FactIds[] = statements.flatMap(({ subject, predicate, object }) => {
-      const ids = [subject, predicate, object].map((term) => (term.type === 'iri' ? state.graph.symbolByIri(term.value)?.id : term.type === 'label' ? state.graph.symbolByLabel(term.value)?.id : undefined));
+      const ids = [subject, predicate, object].map((term) =>
+        term.type === 'iri'
+          ? state.graph.symbolByIri(term.value)?.id
+          : term.type === 'label'
+            ? state.graph.symbolByLabel(term.value)?.id
+            : undefined,
+      );
       const [s, p, o] = ids;
-      return s !== undefined && p !== undefined && o !== undefined && state.graph.triple(s, p, o) ? [[s, p, o] as FactIds] : [];
+      return s !== undefined && p !== undefined && o !== undefined && state.graph.triple(s, p, o)
+        ? [[s, p, o] as FactIds]
+        : [];
     });
     const all = [...facts, ...known];
     return {
@@ -105,7 +151,11 @@ export const sparqlQuery: Tool<{ endpoint: string; pattern?: string; words?: str
           sources: [endpoint.url],
           confidence: endpoint.trust,
           cycle: state.cycle,
-          detail: `asked the endpoint ${endpoint.name} (${endpoint.url}) at ${new Date(state.now).toISOString()}:\n${queries.join('\n\n')}`.slice(0, 20_000),
+          detail:
+            `asked the endpoint ${endpoint.name} (${endpoint.url}) at ${new Date(state.now).toISOString()}:\n${queries.join('\n\n')}`.slice(
+              0,
+              20_000,
+            ),
           createdAt: state.now,
         }),
       },

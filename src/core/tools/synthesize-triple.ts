@@ -33,12 +33,20 @@ export const synthesizeTriple: Tool<{ symbol: number; by: 'analogy' | 'model' }>
   capabilities: ['readKg', 'writeKg', 'llm'],
   capabilitiesOf: (input) => (input.by === 'model' ? ['readKg', 'writeKg', 'llm'] : ['readKg', 'writeKg']),
   input: z.object({ symbol: z.number().int().nonnegative(), by: z.enum(['analogy', 'model']).default('analogy') }),
-  unavailableBecause: (state) => (state.goalSymbols.length === 0 ? 'the goal names no symbol the graph knows' : undefined),
+  unavailableBecause: (state) =>
+    state.goalSymbols.length === 0 ? 'the goal names no symbol the graph knows' : undefined,
   baseScore: (state) => (state.goal.cyclesWorked - state.goal.lastProgressCycle >= 2 ? 0.45 : 0.2),
   proposeInput: (state) => ({ symbol: state.goalSymbols[0]!, by: state.model ? 'model' : 'analogy' }),
   run(input, state) {
     if (input.by === 'model') {
-      if (!state.model) return { ok: false, summary: 'synthesize_triple: no model is bound to this run', facts: [], symbols: [], rejection: 'dependency_unavailable' };
+      if (!state.model)
+        return {
+          ok: false,
+          summary: 'synthesize_triple: no model is bound to this run',
+          facts: [],
+          symbols: [],
+          rejection: 'dependency_unavailable',
+        };
       const [nearest] = state.similarity.nearest(input.symbol, { k: 1, minSimilarity: MIN_SIMILARITY });
       return synthesizeWithModel(input.symbol, nearest?.symbolId, { ...state, model: state.model });
     }
@@ -50,19 +58,39 @@ export const synthesizeTriple: Tool<{ symbol: number; by: 'analogy' | 'model' }>
 function synthesizeByAnalogy(symbol: number, state: ToolState): ToolOutcome {
   const { graph } = state;
   const label = (id: number) => graph.symbol(id)?.label ?? `#${id}`;
-  const { neighbours, proposals } = proposeByAnalogy(graph, state.similarity, symbol, { neighbours: NEIGHBOURS, minSimilarity: MIN_SIMILARITY });
-  if (neighbours.length === 0) return { ok: true, summary: `no symbol is similar enough to ${label(symbol)} to reason by analogy`, facts: [], symbols: [symbol] };
+  const { neighbours, proposals } = proposeByAnalogy(graph, state.similarity, symbol, {
+    neighbours: NEIGHBOURS,
+    minSimilarity: MIN_SIMILARITY,
+  });
+  if (neighbours.length === 0)
+    return {
+      ok: true,
+      summary: `no symbol is similar enough to ${label(symbol)} to reason by analogy`,
+      facts: [],
+      symbols: [symbol],
+    };
   const similar = neighbours.map((hit) => hit.symbolId);
   const chosen = proposals.filter((proposal) => proposal.share >= MIN_SHARE).slice(0, MAX_PROPOSALS);
   const consulted = `${neighbours.length} similar symbol${neighbours.length === 1 ? '' : 's'} (${neighbours.map((hit) => `${label(hit.symbolId)} ${hit.similarity.toFixed(2)}`).join(', ')})`;
-  if (chosen.length === 0) return { ok: true, summary: `${label(symbol)} lacks no fact that its ${consulted} share and the graph allows`, facts: [], symbols: [symbol, ...similar] };
+  if (chosen.length === 0)
+    return {
+      ok: true,
+      summary: `${label(symbol)} lacks no fact that its ${consulted} share and the graph allows`,
+      facts: [],
+      symbols: [symbol, ...similar],
+    };
   const confidenceOf = (proposal: (typeof chosen)[number]) => Math.min(ANALOGY_CONFIDENCE_CAP, proposal.strength * 0.8);
   const byFact = new Map(chosen.map((proposal) => [`${proposal.predicate} ${proposal.object}`, proposal]));
   const batch = graph.batch({ now: state.now });
   for (const proposal of chosen) batch.assert(symbol, proposal.predicate, proposal.object, confidenceOf(proposal));
   const delta = batch.delta;
-  const facts: FactIds[] = [...delta.addedTriples, ...delta.updatedTriples].map((triple) => [triple.subject, triple.predicate, triple.object]);
-  const supportOf = (proposal: (typeof chosen)[number]) => `support ${proposal.support}/${neighbours.length}, share ${proposal.share.toFixed(2)}`;
+  const facts: FactIds[] = [...delta.addedTriples, ...delta.updatedTriples].map((triple) => [
+    triple.subject,
+    triple.predicate,
+    triple.object,
+  ]);
+  const supportOf = (proposal: (typeof chosen)[number]) =>
+    `support ${proposal.support}/${neighbours.length}, share ${proposal.share.toFixed(2)}`;
   return {
     ok: true,
     summary: `by analogy with ${consulted}: ${chosen.map((proposal) => `${label(symbol)} ${label(proposal.predicate)} ${label(proposal.object)} (${supportOf(proposal)}) at ${confidenceOf(proposal).toFixed(2)}`).join(', ')}`,
@@ -87,7 +115,11 @@ function synthesizeByAnalogy(symbol: number, state: ToolState): ToolOutcome {
 }
 
 /** New facts about a symbol from the model, given its facts and those of its most similar symbol. */
-async function synthesizeWithModel(symbol: number, similar: number | undefined, state: ToolState & { model: ModelAccess }): Promise<ToolOutcome> {
+async function synthesizeWithModel(
+  symbol: number,
+  similar: number | undefined,
+  state: ToolState & { model: ModelAccess },
+): Promise<ToolOutcome> {
   const label = (id: number) => state.graph.symbol(id)?.label ?? `#${id}`;
   const answer = await askForFacts(state.model, {
     name: 'synthesize_triple',
@@ -95,11 +127,24 @@ async function synthesizeWithModel(symbol: number, similar: number | undefined, 
   });
   const symbols = similar !== undefined ? [symbol, similar] : [symbol];
   if (!answer.ok) return bottleneckOutcome('synthesize_triple', answer, symbols);
-  if (answer.triples.length === 0) return { ok: true, summary: `the model proposed no new fact about ${label(symbol)}: ${answer.answer}`, facts: [], symbols, modelUse: answer.use };
-  const { change, facts } = modelFactsChange(state, answer.triples, { tool: 'synthesize_triple', answer: answer.answer });
+  if (answer.triples.length === 0)
+    return {
+      ok: true,
+      summary: `the model proposed no new fact about ${label(symbol)}: ${answer.answer}`,
+      facts: [],
+      symbols,
+      modelUse: answer.use,
+    };
+  const { change, facts } = modelFactsChange(state, answer.triples, {
+    tool: 'synthesize_triple',
+    answer: answer.answer,
+  });
   return {
     ok: true,
-    summary: `the model (${state.model.provider.model}) proposed ${facts.length} facts about ${label(symbol)} at ${state.model.confidenceCap} or less: ${answer.triples.slice(0, 5).map((triple) => `${triple.subject} ${triple.predicate} ${triple.object}`).join(', ')}`,
+    summary: `the model (${state.model.provider.model}) proposed ${facts.length} facts about ${label(symbol)} at ${state.model.confidenceCap} or less: ${answer.triples
+      .slice(0, 5)
+      .map((triple) => `${triple.subject} ${triple.predicate} ${triple.object}`)
+      .join(', ')}`,
     facts,
     symbols: [...new Set([...symbols, ...facts.flatMap(([subject, , object]) => [subject, object])])].slice(0, 50),
     graphChange: change,

@@ -15,7 +15,9 @@ export const EXTRACTION_CONFIDENCE = 0.8;
 /** The unread documents that mention the goal, first imported first. */
 function unreadAboutGoal(state: ToolState) {
   const words = goalWords(state).map(singular);
-  return state.documents.filter((document) => document.ingestedAt === undefined && words.some((word) => document.words.has(word)));
+  return state.documents.filter(
+    (document) => document.ingestedAt === undefined && words.some((word) => document.words.has(word)),
+  );
 }
 
 /**
@@ -37,16 +39,33 @@ export const textIngest: Tool<{ documentId: number; by: 'sentences' | 'model' }>
     return unreadAboutGoal(state).length === 0 ? 'no unread document mentions the goal' : undefined;
   },
   baseScore: () => 0.7,
-  proposeInput: (state) => ({ documentId: unreadAboutGoal(state)[0]?.id ?? -1, by: state.model ? 'model' : 'sentences' }),
+  proposeInput: (state) => ({
+    documentId: unreadAboutGoal(state)[0]?.id ?? -1,
+    by: state.model ? 'model' : 'sentences',
+  }),
   async run(input, state) {
     const document = state.documents.find((candidate) => candidate.id === input.documentId);
-    if (!document) return { ok: false, summary: `there is no document ${input.documentId}`, facts: [], symbols: [], rejection: 'precondition_miss' };
+    if (!document)
+      return {
+        ok: false,
+        summary: `there is no document ${input.documentId}`,
+        facts: [],
+        symbols: [],
+        rejection: 'precondition_miss',
+      };
     const read = factsOfText(document.text, { isKnown: (label) => state.graph.symbolByLabel(label) !== undefined });
     // With a model, it reads the document too; a model that gives no answer leaves the sentences' facts.
     let modelRead: { answer: string; triples: Parameters<typeof assertModelFacts>[1]; use: ModelUse } | undefined;
     let bottleneck: { bottleneck: Bottleneck; use: ModelUse } | undefined;
     if (input.by === 'model') {
-      if (!state.model) return { ok: false, summary: 'text_ingest: no model is bound to this run', facts: [], symbols: [], rejection: 'dependency_unavailable' };
+      if (!state.model)
+        return {
+          ok: false,
+          summary: 'text_ingest: no model is bound to this run',
+          facts: [],
+          symbols: [],
+          rejection: 'dependency_unavailable',
+        };
       const excerpt = document.text.slice(0, MODEL_READ_CHARACTERS);
       const answer = await askForFacts(state.model, {
         name: 'text_ingest',
@@ -65,22 +84,43 @@ export const textIngest: Tool<{ documentId: number; by: 'sentences' | 'model' }>
       batch.assert(subject, predicate, object, EXTRACTION_CONFIDENCE);
       sentenceOf.set(`${subject} ${predicate} ${object}`, fact.sentence);
     }
-    const modelConfidenceOf = modelRead && state.model ? assertModelFacts(batch, modelRead.triples, state.model.confidenceCap) : new Map<string, number>();
+    const modelConfidenceOf =
+      modelRead && state.model
+        ? assertModelFacts(batch, modelRead.triples, state.model.confidenceCap)
+        : new Map<string, number>();
     const delta = batch.delta;
     // A fact a sentence states keeps the sentence as its source, whatever the model said of it.
-    const saidByModel = modelRead && state.model ? modelProvenance({ ...state, model: state.model }, delta, { tool: 'text_ingest', answer: modelRead.answer, confidenceOf: modelConfidenceOf }) : undefined;
+    const saidByModel =
+      modelRead && state.model
+        ? modelProvenance({ ...state, model: state.model }, delta, {
+            tool: 'text_ingest',
+            answer: modelRead.answer,
+            confidenceOf: modelConfidenceOf,
+          })
+        : undefined;
     // Every fact enters the graph; only those about the goal are its findings.
     const goalSymbols = new Set(state.goalSymbols);
     const words = new Set(goalWords(state).map(singular));
-    const labelOf = (id: number) => state.graph.symbol(id)?.label ?? delta.symbols.find((symbol) => symbol.id === id)?.label ?? '';
-    const isAboutGoal = (id: number) => goalSymbols.has(id) || [...wordsOfText(labelOf(id).replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2'))].some((word) => words.has(word));
+    const labelOf = (id: number) =>
+      state.graph.symbol(id)?.label ?? delta.symbols.find((symbol) => symbol.id === id)?.label ?? '';
+    const isAboutGoal = (id: number) =>
+      goalSymbols.has(id) ||
+      [...wordsOfText(labelOf(id).replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2'))].some((word) => words.has(word));
     const facts: FactIds[] = [...delta.addedTriples, ...delta.updatedTriples]
       .filter((triple) => isAboutGoal(triple.subject) || isAboutGoal(triple.object))
       .map((triple) => [triple.subject, triple.predicate, triple.object]);
-    const shown = [...read.slice(0, 5).map((fact) => `${fact.subject} ${fact.predicate} ${fact.object}`), ...(modelRead?.triples.slice(0, 5).map((triple) => `${triple.subject} ${triple.predicate} ${triple.object}`) ?? [])];
+    const shown = [
+      ...read.slice(0, 5).map((fact) => `${fact.subject} ${fact.predicate} ${fact.object}`),
+      ...(modelRead?.triples.slice(0, 5).map((triple) => `${triple.subject} ${triple.predicate} ${triple.object}`) ??
+        []),
+    ];
     const total = read.length + (modelRead?.triples.length ?? 0);
     const modelUse = modelRead?.use ?? bottleneck?.use;
-    const modelPart = modelRead ? `, ${modelRead.triples.length} read by the model` : bottleneck ? ` (the model gave no answer: ${bottleneck.bottleneck.kind.replace(/_/g, ' ')})` : '';
+    const modelPart = modelRead
+      ? `, ${modelRead.triples.length} read by the model`
+      : bottleneck
+        ? ` (the model gave no answer: ${bottleneck.bottleneck.kind.replace(/_/g, ' ')})`
+        : '';
     return {
       ok: true,
       summary: `${document.name}: ${read.length} facts from its sentences${modelPart}, ${facts.length} about the goal${shown.length > 0 ? `: ${shown.join(', ')}${total > shown.length ? ', …' : ''}` : ''}`,

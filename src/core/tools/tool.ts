@@ -49,7 +49,11 @@ export type ToolState = {
 };
 
 /** A change of the graph a tool asks for, stored in the cycle's transaction with this provenance. */
-export type GraphChange = { delta: GraphDelta; provenance: (triple: Triple) => ProvenanceDraft; inferredAtTripleCount?: number };
+export type GraphChange = {
+  delta: GraphDelta;
+  provenance: (triple: Triple) => ProvenanceDraft;
+  inferredAtTripleCount?: number;
+};
 
 /** What a tool did: a one-line summary, the domain facts it returned or derived, and changes to store. */
 export type ToolOutcome = {
@@ -125,7 +129,10 @@ export function factIdsOf(triple: Pick<Triple, 'subject' | 'predicate' | 'object
  * against the tool's schema first, and turns a throwing tool into a failed outcome, so neither
  * a bad input nor a bug stops the loop.
  */
-export type AgentTool = Omit<Tool, 'input' | 'proposeInput' | 'run' | 'dangerOf' | 'capabilitiesOf' | 'isPreApproved'> & {
+export type AgentTool = Omit<
+  Tool,
+  'input' | 'proposeInput' | 'run' | 'dangerOf' | 'capabilitiesOf' | 'isPreApproved'
+> & {
   /** The tool's definition as stable text (what it is, how dangerous, its input's JSON Schema): an approval is bound to it. */
   definition: string;
   /** How dangerous an action with this input is (an input the tool would refuse counts at the tool's worst). */
@@ -149,11 +156,23 @@ export function defineTool<Input>(tool: Tool<Input>): AgentTool {
   const { name, description, archetype, danger, capabilities } = tool;
   return {
     ...tool,
-    definition: JSON.stringify({ name, description, archetype: archetype ?? null, danger, capabilities, input: z.toJSONSchema(tool.input) }),
+    definition: JSON.stringify({
+      name,
+      description,
+      archetype: archetype ?? null,
+      danger,
+      capabilities,
+      input: z.toJSONSchema(tool.input),
+    }),
     proposeInput: (state) => tool.proposeInput(state),
     inputProblems(input) {
       const parsed = tool.input.safeParse(input);
-      return parsed.success ? [] : parsed.error.issues.map((issue) => ({ ...(issue.path.length > 0 ? { path: issue.path.map(String).join('.') } : {}), message: issue.message }));
+      return parsed.success
+        ? []
+        : parsed.error.issues.map((issue) => ({
+            ...(issue.path.length > 0 ? { path: issue.path.map(String).join('.') } : {}),
+            message: issue.message,
+          }));
     },
     dangerOf(input) {
       const parsed = tool.input.safeParse(input);
@@ -170,15 +189,28 @@ export function defineTool<Input>(tool: Tool<Input>): AgentTool {
     async run(input, state) {
       const parsed = tool.input.safeParse(input);
       if (!parsed.success) {
-        const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ');
-        return { ok: false, summary: `${tool.name} refused its input (${detail})`, facts: [], symbols: [], rejection: 'invalid_arguments' };
+        const detail = parsed.error.issues
+          .map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`)
+          .join('; ');
+        return {
+          ok: false,
+          summary: `${tool.name} refused its input (${detail})`,
+          facts: [],
+          symbols: [],
+          rejection: 'invalid_arguments',
+        };
       }
       try {
         return await tool.run(parsed.data, state);
       } catch (error) {
         // A cancelled run ends the cycle uncommitted, rather than as a failed action.
         if (error instanceof Error && error.name === 'AbortError') throw error;
-        return { ok: false, summary: `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`, facts: [], symbols: [] };
+        return {
+          ok: false,
+          summary: `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+          facts: [],
+          symbols: [],
+        };
       }
     },
   };

@@ -8,7 +8,16 @@ export const ASK_AFTER_CYCLES_WITHOUT_PROGRESS = 3;
 function unfound(state: Parameters<Tool['baseScore']>[0]): string[] {
   const { graph, goal, criteria } = state;
   if (criteria.kind === 'pattern') return [criteria.text];
-  const words = new Set(goal.findings.flatMap((fact) => fact.flatMap((id) => (graph.symbol(id)?.label ?? '').normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}-]+/u))));
+  const words = new Set(
+    goal.findings.flatMap((fact) =>
+      fact.flatMap((id) =>
+        (graph.symbol(id)?.label ?? '')
+          .normalize('NFKC')
+          .toLowerCase()
+          .split(/[^\p{L}\p{N}-]+/u),
+      ),
+    ),
+  );
   return criteria.keywords.filter((keyword) => !words.has(keyword));
 }
 
@@ -25,7 +34,8 @@ export const userInteract: Tool<{ question: string }> = {
   input: z.object({ question: z.string().min(1).max(2000) }),
   unavailableBecause: (state) => {
     const { goal } = state;
-    if (goal.askedAtCycle !== undefined && goal.askedAtCycle > goal.lastProgressCycle) return 'it already asked since the goal last made progress';
+    if (goal.askedAtCycle !== undefined && goal.askedAtCycle > goal.lastProgressCycle)
+      return 'it already asked since the goal last made progress';
     if (goal.cyclesWorked - goal.lastProgressCycle < ASK_AFTER_CYCLES_WITHOUT_PROGRESS)
       return `the goal made progress within the last ${ASK_AFTER_CYCLES_WITHOUT_PROGRESS} cycles: no need to ask yet`;
     return undefined;
@@ -33,7 +43,10 @@ export const userInteract: Tool<{ question: string }> = {
   baseScore: () => 0.45,
   proposeInput: (state) => {
     const missing = unfound(state);
-    const about = missing.length > 0 ? missing.map((word) => `"${word}"`).join(', ') : `"${state.goal.successCriteria || state.goal.description}"`;
+    const about =
+      missing.length > 0
+        ? missing.map((word) => `"${word}"`).join(', ')
+        : `"${state.goal.successCriteria || state.goal.description}"`;
     return { question: `For "${state.goal.description}" I found nothing yet about ${about}. What do you know?` };
   },
   run: (input) => ({ ok: true, summary: `asked: ${input.question}`, facts: [], symbols: [], question: input.question }),

@@ -11,7 +11,13 @@ function allowing(...prefixes: string[]): WebAccess {
 describe('isAllowed', () => {
   it('allows an address under an allowed host however its host, port and path are written', () => {
     const webAccess = allowing('https://Example.com');
-    for (const url of ['https://example.com/', 'https://EXAMPLE.com/Dog', 'https://example.com:443/Dog', 'https://example.com/a/../Dog', 'https://example.com/Dog?format=ttl#it'])
+    for (const url of [
+      'https://example.com/',
+      'https://EXAMPLE.com/Dog',
+      'https://example.com:443/Dog',
+      'https://example.com/a/../Dog',
+      'https://example.com/Dog?format=ttl#it',
+    ])
       expect(isAllowed(webAccess, url), url).toBe(true);
   });
 
@@ -34,7 +40,12 @@ describe('isAllowed', () => {
 
   it('allows a folder prefix only at whole segments, and refuses climbing out of it', () => {
     const webAccess = allowing('https://example.com/docs');
-    for (const url of ['https://example.com/docs', 'https://example.com/docs/Dog', 'https://example.com/docs?x=1', 'https://example.com/docs#top'])
+    for (const url of [
+      'https://example.com/docs',
+      'https://example.com/docs/Dog',
+      'https://example.com/docs?x=1',
+      'https://example.com/docs#top',
+    ])
       expect(isAllowed(webAccess, url), url).toBe(true);
     for (const url of [
       'https://example.com/docs-private',
@@ -64,14 +75,30 @@ describe('isAllowed', () => {
 
 describe('parseWebAccess', () => {
   it('refuses a prefix with a user name or password, naming its line', () => {
-    expect(parseWebAccess({ ...DEFAULT_WEB_ACCESS, allowedPrefixes: ['https://example.org/', 'https://me:secret@example.com/'] })).toEqual({
+    expect(
+      parseWebAccess({
+        ...DEFAULT_WEB_ACCESS,
+        allowedPrefixes: ['https://example.org/', 'https://me:secret@example.com/'],
+      }),
+    ).toEqual({
       ok: false,
-      error: [{ path: 'allowedPrefixes.1', message: '"https://me:secret@example.com/" holds a user name or password: http_fetch sends none, so leave them out' }],
+      error: [
+        {
+          path: 'allowedPrefixes.1',
+          message:
+            '"https://me:secret@example.com/" holds a user name or password: http_fetch sends none, so leave them out',
+        },
+      ],
     });
   });
 
   it('keeps each prefix as the browser writes it, once', () => {
-    expect(parseWebAccess({ ...DEFAULT_WEB_ACCESS, allowedPrefixes: [' HTTPS://Example.com:443 ', 'https://example.com/', ''] })).toEqual({
+    expect(
+      parseWebAccess({
+        ...DEFAULT_WEB_ACCESS,
+        allowedPrefixes: [' HTTPS://Example.com:443 ', 'https://example.com/', ''],
+      }),
+    ).toEqual({
       ok: true,
       value: { ...DEFAULT_WEB_ACCESS, allowedPrefixes: ['https://example.com/'] },
     });

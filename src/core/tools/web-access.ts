@@ -20,7 +20,11 @@ export const WEB_ACCESS_KEY = 'webAccess';
 /** Checks a web access setting: every prefix an http(s) address, written as the browser would. */
 export function parseWebAccess(value: unknown): Result<WebAccess> {
   const parsed = webAccessSchema.safeParse(value);
-  if (!parsed.success) return { ok: false, error: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })) };
+  if (!parsed.success)
+    return {
+      ok: false,
+      error: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+    };
   const problems: Problem[] = [];
   const allowedPrefixes = parsed.data.allowedPrefixes.flatMap((prefix, index) => {
     const trimmed = prefix.trim();
@@ -29,14 +33,24 @@ export function parseWebAccess(value: unknown): Result<WebAccess> {
     try {
       url = new URL(trimmed);
     } catch {
-      problems.push({ path: `allowedPrefixes.${index}`, message: `"${trimmed}" is not a web address (start it with https://)` });
+      problems.push({
+        path: `allowedPrefixes.${index}`,
+        message: `"${trimmed}" is not a web address (start it with https://)`,
+      });
       return [];
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') problems.push({ path: `allowedPrefixes.${index}`, message: `"${trimmed}" is not an http or https address` });
-    else if (url.username !== '' || url.password !== '') problems.push({ path: `allowedPrefixes.${index}`, message: `"${trimmed}" holds a user name or password: http_fetch sends none, so leave them out` });
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      problems.push({ path: `allowedPrefixes.${index}`, message: `"${trimmed}" is not an http or https address` });
+    else if (url.username !== '' || url.password !== '')
+      problems.push({
+        path: `allowedPrefixes.${index}`,
+        message: `"${trimmed}" holds a user name or password: http_fetch sends none, so leave them out`,
+      });
     return [url.href];
   });
-  return problems.length > 0 ? { ok: false, error: problems } : { ok: true, value: { ...parsed.data, allowedPrefixes: [...new Set(allowedPrefixes)] } };
+  return problems.length > 0
+    ? { ok: false, error: problems }
+    : { ok: true, value: { ...parsed.data, allowedPrefixes: [...new Set(allowedPrefixes)] } };
 }
 
 /**
@@ -48,7 +62,13 @@ export function parseWebAccess(value: unknown): Result<WebAccess> {
  */
 export function isAllowed(webAccess: WebAccess, url: string): boolean {
   const address = addressOf(url);
-  if (!address || (address.protocol !== 'http:' && address.protocol !== 'https:') || address.username !== '' || address.password !== '') return false;
+  if (
+    !address ||
+    (address.protocol !== 'http:' && address.protocol !== 'https:') ||
+    address.username !== '' ||
+    address.password !== ''
+  )
+    return false;
   return webAccess.allowedPrefixes.some((prefix) => {
     const allowed = addressOf(prefix);
     return allowed !== undefined && isUnder(address, allowed);

@@ -48,24 +48,37 @@ const MAX_EDITED_INPUT_BYTES = 100_000;
 export function readEditedInput(text: string): { ok: true; input: unknown } | { ok: false; message: string } {
   // Tool inputs are flat; the approval keeps the input, and a snapshot nests it three levels deeper.
   const read = readJson(text, { maxBytes: MAX_EDITED_INPUT_BYTES, maxDepth: 16 });
-  return read.ok ? { ok: true, input: read.value } : { ok: false, message: `The edited input is not JSON: ${describeProblem(read.error[0]!)}.` };
+  return read.ok
+    ? { ok: true, input: read.value }
+    : { ok: false, message: `The edited input is not JSON: ${describeProblem(read.error[0]!)}.` };
 }
 
-export const READ_ONLY_REASON = 'Anima is open in another tab, and only that tab can change the session: close it to approve or deny actions here.';
+export const READ_ONLY_REASON =
+  'Anima is open in another tab, and only that tab can change the session: close it to approve or deny actions here.';
 
 /** How a decision went: what happens next, or why it was not recorded. */
-export type DecisionReport = { tone: 'success'; message: string } | { tone: 'failure'; message: string; problems: string[] };
+export type DecisionReport =
+  { tone: 'success'; message: string } | { tone: 'failure'; message: string; problems: string[] };
 
 /** Says how a decision went, from approvalDecide's answer. */
-export function describeDecision(decision: Decision, result: Awaited<ReturnType<AgentApi['approvalDecide']>>): DecisionReport {
-  if (result.ok) return { tone: 'success', message: result.approval.isEdited ? EDITED_APPROVAL_OUTCOME : DECISION_OUTCOMES[decision] };
+export function describeDecision(
+  decision: Decision,
+  result: Awaited<ReturnType<AgentApi['approvalDecide']>>,
+): DecisionReport {
+  if (result.ok)
+    return {
+      tone: 'success',
+      message: result.approval.isEdited ? EDITED_APPROVAL_OUTCOME : DECISION_OUTCOMES[decision],
+    };
   return { tone: 'failure', message: 'The decision was not recorded:', problems: result.problems.map(describeProblem) };
 }
 
 /** The navigation badge's words for screen readers: "1 pending approval", "2 questions", or both joined by "and". */
 export function pendingCountText(approvals: number, questions = 0): string {
   const parts = [
-    ...(approvals > 0 || questions === 0 ? [`${approvals.toLocaleString('en')} pending ${approvals === 1 ? 'approval' : 'approvals'}`] : []),
+    ...(approvals > 0 || questions === 0
+      ? [`${approvals.toLocaleString('en')} pending ${approvals === 1 ? 'approval' : 'approvals'}`]
+      : []),
     ...(questions > 0 ? [`${questions.toLocaleString('en')} ${questions === 1 ? 'question' : 'questions'}`] : []),
   ];
   return parts.join(' and ');
@@ -86,11 +99,24 @@ export const QUESTION_STATUS_TONES = {
 
 /** How an answer went: what happens next, why it was not applied, or why nothing changed. */
 export function describeAnswer(result: Awaited<ReturnType<AgentApi['questionAnswer']>>): DecisionReport {
-  if (!result.ok) return { tone: 'failure', message: 'The answer was not recorded; nothing changed:', problems: result.problems.map(describeProblem) };
+  if (!result.ok)
+    return {
+      tone: 'failure',
+      message: 'The answer was not recorded; nothing changed:',
+      problems: result.problems.map(describeProblem),
+    };
   // The tool that asked changed since: the question was withdrawn instead.
-  if (result.question.status === 'withdrawn') return { tone: 'failure', message: `The question was withdrawn: ${result.question.reason ?? 'it can no longer be answered'}. Run the agent to let the goal go on.`, problems: [] };
+  if (result.question.status === 'withdrawn')
+    return {
+      tone: 'failure',
+      message: `The question was withdrawn: ${result.question.reason ?? 'it can no longer be answered'}. Run the agent to let the goal go on.`,
+      problems: [],
+    };
   const facts = result.factsAdded === 1 ? '1 fact' : `${result.factsAdded.toLocaleString('en')} facts`;
-  return { tone: 'success', message: `Answered${result.factsAdded > 0 ? `: ${facts} added to the graph` : ''}. Run the agent to let the goal go on.` };
+  return {
+    tone: 'success',
+    message: `Answered${result.factsAdded > 0 ? `: ${facts} added to the graph` : ''}. Run the agent to let the goal go on.`,
+  };
 }
 
 /** An approval's heading: "kg_query for “Learn about Mars”". */
@@ -121,7 +147,8 @@ const TOOL_WORDS: Record<string, string> = {
   user_interact: 'Ask you a question',
 };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * An action as a sentence, before its exact input: "Forget that Dog is-a Canine", "Fetch the web
@@ -130,11 +157,19 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 export function actionInWords(approval: Pick<ApprovalView, 'tool' | 'input'>): string {
   const { tool, input } = approval;
   if (tool === 'kg_mutate' && isRecord(input) && Array.isArray(input['changes'])) {
-    const changes = input['changes'].filter(isRecord).map((change) => `${change['op'] === 'retract' ? 'forget' : 'remember'} that ${String(change['subject'])} ${String(change['predicate'])} ${String(change['object'])}`);
+    const changes = input['changes']
+      .filter(isRecord)
+      .map(
+        (change) =>
+          `${change['op'] === 'retract' ? 'forget' : 'remember'} that ${String(change['subject'])} ${String(change['predicate'])} ${String(change['object'])}`,
+      );
     if (changes.length > 0) return `${changes.join('; ').replace(/^./, (first) => first.toUpperCase())}.`;
   }
-  if (tool === 'http_fetch' && isRecord(input) && typeof input['url'] === 'string') return `Fetch the web page ${input['url']}.`;
-  if (tool === 'sparql_query' && isRecord(input) && typeof input['endpoint'] === 'string') return `Ask the SPARQL endpoint ${input['endpoint']}.`;
-  if (tool === 'kg_query' && isRecord(input) && typeof input['pattern'] === 'string') return `Query the knowledge graph for ${input['pattern']}.`;
+  if (tool === 'http_fetch' && isRecord(input) && typeof input['url'] === 'string')
+    return `Fetch the web page ${input['url']}.`;
+  if (tool === 'sparql_query' && isRecord(input) && typeof input['endpoint'] === 'string')
+    return `Ask the SPARQL endpoint ${input['endpoint']}.`;
+  if (tool === 'kg_query' && isRecord(input) && typeof input['pattern'] === 'string')
+    return `Query the knowledge graph for ${input['pattern']}.`;
   return `${TOOL_WORDS[tool] ?? `Run the tool ${tool}`}.`;
 }

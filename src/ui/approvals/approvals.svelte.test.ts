@@ -22,7 +22,15 @@ function approval(id: number, status: ApprovalView['status'] = 'pending'): Appro
 }
 
 function question(id: number, status: QuestionView['status'] = 'pending'): QuestionView {
-  return { id, goalId: 1, goalDescription: 'Learn about Mars', cycle: 6, question: 'What do you know about "volcano"?', status, createdAt: id };
+  return {
+    id,
+    goalId: 1,
+    goalDescription: 'Learn about Mars',
+    cycle: 6,
+    question: 'What do you know about "volcano"?',
+    status,
+    createdAt: id,
+  };
 }
 
 /**
@@ -30,7 +38,12 @@ function question(id: number, status: QuestionView['status'] = 'pending'): Quest
  * status as the service does. It records the calls it gets (question lists aside), and can hold
  * count answers back until released.
  */
-function fakeHost(options: { approvals: ApprovalView[]; questions?: QuestionView[]; canWrite?: boolean; isHoldingCounts?: boolean }) {
+function fakeHost(options: {
+  approvals: ApprovalView[];
+  questions?: QuestionView[];
+  canWrite?: boolean;
+  isHoldingCounts?: boolean;
+}) {
   const calls: string[] = [];
   const held: (() => void)[] = [];
   let approvals = options.approvals;
@@ -42,20 +55,57 @@ function fakeHost(options: { approvals: ApprovalView[]; questions?: QuestionView
       if (options.isHoldingCounts && limit === 1) await new Promise<void>((resolve) => held.push(resolve));
       return { approvals: approvals.slice(0, limit), pendingCount: pendingCount() };
     },
-    approvalDecide: async ({ approvalId, decision, reason, input }: { approvalId: number; decision: 'approve' | 'deny'; reason?: string; input?: unknown }) => {
-      calls.push(`approvalDecide ${approvalId} ${decision}${reason ? ` ${reason}` : ''}${input !== undefined ? ` input=${JSON.stringify(input)}` : ''}`);
+    approvalDecide: async ({
+      approvalId,
+      decision,
+      reason,
+      input,
+    }: {
+      approvalId: number;
+      decision: 'approve' | 'deny';
+      reason?: string;
+      input?: unknown;
+    }) => {
+      calls.push(
+        `approvalDecide ${approvalId} ${decision}${reason ? ` ${reason}` : ''}${input !== undefined ? ` input=${JSON.stringify(input)}` : ''}`,
+      );
       const known = approvals.find((candidate) => candidate.id === approvalId);
-      if (!known || known.status !== 'pending') return { ok: false as const, problems: [{ message: `approval ${approvalId} is not pending` }] };
+      if (!known || known.status !== 'pending')
+        return { ok: false as const, problems: [{ message: `approval ${approvalId} is not pending` }] };
       const edit = input !== undefined ? { input, isEdited: true } : {};
-      const decided: ApprovalView = { ...known, ...edit, status: decision === 'approve' ? 'approved' : 'denied', ...(reason ? { reason } : {}), decidedAt: 10 };
+      const decided: ApprovalView = {
+        ...known,
+        ...edit,
+        status: decision === 'approve' ? 'approved' : 'denied',
+        ...(reason ? { reason } : {}),
+        decidedAt: 10,
+      };
       approvals = [...approvals.filter((candidate) => candidate !== known), decided];
       return { ok: true as const, approval: decided };
     },
-    questionList: async ({ limit }: { limit?: number }) => ({ questions: questions.slice(0, limit), pendingCount: questions.filter((known) => known.status === 'pending').length }),
+    questionList: async ({ limit }: { limit?: number }) => ({
+      questions: questions.slice(0, limit),
+      pendingCount: questions.filter((known) => known.status === 'pending').length,
+    }),
     questionAnswer: async ({ questionId, facts, note }: { questionId: number; facts?: string; note?: string }) => {
       calls.push(`questionAnswer ${questionId} ${facts ?? ''}|${note ?? ''}`);
-      if (facts === 'Mars, is-a') return { ok: false as const, problems: [{ line: 1, path: 'facts', message: 'expected 3 or 4 fields (subject,predicate,object[,confidence]), found 2' }] };
-      const answered: QuestionView = { ...question(questionId), status: 'answered', answer: `${facts ?? ''}\n${note ?? ''}`.trim(), factsAdded: facts ? 1 : 0 };
+      if (facts === 'Mars, is-a')
+        return {
+          ok: false as const,
+          problems: [
+            {
+              line: 1,
+              path: 'facts',
+              message: 'expected 3 or 4 fields (subject,predicate,object[,confidence]), found 2',
+            },
+          ],
+        };
+      const answered: QuestionView = {
+        ...question(questionId),
+        status: 'answered',
+        answer: `${facts ?? ''}\n${note ?? ''}`.trim(),
+        factsAdded: facts ? 1 : 0,
+      };
       questions = questions.map((known) => (known.id === questionId ? answered : known));
       return { ok: true as const, question: answered, factsAdded: answered.factsAdded! };
     },
@@ -91,7 +141,12 @@ describe('Approvals', () => {
     await approvals.load();
     await approvals.decide(1, 'deny', '  not now ');
     flushSync();
-    expect(approvals.decision).toEqual({ status: 'ended', approvalId: 1, tone: 'success', message: 'Denied: the goal goes on without it.' });
+    expect(approvals.decision).toEqual({
+      status: 'ended',
+      approvalId: 1,
+      tone: 'success',
+      message: 'Denied: the goal goes on without it.',
+    });
     expect(approvals.pendingCount).toBe(0);
     expect(approvals.decided[0]).toMatchObject({ status: 'denied', reason: 'not now' });
     expect(calls).toEqual(['approvalList 100', 'approvalDecide 1 deny not now', 'approvalList 100', 'goalList']);
@@ -106,17 +161,32 @@ describe('Approvals', () => {
     await approvals.decide(1, 'approve', 'ignored for approvals');
     expect(approvals.decision).toMatchObject({ tone: 'success', message: 'Approved: run the agent to carry it out.' });
     await approvals.decide(1, 'deny');
-    expect(approvals.decision).toEqual({ status: 'ended', approvalId: 1, tone: 'failure', message: 'The decision was not recorded:', problems: ['approval 1 is not pending'] });
-    expect(calls.filter((call) => call.startsWith('approvalDecide'))).toEqual(['approvalDecide 1 approve', 'approvalDecide 1 deny']);
+    expect(approvals.decision).toEqual({
+      status: 'ended',
+      approvalId: 1,
+      tone: 'failure',
+      message: 'The decision was not recorded:',
+      problems: ['approval 1 is not pending'],
+    });
+    expect(calls.filter((call) => call.startsWith('approvalDecide'))).toEqual([
+      'approvalDecide 1 approve',
+      'approvalDecide 1 deny',
+    ]);
   });
 
   it('approves with an edited input, which it sends only with an approval', async () => {
     const { host, calls } = fakeHost({ approvals: [approval(1), approval(2)] });
     const approvals = new Approvals(host);
     await approvals.decide(1, 'approve', '', { input: { symbol: 9 } });
-    expect(approvals.decision).toMatchObject({ tone: 'success', message: 'Approved with your input: run the agent to carry it out.' });
+    expect(approvals.decision).toMatchObject({
+      tone: 'success',
+      message: 'Approved with your input: run the agent to carry it out.',
+    });
     await approvals.decide(2, 'deny', '', { input: { symbol: 9 } });
-    expect(calls.filter((call) => call.startsWith('approvalDecide'))).toEqual(['approvalDecide 1 approve input={"symbol":9}', 'approvalDecide 2 deny']);
+    expect(calls.filter((call) => call.startsWith('approvalDecide'))).toEqual([
+      'approvalDecide 1 approve input={"symbol":9}',
+      'approvalDecide 2 deny',
+    ]);
   });
 
   it('decides nothing in a read-only tab, and says why', async () => {
@@ -147,7 +217,10 @@ describe('Approvals', () => {
 
   it('reports a list that cannot be fetched, and keeps the last count when a count fails', async () => {
     const host: ApprovalsHost = {
-      client: { approvalList: async () => Promise.reject(new Error('not implemented')), questionList: async () => ({ questions: [], pendingCount: 0 }) } as unknown as AgentApi,
+      client: {
+        approvalList: async () => Promise.reject(new Error('not implemented')),
+        questionList: async () => ({ questions: [], pendingCount: 0 }),
+      } as unknown as AgentApi,
       sessionId: 's',
       canWrite: true,
       run: { loadGoals: async () => undefined },
@@ -177,9 +250,17 @@ describe('Approvals', () => {
     });
     await approvals.answerQuestion(1, 'Mars, has-feature, OlympusMons', 'the largest');
     flushSync();
-    expect(approvals.answer).toMatchObject({ tone: 'success', message: 'Answered: 1 fact added to the graph. Run the agent to let the goal go on.' });
+    expect(approvals.answer).toMatchObject({
+      tone: 'success',
+      message: 'Answered: 1 fact added to the graph. Run the agent to let the goal go on.',
+    });
     expect(approvals.pendingQuestionCount).toBe(0);
     expect(approvals.closedQuestions[0]).toMatchObject({ status: 'answered' });
-    expect(calls.filter((call) => call !== 'approvalList 100')).toEqual(['questionAnswer 1 Mars, is-a|', 'goalList', 'questionAnswer 1 Mars, has-feature, OlympusMons|the largest', 'goalList']);
+    expect(calls.filter((call) => call !== 'approvalList 100')).toEqual([
+      'questionAnswer 1 Mars, is-a|',
+      'goalList',
+      'questionAnswer 1 Mars, has-feature, OlympusMons|the largest',
+      'goalList',
+    ]);
   });
 });

@@ -1,7 +1,13 @@
 import type { AgentApi, ApprovalView, QuestionView } from '#core/api.ts';
 import { messageOf } from '../common/error-message.ts';
 import { CoalescedFetch } from '../common/coalesced-fetch.ts';
-import { type Decision, type DecisionReport, READ_ONLY_REASON, describeAnswer, describeDecision } from './approval-messages.ts';
+import {
+  type Decision,
+  type DecisionReport,
+  READ_ONLY_REASON,
+  describeAnswer,
+  describeDecision,
+} from './approval-messages.ts';
 
 /** What the approvals state needs of the app's agent state. */
 export type ApprovalsHost = {
@@ -16,10 +22,16 @@ export type ApprovalsHost = {
 export type ApprovalsLoadStatus = 'idle' | 'loading' | 'ready' | 'error';
 
 /** Where a decision stands: being recorded for an approval, or how the last one went. */
-export type DecisionState = { status: 'idle' } | { status: 'deciding'; approvalId: number } | ({ status: 'ended'; approvalId: number } & DecisionReport);
+export type DecisionState =
+  | { status: 'idle' }
+  | { status: 'deciding'; approvalId: number }
+  | ({ status: 'ended'; approvalId: number } & DecisionReport);
 
 /** Where an answer stands: being recorded for a question, or how the last one went. */
-export type AnswerState = { status: 'idle' } | { status: 'answering'; questionId: number } | ({ status: 'ended'; questionId: number } & DecisionReport);
+export type AnswerState =
+  | { status: 'idle' }
+  | { status: 'answering'; questionId: number }
+  | ({ status: 'ended'; questionId: number } & DecisionReport);
 
 /** How many approvals the screen lists (pending first). */
 export const APPROVAL_LIST_LIMIT = 100;
@@ -98,7 +110,12 @@ export class Approvals {
   }
 
   /** Approves or denies a pending action, says what happens next, and fetches the approvals and the goals again. Never rejects. */
-  async decide(approvalId: number, decision: Decision, reason?: string, editedInput?: { input: unknown }): Promise<void> {
+  async decide(
+    approvalId: number,
+    decision: Decision,
+    reason?: string,
+    editedInput?: { input: unknown },
+  ): Promise<void> {
     if (this.decision.status === 'deciding' || this.blockedReason !== undefined) return;
     this.decision = { status: 'deciding', approvalId };
     const trimmed = reason?.trim();
@@ -112,7 +129,13 @@ export class Approvals {
       });
       this.decision = { status: 'ended', approvalId, ...describeDecision(decision, result) };
     } catch (error) {
-      this.decision = { status: 'ended', approvalId, tone: 'failure', message: `The decision was not recorded: ${messageOf(error)}`, problems: [] };
+      this.decision = {
+        status: 'ended',
+        approvalId,
+        tone: 'failure',
+        message: `The decision was not recorded: ${messageOf(error)}`,
+        problems: [],
+      };
     }
     await Promise.all([this.load(), this.#host.run.loadGoals()]);
   }
@@ -122,10 +145,21 @@ export class Approvals {
     if (this.answer.status === 'answering' || this.blockedReason !== undefined) return;
     this.answer = { status: 'answering', questionId };
     try {
-      const result = await this.#host.client.questionAnswer({ sessionId: this.#host.sessionId, questionId, facts, note });
+      const result = await this.#host.client.questionAnswer({
+        sessionId: this.#host.sessionId,
+        questionId,
+        facts,
+        note,
+      });
       this.answer = { status: 'ended', questionId, ...describeAnswer(result) };
     } catch (error) {
-      this.answer = { status: 'ended', questionId, tone: 'failure', message: `The answer was not recorded: ${messageOf(error)}`, problems: [] };
+      this.answer = {
+        status: 'ended',
+        questionId,
+        tone: 'failure',
+        message: `The answer was not recorded: ${messageOf(error)}`,
+        problems: [],
+      };
     }
     await Promise.all([this.load(), this.#host.run.loadGoals()]);
   }

@@ -30,13 +30,17 @@ export const PROVIDER_LABELS = {
 
 /** A provider's name in words; a name the UI does not know is shown as it came. */
 export function providerLabel(provider: string): string {
-  return Object.hasOwn(PROVIDER_LABELS, provider) ? PROVIDER_LABELS[provider as keyof typeof PROVIDER_LABELS] : provider;
+  return Object.hasOwn(PROVIDER_LABELS, provider)
+    ? PROVIDER_LABELS[provider as keyof typeof PROVIDER_LABELS]
+    : provider;
 }
 
 /** "invalid output — the answer is not JSON". */
 export function bottleneckText(bottleneck: Bottleneck): string {
   const detail = bottleneck.detail.trim();
-  return detail === '' ? BOTTLENECK_KIND_LABELS[bottleneck.kind] : `${BOTTLENECK_KIND_LABELS[bottleneck.kind]} — ${detail}`;
+  return detail === ''
+    ? BOTTLENECK_KIND_LABELS[bottleneck.kind]
+    : `${BOTTLENECK_KIND_LABELS[bottleneck.kind]} — ${detail}`;
 }
 
 /** A cycle's model use: "llama-3 (OpenAI-compatible): 2 requests, 120 prompt + 30 completion tokens (50 + 10, 70 + 20)", each request's tokens last. */
@@ -64,10 +68,16 @@ export function boundModelText(view: InferenceView): string {
     case 'none':
       return 'none';
     case 'openai-compatible':
-      return view.openAi ? `${view.openAi.model} (${PROVIDER_LABELS['openai-compatible']})` : `${PROVIDER_LABELS['openai-compatible']}, no endpoint set`;
+      return view.openAi
+        ? `${view.openAi.model} (${PROVIDER_LABELS['openai-compatible']})`
+        : `${PROVIDER_LABELS['openai-compatible']}, no endpoint set`;
     case 'webllm':
-      return view.webllmModel ? `${view.webllmModel} (${PROVIDER_LABELS.webllm})` : `${PROVIDER_LABELS.webllm}, no model chosen`;
+      return view.webllmModel
+        ? `${view.webllmModel} (${PROVIDER_LABELS.webllm})`
+        : `${PROVIDER_LABELS.webllm}, no model chosen`;
     case 'gguf':
-      return view.ggufModel ? `${view.ggufModel} (${PROVIDER_LABELS.gguf})` : `${PROVIDER_LABELS.gguf}, no model chosen`;
+      return view.ggufModel
+        ? `${view.ggufModel} (${PROVIDER_LABELS.gguf})`
+        : `${PROVIDER_LABELS.gguf}, no model chosen`;
   }
 }

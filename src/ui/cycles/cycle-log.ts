@@ -16,7 +16,11 @@ export const CYCLE_OUTCOME_LABELS = {
  * Joins cycles into the log, newest first: a cycle already listed is replaced by its newer
  * copy, so the stored log and the cycles a run reports can arrive in any order.
  */
-export function mergeCycles(log: readonly CycleRecord[], incoming: readonly CycleRecord[], limit = CYCLE_LOG_LIMIT): CycleRecord[] {
+export function mergeCycles(
+  log: readonly CycleRecord[],
+  incoming: readonly CycleRecord[],
+  limit = CYCLE_LOG_LIMIT,
+): CycleRecord[] {
   const byCycle = new Map(log.map((record) => [record.cycle, record]));
   for (const record of incoming) byCycle.set(record.cycle, record);
   return [...byCycle.values()].sort((a, b) => b.cycle - a.cycle).slice(0, limit);

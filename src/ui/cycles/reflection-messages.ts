@@ -10,7 +10,8 @@ export type ReflectResult = Awaited<ReturnType<AgentApi['reflect']>>;
 export type AgentSettingsView = Awaited<ReturnType<AgentApi['agentSettingsGet']>>;
 type Adjustment = ReflectionView['adjustments'][number];
 
-const READ_ONLY_REASON = 'Anima is open in another tab, and only that tab can ask the agent to reflect: close it to reflect here.';
+const READ_ONLY_REASON =
+  'Anima is open in another tab, and only that tab can ask the agent to reflect: close it to reflect here.';
 
 function count(value: number, one: string, many: string): string {
   return `${value.toLocaleString('en')} ${value === 1 ? one : many}`;
@@ -25,9 +26,13 @@ export function everyText(interval: number): string {
  * Why a reflection ran: "Asked for", or "Every 5 cycles". The reflection does not keep the
  * interval it ran under, so the current one is named only when the reflection's cycle fits it.
  */
-export function triggerText(reflection: Pick<ReflectionView, 'trigger' | 'cycle'>, interval: number | undefined): string {
+export function triggerText(
+  reflection: Pick<ReflectionView, 'trigger' | 'cycle'>,
+  interval: number | undefined,
+): string {
   if (reflection.trigger === 'request') return 'Asked for';
-  if (interval !== undefined && reflection.cycle % interval === 0) return interval === 1 ? 'Every cycle' : `Every ${interval.toLocaleString('en')} cycles`;
+  if (interval !== undefined && reflection.cycle % interval === 0)
+    return interval === 1 ? 'Every cycle' : `Every ${interval.toLocaleString('en')} cycles`;
   return 'On schedule';
 }
 
@@ -75,25 +80,36 @@ const ADJUSTMENT_VERBS = {
  * advanced in 3 cycles since the last reflection: keep its momentum".
  * @param descriptionOf the description of a goal by its id, where known
  */
-export function adjustmentText(adjustment: Adjustment, descriptionOf: (goalId: number) => string | undefined = () => undefined): string {
+export function adjustmentText(
+  adjustment: Adjustment,
+  descriptionOf: (goalId: number) => string | undefined = () => undefined,
+): string {
   let text: string = ADJUSTMENT_VERBS[adjustment.kind];
   if (adjustment.goalId !== undefined) {
     const description = descriptionOf(adjustment.goalId);
     text += ` goal ${adjustment.goalId}${description === undefined ? '' : ` “${description}”`}`;
   }
-  if (adjustment.from !== undefined && adjustment.to !== undefined) text += `: priority ${adjustment.from} → ${adjustment.to}`;
+  if (adjustment.from !== undefined && adjustment.to !== undefined)
+    text += `: priority ${adjustment.from} → ${adjustment.to}`;
   return `${text} — ${adjustment.reason}`;
 }
 
 /** The psyche after a reflection, beside the label "Psyche": "unchanged" or "changed (version 3)". */
 export function psycheStateText(reflection: Pick<ReflectionView, 'psycheChanges' | 'psycheVersion'>): string {
   if (reflection.psycheChanges.length === 0) return 'unchanged';
-  return reflection.psycheVersion === undefined ? 'changed' : `changed (version ${reflection.psycheVersion.toLocaleString('en')})`;
+  return reflection.psycheVersion === undefined
+    ? 'changed'
+    : `changed (version ${reflection.psycheVersion.toLocaleString('en')})`;
 }
 
 /** What a reflection did, in a few words: "2 adjustments, psyche unchanged". */
-export function reflectionSummary(reflection: Pick<ReflectionView, 'adjustments' | 'psycheChanges' | 'psycheVersion'>): string {
-  const adjusted = reflection.adjustments.length === 0 ? 'nothing to adjust' : count(reflection.adjustments.length, 'adjustment', 'adjustments');
+export function reflectionSummary(
+  reflection: Pick<ReflectionView, 'adjustments' | 'psycheChanges' | 'psycheVersion'>,
+): string {
+  const adjusted =
+    reflection.adjustments.length === 0
+      ? 'nothing to adjust'
+      : count(reflection.adjustments.length, 'adjustment', 'adjustments');
   return `${adjusted}, psyche ${psycheStateText(reflection)}`;
 }
 
@@ -101,7 +117,11 @@ export function reflectionSummary(reflection: Pick<ReflectionView, 'adjustments'
 export function describeReflect(result: ReflectResult): RunReport {
   if (!result.ok) return { tone: 'failure', message: READ_ONLY_REASON, problems: result.problems.map(describeProblem) };
   const { reflection } = result;
-  return { tone: 'notice', message: `Reflected at cycle ${reflection.cycle.toLocaleString('en')}: ${reflectionSummary(reflection)}.`, problems: [] };
+  return {
+    tone: 'notice',
+    message: `Reflected at cycle ${reflection.cycle.toLocaleString('en')}: ${reflectionSummary(reflection)}.`,
+    problems: [],
+  };
 }
 
 /** What the Reflections list says while it is empty. */

@@ -5,7 +5,19 @@ import type { AgentSettingsView, ReflectionView } from './reflection-messages.ts
 import { AgentReflections, type ReflectionsHost } from './reflections.svelte.ts';
 
 function reflection(id: number, cycle: number, trigger: ReflectionView['trigger'] = 'interval'): ReflectionView {
-  return { id, sessionId: 's', cycle, trigger, sinceCycle: 0, toolStats: [], goals: [], memoryPressure: 0, adjustments: [], psycheChanges: [], createdAt: 0 };
+  return {
+    id,
+    sessionId: 's',
+    cycle,
+    trigger,
+    sinceCycle: 0,
+    toolStats: [],
+    goals: [],
+    memoryPressure: 0,
+    adjustments: [],
+    psycheChanges: [],
+    createdAt: 0,
+  };
 }
 
 /**
@@ -34,8 +46,16 @@ function fakeHost() {
     reflect: async () => {
       calls.push('reflect');
       if (state.failure !== undefined) throw new Error(state.failure);
-      if (state.isReadOnly) return { ok: false as const, reason: 'read-only' as const, problems: [{ message: 'another tab holds the session' }] };
-      const made = { ...reflection(state.reflections.length + 1, state.cycle, 'request'), adjustments: [{ kind: 'replan' as const, goalId: 1, reason: 'stuck' }] };
+      if (state.isReadOnly)
+        return {
+          ok: false as const,
+          reason: 'read-only' as const,
+          problems: [{ message: 'another tab holds the session' }],
+        };
+      const made = {
+        ...reflection(state.reflections.length + 1, state.cycle, 'request'),
+        adjustments: [{ kind: 'replan' as const, goalId: 1, reason: 'stuck' }],
+      };
       state.reflections = [made, ...state.reflections];
       return { ok: true as const, reflection: made };
     },
@@ -63,7 +83,11 @@ describe('AgentReflections', () => {
     await reflections.load();
     const report = await reflections.reflect();
     flushSync();
-    expect(report).toEqual({ tone: 'notice', message: 'Reflected at cycle 7: 1 adjustment, psyche unchanged.', problems: [] });
+    expect(report).toEqual({
+      tone: 'notice',
+      message: 'Reflected at cycle 7: 1 adjustment, psyche unchanged.',
+      problems: [],
+    });
     expect(reflections.reflections.map((entry) => [entry.cycle, entry.trigger])).toEqual([
       [7, 'request'],
       [5, 'interval'],
@@ -112,7 +136,19 @@ describe('AgentReflections', () => {
     const reflections = new AgentReflections(host);
     await reflections.load();
     expect(reflections.settings?.planning).toBe(true);
-    reflections.putSettings({ planning: false, reflectionInterval: 9, maxFailedPlans: 4, memoryCapacity: 100, consolidationThreshold: 0.8 });
-    expect(reflections.settings).toEqual({ planning: false, reflectionInterval: 9, maxFailedPlans: 4, memoryCapacity: 100, consolidationThreshold: 0.8 });
+    reflections.putSettings({
+      planning: false,
+      reflectionInterval: 9,
+      maxFailedPlans: 4,
+      memoryCapacity: 100,
+      consolidationThreshold: 0.8,
+    });
+    expect(reflections.settings).toEqual({
+      planning: false,
+      reflectionInterval: 9,
+      maxFailedPlans: 4,
+      memoryCapacity: 100,
+      consolidationThreshold: 0.8,
+    });
   });
 });

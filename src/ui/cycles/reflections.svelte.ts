@@ -85,7 +85,10 @@ export class AgentReflections {
     if (this.status !== 'ready') this.status = 'loading';
     const { client, sessionId } = this.#host;
     try {
-      const [{ reflections }, settings] = await Promise.all([client.reflectionList({ sessionId, limit: REFLECTION_LIST_LIMIT }), client.agentSettingsGet({ sessionId })]);
+      const [{ reflections }, settings] = await Promise.all([
+        client.reflectionList({ sessionId, limit: REFLECTION_LIST_LIMIT }),
+        client.agentSettingsGet({ sessionId }),
+      ]);
       if (sessionId !== this.#host.sessionId) return;
       this.reflections = reflections;
       this.settings = settings;

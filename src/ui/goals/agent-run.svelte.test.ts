@@ -9,15 +9,44 @@ const NO_MODEL = { provider: 'none', requests: 0, toolCalls: 0, inputTokens: 0, 
 const STATS: GraphStats = { symbols: 1, entities: 1, relations: 0, literals: 0, triples: 2 };
 
 function goal(id: number, status: GoalView['status'] = 'active'): GoalView {
-  return { id, description: `goal ${id}`, successCriteria: '', priority: 128, status, cyclesWorked: 0, findings: [], findingsTotal: 0 };
+  return {
+    id,
+    description: `goal ${id}`,
+    successCriteria: '',
+    priority: 128,
+    status,
+    cyclesWorked: 0,
+    findings: [],
+    findingsTotal: 0,
+  };
 }
 
 function cycle(number: number, model?: CycleRecord['model']): CycleRecord {
-  return { sessionId: 's', cycle: number, goalId: 1, startedAt: 0, observe: '', orient: '', decide: '', act: '', candidates: [], tool: 'kg_query', input: {}, outcome: 'no-change', ...(model ? { model } : {}) };
+  return {
+    sessionId: 's',
+    cycle: number,
+    goalId: 1,
+    startedAt: 0,
+    observe: '',
+    orient: '',
+    decide: '',
+    act: '',
+    candidates: [],
+    tool: 'kg_query',
+    input: {},
+    outcome: 'no-change',
+    ...(model ? { model } : {}),
+  };
 }
 
 /** A fake agent: scripted goals and cycles, recording the calls the run state makes. */
-function fakeHost(options: { goals: GoalView[]; cyclesPerRun?: number; canWrite?: boolean; modelOfCycle?: (cycle: number) => CycleRecord['model']; beforeRunEnds?: Promise<void> }) {
+function fakeHost(options: {
+  goals: GoalView[];
+  cyclesPerRun?: number;
+  canWrite?: boolean;
+  modelOfCycle?: (cycle: number) => CycleRecord['model'];
+  beforeRunEnds?: Promise<void>;
+}) {
   const calls: string[] = [];
   let goals = options.goals;
   let lastCycle = 0;
@@ -30,13 +59,24 @@ function fakeHost(options: { goals: GoalView[]; cyclesPerRun?: number; canWrite?
     },
     cycleList: async () => ({ cycles: [cycle(2), cycle(1)] }),
     kgStats: async () => STATS,
-    agentRun: async ({ operationId, maxCycles }: { operationId: string; maxCycles?: number }, onProgress?: (record: CycleRecord) => void) => {
+    agentRun: async (
+      { operationId, maxCycles }: { operationId: string; maxCycles?: number },
+      onProgress?: (record: CycleRecord) => void,
+    ) => {
       calls.push(`agentRun ${maxCycles}`);
-      if (!goals.some((known) => known.status === 'active')) return { ok: true as const, cyclesRun: 0, lastCycle, stoppedBecause: 'no-active-goal' as const, usage: NO_MODEL };
+      if (!goals.some((known) => known.status === 'active'))
+        return {
+          ok: true as const,
+          cyclesRun: 0,
+          lastCycle,
+          stoppedBecause: 'no-active-goal' as const,
+          usage: NO_MODEL,
+        };
       let cyclesRun = 0;
       while (cyclesRun < Math.min(maxCycles ?? 1, options.cyclesPerRun ?? Infinity)) {
         await Promise.resolve();
-        if (cancelled.has(operationId)) return { ok: true as const, cyclesRun, lastCycle, stoppedBecause: 'cancelled' as const, usage: NO_MODEL };
+        if (cancelled.has(operationId))
+          return { ok: true as const, cyclesRun, lastCycle, stoppedBecause: 'cancelled' as const, usage: NO_MODEL };
         lastCycle += 1;
         cyclesRun += 1;
         onProgress?.(cycle(lastCycle, options.modelOfCycle?.(lastCycle)));
@@ -47,7 +87,17 @@ function fakeHost(options: { goals: GoalView[]; cyclesPerRun?: number; canWrite?
     },
     inferenceGet: async () => {
       calls.push('inferenceGet');
-      return { provider: 'openai-compatible' as const, openAi: { baseUrl: 'http://localhost:8080/v1', model: 'llama-3', apiKeyStored: true, baseUrlCredentialsStored: false }, limits: {}, confidenceCap: 0.7 };
+      return {
+        provider: 'openai-compatible' as const,
+        openAi: {
+          baseUrl: 'http://localhost:8080/v1',
+          model: 'llama-3',
+          apiKeyStored: true,
+          baseUrlCredentialsStored: false,
+        },
+        limits: {},
+        confidenceCap: 0.7,
+      };
     },
     cancel: async ({ operationId }: { operationId: string }) => {
       cancelled.add(operationId);
@@ -118,15 +168,26 @@ describe('AgentRun', () => {
     expect(run.cycles.map((record) => record.cycle)).toEqual([3, 2, 1]);
   });
 
-  it("asks the Goals screen for the plan of the goal the agent works on next, and says so", async () => {
-    const { host } = fakeHost({ goals: [{ ...goal(1), priority: 100 }, { ...goal(2), priority: 200 }, { ...goal(3, 'suspended'), priority: 255 }, { ...goal(4), priority: 200 }] });
+  it('asks the Goals screen for the plan of the goal the agent works on next, and says so', async () => {
+    const { host } = fakeHost({
+      goals: [
+        { ...goal(1), priority: 100 },
+        { ...goal(2), priority: 200 },
+        { ...goal(3, 'suspended'), priority: 255 },
+        { ...goal(4), priority: 200 },
+      ],
+    });
     const run = new AgentRun(host);
     await run.loadGoals();
     flushSync();
     expect(run.nextGoal?.id).toBe(2);
     expect(run.requestNextPlan()).toBe(true);
     expect(run.planRequest).toEqual({ goalId: 2 });
-    expect(run.report).toEqual({ tone: 'notice', message: 'Showing the plan of “goal 2”, the goal the agent works on next.', problems: [] });
+    expect(run.report).toEqual({
+      tone: 'notice',
+      message: 'Showing the plan of “goal 2”, the goal the agent works on next.',
+      problems: [],
+    });
   });
 
   it('says there is no plan to show while no goal is active', async () => {
@@ -150,8 +211,19 @@ describe('AgentRun', () => {
   it("sums the model's requests and tokens from the cycles as they commit, for the live line", async () => {
     let endRun = () => {};
     const beforeRunEnds = new Promise<void>((resolve) => (endRun = resolve));
-    const use = { provider: 'openai-compatible', model: 'llama-3', requests: 1, promptTokens: 100, completionTokens: 20 };
-    const { host } = fakeHost({ goals: [goal(1)], cyclesPerRun: 3, modelOfCycle: (number) => (number === 2 ? undefined : use), beforeRunEnds });
+    const use = {
+      provider: 'openai-compatible',
+      model: 'llama-3',
+      requests: 1,
+      promptTokens: 100,
+      completionTokens: 20,
+    };
+    const { host } = fakeHost({
+      goals: [goal(1)],
+      cyclesPerRun: 3,
+      modelOfCycle: (number) => (number === 2 ? undefined : use),
+      beforeRunEnds,
+    });
     const run = new AgentRun(host);
     await run.loadGoals();
     const started = run.start('until-done', 1000);

@@ -3,7 +3,14 @@ import { messageOf } from '../common/error-message.ts';
 import type { InferenceView } from '../common/model-messages.ts';
 import { mergeCycles } from '../cycles/cycle-log.ts';
 import { NO_NEXT_GOAL_TEXT, goalWorkedOnNext, showingPlanText } from './plan-messages.ts';
-import { type LiveModelUse, type RunKind, type RunReport, addModelUse, describeRunEnd, runBlockedReason } from './run-messages.ts';
+import {
+  type LiveModelUse,
+  type RunKind,
+  type RunReport,
+  addModelUse,
+  describeRunEnd,
+  runBlockedReason,
+} from './run-messages.ts';
 
 /** What the run state needs of the app's agent state. */
 export type RunHost = {
@@ -18,7 +25,15 @@ export type RunHost = {
 /** Whether cycles are running, and how far the current run has got. */
 export type RunActivity =
   | { status: 'idle' }
-  | { status: 'running'; operationId: string; kind: RunKind; maxCycles: number; cyclesRun: number; isPausing: boolean; modelUse?: LiveModelUse | undefined };
+  | {
+      status: 'running';
+      operationId: string;
+      kind: RunKind;
+      maxCycles: number;
+      cyclesRun: number;
+      isPausing: boolean;
+      modelUse?: LiveModelUse | undefined;
+    };
 
 /** Where a list fetched from the agent stands. */
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
@@ -67,8 +82,17 @@ export class AgentRun {
 
   /** Why no run can start now (another tab writes, no goal is active), or undefined. */
   get blockedReason(): string | undefined {
-    const waiting = { approvals: this.#host.approvals.pendingCount, questions: this.#host.approvals.pendingQuestionCount };
-    return runBlockedReason({ canWrite: this.#host.canWrite, hasLoadedGoals: this.goalsStatus === 'ready', hasActiveGoal: this.hasActiveGoal, hasWaitingGoal: this.hasWaitingGoal, waiting });
+    const waiting = {
+      approvals: this.#host.approvals.pendingCount,
+      questions: this.#host.approvals.pendingQuestionCount,
+    };
+    return runBlockedReason({
+      canWrite: this.#host.canWrite,
+      hasLoadedGoals: this.goalsStatus === 'ready',
+      hasActiveGoal: this.hasActiveGoal,
+      hasWaitingGoal: this.hasWaitingGoal,
+      waiting,
+    });
   }
 
   get isRunning(): boolean {
@@ -181,7 +205,11 @@ export class AgentRun {
     try {
       this.#host.graphChanged(await client.kgStats({ sessionId }));
     } catch (error) {
-      this.report = { tone: 'failure', message: `${this.report?.message ?? ''} The graph's counts could not be refreshed: ${messageOf(error)}`.trim(), problems: [] };
+      this.report = {
+        tone: 'failure',
+        message: `${this.report?.message ?? ''} The graph's counts could not be refreshed: ${messageOf(error)}`.trim(),
+        problems: [],
+      };
     }
   }
 
@@ -193,9 +221,11 @@ export class AgentRun {
     try {
       const { isCancelled } = await this.#host.client.cancel({ operationId });
       // Not known to the agent (yet, or any more): let the user ask again.
-      if (!isCancelled && this.activity.status === 'running' && this.activity.operationId === operationId) this.activity.isPausing = false;
+      if (!isCancelled && this.activity.status === 'running' && this.activity.operationId === operationId)
+        this.activity.isPausing = false;
     } catch (error) {
-      if (this.activity.status === 'running' && this.activity.operationId === operationId) this.activity.isPausing = false;
+      if (this.activity.status === 'running' && this.activity.operationId === operationId)
+        this.activity.isPausing = false;
       this.report = { tone: 'failure', message: `The run could not be paused: ${messageOf(error)}`, problems: [] };
     }
   }

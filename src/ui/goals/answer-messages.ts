@@ -7,7 +7,9 @@ export const ANSWER_PAGE_SIZE = 50;
 export function answerHeadline(answer: AnswerView): string {
   switch (answer.kind) {
     case 'entities':
-      return answer.entities.length === 0 ? 'No thing in the graph fits' : `${answer.entities.length.toLocaleString()} ${answer.entities.length === 1 ? 'answer' : 'answers'}`;
+      return answer.entities.length === 0
+        ? 'No thing in the graph fits'
+        : `${answer.entities.length.toLocaleString()} ${answer.entities.length === 1 ? 'answer' : 'answers'}`;
     case 'boolean':
       return answer.value ? 'Yes' : 'No';
     case 'count':
@@ -20,11 +22,18 @@ export function answerHeadline(answer: AnswerView): string {
 }
 
 /** Which entities a page shows, and where it stands: "1–50 of 1,181". */
-export function answerPage(answer: AnswerView, page: number): { entities: AnswerView['entities']; text: string; pages: number } {
+export function answerPage(
+  answer: AnswerView,
+  page: number,
+): { entities: AnswerView['entities']; text: string; pages: number } {
   const pages = Math.max(1, Math.ceil(answer.entities.length / ANSWER_PAGE_SIZE));
   const at = Math.min(Math.max(0, page), pages - 1) * ANSWER_PAGE_SIZE;
   const entities = answer.entities.slice(at, at + ANSWER_PAGE_SIZE);
-  return { entities, pages, text: `${(at + 1).toLocaleString()}–${(at + entities.length).toLocaleString()} of ${answer.entities.length.toLocaleString()}` };
+  return {
+    entities,
+    pages,
+    text: `${(at + 1).toLocaleString()}–${(at + entities.length).toLocaleString()} of ${answer.entities.length.toLocaleString()}`,
+  };
 }
 
 /** An answer's entities as CSV (RFC 4180: a field with a comma, quote or line break is quoted). */

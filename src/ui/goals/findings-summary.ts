@@ -21,7 +21,11 @@ export function groupFindings(findings: readonly Fact[]): FindingGroup[] {
       group = { label: `${fact.predicate.label} ${fact.object.label}`, items: [] };
       groups.set(key, group);
     }
-    group.items.push({ subject: fact.subject, confidence: fact.confidence, text: `${fact.subject.label} (${fact.confidence.toFixed(2)})` });
+    group.items.push({
+      subject: fact.subject,
+      confidence: fact.confidence,
+      text: `${fact.subject.label} (${fact.confidence.toFixed(2)})`,
+    });
   }
   return [...groups.values()];
 }
@@ -32,5 +36,7 @@ export function findingsCountText(shown: number, total: number): string {
   const noun = count === 1 ? 'finding' : 'findings';
   // A goal keeps at most MAX_FINDINGS: that many is a cap, not a count.
   const atLeast = total >= MAX_FINDINGS ? 'at least ' : '';
-  return shown < total ? `${shown.toLocaleString('en')} of ${atLeast}${total.toLocaleString('en')} ${noun}` : `${atLeast}${count.toLocaleString('en')} ${noun}`;
+  return shown < total
+    ? `${shown.toLocaleString('en')} of ${atLeast}${total.toLocaleString('en')} ${noun}`
+    : `${atLeast}${count.toLocaleString('en')} ${noun}`;
 }

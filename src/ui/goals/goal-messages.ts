@@ -15,7 +15,9 @@ export const PRIORITY_RANGE = { min: 0, max: 255, default: 128 } as const;
 
 /** Whether a typed priority can be saved: a whole number from 0 to 255. */
 export function isValidPriority(value: number | null | undefined): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= PRIORITY_RANGE.min && value <= PRIORITY_RANGE.max;
+  return (
+    typeof value === 'number' && Number.isInteger(value) && value >= PRIORITY_RANGE.min && value <= PRIORITY_RANGE.max
+  );
 }
 
 /** Whether the user can still change a goal's status (ended goals stay as they are; a waiting one can be cancelled). */

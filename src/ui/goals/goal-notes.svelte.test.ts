@@ -6,7 +6,17 @@ import type { PerGoalListHost } from './per-goal-list.svelte.ts';
 
 function note(goalId: number, cycle: number, findingsNoted: number): ScratchNoteView {
   const name = `goal-${goalId}-notes.md`;
-  return { id: goalId, goalId, name, mediaType: 'text/markdown', text: `# Notes\n\n${findingsNoted} findings\n`, findingsNoted, cycle, createdAt: 0, updatedAt: cycle };
+  return {
+    id: goalId,
+    goalId,
+    name,
+    mediaType: 'text/markdown',
+    text: `# Notes\n\n${findingsNoted} findings\n`,
+    findingsNoted,
+    cycle,
+    createdAt: 0,
+    updatedAt: cycle,
+  };
 }
 
 /**

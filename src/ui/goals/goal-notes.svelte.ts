@@ -8,6 +8,10 @@ import { PerGoalList, type PerGoalListHost } from './per-goal-list.svelte.ts';
  */
 export class GoalNotes extends PerGoalList<ScratchNoteView, Map<number, ScratchNoteView>> {
   constructor(host: PerGoalListHost) {
-    super(host, async ({ client, sessionId }) => (await client.noteList({ sessionId })).notes, (notes) => notesByGoal(notes));
+    super(
+      host,
+      async ({ client, sessionId }) => (await client.noteList({ sessionId })).notes,
+      (notes) => notesByGoal(notes),
+    );
   }
 }

@@ -5,7 +5,12 @@ import { GoalPlans } from './goal-plans.svelte.ts';
 import type { PerGoalListHost } from './per-goal-list.svelte.ts';
 import type { PlanView } from './plan-messages.ts';
 
-function plan(id: number, goalId: number, status: PlanView['status'], stepStatus: PlanView['steps'][number]['status'] = 'pending'): PlanView {
+function plan(
+  id: number,
+  goalId: number,
+  status: PlanView['status'],
+  stepStatus: PlanView['steps'][number]['status'] = 'pending',
+): PlanView {
   return {
     id,
     sessionId: 's',
@@ -13,7 +18,15 @@ function plan(id: number, goalId: number, status: PlanView['status'], stepStatus
     attempt: id - 1,
     needs: ['knowledge'],
     strategy: 'explore first',
-    steps: [{ tool: 'infer_rules', input: {}, rationale: 'reasoning: derive', status: stepStatus, ...(stepStatus === 'pending' ? {} : { cycle: id }) }],
+    steps: [
+      {
+        tool: 'infer_rules',
+        input: {},
+        rationale: 'reasoning: derive',
+        status: stepStatus,
+        ...(stepStatus === 'pending' ? {} : { cycle: id }),
+      },
+    ],
     status,
     cycle: id,
     createdAt: 0,

@@ -7,6 +7,10 @@ import { type GoalPlanHistory, type PlanView, plansByGoal } from './plan-message
  */
 export class GoalPlans extends PerGoalList<PlanView, Map<number, GoalPlanHistory<PlanView>>> {
   constructor(host: PerGoalListHost) {
-    super(host, async ({ client, sessionId }) => (await client.planList({ sessionId })).plans, (plans) => plansByGoal(plans));
+    super(
+      host,
+      async ({ client, sessionId }) => (await client.planList({ sessionId })).plans,
+      (plans) => plansByGoal(plans),
+    );
   }
 }

@@ -13,7 +13,12 @@ function fakeHost(options: { isHolding?: boolean; refusal?: string } = {}) {
       if (options.isHolding) await new Promise<void>((resolve) => held.push(resolve));
       if (options.refusal) return { ok: false as const, problems: [{ path: 'grammar', message: options.refusal }] };
       const used = grammar ?? 'formal';
-      return { ok: true as const, grammar: used, text: `${used}: findings`, grammars: ['narrative', 'formal', 'terse', 'scholarly'] };
+      return {
+        ok: true as const,
+        grammar: used,
+        text: `${used}: findings`,
+        grammars: ['narrative', 'formal', 'terse', 'scholarly'],
+      };
     },
   } satisfies Partial<AgentApi>;
   const host: SynthesisHost = { client: client as unknown as AgentApi, sessionId: 's' };
@@ -52,6 +57,10 @@ describe('GoalSynthesis', () => {
     const { host } = fakeHost({ refusal: 'no grammar named "nope"' });
     const synthesis = new GoalSynthesis(host, 1);
     await synthesis.write('nope');
-    expect(synthesis.state).toEqual({ status: 'failed', message: 'The findings could not be written up:', problems: ['at grammar: no grammar named "nope"'] });
+    expect(synthesis.state).toEqual({
+      status: 'failed',
+      message: 'The findings could not be written up:',
+      problems: ['at grammar: no grammar named "nope"'],
+    });
   });
 });

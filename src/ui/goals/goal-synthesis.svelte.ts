@@ -42,10 +42,18 @@ export class GoalSynthesis {
     if (grammar !== undefined) this.grammar = grammar;
     this.state = { status: 'writing' };
     try {
-      const result = await this.#host.client.synthesize({ sessionId: this.#host.sessionId, goalId: this.#goalId, ...(grammar !== undefined ? { grammar } : {}) });
+      const result = await this.#host.client.synthesize({
+        sessionId: this.#host.sessionId,
+        goalId: this.#goalId,
+        ...(grammar !== undefined ? { grammar } : {}),
+      });
       if (ticket !== this.#ticket) return;
       if (!result.ok) {
-        this.state = { status: 'failed', message: 'The findings could not be written up:', problems: result.problems.map(describeProblem) };
+        this.state = {
+          status: 'failed',
+          message: 'The findings could not be written up:',
+          problems: result.problems.map(describeProblem),
+        };
         return;
       }
       this.grammars = grammarChoices(result.grammars);
@@ -53,7 +61,11 @@ export class GoalSynthesis {
       this.state = { status: 'written', grammar: result.grammar, text: result.text };
     } catch (error) {
       if (ticket !== this.#ticket) return;
-      this.state = { status: 'failed', message: `The findings could not be written up: ${error instanceof Error ? error.message : String(error)}`, problems: [] };
+      this.state = {
+        status: 'failed',
+        message: `The findings could not be written up: ${error instanceof Error ? error.message : String(error)}`,
+        problems: [],
+      };
     }
   }
 }

@@ -16,7 +16,8 @@ function goal(id: number, parentId?: number): GoalView {
   };
 }
 
-const ids = (nodes: ReturnType<typeof goalTree>): unknown => nodes.map((node) => (node.children.length > 0 ? [node.goal.id, ids(node.children)] : node.goal.id));
+const ids = (nodes: ReturnType<typeof goalTree>): unknown =>
+  nodes.map((node) => (node.children.length > 0 ? [node.goal.id, ids(node.children)] : node.goal.id));
 
 describe('goalTree', () => {
   it('shows sub-goals under their parent, in list order', () => {
@@ -29,7 +30,8 @@ describe('goalTree', () => {
 
   it('never loses goals whose parents loop back to them', () => {
     const tree = goalTree([goal(1, 2), goal(2, 1), goal(3, 3)]);
-    const count = (nodes: ReturnType<typeof goalTree>): number => nodes.reduce((sum, node) => sum + 1 + count(node.children), 0);
+    const count = (nodes: ReturnType<typeof goalTree>): number =>
+      nodes.reduce((sum, node) => sum + 1 + count(node.children), 0);
     expect(count(tree)).toBe(3);
   });
 });

@@ -27,7 +27,11 @@ export class PerGoalList<Item, Grouped> {
 
   readonly byGoal = $derived.by(() => this.#group(this.items));
 
-  constructor(host: PerGoalListHost, fetchItems: (host: PerGoalListHost) => Promise<Item[]>, group: (items: readonly Item[]) => Grouped) {
+  constructor(
+    host: PerGoalListHost,
+    fetchItems: (host: PerGoalListHost) => Promise<Item[]>,
+    group: (items: readonly Item[]) => Grouped,
+  ) {
     this.#host = host;
     this.#fetchItems = fetchItems;
     this.#group = group;

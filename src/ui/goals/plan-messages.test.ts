@@ -11,18 +11,63 @@ import {
   stepEndText,
 } from './plan-messages.ts';
 
-function plan(id: number, goalId: number, attempt: number, status: PlanView['status'], steps: PlanView['steps'] = []): PlanView {
-  return { id, sessionId: 's', goalId, attempt, needs: ['knowledge'], strategy: `explore first (attempt ${attempt})`, steps, status, cycle: attempt * 3 + 1, createdAt: 0 };
+function plan(
+  id: number,
+  goalId: number,
+  attempt: number,
+  status: PlanView['status'],
+  steps: PlanView['steps'] = [],
+): PlanView {
+  return {
+    id,
+    sessionId: 's',
+    goalId,
+    attempt,
+    needs: ['knowledge'],
+    strategy: `explore first (attempt ${attempt})`,
+    steps,
+    status,
+    cycle: attempt * 3 + 1,
+    createdAt: 0,
+  };
 }
 
-const LOOKED_UP = { tool: 'kg_query', input: { pattern: '?x is-a mammal' }, rationale: 'knowledge: look up', status: 'completed', result: 'looked up while planning: 9 answers' } as const;
-const INFERRED = { tool: 'infer_rules', input: { minConfidence: 0.1 }, rationale: 'reasoning: derive', status: 'completed', result: 'derived 145 new facts', cycle: 1 } as const;
-const REASON = { tool: 'reason', input: { mode: 'closure' }, rationale: 'reasoning: prove', status: 'pending' } as const;
-const GAPS = { tool: 'gap_analysis', input: { symbol: 9 }, rationale: 'reasoning: find gaps', status: 'pending' } as const;
+const LOOKED_UP = {
+  tool: 'kg_query',
+  input: { pattern: '?x is-a mammal' },
+  rationale: 'knowledge: look up',
+  status: 'completed',
+  result: 'looked up while planning: 9 answers',
+} as const;
+const INFERRED = {
+  tool: 'infer_rules',
+  input: { minConfidence: 0.1 },
+  rationale: 'reasoning: derive',
+  status: 'completed',
+  result: 'derived 145 new facts',
+  cycle: 1,
+} as const;
+const REASON = {
+  tool: 'reason',
+  input: { mode: 'closure' },
+  rationale: 'reasoning: prove',
+  status: 'pending',
+} as const;
+const GAPS = {
+  tool: 'gap_analysis',
+  input: { symbol: 9 },
+  rationale: 'reasoning: find gaps',
+  status: 'pending',
+} as const;
 
 describe('plansByGoal', () => {
   it("makes a goal's last plan its current one and lists the earlier ones newest first", () => {
-    const byGoal = plansByGoal([plan(1, 1, 0, 'completed'), plan(2, 2, 0, 'active'), plan(3, 1, 1, 'failed'), plan(4, 1, 2, 'active')]);
+    const byGoal = plansByGoal([
+      plan(1, 1, 0, 'completed'),
+      plan(2, 2, 0, 'active'),
+      plan(3, 1, 1, 'failed'),
+      plan(4, 1, 2, 'active'),
+    ]);
     expect(byGoal.get(1)?.current.id).toBe(4);
     expect(byGoal.get(1)?.earlier.map((earlier) => earlier.id)).toEqual([3, 1]);
     expect(byGoal.get(2)).toMatchObject({ current: { id: 2 }, earlier: [] });
@@ -57,7 +102,9 @@ describe('the steps of a plan', () => {
   });
 
   it("sums up a plan's attempt, when it was made and how far it got", () => {
-    expect(planSummary(plan(1, 1, 2, 'active', [LOOKED_UP, INFERRED, REASON]), true)).toBe('attempt 2, made at cycle 7, 2 of 3 steps done');
+    expect(planSummary(plan(1, 1, 2, 'active', [LOOKED_UP, INFERRED, REASON]), true)).toBe(
+      'attempt 2, made at cycle 7, 2 of 3 steps done',
+    );
     expect(planSummary(plan(1, 1, 0, 'failed', [REASON]), false)).toBe('made at cycle 1, 0 of 1 step done');
   });
 
@@ -69,7 +116,12 @@ describe('the steps of a plan', () => {
 });
 
 describe('goalWorkedOnNext', () => {
-  const goal = (id: number, priority: number, status: 'active' | 'suspended' | 'completed' = 'active') => ({ id, priority, status, description: `goal ${id}` });
+  const goal = (id: number, priority: number, status: 'active' | 'suspended' | 'completed' = 'active') => ({
+    id,
+    priority,
+    status,
+    description: `goal ${id}`,
+  });
 
   it('picks the active goal with the highest priority, then the lowest id, as the agent does', () => {
     expect(goalWorkedOnNext([goal(1, 100), goal(2, 200), goal(3, 200)])?.id).toBe(2);
@@ -83,6 +135,8 @@ describe('goalWorkedOnNext', () => {
   });
 
   it('names the goal whose plan it shows', () => {
-    expect(showingPlanText({ description: 'Find mammals' })).toBe('Showing the plan of “Find mammals”, the goal the agent works on next.');
+    expect(showingPlanText({ description: 'Find mammals' })).toBe(
+      'Showing the plan of “Find mammals”, the goal the agent works on next.',
+    );
   });
 });

@@ -41,7 +41,8 @@ export const STEP_STATUS_TONES = {
 export const NO_PLAN_TEXT = 'No plan yet: the agent plans when it first works on this goal.';
 
 /** What the Plan panel says of an active plan whose steps are all done. */
-export const ALL_STEPS_DONE_TEXT = 'All its steps are done: the agent makes a new plan when it next works on this goal.';
+export const ALL_STEPS_DONE_TEXT =
+  'All its steps are done: the agent makes a new plan when it next works on this goal.';
 
 /** A goal's plans: the latest (its active plan while the goal is worked on), then the earlier ones, newest first. */
 export type GoalPlanHistory<Plan> = { current: Plan; earlier: Plan[] };
@@ -50,7 +51,9 @@ export type GoalPlanHistory<Plan> = { current: Plan; earlier: Plan[] };
  * Each goal's plans, from the session's plans listed oldest first (as planList lists them): a
  * goal's last plan is its current one, the ones before it its history.
  */
-export function plansByGoal<Plan extends Pick<PlanView, 'goalId'>>(plans: readonly Plan[]): Map<number, GoalPlanHistory<Plan>> {
+export function plansByGoal<Plan extends Pick<PlanView, 'goalId'>>(
+  plans: readonly Plan[],
+): Map<number, GoalPlanHistory<Plan>> {
   const byGoal = new Map<number, GoalPlanHistory<Plan>>();
   for (const plan of plans) {
     const known = byGoal.get(plan.goalId);
@@ -105,7 +108,9 @@ export function planSummary(plan: Pick<PlanView, 'attempt' | 'cycle' | 'steps'>,
  * The goal the agent works on next: the active goal with the highest priority, then the lowest
  * id (the order the agent's loop gives its attention), or undefined when none is active.
  */
-export function goalWorkedOnNext<Goal extends Pick<GoalView, 'id' | 'priority' | 'status'>>(goals: readonly Goal[]): Goal | undefined {
+export function goalWorkedOnNext<Goal extends Pick<GoalView, 'id' | 'priority' | 'status'>>(
+  goals: readonly Goal[],
+): Goal | undefined {
   let next: Goal | undefined;
   for (const goal of goals) {
     if (goal.status !== 'active') continue;
@@ -115,7 +120,8 @@ export function goalWorkedOnNext<Goal extends Pick<GoalView, 'id' | 'priority' |
 }
 
 /** What the Plan button says when it has no plan to show. */
-export const NO_NEXT_GOAL_TEXT = 'No goal is active, so the agent works on none next and there is no plan to show. Add a goal, or resume a suspended one.';
+export const NO_NEXT_GOAL_TEXT =
+  'No goal is active, so the agent works on none next and there is no plan to show. Add a goal, or resume a suspended one.';
 
 /** What the Plan button says as it opens a plan: "Showing the plan of “Find mammals”, the goal the agent works on next." */
 export function showingPlanText(goal: Pick<GoalView, 'description'>): string {

@@ -1,8 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { type FocusTarget, type KeyPress, RUN_SHORTCUT_KEYS, ariaKeyShortcuts, isTextEntry, shortcutOf } from './run-shortcuts.ts';
+import {
+  type FocusTarget,
+  type KeyPress,
+  RUN_SHORTCUT_KEYS,
+  ariaKeyShortcuts,
+  isTextEntry,
+  shortcutOf,
+} from './run-shortcuts.ts';
 
 function press(key: string, target: FocusTarget | null = { tagName: 'BODY' }, extra: Partial<KeyPress> = {}): KeyPress {
-  return { key, ctrlKey: false, metaKey: false, altKey: false, repeat: false, defaultPrevented: false, target, ...extra };
+  return {
+    key,
+    ctrlKey: false,
+    metaKey: false,
+    altKey: false,
+    repeat: false,
+    defaultPrevented: false,
+    target,
+    ...extra,
+  };
 }
 
 describe('shortcutOf', () => {

@@ -33,7 +33,17 @@ export type KeyPress = {
 /** What the check needs of the focused element (an HTMLElement has all of it). */
 export type FocusTarget = { tagName?: string; type?: string; isContentEditable?: boolean };
 
-const NON_TEXT_INPUT_TYPES = new Set(['button', 'checkbox', 'radio', 'range', 'submit', 'reset', 'file', 'color', 'image']);
+const NON_TEXT_INPUT_TYPES = new Set([
+  'button',
+  'checkbox',
+  'radio',
+  'range',
+  'submit',
+  'reset',
+  'file',
+  'color',
+  'image',
+]);
 
 /** Whether focus is where keys type text (a text or number field, a text area, a list box, editable content). */
 export function isTextEntry(target: FocusTarget | null): boolean {
@@ -49,8 +59,17 @@ export function isTextEntry(target: FocusTarget | null): boolean {
  * modifier held (those belong to the browser), on auto-repeat, or when something else handled it.
  */
 export function shortcutOf(press: KeyPress): RunShortcut | undefined {
-  if (press.ctrlKey || press.metaKey || press.altKey || press.repeat || press.defaultPrevented || isTextEntry(press.target)) return undefined;
+  if (
+    press.ctrlKey ||
+    press.metaKey ||
+    press.altKey ||
+    press.repeat ||
+    press.defaultPrevented ||
+    isTextEntry(press.target)
+  )
+    return undefined;
   const key = press.key.length === 1 ? press.key.toLowerCase() : press.key;
-  for (const [shortcut, keys] of Object.entries(RUN_SHORTCUT_KEYS) as [RunShortcut, readonly string[]][]) if (keys.includes(key)) return shortcut;
+  for (const [shortcut, keys] of Object.entries(RUN_SHORTCUT_KEYS) as [RunShortcut, readonly string[]][])
+    if (keys.includes(key)) return shortcut;
   return undefined;
 }

@@ -17,7 +17,9 @@ describe('grammarLabel', () => {
 
 describe('writeUpFileName', () => {
   it('names the file after the goal and the grammar', () => {
-    expect(writeUpFileName({ id: 1, description: 'Learn about Mars!' }, 'narrative')).toBe('learn-about-mars-narrative.txt');
+    expect(writeUpFileName({ id: 1, description: 'Learn about Mars!' }, 'narrative')).toBe(
+      'learn-about-mars-narrative.txt',
+    );
   });
 
   it('falls back to the goal id when the description has no letters or digits', () => {

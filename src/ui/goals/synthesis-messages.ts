@@ -7,7 +7,9 @@ export function grammarChoices(named: readonly string[]): string[] {
 
 /** A grammar's name as the select shows it: built-in ones capitalised, a custom grammar as named, marked. */
 export function grammarLabel(grammar: string): string {
-  return (BUILT_IN_GRAMMARS as readonly string[]).includes(grammar) ? grammar.charAt(0).toUpperCase() + grammar.slice(1) : `${grammar} (custom)`;
+  return (BUILT_IN_GRAMMARS as readonly string[]).includes(grammar)
+    ? grammar.charAt(0).toUpperCase() + grammar.slice(1)
+    : `${grammar} (custom)`;
 }
 
 /** The file a write-up downloads to: "learn-about-mars-narrative.txt"; a description without letters gives "goal-3-...". */

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { AgentApi } from '#core/api.ts';
 import { VoicedWriteUp } from './voiced-write-up.svelte.ts';
 
-const use = { provider: 'webllm', model: 'SmolLM2-360M-Instruct-q4f32_1-MLC', requests: 1, promptTokens: 10, completionTokens: 5 };
+const use = {
+  provider: 'webllm',
+  model: 'SmolLM2-360M-Instruct-q4f32_1-MLC',
+  requests: 1,
+  promptTokens: 10,
+  completionTokens: 5,
+};
 
 function hostAnswering(answer: Awaited<ReturnType<AgentApi['synthesizeInVoice']>>) {
   const cancelled: string[] = [];
@@ -18,7 +24,14 @@ function hostAnswering(answer: Awaited<ReturnType<AgentApi['synthesizeInVoice']>
 
 describe('VoicedWriteUp', () => {
   it('shows the prose, the persona and model, and each finding marked cited or not', async () => {
-    const { host } = hostAnswering({ ok: true, persona: 'Old Sailor', text: 'Arr [2].', findings: ['Dog -> is-a -> Mammal [1.00]', 'Dog -> has -> Tail [1.00]'], cites: [2], model: use });
+    const { host } = hostAnswering({
+      ok: true,
+      persona: 'Old Sailor',
+      text: 'Arr [2].',
+      findings: ['Dog -> is-a -> Mammal [1.00]', 'Dog -> has -> Tail [1.00]'],
+      cites: [2],
+      model: use,
+    });
     const voiced = new VoicedWriteUp(host, 1, () => 'op');
     await voiced.write();
     expect(voiced.state).toEqual({
@@ -34,12 +47,31 @@ describe('VoicedWriteUp', () => {
   });
 
   it('says where to choose a model when none is chosen, and gives the bottleneck in full', async () => {
-    const none = new VoicedWriteUp(hostAnswering({ ok: false, reason: 'no-model', problems: [{ message: 'no language model is chosen' }] }).host, 1);
+    const none = new VoicedWriteUp(
+      hostAnswering({ ok: false, reason: 'no-model', problems: [{ message: 'no language model is chosen' }] }).host,
+      1,
+    );
     await none.write();
-    expect(none.state).toMatchObject({ status: 'failed', message: expect.stringContaining('Settings, Language model'), problems: [] });
-    const stuck = new VoicedWriteUp(hostAnswering({ ok: false, reason: 'bottleneck', problems: [{ message: 'the model did not write it (missing_input): too few findings' }], model: use }).host, 1);
+    expect(none.state).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining('Settings, Language model'),
+      problems: [],
+    });
+    const stuck = new VoicedWriteUp(
+      hostAnswering({
+        ok: false,
+        reason: 'bottleneck',
+        problems: [{ message: 'the model did not write it (missing_input): too few findings' }],
+        model: use,
+      }).host,
+      1,
+    );
     await stuck.write();
-    expect(stuck.state).toEqual({ status: 'failed', message: 'The model did not write it:', problems: ['the model did not write it (missing_input): too few findings'] });
+    expect(stuck.state).toEqual({
+      status: 'failed',
+      message: 'The model did not write it:',
+      problems: ['the model did not write it (missing_input): too few findings'],
+    });
   });
 
   it('stops a write-up in progress by cancelling its operation', async () => {

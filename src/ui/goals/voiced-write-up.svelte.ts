@@ -5,13 +5,20 @@ import { describeProblem } from '#core/result.ts';
 export type VoicedState =
   | { status: 'idle' }
   | { status: 'writing'; operationId: string }
-  | { status: 'written'; persona: string; model: string; text: string; findings: { number: number; line: string; isCited: boolean }[] }
+  | {
+      status: 'written';
+      persona: string;
+      model: string;
+      text: string;
+      findings: { number: number; line: string; isCited: boolean }[];
+    }
   | { status: 'failed'; message: string; problems: string[] };
 
 /** Why the model did not write, in the user's words. */
 const FAILURE_MESSAGES = {
   'not-found': 'This goal is gone.',
-  'no-model': "No language model is chosen. Choose one under Settings, Language model, to have the findings written in the persona's voice.",
+  'no-model':
+    "No language model is chosen. Choose one under Settings, Language model, to have the findings written in the persona's voice.",
   unavailable: 'The chosen model cannot be used now:',
   bottleneck: 'The model did not write it:',
   cancelled: 'Stopped: nothing was written.',
@@ -28,7 +35,11 @@ export class VoicedWriteUp {
 
   state = $state<VoicedState>({ status: 'idle' });
 
-  constructor(host: { readonly client: AgentApi; readonly sessionId: string }, goalId: number, generateId: () => string = () => crypto.randomUUID()) {
+  constructor(
+    host: { readonly client: AgentApi; readonly sessionId: string },
+    goalId: number,
+    generateId: () => string = () => crypto.randomUUID(),
+  ) {
     this.#host = host;
     this.#goalId = goalId;
     this.#generateId = generateId;
@@ -40,10 +51,18 @@ export class VoicedWriteUp {
     const operationId = this.#generateId();
     this.state = { status: 'writing', operationId };
     try {
-      const result = await this.#host.client.synthesizeInVoice({ sessionId: this.#host.sessionId, goalId: this.#goalId, operationId });
+      const result = await this.#host.client.synthesizeInVoice({
+        sessionId: this.#host.sessionId,
+        goalId: this.#goalId,
+        operationId,
+      });
       if (!result.ok) {
         const wantsDetail = result.reason === 'unavailable' || result.reason === 'bottleneck';
-        this.state = { status: 'failed', message: FAILURE_MESSAGES[result.reason], problems: wantsDetail ? result.problems.map(describeProblem) : [] };
+        this.state = {
+          status: 'failed',
+          message: FAILURE_MESSAGES[result.reason],
+          problems: wantsDetail ? result.problems.map(describeProblem) : [],
+        };
         return;
       }
       const cited = new Set(result.cites);
@@ -55,7 +74,11 @@ export class VoicedWriteUp {
         findings: result.findings.map((line, index) => ({ number: index + 1, line, isCited: cited.has(index + 1) })),
       };
     } catch (error) {
-      this.state = { status: 'failed', message: `The model did not write it: ${error instanceof Error ? error.message : String(error)}`, problems: [] };
+      this.state = {
+        status: 'failed',
+        message: `The model did not write it: ${error instanceof Error ? error.message : String(error)}`,
+        problems: [],
+      };
     }
   }
 

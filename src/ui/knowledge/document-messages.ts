@@ -9,27 +9,45 @@ import { STORAGE_FULL_TEXT } from '../storage/storage-messages.ts';
  */
 
 /** Why Import and Delete are disabled in a tab that only shows the session. */
-export const DOCUMENTS_READ_ONLY_REASON = 'Anima is open in another tab, and only that tab can change the session: close it to import or delete documents here.';
+export const DOCUMENTS_READ_ONLY_REASON =
+  'Anima is open in another tab, and only that tab can change the session: close it to import or delete documents here.';
 
 /** What the panel says about an import or a deletion that ended: a success, or a failure with the problems to list. */
-export type DocumentReport = { tone: 'success'; message: string } | { tone: 'failure'; message: string; problems: string[] };
+export type DocumentReport =
+  { tone: 'success'; message: string } | { tone: 'failure'; message: string; problems: string[] };
 
 /** Says how an import went, from documentImport's answer. */
-export function describeDocumentImport(result: Awaited<ReturnType<AgentApi['documentImport']>>, fileName: string): DocumentReport {
-  if (result.ok) return { tone: 'success', message: `Imported ${result.document.name} (${sizeText(result.document.size)}).` };
+export function describeDocumentImport(
+  result: Awaited<ReturnType<AgentApi['documentImport']>>,
+  fileName: string,
+): DocumentReport {
+  if (result.ok)
+    return { tone: 'success', message: `Imported ${result.document.name} (${sizeText(result.document.size)}).` };
   switch (result.reason) {
     case 'read-only':
-      return { tone: 'failure', message: `“${fileName}” was not imported: ${DOCUMENTS_READ_ONLY_REASON}`, problems: [] };
+      return {
+        tone: 'failure',
+        message: `“${fileName}” was not imported: ${DOCUMENTS_READ_ONLY_REASON}`,
+        problems: [],
+      };
     case 'invalid':
-      return { tone: 'failure', message: `“${fileName}” was not imported; nothing was changed:`, problems: result.problems.map(describeProblem) };
+      return {
+        tone: 'failure',
+        message: `“${fileName}” was not imported; nothing was changed:`,
+        problems: result.problems.map(describeProblem),
+      };
     case 'storage-full':
       return { tone: 'failure', message: `“${fileName}” was not imported: ${STORAGE_FULL_TEXT}.`, problems: [] };
   }
 }
 
 /** Says how a deletion went, from documentDelete's answer. */
-export function describeDocumentDelete(result: Awaited<ReturnType<AgentApi['documentDelete']>>, name: string): DocumentReport {
-  if (result.ok) return { tone: 'success', message: `Deleted ${name}; the facts the agent took from it stay in the graph.` };
+export function describeDocumentDelete(
+  result: Awaited<ReturnType<AgentApi['documentDelete']>>,
+  name: string,
+): DocumentReport {
+  if (result.ok)
+    return { tone: 'success', message: `Deleted ${name}; the facts the agent took from it stay in the graph.` };
   return { tone: 'failure', message: `“${name}” was not deleted:`, problems: result.problems.map(describeProblem) };
 }
 

@@ -28,22 +28,41 @@ function fakeHost(options: { canWrite?: boolean; isHoldingLists?: boolean } = {}
     },
     documentImport: async ({ fileName, text }: { fileName: string; text: string }) => {
       calls.push(`documentImport ${fileName}`);
-      if (options.canWrite === false) return { ok: false as const, reason: 'read-only' as const, problems: [{ message: 'open in another tab' }] };
-      if (text.trim() === '') return { ok: false as const, reason: 'invalid' as const, problems: [{ message: `${fileName} is empty: there is nothing to read` }] };
-      const document: DocumentView = { id: nextId++, name: fileName, size: text.length, createdAt: 0, preview: text.slice(0, 300) };
+      if (options.canWrite === false)
+        return { ok: false as const, reason: 'read-only' as const, problems: [{ message: 'open in another tab' }] };
+      if (text.trim() === '')
+        return {
+          ok: false as const,
+          reason: 'invalid' as const,
+          problems: [{ message: `${fileName} is empty: there is nothing to read` }],
+        };
+      const document: DocumentView = {
+        id: nextId++,
+        name: fileName,
+        size: text.length,
+        createdAt: 0,
+        preview: text.slice(0, 300),
+      };
       documents = [document, ...documents];
       return { ok: true as const, document };
     },
     documentDelete: async ({ documentId }: { documentId: number }) => {
       calls.push(`documentDelete ${documentId}`);
-      if (!documents.some((known) => known.id === documentId)) return { ok: false as const, problems: [{ message: `there is no document ${documentId}` }] };
+      if (!documents.some((known) => known.id === documentId))
+        return { ok: false as const, problems: [{ message: `there is no document ${documentId}` }] };
       documents = documents.filter((known) => known.id !== documentId);
       return { ok: true as const };
     },
   } satisfies Partial<AgentApi>;
-  const host: DocumentsHost = { client: client as unknown as AgentApi, sessionId: 's', canWrite: options.canWrite ?? true };
+  const host: DocumentsHost = {
+    client: client as unknown as AgentApi,
+    sessionId: 's',
+    canWrite: options.canWrite ?? true,
+  };
   const ingest = (documentId: number, factsExtracted: number) => {
-    documents = documents.map((known) => (known.id === documentId ? { ...known, ingestedAt: 10, factsExtracted } : known));
+    documents = documents.map((known) =>
+      known.id === documentId ? { ...known, ingestedAt: 10, factsExtracted } : known,
+    );
   };
   return { host, calls, held, ingest };
 }
@@ -56,10 +75,19 @@ describe('Documents', () => {
     await documents.importFile(textFile('old.md', '# Old'));
     await documents.importFile(textFile('mars.txt', MARS));
     flushSync();
-    expect(documents.change).toEqual({ status: 'ended', report: { tone: 'success', message: 'Imported mars.txt (64 characters).' } });
+    expect(documents.change).toEqual({
+      status: 'ended',
+      report: { tone: 'success', message: 'Imported mars.txt (64 characters).' },
+    });
     expect(documents.documents.map((known) => known.name)).toEqual(['mars.txt', 'old.md']);
     expect(documents.documents[0]).not.toHaveProperty('ingestedAt');
-    expect(calls).toEqual(['documentList', 'documentImport old.md', 'documentList', 'documentImport mars.txt', 'documentList']);
+    expect(calls).toEqual([
+      'documentList',
+      'documentImport old.md',
+      'documentList',
+      'documentImport mars.txt',
+      'documentList',
+    ]);
   });
 
   it('shows the problems of a refused file and changes nothing', async () => {
@@ -70,7 +98,11 @@ describe('Documents', () => {
     flushSync();
     expect(documents.change).toEqual({
       status: 'ended',
-      report: { tone: 'failure', message: '“empty.txt” was not imported; nothing was changed:', problems: ['empty.txt is empty: there is nothing to read'] },
+      report: {
+        tone: 'failure',
+        message: '“empty.txt” was not imported; nothing was changed:',
+        problems: ['empty.txt is empty: there is nothing to read'],
+      },
     });
     expect(documents.documents).toEqual([]);
     expect(calls).toEqual(['documentList', 'documentImport empty.txt']);
@@ -79,8 +111,15 @@ describe('Documents', () => {
   it('reports a file that cannot be read, without asking the agent', async () => {
     const { host, calls } = fakeHost();
     const documents = new Documents(host);
-    await documents.importFile({ name: 'gone.txt', size: 10, text: async () => Promise.reject(new Error('the file was moved')) });
-    expect(documents.change).toEqual({ status: 'ended', report: { tone: 'failure', message: '“gone.txt” was not imported: the file was moved', problems: [] } });
+    await documents.importFile({
+      name: 'gone.txt',
+      size: 10,
+      text: async () => Promise.reject(new Error('the file was moved')),
+    });
+    expect(documents.change).toEqual({
+      status: 'ended',
+      report: { tone: 'failure', message: '“gone.txt” was not imported: the file was moved', problems: [] },
+    });
     expect(calls).toEqual([]);
   });
 
@@ -91,7 +130,10 @@ describe('Documents', () => {
     await documents.importFile(textFile('dogs.txt', 'A dog is a mammal.'));
     await documents.deleteDocument({ id: 1, name: 'mars.txt' });
     flushSync();
-    expect(documents.change).toEqual({ status: 'ended', report: { tone: 'success', message: 'Deleted mars.txt; the facts the agent took from it stay in the graph.' } });
+    expect(documents.change).toEqual({
+      status: 'ended',
+      report: { tone: 'success', message: 'Deleted mars.txt; the facts the agent took from it stay in the graph.' },
+    });
     expect(documents.documents.map((known) => known.name)).toEqual(['dogs.txt']);
 
     await documents.deleteDocument({ id: 1, name: 'mars.txt' });
@@ -157,6 +199,9 @@ describe('Documents', () => {
     await documents.importFile({ name: 'huge.txt', size: 3 * 1024 * 1024, text: async () => ((isRead = true), '') });
     expect(isRead).toBe(false);
     expect(calls.filter((call) => call.startsWith('documentImport'))).toEqual([]);
-    expect(documents.change).toMatchObject({ status: 'ended', report: { tone: 'failure', problems: ['it is over 2 MB; split it into smaller documents'] } });
+    expect(documents.change).toMatchObject({
+      status: 'ended',
+      report: { tone: 'failure', problems: ['it is over 2 MB; split it into smaller documents'] },
+    });
   });
 });

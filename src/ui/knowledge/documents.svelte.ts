@@ -1,7 +1,12 @@
 import { type AgentApi, type DocumentView, MAX_DOCUMENT_BYTES } from '#core/api.ts';
 import { messageOf } from '../common/error-message.ts';
 import { CoalescedFetch } from '../common/coalesced-fetch.ts';
-import { DOCUMENTS_READ_ONLY_REASON, type DocumentReport, describeDocumentDelete, describeDocumentImport } from './document-messages.ts';
+import {
+  DOCUMENTS_READ_ONLY_REASON,
+  type DocumentReport,
+  describeDocumentDelete,
+  describeDocumentImport,
+} from './document-messages.ts';
 
 /** What the documents state needs of the app's agent state. */
 export type DocumentsHost = {
@@ -42,7 +47,6 @@ export class Documents {
 
   readonly isChanging = $derived(this.change.status === 'importing' || this.change.status === 'deleting');
 
-
   constructor(host: DocumentsHost) {
     this.#host = host;
   }
@@ -64,16 +68,30 @@ export class Documents {
     let isImported = false;
     // Refused before reading: a file far over the limit would be read and copied to the worker for nothing.
     if (file.size > MAX_DOCUMENT_BYTES) {
-      this.change = { status: 'ended', report: { tone: 'failure', message: `“${file.name}” was not imported:`, problems: [`it is over ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB; split it into smaller documents`] } };
+      this.change = {
+        status: 'ended',
+        report: {
+          tone: 'failure',
+          message: `“${file.name}” was not imported:`,
+          problems: [`it is over ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB; split it into smaller documents`],
+        },
+      };
       return;
     }
     try {
       const text = await file.text();
-      const result = await this.#host.client.documentImport({ sessionId: this.#host.sessionId, fileName: file.name, text });
+      const result = await this.#host.client.documentImport({
+        sessionId: this.#host.sessionId,
+        fileName: file.name,
+        text,
+      });
       this.change = { status: 'ended', report: describeDocumentImport(result, file.name) };
       isImported = result.ok;
     } catch (error) {
-      this.change = { status: 'ended', report: { tone: 'failure', message: `“${file.name}” was not imported: ${messageOf(error)}`, problems: [] } };
+      this.change = {
+        status: 'ended',
+        report: { tone: 'failure', message: `“${file.name}” was not imported: ${messageOf(error)}`, problems: [] },
+      };
     }
     // A refused import changed nothing: the list stays as it is.
     if (isImported) await this.load();
@@ -84,10 +102,16 @@ export class Documents {
     if (this.isChanging || this.blockedReason !== undefined) return;
     this.change = { status: 'deleting', documentId: document.id };
     try {
-      const result = await this.#host.client.documentDelete({ sessionId: this.#host.sessionId, documentId: document.id });
+      const result = await this.#host.client.documentDelete({
+        sessionId: this.#host.sessionId,
+        documentId: document.id,
+      });
       this.change = { status: 'ended', report: describeDocumentDelete(result, document.name) };
     } catch (error) {
-      this.change = { status: 'ended', report: { tone: 'failure', message: `“${document.name}” was not deleted: ${messageOf(error)}`, problems: [] } };
+      this.change = {
+        status: 'ended',
+        report: { tone: 'failure', message: `“${document.name}” was not deleted: ${messageOf(error)}`, problems: [] },
+      };
     }
     // Fetched after a failure too: a document that is already gone leaves the list.
     await this.load();

@@ -43,7 +43,10 @@ function borderPoint(box: NodeBox, towards: Point): Point {
   const dy = towards.y - box.y;
   const length = Math.hypot(dx, dy);
   if (length === 0) return { x: box.x, y: box.y };
-  const scale = Math.min(dx === 0 ? Infinity : box.halfWidth / Math.abs(dx), dy === 0 ? Infinity : box.halfHeight / Math.abs(dy));
+  const scale = Math.min(
+    dx === 0 ? Infinity : box.halfWidth / Math.abs(dx),
+    dy === 0 ? Infinity : box.halfHeight / Math.abs(dy),
+  );
   return { x: box.x + dx * scale + (dx / length) * GAP, y: box.y + dy * scale + (dy / length) * GAP };
 }
 

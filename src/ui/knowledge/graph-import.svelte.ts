@@ -14,7 +14,13 @@ export type ImportFormat = NonNullable<Parameters<AgentApi['kgImport']>[0]['form
 /** Where a graph file's import stands: none yet, running (with its progress), or ended (with what it did). */
 export type GraphImportState =
   | { status: 'idle' }
-  | { status: 'importing'; operationId: string; fileName: string; progress: ImportProgress | undefined; isCancelling: boolean }
+  | {
+      status: 'importing';
+      operationId: string;
+      fileName: string;
+      progress: ImportProgress | undefined;
+      isCancelling: boolean;
+    }
   | { status: 'ended'; report: ImportReport };
 
 /**
@@ -46,15 +52,27 @@ export class GraphImport {
     this.state = { status: 'importing', operationId, fileName: file.name, progress: undefined, isCancelling: false };
     try {
       const outcome = await this.#host.client.kgImport(
-        { sessionId: this.#host.sessionId, operationId, fileName: file.name, ...(format === 'auto' ? {} : { format }), data: file, linkSameLabels: options.linkSameLabels ?? false, language: navigator.language },
+        {
+          sessionId: this.#host.sessionId,
+          operationId,
+          fileName: file.name,
+          ...(format === 'auto' ? {} : { format }),
+          data: file,
+          linkSameLabels: options.linkSameLabels ?? false,
+          language: navigator.language,
+        },
         (progress) => {
-          if (this.state.status === 'importing' && this.state.operationId === operationId) this.state.progress = progress;
+          if (this.state.status === 'importing' && this.state.operationId === operationId)
+            this.state.progress = progress;
         },
       );
       if (outcome.ok) this.#host.graphChanged(outcome.stats);
       this.state = { status: 'ended', report: describeImportOutcome(outcome, file.name) };
     } catch (error) {
-      this.state = { status: 'ended', report: { tone: 'failure', message: `The import failed: ${messageOf(error)}`, problems: [] } };
+      this.state = {
+        status: 'ended',
+        report: { tone: 'failure', message: `The import failed: ${messageOf(error)}`, problems: [] },
+      };
     }
   }
 
@@ -67,7 +85,10 @@ export class GraphImport {
       await this.#host.client.cancel({ operationId });
     } catch (error) {
       if (this.state.status === 'importing' && this.state.operationId === operationId)
-        this.state = { status: 'ended', report: { tone: 'failure', message: `The import could not be cancelled: ${messageOf(error)}`, problems: [] } };
+        this.state = {
+          status: 'ended',
+          report: { tone: 'failure', message: `The import could not be cancelled: ${messageOf(error)}`, problems: [] },
+        };
     }
   }
 }

@@ -3,7 +3,8 @@ import { describeProblem } from '#core/result.ts';
 import { STORAGE_FULL_TEXT } from '../storage/storage-messages.ts';
 
 /** What the Import panel says about an import that ended: a success, or a failure with the problems to list. */
-export type ImportReport = { tone: 'success'; message: string } | { tone: 'failure'; message: string; problems: string[] };
+export type ImportReport =
+  { tone: 'success'; message: string } | { tone: 'failure'; message: string; problems: string[] };
 
 /**
  * Writes the words for an import outcome. The agent sends reason codes and located problems;
@@ -13,7 +14,10 @@ export function describeImportOutcome(outcome: ImportOutcome, fileName: string):
   if (outcome.ok) {
     return {
       tone: 'success',
-      message: [`Imported ${countOf(outcome.statements, 'statement')}: ${countOf(outcome.added, 'new triple')}, ${outcome.updated.toLocaleString()} raised in confidence.`, ...describeShared(outcome.shared)].join(' '),
+      message: [
+        `Imported ${countOf(outcome.statements, 'statement')}: ${countOf(outcome.added, 'new triple')}, ${outcome.updated.toLocaleString()} raised in confidence.`,
+        ...describeShared(outcome.shared),
+      ].join(' '),
     };
   }
   switch (outcome.reason) {
@@ -32,7 +36,11 @@ export function describeImportOutcome(outcome: ImportOutcome, fileName: string):
         problems: [],
       };
     case 'invalid':
-      return { tone: 'failure', message: `“${fileName}” was not imported; nothing was changed.`, problems: outcome.problems.map(describeProblem) };
+      return {
+        tone: 'failure',
+        message: `“${fileName}” was not imported; nothing was changed.`,
+        problems: outcome.problems.map(describeProblem),
+      };
     case 'storage-full':
       return { tone: 'failure', message: `“${fileName}” was not imported: ${STORAGE_FULL_TEXT}.`, problems: [] };
   }

@@ -11,11 +11,17 @@ export type InferenceReport = { summary: string; notes: string[] };
  * confidence, in how many rounds, and why the rules stopped when they did not run out of things
  * to derive.
  */
-export function describeInference(result: Pick<InferenceResult, 'derived' | 'raised' | 'iterations' | 'hasConverged' | 'isTruncated'>): InferenceReport {
+export function describeInference(
+  result: Pick<InferenceResult, 'derived' | 'raised' | 'iterations' | 'hasConverged' | 'isTruncated'>,
+): InferenceReport {
   const summary = `Derived ${countOf(result.derived, 'new fact')}, ${result.raised.toLocaleString()} raised in confidence, in ${countOf(result.iterations, 'round')}.`;
   const notes: string[] = [];
-  if (result.isTruncated) notes.push('The rules stopped at the limit on derived facts; run inference again to derive more.');
-  else if (!result.hasConverged) notes.push(`The rules were still finding facts after ${countOf(result.iterations, 'round')}; run inference again to go further.`);
+  if (result.isTruncated)
+    notes.push('The rules stopped at the limit on derived facts; run inference again to derive more.');
+  else if (!result.hasConverged)
+    notes.push(
+      `The rules were still finding facts after ${countOf(result.iterations, 'round')}; run inference again to go further.`,
+    );
   return { summary, notes };
 }
 

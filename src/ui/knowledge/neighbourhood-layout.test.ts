@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { layoutNeighbourhood, type LayoutNode } from './neighbourhood-layout.ts';
 
-const nodes: LayoutNode[] = Array.from({ length: 25 }, (_, index) => ({ halfWidth: 20 + (index % 5) * 8, halfHeight: 13 }));
+const nodes: LayoutNode[] = Array.from({ length: 25 }, (_, index) => ({
+  halfWidth: 20 + (index % 5) * 8,
+  halfHeight: 13,
+}));
 
 describe('layoutNeighbourhood', () => {
   it('puts the symbol in the middle', () => {
@@ -10,7 +13,9 @@ describe('layoutNeighbourhood', () => {
   });
 
   it('gives the same places for the same nodes every time', () => {
-    expect(layoutNeighbourhood(nodes, { width: 600, height: 400 })).toEqual(layoutNeighbourhood(nodes, { width: 600, height: 400 }));
+    expect(layoutNeighbourhood(nodes, { width: 600, height: 400 })).toEqual(
+      layoutNeighbourhood(nodes, { width: 600, height: 400 }),
+    );
   });
 
   it('keeps every box inside the area, also on a phone', () => {
@@ -43,7 +48,9 @@ describe('layoutNeighbourhood', () => {
       for (let i = 0; i < points.length; i++)
         for (let j = i + 1; j < points.length; j++) {
           const [a, b] = [points[i]!, points[j]!];
-          const apart = Math.abs(a.x - b.x) >= nodes[i]!.halfWidth + nodes[j]!.halfWidth || Math.abs(a.y - b.y) >= nodes[i]!.halfHeight + nodes[j]!.halfHeight;
+          const apart =
+            Math.abs(a.x - b.x) >= nodes[i]!.halfWidth + nodes[j]!.halfWidth ||
+            Math.abs(a.y - b.y) >= nodes[i]!.halfHeight + nodes[j]!.halfHeight;
           expect(apart, `nodes ${i} and ${j} in ${area.width}×${area.height}`).toBe(true);
         }
     }

@@ -1,4 +1,11 @@
-import { forceCollide, forceLink, forceManyBody, forceSimulation, type SimulationLinkDatum, type SimulationNodeDatum } from 'd3-force';
+import {
+  forceCollide,
+  forceLink,
+  forceManyBody,
+  forceSimulation,
+  type SimulationLinkDatum,
+  type SimulationNodeDatum,
+} from 'd3-force';
 
 /**
  * Force-directed layout of a neighbourhood with d3-force. This module is loaded with a dynamic
@@ -57,7 +64,10 @@ export function layoutNeighbourhood(nodes: readonly LayoutNode[], area: LayoutAr
     const radius = radii[(index - 1) % radii.length] ?? outerRadius;
     return { ...box, x: middle.x + Math.cos(angle) * radius, y: middle.y + Math.sin(angle) * radius };
   });
-  const links: SimulationLinkDatum<SimulationNode>[] = neighbours.map((_node, index) => ({ source: 0, target: index + 1 }));
+  const links: SimulationLinkDatum<SimulationNode>[] = neighbours.map((_node, index) => ({
+    source: 0,
+    target: index + 1,
+  }));
 
   const simulation = forceSimulation(simulationNodes)
     .force(
@@ -69,7 +79,10 @@ export function layoutNeighbourhood(nodes: readonly LayoutNode[], area: LayoutAr
     .force('charge', forceManyBody().strength(-60))
     // Boxes are wider than tall: a circle a little smaller than the half width lets labels sit
     // above one another without pushing every node to the border.
-    .force('collide', forceCollide<SimulationNode>((node) => node.halfWidth * 0.8 + node.halfHeight * 0.4 + 3).iterations(2))
+    .force(
+      'collide',
+      forceCollide<SimulationNode>((node) => node.halfWidth * 0.8 + node.halfHeight * 0.4 + 3).iterations(2),
+    )
     .force('bounds', () => {
       for (const node of simulationNodes) keepInside(node, square);
     })
@@ -130,10 +143,19 @@ function separateBoxes(nodes: SimulationNode[], area: LayoutArea): void {
  * The radii of the rings the neighbours go on: as many rings as it takes for each ring's
  * ellipse (in the real area) to have room along it for its share of boxes.
  */
-function ringRadii(count: number, outerRadius: number, scale: { x: number; y: number }, averageHalfSize: number): number[] {
+function ringRadii(
+  count: number,
+  outerRadius: number,
+  scale: { x: number; y: number },
+  averageHalfSize: number,
+): number[] {
   const footprint = 1.2 * averageHalfSize + 6;
   for (const fractions of RING_RADII) {
-    const room = fractions.reduce((sum, fraction) => sum + ellipsePerimeter(outerRadius * fraction * scale.x, outerRadius * fraction * scale.y) / footprint, 0);
+    const room = fractions.reduce(
+      (sum, fraction) =>
+        sum + ellipsePerimeter(outerRadius * fraction * scale.x, outerRadius * fraction * scale.y) / footprint,
+      0,
+    );
     if (count <= room) return fractions.map((fraction) => outerRadius * fraction);
   }
   return RING_RADII[RING_RADII.length - 1]!.map((fraction) => outerRadius * fraction);

@@ -20,7 +20,11 @@ const dog = symbolOf('Dog');
 
 describe('neighbourhoodOf', () => {
   it('draws the symbol first, then one node per neighbour, and one arrow per neighbour and direction', () => {
-    const outgoing = [fact('Dog', 'is-a', 'Canine'), fact('Dog', 'similar-to', 'Wolf'), fact('Dog', 'descended-from', 'Wolf')];
+    const outgoing = [
+      fact('Dog', 'is-a', 'Canine'),
+      fact('Dog', 'similar-to', 'Wolf'),
+      fact('Dog', 'descended-from', 'Wolf'),
+    ];
     const incoming = [fact('Wolf', 'similar-to', 'Dog'), fact('GoldenRetriever', 'is-a', 'Dog')];
 
     const neighbourhood = neighbourhoodOf(dog, outgoing, incoming, { maxNodes: 40 });
@@ -29,8 +33,20 @@ describe('neighbourhoodOf', () => {
     expect(neighbourhood.nodes[0]?.isCentre).toBe(true);
     const wolfEdges = neighbourhood.edges.filter((edge) => edge.neighbourId === symbolOf('Wolf').id);
     expect(wolfEdges).toEqual([
-      { key: `${symbolOf('Wolf').id}-out`, neighbourId: symbolOf('Wolf').id, isOutgoing: true, predicates: ['similar-to', 'descended-from'], hasReverse: true },
-      { key: `${symbolOf('Wolf').id}-in`, neighbourId: symbolOf('Wolf').id, isOutgoing: false, predicates: ['similar-to'], hasReverse: true },
+      {
+        key: `${symbolOf('Wolf').id}-out`,
+        neighbourId: symbolOf('Wolf').id,
+        isOutgoing: true,
+        predicates: ['similar-to', 'descended-from'],
+        hasReverse: true,
+      },
+      {
+        key: `${symbolOf('Wolf').id}-in`,
+        neighbourId: symbolOf('Wolf').id,
+        isOutgoing: false,
+        predicates: ['similar-to'],
+        hasReverse: true,
+      },
     ]);
     expect(neighbourhood.hiddenCount).toBe(0);
   });
@@ -46,7 +62,9 @@ describe('neighbourhoodOf', () => {
   });
 
   it('leaves out triples from the symbol to itself', () => {
-    const neighbourhood = neighbourhoodOf(dog, [fact('Dog', 'similar-to', 'Dog')], [fact('Dog', 'similar-to', 'Dog')], { maxNodes: 40 });
+    const neighbourhood = neighbourhoodOf(dog, [fact('Dog', 'similar-to', 'Dog')], [fact('Dog', 'similar-to', 'Dog')], {
+      maxNodes: 40,
+    });
 
     expect(neighbourhood.nodes).toHaveLength(1);
     expect(neighbourhood.edges).toEqual([]);

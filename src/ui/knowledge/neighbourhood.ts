@@ -52,14 +52,33 @@ const PADDING_X = 10;
  * neighbour and direction, labelled with the predicates. When there are more neighbours than
  * fit, those linked by the most triples (then the most confident) are kept.
  */
-export function neighbourhoodOf(centre: SymbolRef, outgoing: readonly Fact[], incoming: readonly Fact[], options: NeighbourhoodOptions): Neighbourhood {
-  type Candidate = { symbol: SymbolRef; firstSeen: number; tripleCount: number; bestConfidence: number; outgoing: string[]; incoming: string[] };
+export function neighbourhoodOf(
+  centre: SymbolRef,
+  outgoing: readonly Fact[],
+  incoming: readonly Fact[],
+  options: NeighbourhoodOptions,
+): Neighbourhood {
+  type Candidate = {
+    symbol: SymbolRef;
+    firstSeen: number;
+    tripleCount: number;
+    bestConfidence: number;
+    outgoing: string[];
+    incoming: string[];
+  };
   const candidates = new Map<number, Candidate>();
   const add = (neighbour: SymbolRef, predicate: SymbolRef, confidence: number, isOutgoing: boolean) => {
     if (neighbour.id === centre.id) return;
     let candidate = candidates.get(neighbour.id);
     if (!candidate) {
-      candidate = { symbol: neighbour, firstSeen: candidates.size, tripleCount: 0, bestConfidence: 0, outgoing: [], incoming: [] };
+      candidate = {
+        symbol: neighbour,
+        firstSeen: candidates.size,
+        tripleCount: 0,
+        bestConfidence: 0,
+        outgoing: [],
+        incoming: [],
+      };
       candidates.set(neighbour.id, candidate);
     }
     candidate.tripleCount += 1;
@@ -75,15 +94,30 @@ export function neighbourhoodOf(centre: SymbolRef, outgoing: readonly Fact[], in
   );
   const kept = ranked.slice(0, Math.max(0, options.maxNodes - 1));
 
-  const nodes: NeighbourhoodNode[] = [nodeOf(centre, true), ...kept.map((candidate) => nodeOf(candidate.symbol, false))];
+  const nodes: NeighbourhoodNode[] = [
+    nodeOf(centre, true),
+    ...kept.map((candidate) => nodeOf(candidate.symbol, false)),
+  ];
   const edges: NeighbourhoodEdge[] = kept.flatMap((candidate) => {
     const hasReverse = candidate.outgoing.length > 0 && candidate.incoming.length > 0;
     const directions: NeighbourhoodEdge[] = [];
     if (candidate.outgoing.length > 0) {
-      directions.push({ key: `${candidate.symbol.id}-out`, neighbourId: candidate.symbol.id, isOutgoing: true, predicates: candidate.outgoing, hasReverse });
+      directions.push({
+        key: `${candidate.symbol.id}-out`,
+        neighbourId: candidate.symbol.id,
+        isOutgoing: true,
+        predicates: candidate.outgoing,
+        hasReverse,
+      });
     }
     if (candidate.incoming.length > 0) {
-      directions.push({ key: `${candidate.symbol.id}-in`, neighbourId: candidate.symbol.id, isOutgoing: false, predicates: candidate.incoming, hasReverse });
+      directions.push({
+        key: `${candidate.symbol.id}-in`,
+        neighbourId: candidate.symbol.id,
+        isOutgoing: false,
+        predicates: candidate.incoming,
+        hasReverse,
+      });
     }
     return directions;
   });
@@ -93,7 +127,10 @@ export function neighbourhoodOf(centre: SymbolRef, outgoing: readonly Fact[], in
 /** An edge's label: its predicates, shortened to the first two and a count of the rest. */
 export function edgeLabelOf(edge: Pick<NeighbourhoodEdge, 'predicates'>): string {
   const [first, second, ...rest] = edge.predicates;
-  const shown = [first, second].filter((predicate) => predicate !== undefined).map((predicate) => shorten(predicate, MAX_DRAWN_LABEL)).join(', ');
+  const shown = [first, second]
+    .filter((predicate) => predicate !== undefined)
+    .map((predicate) => shorten(predicate, MAX_DRAWN_LABEL))
+    .join(', ');
   return rest.length > 0 ? `${shown} +${rest.length}` : shown;
 }
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { consolidateBlockedReason, consolidationText, decimalText, episodesShownText, memoryKindLabel, memoryKindTone, pressureText } from './memory-messages.ts';
+import {
+  consolidateBlockedReason,
+  consolidationText,
+  decimalText,
+  episodesShownText,
+  memoryKindLabel,
+  memoryKindTone,
+  pressureText,
+} from './memory-messages.ts';
 
 describe('memory messages', () => {
   it('names each kind of entry, and shows a kind it does not know as sent', () => {
@@ -23,9 +31,15 @@ describe('memory messages', () => {
   });
 
   it('reports what a consolidation did, in the singular where it is one', () => {
-    expect(consolidationText({ episodesAdded: 1, entriesLeft: 4 })).toBe('1 episode added; 4 entries left in working memory.');
-    expect(consolidationText({ episodesAdded: 2, entriesLeft: 1 })).toBe('2 episodes added; 1 entry left in working memory.');
-    expect(consolidationText({ episodesAdded: 0, entriesLeft: 0 })).toBe('0 episodes added; 0 entries left in working memory.');
+    expect(consolidationText({ episodesAdded: 1, entriesLeft: 4 })).toBe(
+      '1 episode added; 4 entries left in working memory.',
+    );
+    expect(consolidationText({ episodesAdded: 2, entriesLeft: 1 })).toBe(
+      '2 episodes added; 1 entry left in working memory.',
+    );
+    expect(consolidationText({ episodesAdded: 0, entriesLeft: 0 })).toBe(
+      '0 episodes added; 0 entries left in working memory.',
+    );
   });
 
   it('says why consolidation cannot run: another tab writes, or there is nothing to consolidate', () => {

@@ -53,17 +53,33 @@ export function decimalText(value: number): string {
 }
 
 /** What a consolidation did: "1 episode added; 3 entries left in working memory." */
-export function consolidationText({ episodesAdded, entriesLeft }: { episodesAdded: number; entriesLeft: number }): string {
+export function consolidationText({
+  episodesAdded,
+  entriesLeft,
+}: {
+  episodesAdded: number;
+  entriesLeft: number;
+}): string {
   const episodes = `${episodesAdded.toLocaleString('en')} ${episodesAdded === 1 ? 'episode' : 'episodes'} added`;
   const entries = `${entriesLeft.toLocaleString('en')} ${entriesLeft === 1 ? 'entry' : 'entries'} left in working memory`;
   return `${episodes}; ${entries}.`;
 }
 
 /** Why "Consolidate now" cannot run now, or undefined when it can. */
-export function consolidateBlockedReason({ canWrite, isLoaded, entryCount }: { canWrite: boolean; isLoaded: boolean; entryCount: number }): string | undefined {
-  if (!canWrite) return 'Anima is open in another tab, and only that tab can change the session: close it to consolidate here.';
+export function consolidateBlockedReason({
+  canWrite,
+  isLoaded,
+  entryCount,
+}: {
+  canWrite: boolean;
+  isLoaded: boolean;
+  entryCount: number;
+}): string | undefined {
+  if (!canWrite)
+    return 'Anima is open in another tab, and only that tab can change the session: close it to consolidate here.';
   if (!isLoaded) return 'Working memory is loading.';
-  if (entryCount === 0) return 'Working memory is empty: there is nothing to consolidate. Run cycles on the Goals or Cycles screen first.';
+  if (entryCount === 0)
+    return 'Working memory is empty: there is nothing to consolidate. Run cycles on the Goals or Cycles screen first.';
   return undefined;
 }
 

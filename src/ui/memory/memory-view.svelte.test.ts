@@ -14,7 +14,12 @@ function entry(id: number, relevance = 0.8): MemoryEntryView {
  * relevance 0.6 or more into one episode, as the service does. It records the calls it gets,
  * and can hold list answers back until released.
  */
-function fakeHost(options: { entries: MemoryEntryView[]; canWrite?: boolean; isHoldingLists?: boolean; readOnlyConsolidation?: boolean }) {
+function fakeHost(options: {
+  entries: MemoryEntryView[];
+  canWrite?: boolean;
+  isHoldingLists?: boolean;
+  readOnlyConsolidation?: boolean;
+}) {
   const calls: string[] = [];
   const held: Deferred[] = [];
   let entries = options.entries;
@@ -27,18 +32,38 @@ function fakeHost(options: { entries: MemoryEntryView[]; canWrite?: boolean; isH
     },
     memoryConsolidate: async () => {
       calls.push('memoryConsolidate');
-      if (options.readOnlyConsolidation) return { ok: false as const, reason: 'read-only' as const, problems: [{ message: 'open in another tab' }] };
+      if (options.readOnlyConsolidation)
+        return { ok: false as const, reason: 'read-only' as const, problems: [{ message: 'open in another tab' }] };
       const worth = entries.filter((known) => known.relevance >= 0.6);
       entries = entries.filter((known) => known.relevance < 0.6);
-      if (worth.length > 0) episodes = [{ id: episodes.length + 1, goalId: 1, summary: worth.map((known) => known.content).join(' | '), learnings: [], tools: ['kg_query'], cycle: 2 }, ...episodes];
+      if (worth.length > 0)
+        episodes = [
+          {
+            id: episodes.length + 1,
+            goalId: 1,
+            summary: worth.map((known) => known.content).join(' | '),
+            learnings: [],
+            tools: ['kg_query'],
+            cycle: 2,
+          },
+          ...episodes,
+        ];
       return { ok: true as const, episodesAdded: worth.length > 0 ? 1 : 0, entriesLeft: entries.length };
     },
     memoryRecall: async ({ text }: { text?: string }) => {
       calls.push(`memoryRecall ${text}`);
-      return { episodes: episodes.filter((episode) => episode.summary.includes(text ?? '')).map((episode) => ({ ...episode, score: 0.5 })) };
+      return {
+        episodes: episodes
+          .filter((episode) => episode.summary.includes(text ?? ''))
+          .map((episode) => ({ ...episode, score: 0.5 })),
+      };
     },
   } satisfies Partial<AgentApi>;
-  const host: MemoryHost = { client: client as unknown as AgentApi, sessionId: 's', canWrite: options.canWrite ?? true };
+  const host: MemoryHost = {
+    client: client as unknown as AgentApi,
+    sessionId: 's',
+    canWrite: options.canWrite ?? true,
+  };
   return { host, calls, held };
 }
 
@@ -54,7 +79,10 @@ describe('MemoryView', () => {
 
     await memory.consolidate();
     flushSync();
-    expect(memory.consolidation).toEqual({ status: 'ended', message: '1 episode added; 1 entry left in working memory.' });
+    expect(memory.consolidation).toEqual({
+      status: 'ended',
+      message: '1 episode added; 1 entry left in working memory.',
+    });
     expect(memory.snapshot?.episodes).toHaveLength(1);
     expect(memory.entryCount).toBe(1);
     expect(calls).toEqual(['memoryList', 'memoryConsolidate', 'memoryList']);
@@ -79,7 +107,11 @@ describe('MemoryView', () => {
     const memory = new MemoryView(host);
     await memory.load();
     await memory.consolidate();
-    expect(memory.consolidation).toEqual({ status: 'failed', message: 'Working memory was not consolidated:', problems: ['open in another tab'] });
+    expect(memory.consolidation).toEqual({
+      status: 'failed',
+      message: 'Working memory was not consolidated:',
+      problems: ['open in another tab'],
+    });
   });
 
   it('fetches once more after the fetch in flight when asked again, however often', async () => {
@@ -109,11 +141,16 @@ describe('MemoryView', () => {
     await memory.consolidate();
 
     await memory.recallText('  entry 1 ');
-    expect(memory.recall.status === 'ended' && memory.recall.episodes.map((episode) => episode.summary)).toEqual(['entry 1']);
+    expect(memory.recall.status === 'ended' && memory.recall.episodes.map((episode) => episode.summary)).toEqual([
+      'entry 1',
+    ]);
     await memory.recallText('Venus');
     expect(memory.recall).toEqual({ status: 'ended', text: 'Venus', episodes: [] });
     await memory.recallText('   ');
-    expect(calls.filter((call) => call.startsWith('memoryRecall'))).toEqual(['memoryRecall entry 1', 'memoryRecall Venus']);
+    expect(calls.filter((call) => call.startsWith('memoryRecall'))).toEqual([
+      'memoryRecall entry 1',
+      'memoryRecall Venus',
+    ]);
   });
 
   it('reports a list that cannot be fetched', async () => {

@@ -65,7 +65,11 @@ export class MemoryView {
 
   /** Why "Consolidate now" is disabled, or undefined when it can run. */
   get consolidateBlockedReason(): string | undefined {
-    return consolidateBlockedReason({ canWrite: this.#host.canWrite, isLoaded: this.snapshot !== undefined, entryCount: this.entryCount });
+    return consolidateBlockedReason({
+      canWrite: this.#host.canWrite,
+      isLoaded: this.snapshot !== undefined,
+      entryCount: this.entryCount,
+    });
   }
 
   /** Fetches working memory and the episodes again. Never rejects: a failure shows as status 'error'. */
@@ -81,9 +85,17 @@ export class MemoryView {
       const result = await this.#host.client.memoryConsolidate({ sessionId: this.#host.sessionId });
       this.consolidation = result.ok
         ? { status: 'ended', message: consolidationText(result) }
-        : { status: 'failed', message: 'Working memory was not consolidated:', problems: result.problems.map(describeProblem) };
+        : {
+            status: 'failed',
+            message: 'Working memory was not consolidated:',
+            problems: result.problems.map(describeProblem),
+          };
     } catch (error) {
-      this.consolidation = { status: 'failed', message: `Working memory was not consolidated: ${messageOf(error)}`, problems: [] };
+      this.consolidation = {
+        status: 'failed',
+        message: `Working memory was not consolidated: ${messageOf(error)}`,
+        problems: [],
+      };
     }
     await this.load();
   }
@@ -95,7 +107,11 @@ export class MemoryView {
     const ticket = ++this.#recallTicket;
     this.recall = { status: 'recalling', text: trimmed };
     try {
-      const { episodes } = await this.#host.client.memoryRecall({ sessionId: this.#host.sessionId, text: trimmed, k: RECALL_LIMIT });
+      const { episodes } = await this.#host.client.memoryRecall({
+        sessionId: this.#host.sessionId,
+        text: trimmed,
+        k: RECALL_LIMIT,
+      });
       if (ticket === this.#recallTicket) this.recall = { status: 'ended', text: trimmed, episodes };
     } catch (error) {
       if (ticket === this.#recallTicket) this.recall = { status: 'failed', message: messageOf(error) };

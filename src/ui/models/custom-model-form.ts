@@ -18,7 +18,15 @@ export type CustomModelForm = {
   weights: 'f32' | 'f16';
 };
 
-export const EMPTY_CUSTOM_MODEL_FORM: CustomModelForm = { id: '', name: '', modelUrl: '', modelLibUrl: '', vramMB: '', contextTokens: '4096', weights: 'f32' };
+export const EMPTY_CUSTOM_MODEL_FORM: CustomModelForm = {
+  id: '',
+  name: '',
+  modelUrl: '',
+  modelLibUrl: '',
+  vramMB: '',
+  contextTokens: '4096',
+  weights: 'f32',
+};
 
 /** The fields, by the path the agent's problems name, with their labels. */
 export const CUSTOM_MODEL_FIELDS = {
@@ -76,6 +84,8 @@ export function describeAddition(result: Awaited<ReturnType<AgentApi['modelAdd']
 }
 
 function addedMessage(model: ModelView): string {
-  const next = model.notRunnableBecause ? `It cannot run here: ${model.notRunnableBecause}.` : 'Download it to run it: nothing is fetched before.';
+  const next = model.notRunnableBecause
+    ? `It cannot run here: ${model.notRunnableBecause}.`
+    : 'Download it to run it: nothing is fetched before.';
   return `Added ${model.name} (${model.id}) to the list. ${next}`;
 }

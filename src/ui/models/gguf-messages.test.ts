@@ -19,7 +19,8 @@ import {
   urlProblem,
 } from './gguf-messages.ts';
 
-const SMOL_URL = 'https://huggingface.co/bartowski/SmolLM2-135M-Instruct-GGUF/resolve/main/SmolLM2-135M-Instruct-Q8_0.gguf';
+const SMOL_URL =
+  'https://huggingface.co/bartowski/SmolLM2-135M-Instruct-GGUF/resolve/main/SmolLM2-135M-Instruct-Q8_0.gguf';
 
 const SMOL: GgufModelView = {
   id: 'smollm2-135m-instruct-q8_0.gguf',
@@ -91,38 +92,58 @@ describe('adding a model', () => {
   });
 
   it('names an addition from an address by its file', () => {
-    expect(fileNameOfUrl('https://huggingface.co/a/b/resolve/main/Qwen2.5-0.5B%20Q4.gguf?download=true')).toBe('Qwen2.5-0.5B Q4.gguf');
+    expect(fileNameOfUrl('https://huggingface.co/a/b/resolve/main/Qwen2.5-0.5B%20Q4.gguf?download=true')).toBe(
+      'Qwen2.5-0.5B Q4.gguf',
+    );
     expect(fileNameOfUrl('https://example.org/')).toBe('example.org');
     expect(fileNameOfUrl('https://example.org/%E0%A4%A.gguf')).toBe('%E0%A4%A.gguf');
   });
 
   it('shows its progress in bytes, and as a percentage when the total is known', () => {
     expect(ggufProgressText(undefined)).toBe('Starting…');
-    expect(ggufProgressText({ phase: 'downloading', bytesWritten: 12 * 2 ** 20, totalBytes: 40 * 2 ** 20 })).toBe('Downloading: 12 MB of 40 MB (30%)');
+    expect(ggufProgressText({ phase: 'downloading', bytesWritten: 12 * 2 ** 20, totalBytes: 40 * 2 ** 20 })).toBe(
+      'Downloading: 12 MB of 40 MB (30%)',
+    );
     expect(ggufProgressText({ phase: 'storing', bytesWritten: 3 * 2 ** 20 })).toBe('Storing the file: 3 MB so far');
     expect(ggufProgressPercent({ phase: 'storing', bytesWritten: 3 })).toBeUndefined();
     expect(ggufProgressPercent({ phase: 'storing', bytesWritten: 50, totalBytes: 40 })).toBe(100);
   });
 
-  it('says it added the model, was cancelled, or why not, in the agent\'s words', () => {
-    expect(describeAdd({ ok: true, model: SMOL }, 'x')).toEqual({ tone: 'success', message: 'Added SmolLM2 135M Instruct (SmolLM2-135M-Instruct-Q8_0.gguf): it runs on the CPU, offline too.' });
-    expect(describeAdd({ ok: false, cancelled: true, problems: [{ message: 'adding big.gguf was cancelled; nothing was kept' }] }, 'big.gguf')).toEqual({
+  it("says it added the model, was cancelled, or why not, in the agent's words", () => {
+    expect(describeAdd({ ok: true, model: SMOL }, 'x')).toEqual({
+      tone: 'success',
+      message: 'Added SmolLM2 135M Instruct (SmolLM2-135M-Instruct-Q8_0.gguf): it runs on the CPU, offline too.',
+    });
+    expect(
+      describeAdd(
+        { ok: false, cancelled: true, problems: [{ message: 'adding big.gguf was cancelled; nothing was kept' }] },
+        'big.gguf',
+      ),
+    ).toEqual({
       tone: 'cancelled',
       message: 'Adding big.gguf was cancelled; nothing was kept.',
     });
     const notModel = 'page.html: not a GGUF model: the file starts with "<htm", not "GGUF"';
-    expect(describeAdd({ ok: false, problems: [{ message: notModel }] }, 'page.html')).toEqual({ tone: 'failure', message: 'The model was not added:', problems: [notModel] });
+    expect(describeAdd({ ok: false, problems: [{ message: notModel }] }, 'page.html')).toEqual({
+      tone: 'failure',
+      message: 'The model was not added:',
+      problems: [notModel],
+    });
   });
 });
 
 describe('deleting and choosing a model', () => {
   it('asks before a deletion, and warns when runs use the model', () => {
-    expect(ggufDeleteQuestion(SMOL, false)).toBe('Delete SmolLM2 135M Instruct (SmolLM2-135M-Instruct-Q8_0.gguf)? Its file leaves this device; using it again means adding it again.');
+    expect(ggufDeleteQuestion(SMOL, false)).toBe(
+      'Delete SmolLM2 135M Instruct (SmolLM2-135M-Instruct-Q8_0.gguf)? Its file leaves this device; using it again means adding it again.',
+    );
     expect(ggufDeleteQuestion(SMOL, true)).toContain('they use the symbolic engine alone');
   });
 
   it('says a deletion happened, or why not', () => {
-    expect(describeGgufDelete({ ok: true, id: SMOL.id }, SMOL).message).toBe('Deleted SmolLM2 135M Instruct (SmolLM2-135M-Instruct-Q8_0.gguf) from this device.');
+    expect(describeGgufDelete({ ok: true, id: SMOL.id }, SMOL).message).toBe(
+      'Deleted SmolLM2 135M Instruct (SmolLM2-135M-Instruct-Q8_0.gguf) from this device.',
+    );
     expect(describeGgufDelete({ ok: false, problems: [{ message: 'there is no GGUF model x' }] }, SMOL)).toEqual({
       tone: 'failure',
       message: 'SmolLM2 135M Instruct was not deleted:',
@@ -131,10 +152,18 @@ describe('deleting and choosing a model', () => {
   });
 
   it('says runs bind the chosen model, or why not', () => {
-    expect(describeGgufChoice({ ok: true, settings: { provider: 'gguf', ggufModel: SMOL.id, limits: {}, confidenceCap: 0.7 } }, SMOL).message).toBe(
-      'Runs now bind SmolLM2 135M Instruct (CPU engine). Your limits and other settings stay as they were.',
-    );
-    expect(describeGgufChoice({ ok: false, problems: [{ path: 'ggufModel', message: 'choose a GGUF model (add one on the Models screen)' }] }, SMOL)).toMatchObject({
+    expect(
+      describeGgufChoice(
+        { ok: true, settings: { provider: 'gguf', ggufModel: SMOL.id, limits: {}, confidenceCap: 0.7 } },
+        SMOL,
+      ).message,
+    ).toBe('Runs now bind SmolLM2 135M Instruct (CPU engine). Your limits and other settings stay as they were.');
+    expect(
+      describeGgufChoice(
+        { ok: false, problems: [{ path: 'ggufModel', message: 'choose a GGUF model (add one on the Models screen)' }] },
+        SMOL,
+      ),
+    ).toMatchObject({
       problems: ['choose a GGUF model (add one on the Models screen)'],
     });
   });

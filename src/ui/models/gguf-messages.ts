@@ -19,7 +19,10 @@ export type GgufProgress = { phase: 'storing' | 'downloading'; bytesWritten: num
 export type GgufSource = { kind: 'file'; file: Blob; fileName: string } | { kind: 'url'; url: string };
 
 /** What the screen says when a change to the GGUF models ends. */
-export type GgufReport = { tone: 'success'; message: string } | { tone: 'cancelled'; message: string } | { tone: 'failure'; message: string; problems: string[] };
+export type GgufReport =
+  | { tone: 'success'; message: string }
+  | { tone: 'cancelled'; message: string }
+  | { tone: 'failure'; message: string; problems: string[] };
 
 /** What the section says the CPU engine is. */
 export const GGUF_INTRO =
@@ -29,10 +32,12 @@ export const GGUF_INTRO =
 export const GGUF_RECOMMENDED = 'WebGPU cannot run a model in this browser: the CPU engine is the way to run one here.';
 
 /** Which model sizes suit which memory. */
-export const GGUF_SIZE_NOTE = 'Which size suits which memory: 135M–360M parameters need under 1 GB; 0.5B–1B at Q4 need 1–2 GB; 3B at Q4 needs about 3 GB.';
+export const GGUF_SIZE_NOTE =
+  'Which size suits which memory: 135M–360M parameters need under 1 GB; 0.5B–1B at Q4 need 1–2 GB; 3B at Q4 needs about 3 GB.';
 
 /** Why the Models screen's CPU engine controls are disabled in a tab that only shows the session. */
-export const GGUF_READ_ONLY_REASON = 'Anima is open in another tab, and only that tab can add, delete or choose a model: close it to change them here.';
+export const GGUF_READ_ONLY_REASON =
+  'Anima is open in another tab, and only that tab can add, delete or choose a model: close it to change them here.';
 
 /** Why the CPU engine cannot run here, in one sentence, from the agent's reason. */
 export function ggufUnavailableText(reason: string | undefined): string {
@@ -88,7 +93,10 @@ export function sourceText(model: Pick<GgufModelView, 'source'>): string {
 export function fileNameOfUrl(url: string): string {
   try {
     const parsed = new URL(url);
-    const last = parsed.pathname.split('/').filter((part) => part !== '').at(-1);
+    const last = parsed.pathname
+      .split('/')
+      .filter((part) => part !== '')
+      .at(-1);
     if (last === undefined) return parsed.host;
     try {
       return decodeURIComponent(last);
@@ -126,37 +134,62 @@ export function ggufProgressText(progress: GgufProgress | undefined): string {
   if (!progress) return 'Starting…';
   const doing = progress.phase === 'downloading' ? 'Downloading' : 'Storing the file';
   const percent = ggufProgressPercent(progress);
-  if (percent === undefined || progress.totalBytes === undefined) return `${doing}: ${bytesText(progress.bytesWritten)} so far`;
+  if (percent === undefined || progress.totalBytes === undefined)
+    return `${doing}: ${bytesText(progress.bytesWritten)} so far`;
   return `${doing}: ${bytesText(progress.bytesWritten)} of ${bytesText(progress.totalBytes)} (${percent}%)`;
 }
 
 /** Says how an addition went, from ggufAdd's answer. */
 export function describeAdd(result: Awaited<ReturnType<AgentApi['ggufAdd']>>, sourceName: string): GgufReport {
-  if (result.ok) return { tone: 'success', message: `Added ${ggufTitle(result.model)}: it runs on the CPU, offline too.` };
+  if (result.ok)
+    return { tone: 'success', message: `Added ${ggufTitle(result.model)}: it runs on the CPU, offline too.` };
   if (result.cancelled) return { tone: 'cancelled', message: `Adding ${sourceName} was cancelled; nothing was kept.` };
   // The agent's problems name the file ("page.html: not a GGUF model: …").
   return { tone: 'failure', message: 'The model was not added:', problems: result.problems.map(describeProblem) };
 }
 
 /** Says how a deletion went, from ggufDelete's answer. */
-export function describeGgufDelete(result: Awaited<ReturnType<AgentApi['ggufDelete']>>, model: Pick<GgufModelView, 'name' | 'fileName'>): GgufReport {
+export function describeGgufDelete(
+  result: Awaited<ReturnType<AgentApi['ggufDelete']>>,
+  model: Pick<GgufModelView, 'name' | 'fileName'>,
+): GgufReport {
   if (result.ok) return { tone: 'success', message: `Deleted ${ggufTitle(model)} from this device.` };
-  return { tone: 'failure', message: `${ggufName(model)} was not deleted:`, problems: result.problems.map(describeProblem) };
+  return {
+    tone: 'failure',
+    message: `${ggufName(model)} was not deleted:`,
+    problems: result.problems.map(describeProblem),
+  };
 }
 
 /** The question asked before a deletion; it says what happens to runs when the model is the one in use. */
 export function ggufDeleteQuestion(model: Pick<GgufModelView, 'name' | 'fileName'>, isInUse: boolean): string {
-  const runs = isInUse ? ' Runs bind it: until it is added again, or you choose another, they use the symbolic engine alone.' : '';
+  const runs = isInUse
+    ? ' Runs bind it: until it is added again, or you choose another, they use the symbolic engine alone.'
+    : '';
   return `Delete ${ggufTitle(model)}? Its file leaves this device; using it again means adding it again.${runs}`;
 }
 
 /** Says how "Use this model" went, from inferenceSet's answer. */
-export function describeGgufChoice(result: Awaited<ReturnType<AgentApi['inferenceSet']>>, model: Pick<GgufModelView, 'name' | 'fileName'>): GgufReport {
-  if (result.ok) return { tone: 'success', message: `Runs now bind ${ggufName(model)} (CPU engine). Your limits and other settings stay as they were.` };
-  return { tone: 'failure', message: `${ggufName(model)} was not chosen:`, problems: result.problems.map((problem) => problem.message) };
+export function describeGgufChoice(
+  result: Awaited<ReturnType<AgentApi['inferenceSet']>>,
+  model: Pick<GgufModelView, 'name' | 'fileName'>,
+): GgufReport {
+  if (result.ok)
+    return {
+      tone: 'success',
+      message: `Runs now bind ${ggufName(model)} (CPU engine). Your limits and other settings stay as they were.`,
+    };
+  return {
+    tone: 'failure',
+    message: `${ggufName(model)} was not chosen:`,
+    problems: result.problems.map((problem) => problem.message),
+  };
 }
 
 /** Whether a GGUF model is the one runs bind: the CPU engine is the provider, and this is its model. */
-export function isGgufInUse(model: Pick<GgufModelView, 'id'>, inference: { provider: string; ggufModel?: string | undefined } | undefined): boolean {
+export function isGgufInUse(
+  model: Pick<GgufModelView, 'id'>,
+  inference: { provider: string; ggufModel?: string | undefined } | undefined,
+): boolean {
   return inference?.provider === 'gguf' && inference.ggufModel === model.id;
 }

@@ -10,7 +10,20 @@ import type { ModelsHost } from './models.svelte.ts';
 type AddScript = { progress: GgufProgress[]; outcome: 'ok' | 'not-a-model' | 'wait-for-cancel' };
 
 function modelOf(id: string, fileName: string, source: GgufModelView['source'], addedAt: number): GgufModelView {
-  return { id, engine: 'gguf', fileName, sizeBytes: 2 ** 20, architecture: 'llama', name: `anima-${id}`, contextLength: 256, quantisation: 'F32', parameters: 128_000, source, addedAt, memoryBytes: 27 * 2 ** 20 };
+  return {
+    id,
+    engine: 'gguf',
+    fileName,
+    sizeBytes: 2 ** 20,
+    architecture: 'llama',
+    name: `anima-${id}`,
+    contextLength: 256,
+    quantisation: 'F32',
+    parameters: 128_000,
+    source,
+    addedAt,
+    memoryBytes: 27 * 2 ** 20,
+  };
 }
 
 /**
@@ -25,14 +38,33 @@ function fakeHost(options: { canWrite?: boolean; isAvailable?: boolean; adds?: A
   const cancels = new Map<string, () => void>();
   const adds = [...(options.adds ?? [])];
   const added: GgufModelView[] = [modelOf('first.gguf', 'first.gguf', { kind: 'file' }, 1)];
-  let settings: InferenceView = { provider: 'openai-compatible', openAi: { baseUrl: 'http://localhost:8080/v1', model: 'llama-3', apiKeyStored: true, baseUrlCredentialsStored: false }, webllmModel: 'Qwen', limits: { requests: 5 }, confidenceCap: 0.6 };
+  let settings: InferenceView = {
+    provider: 'openai-compatible',
+    openAi: {
+      baseUrl: 'http://localhost:8080/v1',
+      model: 'llama-3',
+      apiKeyStored: true,
+      baseUrlCredentialsStored: false,
+    },
+    webllmModel: 'Qwen',
+    limits: { requests: 5 },
+    confidenceCap: 0.6,
+  };
   const client = {
     ggufList: async () => {
       calls.push('ggufList');
-      if (options.isAvailable === false) return { isAvailable: false, unavailableBecause: 'the CPU engine (llama.cpp in WebAssembly) runs only in the browser', models: [] };
+      if (options.isAvailable === false)
+        return {
+          isAvailable: false,
+          unavailableBecause: 'the CPU engine (llama.cpp in WebAssembly) runs only in the browser',
+          models: [],
+        };
       return { isAvailable: true, models: [...added], ...(settings.ggufModel ? { chosen: settings.ggufModel } : {}) };
     },
-    ggufAdd: async ({ operationId, source }: { operationId: string; source: GgufSource }, onProgress?: (progress: GgufProgress) => void) => {
+    ggufAdd: async (
+      { operationId, source }: { operationId: string; source: GgufSource },
+      onProgress?: (progress: GgufProgress) => void,
+    ) => {
       calls.push(`ggufAdd ${operationId}`);
       sources.push(source);
       const script = adds.shift() ?? { progress: [], outcome: 'ok' };
@@ -40,10 +72,23 @@ function fakeHost(options: { canWrite?: boolean; isAvailable?: boolean; adds?: A
       const fileName = source.kind === 'file' ? source.fileName : (source.url.split('/').at(-1) ?? 'model.gguf');
       if (script.outcome === 'wait-for-cancel') {
         await new Promise<void>((resolve) => cancels.set(operationId, resolve));
-        return { ok: false as const, cancelled: true, problems: [{ message: `adding ${fileName} was cancelled; nothing was kept` }] };
+        return {
+          ok: false as const,
+          cancelled: true,
+          problems: [{ message: `adding ${fileName} was cancelled; nothing was kept` }],
+        };
       }
-      if (script.outcome === 'not-a-model') return { ok: false as const, problems: [{ message: `${fileName}: not a GGUF model: the file starts with "<htm", not "GGUF"` }] };
-      const model = modelOf(fileName.toLowerCase(), fileName, source.kind === 'file' ? { kind: 'file' } : { kind: 'url', url: source.url }, added.length + 1);
+      if (script.outcome === 'not-a-model')
+        return {
+          ok: false as const,
+          problems: [{ message: `${fileName}: not a GGUF model: the file starts with "<htm", not "GGUF"` }],
+        };
+      const model = modelOf(
+        fileName.toLowerCase(),
+        fileName,
+        source.kind === 'file' ? { kind: 'file' } : { kind: 'url', url: source.url },
+        added.length + 1,
+      );
       added.push(model);
       return { ok: true as const, model };
     },
@@ -67,7 +112,10 @@ function fakeHost(options: { canWrite?: boolean; isAvailable?: boolean; adds?: A
       calls.push('inferenceSet');
       sent.push(given);
       const { openAi, ...rest } = given as InferenceView & { openAi?: { baseUrl: string; model: string } };
-      settings = { ...rest, ...(openAi ? { openAi: { ...openAi, apiKeyStored: true, baseUrlCredentialsStored: false } } : {}) };
+      settings = {
+        ...rest,
+        ...(openAi ? { openAi: { ...openAi, apiKeyStored: true, baseUrlCredentialsStored: false } } : {}),
+      };
       return { ok: true as const, settings };
     },
   } satisfies Partial<AgentApi>;
@@ -105,21 +153,35 @@ describe('GgufModels', () => {
   it('says why the CPU engine cannot run here', async () => {
     const { gguf } = fakeHost({ isAvailable: false });
     await gguf.load();
-    expect(gguf.list).toMatchObject({ isAvailable: false, unavailableBecause: expect.stringContaining('only in the browser') });
+    expect(gguf.list).toMatchObject({
+      isAvailable: false,
+      unavailableBecause: expect.stringContaining('only in the browser'),
+    });
   });
 
   it('adds a picked file with its name and progress, then lists it', async () => {
-    const { gguf, sources } = fakeHost({ adds: [{ progress: [{ phase: 'storing', bytesWritten: 512, totalBytes: 1024 }], outcome: 'ok' }] });
+    const { gguf, sources } = fakeHost({
+      adds: [{ progress: [{ phase: 'storing', bytesWritten: 512, totalBytes: 1024 }], outcome: 'ok' }],
+    });
     await gguf.load();
     const file = ggufFile('Tiny.gguf');
     const adding = gguf.addFile(file);
     flushSync();
-    expect(gguf.change).toEqual({ status: 'adding', operationId: 'add-1', sourceName: 'Tiny.gguf', progress: { phase: 'storing', bytesWritten: 512, totalBytes: 1024 }, isCancelling: false });
+    expect(gguf.change).toEqual({
+      status: 'adding',
+      operationId: 'add-1',
+      sourceName: 'Tiny.gguf',
+      progress: { phase: 'storing', bytesWritten: 512, totalBytes: 1024 },
+      isCancelling: false,
+    });
     expect(gguf.isChanging).toBe(true);
     await adding;
     flushSync();
     expect(sources).toEqual([{ kind: 'file', file, fileName: 'Tiny.gguf' }]);
-    expect(gguf.listReport).toEqual({ tone: 'success', message: 'Added anima-tiny.gguf (Tiny.gguf): it runs on the CPU, offline too.' });
+    expect(gguf.listReport).toEqual({
+      tone: 'success',
+      message: 'Added anima-tiny.gguf (Tiny.gguf): it runs on the CPU, offline too.',
+    });
     expect(gguf.models.map((model) => model.id)).toEqual(['first.gguf', 'tiny.gguf']);
   });
 
@@ -128,7 +190,11 @@ describe('GgufModels', () => {
     await gguf.load();
     await gguf.addFile(ggufFile('page.html'));
     flushSync();
-    expect(gguf.listReport).toEqual({ tone: 'failure', message: 'The model was not added:', problems: ['page.html: not a GGUF model: the file starts with "<htm", not "GGUF"'] });
+    expect(gguf.listReport).toEqual({
+      tone: 'failure',
+      message: 'The model was not added:',
+      problems: ['page.html: not a GGUF model: the file starts with "<htm", not "GGUF"'],
+    });
     expect(gguf.models.map((model) => model.id)).toEqual(['first.gguf']);
   });
 
@@ -136,15 +202,24 @@ describe('GgufModels', () => {
     const { gguf, calls, sources } = fakeHost();
     await gguf.load();
     await gguf.addUrl('huggingface.co/model.gguf');
-    expect(gguf.listReport).toEqual({ tone: 'failure', message: 'The model was not added:', problems: ['Enter a whole address, starting with https://.'] });
+    expect(gguf.listReport).toEqual({
+      tone: 'failure',
+      message: 'The model was not added:',
+      problems: ['Enter a whole address, starting with https://.'],
+    });
     expect(calls.filter((call) => call.startsWith('ggufAdd'))).toEqual([]);
     await gguf.addUrl(' https://example.org/models/Small.gguf ');
     expect(sources).toEqual([{ kind: 'url', url: 'https://example.org/models/Small.gguf' }]);
-    expect(gguf.models.at(-1)).toMatchObject({ id: 'small.gguf', source: { kind: 'url', url: 'https://example.org/models/Small.gguf' } });
+    expect(gguf.models.at(-1)).toMatchObject({
+      id: 'small.gguf',
+      source: { kind: 'url', url: 'https://example.org/models/Small.gguf' },
+    });
   });
 
   it('cancels an addition, one change at a time meanwhile', async () => {
-    const { gguf, calls } = fakeHost({ adds: [{ progress: [{ phase: 'downloading', bytesWritten: 10 }], outcome: 'wait-for-cancel' }] });
+    const { gguf, calls } = fakeHost({
+      adds: [{ progress: [{ phase: 'downloading', bytesWritten: 10 }], outcome: 'wait-for-cancel' }],
+    });
     await gguf.load();
     const adding = gguf.addUrl('https://example.org/big.gguf');
     flushSync();
@@ -155,7 +230,10 @@ describe('GgufModels', () => {
     await adding;
     flushSync();
     expect(gguf.listReport).toEqual({ tone: 'cancelled', message: 'Adding big.gguf was cancelled; nothing was kept.' });
-    expect(calls.filter((call) => !['ggufList', 'inferenceGet'].includes(call))).toEqual(['ggufAdd add-1', 'cancel add-1']);
+    expect(calls.filter((call) => !['ggufList', 'inferenceGet'].includes(call))).toEqual([
+      'ggufAdd add-1',
+      'cancel add-1',
+    ]);
     expect(gguf.models.map((model) => model.id)).toEqual(['first.gguf']);
   });
 
@@ -165,11 +243,18 @@ describe('GgufModels', () => {
     const [first] = gguf.models;
     await gguf.deleteModel(first!);
     flushSync();
-    expect(gguf.listReport).toEqual({ tone: 'success', message: 'Deleted anima-first.gguf (first.gguf) from this device.' });
+    expect(gguf.listReport).toEqual({
+      tone: 'success',
+      message: 'Deleted anima-first.gguf (first.gguf) from this device.',
+    });
     expect(gguf.models).toEqual([]);
     // Deleting it again (from another tab's stale list, say) says why not, on its card.
     await gguf.deleteModel(first!);
-    expect(gguf.reportOf(first!)).toEqual({ tone: 'failure', message: 'anima-first.gguf was not deleted:', problems: ['there is no GGUF model first.gguf'] });
+    expect(gguf.reportOf(first!)).toEqual({
+      tone: 'failure',
+      message: 'anima-first.gguf was not deleted:',
+      problems: ['there is no GGUF model first.gguf'],
+    });
   });
 
   it('uses a model for runs, keeping the limits, the cap, the endpoint and the WebLLM model', async () => {
@@ -178,11 +263,21 @@ describe('GgufModels', () => {
     await gguf.useModel(gguf.models[0]!);
     flushSync();
     expect(sent).toEqual([
-      { provider: 'gguf', openAi: { baseUrl: 'http://localhost:8080/v1', model: 'llama-3' }, webllmModel: 'Qwen', ggufModel: 'first.gguf', limits: { requests: 5 }, confidenceCap: 0.6 },
+      {
+        provider: 'gguf',
+        openAi: { baseUrl: 'http://localhost:8080/v1', model: 'llama-3' },
+        webllmModel: 'Qwen',
+        ggufModel: 'first.gguf',
+        limits: { requests: 5 },
+        confidenceCap: 0.6,
+      },
     ]);
     expect(run.inference).toMatchObject({ provider: 'gguf', ggufModel: 'first.gguf', openAi: { apiKeyStored: true } });
     expect(gguf.isInUse({ id: 'first.gguf' })).toBe(true);
-    expect(gguf.reportOf({ id: 'first.gguf' })).toEqual({ tone: 'success', message: 'Runs now bind anima-first.gguf (CPU engine). Your limits and other settings stay as they were.' });
+    expect(gguf.reportOf({ id: 'first.gguf' })).toEqual({
+      tone: 'success',
+      message: 'Runs now bind anima-first.gguf (CPU engine). Your limits and other settings stay as they were.',
+    });
   });
 
   it('changes nothing from a tab that only shows the session', async () => {

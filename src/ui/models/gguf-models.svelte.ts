@@ -25,7 +25,13 @@ import type { ModelsHost, ModelsLoadStatus } from './models.svelte.ts';
  */
 export type GgufChange =
   | { status: 'idle' }
-  | { status: 'adding'; operationId: string; sourceName: string; progress: GgufProgress | undefined; isCancelling: boolean }
+  | {
+      status: 'adding';
+      operationId: string;
+      sourceName: string;
+      progress: GgufProgress | undefined;
+      isCancelling: boolean;
+    }
   | { status: 'deleting'; modelId: string }
   | { status: 'choosing'; modelId: string }
   | { status: 'ended'; modelId: string | undefined; report: GgufReport };
@@ -48,11 +54,15 @@ export class GgufModels {
   change = $state<GgufChange>({ status: 'idle' });
   #cancelError = $state<string | undefined>();
 
-  readonly isChanging = $derived(this.change.status === 'adding' || this.change.status === 'deleting' || this.change.status === 'choosing');
+  readonly isChanging = $derived(
+    this.change.status === 'adding' || this.change.status === 'deleting' || this.change.status === 'choosing',
+  );
   /** The models added here, oldest first. */
   readonly models = $derived<readonly GgufModelView[]>(this.list?.models ?? []);
   /** The report of the last addition or deletion of a model, while it is the last change made. */
-  readonly listReport = $derived(this.change.status === 'ended' && this.change.modelId === undefined ? this.change.report : undefined);
+  readonly listReport = $derived(
+    this.change.status === 'ended' && this.change.modelId === undefined ? this.change.report : undefined,
+  );
 
   constructor(host: ModelsHost, generateId: () => string = () => crypto.randomUUID()) {
     this.#host = host;
@@ -92,7 +102,11 @@ export class GgufModels {
     if (this.isChanging || this.blockedReason !== undefined) return Promise.resolve();
     const problem = urlProblem(text);
     if (problem !== undefined) {
-      this.change = { status: 'ended', modelId: undefined, report: { tone: 'failure', message: 'The model was not added:', problems: [problem] } };
+      this.change = {
+        status: 'ended',
+        modelId: undefined,
+        report: { tone: 'failure', message: 'The model was not added:', problems: [problem] },
+      };
       return Promise.resolve();
     }
     const url = text.trim();
@@ -140,7 +154,9 @@ export class GgufModels {
     try {
       // Read afresh, so a change made in Settings since the screen opened is kept.
       const current = await this.#host.client.inferenceGet({});
-      const result = await this.#host.client.inferenceSet({ settings: settingsOf({ ...formOf(current), provider: 'gguf', ggufModel: model.id }) });
+      const result = await this.#host.client.inferenceSet({
+        settings: settingsOf({ ...formOf(current), provider: 'gguf', ggufModel: model.id }),
+      });
       if (result.ok) this.#host.run.putInference(result.settings);
       report = describeGgufChoice(result, model);
     } catch (error) {

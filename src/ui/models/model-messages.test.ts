@@ -19,7 +19,17 @@ import {
 } from './model-messages.ts';
 
 function model(id: string, overrides: Partial<ModelView> = {}): ModelView {
-  return { id, name: id.split('-')[0]!, vramMB: 1000, contextTokens: 4096, needsShaderF16: false, cached: false, partial: false, recommended: false, ...overrides };
+  return {
+    id,
+    name: id.split('-')[0]!,
+    vramMB: 1000,
+    contextTokens: 4096,
+    needsShaderF16: false,
+    cached: false,
+    partial: false,
+    recommended: false,
+    ...overrides,
+  };
 }
 
 const SMOL = { id: 'SmolLM2-360M-Instruct-q4f32_1-MLC', name: 'SmolLM2 360M' };
@@ -43,7 +53,7 @@ describe('sizes', () => {
 });
 
 describe('the GPU', () => {
-  it("names the adapter, whether it has shader-f16 and what that means, and its largest buffer", () => {
+  it('names the adapter, whether it has shader-f16 and what that means, and its largest buffer', () => {
     const gpu = { available: true as const, adapter: 'google swiftshader', shaderF16: false, maxBufferMB: 1024 };
     expect(gpuSummary(gpu)).toBe('WebGPU found a GPU: models run on it, in this browser.');
     expect(gpuDetails(gpu)).toEqual([
@@ -55,8 +65,13 @@ describe('the GPU', () => {
   });
 
   it('says why no model can run without a usable GPU', () => {
-    const gpu = { available: false as const, reason: 'WebGPU found no usable GPU (it may be turned off, or this device has none).' };
-    expect(gpuSummary(gpu)).toBe('WebGPU cannot run a model here: WebGPU found no usable GPU (it may be turned off, or this device has none).');
+    const gpu = {
+      available: false as const,
+      reason: 'WebGPU found no usable GPU (it may be turned off, or this device has none).',
+    };
+    expect(gpuSummary(gpu)).toBe(
+      'WebGPU cannot run a model here: WebGPU found no usable GPU (it may be turned off, or this device has none).',
+    );
     expect(gpuDetails(gpu)).toEqual([]);
   });
 });
@@ -65,12 +80,23 @@ describe('the list of models', () => {
   it('lists the runnable models, those added here first, then the recommended, each group smallest first; the others apart, smallest first', () => {
     const models = [
       model('big-f32', { vramMB: 2894 }),
-      model('small-f16', { vramMB: 376, needsShaderF16: true, notRunnableBecause: 'its f16 weights need shader-f16, which this GPU lacks' }),
+      model('small-f16', {
+        vramMB: 376,
+        needsShaderF16: true,
+        notRunnableBecause: 'its f16 weights need shader-f16, which this GPU lacks',
+      }),
       model('mid-f32', { vramMB: 1060, recommended: true }),
       model('small-f32', { vramMB: 580, recommended: true }),
       model('tiny-f32', { vramMB: 500 }),
-      model('large-f16', { vramMB: 5001, needsShaderF16: true, notRunnableBecause: 'its f16 weights need shader-f16, which this GPU lacks' }),
-      model('added-f32', { vramMB: 4000, custom: { modelUrl: 'https://models.example/added', modelLibUrl: 'https://models.example/added.wasm' } }),
+      model('large-f16', {
+        vramMB: 5001,
+        needsShaderF16: true,
+        notRunnableBecause: 'its f16 weights need shader-f16, which this GPU lacks',
+      }),
+      model('added-f32', {
+        vramMB: 4000,
+        custom: { modelUrl: 'https://models.example/added', modelLibUrl: 'https://models.example/added.wasm' },
+      }),
     ];
     const { runnable, notRunnable } = arrangeModels(models);
     expect(runnable.map((known) => known.id)).toEqual(['added-f32', 'small-f32', 'mid-f32', 'tiny-f32', 'big-f32']);
@@ -108,7 +134,9 @@ describe('a download', () => {
   it("shows its progress as a whole percentage with WebLLM's words, kept within 0 to 100", () => {
     expect(progressText(undefined)).toBe('Starting the download…');
     expect(progressText({ fraction: 0, text: '' })).toBe('Starting the download…');
-    expect(progressText({ fraction: 0.423, text: 'Fetching param cache[3/20]: 120MB fetched. ' })).toBe('42%: Fetching param cache[3/20]: 120MB fetched.');
+    expect(progressText({ fraction: 0.423, text: 'Fetching param cache[3/20]: 120MB fetched. ' })).toBe(
+      '42%: Fetching param cache[3/20]: 120MB fetched.',
+    );
     expect(progressText({ fraction: 1, text: '' })).toBe('100%');
     expect(progressPercent({ fraction: 1.2, text: '' })).toBe(100);
     expect(progressPercent({ fraction: -1, text: '' })).toBe(0);
@@ -120,17 +148,31 @@ describe('a download', () => {
       tone: 'success',
       message: 'Downloaded SmolLM2 360M (SmolLM2-360M-Instruct-q4f32_1-MLC): it now runs on this device, offline too.',
     });
-    expect(describeDownload({ ok: false, cancelled: true, problems: [{ message: 'cancelled' }] }, SMOL)).toMatchObject({ tone: 'cancelled', canRepair: true });
+    expect(describeDownload({ ok: false, cancelled: true, problems: [{ message: 'cancelled' }] }, SMOL)).toMatchObject({
+      tone: 'cancelled',
+      canRepair: true,
+    });
     const offline = `could not download ${SMOL.id}: the network cannot be reached. Connect once to download it; after that it runs offline (Failed to fetch)`;
-    expect(describeDownload({ ok: false, problems: [{ message: offline }] }, SMOL)).toEqual({ tone: 'failure', message: 'SmolLM2 360M was not downloaded:', problems: [offline], canRepair: true });
+    expect(describeDownload({ ok: false, problems: [{ message: offline }] }, SMOL)).toEqual({
+      tone: 'failure',
+      message: 'SmolLM2 360M was not downloaded:',
+      problems: [offline],
+      canRepair: true,
+    });
   });
 });
 
 describe('deleting and choosing', () => {
   it('says a deletion or a repair happened, or why not', () => {
-    expect(describeDelete({ ok: true, modelId: SMOL.id }, SMOL, false).message).toBe('Deleted SmolLM2 360M (SmolLM2-360M-Instruct-q4f32_1-MLC) from this device.');
-    expect(describeDelete({ ok: true, modelId: SMOL.id }, SMOL, true).message).toBe('Deleted what was fetched of SmolLM2 360M: a new download starts clean.');
-    expect(describeDelete({ ok: false, problems: [{ message: 'WebLLM runs only in the browser, on WebGPU' }] }, SMOL, true)).toEqual({
+    expect(describeDelete({ ok: true, modelId: SMOL.id }, SMOL, false).message).toBe(
+      'Deleted SmolLM2 360M (SmolLM2-360M-Instruct-q4f32_1-MLC) from this device.',
+    );
+    expect(describeDelete({ ok: true, modelId: SMOL.id }, SMOL, true).message).toBe(
+      'Deleted what was fetched of SmolLM2 360M: a new download starts clean.',
+    );
+    expect(
+      describeDelete({ ok: false, problems: [{ message: 'WebLLM runs only in the browser, on WebGPU' }] }, SMOL, true),
+    ).toEqual({
       tone: 'failure',
       message: 'SmolLM2 360M was not repaired:',
       problems: ['WebLLM runs only in the browser, on WebGPU'],
@@ -139,14 +181,21 @@ describe('deleting and choosing', () => {
   });
 
   it('asks before a deletion, and warns when runs use the model', () => {
-    expect(deleteQuestion(SMOL, false)).toBe('Delete SmolLM2 360M (SmolLM2-360M-Instruct-q4f32_1-MLC)? Its files leave this device; using it again takes a new download.');
+    expect(deleteQuestion(SMOL, false)).toBe(
+      'Delete SmolLM2 360M (SmolLM2-360M-Instruct-q4f32_1-MLC)? Its files leave this device; using it again takes a new download.',
+    );
     expect(deleteQuestion(SMOL, true)).toContain('they use the symbolic engine alone');
   });
 
   it('says runs bind the chosen model, or names the refused field', () => {
-    expect(describeChoice({ ok: true, settings: { provider: 'webllm', webllmModel: SMOL.id, limits: {}, confidenceCap: 0.7 } }, SMOL).message).toBe(
-      'Runs now bind SmolLM2 360M (WebLLM). Your limits and other settings stay as they were.',
-    );
-    expect(describeChoice({ ok: false, problems: [{ path: 'webllmModel', message: 'choose a WebLLM model' }] }, SMOL)).toMatchObject({ problems: ['choose a WebLLM model'] });
+    expect(
+      describeChoice(
+        { ok: true, settings: { provider: 'webllm', webllmModel: SMOL.id, limits: {}, confidenceCap: 0.7 } },
+        SMOL,
+      ).message,
+    ).toBe('Runs now bind SmolLM2 360M (WebLLM). Your limits and other settings stay as they were.');
+    expect(
+      describeChoice({ ok: false, problems: [{ path: 'webllmModel', message: 'choose a WebLLM model' }] }, SMOL),
+    ).toMatchObject({ problems: ['choose a WebLLM model'] });
   });
 });

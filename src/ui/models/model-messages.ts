@@ -42,7 +42,10 @@ export function gpuDetails(gpu: GpuReport): GpuDetail[] {
   if (!gpu.available) return [];
   return [
     { name: 'Adapter', value: gpu.adapter },
-    { name: 'shader-f16', value: gpu.shaderF16 ? 'Yes: models with f16 weights can run' : 'No: only models with f32 weights can run' },
+    {
+      name: 'shader-f16',
+      value: gpu.shaderF16 ? 'Yes: models with f16 weights can run' : 'No: only models with f32 weights can run',
+    },
     { name: 'Largest buffer', value: megabytesText(gpu.maxBufferMB) },
   ];
 }
@@ -70,7 +73,9 @@ function byRecommendationThenSize(first: ModelView, second: ModelView): number {
 /** Splits the models into those this GPU can run and those it cannot, each in the screen's order. */
 export function arrangeModels(models: readonly ModelView[]): ArrangedModels {
   const runnable = models.filter((model) => model.notRunnableBecause === undefined).sort(byRecommendationThenSize);
-  const notRunnable = models.filter((model) => model.notRunnableBecause !== undefined).sort((first, second) => first.vramMB - second.vramMB || first.id.localeCompare(second.id));
+  const notRunnable = models
+    .filter((model) => model.notRunnableBecause !== undefined)
+    .sort((first, second) => first.vramMB - second.vramMB || first.id.localeCompare(second.id));
   return { runnable, notRunnable };
 }
 
@@ -123,10 +128,24 @@ export function modelTitle(model: Pick<ModelView, 'id' | 'name'>): string {
 }
 
 /** Says how a download went, from modelDownload's answer. */
-export function describeDownload(result: Awaited<ReturnType<AgentApi['modelDownload']>>, model: Pick<ModelView, 'id' | 'name'>): ModelReport {
-  if (result.ok) return { tone: 'success', message: `Downloaded ${modelTitle(model)}: it now runs on this device, offline too.` };
-  if (result.cancelled) return { tone: 'cancelled', message: 'The download was cancelled. What was fetched stays: Try again goes on from there, Repair deletes it.', canRepair: true };
-  return { tone: 'failure', message: `${model.name} was not downloaded:`, problems: result.problems.map(describeProblem), canRepair: true };
+export function describeDownload(
+  result: Awaited<ReturnType<AgentApi['modelDownload']>>,
+  model: Pick<ModelView, 'id' | 'name'>,
+): ModelReport {
+  if (result.ok)
+    return { tone: 'success', message: `Downloaded ${modelTitle(model)}: it now runs on this device, offline too.` };
+  if (result.cancelled)
+    return {
+      tone: 'cancelled',
+      message: 'The download was cancelled. What was fetched stays: Try again goes on from there, Repair deletes it.',
+      canRepair: true,
+    };
+  return {
+    tone: 'failure',
+    message: `${model.name} was not downloaded:`,
+    problems: result.problems.map(describeProblem),
+    canRepair: true,
+  };
 }
 
 /** Says how a download went when the call itself failed (the worker stopped, say). */
@@ -135,42 +154,77 @@ export function downloadError(model: Pick<ModelView, 'name'>, message: string): 
 }
 
 /** Says how a deletion or a repair went, from modelDelete's answer. */
-export function describeDelete(result: Awaited<ReturnType<AgentApi['modelDelete']>>, model: Pick<ModelView, 'id' | 'name'>, isRepair: boolean): ModelReport {
+export function describeDelete(
+  result: Awaited<ReturnType<AgentApi['modelDelete']>>,
+  model: Pick<ModelView, 'id' | 'name'>,
+  isRepair: boolean,
+): ModelReport {
   if (result.ok) {
     return isRepair
       ? { tone: 'success', message: `Deleted what was fetched of ${model.name}: a new download starts clean.` }
       : { tone: 'success', message: `Deleted ${modelTitle(model)} from this device.` };
   }
-  return { tone: 'failure', message: `${model.name} was not ${isRepair ? 'repaired' : 'deleted'}:`, problems: result.problems.map(describeProblem), canRepair: isRepair };
+  return {
+    tone: 'failure',
+    message: `${model.name} was not ${isRepair ? 'repaired' : 'deleted'}:`,
+    problems: result.problems.map(describeProblem),
+    canRepair: isRepair,
+  };
 }
 
 /** The question asked before a deletion; it says what happens to runs when the model is the one in use. */
 export function deleteQuestion(model: Pick<ModelView, 'id' | 'name'>, isInUse: boolean): string {
-  const runs = isInUse ? ' Runs bind it: until it is downloaded again, or you choose another, they use the symbolic engine alone.' : '';
+  const runs = isInUse
+    ? ' Runs bind it: until it is downloaded again, or you choose another, they use the symbolic engine alone.'
+    : '';
   return `Delete ${modelTitle(model)}? Its files leave this device; using it again takes a new download.${runs}`;
 }
 
 /** Says how removing an added model went, from modelForget's answer. */
-export function describeRemoval(result: Awaited<ReturnType<AgentApi['modelForget']>>, model: Pick<ModelView, 'id' | 'name'>): ModelReport {
+export function describeRemoval(
+  result: Awaited<ReturnType<AgentApi['modelForget']>>,
+  model: Pick<ModelView, 'id' | 'name'>,
+): ModelReport {
   if (result.ok) return { tone: 'success', message: `Removed ${modelTitle(model)} and its files from this device.` };
-  return { tone: 'failure', message: `${model.name} was not removed:`, problems: result.problems.map(describeProblem), canRepair: false };
+  return {
+    tone: 'failure',
+    message: `${model.name} was not removed:`,
+    problems: result.problems.map(describeProblem),
+    canRepair: false,
+  };
 }
 
 /** The question asked before an added model is removed from the list. */
 export function removeQuestion(model: Pick<ModelView, 'id' | 'name'>, isInUse: boolean): string {
-  const runs = isInUse ? ' Runs bind it: until you add it again or choose another, they use the symbolic engine alone.' : '';
+  const runs = isInUse
+    ? ' Runs bind it: until you add it again or choose another, they use the symbolic engine alone.'
+    : '';
   return `Remove ${modelTitle(model)} from the list? Its downloaded files leave this device too; using it again means adding it again.${runs}`;
 }
 
 /** Says how "Use this model" went, from inferenceSet's answer. */
-export function describeChoice(result: Awaited<ReturnType<AgentApi['inferenceSet']>>, model: Pick<ModelView, 'id' | 'name'>): ModelReport {
-  if (result.ok) return { tone: 'success', message: `Runs now bind ${model.name} (WebLLM). Your limits and other settings stay as they were.` };
+export function describeChoice(
+  result: Awaited<ReturnType<AgentApi['inferenceSet']>>,
+  model: Pick<ModelView, 'id' | 'name'>,
+): ModelReport {
+  if (result.ok)
+    return {
+      tone: 'success',
+      message: `Runs now bind ${model.name} (WebLLM). Your limits and other settings stay as they were.`,
+    };
   // The settings' field names mean nothing on this screen: the messages alone say what is wrong.
-  return { tone: 'failure', message: `${model.name} was not chosen:`, problems: result.problems.map((problem) => problem.message), canRepair: false };
+  return {
+    tone: 'failure',
+    message: `${model.name} was not chosen:`,
+    problems: result.problems.map((problem) => problem.message),
+    canRepair: false,
+  };
 }
 
 /** Whether a model is the one runs bind: WebLLM is the provider, and this is its model. */
-export function isModelInUse(model: Pick<ModelView, 'id'>, inference: { provider: string; webllmModel?: string | undefined } | undefined): boolean {
+export function isModelInUse(
+  model: Pick<ModelView, 'id'>,
+  inference: { provider: string; webllmModel?: string | undefined } | undefined,
+): boolean {
   return inference?.provider === 'webllm' && inference.webllmModel === model.id;
 }
-

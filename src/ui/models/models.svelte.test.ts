@@ -5,7 +5,16 @@ import type { InferenceView } from '../common/model-messages.ts';
 import type { DownloadProgress } from './model-messages.ts';
 import { type ModelsHost, ModelsView } from './models.svelte.ts';
 
-const SMOL_F32: ModelView = { id: 'SmolLM2-360M-Instruct-q4f32_1-MLC', name: 'SmolLM2 360M', vramMB: 580, contextTokens: 4096, needsShaderF16: false, cached: false, partial: false, recommended: true };
+const SMOL_F32: ModelView = {
+  id: 'SmolLM2-360M-Instruct-q4f32_1-MLC',
+  name: 'SmolLM2 360M',
+  vramMB: 580,
+  contextTokens: 4096,
+  needsShaderF16: false,
+  cached: false,
+  partial: false,
+  recommended: true,
+};
 const SMOL_F16: ModelView = {
   ...SMOL_F32,
   id: 'SmolLM2-360M-Instruct-q4f16_1-MLC',
@@ -14,7 +23,16 @@ const SMOL_F16: ModelView = {
   recommended: false,
   notRunnableBecause: 'its f16 weights need shader-f16, which this GPU lacks',
 };
-const QWEN_F32: ModelView = { id: 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC', name: 'Qwen2.5 0.5B', vramMB: 1060, contextTokens: 4096, needsShaderF16: false, cached: true, partial: false, recommended: true };
+const QWEN_F32: ModelView = {
+  id: 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC',
+  name: 'Qwen2.5 0.5B',
+  vramMB: 1060,
+  contextTokens: 4096,
+  needsShaderF16: false,
+  cached: true,
+  partial: false,
+  recommended: true,
+};
 
 type DownloadScript = { progress: DownloadProgress[]; outcome: 'ok' | 'offline' | 'wait-for-cancel' };
 
@@ -28,7 +46,17 @@ function fakeHost(options: { canWrite?: boolean; downloads?: DownloadScript[] } 
   const cached = new Set([QWEN_F32.id]);
   const cancels = new Map<string, () => void>();
   const downloads = [...(options.downloads ?? [])];
-  let settings: InferenceView = { provider: 'openai-compatible', openAi: { baseUrl: 'http://localhost:8080/v1', model: 'llama-3', apiKeyStored: true, baseUrlCredentialsStored: false }, limits: { requests: 5 }, confidenceCap: 0.6 };
+  let settings: InferenceView = {
+    provider: 'openai-compatible',
+    openAi: {
+      baseUrl: 'http://localhost:8080/v1',
+      model: 'llama-3',
+      apiKeyStored: true,
+      baseUrlCredentialsStored: false,
+    },
+    limits: { requests: 5 },
+    confidenceCap: 0.6,
+  };
   const sent: unknown[] = [];
   const client = {
     modelList: async () => {
@@ -38,7 +66,10 @@ function fakeHost(options: { canWrite?: boolean; downloads?: DownloadScript[] } 
         models: [SMOL_F16, SMOL_F32, QWEN_F32].map((model) => ({ ...model, cached: cached.has(model.id) })),
       };
     },
-    modelDownload: async ({ operationId, modelId }: { operationId: string; modelId: string }, onProgress?: (progress: DownloadProgress) => void) => {
+    modelDownload: async (
+      { operationId, modelId }: { operationId: string; modelId: string },
+      onProgress?: (progress: DownloadProgress) => void,
+    ) => {
       calls.push(`modelDownload ${modelId}`);
       const script = downloads.shift() ?? { progress: [], outcome: 'ok' };
       for (const report of script.progress) onProgress?.(report);
@@ -46,7 +77,11 @@ function fakeHost(options: { canWrite?: boolean; downloads?: DownloadScript[] } 
         await new Promise<void>((resolve) => cancels.set(operationId, resolve));
         return { ok: false as const, cancelled: true, problems: [{ message: 'cancelled' }] };
       }
-      if (script.outcome === 'offline') return { ok: false as const, problems: [{ message: `could not download ${modelId}: the network cannot be reached` }] };
+      if (script.outcome === 'offline')
+        return {
+          ok: false as const,
+          problems: [{ message: `could not download ${modelId}: the network cannot be reached` }],
+        };
       cached.add(modelId);
       return { ok: true as const, modelId };
     },
@@ -69,7 +104,10 @@ function fakeHost(options: { canWrite?: boolean; downloads?: DownloadScript[] } 
       sent.push(given);
       if (options.canWrite === false) return { ok: false as const, problems: [{ message: 'open in another tab' }] };
       const { openAi, ...rest } = given as InferenceView & { openAi?: { baseUrl: string; model: string } };
-      settings = { ...rest, ...(openAi ? { openAi: { ...openAi, apiKeyStored: true, baseUrlCredentialsStored: false } } : {}) };
+      settings = {
+        ...rest,
+        ...(openAi ? { openAi: { ...openAi, apiKeyStored: true, baseUrlCredentialsStored: false } } : {}),
+      };
       return { ok: true as const, settings };
     },
   } satisfies Partial<AgentApi>;
@@ -100,11 +138,19 @@ describe('ModelsView', () => {
   });
 
   it('downloads a model with its progress, then lists it as downloaded', async () => {
-    const { models, calls } = fakeHost({ downloads: [{ progress: [{ fraction: 0.5, text: 'Fetching param cache[1/2]' }], outcome: 'ok' }] });
+    const { models, calls } = fakeHost({
+      downloads: [{ progress: [{ fraction: 0.5, text: 'Fetching param cache[1/2]' }], outcome: 'ok' }],
+    });
     await models.load();
     const download = models.download(SMOL_F32);
     flushSync();
-    expect(models.change).toEqual({ status: 'downloading', modelId: SMOL_F32.id, operationId: 'download-1', progress: { fraction: 0.5, text: 'Fetching param cache[1/2]' }, isCancelling: false });
+    expect(models.change).toEqual({
+      status: 'downloading',
+      modelId: SMOL_F32.id,
+      operationId: 'download-1',
+      progress: { fraction: 0.5, text: 'Fetching param cache[1/2]' },
+      isCancelling: false,
+    });
     expect(models.isChanging).toBe(true);
     await download;
     flushSync();
@@ -129,7 +175,9 @@ describe('ModelsView', () => {
   });
 
   it('cancels a download, offers repair, and repairs by deleting what was fetched', async () => {
-    const { models, calls } = fakeHost({ downloads: [{ progress: [{ fraction: 0.1, text: '' }], outcome: 'wait-for-cancel' }] });
+    const { models, calls } = fakeHost({
+      downloads: [{ progress: [{ fraction: 0.1, text: '' }], outcome: 'wait-for-cancel' }],
+    });
     await models.load();
     const download = models.download(SMOL_F32);
     // One change at a time: WebLLM loads one model at a time.
@@ -140,8 +188,15 @@ describe('ModelsView', () => {
     expect(models.reportOf(SMOL_F32)).toMatchObject({ tone: 'cancelled', canRepair: true });
     await models.deleteModel(SMOL_F32, { isRepair: true });
     flushSync();
-    expect(models.reportOf(SMOL_F32)).toEqual({ tone: 'success', message: 'Deleted what was fetched of SmolLM2 360M: a new download starts clean.' });
-    expect(calls.filter((call) => !['modelList', 'inferenceGet'].includes(call))).toEqual([`modelDownload ${SMOL_F32.id}`, 'cancel download-1', `modelDelete ${SMOL_F32.id}`]);
+    expect(models.reportOf(SMOL_F32)).toEqual({
+      tone: 'success',
+      message: 'Deleted what was fetched of SmolLM2 360M: a new download starts clean.',
+    });
+    expect(calls.filter((call) => !['modelList', 'inferenceGet'].includes(call))).toEqual([
+      `modelDownload ${SMOL_F32.id}`,
+      'cancel download-1',
+      `modelDelete ${SMOL_F32.id}`,
+    ]);
   });
 
   it('deletes a downloaded model, which leaves the list of downloaded ones', async () => {
@@ -160,9 +215,19 @@ describe('ModelsView', () => {
     await models.useModel(QWEN_F32);
     flushSync();
     expect(sent).toEqual([
-      { provider: 'webllm', openAi: { baseUrl: 'http://localhost:8080/v1', model: 'llama-3' }, webllmModel: QWEN_F32.id, limits: { requests: 5 }, confidenceCap: 0.6 },
+      {
+        provider: 'webllm',
+        openAi: { baseUrl: 'http://localhost:8080/v1', model: 'llama-3' },
+        webllmModel: QWEN_F32.id,
+        limits: { requests: 5 },
+        confidenceCap: 0.6,
+      },
     ]);
-    expect(run.inference).toMatchObject({ provider: 'webllm', webllmModel: QWEN_F32.id, openAi: { apiKeyStored: true } });
+    expect(run.inference).toMatchObject({
+      provider: 'webllm',
+      webllmModel: QWEN_F32.id,
+      openAi: { apiKeyStored: true },
+    });
     expect(models.isInUse(QWEN_F32)).toBe(true);
     expect(models.reportOf(QWEN_F32)).toMatchObject({ tone: 'success' });
   });

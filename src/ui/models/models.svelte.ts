@@ -3,7 +3,12 @@ import { CoalescedFetch } from '../common/coalesced-fetch.ts';
 import { messageOf } from '../common/error-message.ts';
 import type { InferenceView } from '../common/model-messages.ts';
 import { formOf, settingsOf } from '../settings/inference-form.ts';
-import { type CustomModelForm, type CustomModelReport, customModelInput, describeAddition } from './custom-model-form.ts';
+import {
+  type CustomModelForm,
+  type CustomModelReport,
+  customModelInput,
+  describeAddition,
+} from './custom-model-form.ts';
 import { GgufModels } from './gguf-models.svelte.ts';
 import {
   type DownloadProgress,
@@ -35,14 +40,21 @@ export type ModelsLoadStatus = 'idle' | 'loading' | 'ready' | 'error';
 /** The change to a model in progress (one at a time: WebLLM loads one model at a time), or how the last one went. */
 export type ModelChange =
   | { status: 'idle' }
-  | { status: 'downloading'; modelId: string; operationId: string; progress: DownloadProgress | undefined; isCancelling: boolean }
+  | {
+      status: 'downloading';
+      modelId: string;
+      operationId: string;
+      progress: DownloadProgress | undefined;
+      isCancelling: boolean;
+    }
   | { status: 'deleting'; modelId: string; isRepair: boolean }
   | { status: 'removing'; modelId: string }
   | { status: 'choosing'; modelId: string }
   | { status: 'ended'; modelId: string; report: ModelReport };
 
 /** Why "Use this model" is disabled in a tab that only shows the session. */
-export const MODELS_READ_ONLY_REASON = 'Anima is open in another tab, and only that tab can change settings: close it to choose a model here.';
+export const MODELS_READ_ONLY_REASON =
+  'Anima is open in another tab, and only that tab can change settings: close it to choose a model here.';
 
 /**
  * The Models screen's state, kept by the app so a download goes on showing its progress when the
@@ -62,10 +74,16 @@ export class ModelsView {
   errorMessage = $state<string | undefined>();
   change = $state<ModelChange>({ status: 'idle' });
   /** Adding a model by address: under way, or how the last addition went. */
-  addition = $state<{ status: 'idle' } | { status: 'adding' } | { status: 'ended'; report: CustomModelReport }>({ status: 'idle' });
+  addition = $state<{ status: 'idle' } | { status: 'adding' } | { status: 'ended'; report: CustomModelReport }>({
+    status: 'idle',
+  });
 
   readonly isChanging = $derived(
-    this.change.status === 'downloading' || this.change.status === 'deleting' || this.change.status === 'removing' || this.change.status === 'choosing' || this.addition.status === 'adding',
+    this.change.status === 'downloading' ||
+      this.change.status === 'deleting' ||
+      this.change.status === 'removing' ||
+      this.change.status === 'choosing' ||
+      this.addition.status === 'adding',
   );
   /** The models this GPU can run, and those it cannot, in the screen's order. */
   readonly arranged = $derived(arrangeModels(this.list?.models ?? []));
@@ -106,7 +124,8 @@ export class ModelsView {
     let report: ModelReport;
     try {
       const result = await this.#host.client.modelDownload({ operationId, modelId: model.id }, (progress) => {
-        if (this.change.status === 'downloading' && this.change.operationId === operationId) this.change.progress = progress;
+        if (this.change.status === 'downloading' && this.change.operationId === operationId)
+          this.change.progress = progress;
       });
       report = describeDownload(result, model);
     } catch (error) {
@@ -125,7 +144,16 @@ export class ModelsView {
       await this.#host.client.cancel({ operationId });
     } catch (error) {
       if (this.change.status === 'downloading' && this.change.operationId === operationId) {
-        this.change = { status: 'ended', modelId, report: { tone: 'failure', message: `The download could not be cancelled: ${messageOf(error)}`, problems: [], canRepair: false } };
+        this.change = {
+          status: 'ended',
+          modelId,
+          report: {
+            tone: 'failure',
+            message: `The download could not be cancelled: ${messageOf(error)}`,
+            problems: [],
+            canRepair: false,
+          },
+        };
       }
     }
   }
@@ -139,7 +167,12 @@ export class ModelsView {
     try {
       report = describeDelete(await this.#host.client.modelDelete({ modelId: model.id }), model, isRepair);
     } catch (error) {
-      report = { tone: 'failure', message: `${model.name} was not ${isRepair ? 'repaired' : 'deleted'}: ${messageOf(error)}`, problems: [], canRepair: isRepair };
+      report = {
+        tone: 'failure',
+        message: `${model.name} was not ${isRepair ? 'repaired' : 'deleted'}: ${messageOf(error)}`,
+        problems: [],
+        canRepair: isRepair,
+      };
     }
     this.change = { status: 'ended', modelId: model.id, report };
     await this.load();
@@ -168,7 +201,12 @@ export class ModelsView {
     try {
       report = describeRemoval(await this.#host.client.modelForget({ modelId: model.id }), model);
     } catch (error) {
-      report = { tone: 'failure', message: `${model.name} was not removed: ${messageOf(error)}`, problems: [], canRepair: false };
+      report = {
+        tone: 'failure',
+        message: `${model.name} was not removed: ${messageOf(error)}`,
+        problems: [],
+        canRepair: false,
+      };
     }
     this.change = { status: 'ended', modelId: model.id, report };
     await this.load();
@@ -182,11 +220,18 @@ export class ModelsView {
     try {
       // Read afresh, so a change made in Settings since the screen opened is kept.
       const current = await this.#host.client.inferenceGet({});
-      const result = await this.#host.client.inferenceSet({ settings: settingsOf({ ...formOf(current), provider: 'webllm', webllmModel: model.id }) });
+      const result = await this.#host.client.inferenceSet({
+        settings: settingsOf({ ...formOf(current), provider: 'webllm', webllmModel: model.id }),
+      });
       if (result.ok) this.#host.run.putInference(result.settings);
       report = describeChoice(result, model);
     } catch (error) {
-      report = { tone: 'failure', message: `${model.name} was not chosen: ${messageOf(error)}`, problems: [], canRepair: false };
+      report = {
+        tone: 'failure',
+        message: `${model.name} was not chosen: ${messageOf(error)}`,
+        problems: [],
+        canRepair: false,
+      };
     }
     this.change = { status: 'ended', modelId: model.id, report };
   }

@@ -7,7 +7,14 @@ import { type ChangeReport, errorReport, failureReport } from './persona-message
 import type { PersonasContext } from './personas.svelte.ts';
 
 /** What compile stored, and whether it still matches the persona. */
-export type CompiledView = { summary: string; detail: string; compiledAt: number; summaryTokens: number; detailTokens: number; isCurrent: boolean };
+export type CompiledView = {
+  summary: string;
+  detail: string;
+  compiledAt: number;
+  summaryTokens: number;
+  detailTokens: number;
+  isCurrent: boolean;
+};
 
 /** The assembled prompt of the selected persona, or why there is none. */
 export type PreviewResult =
@@ -18,7 +25,9 @@ export type PreviewResult =
   | { status: 'error'; message: string };
 
 /** The parts a type can be overridden with: each type that has parts in the library, in the prompt's order of types. */
-export function overrideChoices(parts: readonly Pick<PartView, 'name' | 'type'>[]): { type: PartType; parts: string[] }[] {
+export function overrideChoices(
+  parts: readonly Pick<PartView, 'name' | 'type'>[],
+): { type: PartType; parts: string[] }[] {
   return PART_TYPES.flatMap((type) => {
     const names = parts.filter((part) => part.type === type).map((part) => part.name);
     return names.length > 0 ? [{ type, parts: names }] : [];
@@ -29,7 +38,8 @@ export function overrideChoices(parts: readonly Pick<PartView, 'name' | 'type'>[
 export function budgetOf(text: string): { ok: true; budget: number | undefined } | { ok: false; message: string } {
   const trimmed = text.trim();
   if (trimmed === '') return { ok: true, budget: undefined };
-  if (!/^\d+$/.test(trimmed) || Number(trimmed) < 1 || Number(trimmed) > 1_000_000) return { ok: false, message: 'The budget is a whole number of tokens, from 1 to 1,000,000 (or empty for none).' };
+  if (!/^\d+$/.test(trimmed) || Number(trimmed) < 1 || Number(trimmed) > 1_000_000)
+    return { ok: false, message: 'The budget is a whole number of tokens, from 1 to 1,000,000 (or empty for none).' };
   return { ok: true, budget: Number(trimmed) };
 }
 
@@ -92,7 +102,9 @@ export class AssembledPreview {
 
   /** Drops overrides naming a part the library no longer has, or one of another type now. */
   keepOverridesIn(parts: readonly Pick<PartView, 'name' | 'type'>[]): void {
-    const kept = Object.entries(this.overrides).filter(([type, name]) => parts.some((part) => part.name === name && part.type === type));
+    const kept = Object.entries(this.overrides).filter(([type, name]) =>
+      parts.some((part) => part.name === name && part.type === type),
+    );
     if (kept.length !== Object.keys(this.overrides).length) this.overrides = Object.fromEntries(kept);
   }
 
@@ -135,7 +147,9 @@ export class AssembledPreview {
         client.personaManifest({ name }),
       ]);
       if (name !== this.#context.selected) return;
-      this.result = got.ok ? { status: 'ready', assembled: got.assembled, compiled: got.compiled } : { status: 'refused', reason: got.reason, problems: got.problems };
+      this.result = got.ok
+        ? { status: 'ready', assembled: got.assembled, compiled: got.compiled }
+        : { status: 'refused', reason: got.reason, problems: got.problems };
       this.manifest = manifest.ok ? manifest.manifest : undefined;
     } catch (error) {
       this.result = { status: 'error', message: messageOf(error) };

@@ -34,7 +34,12 @@ export type Draft = Record<string, string | boolean>;
 const partTypeChoices = PART_TYPES.map((type) => ({ value: type, label: PART_TYPE_LABELS[type] }));
 const traitTypeChoices = TRAIT_TYPES.map((type) => ({ value: type, label: TRAIT_TYPE_LABELS[type] }));
 
-const NAME: FieldSpec = { key: 'name', label: 'Name', control: 'text', hint: 'One line; how it is found, linked and overridden.' };
+const NAME: FieldSpec = {
+  key: 'name',
+  label: 'Name',
+  control: 'text',
+  hint: 'One line; how it is found, linked and overridden.',
+};
 const DESCRIPTION: FieldSpec = { key: 'description', label: 'Description', control: 'textarea' };
 const TAGS: FieldSpec = { key: 'tags', label: 'Tags', control: 'tags', hint: 'Separated by commas.' };
 
@@ -44,7 +49,12 @@ export const ITEM_FIELDS = {
     NAME,
     DESCRIPTION,
     { key: 'summary', label: 'Summary', control: 'textarea', hint: 'What the summary view of the prompt starts with.' },
-    { key: 'detail', label: 'Detail', control: 'textarea', hint: 'What the detail view starts with (the summary when empty).' },
+    {
+      key: 'detail',
+      label: 'Detail',
+      control: 'textarea',
+      hint: 'What the detail view starts with (the summary when empty).',
+    },
     TAGS,
   ],
   part: [
@@ -52,22 +62,47 @@ export const ITEM_FIELDS = {
     { key: 'type', label: 'Type', control: 'choice', choices: partTypeChoices },
     DESCRIPTION,
     { key: 'summary', label: 'Summary', control: 'textarea', hint: 'What the summary view shows.' },
-    { key: 'content', label: 'Detail', control: 'textarea', hint: 'What the detail view shows (the summary when empty).' },
+    {
+      key: 'content',
+      label: 'Detail',
+      control: 'textarea',
+      hint: 'What the detail view shows (the summary when empty).',
+    },
     TAGS,
   ],
-  trait: [NAME, { key: 'type', label: 'Type', control: 'choice', choices: traitTypeChoices }, DESCRIPTION, { key: 'instruction', label: 'Instruction', control: 'textarea', hint: 'How to apply it (the detail view).' }, TAGS],
+  trait: [
+    NAME,
+    { key: 'type', label: 'Type', control: 'choice', choices: traitTypeChoices },
+    DESCRIPTION,
+    { key: 'instruction', label: 'Instruction', control: 'textarea', hint: 'How to apply it (the detail view).' },
+    TAGS,
+  ],
   skill: [NAME, DESCRIPTION, { key: 'content', label: 'Content', control: 'textarea', hint: 'The detail view.' }, TAGS],
   guardrail: [
     NAME,
     DESCRIPTION,
     { key: 'content', label: 'Content', control: 'textarea', hint: 'The detail view.' },
     { key: 'severity', label: 'Severity', control: 'number', hint: 'From 0 to 1.' },
-    { key: 'triggers', label: 'Triggers', control: 'lines', hint: 'One per line; an action that matches one is vetoed (or waits for approval).' },
+    {
+      key: 'triggers',
+      label: 'Triggers',
+      control: 'lines',
+      hint: 'One per line; an action that matches one is vetoed (or waits for approval).',
+    },
     { key: 'requireApproval', label: 'Ask for approval instead of blocking', control: 'checkbox' },
     TAGS,
   ],
-  arc: [NAME, DESCRIPTION, { key: 'summary', label: 'Summary', control: 'textarea' }, { key: 'stages', label: 'Stages', control: 'lines', hint: 'One name per line, in order.' }],
-  stage: [NAME, DESCRIPTION, { key: 'condition', label: 'Condition', control: 'textarea', hint: 'When to move on to the next stage.' }],
+  arc: [
+    NAME,
+    DESCRIPTION,
+    { key: 'summary', label: 'Summary', control: 'textarea' },
+    { key: 'stages', label: 'Stages', control: 'lines', hint: 'One name per line, in order.' },
+  ],
+  stage: [
+    NAME,
+    DESCRIPTION,
+    { key: 'condition', label: 'Condition', control: 'textarea', hint: 'When to move on to the next stage.' },
+  ],
 } as const satisfies Record<ItemKind, readonly FieldSpec[]>;
 
 /** The keys of a kind's fields, for telling field problems from the others. */
@@ -80,7 +115,8 @@ export function emptyDraft(kind: ItemKind): Draft {
   const draft: Draft = {};
   for (const field of ITEM_FIELDS[kind] as readonly FieldSpec[]) {
     if (field.control === 'checkbox') draft[field.key] = false;
-    else if (field.control === 'choice') draft[field.key] = field.key === 'type' && kind === 'part' ? 'identity' : (field.choices?.[0]?.value ?? '');
+    else if (field.control === 'choice')
+      draft[field.key] = field.key === 'type' && kind === 'part' ? 'identity' : (field.choices?.[0]?.value ?? '');
     else if (field.control === 'number') draft[field.key] = '1';
     else draft[field.key] = '';
   }

@@ -12,7 +12,9 @@ describe('arranging parts', () => {
   });
 
   it('sends each part with its priority and pin, in order', () => {
-    expect(arrangementOf([{ name: 'a', type: 'tone', summary: 's', priority: 2, pinned: true }])).toEqual([{ name: 'a', priority: 2, pinned: true }]);
+    expect(arrangementOf([{ name: 'a', type: 'tone', summary: 's', priority: 2, pinned: true }])).toEqual([
+      { name: 'a', priority: 2, pinned: true },
+    ]);
   });
 
   it('reads a priority as a whole number from -1000 to 1000', () => {

@@ -31,35 +31,60 @@ export class PersonaArcs {
   /** Creates an arc from its form (its stages one name a line). */
   create(draft: Draft): Promise<ChangeReport> {
     const { fields, stages } = arcCreateOf(draft);
-    return this.#run('The arc was not created', () => this.#context.client.arcCreate({ fields, stages }), (result) => `Created the arc ${result.item.name}.`);
+    return this.#run(
+      'The arc was not created',
+      () => this.#context.client.arcCreate({ fields, stages }),
+      (result) => `Created the arc ${result.item.name}.`,
+    );
   }
 
   /** Deletes an arc no persona is on. */
   remove(arc: string): Promise<ChangeReport> {
-    return this.#run(`${arc} was not deleted`, () => this.#context.client.arcDelete({ name: arc }), () => `Deleted the arc ${arc}.`);
+    return this.#run(
+      `${arc} was not deleted`,
+      () => this.#context.client.arcDelete({ name: arc }),
+      () => `Deleted the arc ${arc}.`,
+    );
   }
 
   /** Adds a stage from its form, at the end or at a place (0 first). */
   addStage(arc: string, draft: Draft, position?: number): Promise<ChangeReport> {
     return this.#run(
       `The stage was not added to ${arc}`,
-      () => this.#context.client.arcStageAdd({ arc, fields: fieldsOf('stage', draft), ...(position !== undefined ? { position } : {}) }),
+      () =>
+        this.#context.client.arcStageAdd({
+          arc,
+          fields: fieldsOf('stage', draft),
+          ...(position !== undefined ? { position } : {}),
+        }),
       () => `Added the stage ${String(draft.name ?? '').trim()} to ${arc}.`,
     );
   }
 
   /** Removes a stage no persona is at. */
   removeStage(arc: string, stage: string): Promise<ChangeReport> {
-    return this.#run(`${stage} was not removed`, () => this.#context.client.arcStageRemove({ arc, stage }), () => `Removed the stage ${stage} from ${arc}.`);
+    return this.#run(
+      `${stage} was not removed`,
+      () => this.#context.client.arcStageRemove({ arc, stage }),
+      () => `Removed the stage ${stage} from ${arc}.`,
+    );
   }
 
   /** Makes a stage swap a part in (for the parts of its type). */
   addStagePart(arc: string, stage: string, part: string): Promise<ChangeReport> {
-    return this.#run(`${part} was not added to ${stage}`, () => this.#context.client.stagePartAdd({ arc, stage, part }), () => `Added ${part} to the stage ${stage}.`);
+    return this.#run(
+      `${part} was not added to ${stage}`,
+      () => this.#context.client.stagePartAdd({ arc, stage, part }),
+      () => `Added ${part} to the stage ${stage}.`,
+    );
   }
 
   removeStagePart(arc: string, stage: string, part: string): Promise<ChangeReport> {
-    return this.#run(`${part} was not removed from ${stage}`, () => this.#context.client.stagePartRemove({ arc, stage, part }), () => `Removed ${part} from the stage ${stage}.`);
+    return this.#run(
+      `${part} was not removed from ${stage}`,
+      () => this.#context.client.stagePartRemove({ arc, stage, part }),
+      () => `Removed ${part} from the stage ${stage}.`,
+    );
   }
 
   /** Puts the selected persona on an arc (at a stage, else the first), or (null) takes it off its arc. */
@@ -69,7 +94,10 @@ export class PersonaArcs {
     return this.#run(
       arc === null ? `${persona} was not taken off its arc` : `${persona} was not put on ${arc}`,
       () => this.#context.client.personaArcAssign({ persona, arc, ...(stage !== undefined ? { stage } : {}) }),
-      (result) => (result.item.arc ? `${persona} is on ${result.item.arc.name}, at stage ${result.item.arc.stage}.` : `${persona} is on no arc now.`),
+      (result) =>
+        result.item.arc
+          ? `${persona} is on ${result.item.arc.name}, at stage ${result.item.arc.stage}.`
+          : `${persona} is on no arc now.`,
     );
   }
 
@@ -95,7 +123,11 @@ export class PersonaArcs {
   }
 
   /** Runs a change: its refusal or error as a report; on success, everything fetches again. */
-  async #run<R extends { ok: true } | Refusal>(what: string, call: () => Promise<R>, success: (result: Extract<R, { ok: true }>) => string): Promise<ChangeReport> {
+  async #run<R extends { ok: true } | Refusal>(
+    what: string,
+    call: () => Promise<R>,
+    success: (result: Extract<R, { ok: true }>) => string,
+  ): Promise<ChangeReport> {
     try {
       const result = await call();
       if (!result.ok) return failureReport(what, result as Refusal);

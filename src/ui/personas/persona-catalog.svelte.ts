@@ -77,11 +77,17 @@ export class PersonaCatalog {
   async wear(name: string | null): Promise<ChangeReport> {
     const what = name === null ? 'The persona was not taken off' : `${name} was not put on`;
     try {
-      const result = await this.#context.client.sessionPersonaSet({ sessionId: this.#context.sessionId, persona: name });
+      const result = await this.#context.client.sessionPersonaSet({
+        sessionId: this.#context.sessionId,
+        persona: name,
+      });
       if (!result.ok) return failureReport(what, result);
       this.worn = result.persona;
       await this.#context.changed();
-      return { tone: 'success', message: name === null ? 'This session wears no persona now.' : `This session wears ${name} now.` };
+      return {
+        tone: 'success',
+        message: name === null ? 'This session wears no persona now.' : `This session wears ${name} now.`,
+      };
     } catch (error) {
       return errorReport(what, messageOf(error));
     }
@@ -95,12 +101,16 @@ export class PersonaCatalog {
     try {
       const [all, filtered, worn] = await Promise.all([
         client.personaList({}),
-        isFiltered ? client.personaList({ ...(text !== '' ? { text } : {}), ...(this.tag !== '' ? { tags: [this.tag] } : {}) }) : undefined,
+        isFiltered
+          ? client.personaList({ ...(text !== '' ? { text } : {}), ...(this.tag !== '' ? { tags: [this.tag] } : {}) })
+          : undefined,
         client.sessionPersonaGet({ sessionId }),
       ]);
       this.personas = (filtered ?? all).personas;
       this.total = all.personas.length;
-      this.allTags = [...new Set(all.personas.flatMap((persona) => persona.tags))].sort((left, right) => left.localeCompare(right));
+      this.allTags = [...new Set(all.personas.flatMap((persona) => persona.tags))].sort((left, right) =>
+        left.localeCompare(right),
+      );
       this.worn = worn.persona;
       this.status = 'ready';
       this.errorMessage = undefined;

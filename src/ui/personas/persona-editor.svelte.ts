@@ -71,7 +71,8 @@ export class PersonaEditor {
    * change made while one is under way goes with the next.
    */
   move(from: number, to: number): Promise<ChangeReport | undefined> {
-    if (from === to || from < 0 || from >= this.parts.length || to < 0 || to >= this.parts.length) return Promise.resolve(undefined);
+    if (from === to || from < 0 || from >= this.parts.length || to < 0 || to >= this.parts.length)
+      return Promise.resolve(undefined);
     const name = this.parts[from]!.name;
     this.parts = moved(this.parts, from, to);
     return this.#arrange(`Moved ${name} to place ${to + 1}.`);
@@ -118,7 +119,9 @@ export class PersonaEditor {
   }
 
   /** The persona as a file of a format, or why it could not be written. */
-  async exportAs(format: ExportFormat): Promise<{ ok: true; file: ExportedFile } | { ok: false; report: ChangeReport }> {
+  async exportAs(
+    format: ExportFormat,
+  ): Promise<{ ok: true; file: ExportedFile } | { ok: false; report: ChangeReport }> {
     const name = this.definition?.persona.name;
     if (name === undefined) return { ok: false, report: errorReport('Nothing was exported', 'no persona is selected') };
     const what = `${name} was not exported`;
@@ -131,7 +134,11 @@ export class PersonaEditor {
     }
   }
 
-  #change(name: string, change: Partial<Pick<ArrangedPart, 'pinned' | 'priority'>>, message: string): Promise<ChangeReport | undefined> {
+  #change(
+    name: string,
+    change: Partial<Pick<ArrangedPart, 'pinned' | 'priority'>>,
+    message: string,
+  ): Promise<ChangeReport | undefined> {
     if (!this.parts.some((part) => part.name === name)) return Promise.resolve(undefined);
     this.parts = this.parts.map((part) => (part.name === name ? { ...part, ...change } : part));
     return this.#arrange(message);
@@ -145,7 +152,9 @@ export class PersonaEditor {
     const outcome = this.#lastSend;
     await this.#context.changed();
     if (outcome === undefined || outcome.ok) return { tone: 'success', message };
-    return 'message' in outcome ? errorReport(`The parts of ${persona} were not arranged`, outcome.message) : failureReport(`The parts of ${persona} were not arranged`, outcome);
+    return 'message' in outcome
+      ? errorReport(`The parts of ${persona} were not arranged`, outcome.message)
+      : failureReport(`The parts of ${persona} were not arranged`, outcome);
   }
 
   async #send(): Promise<void> {
@@ -185,7 +194,14 @@ export class PersonaEditor {
         return;
       }
       this.definition = result.definition;
-      if (!this.isArranging) this.parts = result.definition.parts.map(({ name: partName, type, summary, priority, pinned }) => ({ name: partName, type, summary, priority, pinned }));
+      if (!this.isArranging)
+        this.parts = result.definition.parts.map(({ name: partName, type, summary, priority, pinned }) => ({
+          name: partName,
+          type,
+          summary,
+          priority,
+          pinned,
+        }));
       this.status = 'ready';
       this.errorMessage = undefined;
     } catch (error) {

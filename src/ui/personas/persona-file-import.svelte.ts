@@ -21,7 +21,9 @@ export function readsAsBytes(fileName: string, mediaType: string): boolean {
 
 /** Whether a check was refused because the persona's name is taken: another name lets it in. */
 export function isNameTaken(check: ImportCheck): boolean {
-  return !check.ok && check.reason === 'name-taken' && check.problems.some((problem) => problem.path === 'persona.name');
+  return (
+    !check.ok && check.reason === 'name-taken' && check.problems.some((problem) => problem.path === 'persona.name')
+  );
 }
 
 /**
@@ -49,9 +51,17 @@ export class PersonaFileImport {
     let check: ImportCheck;
     try {
       const trimmed = asName.trim();
-      check = await this.#context.client.personaImportCheck({ fileName, data, ...(trimmed !== '' ? { asName: trimmed } : {}) });
+      check = await this.#context.client.personaImportCheck({
+        fileName,
+        data,
+        ...(trimmed !== '' ? { asName: trimmed } : {}),
+      });
     } catch (error) {
-      if (ticket === this.#ticket) this.state = { status: 'ended', report: errorReport(`${fileName} could not be checked; nothing changed`, messageOf(error)) };
+      if (ticket === this.#ticket)
+        this.state = {
+          status: 'ended',
+          report: errorReport(`${fileName} could not be checked; nothing changed`, messageOf(error)),
+        };
       return;
     }
     if (ticket === this.#ticket) this.state = { status: 'checked', fileName, data, asName, check };
@@ -66,7 +76,10 @@ export class PersonaFileImport {
   /** Says that a chosen file could not be read. */
   failToRead(fileName: string, error: unknown): void {
     this.#ticket += 1;
-    this.state = { status: 'ended', report: errorReport(`${fileName} could not be read; nothing changed`, messageOf(error)) };
+    this.state = {
+      status: 'ended',
+      report: errorReport(`${fileName} could not be read; nothing changed`, messageOf(error)),
+    };
   }
 
   /** Imports the previewed file (all or nothing), and selects the persona it made. */
@@ -78,7 +91,11 @@ export class PersonaFileImport {
     let report: ChangeReport;
     try {
       const trimmed = asName.trim();
-      const result = await this.#context.client.personaImport({ fileName, data, ...(trimmed !== '' ? { asName: trimmed } : {}) });
+      const result = await this.#context.client.personaImport({
+        fileName,
+        data,
+        ...(trimmed !== '' ? { asName: trimmed } : {}),
+      });
       if (result.ok) {
         await this.#context.select(result.item.name);
         await this.#context.changed();

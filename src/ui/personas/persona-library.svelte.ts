@@ -1,7 +1,14 @@
 import type { PartType, TraitType } from '#core/api.ts';
 import { CoalescedFetch } from '../common/coalesced-fetch.ts';
 import { messageOf } from '../common/error-message.ts';
-import { type Draft, LIBRARY_KIND_TEXT, type LibraryItem, type LibraryKind, fieldsOf, splitTags } from './item-fields.ts';
+import {
+  type Draft,
+  LIBRARY_KIND_TEXT,
+  type LibraryItem,
+  type LibraryKind,
+  fieldsOf,
+  splitTags,
+} from './item-fields.ts';
 import { type ChangeReport, errorReport, failureReport } from './persona-messages.ts';
 import type { LoadStatus, PersonasContext } from './personas.svelte.ts';
 
@@ -134,11 +141,21 @@ export class PersonaLibrary {
         client.traitList({}),
         client.skillList({}),
         client.guardrailList({}),
-        isPartFiltered ? client.partList({ ...(partFilter.type !== '' ? { type: partFilter.type } : {}), ...(partTags.length > 0 ? { tags: partTags } : {}) }) : undefined,
+        isPartFiltered
+          ? client.partList({
+              ...(partFilter.type !== '' ? { type: partFilter.type } : {}),
+              ...(partTags.length > 0 ? { tags: partTags } : {}),
+            })
+          : undefined,
         traitType !== '' ? client.traitList({ type: traitType }) : undefined,
       ]);
       this.all = { part: parts.items, trait: traits.items, skill: skills.items, guardrail: guardrails.items };
-      this.shown = { part: (shownParts ?? parts).items, trait: (shownTraits ?? traits).items, skill: skills.items, guardrail: guardrails.items };
+      this.shown = {
+        part: (shownParts ?? parts).items,
+        trait: (shownTraits ?? traits).items,
+        skill: skills.items,
+        guardrail: guardrails.items,
+      };
       this.status = 'ready';
       this.errorMessage = undefined;
     } catch (error) {

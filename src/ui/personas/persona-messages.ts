@@ -1,4 +1,12 @@
-import { PART_TYPE_TITLES, type ArcView, type AssembledPersonaView, type PersonaImportPreview, type PersonaManifest, type PersonaSummary, type TraitType } from '#core/api.ts';
+import {
+  PART_TYPE_TITLES,
+  type ArcView,
+  type AssembledPersonaView,
+  type PersonaImportPreview,
+  type PersonaManifest,
+  type PersonaSummary,
+  type TraitType,
+} from '#core/api.ts';
 import { type Problem, describeProblem } from '#core/result.ts';
 import { countText } from '#core/api.ts';
 
@@ -9,7 +17,8 @@ import { countText } from '#core/api.ts';
  */
 
 /** Why the catalog refused a change or an assembly (the core's reason codes). */
-export type RefusalReason = 'invalid' | 'not-found' | 'name-taken' | 'in-use' | 'read-only' | 'pinned-over-budget' | 'too-large' | 'storage-full';
+export type RefusalReason =
+  'invalid' | 'not-found' | 'name-taken' | 'in-use' | 'read-only' | 'pinned-over-budget' | 'too-large' | 'storage-full';
 
 /**
  * A refusal as the catalog answers it. Its reason is typed as a string: the contract's schemas
@@ -18,10 +27,12 @@ export type RefusalReason = 'invalid' | 'not-found' | 'name-taken' | 'in-use' | 
 export type Refusal = { ok: false; reason: string; problems: Problem[] };
 
 /** How a change went: what it did, or why nothing changed and where (problems keep their `path`, so forms show them by their field). */
-export type ChangeReport = { tone: 'success'; message: string } | { tone: 'failure'; message: string; reason?: string; problems: Problem[] };
+export type ChangeReport =
+  { tone: 'success'; message: string } | { tone: 'failure'; message: string; reason?: string; problems: Problem[] };
 
 /** Why this tab cannot change the catalog. */
-export const READ_ONLY_REASON = 'Anima is open in another tab, and only that tab can change personas: close it to change them here.';
+export const READ_ONLY_REASON =
+  'Anima is open in another tab, and only that tab can change personas: close it to change them here.';
 
 /** Each reason code in words, to follow "…was not saved: ". */
 export const REASON_TEXT = {
@@ -30,7 +41,8 @@ export const REASON_TEXT = {
   'name-taken': 'the name is already taken',
   'in-use': 'it is still in use',
   'read-only': READ_ONLY_REASON,
-  'pinned-over-budget': 'the budget cannot hold what may not be left out (the persona, its guardrails and its pinned parts)',
+  'pinned-over-budget':
+    'the budget cannot hold what may not be left out (the persona, its guardrails and its pinned parts)',
   'too-large': 'the file would be too large',
   'storage-full': 'storage is full',
 } as const satisfies Record<RefusalReason, string>;
@@ -67,7 +79,12 @@ export function reasonText(reason: string): string {
 
 /** The failure of a change: "<what>: <reason in words>.", with the located problems. */
 export function failureReport(what: string, refusal: Refusal): ChangeReport {
-  return { tone: 'failure', message: `${what}: ${reasonText(refusal.reason)}.`, reason: refusal.reason, problems: refusal.problems };
+  return {
+    tone: 'failure',
+    message: `${what}: ${reasonText(refusal.reason)}.`,
+    reason: refusal.reason,
+    problems: refusal.problems,
+  };
 }
 
 /** The failure of a call that threw (the worker broke, or the contract did). */
@@ -92,7 +109,12 @@ export function problemTexts(report: ChangeReport | undefined): string[] {
 
 /** "3 parts, 1 trait, 0 skills, 1 guardrail". */
 export function countsText(persona: Pick<PersonaSummary, 'parts' | 'traits' | 'skills' | 'guardrails'>): string {
-  return [countText(persona.parts, 'part'), countText(persona.traits, 'trait'), countText(persona.skills, 'skill'), countText(persona.guardrails, 'guardrail')].join(', ');
+  return [
+    countText(persona.parts, 'part'),
+    countText(persona.traits, 'trait'),
+    countText(persona.skills, 'skill'),
+    countText(persona.guardrails, 'guardrail'),
+  ].join(', ');
 }
 
 /** "growth, at stage stern", or "none". */
@@ -129,7 +151,10 @@ export function tokensText(tokens: number): string {
 }
 
 /** A part of the assembled prompt: "warm-tone (Tone) · own", with "summary only" when the budget shortened it. */
-export function assembledPartText(part: AssembledPersonaView['parts'][number], view: AssembledPersonaView['view']): string {
+export function assembledPartText(
+  part: AssembledPersonaView['parts'][number],
+  view: AssembledPersonaView['view'],
+): string {
   const shortened = view === 'detail' && part.view === 'summary' ? ' · summary only (the budget shortened it)' : '';
   return `${part.name} (${PART_TYPE_LABELS[part.type]}) · ${SOURCE_TEXT[part.source]}${part.pinned ? ' · pinned' : ''}${shortened}`;
 }
@@ -147,7 +172,10 @@ export function manifestTokensText(tokens: PersonaManifest['tokens']): string {
 }
 
 /** When a persona was compiled, and whether it still matches: "Compiled 3/14/2024, 10:00:00 AM." / "… — out of date: it changed since." */
-export function compiledText(compiled: { compiledAt: number; isCurrent: boolean } | undefined, formatTime: (time: number) => string = (time) => new Date(time).toLocaleString()): string {
+export function compiledText(
+  compiled: { compiledAt: number; isCurrent: boolean } | undefined,
+  formatTime: (time: number) => string = (time) => new Date(time).toLocaleString(),
+): string {
   if (!compiled) return 'Not compiled yet: a session wearing it gives its model the summary as assembled now.';
   return compiled.isCurrent
     ? `Compiled ${formatTime(compiled.compiledAt)}.`
@@ -179,8 +207,13 @@ export function tagsText(tags: readonly string[]): string {
 }
 
 /** A guardrail's severity and what a match does: "severity 0.9, asks for approval". */
-export function guardrailText(guardrail: { severity: number; requireApproval: boolean; triggers: readonly string[] }): string {
-  const triggers = guardrail.triggers.length > 0 ? `, ${countText(guardrail.triggers.length, 'trigger')}` : ', no triggers';
+export function guardrailText(guardrail: {
+  severity: number;
+  requireApproval: boolean;
+  triggers: readonly string[];
+}): string {
+  const triggers =
+    guardrail.triggers.length > 0 ? `, ${countText(guardrail.triggers.length, 'trigger')}` : ', no triggers';
   return `severity ${guardrail.severity}, ${guardrail.requireApproval ? 'asks for approval' : 'blocks'}${triggers}`;
 }
 

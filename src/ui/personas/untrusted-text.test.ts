@@ -10,6 +10,9 @@ describe('the Personas screen', () => {
     const folder = new URL('.', import.meta.url);
     const components = readdirSync(folder).filter((name) => name.endsWith('.svelte'));
     expect(components.length).toBeGreaterThan(10);
-    for (const name of components) expect(readFileSync(new URL(name, folder), 'utf8'), name).not.toMatch(/\{@html|innerHTML|outerHTML|insertAdjacentHTML/);
+    for (const name of components)
+      expect(readFileSync(new URL(name, folder), 'utf8'), name).not.toMatch(
+        /\{@html|innerHTML|outerHTML|insertAdjacentHTML/,
+      );
   });
 });

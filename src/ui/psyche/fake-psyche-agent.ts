@@ -6,11 +6,27 @@ export function scholar(): Psyche {
   return {
     persona: { name: 'Scholar', grammarPreference: 'narrative', traits: ['precise'], tone: ['clear'] },
     shadow: {
-      vetoPatterns: [{ name: 'destructive_action', triggers: ['rm -rf'], capabilityTriggers: ['processExec'], severity: 1, explanation: 'Never.', requireApproval: false }],
+      vetoPatterns: [
+        {
+          name: 'destructive_action',
+          triggers: ['rm -rf'],
+          capabilityTriggers: ['processExec'],
+          severity: 1,
+          explanation: 'Never.',
+          requireApproval: false,
+        },
+      ],
       biasPatterns: [],
     },
     archetypes: { sage: 0.7, healer: 0.5, explorer: 0.5, guardian: 0.4 },
-    selfIntegration: { individuationLevel: 0.1, lastEvolutionCycle: 0, shadowEncounters: 0, encountersAtLastEvolution: 0, rebalanceCount: 0, dominantArchetype: 'sage' },
+    selfIntegration: {
+      individuationLevel: 0.1,
+      lastEvolutionCycle: 0,
+      shadowEncounters: 0,
+      encountersAtLastEvolution: 0,
+      rebalanceCount: 0,
+      dominantArchetype: 'sage',
+    },
     extras: {},
   };
 }
@@ -32,7 +48,9 @@ export function fakePsycheAgent(options: { canWrite?: boolean } = {}) {
       if (match) psyche.archetypes.explorer = Number(match[1]);
       else if (line.trim() !== '') problems.push({ line: index + 1, message: `cannot read "${line.trim()}"` });
     });
-    return problems.length > 0 ? { ok: false as const, problems, warnings: [] } : { ok: true as const, psyche, warnings: [] };
+    return problems.length > 0
+      ? { ok: false as const, problems, warnings: [] }
+      : { ok: true as const, psyche, warnings: [] };
   };
   const add = (psyche: Psyche, reason: string) => {
     const added = { version: current().version + 1, psyche, cycle: 0, reason, createdAt: versions.length };
@@ -65,7 +83,9 @@ export function fakePsycheAgent(options: { canWrite?: boolean } = {}) {
     psycheImport: async ({ toml, fileName }: { toml: string; fileName?: string }) => {
       calls.push(`psycheImport ${fileName ?? ''}`.trim());
       const checked = read(toml);
-      return checked.ok ? add(checked.psyche, `imported ${fileName ?? 'text'}`) : { ...checked, reason: 'invalid' as const };
+      return checked.ok
+        ? add(checked.psyche, `imported ${fileName ?? 'text'}`)
+        : { ...checked, reason: 'invalid' as const };
     },
     psycheSave: async ({ psyche }: { psyche: unknown }) => {
       calls.push('psycheSave');
@@ -74,10 +94,20 @@ export function fakePsycheAgent(options: { canWrite?: boolean } = {}) {
     psycheRestore: async ({ version }: { version: number }) => {
       calls.push(`psycheRestore ${version}`);
       const restored = versions.find((known) => known.version === version);
-      return restored ? add(structuredClone(restored.psyche), `restored version ${version}`) : { ok: false as const, reason: 'not-found' as const, problems: [], warnings: [] };
+      return restored
+        ? add(structuredClone(restored.psyche), `restored version ${version}`)
+        : { ok: false as const, reason: 'not-found' as const, problems: [], warnings: [] };
     },
-    psycheExport: async () => ({ fileName: 'psyche.toml', mediaType: 'application/toml', text: `explorer = ${current().psyche.archetypes.explorer}` }),
+    psycheExport: async () => ({
+      fileName: 'psyche.toml',
+      mediaType: 'application/toml',
+      text: `explorer = ${current().psyche.archetypes.explorer}`,
+    }),
   } satisfies Partial<AgentApi>;
-  const host: PsycheHost = { client: client as unknown as AgentApi, sessionId: 's', canWrite: options.canWrite ?? true };
+  const host: PsycheHost = {
+    client: client as unknown as AgentApi,
+    sessionId: 's',
+    canWrite: options.canWrite ?? true,
+  };
   return { host, calls, versions };
 }

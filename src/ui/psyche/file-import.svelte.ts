@@ -30,7 +30,12 @@ export class PsycheFileImport {
     const ticket = ++this.#ticket;
     const decoded = decodeUtf8Text(bytes);
     if (!decoded.ok) {
-      this.state = { status: 'checked', fileName, text: '', check: { status: 'invalid', problems: decoded.error.map(describeProblem), warnings: [] } };
+      this.state = {
+        status: 'checked',
+        fileName,
+        text: '',
+        check: { status: 'invalid', problems: decoded.error.map(describeProblem), warnings: [] },
+      };
       return;
     }
     const text = decoded.value;
@@ -47,7 +52,15 @@ export class PsycheFileImport {
   /** Says that a chosen file could not be read. */
   failToRead(fileName: string, error: unknown): void {
     this.#ticket += 1;
-    this.state = { status: 'ended', report: { tone: 'failure', message: `${fileName} could not be read; nothing changed: ${messageOf(error)}`, problems: [], warnings: [] } };
+    this.state = {
+      status: 'ended',
+      report: {
+        tone: 'failure',
+        message: `${fileName} could not be read; nothing changed: ${messageOf(error)}`,
+        problems: [],
+        warnings: [],
+      },
+    };
   }
 
   /** Imports the previewed file. Never rejects. */

@@ -45,7 +45,13 @@ describe('chartGeometry', () => {
     expect(explorer.path).toBe('M10 60 L110 20');
     const individuation = geometry.series.find((series) => series.key === 'individuation')!;
     expect(individuation.points.map((point) => point.value)).toEqual([0.1, 0.3]);
-    expect(geometry.series.map((series) => series.label)).toEqual(['Sage', 'Healer', 'Explorer', 'Guardian', 'Individuation']);
+    expect(geometry.series.map((series) => series.label)).toEqual([
+      'Sage',
+      'Healer',
+      'Explorer',
+      'Guardian',
+      'Individuation',
+    ]);
     expect(geometry.yTicks.map((tick) => [tick.y, tick.label])).toContainEqual([110, '0.00']);
     expect(geometry.xTicks.at(-1)).toEqual({ x: 110, label: '10' });
   });
@@ -62,7 +68,9 @@ describe('chartSummary', () => {
     expect(chartSummary([entry(1, 0, 0.5), entry(2, 12, 0.9)])).toBe(
       'Archetype weights and individuation over 2 versions, from cycle 0 to 12. Version 2: sage 0.70, healer 0.50, explorer 0.90, guardian 0.40, individuation 0.10.',
     );
-    expect(chartSummary([entry(1, 0, 0.5)])).toMatch(/^Archetype weights and individuation over 1 version, at cycle 0\./);
+    expect(chartSummary([entry(1, 0, 0.5)])).toMatch(
+      /^Archetype weights and individuation over 1 version, at cycle 0\./,
+    );
     expect(chartSummary([])).toBe('Psyche history: no versions yet.');
   });
 });

@@ -16,7 +16,11 @@ export const SERIES: readonly { key: SeriesKey; label: string }[] = [
   { key: 'individuation', label: 'Individuation' },
 ];
 
-export type ChartSize = { width: number; height: number; padding: { top: number; right: number; bottom: number; left: number } };
+export type ChartSize = {
+  width: number;
+  height: number;
+  padding: { top: number; right: number; bottom: number; left: number };
+};
 
 /** The drawing's own units (its viewBox): the SVG scales to the width it is given. */
 export const CHART_SIZE: ChartSize = { width: 480, height: 220, padding: { top: 12, right: 16, bottom: 38, left: 44 } };
@@ -36,7 +40,10 @@ export function valueOf(entry: PsycheHistoryEntry, key: SeriesKey): number {
 }
 
 /** Maps a domain onto a range linearly; an empty domain (one cycle) maps to the middle of the range. */
-export function linearScale(domain: readonly [number, number], range: readonly [number, number]): (value: number) => number {
+export function linearScale(
+  domain: readonly [number, number],
+  range: readonly [number, number],
+): (value: number) => number {
   const [domainStart, domainEnd] = domain;
   const [rangeStart, rangeEnd] = range;
   if (domainEnd === domainStart) return () => (rangeStart + rangeEnd) / 2;
@@ -48,7 +55,10 @@ export function cycleTicks(min: number, max: number, maxCount = 6): number[] {
   if (max <= min) return [min];
   const rawStep = (max - min) / Math.max(1, maxCount - 1);
   const magnitude = 10 ** Math.floor(Math.log10(rawStep));
-  const step = Math.max(1, [1, 2, 5, 10].map((factor) => factor * magnitude).find((candidate) => candidate >= rawStep) ?? 10 * magnitude);
+  const step = Math.max(
+    1,
+    [1, 2, 5, 10].map((factor) => factor * magnitude).find((candidate) => candidate >= rawStep) ?? 10 * magnitude,
+  );
   const ticks: number[] = [];
   for (let tick = Math.ceil(min / step) * step; tick <= max; tick += step) ticks.push(tick);
   return ticks;
@@ -58,7 +68,12 @@ const round = (value: number) => Math.round(value * 10) / 10;
 
 /** Where each version's values are drawn, oldest first, with the axes' ticks. */
 export function chartGeometry(entries: readonly PsycheHistoryEntry[], size: ChartSize = CHART_SIZE): ChartGeometry {
-  const plot = { left: size.padding.left, right: size.width - size.padding.right, top: size.padding.top, bottom: size.height - size.padding.bottom };
+  const plot = {
+    left: size.padding.left,
+    right: size.width - size.padding.right,
+    top: size.padding.top,
+    bottom: size.height - size.padding.bottom,
+  };
   const cycles = entries.map((entry) => entry.cycle);
   const minCycle = cycles.length > 0 ? Math.min(...cycles) : 0;
   const maxCycle = cycles.length > 0 ? Math.max(...cycles) : 0;
@@ -75,7 +90,10 @@ export function chartGeometry(entries: readonly PsycheHistoryEntry[], size: Char
   return {
     plot,
     series,
-    xTicks: entries.length === 0 ? [] : cycleTicks(minCycle, maxCycle).map((cycle) => ({ x: round(x(cycle)), label: cycle.toLocaleString('en') })),
+    xTicks:
+      entries.length === 0
+        ? []
+        : cycleTicks(minCycle, maxCycle).map((cycle) => ({ x: round(x(cycle)), label: cycle.toLocaleString('en') })),
     yTicks: [0, 0.25, 0.5, 0.75, 1].map((value) => ({ y: round(y(value)), label: weightText(value) })),
   };
 }
@@ -86,7 +104,10 @@ export function chartSummary(entries: readonly PsycheHistoryEntry[]): string {
   if (!latest) return 'Psyche history: no versions yet.';
   const first = entries[0]!;
   const versions = `${entries.length.toLocaleString('en')} ${entries.length === 1 ? 'version' : 'versions'}`;
-  const cycles = first.cycle === latest.cycle ? `at cycle ${latest.cycle.toLocaleString('en')}` : `from cycle ${first.cycle.toLocaleString('en')} to ${latest.cycle.toLocaleString('en')}`;
+  const cycles =
+    first.cycle === latest.cycle
+      ? `at cycle ${latest.cycle.toLocaleString('en')}`
+      : `from cycle ${first.cycle.toLocaleString('en')} to ${latest.cycle.toLocaleString('en')}`;
   const now = SERIES.map(({ key, label }) => `${label.toLowerCase()} ${weightText(valueOf(latest, key))}`).join(', ');
   return `Archetype weights and individuation over ${versions}, ${cycles}. Version ${latest.version.toLocaleString('en')}: ${now}.`;
 }

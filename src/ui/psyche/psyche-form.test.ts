@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { Psyche } from '#core/api.ts';
-import { CAPABILITIES, formFingerprint, DANGER_LEVELS, dominantArchetype, formOf, grammarFromFile, grammarOptions, listOf, newPattern, psycheOf, withGrammar } from './psyche-form.ts';
+import {
+  CAPABILITIES,
+  formFingerprint,
+  DANGER_LEVELS,
+  dominantArchetype,
+  formOf,
+  grammarFromFile,
+  grammarOptions,
+  listOf,
+  newPattern,
+  psycheOf,
+  withGrammar,
+} from './psyche-form.ts';
 
 function scholar(): Psyche {
   return {
@@ -17,10 +29,26 @@ function scholar(): Psyche {
           requireApproval: false,
         },
       ],
-      biasPatterns: [{ name: 'unsupported_assertion', triggers: ['synthesize_triple'], capabilityTriggers: [], severity: 0.3, explanation: 'Prefer the graph.', requireApproval: false }],
+      biasPatterns: [
+        {
+          name: 'unsupported_assertion',
+          triggers: ['synthesize_triple'],
+          capabilityTriggers: [],
+          severity: 0.3,
+          explanation: 'Prefer the graph.',
+          requireApproval: false,
+        },
+      ],
     },
     archetypes: { sage: 0.7, healer: 0.5, explorer: 0.5, guardian: 0.4 },
-    selfIntegration: { individuationLevel: 0.2, lastEvolutionCycle: 4, shadowEncounters: 3, encountersAtLastEvolution: 1, rebalanceCount: 2, dominantArchetype: 'sage' },
+    selfIntegration: {
+      individuationLevel: 0.2,
+      lastEvolutionCycle: 4,
+      shadowEncounters: 3,
+      encountersAtLastEvolution: 1,
+      rebalanceCount: 2,
+      dominantArchetype: 'sage',
+    },
     extras: { persona: { mood: 'calm' } },
   };
 }
@@ -37,7 +65,11 @@ describe('listOf', () => {
   });
 
   it('splits triggers by lines only, keeping phrases with commas whole', () => {
-    expect(listOf('delete all\nrm -rf\n drop table users, orders \n', 'line')).toEqual(['delete all', 'rm -rf', 'drop table users, orders']);
+    expect(listOf('delete all\nrm -rf\n drop table users, orders \n', 'line')).toEqual([
+      'delete all',
+      'rm -rf',
+      'drop table users, orders',
+    ]);
   });
 });
 
@@ -60,11 +92,22 @@ describe('formOf and psycheOf', () => {
     form.traits = 'bold, quick';
     form.archetypes.explorer = 0.9;
     form.vetoPatterns[0]!.dangerThreshold = '';
-    form.vetoPatterns.push({ ...newPattern(9), name: 'ask_first', triggers: 'kg_query', capabilityTriggers: ['network', 'readKg'], requireApproval: true });
+    form.vetoPatterns.push({
+      ...newPattern(9),
+      name: 'ask_first',
+      triggers: 'kg_query',
+      capabilityTriggers: ['network', 'readKg'],
+      requireApproval: true,
+    });
     form.biasPatterns[0]!.requireApproval = true;
 
     const saved = psycheOf(form, psyche);
-    expect(saved.persona).toEqual({ name: 'Explorer', grammarPreference: 'narrative', traits: ['bold', 'quick'], tone: ['clear'] });
+    expect(saved.persona).toEqual({
+      name: 'Explorer',
+      grammarPreference: 'narrative',
+      traits: ['bold', 'quick'],
+      tone: ['clear'],
+    });
     expect(saved.archetypes.explorer).toBe(0.9);
     expect(saved.selfIntegration).toEqual({ ...psyche.selfIntegration, dominantArchetype: 'explorer' });
     expect(saved.extras).toEqual({ persona: { mood: 'calm' } });

@@ -107,8 +107,16 @@ export function psycheOf(form: PsycheForm, base: Psyche): Psyche {
     requireApproval: kind === 'vetoPatterns' && patternForm.requireApproval,
   });
   return {
-    persona: { name: form.name.trim(), grammarPreference: form.grammarPreference, traits: listOf(form.traits), tone: listOf(form.tone) },
-    shadow: { vetoPatterns: form.vetoPatterns.map(pattern('vetoPatterns')), biasPatterns: form.biasPatterns.map(pattern('biasPatterns')) },
+    persona: {
+      name: form.name.trim(),
+      grammarPreference: form.grammarPreference,
+      traits: listOf(form.traits),
+      tone: listOf(form.tone),
+    },
+    shadow: {
+      vetoPatterns: form.vetoPatterns.map(pattern('vetoPatterns')),
+      biasPatterns: form.biasPatterns.map(pattern('biasPatterns')),
+    },
     archetypes: { ...form.archetypes },
     selfIntegration: { ...base.selfIntegration, dominantArchetype: dominantArchetype(form.archetypes) },
     extras: base.extras,
@@ -123,12 +131,24 @@ export function dominantArchetype(weights: ArchetypeWeights): Archetype {
 
 /** A new, empty pattern for the form's list. */
 export function newPattern(key: number): PatternForm {
-  return { key, name: '', triggers: '', capabilityTriggers: [], dangerThreshold: '', severity: 0.5, explanation: '', requireApproval: false };
+  return {
+    key,
+    name: '',
+    triggers: '',
+    capabilityTriggers: [],
+    dangerThreshold: '',
+    severity: 0.5,
+    explanation: '',
+    requireApproval: false,
+  };
 }
 
 /** The grammars the persona can prefer: the built-in ones, and the custom grammar when the psyche has one. */
 export function grammarOptions(grammar: CustomGrammar | undefined): string[] {
-  return [...BUILT_IN_GRAMMARS, ...(grammar && !(BUILT_IN_GRAMMARS as readonly string[]).includes(grammar.name) ? [grammar.name] : [])];
+  return [
+    ...BUILT_IN_GRAMMARS,
+    ...(grammar && !(BUILT_IN_GRAMMARS as readonly string[]).includes(grammar.name) ? [grammar.name] : []),
+  ];
 }
 
 /** A custom grammar read from a file: named after the file, without its extension ("scholarly.toml" -> "scholarly"). */
@@ -150,5 +170,9 @@ export function withGrammar(form: PsycheForm, grammar: CustomGrammar | undefined
 /** What a form says, without the keys that number its patterns on screen: equal forms describe the same psyche. */
 export function formFingerprint(form: PsycheForm): string {
   const withoutKey = ({ key: _key, ...pattern }: PatternForm) => pattern;
-  return JSON.stringify({ ...form, vetoPatterns: form.vetoPatterns.map(withoutKey), biasPatterns: form.biasPatterns.map(withoutKey) });
+  return JSON.stringify({
+    ...form,
+    vetoPatterns: form.vetoPatterns.map(withoutKey),
+    biasPatterns: form.biasPatterns.map(withoutKey),
+  });
 }

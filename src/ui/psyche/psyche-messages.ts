@@ -13,10 +13,13 @@ export type PsycheChange = Awaited<ReturnType<AgentApi['psycheSave']>>;
 export type PsycheCheck = Awaited<ReturnType<AgentApi['psycheCheck']>>;
 
 /** How a change went: the new version, or why nothing changed; warnings either way, in words. */
-export type ChangeReport = { tone: 'success'; message: string; version: number; warnings: string[] } | { tone: 'failure'; message: string; problems: string[]; warnings: string[] };
+export type ChangeReport =
+  | { tone: 'success'; message: string; version: number; warnings: string[] }
+  | { tone: 'failure'; message: string; problems: string[]; warnings: string[] };
 
 /** The ways the psyche changes from this screen. */
-export type ChangeKind = { kind: 'save' } | { kind: 'import'; fileName?: string } | { kind: 'restore'; version: number };
+export type ChangeKind =
+  { kind: 'save' } | { kind: 'import'; fileName?: string } | { kind: 'restore'; version: number };
 
 export const ARCHETYPE_LABELS = {
   sage: 'Sage',
@@ -25,7 +28,8 @@ export const ARCHETYPE_LABELS = {
   guardian: 'Guardian',
 } as const satisfies Record<Archetype, string>;
 
-export const READ_ONLY_REASON = 'Anima is open in another tab, and only that tab can change the session: close it to change the psyche here.';
+export const READ_ONLY_REASON =
+  'Anima is open in another tab, and only that tab can change the session: close it to change the psyche here.';
 
 /** A weight or a level as the screen shows it, two decimals: "0.70". */
 export function weightText(value: number): string {
@@ -34,7 +38,8 @@ export function weightText(value: number): string {
 
 /** "3 veto patterns and 1 bias pattern". */
 export function patternCountText(vetoCount: number, biasCount: number): string {
-  const count = (value: number, noun: string) => `${value.toLocaleString('en')} ${noun} ${value === 1 ? 'pattern' : 'patterns'}`;
+  const count = (value: number, noun: string) =>
+    `${value.toLocaleString('en')} ${noun} ${value === 1 ? 'pattern' : 'patterns'}`;
   return `${count(vetoCount, 'veto')} and ${count(biasCount, 'bias')}`;
 }
 
@@ -56,7 +61,8 @@ function successMessage(change: ChangeKind, version: number): string {
 
 function failureMessage(change: ChangeKind, reason: Extract<PsycheChange, { ok: false }>['reason']): string {
   if (reason === 'read-only') return READ_ONLY_REASON;
-  if (reason === 'not-found' && change.kind === 'restore') return `Version ${change.version} no longer exists; nothing changed.`;
+  if (reason === 'not-found' && change.kind === 'restore')
+    return `Version ${change.version} no longer exists; nothing changed.`;
   switch (change.kind) {
     case 'save':
       return 'The psyche was not saved; nothing changed:';
@@ -70,6 +76,17 @@ function failureMessage(change: ChangeKind, reason: Extract<PsycheChange, { ok: 
 /** Says what a save, an import or a restore did: "Saved as version 4.", or why nothing changed. */
 export function describeChange(change: ChangeKind, result: PsycheChange): ChangeReport {
   const warnings = result.warnings.map(describeProblem);
-  if (result.ok) return { tone: 'success', message: successMessage(change, result.current.version), version: result.current.version, warnings };
-  return { tone: 'failure', message: failureMessage(change, result.reason), problems: result.problems.map(describeProblem), warnings };
+  if (result.ok)
+    return {
+      tone: 'success',
+      message: successMessage(change, result.current.version),
+      version: result.current.version,
+      warnings,
+    };
+  return {
+    tone: 'failure',
+    message: failureMessage(change, result.reason),
+    problems: result.problems.map(describeProblem),
+    warnings,
+  };
 }

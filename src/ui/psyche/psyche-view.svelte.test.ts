@@ -36,11 +36,19 @@ describe('PsycheView', () => {
     const psyche = scholar();
     psyche.persona.name = 'Explorer';
     expect(await view.save(psyche)).toMatchObject({ tone: 'success', message: 'Saved as version 2.' });
-    expect(await view.importToml('explorer = 0.9', 'psyche.toml')).toMatchObject({ tone: 'success', message: 'Imported psyche.toml as version 3.' });
+    expect(await view.importToml('explorer = 0.9', 'psyche.toml')).toMatchObject({
+      tone: 'success',
+      message: 'Imported psyche.toml as version 3.',
+    });
     expect(view.current?.psyche.archetypes.explorer).toBe(0.9);
     expect(await view.restore(1)).toMatchObject({ tone: 'success', message: 'Restored version 1 as version 4.' });
     expect(view.current?.psyche.archetypes.explorer).toBe(0.5);
-    expect(view.history.map((entry) => entry.reason)).toEqual(['default', 'saved', 'imported psyche.toml', 'restored version 1']);
+    expect(view.history.map((entry) => entry.reason)).toEqual([
+      'default',
+      'saved',
+      'imported psyche.toml',
+      'restored version 1',
+    ]);
   });
 
   it('changes nothing when an import is invalid, and says where', async () => {
@@ -48,7 +56,12 @@ describe('PsycheView', () => {
     const view = new PsycheView(host);
     await view.load();
     const report = await view.importToml('explorer = 0.9\nsage = lots', 'mine.toml');
-    expect(report).toEqual({ tone: 'failure', message: 'mine.toml was not imported; nothing changed:', problems: ['line 2: cannot read "sage = lots"'], warnings: [] });
+    expect(report).toEqual({
+      tone: 'failure',
+      message: 'mine.toml was not imported; nothing changed:',
+      problems: ['line 2: cannot read "sage = lots"'],
+      warnings: [],
+    });
     expect(versions).toHaveLength(1);
     expect(view.current?.version).toBe(1);
   });
@@ -62,11 +75,20 @@ describe('PsycheView', () => {
   });
 
   it('reports a psyche that cannot be fetched, and a change that fails', async () => {
-    const failing = { psycheGet: async () => Promise.reject(new Error('not implemented')), psycheHistory: async () => ({ versions: [] }), psycheSave: async () => Promise.reject(new Error('not implemented')) };
+    const failing = {
+      psycheGet: async () => Promise.reject(new Error('not implemented')),
+      psycheHistory: async () => ({ versions: [] }),
+      psycheSave: async () => Promise.reject(new Error('not implemented')),
+    };
     const view = new PsycheView({ client: failing as unknown as AgentApi, sessionId: 's', canWrite: true });
     await view.load();
     expect(view.status).toBe('error');
     expect(view.errorMessage).toBe('not implemented');
-    expect(await view.save(scholar())).toEqual({ tone: 'failure', message: 'Nothing changed: not implemented', problems: [], warnings: [] });
+    expect(await view.save(scholar())).toEqual({
+      tone: 'failure',
+      message: 'Nothing changed: not implemented',
+      problems: [],
+      warnings: [],
+    });
   });
 });

@@ -1,6 +1,13 @@
 import type { AgentApi, Psyche, PsycheHistoryEntry, PsycheVersionView } from '#core/api.ts';
 import { messageOf } from '../common/error-message.ts';
-import { type ChangeKind, type ChangeReport, type PsycheChange, type PsycheCheck, READ_ONLY_REASON, describeChange } from './psyche-messages.ts';
+import {
+  type ChangeKind,
+  type ChangeReport,
+  type PsycheChange,
+  type PsycheCheck,
+  READ_ONLY_REASON,
+  describeChange,
+} from './psyche-messages.ts';
 
 /** What the psyche view needs of the app's agent state. */
 export type PsycheHost = {
@@ -48,7 +55,8 @@ export class PsycheView {
     try {
       const current = await client.psycheGet({ sessionId });
       // The history changes only with the version: after most cycles there is nothing new to fetch.
-      const versions = current.version === this.#historyVersion ? undefined : (await client.psycheHistory({ sessionId })).versions;
+      const versions =
+        current.version === this.#historyVersion ? undefined : (await client.psycheHistory({ sessionId })).versions;
       if (ticket < this.#appliedTicket) return;
       this.#appliedTicket = ticket;
       this.current = current;
@@ -79,23 +87,32 @@ export class PsycheView {
   save(psyche: Psyche): Promise<ChangeReport> {
     // A plain copy: parts of it may be reactive proxies, which cannot be posted to the worker.
     const plain = $state.snapshot(psyche);
-    return this.#change({ kind: 'save' }, () => this.#host.client.psycheSave({ sessionId: this.#host.sessionId, psyche: plain }));
+    return this.#change({ kind: 'save' }, () =>
+      this.#host.client.psycheSave({ sessionId: this.#host.sessionId, psyche: plain }),
+    );
   }
 
   /** Imports psyche.toml text as a new version, all or nothing. Never rejects. */
   importToml(toml: string, fileName?: string): Promise<ChangeReport> {
     return this.#change({ kind: 'import', ...(fileName === undefined ? {} : { fileName }) }, () =>
-      this.#host.client.psycheImport({ sessionId: this.#host.sessionId, toml, ...(fileName === undefined ? {} : { fileName }) }),
+      this.#host.client.psycheImport({
+        sessionId: this.#host.sessionId,
+        toml,
+        ...(fileName === undefined ? {} : { fileName }),
+      }),
     );
   }
 
   /** Makes an earlier version current again, as a new version. Never rejects. */
   restore(version: number): Promise<ChangeReport> {
-    return this.#change({ kind: 'restore', version }, () => this.#host.client.psycheRestore({ sessionId: this.#host.sessionId, version }));
+    return this.#change({ kind: 'restore', version }, () =>
+      this.#host.client.psycheRestore({ sessionId: this.#host.sessionId, version }),
+    );
   }
 
   async #change(change: ChangeKind, call: () => Promise<PsycheChange>): Promise<ChangeReport> {
-    if (this.blockedReason !== undefined) return { tone: 'failure', message: this.blockedReason, problems: [], warnings: [] };
+    if (this.blockedReason !== undefined)
+      return { tone: 'failure', message: this.blockedReason, problems: [], warnings: [] };
     let report: ChangeReport;
     try {
       const result = await call();

@@ -20,7 +20,9 @@ export type CheckAnswer = Extract<DraftCheck, { status: 'valid' | 'invalid' | 'f
 /** Turns psycheCheck's answer into what the editor shows. */
 export function draftCheckOf(result: PsycheCheck): CheckAnswer {
   const warnings = result.warnings.map(describeProblem);
-  return result.ok ? { status: 'valid', psyche: result.psyche, warnings } : { status: 'invalid', problems: result.problems.map(describeProblem), warnings };
+  return result.ok
+    ? { status: 'valid', psyche: result.psyche, warnings }
+    : { status: 'invalid', problems: result.problems.map(describeProblem), warnings };
 }
 
 /**

@@ -49,7 +49,9 @@ describe('what a session card says', () => {
 
   it('refuses an empty, over-long or multi-line name in words', () => {
     expect(sessionNameProblem('  ')).toBe('Give the session a name.');
-    expect(sessionNameProblem('x'.repeat(SESSION_NAME_MAX_LENGTH + 1))).toBe('A session name has at most 120 characters.');
+    expect(sessionNameProblem('x'.repeat(SESSION_NAME_MAX_LENGTH + 1))).toBe(
+      'A session name has at most 120 characters.',
+    );
     expect(sessionNameProblem('one\ntwo')).toBe('A session name is one line without control characters.');
     expect(sessionNameProblem('tab\there')).toBe('A session name is one line without control characters.');
     expect(sessionNameProblem(' Mars ')).toBeUndefined();
@@ -59,9 +61,15 @@ describe('what a session card says', () => {
 describe('deleting a session', () => {
   it('asks before deleting, and for the open one says which session opens instead', () => {
     const closed = deleteQuestion({ name: 'Old', isActive: false }, { name: 'Mars' });
-    expect(closed).toMatch(/^Delete “Old” and everything in it: .* This cannot be undone; export it first to keep a copy\.$/);
-    expect(deleteQuestion({ name: 'Old', isActive: true }, { name: 'Mars' })).toMatch(/It is open now: “Mars” opens instead\.$/);
-    expect(deleteQuestion({ name: 'Old', isActive: true }, undefined)).toMatch(/It is open now: a new empty session opens instead\.$/);
+    expect(closed).toMatch(
+      /^Delete “Old” and everything in it: .* This cannot be undone; export it first to keep a copy\.$/,
+    );
+    expect(deleteQuestion({ name: 'Old', isActive: true }, { name: 'Mars' })).toMatch(
+      /It is open now: “Mars” opens instead\.$/,
+    );
+    expect(deleteQuestion({ name: 'Old', isActive: true }, undefined)).toMatch(
+      /It is open now: a new empty session opens instead\.$/,
+    );
   });
 
   it('says which session is open after the open one was deleted', () => {
@@ -83,9 +91,20 @@ describe('snapshot files and refusals', () => {
       reason: 'invalid',
       problems: [{ path: 'sha256', message: 'the content does not match its SHA-256' }],
     });
-    expect(tampered).toEqual({ tone: 'failure', message: 'zoo.anima.json cannot be imported; nothing changed:', problems: ['at sha256: the content does not match its SHA-256'], warnings: [] });
-    const busy = refusalReport('“Mars” was not opened', { ok: false, reason: 'busy', problems: [{ message: 'a run is in progress' }] });
-    expect(busy.message).toBe('“Mars” was not opened: a run, an import or a download is in progress: wait for it to end (or pause the run), then try again.');
+    expect(tampered).toEqual({
+      tone: 'failure',
+      message: 'zoo.anima.json cannot be imported; nothing changed:',
+      problems: ['at sha256: the content does not match its SHA-256'],
+      warnings: [],
+    });
+    const busy = refusalReport('“Mars” was not opened', {
+      ok: false,
+      reason: 'busy',
+      problems: [{ message: 'a run is in progress' }],
+    });
+    expect(busy.message).toBe(
+      '“Mars” was not opened: a run, an import or a download is in progress: wait for it to end (or pause the run), then try again.',
+    );
     expect(busy.problems).toEqual([]);
   });
 

@@ -6,7 +6,8 @@ import { STORAGE_FULL_TEXT } from '../storage/storage-messages.ts';
 export const SESSION_NAME_MAX_LENGTH = MAX_NAME_CHARS;
 
 /** Why the controls that change sessions are disabled in a tab that only shows the session. */
-export const SESSIONS_READ_ONLY_REASON = 'Anima is open in another tab, and only that tab can change sessions: close it to change them here.';
+export const SESSIONS_READ_ONLY_REASON =
+  'Anima is open in another tab, and only that tab can change sessions: close it to change them here.';
 
 /** Why the agent refused a change to a session. */
 export type SessionFailureReason = 'invalid' | 'not-found' | 'read-only' | 'busy' | 'exists' | 'storage-full';
@@ -28,7 +29,8 @@ const REASON_TEXT: Record<Exclude<SessionFailureReason, 'invalid'>, string> = {
 /** A refusal in words: what did not happen, and why; for input that is not valid, each problem and where it is. */
 export function refusalReport(what: string, refusal: SessionRefusal): SessionReport {
   // The other reasons say all there is; their problems would repeat them.
-  if (refusal.reason === 'invalid') return { tone: 'failure', message: `${what}:`, problems: refusal.problems.map(describeProblem), warnings: [] };
+  if (refusal.reason === 'invalid')
+    return { tone: 'failure', message: `${what}:`, problems: refusal.problems.map(describeProblem), warnings: [] };
   return { tone: 'failure', message: `${what}: ${REASON_TEXT[refusal.reason]}.`, problems: [], warnings: [] };
 }
 
@@ -36,7 +38,8 @@ export function refusalReport(what: string, refusal: SessionRefusal): SessionRep
 export function sessionNameProblem(name: string): string | undefined {
   const trimmed = name.trim();
   if (trimmed === '') return 'Give the session a name.';
-  if (trimmed.length > SESSION_NAME_MAX_LENGTH) return `A session name has at most ${SESSION_NAME_MAX_LENGTH} characters.`;
+  if (trimmed.length > SESSION_NAME_MAX_LENGTH)
+    return `A session name has at most ${SESSION_NAME_MAX_LENGTH} characters.`;
   if (/[\p{Cc}\p{Zl}\p{Zp}]/u.test(trimmed)) return 'A session name is one line without control characters.';
   return undefined;
 }
@@ -88,7 +91,10 @@ export function copyName(name: string, taken: readonly string[] = []): string {
  * The question asked before a session is deleted. Deleting the open one opens another: the most
  * recently changed of the others (`next`), or a new empty session when it is the only one.
  */
-export function deleteQuestion(session: Pick<SessionView, 'name' | 'isActive'>, next: Pick<SessionView, 'name'> | undefined): string {
+export function deleteQuestion(
+  session: Pick<SessionView, 'name' | 'isActive'>,
+  next: Pick<SessionView, 'name'> | undefined,
+): string {
   const question = `Delete “${session.name}” and everything in it: its graph, goals, cycles, memory and psyche? This cannot be undone; export it first to keep a copy.`;
   if (!session.isActive) return question;
   return `${question} It is open now: ${next ? `“${next.name}” opens instead` : 'a new empty session opens instead'}.`;
@@ -101,18 +107,30 @@ export function deletedText(name: string, openNow: string | undefined): string {
 
 /** The format version of a file to import: "9", or "7 (migrated from version 7 to 9 as it is imported)". */
 export function fileVersionText(fileVersion: number): string {
-  return fileVersion < SNAPSHOT_VERSION ? `${fileVersion} (migrated from version ${fileVersion} to ${SNAPSHOT_VERSION} as it is imported)` : `${fileVersion}`;
+  return fileVersion < SNAPSHOT_VERSION
+    ? `${fileVersion} (migrated from version ${fileVersion} to ${SNAPSHOT_VERSION} as it is imported)`
+    : `${fileVersion}`;
 }
 
 /** What a file to import holds, in one line. */
 export function previewCountsText(preview: Pick<SessionImportPreview, 'cycle' | 'goals' | 'triples'>): string {
-  const count = (value: number, one: string, many: string) => `${value.toLocaleString('en')} ${value === 1 ? one : many}`;
-  return [count(preview.cycle, 'cycle', 'cycles'), count(preview.goals, 'goal', 'goals'), count(preview.triples, 'triple', 'triples')].join(', ');
+  const count = (value: number, one: string, many: string) =>
+    `${value.toLocaleString('en')} ${value === 1 ? one : many}`;
+  return [
+    count(preview.cycle, 'cycle', 'cycles'),
+    count(preview.goals, 'goal', 'goals'),
+    count(preview.triples, 'triple', 'triples'),
+  ].join(', ');
 }
 
 /** What a check of a stored session found: whole, or the problems. */
 export function checkReport(problems: readonly Problem[]): SessionReport {
   if (problems.length === 0) return successReport('Whole: no problems found.');
   const count = problems.length === 1 ? 'one problem' : `${problems.length.toLocaleString('en')} problems`;
-  return { tone: 'failure', message: `Not whole: ${count} found.`, problems: problems.map(describeProblem), warnings: [] };
+  return {
+    tone: 'failure',
+    message: `Not whole: ${count} found.`,
+    problems: problems.map(describeProblem),
+    warnings: [],
+  };
 }

@@ -27,7 +27,13 @@ async function readOnlyDevice() {
   const { service } = testService();
   const { session } = await service.open({});
   let reopened = 0;
-  const host: SessionsHost = { client: service, canWrite: false, session, reopen: async () => void reopened++, showSession: () => undefined };
+  const host: SessionsHost = {
+    client: service,
+    canWrite: false,
+    session,
+    reopen: async () => void reopened++,
+    showSession: () => undefined,
+  };
   const saved: SavedFile[] = [];
   const sessions = new SessionsView(host, (bytes, fileName, mediaType) => saved.push({ bytes, fileName, mediaType }));
   await sessions.load();
@@ -36,7 +42,8 @@ async function readOnlyDevice() {
 
 const named = (sessions: SessionsView, name: string) => {
   const found = sessions.sessions.find((session) => session.name === name);
-  if (!found) throw new Error(`no session named ${name} in ${sessions.sessions.map((session) => session.name).join(', ')}`);
+  if (!found)
+    throw new Error(`no session named ${name} in ${sessions.sessions.map((session) => session.name).join(', ')}`);
   return found;
 };
 
@@ -51,15 +58,26 @@ describe('the list of sessions', () => {
 
     expect(await sessions.create('  Mars notes ')).toBe(true);
     flushSync();
-    expect(sessions.outcome).toMatchObject({ sessionId: undefined, report: { tone: 'success', message: 'Created “Mars notes”. Open it to work in it.' } });
-    expect(named(sessions, 'Mars notes')).toMatchObject({ isActive: false, cycle: 0, goals: { total: 0, open: 0 }, psycheVersion: 0 });
+    expect(sessions.outcome).toMatchObject({
+      sessionId: undefined,
+      report: { tone: 'success', message: 'Created “Mars notes”. Open it to work in it.' },
+    });
+    expect(named(sessions, 'Mars notes')).toMatchObject({
+      isActive: false,
+      cycle: 0,
+      goals: { total: 0, open: 0 },
+      psycheVersion: 0,
+    });
     expect(agent.session?.name).toBe('My session');
   });
 
   it('refuses an empty name in words, without asking the agent', async () => {
     const { sessions } = await device();
     expect(await sessions.create('   ')).toBe(false);
-    expect(sessions.outcome?.report).toMatchObject({ tone: 'failure', message: 'The session was not created: Give the session a name.' });
+    expect(sessions.outcome?.report).toMatchObject({
+      tone: 'failure',
+      message: 'The session was not created: Give the session a name.',
+    });
     expect(sessions.sessions).toHaveLength(1);
   });
 
@@ -84,7 +102,10 @@ describe('the list of sessions', () => {
     const { sessions } = await device();
     const session = named(sessions, 'My session');
     await sessions.check(session);
-    expect(sessions.outcome).toEqual({ sessionId: session.id, report: { tone: 'success', message: 'Whole: no problems found.', problems: [], warnings: [] } });
+    expect(sessions.outcome).toEqual({
+      sessionId: session.id,
+      report: { tone: 'success', message: 'Whole: no problems found.', problems: [], warnings: [] },
+    });
   });
 });
 
@@ -109,8 +130,18 @@ describe('opening another session', () => {
     expect(named(sessions, 'Empty').isActive).toBe(true);
     expect(named(sessions, 'My session').isActive).toBe(false);
     // Nothing of the old session is left to show while the new one's lists are fetched.
-    expect([agent.run.goals, agent.run.cycles, agent.reflections.reflections, agent.approvals.approvals]).toEqual([[], [], [], []]);
-    expect([agent.run.goalsStatus, agent.run.cyclesStatus, agent.reflections.status, agent.approvals.status]).toEqual(['loading', 'loading', 'loading', 'loading']);
+    expect([agent.run.goals, agent.run.cycles, agent.reflections.reflections, agent.approvals.approvals]).toEqual([
+      [],
+      [],
+      [],
+      [],
+    ]);
+    expect([agent.run.goalsStatus, agent.run.cyclesStatus, agent.reflections.status, agent.approvals.status]).toEqual([
+      'loading',
+      'loading',
+      'loading',
+      'loading',
+    ]);
     await agent.run.loadGoals();
     expect(agent.run.goals).toEqual([]);
     expect(sessions.takeFocusRequest()).toBe(true);
@@ -156,7 +187,8 @@ describe('opening another session', () => {
     await run;
     expect(sessions.outcome?.report).toMatchObject({
       tone: 'failure',
-      message: '“Empty” was not opened: a run, an import or a download is in progress: wait for it to end (or pause the run), then try again.',
+      message:
+        '“Empty” was not opened: a run, an import or a download is in progress: wait for it to end (or pause the run), then try again.',
     });
     expect(agent.session).toEqual(opened);
     expect(named(sessions, 'My session').isActive).toBe(true);
@@ -189,7 +221,9 @@ describe('snapshot files', () => {
     await here.service.agentRun({ sessionId: here.agent.sessionId, operationId: 'run', maxCycles: 2 });
     await here.sessions.rename(named(here.sessions, 'My session'), 'Mars notes');
     await here.sessions.exportFile(named(here.sessions, 'Mars notes'), false);
-    expect(here.saved.map(({ fileName, mediaType }) => [fileName, mediaType])).toEqual([['mars-notes.anima.json', 'application/json']]);
+    expect(here.saved.map(({ fileName, mediaType }) => [fileName, mediaType])).toEqual([
+      ['mars-notes.anima.json', 'application/json'],
+    ]);
     expect(here.sessions.outcome?.report.message).toBe('Saved mars-notes.anima.json.');
 
     const there = await device('there');
@@ -199,7 +233,10 @@ describe('snapshot files', () => {
       preview: { name: 'Mars notes', cycle: 2, goals: 2, exists: false, fileVersion: SNAPSHOT_VERSION },
     });
     await there.sessions.importFile();
-    expect(there.sessions.importState).toMatchObject({ status: 'imported', report: { tone: 'success', message: 'Imported “Mars notes” from mars-notes.anima.json.', warnings: [] } });
+    expect(there.sessions.importState).toMatchObject({
+      status: 'imported',
+      report: { tone: 'success', message: 'Imported “Mars notes” from mars-notes.anima.json.', warnings: [] },
+    });
     expect(named(there.sessions, 'Mars notes')).toMatchObject({ isActive: false, cycle: 2, goals: { total: 2 } });
 
     await there.sessions.openSession(named(there.sessions, 'Mars notes'));
@@ -214,7 +251,12 @@ describe('snapshot files', () => {
     const here = await device('here');
     await here.sessions.exportFile(named(here.sessions, 'My session'), true);
     const [file] = here.saved;
-    expect([file!.fileName, file!.mediaType, file!.bytes[0], file!.bytes[1]]).toEqual(['my-session.anima.json.gz', 'application/gzip', 0x1f, 0x8b]);
+    expect([file!.fileName, file!.mediaType, file!.bytes[0], file!.bytes[1]]).toEqual([
+      'my-session.anima.json.gz',
+      'application/gzip',
+      0x1f,
+      0x8b,
+    ]);
     const there = await device('there');
     await there.sessions.chooseFile(file!.fileName, file!.bytes);
     await there.sessions.importFile();
@@ -258,7 +300,14 @@ describe('snapshot files', () => {
     await there.sessions.importFile();
     expect(there.sessions.importState).toMatchObject({
       status: 'imported',
-      report: { tone: 'success', warnings: [expect.stringMatching(/^at persona: the session wore the persona "Mentor", which this device's catalog has with other content/)] },
+      report: {
+        tone: 'success',
+        warnings: [
+          expect.stringMatching(
+            /^at persona: the session wore the persona "Mentor", which this device's catalog has with other content/,
+          ),
+        ],
+      },
     });
   });
 
@@ -275,7 +324,9 @@ describe('snapshot files', () => {
       report: {
         tone: 'failure',
         message: 'tampered.anima.json cannot be imported; nothing changed:',
-        problems: ['at sha256: the content does not match its SHA-256: the file was changed or damaged after it was exported'],
+        problems: [
+          'at sha256: the content does not match its SHA-256: the file was changed or damaged after it was exported',
+        ],
       },
     });
     await sessions.load();
@@ -287,7 +338,9 @@ describe('a tab that only shows the session', () => {
   it('cannot make, open, rename or delete sessions, nor import, but can export and check them', async () => {
     const { service, sessions, saved, sessionId, reopened } = await readOnlyDevice();
     const session = sessions.sessions[0]!;
-    expect(sessions.blockedReason).toBe('Anima is open in another tab, and only that tab can change sessions: close it to change them here.');
+    expect(sessions.blockedReason).toBe(
+      'Anima is open in another tab, and only that tab can change sessions: close it to change them here.',
+    );
     expect(await sessions.create('Mars')).toBe(false);
     expect(await sessions.rename(session, 'Zoo')).toBe(false);
     await sessions.remove(session);

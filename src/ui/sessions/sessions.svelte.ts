@@ -86,7 +86,9 @@ export class SessionsView {
   }
 
   get isBusy(): boolean {
-    return this.activity !== undefined || this.importState.status === 'checking' || this.importState.status === 'importing';
+    return (
+      this.activity !== undefined || this.importState.status === 'checking' || this.importState.status === 'importing'
+    );
   }
 
   /** Fetches the list again. Never rejects: a failure shows as status 'error'. */
@@ -112,10 +114,21 @@ export class SessionsView {
       const result = await client.sessionCreate({ name, start: start instanceof File ? 'empty' : start });
       if (!result.ok) return refusalReport('The session was not created', result);
       if (!(start instanceof File)) return successReport(`Created “${result.session.name}”. Open it to work in it.`);
-      const imported = await client.kgImport({ sessionId: result.session.id, operationId: `create-${result.session.id}`, fileName: start.name, data: start, language: navigator.language });
+      const imported = await client.kgImport({
+        sessionId: result.session.id,
+        operationId: `create-${result.session.id}`,
+        fileName: start.name,
+        data: start,
+        language: navigator.language,
+      });
       return imported.ok
-        ? successReport(`Created “${result.session.name}” with ${imported.added} facts from ${start.name}. Open it to work in it.`)
-        : errorReport(`Created “${result.session.name}”, empty: ${start.name} was not imported`, imported.problems.map(describeProblem).join('; '));
+        ? successReport(
+            `Created “${result.session.name}” with ${imported.added} facts from ${start.name}. Open it to work in it.`,
+          )
+        : errorReport(
+            `Created “${result.session.name}”, empty: ${start.name} was not imported`,
+            imported.problems.map(describeProblem).join('; '),
+          );
     });
   }
 
@@ -126,7 +139,8 @@ export class SessionsView {
       if (problem) return errorReport('The session was not renamed', problem);
       const result = await client.sessionRename({ sessionId: session.id, name });
       if (!result.ok) return refusalReport('The session was not renamed', result);
-      if (result.session.id === this.#host.session?.id) this.#host.showSession({ id: result.session.id, name: result.session.name });
+      if (result.session.id === this.#host.session?.id)
+        this.#host.showSession({ id: result.session.id, name: result.session.name });
       return successReport(`Renamed to “${result.session.name}”.`);
     });
   }
@@ -137,19 +151,26 @@ export class SessionsView {
       const problem = sessionNameProblem(name);
       if (problem) return errorReport('The session was not duplicated', problem);
       const result = await client.sessionDuplicate({ sessionId: session.id, name });
-      return result.ok ? successReport(`Duplicated as “${result.session.name}”.`) : refusalReport('The session was not duplicated', result);
+      return result.ok
+        ? successReport(`Duplicated as “${result.session.name}”.`)
+        : refusalReport('The session was not duplicated', result);
     });
   }
 
   /** Deletes a session; when it was the open one, the app opens the one the agent made active instead. */
   async remove(session: SessionView): Promise<void> {
-    await this.#change(undefined, `Deleting “${session.name}”…`, `“${session.name}” was not deleted`, async (client) => {
-      const result = await client.sessionDelete({ sessionId: session.id });
-      if (!result.ok) return refusalReport(`“${session.name}” was not deleted`, result);
-      if (result.activeId === this.#host.session?.id) return successReport(deletedText(session.name, undefined));
-      await this.#reopen();
-      return successReport(deletedText(session.name, this.#host.session?.name));
-    });
+    await this.#change(
+      undefined,
+      `Deleting “${session.name}”…`,
+      `“${session.name}” was not deleted`,
+      async (client) => {
+        const result = await client.sessionDelete({ sessionId: session.id });
+        if (!result.ok) return refusalReport(`“${session.name}” was not deleted`, result);
+        if (result.activeId === this.#host.session?.id) return successReport(deletedText(session.name, undefined));
+        await this.#reopen();
+        return successReport(deletedText(session.name, this.#host.session?.name));
+      },
+    );
   }
 
   /** Makes a session the active one and opens it: every screen then shows it. Refused while a run, an import or a download is in progress. */
@@ -176,7 +197,9 @@ export class SessionsView {
 
   /** Checks that a stored session is whole. Allowed in a read-only tab. */
   async check(session: SessionView): Promise<void> {
-    await this.#run(session.id, 'Checking…', 'The session could not be checked', async (client) => checkReport((await client.sessionCheck({ sessionId: session.id })).problems));
+    await this.#run(session.id, 'Checking…', 'The session could not be checked', async (client) =>
+      checkReport((await client.sessionCheck({ sessionId: session.id })).problems),
+    );
   }
 
   /** Reads a chosen snapshot file completely and previews what importing it would bring; writes nothing. */
@@ -186,9 +209,19 @@ export class SessionsView {
     let state: SessionImportState;
     try {
       const result = await this.#host.client.sessionImportCheck({ bytes });
-      state = result.ok ? { status: 'checked', fileName, bytes, preview: result.preview } : { status: 'refused', fileName, report: refusalReport(`${fileName} cannot be imported; nothing changed`, result) };
+      state = result.ok
+        ? { status: 'checked', fileName, bytes, preview: result.preview }
+        : {
+            status: 'refused',
+            fileName,
+            report: refusalReport(`${fileName} cannot be imported; nothing changed`, result),
+          };
     } catch (error) {
-      state = { status: 'refused', fileName, report: errorReport(`${fileName} could not be checked; nothing changed`, messageOf(error)) };
+      state = {
+        status: 'refused',
+        fileName,
+        report: errorReport(`${fileName} could not be checked; nothing changed`, messageOf(error)),
+      };
     }
     if (ticket === this.#importTicket) this.importState = state;
   }
@@ -196,7 +229,11 @@ export class SessionsView {
   /** Says that a chosen file could not be read. */
   failToRead(fileName: string, error: unknown): void {
     this.#importTicket += 1;
-    this.importState = { status: 'refused', fileName, report: errorReport(`${fileName} could not be read; nothing changed`, messageOf(error)) };
+    this.importState = {
+      status: 'refused',
+      fileName,
+      report: errorReport(`${fileName} could not be read; nothing changed`, messageOf(error)),
+    };
   }
 
   /**
@@ -211,13 +248,31 @@ export class SessionsView {
     this.importState = { status: 'importing', fileName };
     let state: SessionImportState;
     try {
-      const result = await this.#host.client.sessionImport({ bytes, ...(choice ? { as: choice.as } : {}), ...(choice?.as === 'copy' ? { name: choice.name } : {}) });
+      const result = await this.#host.client.sessionImport({
+        bytes,
+        ...(choice ? { as: choice.as } : {}),
+        ...(choice?.as === 'copy' ? { name: choice.name } : {}),
+      });
       if (result.ok) {
         if (choice?.as === 'replace' && preview.id === this.#host.session?.id) await this.#reopen();
-        state = { status: 'imported', fileName, session: result.session, report: successReport(`Imported “${result.session.name}” from ${fileName}.`, result.warnings) };
-      } else state = { status: 'refused', fileName, report: refusalReport(`${fileName} was not imported; nothing changed`, result) };
+        state = {
+          status: 'imported',
+          fileName,
+          session: result.session,
+          report: successReport(`Imported “${result.session.name}” from ${fileName}.`, result.warnings),
+        };
+      } else
+        state = {
+          status: 'refused',
+          fileName,
+          report: refusalReport(`${fileName} was not imported; nothing changed`, result),
+        };
     } catch (error) {
-      state = { status: 'refused', fileName, report: errorReport(`${fileName} was not imported; nothing changed`, messageOf(error)) };
+      state = {
+        status: 'refused',
+        fileName,
+        report: errorReport(`${fileName} was not imported; nothing changed`, messageOf(error)),
+      };
     }
     if (ticket === this.#importTicket) this.importState = state;
     await this.load();
@@ -230,13 +285,23 @@ export class SessionsView {
   }
 
   /** A change to sessions: refused in a read-only tab; returns whether it succeeded. */
-  async #change(sessionId: string | undefined, text: string, what: string, work: (client: AgentApi) => Promise<SessionReport>): Promise<boolean> {
+  async #change(
+    sessionId: string | undefined,
+    text: string,
+    what: string,
+    work: (client: AgentApi) => Promise<SessionReport>,
+  ): Promise<boolean> {
     if (this.blockedReason !== undefined) return false;
     return this.#run(sessionId, text, what, work);
   }
 
   /** Runs one action at a time, shows its outcome, and fetches the list again. */
-  async #run(sessionId: string | undefined, text: string, what: string, work: (client: AgentApi) => Promise<SessionReport>): Promise<boolean> {
+  async #run(
+    sessionId: string | undefined,
+    text: string,
+    what: string,
+    work: (client: AgentApi) => Promise<SessionReport>,
+  ): Promise<boolean> {
     if (this.isBusy) return false;
     this.activity = { sessionId, text };
     let report: SessionReport;

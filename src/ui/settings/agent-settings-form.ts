@@ -3,7 +3,13 @@ import { describeProblem } from '#core/result.ts';
 import type { AgentSettingsView } from '../cycles/reflection-messages.ts';
 
 /** The agent settings as the form holds them: an emptied number field holds null. */
-export type AgentSettingsForm = { planning: boolean; reflectionInterval: number | null; maxFailedPlans: number | null; memoryCapacity: number | null; consolidationThreshold: number | null };
+export type AgentSettingsForm = {
+  planning: boolean;
+  reflectionInterval: number | null;
+  maxFailedPlans: number | null;
+  memoryCapacity: number | null;
+  consolidationThreshold: number | null;
+};
 
 /** The form's number fields, each with its label and range (the agent checks them again). */
 export const AGENT_NUMBER_FIELDS = {
@@ -17,7 +23,8 @@ export type AgentNumberField = keyof typeof AGENT_NUMBER_FIELDS;
 /** The fields a problem can name: the number fields and the planning switch. */
 export type AgentSettingsField = AgentNumberField | 'planning';
 
-export const AGENT_SETTINGS_READ_ONLY_REASON = 'Anima is open in another tab, and only that tab can change settings: close it to change the agent settings here.';
+export const AGENT_SETTINGS_READ_ONLY_REASON =
+  'Anima is open in another tab, and only that tab can change settings: close it to change the agent settings here.';
 
 /** A problem found before or after saving, located at a field when it names one. */
 export type AgentSettingsProblem = { path?: string; message: string };
@@ -55,7 +62,9 @@ function labelOf(field: AgentSettingsField): string {
 }
 
 /** The report of problems: each named by its field's label in the list, and kept by field to show next to it. */
-export function describeProblems(problems: readonly AgentSettingsProblem[]): Extract<AgentSettingsSaveReport, { tone: 'failure' }> {
+export function describeProblems(
+  problems: readonly AgentSettingsProblem[],
+): Extract<AgentSettingsSaveReport, { tone: 'failure' }> {
   const byField: Partial<Record<AgentSettingsField, string[]>> = {};
   const listed = problems.map((problem) => {
     if (!isField(problem.path)) return describeProblem(problem);
@@ -69,8 +78,14 @@ export function describeProblems(problems: readonly AgentSettingsProblem[]): Ext
 export function describeSave(result: Awaited<ReturnType<AgentApi['agentSettingsSet']>>): AgentSettingsSaveReport {
   if (!result.ok) return describeProblems(result.problems);
   const { planning, reflectionInterval, maxFailedPlans, memoryCapacity, consolidationThreshold } = result.settings;
-  const reflecting = reflectionInterval === 1 ? 'a reflection every cycle' : `a reflection every ${reflectionInterval.toLocaleString('en')} cycles`;
+  const reflecting =
+    reflectionInterval === 1
+      ? 'a reflection every cycle'
+      : `a reflection every ${reflectionInterval.toLocaleString('en')} cycles`;
   const failing = `a goal is abandoned after ${maxFailedPlans === 1 ? '1 failed plan' : `${maxFailedPlans.toLocaleString('en')} failed plans`}`;
   const memory = `working memory holds ${memoryCapacity.toLocaleString('en')} entries and is consolidated above ${Math.round(consolidationThreshold * 100)}%`;
-  return { tone: 'success', message: `Saved: planning ${planning ? 'on' : 'off'}, ${reflecting}, ${failing}, ${memory}.` };
+  return {
+    tone: 'success',
+    message: `Saved: planning ${planning ? 'on' : 'off'}, ${reflecting}, ${failing}, ${memory}.`,
+  };
 }

@@ -19,15 +19,26 @@ const TINY: GgufModelView = {
 
 describe("the CPU engine's model choice in Settings", () => {
   it('offers the models added here, each with its size and memory, and keeps a chosen one that is gone', () => {
-    expect(ggufOptions([TINY], '')).toEqual([{ value: 'tiny.gguf', label: 'anima-tiny-7: 129K F32, about 27 MB of memory (Tiny.gguf)' }]);
+    expect(ggufOptions([TINY], '')).toEqual([
+      { value: 'tiny.gguf', label: 'anima-tiny-7: 129K F32, about 27 MB of memory (Tiny.gguf)' },
+    ]);
     expect(ggufOptions([TINY], 'tiny.gguf')).toHaveLength(1);
-    expect(ggufOptions([TINY], 'gone.gguf').at(-1)).toEqual({ value: 'gone.gguf', label: 'gone.gguf (not on this device)' });
+    expect(ggufOptions([TINY], 'gone.gguf').at(-1)).toEqual({
+      value: 'gone.gguf',
+      label: 'gone.gguf (not on this device)',
+    });
   });
 
   it('says why there is nothing to choose: the engine is not here, or no model is added', () => {
-    expect(ggufNote({ isAvailable: false, unavailableBecause: 'the CPU engine (llama.cpp in WebAssembly) runs only in the browser' }, 0)).toBe(
-      'The CPU engine cannot run here: the CPU engine (llama.cpp in WebAssembly) runs only in the browser.',
-    );
+    expect(
+      ggufNote(
+        {
+          isAvailable: false,
+          unavailableBecause: 'the CPU engine (llama.cpp in WebAssembly) runs only in the browser',
+        },
+        0,
+      ),
+    ).toBe('The CPU engine cannot run here: the CPU engine (llama.cpp in WebAssembly) runs only in the browser.');
     expect(ggufNote({ isAvailable: true }, 0)).toBe('No GGUF model is added on this device yet.');
     expect(ggufNote({ isAvailable: true }, 1)).toBeUndefined();
   });

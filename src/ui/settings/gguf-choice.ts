@@ -14,16 +14,21 @@ export function ggufOptions(models: readonly GgufModelView[], current: string): 
     label: `${ggufName(model)}: ${parametersText(model.parameters)} ${model.quantisation}, ${memoryText(model)} of memory (${model.fileName})`,
   }));
   const chosen = current.trim();
-  if (chosen !== '' && !options.some((option) => option.value === chosen)) options.push({ value: chosen, label: `${chosen} (not on this device)` });
+  if (chosen !== '' && !options.some((option) => option.value === chosen))
+    options.push({ value: chosen, label: `${chosen} (not on this device)` });
   return options;
 }
 
 /** Why there is no model to choose: the CPU engine is not here (and why), or none is added yet; undefined when there is one. */
-export function ggufNote(list: Pick<GgufList, 'isAvailable' | 'unavailableBecause'>, modelCount: number): string | undefined {
+export function ggufNote(
+  list: Pick<GgufList, 'isAvailable' | 'unavailableBecause'>,
+  modelCount: number,
+): string | undefined {
   if (!list.isAvailable) return ggufUnavailableText(list.unavailableBecause);
   if (modelCount === 0) return 'No GGUF model is added on this device yet.';
   return undefined;
 }
 
 /** The field's hint when the chosen model is not on this device: what runs do meanwhile. */
-export const GGUF_NOT_ADDED_HINT = 'Until the chosen model is added again, runs use the symbolic engine alone, and say so.';
+export const GGUF_NOT_ADDED_HINT =
+  'Until the chosen model is added again, runs use the symbolic engine alone, and say so.';

@@ -1,10 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import type { InferenceView } from '../common/model-messages.ts';
-import { PROVIDER_CHOICES, describeCheck, describeKeyRemoval, describeSave, formOf, formProblems, hasUnsavedChanges, limitsText, settingsOf } from './inference-form.ts';
+import {
+  PROVIDER_CHOICES,
+  describeCheck,
+  describeKeyRemoval,
+  describeSave,
+  formOf,
+  formProblems,
+  hasUnsavedChanges,
+  limitsText,
+  settingsOf,
+} from './inference-form.ts';
 
 const ENDPOINT_VIEW: InferenceView = {
   provider: 'openai-compatible',
-  openAi: { baseUrl: 'http://localhost:8080/v1', model: 'llama-3', apiKeyStored: true, baseUrlCredentialsStored: false },
+  openAi: {
+    baseUrl: 'http://localhost:8080/v1',
+    model: 'llama-3',
+    apiKeyStored: true,
+    baseUrlCredentialsStored: false,
+  },
   limits: { requests: 5, wallSeconds: 30 },
   confidenceCap: 0.7,
 };
@@ -26,7 +41,12 @@ describe('the language model form', () => {
 
   it('keeps the stored key when the key field is left empty, replaces it when one is typed, removes it when asked', () => {
     const form = formOf(ENDPOINT_VIEW);
-    expect(settingsOf(form)).toEqual({ provider: 'openai-compatible', openAi: { baseUrl: 'http://localhost:8080/v1', model: 'llama-3' }, limits: { requests: 5, wallSeconds: 30 }, confidenceCap: 0.7 });
+    expect(settingsOf(form)).toEqual({
+      provider: 'openai-compatible',
+      openAi: { baseUrl: 'http://localhost:8080/v1', model: 'llama-3' },
+      limits: { requests: 5, wallSeconds: 30 },
+      confidenceCap: 0.7,
+    });
     expect(settingsOf({ ...form, apiKey: ' sk-new ' })).toMatchObject({ openAi: { apiKey: 'sk-new' } });
     expect(settingsOf(form, { removeKey: true })).toMatchObject({ openAi: { apiKey: '' } });
   });
@@ -36,19 +56,33 @@ describe('the language model form', () => {
     expect(settingsOf({ ...form, provider: 'none' })).toMatchObject({ provider: 'none', openAi: { model: 'llama-3' } });
     expect(settingsOf({ ...form, provider: 'none', baseUrl: '', model: '' })).not.toHaveProperty('openAi');
     expect(settingsOf({ ...form, baseUrl: ' ', model: '' })).toMatchObject({ openAi: { baseUrl: '', model: '' } });
-    expect(settingsOf({ ...form, provider: 'webllm', webllmModel: ' Qwen ' })).toMatchObject({ provider: 'webllm', webllmModel: 'Qwen' });
+    expect(settingsOf({ ...form, provider: 'webllm', webllmModel: ' Qwen ' })).toMatchObject({
+      provider: 'webllm',
+      webllmModel: 'Qwen',
+    });
   });
 
   it('sends the chosen GGUF model for the CPU engine, and keeps the WebLLM model when switching', () => {
     const form = formOf({ provider: 'webllm', webllmModel: 'Qwen', limits: {}, confidenceCap: 0.7 });
     expect(form.ggufModel).toBe('');
-    expect(settingsOf({ ...form, provider: 'gguf', ggufModel: ' tiny.gguf ' })).toEqual({ provider: 'gguf', webllmModel: 'Qwen', ggufModel: 'tiny.gguf', limits: {}, confidenceCap: 0.7 });
+    expect(settingsOf({ ...form, provider: 'gguf', ggufModel: ' tiny.gguf ' })).toEqual({
+      provider: 'gguf',
+      webllmModel: 'Qwen',
+      ggufModel: 'tiny.gguf',
+      limits: {},
+      confidenceCap: 0.7,
+    });
     // None chosen yet: the agent says to choose one (its problem names the field).
     expect(settingsOf({ ...form, provider: 'gguf' })).not.toHaveProperty('ggufModel');
     const saved = formOf({ provider: 'gguf', ggufModel: 'tiny.gguf', limits: {}, confidenceCap: 0.7 });
     expect(saved).toMatchObject({ provider: 'gguf', ggufModel: 'tiny.gguf' });
     expect(settingsOf({ ...saved, provider: 'none' })).toMatchObject({ provider: 'none', ggufModel: 'tiny.gguf' });
-    expect(hasUnsavedChanges({ ...saved, ggufModel: 'other.gguf' }, { provider: 'gguf', ggufModel: 'tiny.gguf', limits: {}, confidenceCap: 0.7 })).toBe(true);
+    expect(
+      hasUnsavedChanges(
+        { ...saved, ggufModel: 'other.gguf' },
+        { provider: 'gguf', ggufModel: 'tiny.gguf', limits: {}, confidenceCap: 0.7 },
+      ),
+    ).toBe(true);
   });
 
   it('offers the CPU engine among the providers', () => {
@@ -66,7 +100,13 @@ describe('the language model form', () => {
   it('names a limit that is not a whole number above 0, and an empty confidence cap, before asking the agent', () => {
     const form = formOf(ENDPOINT_VIEW);
     expect(formProblems(form)).toEqual([]);
-    expect(formProblems({ ...form, limits: { ...form.limits, requests: 0, toolCalls: 1.5, wallSeconds: 0.5 }, confidenceCap: null })).toEqual([
+    expect(
+      formProblems({
+        ...form,
+        limits: { ...form.limits, requests: 0, toolCalls: 1.5, wallSeconds: 0.5 },
+        confidenceCap: null,
+      }),
+    ).toEqual([
       { path: 'limits.requests', message: 'Enter a whole number above 0, or leave it empty for no limit.' },
       { path: 'limits.toolCalls', message: 'Enter a whole number above 0, or leave it empty for no limit.' },
       { path: 'confidenceCap', message: 'enter a confidence from 0.05 to 1' },
@@ -101,26 +141,58 @@ describe('the language model form', () => {
   });
 
   it('says what runs bind once saved, with their limits', () => {
-    expect(describeSave({ ok: true, settings: ENDPOINT_VIEW }).message).toBe('Saved: runs bind llama-3 (OpenAI-compatible), within 5 requests and 30 s of wall time each.');
-    expect(describeSave({ ok: true, settings: { ...ENDPOINT_VIEW, limits: {} } }).message).toBe('Saved: runs bind llama-3 (OpenAI-compatible), with no limits.');
-    expect(describeSave({ ok: true, settings: { provider: 'none', limits: {}, confidenceCap: 0.7 } }).message).toBe('Saved: runs use the symbolic engine alone.');
-    expect(describeSave({ ok: true, settings: { provider: 'gguf', ggufModel: 'tiny.gguf', limits: { requests: 2 }, confidenceCap: 0.7 } }).message).toBe(
-      'Saved: runs bind tiny.gguf (CPU engine), within 2 requests each.',
+    expect(describeSave({ ok: true, settings: ENDPOINT_VIEW }).message).toBe(
+      'Saved: runs bind llama-3 (OpenAI-compatible), within 5 requests and 30 s of wall time each.',
     );
-    expect(limitsText({ requests: 1, toolCalls: 2, outputTokens: 1000 })).toBe('1 request, 2 tool calls and 1,000 output tokens');
-    expect(describeKeyRemoval({ ok: true, settings: ENDPOINT_VIEW }).message).toBe('The API key is removed from this device.');
+    expect(describeSave({ ok: true, settings: { ...ENDPOINT_VIEW, limits: {} } }).message).toBe(
+      'Saved: runs bind llama-3 (OpenAI-compatible), with no limits.',
+    );
+    expect(describeSave({ ok: true, settings: { provider: 'none', limits: {}, confidenceCap: 0.7 } }).message).toBe(
+      'Saved: runs use the symbolic engine alone.',
+    );
+    expect(
+      describeSave({
+        ok: true,
+        settings: { provider: 'gguf', ggufModel: 'tiny.gguf', limits: { requests: 2 }, confidenceCap: 0.7 },
+      }).message,
+    ).toBe('Saved: runs bind tiny.gguf (CPU engine), within 2 requests each.');
+    expect(limitsText({ requests: 1, toolCalls: 2, outputTokens: 1000 })).toBe(
+      '1 request, 2 tool calls and 1,000 output tokens',
+    );
+    expect(describeKeyRemoval({ ok: true, settings: ENDPOINT_VIEW }).message).toBe(
+      'The API key is removed from this device.',
+    );
   });
 });
 
 describe('a check of the model', () => {
-  const check = { provider: 'openai-compatible', model: 'tiny-test', attempts: 1, promptTokens: 42, completionTokens: 7 };
+  const check = {
+    provider: 'openai-compatible',
+    model: 'tiny-test',
+    attempts: 1,
+    promptTokens: 42,
+    completionTokens: 7,
+  };
 
   it('shows the answer, with the attempts and tokens', () => {
-    expect(describeCheck({ ok: true, check: { ...check, answer: 'Paris' } })).toEqual({ tone: 'answer', answer: 'Paris', summary: 'tiny-test (OpenAI-compatible): 1 attempt, 42 prompt + 7 completion tokens.' });
+    expect(describeCheck({ ok: true, check: { ...check, answer: 'Paris' } })).toEqual({
+      tone: 'answer',
+      answer: 'Paris',
+      summary: 'tiny-test (OpenAI-compatible): 1 attempt, 42 prompt + 7 completion tokens.',
+    });
   });
 
   it("shows the bottleneck's kind in words and its detail", () => {
-    expect(describeCheck({ ok: true, check: { ...check, attempts: 3, bottleneck: { kind: 'dependency_unavailable', detail: 'answered HTTP 500: boom' } } })).toEqual({
+    expect(
+      describeCheck({
+        ok: true,
+        check: {
+          ...check,
+          attempts: 3,
+          bottleneck: { kind: 'dependency_unavailable', detail: 'answered HTTP 500: boom' },
+        },
+      }),
+    ).toEqual({
       tone: 'bottleneck',
       bottleneck: 'dependency unavailable — answered HTTP 500: boom',
       summary: 'tiny-test (OpenAI-compatible): 3 attempts, 42 prompt + 7 completion tokens.',
@@ -128,8 +200,18 @@ describe('a check of the model', () => {
   });
 
   it('says why no check could run, or that it was cancelled', () => {
-    const refused = { ok: false as const, problems: [{ message: 'no model is chosen: the agent runs on the symbolic engine alone' }] };
-    expect(describeCheck(refused)).toEqual({ tone: 'failure', message: 'The check could not run:', problems: ['no model is chosen: the agent runs on the symbolic engine alone'] });
-    expect(describeCheck({ ok: false, problems: [{ message: 'the check was cancelled' }] }, true)).toEqual({ tone: 'cancelled', message: 'The check was cancelled.' });
+    const refused = {
+      ok: false as const,
+      problems: [{ message: 'no model is chosen: the agent runs on the symbolic engine alone' }],
+    };
+    expect(describeCheck(refused)).toEqual({
+      tone: 'failure',
+      message: 'The check could not run:',
+      problems: ['no model is chosen: the agent runs on the symbolic engine alone'],
+    });
+    expect(describeCheck({ ok: false, problems: [{ message: 'the check was cancelled' }] }, true)).toEqual({
+      tone: 'cancelled',
+      message: 'The check was cancelled.',
+    });
   });
 });

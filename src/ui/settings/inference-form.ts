@@ -9,9 +9,21 @@ export type ProviderChoice = InferenceView['provider'];
 /** The provider choices of the form, in order, each with its label and a hint. */
 export const PROVIDER_CHOICES = [
   { value: 'none', label: 'None (symbolic engine alone)', hint: 'The agent works with its own tools only, as before.' },
-  { value: 'openai-compatible', label: 'OpenAI-compatible endpoint', hint: 'A server that speaks the OpenAI chat API: llama.cpp, vLLM, Ollama, or a hosted one.' },
-  { value: 'webllm', label: "WebLLM (on this device's GPU)", hint: 'A model that runs in this browser with WebGPU, once downloaded.' },
-  { value: 'gguf', label: 'CPU engine (llama.cpp, any browser)', hint: 'A GGUF model that runs in this browser on the CPU, once added: slower than a GPU, but it needs none.' },
+  {
+    value: 'openai-compatible',
+    label: 'OpenAI-compatible endpoint',
+    hint: 'A server that speaks the OpenAI chat API: llama.cpp, vLLM, Ollama, or a hosted one.',
+  },
+  {
+    value: 'webllm',
+    label: "WebLLM (on this device's GPU)",
+    hint: 'A model that runs in this browser with WebGPU, once downloaded.',
+  },
+  {
+    value: 'gguf',
+    label: 'CPU engine (llama.cpp, any browser)',
+    hint: 'A GGUF model that runs in this browser on the CPU, once added: slower than a GPU, but it needs none.',
+  },
 ] as const satisfies readonly { value: ProviderChoice; label: string; hint: string }[];
 
 /** The limits of a run, each with its label; whole numbers except the wall time. */
@@ -56,7 +68,8 @@ export const INFERENCE_FIELD_LABELS = {
 } as const satisfies Record<string, string> & Record<`limits.${LimitField}`, string>;
 export type InferenceField = keyof typeof INFERENCE_FIELD_LABELS;
 
-export const INFERENCE_READ_ONLY_REASON = 'Anima is open in another tab, and only that tab can change settings: close it to change the language model here.';
+export const INFERENCE_READ_ONLY_REASON =
+  'Anima is open in another tab, and only that tab can change settings: close it to change the language model here.';
 
 /** The lowest and highest confidence cap the agent takes. */
 export const CONFIDENCE_CAP_RANGE = { min: 0.05, max: 1 } as const;
@@ -123,7 +136,9 @@ export function hasUnsavedChanges(form: InferenceForm, saved: InferenceView): bo
 
 /** "Leave it empty for no limit; otherwise a whole number above 0." */
 export function limitHint(field: LimitField): string {
-  return LIMIT_FIELDS[field].isWholeNumber ? 'Enter a whole number above 0, or leave it empty for no limit.' : 'Enter a number of seconds above 0, or leave it empty for no limit.';
+  return LIMIT_FIELDS[field].isWholeNumber
+    ? 'Enter a whole number above 0, or leave it empty for no limit.'
+    : 'Enter a number of seconds above 0, or leave it empty for no limit.';
 }
 
 export const CONFIDENCE_CAP_HINT = `Facts a model adds get at most this confidence until something confirms them: from ${CONFIDENCE_CAP_RANGE.min} to ${CONFIDENCE_CAP_RANGE.max}.`;
@@ -134,9 +149,14 @@ export function formProblems(form: InferenceForm): InferenceProblem[] {
   for (const field of LIMIT_FIELD_NAMES) {
     const value = form.limits[field];
     if (isEmpty(value)) continue;
-    if (value <= 0 || !Number.isFinite(value) || (LIMIT_FIELDS[field].isWholeNumber && !Number.isInteger(value))) problems.push({ path: `limits.${field}`, message: limitHint(field) });
+    if (value <= 0 || !Number.isFinite(value) || (LIMIT_FIELDS[field].isWholeNumber && !Number.isInteger(value)))
+      problems.push({ path: `limits.${field}`, message: limitHint(field) });
   }
-  if (isEmpty(form.confidenceCap)) problems.push({ path: 'confidenceCap', message: `enter a confidence from ${CONFIDENCE_CAP_RANGE.min} to ${CONFIDENCE_CAP_RANGE.max}` });
+  if (isEmpty(form.confidenceCap))
+    problems.push({
+      path: 'confidenceCap',
+      message: `enter a confidence from ${CONFIDENCE_CAP_RANGE.min} to ${CONFIDENCE_CAP_RANGE.max}`,
+    });
   return problems;
 }
 
@@ -145,7 +165,9 @@ function isField(path: string | undefined): path is InferenceField {
 }
 
 /** The report of problems: each named by its field's label in the list, and kept by field to show next to it. */
-export function describeProblems(problems: readonly InferenceProblem[]): Extract<InferenceSaveReport, { tone: 'failure' }> {
+export function describeProblems(
+  problems: readonly InferenceProblem[],
+): Extract<InferenceSaveReport, { tone: 'failure' }> {
   const byField: Partial<Record<InferenceField, string[]>> = {};
   const listed = problems.map((problem) => {
     if (!isField(problem.path)) return describeProblem(problem);
@@ -174,7 +196,10 @@ export function describeSave(result: Awaited<ReturnType<AgentApi['inferenceSet']
   const { settings } = result;
   if (settings.provider === 'none') return { tone: 'success', message: 'Saved: runs use the symbolic engine alone.' };
   const limits = limitsText(settings.limits);
-  return { tone: 'success', message: `Saved: runs bind ${boundModelText(settings)}, ${limits ? `within ${limits} each` : 'with no limits'}.` };
+  return {
+    tone: 'success',
+    message: `Saved: runs bind ${boundModelText(settings)}, ${limits ? `within ${limits} each` : 'with no limits'}.`,
+  };
 }
 
 /** How a removal of the API key went, in words. */

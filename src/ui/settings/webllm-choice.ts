@@ -9,9 +9,13 @@ export type WebLlmOption = { value: string; label: string };
  * one already chosen when it is not among them (so saving other changes keeps it).
  */
 export function webLlmOptions(downloaded: readonly ModelView[], current: string): WebLlmOption[] {
-  const options = downloaded.map((model) => ({ value: model.id, label: `${model.name}: ${weightsText(model)}, ${megabytesText(model.vramMB)} (${model.id})` }));
+  const options = downloaded.map((model) => ({
+    value: model.id,
+    label: `${model.name}: ${weightsText(model)}, ${megabytesText(model.vramMB)} (${model.id})`,
+  }));
   const chosen = current.trim();
-  if (chosen !== '' && !options.some((option) => option.value === chosen)) options.push({ value: chosen, label: `${chosen} (not downloaded)` });
+  if (chosen !== '' && !options.some((option) => option.value === chosen))
+    options.push({ value: chosen, label: `${chosen} (not downloaded)` });
   return options;
 }
 
@@ -23,4 +27,5 @@ export function webLlmNote(gpu: GpuReport, downloadedCount: number): string | un
 }
 
 /** The field's hint when a chosen model is not downloaded: what runs do meanwhile. */
-export const NOT_DOWNLOADED_HINT = 'A run never downloads a model: until the chosen one is downloaded, runs use the symbolic engine alone, and say so.';
+export const NOT_DOWNLOADED_HINT =
+  'A run never downloads a model: until the chosen one is downloaded, runs use the symbolic engine alone, and say so.';

@@ -26,6 +26,8 @@ describe('storageFullRunText', () => {
     expect(storageFullRunText(12)).toBe(
       'Storage is full: the run paused after cycle 12. Nothing from the unfinished cycle was kept. Free space (delete a model or a session) or allow more storage, then run again.',
     );
-    expect(storageFullRunText(0)).toMatch(/^Storage is full: the run stopped before its first cycle could be stored\. Nothing/);
+    expect(storageFullRunText(0)).toMatch(
+      /^Storage is full: the run stopped before its first cycle could be stored\. Nothing/,
+    );
   });
 });

@@ -10,7 +10,10 @@ export const FREE_SPACE_ADVICE = 'Free space (delete a model or a session) or al
 
 /** Why a run stopped when its next cycle did not fit: what was kept, and what to do. */
 export function storageFullRunText(lastCycle: number): string {
-  const paused = lastCycle > 0 ? `the run paused after cycle ${lastCycle.toLocaleString('en')}` : 'the run stopped before its first cycle could be stored';
+  const paused =
+    lastCycle > 0
+      ? `the run paused after cycle ${lastCycle.toLocaleString('en')}`
+      : 'the run stopped before its first cycle could be stored';
   return `Storage is full: ${paused}. Nothing from the unfinished cycle was kept. ${FREE_SPACE_ADVICE}, then run again.`;
 }
 
@@ -31,7 +34,8 @@ export function usageText({ usageBytes, quotaBytes }: StorageUsage): string {
 /** Whether the browser keeps this origin's data when space runs low. */
 export type PersistenceStatus = 'checking' | 'persistent' | 'not-persistent' | 'refused' | 'unsupported' | 'error';
 
-const MAY_CLEAR = "the browser may clear Anima's data (sessions, models) when the device runs low on space. An exported session snapshot is a copy that survives that";
+const MAY_CLEAR =
+  "the browser may clear Anima's data (sessions, models) when the device runs low on space. An exported session snapshot is a copy that survives that";
 
 /** What the Storage panel says about persistence, before and after asking for it. */
 export const PERSISTENCE_TEXT = {

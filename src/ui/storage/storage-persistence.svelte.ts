@@ -15,7 +15,8 @@ export class StoragePersistence {
 
   /** @param storage navigator.storage, when the browser has one that can persist. */
   constructor(storage: PersistentStorage | undefined) {
-    this.#storage = typeof storage?.persist === 'function' && typeof storage.persisted === 'function' ? storage : undefined;
+    this.#storage =
+      typeof storage?.persist === 'function' && typeof storage.persisted === 'function' ? storage : undefined;
     if (!this.#storage) this.status = 'unsupported';
   }
 

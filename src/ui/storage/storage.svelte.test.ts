@@ -54,7 +54,11 @@ describe('StorageState', () => {
     await without.check();
     expect(without.usageStatus).toBe('unsupported');
     expect(without.persistence.status).toBe('unsupported');
-    const failing = new StorageState({ estimate: () => Promise.reject(new Error('SecurityError')), persisted: () => Promise.reject(new Error('SecurityError')), persist: async () => false });
+    const failing = new StorageState({
+      estimate: () => Promise.reject(new Error('SecurityError')),
+      persisted: () => Promise.reject(new Error('SecurityError')),
+      persist: async () => false,
+    });
     await failing.check();
     expect(failing.usageStatus).toBe('error');
     expect(failing.persistence.status).toBe('error');

@@ -1,7 +1,18 @@
 import { type Locator, type Page, expect } from '@playwright/test';
 
 /** Every destination of the main navigation, in order. */
-export const SCREEN_TITLES = ['Goals', 'Cycles', 'Knowledge', 'Memory', 'Psyche', 'Personas', 'Models', 'Approvals', 'Sessions', 'Settings'] as const;
+export const SCREEN_TITLES = [
+  'Goals',
+  'Cycles',
+  'Knowledge',
+  'Memory',
+  'Psyche',
+  'Personas',
+  'Models',
+  'Approvals',
+  'Sessions',
+  'Settings',
+] as const;
 export type ScreenTitle = (typeof SCREEN_TITLES)[number];
 
 /** The app's frame: the screen navigation and the current screen's heading. */

@@ -4,7 +4,8 @@ import { type Locator, type Page, expect } from '@playwright/test';
 const OPEN_TIMEOUT_MS = 45_000;
 
 /** A value of an approval, named by its label. */
-export type ApprovalLabel = 'Status' | 'Tool' | 'Goal' | 'Pattern' | 'Cycle' | 'Asked' | 'Decided' | 'Done in cycle' | 'Answered' | 'Facts added';
+export type ApprovalLabel =
+  'Status' | 'Tool' | 'Goal' | 'Pattern' | 'Cycle' | 'Asked' | 'Decided' | 'Done in cycle' | 'Answered' | 'Facts added';
 
 /** The Approvals screen: the questions and actions waiting for the user, then the answered and decided ones. */
 export class ApprovalsPage {
@@ -54,7 +55,9 @@ export class ApprovalsPage {
 
   /** A question of the agent about a goal: an article named "Question about “<goal>”" (the newest first when decided). */
   question(goal: string, where: 'pending' | 'decided' = 'pending'): Locator {
-    return (where === 'pending' ? this.pendingList : this.decidedList).getByRole('article', { name: `Question about “${goal}”`, exact: true }).first();
+    return (where === 'pending' ? this.pendingList : this.decidedList)
+      .getByRole('article', { name: `Question about “${goal}”`, exact: true })
+      .first();
   }
 
   /** Answers a question with fact lines and/or a note. */

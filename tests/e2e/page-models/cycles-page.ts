@@ -59,7 +59,10 @@ export class CyclesPage {
 
   /** What the Scores disclosure shows: every candidate tool with its score and breakdown, or why it was skipped. */
   scores(number: number): Locator {
-    return this.cycle(number).getByRole('list', { name: `Scores of cycle ${number.toLocaleString('en')}`, exact: true });
+    return this.cycle(number).getByRole('list', {
+      name: `Scores of cycle ${number.toLocaleString('en')}`,
+      exact: true,
+    });
   }
 
   /** Every reflection shown, newest first: articles named "Reflection at cycle N". */
@@ -68,7 +71,10 @@ export class CyclesPage {
   }
 
   reflection(cycle: number): Locator {
-    return this.reflectionList.getByRole('article', { name: `Reflection at cycle ${cycle.toLocaleString('en')}`, exact: true });
+    return this.reflectionList.getByRole('article', {
+      name: `Reflection at cycle ${cycle.toLocaleString('en')}`,
+      exact: true,
+    });
   }
 
   /** Why a reflection ran ("Asked for", "Every 5 cycles"), in a group named "Trigger". */

@@ -37,7 +37,8 @@ export class DeviceStorage {
       const randomBytes = (size: number) => {
         const bytes = new Uint8Array(size);
         // getRandomValues gives at most 64 KiB at a time.
-        for (let start = 0; start < size; start += 65_536) crypto.getRandomValues(bytes.subarray(start, start + 65_536));
+        for (let start = 0; start < size; start += 65_536)
+          crypto.getRandomValues(bytes.subarray(start, start + 65_536));
         return bytes;
       };
       const write = (size: number) =>
@@ -45,7 +46,8 @@ export class DeviceStorage {
           const transaction = database.transaction('filler', 'readwrite');
           transaction.objectStore('filler').add(randomBytes(size));
           transaction.oncomplete = () => resolve('stored');
-          transaction.onabort = () => (transaction.error?.name === 'QuotaExceededError' ? resolve('full') : reject(transaction.error));
+          transaction.onabort = () =>
+            transaction.error?.name === 'QuotaExceededError' ? resolve('full') : reject(transaction.error);
         });
       let written = 0;
       for (const size of [1_048_576, 65_536, 4_096, 512]) while ((await write(size)) === 'stored') written += size;

@@ -204,7 +204,9 @@ export class GoalsPage {
 
   /** A step of the current plan by its tool, e.g. "infer_rules"; it reads "2. infer_rules Completed in cycle 1 …". */
   currentPlanStep(description: string, tool: string): Locator {
-    return this.currentPlanSteps(description).getByRole('listitem').filter({ has: this.page.getByText(tool, { exact: true }) });
+    return this.currentPlanSteps(description)
+      .getByRole('listitem')
+      .filter({ has: this.page.getByText(tool, { exact: true }) });
   }
 
   /** The "Earlier plans (N)" disclosure of a goal's plan. */

@@ -34,8 +34,15 @@ export class InjectionWatch {
     });
     await this.page.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (event) => {
-        const report = (window as unknown as { reportPolicyViolation: (violation: PolicyViolation) => void }).reportPolicyViolation;
-        report({ policy: event.originalPolicy, directive: event.effectiveDirective, blocked: event.blockedURI, sample: event.sample, source: `${event.sourceFile}:${event.lineNumber}:${event.columnNumber}` });
+        const report = (window as unknown as { reportPolicyViolation: (violation: PolicyViolation) => void })
+          .reportPolicyViolation;
+        report({
+          policy: event.originalPolicy,
+          directive: event.effectiveDirective,
+          blocked: event.blockedURI,
+          sample: event.sample,
+          source: `${event.sourceFile}:${event.lineNumber}:${event.columnNumber}`,
+        });
       });
     });
   }
@@ -50,7 +57,9 @@ export class InjectionWatch {
       xss: typeof (window as { __xss?: unknown }).__xss,
       images: document.images.length,
       inlineScripts: [...document.scripts].filter((script) => script.src === '').length,
-      handlers: [...document.querySelectorAll('*')].filter((element) => [...element.attributes].some((attribute) => attribute.name.startsWith('on'))).length,
+      handlers: [...document.querySelectorAll('*')].filter((element) =>
+        [...element.attributes].some((attribute) => attribute.name.startsWith('on')),
+      ).length,
       scriptLinks: [...document.links].filter((link) => link.protocol === 'javascript:').length,
     }));
     expect(page).toEqual({ xss: 'undefined', images: 0, inlineScripts: 0, handlers: 0, scriptLinks: 0 });

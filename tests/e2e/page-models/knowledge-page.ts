@@ -111,13 +111,17 @@ export class KnowledgePage {
 
   /** A row of a detail table, found by its subject, predicate and object labels. */
   factRow(table: Locator, subject: string, predicate: string, object: string): Locator {
-    return table.getByRole('row').filter({
-      has: this.page.getByRole('cell', { name: subject, exact: true }),
-    }).filter({
-      has: this.page.getByRole('cell', { name: predicate, exact: true }),
-    }).filter({
-      has: this.page.getByRole('cell', { name: object, exact: true }),
-    });
+    return table
+      .getByRole('row')
+      .filter({
+        has: this.page.getByRole('cell', { name: subject, exact: true }),
+      })
+      .filter({
+        has: this.page.getByRole('cell', { name: predicate, exact: true }),
+      })
+      .filter({
+        has: this.page.getByRole('cell', { name: object, exact: true }),
+      });
   }
 
   /** The graph view of a symbol's neighbourhood: a figure captioned "Neighbourhood of <label>". */

@@ -46,12 +46,17 @@ export class MemoryPage {
 
   /** The entries of working memory, newest first; each is an article named "<Kind>, cycle <N>". */
   entries(kind?: MemoryKind): Locator {
-    return this.workingMemory.getByRole('article', kind === undefined ? {} : { name: new RegExp(`^${kind}, cycle \\d`) });
+    return this.workingMemory.getByRole(
+      'article',
+      kind === undefined ? {} : { name: new RegExp(`^${kind}, cycle \\d`) },
+    );
   }
 
   /** The entries of a kind that report on a tool, in a group named "Tool". */
   entriesWithTool(kind: MemoryKind, tool: string): Locator {
-    return this.entries(kind).filter({ has: this.page.getByRole('group', { name: 'Tool', exact: true }).filter({ hasText: tool }) });
+    return this.entries(kind).filter({
+      has: this.page.getByRole('group', { name: 'Tool', exact: true }).filter({ hasText: tool }),
+    });
   }
 
   /** A value of an entry or an episode, in a group named by its label ("Tool", "Relevance", "Goal", "Tools", "Score"). */

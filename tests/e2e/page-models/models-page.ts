@@ -9,10 +9,17 @@ const OPEN_TIMEOUT_MS = 45_000;
  * is cached. Deleting the model removes the shard, and WebLLM says it is not cached any more. Call
  * it on a page of the app's origin (the cache is the origin's).
  */
-export async function pretendDownloaded(page: Page, modelId: string, modelUrl = `https://huggingface.co/mlc-ai/${modelId}`): Promise<void> {
+export async function pretendDownloaded(
+  page: Page,
+  modelId: string,
+  modelUrl = `https://huggingface.co/mlc-ai/${modelId}`,
+): Promise<void> {
   await page.evaluate(async (base) => {
     const cache = await caches.open('webllm/model');
-    await cache.put(`${base}tensor-cache.json`, new Response(JSON.stringify({ records: [{ dataPath: 'params_shard_0.bin' }] })));
+    await cache.put(
+      `${base}tensor-cache.json`,
+      new Response(JSON.stringify({ records: [{ dataPath: 'params_shard_0.bin' }] })),
+    );
     await cache.put(`${base}params_shard_0.bin`, new Response(new Uint8Array(8)));
   }, `${modelUrl}/resolve/main/`);
 }
@@ -22,7 +29,11 @@ export async function pretendDownloaded(page: Page, modelId: string, modelUrl = 
  * WebLLM's caches, without the index that would say the model is all there. Call it on a page of
  * the app's origin.
  */
-export async function pretendPartlyDownloaded(page: Page, modelId: string, modelUrl = `https://huggingface.co/mlc-ai/${modelId}`): Promise<void> {
+export async function pretendPartlyDownloaded(
+  page: Page,
+  modelId: string,
+  modelUrl = `https://huggingface.co/mlc-ai/${modelId}`,
+): Promise<void> {
   await page.evaluate(async (base) => {
     await (await caches.open('webllm/config')).put(`${base}mlc-chat-config.json`, new Response('{}'));
     await (await caches.open('webllm/model')).put(`${base}params_shard_0.bin`, new Response(new Uint8Array(8)));
@@ -30,7 +41,17 @@ export async function pretendPartlyDownloaded(page: Page, modelId: string, model
 }
 
 /** A model's own actions. */
-export type ModelAction = 'Download' | 'Cancel' | 'Try again' | 'Repair' | 'Use this model' | 'Delete' | 'Delete the model' | 'Remove from list' | 'Remove the model' | 'Keep it';
+export type ModelAction =
+  | 'Download'
+  | 'Cancel'
+  | 'Try again'
+  | 'Repair'
+  | 'Use this model'
+  | 'Delete'
+  | 'Delete the model'
+  | 'Remove from list'
+  | 'Remove the model'
+  | 'Keep it';
 
 /** The fields of the form that adds a model by address, by their labels. */
 export type CustomModelFields = {
@@ -167,10 +188,15 @@ export class ModelsPage {
     this.listRegion = page.getByRole('region', { name: 'WebLLM models', exact: true });
     this.storageRegion = page.getByRole('region', { name: 'Storage', exact: true });
     this.runnableList = this.listRegion.getByRole('list', { name: /^Models (this GPU can run|that can run here)$/ });
-    this.hiddenList = this.listRegion.getByRole('list', { name: /^Models (this GPU cannot run|that cannot run here)$/ });
+    this.hiddenList = this.listRegion.getByRole('list', {
+      name: /^Models (this GPU cannot run|that cannot run here)$/,
+    });
     this.customForm = new CustomModelForm(this.listRegion);
     this.persistenceStatus = this.storageRegion.getByRole('status', { name: 'Persistence', exact: true });
-    this.persistButton = this.storageRegion.getByRole('button', { name: 'Keep my data (ask for persistent storage)', exact: true });
+    this.persistButton = this.storageRegion.getByRole('button', {
+      name: 'Keep my data (ask for persistent storage)',
+      exact: true,
+    });
   }
 
   /** Opens the Models screen and waits until it has listed the models. */
@@ -186,7 +212,9 @@ export class ModelsPage {
 
   /** The toggle that shows or hides the models this GPU cannot run. */
   hiddenToggle(): Locator {
-    return this.listRegion.getByRole('button', { name: /^(Show|Hide) \d+ models? (this GPU cannot run|that cannot run here)$/ });
+    return this.listRegion.getByRole('button', {
+      name: /^(Show|Hide) \d+ models? (this GPU cannot run|that cannot run here)$/,
+    });
   }
 
   /** A model's card, found by its id (names repeat: a model comes with f16 and f32 weights). */

@@ -64,8 +64,10 @@ export class PersonasPage {
     if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
     const form = this.catalog.getByRole('form', { name: 'New persona' });
     await form.getByRole('textbox', { name: 'Name', exact: true }).fill(fields.name);
-    if (fields.description !== undefined) await form.getByRole('textbox', { name: 'Description', exact: true }).fill(fields.description);
-    if (fields.summary !== undefined) await form.getByRole('textbox', { name: 'Summary', exact: true }).fill(fields.summary);
+    if (fields.description !== undefined)
+      await form.getByRole('textbox', { name: 'Description', exact: true }).fill(fields.description);
+    if (fields.summary !== undefined)
+      await form.getByRole('textbox', { name: 'Summary', exact: true }).fill(fields.summary);
     if (fields.tags !== undefined) await form.getByRole('textbox', { name: 'Tags', exact: true }).fill(fields.tags);
     await form.getByRole('button', { name: 'Create the persona' }).click();
     await expect(form.getByRole('status')).toHaveText(`Created ${fields.name}.`);
@@ -137,7 +139,8 @@ export class PersonasPage {
     await form.getByRole('textbox', { name: 'Name', exact: true }).fill(fields.name);
     await form.getByRole('combobox', { name: 'Type', exact: true }).selectOption({ label: fields.type });
     await form.getByRole('textbox', { name: 'Summary', exact: true }).fill(fields.summary);
-    if (fields.detail !== undefined) await form.getByRole('textbox', { name: 'Detail', exact: true }).fill(fields.detail);
+    if (fields.detail !== undefined)
+      await form.getByRole('textbox', { name: 'Detail', exact: true }).fill(fields.detail);
     await form.getByRole('button', { name: 'Create the part' }).click();
     await expect(form.getByRole('status')).toHaveText(`Created the part ${fields.name}.`);
   }
@@ -146,7 +149,10 @@ export class PersonasPage {
    * Creates a trait, skill or guardrail with its New form: text fields and selects by their
    * label, checkboxes checked when true.
    */
-  async createLibraryItem(title: Exclude<LibraryTitle, 'Parts'>, fields: Record<string, string | boolean>): Promise<void> {
+  async createLibraryItem(
+    title: Exclude<LibraryTitle, 'Parts'>,
+    fields: Record<string, string | boolean>,
+  ): Promise<void> {
     const singular = title.slice(0, -1).toLowerCase();
     const section = this.librarySection(title);
     const toggle = section.getByRole('button', { name: `New ${singular}`, exact: true });
@@ -154,7 +160,8 @@ export class PersonasPage {
     const form = section.getByRole('form', { name: `New ${singular}` });
     for (const [label, value] of Object.entries(fields)) {
       if (typeof value === 'boolean') await form.getByRole('checkbox', { name: label }).setChecked(value);
-      else if (label === 'Type') await form.getByRole('combobox', { name: label, exact: true }).selectOption({ label: value });
+      else if (label === 'Type')
+        await form.getByRole('combobox', { name: label, exact: true }).selectOption({ label: value });
       else await form.getByRole('textbox', { name: label, exact: true }).fill(value);
     }
     await form.getByRole('button', { name: `Create the ${singular}` }).click();
@@ -198,7 +205,11 @@ export class PersonasPage {
 
   /** Chooses a file to import (it is checked and previewed first). */
   async chooseImportFile(name: string, data: string | Buffer, mimeType = 'application/json'): Promise<void> {
-    await this.importInput.setInputFiles({ name, mimeType, buffer: typeof data === 'string' ? Buffer.from(data) : data });
+    await this.importInput.setInputFiles({
+      name,
+      mimeType,
+      buffer: typeof data === 'string' ? Buffer.from(data) : data,
+    });
   }
 
   /** The preview of a chosen import file. */

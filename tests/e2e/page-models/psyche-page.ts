@@ -4,7 +4,20 @@ import { type Locator, type Page, expect } from '@playwright/test';
 const OPEN_TIMEOUT_MS = 45_000;
 
 /** A value of the current psyche's summary, named by its label. */
-export type SummaryLabel = 'Persona' | 'Grammar' | 'Traits' | 'Tone' | 'Dominant archetype' | 'Sage' | 'Healer' | 'Explorer' | 'Guardian' | 'Individuation' | 'Shadow encounters' | 'Version' | 'Made by';
+export type SummaryLabel =
+  | 'Persona'
+  | 'Grammar'
+  | 'Traits'
+  | 'Tone'
+  | 'Dominant archetype'
+  | 'Sage'
+  | 'Healer'
+  | 'Explorer'
+  | 'Guardian'
+  | 'Individuation'
+  | 'Shadow encounters'
+  | 'Version'
+  | 'Made by';
 
 /** The Psyche screen: the summary, the form editor, the psyche.toml editor and the history. */
 export class PsychePage {
@@ -27,7 +40,9 @@ export class PsychePage {
     this.page = page;
     this.summary = page.getByRole('region', { name: 'Current psyche', exact: true });
     this.form = page.getByRole('region', { name: 'Edit the psyche', exact: true });
-    this.nameInput = this.form.getByRole('group', { name: 'Persona', exact: true }).getByRole('textbox', { name: 'Name', exact: true });
+    this.nameInput = this.form
+      .getByRole('group', { name: 'Persona', exact: true })
+      .getByRole('textbox', { name: 'Name', exact: true });
     this.saveButton = this.form.getByRole('button', { name: 'Save as a new version' });
     this.tomlRegion = page.getByRole('region', { name: 'psyche.toml', exact: true });
     this.tomlText = this.tomlRegion.getByRole('textbox', { name: 'psyche.toml text' });

@@ -57,7 +57,9 @@ export class SessionsPage {
 
   /** Expects a session's card to show a detail's value: "Goals" "2 open of 3", say. */
   async expectDetail(name: string, detail: SessionDetail, value: string): Promise<void> {
-    await expect(this.detail(name, detail)).toHaveText(new RegExp(`^${detail}\\s*${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+    await expect(this.detail(name, detail)).toHaveText(
+      new RegExp(`^${detail}\\s*${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+    );
   }
 
   /** A line the list's own status says ("Opened …", "Deleted …"). */
@@ -105,7 +107,12 @@ export class SessionsPage {
   async exportFile(name: string, format: 'JSON' | 'Gzipped'): Promise<Download> {
     await this.action(name, 'Export').click();
     const form = this.session(name).getByRole('form', { name: `Export ${name}`, exact: true });
-    await form.getByRole('radio', { name: format === 'JSON' ? 'JSON (.anima.json)' : 'Gzipped JSON (.anima.json.gz), smaller', exact: true }).check();
+    await form
+      .getByRole('radio', {
+        name: format === 'JSON' ? 'JSON (.anima.json)' : 'Gzipped JSON (.anima.json.gz), smaller',
+        exact: true,
+      })
+      .check();
     const download = this.page.waitForEvent('download');
     await form.getByRole('button', { name: 'Save the file', exact: true }).click();
     return download;
@@ -113,7 +120,9 @@ export class SessionsPage {
 
   /** The question asked before a session is deleted. */
   deleteQuestion(name: string): Locator {
-    return this.session(name).getByRole('group').filter({ hasText: `Delete “${name}”` });
+    return this.session(name)
+      .getByRole('group')
+      .filter({ hasText: `Delete “${name}”` });
   }
 
   /** Chooses a snapshot file to import: it is checked, and previewed. */

@@ -4,10 +4,16 @@ import { type Locator, type Page, expect } from '@playwright/test';
 const OPEN_TIMEOUT_MS = 45_000;
 
 /** A language model's limits per run, by their field labels. */
-export type ModelLimits = Partial<Record<'Requests' | 'Tool calls' | 'Input tokens' | 'Output tokens' | 'Wall time (seconds)', number>>;
+export type ModelLimits = Partial<
+  Record<'Requests' | 'Tool calls' | 'Input tokens' | 'Output tokens' | 'Wall time (seconds)', number>
+>;
 
 /** The provider choices of the Language model section. */
-export type ProviderChoice = 'None (symbolic engine alone)' | 'OpenAI-compatible endpoint' | "WebLLM (on this device's GPU)" | 'CPU engine (llama.cpp, any browser)';
+export type ProviderChoice =
+  | 'None (symbolic engine alone)'
+  | 'OpenAI-compatible endpoint'
+  | "WebLLM (on this device's GPU)"
+  | 'CPU engine (llama.cpp, any browser)';
 
 /** The Settings screen's Language model section: the provider, its endpoint or model, the limits of each run, and a check. */
 export class LanguageModelSection {
@@ -45,7 +51,10 @@ export class LanguageModelSection {
     this.webllmModelSelect = this.region.getByRole('combobox', { name: 'WebLLM model', exact: true });
     this.ggufModelSelect = this.region.getByRole('combobox', { name: 'GGUF model', exact: true });
     this.modelsScreenLink = this.region.getByRole('link', { name: /on the Models screen$/ });
-    this.confidenceCapInput = this.region.getByRole('spinbutton', { name: 'Confidence cap for facts a model adds', exact: true });
+    this.confidenceCapInput = this.region.getByRole('spinbutton', {
+      name: 'Confidence cap for facts a model adds',
+      exact: true,
+    });
     this.saveButton = this.region.getByRole('button', { name: 'Save language model', exact: true });
     this.saveStatus = this.region.getByRole('status', { name: 'Save result', exact: true });
     this.saveAlert = this.region.getByRole('alert').filter({ hasText: 'were not changed' });
@@ -61,16 +70,24 @@ export class LanguageModelSection {
   }
 
   limit(label: keyof ModelLimits): Locator {
-    return this.region.getByRole('group', { name: 'Limits of each run', exact: true }).getByRole('spinbutton', { name: label, exact: true });
+    return this.region
+      .getByRole('group', { name: 'Limits of each run', exact: true })
+      .getByRole('spinbutton', { name: label, exact: true });
   }
 
   /** Chooses an OpenAI-compatible endpoint, fills in its fields and limits, and saves (without waiting for the outcome). */
-  async saveEndpoint(endpoint: { baseUrl: string; model: string; apiKey?: string; limits?: ModelLimits }): Promise<void> {
+  async saveEndpoint(endpoint: {
+    baseUrl: string;
+    model: string;
+    apiKey?: string;
+    limits?: ModelLimits;
+  }): Promise<void> {
     await this.provider('OpenAI-compatible endpoint').check();
     await this.baseUrlInput.fill(endpoint.baseUrl);
     await this.modelInput.fill(endpoint.model);
     if (endpoint.apiKey !== undefined) await this.apiKeyInput.fill(endpoint.apiKey);
-    for (const [label, value] of Object.entries(endpoint.limits ?? {})) await this.limit(label as keyof ModelLimits).fill(String(value));
+    for (const [label, value] of Object.entries(endpoint.limits ?? {}))
+      await this.limit(label as keyof ModelLimits).fill(String(value));
     await this.saveButton.click();
   }
 }
@@ -94,10 +111,22 @@ export class SettingsPage {
     this.languageModel = new LanguageModelSection(page);
     this.agentRegion = page.getByRole('region', { name: 'Agent', exact: true });
     this.planningCheckbox = this.agentRegion.getByRole('checkbox', { name: 'Planning', exact: true });
-    this.reflectionIntervalInput = this.agentRegion.getByRole('spinbutton', { name: 'Reflection interval (cycles)', exact: true });
-    this.maxFailedPlansInput = this.agentRegion.getByRole('spinbutton', { name: 'Failed plans before a goal is abandoned', exact: true });
-    this.memoryCapacityInput = this.agentRegion.getByRole('spinbutton', { name: 'Working memory capacity (entries)', exact: true });
-    this.consolidationThresholdInput = this.agentRegion.getByRole('spinbutton', { name: 'Consolidate working memory above (share full)', exact: true });
+    this.reflectionIntervalInput = this.agentRegion.getByRole('spinbutton', {
+      name: 'Reflection interval (cycles)',
+      exact: true,
+    });
+    this.maxFailedPlansInput = this.agentRegion.getByRole('spinbutton', {
+      name: 'Failed plans before a goal is abandoned',
+      exact: true,
+    });
+    this.memoryCapacityInput = this.agentRegion.getByRole('spinbutton', {
+      name: 'Working memory capacity (entries)',
+      exact: true,
+    });
+    this.consolidationThresholdInput = this.agentRegion.getByRole('spinbutton', {
+      name: 'Consolidate working memory above (share full)',
+      exact: true,
+    });
     this.saveAgentButton = this.agentRegion.getByRole('button', { name: 'Save agent settings', exact: true });
     this.agentStatus = this.agentRegion.getByRole('status');
     this.agentAlert = this.agentRegion.getByRole('alert');

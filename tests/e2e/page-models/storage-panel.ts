@@ -15,7 +15,10 @@ export class StoragePanel {
     this.region = page.getByRole('region', { name: 'Storage', exact: true });
     this.usage = this.region.getByRole('status', { name: 'Storage use', exact: true });
     this.persistence = this.region.getByRole('status', { name: 'Persistence', exact: true });
-    this.keepDataButton = this.region.getByRole('button', { name: 'Keep my data (ask for persistent storage)', exact: true });
+    this.keepDataButton = this.region.getByRole('button', {
+      name: 'Keep my data (ask for persistent storage)',
+      exact: true,
+    });
   }
 
   /** The megabytes the usage line says are used (a size in GB counted in MB). */

@@ -20,8 +20,16 @@ export function createCsvParser(sink: (statement: ParsedStatement) => void): Sta
     isFirstRecord = false;
     if (wasFirst && isHeader(fields)) return undefined;
     if (fields.length < 3 || fields.length > 4)
-      return { line: recordLine, message: `expected 3 or 4 fields (subject,predicate,object[,confidence]), found ${fields.length}` };
-    const [subject, predicate, object, confidenceText] = fields.map((field) => field.trim()) as [string, string, string, string?];
+      return {
+        line: recordLine,
+        message: `expected 3 or 4 fields (subject,predicate,object[,confidence]), found ${fields.length}`,
+      };
+    const [subject, predicate, object, confidenceText] = fields.map((field) => field.trim()) as [
+      string,
+      string,
+      string,
+      string?,
+    ];
     const names = ['subject', 'predicate', 'object'] as const;
     for (const [index, value] of [subject, predicate, object].entries()) {
       if (value === '') return { line: recordLine, message: `the ${names[index]} (column ${index + 1}) is empty` };
@@ -30,7 +38,10 @@ export function createCsvParser(sink: (statement: ParsedStatement) => void): Sta
     if (confidenceText !== undefined && confidenceText !== '') {
       confidence = parseDecimal(confidenceText);
       if (confidence === undefined || confidence < 0 || confidence > 1)
-        return { line: recordLine, message: `the confidence (column 4) ${quoteInput(confidenceText)} is not a plain decimal from 0 to 1, such as 0.75` };
+        return {
+          line: recordLine,
+          message: `the confidence (column 4) ${quoteInput(confidenceText)} is not a plain decimal from 0 to 1, such as 0.75`,
+        };
     }
     sink({
       subject: { type: 'label', value: subject },
@@ -112,7 +123,11 @@ function readRecord(text: string, start: number, isFinal: boolean): CsvRecord | 
       continue;
     }
     if (character === '"') {
-      if (field.trim() !== '' || wasQuoted) return { message: 'a quote inside an unquoted field (quote the whole field and double inner quotes)', lineOffset: lines };
+      if (field.trim() !== '' || wasQuoted)
+        return {
+          message: 'a quote inside an unquoted field (quote the whole field and double inner quotes)',
+          lineOffset: lines,
+        };
       field = '';
       isQuoted = true;
       wasQuoted = true;
@@ -144,5 +159,10 @@ function readRecord(text: string, start: number, isFinal: boolean): CsvRecord | 
 
 function isHeader(fields: string[]): boolean {
   const names = fields.map((field) => field.trim().toLowerCase());
-  return names[0] === 'subject' && names[1] === 'predicate' && names[2] === 'object' && (names.length === 3 || names[3] === 'confidence');
+  return (
+    names[0] === 'subject' &&
+    names[1] === 'predicate' &&
+    names[2] === 'object' &&
+    (names.length === 3 || names[3] === 'confidence')
+  );
 }

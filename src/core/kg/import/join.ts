@@ -12,7 +12,9 @@ export type SharedWithGraph = {
 };
 
 /** The Anima relation a standard IRI is part of (rdf:type → is-a), if any. */
-const RELATION_OF_IRI = new Map(Object.entries(ANIMA_RELATIONS).flatMap(([name, relation]) => relation.standard.map((iri) => [iri, name] as const)));
+const RELATION_OF_IRI = new Map(
+  Object.entries(ANIMA_RELATIONS).flatMap(([name, relation]) => relation.standard.map((iri) => [iri, name] as const)),
+);
 
 /**
  * Joins a staged import to the graph. Its relations that mean a known one join it by default
@@ -21,7 +23,11 @@ const RELATION_OF_IRI = new Map(Object.entries(ANIMA_RELATIONS).flatMap(([name, 
  * when `linkSameLabels` asks, linked to them as the same thing (owl:sameAs): a shared name may be
  * a coincidence (bass the fish, bass the voice), so that is the user's choice.
  */
-export function joinStagedImport(graph: KnowledgeGraph, batch: GraphBatch, options: { linkSameLabels?: boolean } = {}): SharedWithGraph {
+export function joinStagedImport(
+  graph: KnowledgeGraph,
+  batch: GraphBatch,
+  options: { linkSameLabels?: boolean } = {},
+): SharedWithGraph {
   const { labels, shared } = batch.namesOfNewSymbols();
   const labelOf = (id: number) => labels.get(id) ?? batch.newSymbol(id)?.label ?? graph.symbol(id)?.label ?? `#${id}`;
   const relations: SharedWithGraph['relations']['examples'] = [];
@@ -32,7 +38,13 @@ export function joinStagedImport(graph: KnowledgeGraph, batch: GraphBatch, optio
     if (symbol?.kind !== 'relation') continue;
     const byIri = symbol.iri !== undefined ? RELATION_OF_IRI.get(symbol.iri) : undefined;
     const byName = sharedRelations.get(id);
-    const joins = byIri ?? (byName !== undefined ? graph.symbol(byName)?.label : symbol.iri !== undefined && Object.hasOwn(ANIMA_RELATIONS, localName(symbol.iri).toLowerCase()) ? localName(symbol.iri) : undefined);
+    const joins =
+      byIri ??
+      (byName !== undefined
+        ? graph.symbol(byName)?.label
+        : symbol.iri !== undefined && Object.hasOwn(ANIMA_RELATIONS, localName(symbol.iri).toLowerCase())
+          ? localName(symbol.iri)
+          : undefined);
     if (joins === undefined) continue;
     relationCount++;
     if (relations.length < EXAMPLES) relations.push({ relation: symbol.iri ?? labelOf(id), joins });
@@ -48,6 +60,12 @@ export function joinStagedImport(graph: KnowledgeGraph, batch: GraphBatch, optio
   }
   return {
     relations: { count: relationCount, examples: relations },
-    sameNames: { count: sameNames.length, linked, examples: sameNames.slice(0, EXAMPLES).map(({ symbol, existing }) => ({ symbol: labelOf(symbol), existing: labelOf(existing) })) },
+    sameNames: {
+      count: sameNames.length,
+      linked,
+      examples: sameNames
+        .slice(0, EXAMPLES)
+        .map(({ symbol, existing }) => ({ symbol: labelOf(symbol), existing: labelOf(existing) })),
+    },
   };
 }

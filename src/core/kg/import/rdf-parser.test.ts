@@ -34,26 +34,39 @@ describe('N-Triples and Turtle import', () => {
   });
 
   it('names the bad line of an N-Triples file', () => {
-    const { problem, statements } = parse('n-triples', ['<http://e.org/a> <http://e.org/b> <http://e.org/c> .\n', '<http://e.org/a> <http://e.org/b> <http://e.org/d> .\n<http://e.org/a> <http://e.org/b> oops .\n']);
+    const { problem, statements } = parse('n-triples', [
+      '<http://e.org/a> <http://e.org/b> <http://e.org/c> .\n',
+      '<http://e.org/a> <http://e.org/b> <http://e.org/d> .\n<http://e.org/a> <http://e.org/b> oops .\n',
+    ]);
     expect(problem?.line).toBe(3);
     expect(statements).toHaveLength(2);
   });
 
   it('reads Turtle with prefixes and lists of objects', () => {
-    const { statements, problem } = parse('turtle', ['@prefix : <urn:anima:kg#> .\n:Dog :is-a :Canine , :Pet ;\n  :has-part :Tail .\n']);
+    const { statements, problem } = parse('turtle', [
+      '@prefix : <urn:anima:kg#> .\n:Dog :is-a :Canine , :Pet ;\n  :has-part :Tail .\n',
+    ]);
     expect(problem).toBeUndefined();
     expect(statements).toHaveLength(3);
-    expect(statements[2]).toMatchObject({ subject: { value: 'urn:anima:kg#Dog' }, object: { value: 'urn:anima:kg#Tail' } });
+    expect(statements[2]).toMatchObject({
+      subject: { value: 'urn:anima:kg#Dog' },
+      object: { value: 'urn:anima:kg#Tail' },
+    });
   });
 
   it('names the line of a Turtle syntax error', () => {
-    const { problem } = parse('turtle', ['@prefix : <urn:anima:kg#> .\n:Dog :is-a :Canine .\n:Cat is-a :Mammal .\n:Cow :is-a :Mammal .\n']);
+    const { problem } = parse('turtle', [
+      '@prefix : <urn:anima:kg#> .\n:Dog :is-a :Canine .\n:Cat is-a :Mammal .\n:Cow :is-a :Mammal .\n',
+    ]);
     expect(problem).toEqual({ line: 3, message: 'Unexpected "is-a"' });
   });
 
   it('refuses an invalid IRI in a prefix declaration with its line, where n3 goes on to throw', () => {
     for (const declaration of ['@prefix : <http\u200b://example.org/> .', 'PREFIX ex: <1rn:anima:kg#>']) {
-      expect(parse('turtle', [`# zoo\n${declaration}\n:a :b :c .\n`]).problem).toEqual({ line: 2, message: 'Invalid IRI' });
+      expect(parse('turtle', [`# zoo\n${declaration}\n:a :b :c .\n`]).problem).toEqual({
+        line: 2,
+        message: 'Invalid IRI',
+      });
     }
   });
 
@@ -64,19 +77,33 @@ describe('N-Triples and Turtle import', () => {
       const chunks = text.match(new RegExp(`[\\s\\S]{1,${size}}`, 'g'))!;
       expect(parse('turtle', chunks)).toMatchObject({
         statements: [{ object: { value: 'http://e.org/c' } }],
-        problem: { line: 4, message: 'the IRI "rel" is not absolute (it names no scheme, such as http:): write it in full, or declare @base before it' },
+        problem: {
+          line: 4,
+          message:
+            'the IRI "rel" is not absolute (it names no scheme, such as http:): write it in full, or declare @base before it',
+        },
       });
     }
-    expect(parse('turtle', ['@prefix : </zoo#> .\n:Dog :is-a :Animal .\n']).problem).toMatchObject({ line: 2, message: expect.stringContaining('"undefined/zoo#Dog" is not absolute') });
-    expect(parse('turtle', ['<http://e.org/a> <http://e.org/b> "1"^^<xsd-integer> .\n']).problem).toMatchObject({ line: 1, message: expect.stringContaining('"xsd-integer" is not absolute') });
-    expect(parse('turtle', ['@base <http://e.org/> .\n<a> <b> <rel> .\n']).statements).toMatchObject([{ object: { value: 'http://e.org/rel' } }]);
+    expect(parse('turtle', ['@prefix : </zoo#> .\n:Dog :is-a :Animal .\n']).problem).toMatchObject({
+      line: 2,
+      message: expect.stringContaining('"undefined/zoo#Dog" is not absolute'),
+    });
+    expect(parse('turtle', ['<http://e.org/a> <http://e.org/b> "1"^^<xsd-integer> .\n']).problem).toMatchObject({
+      line: 1,
+      message: expect.stringContaining('"xsd-integer" is not absolute'),
+    });
+    expect(parse('turtle', ['@base <http://e.org/> .\n<a> <b> <rel> .\n']).statements).toMatchObject([
+      { object: { value: 'http://e.org/rel' } },
+    ]);
   });
 
   it('echoes at most 200 characters of a huge line it cannot read', () => {
     const huge = 'x'.repeat(10_000_000);
     const nTriples = parse('n-triples', [`<http://e.org/a> <http://e.org/b> ${huge} .\n`]).problem;
     expect(nTriples).toEqual({ line: 1, message: `Unexpected "${'x'.repeat(200)}…" (10,000,000 characters)` });
-    const turtle = parse('turtle', [`@prefix : <urn:anima:kg#> .\n:a :b :c .\n${'p'.repeat(5000)}:a :b :c .\n`]).problem;
+    const turtle = parse('turtle', [
+      `@prefix : <urn:anima:kg#> .\n:a :b :c .\n${'p'.repeat(5000)}:a :b :c .\n`,
+    ]).problem;
     // n3 cuts its parser's own messages (not its lexer's) near 200 characters.
     expect(turtle).toEqual({ line: 3, message: expect.stringMatching(/^Undefined prefix "p{100,200}…$/) });
   });

@@ -38,18 +38,25 @@ export function createRdfParser(
   };
   /** The line being fed to n3. */
   let line = 1;
-  const parser = new Parser({ format: format === 'n-triples' ? 'N-Triples' : 'Turtle', ...(options.baseIri !== undefined ? { baseIRI: options.baseIri } : {}) });
-  parser.parse(stream as never, (error: (Error & { context?: { line?: number } }) | null, quad: Quad | null) => {
-    if (problem) return;
-    if (error) {
-      problem = problemFromN3(error);
-      return;
-    }
-    if (!quad) return;
-    const statement = statementFromQuad(quad);
-    if ('message' in statement) problem = { line, message: statement.message };
-    else sink(statement);
-  }, (prefix: string, namespace: { value: string }) => options.onPrefix?.(prefix, namespace.value));
+  const parser = new Parser({
+    format: format === 'n-triples' ? 'N-Triples' : 'Turtle',
+    ...(options.baseIri !== undefined ? { baseIRI: options.baseIri } : {}),
+  });
+  parser.parse(
+    stream as never,
+    (error: (Error & { context?: { line?: number } }) | null, quad: Quad | null) => {
+      if (problem) return;
+      if (error) {
+        problem = problemFromN3(error);
+        return;
+      }
+      if (!quad) return;
+      const statement = statementFromQuad(quad);
+      if ('message' in statement) problem = { line, message: statement.message };
+      else sink(statement);
+    },
+    (prefix: string, namespace: { value: string }) => options.onPrefix?.(prefix, namespace.value),
+  );
   return {
     push(chunk) {
       let start = 0;
@@ -74,12 +81,21 @@ function statementFromQuad(quad: Quad): ParsedStatement | { message: string } {
   const subject = termFromRdf(quad.subject);
   const predicate = termFromRdf(quad.predicate);
   const object = termFromRdf(quad.object);
-  if (!subject || !predicate || !object) return { message: 'unsupported term (quoted triples and variables are not supported)' };
+  if (!subject || !predicate || !object)
+    return { message: 'unsupported term (quoted triples and variables are not supported)' };
   // n3 keeps a relative IRI as it is when neither the file (@base) nor the reader (a fetched
   // document's address) gives a base (and makes "undefined/x" of "/x"): stored, it could never be
   // exported as N-Triples, which wants every IRI whole.
-  const relative = [subject, predicate, object].flatMap((term) => [term.type === 'iri' ? term.value : undefined, term.type === 'literal' ? term.datatype : undefined]).find((iri) => iri !== undefined && !ABSOLUTE_IRI.test(iri));
-  if (relative !== undefined) return { message: `the IRI ${quoteInput(relative)} is not absolute (it names no scheme, such as http:): write it in full, or declare @base before it` };
+  const relative = [subject, predicate, object]
+    .flatMap((term) => [
+      term.type === 'iri' ? term.value : undefined,
+      term.type === 'literal' ? term.datatype : undefined,
+    ])
+    .find((iri) => iri !== undefined && !ABSOLUTE_IRI.test(iri));
+  if (relative !== undefined)
+    return {
+      message: `the IRI ${quoteInput(relative)} is not absolute (it names no scheme, such as http:): write it in full, or declare @base before it`,
+    };
   return { subject, predicate, object };
 }
 

@@ -23,7 +23,11 @@ const DEFAULT_CONFIDENCE = 1;
 export const MAX_STATEMENTS_PER_IMPORT = 2_000_000;
 
 /** What one statement staged in the batch: the symbols it made, the triple it added, or whether it raised one's confidence. */
-export type StagedStatement = { symbols: KgSymbol[]; added?: Omit<Triple, 'createdAt' | 'provenanceId'>; raised: boolean };
+export type StagedStatement = {
+  symbols: KgSymbol[];
+  added?: Omit<Triple, 'createdAt' | 'provenanceId'>;
+  raised: boolean;
+};
 
 /**
  * Reads a graph file chunk by chunk into a batch (nothing is stored here). Stops at the first
@@ -41,7 +45,16 @@ export async function readGraphFile(options: {
   /** What relative IRIs of N-Triples or Turtle resolve against when the file declares no @base: a fetched document's address. */
   baseIri?: string;
 }): Promise<Result<{ statements: number; totalBytes: number }, Problem[] | 'cancelled'>> {
-  const { source, format, batch, signal, onProgress, onStaged, maxStatements = MAX_STATEMENTS_PER_IMPORT, baseIri } = options;
+  const {
+    source,
+    format,
+    batch,
+    signal,
+    onProgress,
+    onStaged,
+    maxStatements = MAX_STATEMENTS_PER_IMPORT,
+    baseIri,
+  } = options;
   let statements = 0;
   let isOverLimit = false;
   let refusal: string | undefined;
@@ -66,9 +79,19 @@ export async function readGraphFile(options: {
     const [added, updated] = [batch.addedCount, batch.updatedCount];
     batch.assert(subject, predicate, object, confidence);
     statements++;
-    refusal = onStaged?.({ symbols: made, ...(batch.addedCount > added ? { added: { subject, predicate, object, confidence } } : {}), raised: batch.updatedCount > updated });
+    refusal = onStaged?.({
+      symbols: made,
+      ...(batch.addedCount > added ? { added: { subject, predicate, object, confidence } } : {}),
+      raised: batch.updatedCount > updated,
+    });
   };
-  const parser: StatementParser = format === 'csv' ? createCsvParser(sink) : createRdfParser(format, sink, { ...(baseIri !== undefined ? { baseIri } : {}), onPrefix: (prefix, namespace) => batch.declarePrefix(prefix, namespace) });
+  const parser: StatementParser =
+    format === 'csv'
+      ? createCsvParser(sink)
+      : createRdfParser(format, sink, {
+          ...(baseIri !== undefined ? { baseIri } : {}),
+          onPrefix: (prefix, namespace) => batch.declarePrefix(prefix, namespace),
+        });
   const totalBytes = typeof source === 'string' ? new TextEncoder().encode(source).length : source.size;
   if (totalBytes === 0) return { ok: false, error: [{ message: 'the file is empty' }] };
   const lines = new LineTracker();
@@ -77,7 +100,10 @@ export async function readGraphFile(options: {
     message: `the file holds more than ${maxStatements.toLocaleString('en')} statements, more than one import can take; split it into smaller files`,
   });
   // A parser that needs more input names the line after the last; the last line with content is where it broke.
-  const located = (problem: Problem): Problem => (problem.line !== undefined && problem.line > lines.lastContentLine && lines.lastContentLine > 0 ? { ...problem, line: lines.lastContentLine } : problem);
+  const located = (problem: Problem): Problem =>
+    problem.line !== undefined && problem.line > lines.lastContentLine && lines.lastContentLine > 0
+      ? { ...problem, line: lines.lastContentLine }
+      : problem;
   let bytesRead = 0;
   for await (const chunk of chunksOf(source)) {
     if (signal?.aborted) return { ok: false, error: 'cancelled' };
@@ -117,7 +143,9 @@ class LineTracker {
 }
 
 /** Text chunks of a source, decoded as UTF-8 across chunk boundaries; yields to the event loop between chunks. */
-async function* chunksOf(source: GraphFileSource): AsyncGenerator<{ text: string; bytes: number } | { problem: Problem; textBefore: string }> {
+async function* chunksOf(
+  source: GraphFileSource,
+): AsyncGenerator<{ text: string; bytes: number } | { problem: Problem; textBefore: string }> {
   if (typeof source === 'string') {
     const encoder = new TextEncoder();
     for (let start = 0; start < source.length; start += STRING_CHUNK) {

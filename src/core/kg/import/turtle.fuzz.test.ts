@@ -21,11 +21,51 @@ const VALID_FILES = [
   '<http://e.org/a> <http://e.org/b> "é導😀\\u00e9"^^<http://www.w3.org/2001/XMLSchema#string> .\n',
 ];
 
-const PIECES = ['@prefix', 'PREFIX', ' : ', ':a', ':b', 'ex:', '<http://e.org/', '>', ' ', '"', '"""', "'", ';', ',', ' .', '[', ']', '(', ')', 'a', '_:b', '@en', '^^', '\n', '#', '1', '2.5', 'true', '\\u00E9'];
+const PIECES = [
+  '@prefix',
+  'PREFIX',
+  ' : ',
+  ':a',
+  ':b',
+  'ex:',
+  '<http://e.org/',
+  '>',
+  ' ',
+  '"',
+  '"""',
+  "'",
+  ';',
+  ',',
+  ' .',
+  '[',
+  ']',
+  '(',
+  ')',
+  'a',
+  '_:b',
+  '@en',
+  '^^',
+  '\n',
+  '#',
+  '1',
+  '2.5',
+  'true',
+  '\\u00E9',
+];
 
-const name = (random: Random) => pick(random, [':Dog', ':is-a', 'ex:Cat', '<http://e.org/x>', '<rel>', 'a', ':é', `:n${below(random, 5)}`]);
+const name = (random: Random) =>
+  pick(random, [':Dog', ':is-a', 'ex:Cat', '<http://e.org/x>', '<rel>', 'a', ':é', `:n${below(random, 5)}`]);
 const object = (random: Random) =>
-  pick(random, [name(random), `"${pick(random, ['x', 'two words', 'é導😀', '\\"q\\"'])}"${pick(random, ['', '@en', '^^<http://e.org/t>'])}`, String(below(random, 100)), '2.5', 'true', `_:b${below(random, 3)}`, '[ :p :o ]', '( :a :b )']);
+  pick(random, [
+    name(random),
+    `"${pick(random, ['x', 'two words', 'é導😀', '\\"q\\"'])}"${pick(random, ['', '@en', '^^<http://e.org/t>'])}`,
+    String(below(random, 100)),
+    '2.5',
+    'true',
+    `_:b${below(random, 3)}`,
+    '[ :p :o ]',
+    '( :a :b )',
+  ]);
 
 /** Random statements under two prefixes, mostly valid, sometimes with junk between. */
 function randomFile(random: Random): string {
@@ -34,14 +74,23 @@ function randomFile(random: Random): string {
     const predicate = () => (name(random) === 'a' ? 'a' : pick(random, [':is-a', 'ex:note', '<http://e.org/p>', 'a']));
     return `${pick(random, [':Dog', 'ex:Cat', '<http://e.org/s>', `_:b${below(random, 3)}`, '[ :p :o ]'])} ${predicate()} ${object(random)}${random() < 0.3 ? ` ; ${predicate()} ${object(random)}` : ''}${random() < 0.2 ? ` , ${object(random)}` : ''} .`;
   });
-  return ['@prefix : <http://example.org/> .', 'PREFIX ex: <urn:anima:kg#>', ...statements].join(pick(random, ['\n', '\r\n', '\n\n']));
+  return ['@prefix : <http://example.org/> .', 'PREFIX ex: <urn:anima:kg#>', ...statements].join(
+    pick(random, ['\n', '\r\n', '\n\n']),
+  );
 }
 
 const CASES = fuzzCaseCount();
 
 // About 2 s per 1,000 cases here, database imports included; the timeout leaves room for 10,000 on a loaded machine.
 test(`Turtle reading survives ${CASES} random and broken files`, { timeout: 300_000 }, async () => {
-  const kind = graphFileFuzzKind({ kind: 'Turtle', format: 'turtle', seed: 0x771e_0000, validFiles: VALID_FILES, alphabet: PIECES, randomFile });
+  const kind = graphFileFuzzKind({
+    kind: 'Turtle',
+    format: 'turtle',
+    seed: 0x771e_0000,
+    validFiles: VALID_FILES,
+    alphabet: PIECES,
+    randomFile,
+  });
   const report = await runFuzzKind(kind);
   expect(report.failures).toEqual([]);
   expect(report.accepted).toBeGreaterThan(CASES / 10);
