@@ -201,6 +201,10 @@ test.describe('markup in what a user imports stays text', () => {
     await psyche.chooseFile(fileName, HOSTILE_PSYCHE);
     const preview = psyche.filePreview(fileName);
     await expect(preview).toContainText(MARKUP.image);
+    // The hostile file replaces the default psyche's vetoes: the preview asks to confirm that first.
+    await preview
+      .getByRole('checkbox', { name: /^I understand that safeguards? of the current psyche go away/ })
+      .check();
     await preview.getByRole('button', { name: `Import ${fileName}` }).click();
     await expect(psyche.value('Persona')).toContainText(MARKUP.image);
     await expect(psyche.value('Traits')).toContainText(MARKUP.script);
