@@ -104,6 +104,8 @@ test.describe('goals and cycles', () => {
     await shell.goTo('Goals');
     await goals.addGoal({ description: 'Learn about Mars', criteria: 'volcano crater' });
     await shell.goTo('Cycles');
+    // The screen loads its goals after it shows: until then there is nothing to run.
+    await expect(cycles.run.runUntilDoneButton).toBeEnabled();
 
     await cycles.run.pressShortcut('g');
     await expect(cycles.run.status).toHaveText(/^Running until no goal is active: ([3-9]|\d\d+) cycles done\.$/, {

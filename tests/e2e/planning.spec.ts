@@ -63,6 +63,8 @@ test.describe('planning and reflection', () => {
     await goals.run.runOneButton.click();
     await goals.run.waitForRunEnd();
     await shell.goTo('Cycles');
+    // The screen loads its goals after it shows: until then no goal is known to work on next.
+    await expect(cycles.run.runUntilDoneButton).toBeEnabled();
 
     await cycles.run.pressShortcut('p');
     await expect(shell.heading('Goals')).toBeVisible();
