@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeProblem } from './result.ts';
-import { decodeUtf8Text, firstInvalidUtf8Byte, StrictUtf8Stream } from './text-bytes.ts';
+import { decodeUtf8Text, firstInvalidUtf8Byte, readCapped, StrictUtf8Stream } from './text-bytes.ts';
 
 const bytes = (...values: number[]) => Uint8Array.from(values);
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -105,5 +105,40 @@ describe('StrictUtf8Stream', () => {
 
   it('counts offsets over many chunks', () => {
     expect(readAll([utf8('aaaa'), utf8('bbbb'), bytes(0x63, 0xff)]).message).toContain('0xFF at offset 9');
+  });
+});
+
+describe('readCapped', () => {
+  const streamed = (...pieces: string[]) =>
+    new Response(
+      new ReadableStream({
+        start(controller) {
+          for (const piece of pieces) controller.enqueue(new TextEncoder().encode(piece));
+          controller.close();
+        },
+      }),
+    );
+
+  it('joins a body read in pieces, up to the cap', async () => {
+    const bytes = await readCapped(streamed('ab', 'cd', 'é'), 6);
+    expect(new TextDecoder().decode(bytes)).toBe('abcdé');
+  });
+
+  it('says a body over the cap is too large, and reads no further', async () => {
+    let pulled = 0;
+    const endless = new Response(
+      new ReadableStream({
+        pull(controller) {
+          pulled++;
+          controller.enqueue(new Uint8Array(1024));
+        },
+      }),
+    );
+    expect(await readCapped(endless, 4096)).toBeUndefined();
+    expect(pulled).toBeLessThan(10);
+  });
+
+  it('reads an empty body as no bytes', async () => {
+    expect(await readCapped(new Response(null), 10)).toEqual(new Uint8Array(0));
   });
 });

@@ -154,3 +154,28 @@ function concat(first: Uint8Array, second: Uint8Array): Uint8Array {
   joined.set(second, first.length);
   return joined;
 }
+
+/** Reads a response body up to a cap (undefined when it is larger), cancelling the rest unread. */
+export async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array | undefined> {
+  const reader = response.body?.getReader();
+  if (!reader) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}

@@ -1,7 +1,7 @@
 /// <reference path="./sparql-http-client.d.ts" />
 import { z } from 'zod';
 import { redactSecrets } from '#core/secrets.ts';
-import { decodeUtf8Text } from '#core/text-bytes.ts';
+import { decodeUtf8Text, readCapped } from '#core/text-bytes.ts';
 import { endpointSecrets, keyHeadersOf, type ReachableEndpoint } from '#core/records/sparql-endpoint.ts';
 
 /** A term of a SPARQL JSON result (Virtuoso still says `typed-literal`, as the 2008 note did). */
@@ -140,30 +140,6 @@ async function errorText(response: Response): Promise<string> {
   } catch {
     return '';
   }
-}
-
-async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array | undefined> {
-  const reader = response.body?.getReader();
-  if (!reader) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }
 
 /** The answer as JSON, or why it is not SPARQL JSON results. */

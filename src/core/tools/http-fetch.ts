@@ -4,7 +4,7 @@ import type { KgImportFormat } from '#core/kg/import/statement.ts';
 import { factsOfText } from '#core/kg/sentence-facts.ts';
 import { quoteInput } from '#core/quote-input.ts';
 import { describeProblem } from '#core/result.ts';
-import { decodeUtf8Text } from '#core/text-bytes.ts';
+import { decodeUtf8Text, readCapped } from '#core/text-bytes.ts';
 import { EXTRACTION_CONFIDENCE } from './text-ingest.ts';
 import type { FactIds, Tool, ToolOutcome, ToolState } from './tool.ts';
 import { type WebAccess, isAllowed } from './web-access.ts';
@@ -94,31 +94,6 @@ async function fetchAllowed(
       return { ok: false, reason: `more than ${MAX_REDIRECTS} redirects`, rejection: 'dependency_unavailable' };
     current = next;
   }
-}
-
-/** Reads a response body up to a cap, or says it is larger. */
-async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array | undefined> {
-  const reader = response.body?.getReader();
-  if (!reader) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }
 
 /**
