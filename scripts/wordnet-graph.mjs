@@ -31,6 +31,7 @@ export function readWordNetNouns(path = WORDNET_NOUNS) {
   } catch (error) {
     throw new Error(
       `cannot read WordNet's nouns at ${path} (install Debian's wordnet-base, or set ANIMA_WORDNET_NOUNS): ${error.message}`,
+      { cause: error },
     );
   }
   const synsets = new Map();

@@ -140,6 +140,7 @@ async function loadEngine(
     if (signal.aborted) throw cancelled(signal);
     // A lost device or a full GPU is no download's fault: the servers are asked only about other failures.
     const refused = engineLossOf(error) ? undefined : await refusedFile(webLlm, model).catch(() => undefined);
+    // eslint-disable-next-line preserve-caught-error -- the cause may hold the model's URL with its key: only the redacted sentence goes on
     throw new Error(redactSecrets(loadFailure(modelId, error, refused), webLlmSpecSecrets(model)));
   } finally {
     signal.removeEventListener('abort', stop);

@@ -88,7 +88,7 @@ export async function loadWllama(
   } catch (error) {
     void wllama.exit().catch(() => undefined);
     if (signal?.aborted) throw cancelled(signal);
-    throw new Error(loadFailure(error));
+    throw new Error(loadFailure(error), { cause: error });
   } finally {
     loadErrors = undefined;
   }

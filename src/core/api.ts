@@ -161,7 +161,7 @@ export function withContractChecks(service: AgentServiceImplementation): AgentAp
         );
       } catch (error) {
         // A write that did not fit was rolled back whole; every method that has no refusal of its own for it says so in words.
-        if (isQuotaExceeded(error)) throw new Error(STORAGE_FULL_MESSAGE);
+        if (isQuotaExceeded(error)) throw new Error(STORAGE_FULL_MESSAGE, { cause: error });
         // A defect (a stack overflow, a TypeError) reaches the UI as a sentence; the original stays as the cause.
         throw isDefect(error) ? new Error(`${method}: ${errorSentence(error)}`, { cause: error }) : error;
       }

@@ -124,6 +124,7 @@ const inference = {
     let chunksBeforeInterrupt = 0;
     let interrupted = { name: 'none', message: 'the stream ended without an error' };
     try {
+      // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the loop counts chunks, whatever they hold
       for await (const _chunk of await engine.chat.completions.create({ ...request, stream: true })) {
         chunksBeforeInterrupt++;
         engine.interruptGenerate();

@@ -329,7 +329,7 @@ export function evaluateGoal(
   const base: Goal = { ...goal, findings, toolsUsed, cyclesWorked: goal.cyclesWorked + 1 };
   if (!outcome.ok) return { goal: base, outcome: 'failed' };
 
-  let isMet = false;
+  let isMet: boolean;
   let metBecause = '';
   if (criteria.kind === 'pattern') {
     const answer = runQuery(graph, criteria.patterns, MAX_FINDINGS);

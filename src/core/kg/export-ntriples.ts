@@ -59,6 +59,7 @@ function termText(symbol: ExportedTerm): string {
 /** N-Triples IRIs may not hold spaces, quotes, angle brackets and a few more: escape them as \\uXXXX. */
 function escapeIri(iri: string): string {
   return iri.replace(
+    // eslint-disable-next-line no-control-regex -- control characters are what this escapes
     /[\u0000-\u0020<>"{}|^`\\]/g,
     (character) => `\\u${character.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
   );

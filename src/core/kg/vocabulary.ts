@@ -201,7 +201,10 @@ export class GraphVocabulary {
     const queue = [...seeds];
     while (queue.length > 0)
       for (const sub of this.#subProperties.get(queue.pop()!) ?? [])
-        if (!reached.has(sub)) (queue.push(sub), reached.add(sub));
+        if (!reached.has(sub)) {
+          queue.push(sub);
+          reached.add(sub);
+        }
     return [...reached];
   }
 

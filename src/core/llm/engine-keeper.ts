@@ -192,20 +192,19 @@ export class EngineKeeper<Model> {
 
   /** The engine as its users have it: each request in its turn, and only while this engine is the one kept. */
   #chatOf(held: { key: string; engine: LoadedEngine }): ChatEngine {
-    const keeper = this;
     const raw = held.engine.chat;
     /** The engine, if it is still the one kept, before a request's turn starts. */
     const ensureKept = () => {
-      if (keeper.#current !== held) throw new Error(ENGINE_GONE);
+      if (this.#current !== held) throw new Error(ENGINE_GONE);
     };
     /** A failure that lost the engine forgets it, so the next load makes a fresh one. */
     const passOn = async (error: unknown): Promise<never> => {
-      if (engineLossOf(error) && keeper.#current === held) await keeper.#drop();
+      if (engineLossOf(error) && this.#current === held) await this.#drop();
       throw error;
     };
 
-    async function complete(request: EngineRequest, signal: AbortSignal | undefined): Promise<EngineCompletion> {
-      const end = await keeper.#turns.take(signal);
+    const complete = async (request: EngineRequest, signal: AbortSignal | undefined): Promise<EngineCompletion> => {
+      const end = await this.#turns.take(signal);
       const interrupt = () => raw.interruptGenerate();
       signal?.addEventListener('abort', interrupt, { once: true });
       try {
@@ -217,13 +216,13 @@ export class EngineKeeper<Model> {
         signal?.removeEventListener('abort', interrupt);
         end();
       }
-    }
+    };
 
-    async function stream(
+    const stream = async (
       request: EngineRequest,
       signal: AbortSignal | undefined,
-    ): Promise<AsyncIterable<EngineChunk>> {
-      const end = await keeper.#turns.take(signal);
+    ): Promise<AsyncIterable<EngineChunk>> => {
+      const end = await this.#turns.take(signal);
       const interrupt = () => raw.interruptGenerate();
       signal?.addEventListener('abort', interrupt, { once: true });
       const finish = () => {
@@ -249,7 +248,7 @@ export class EngineKeeper<Model> {
           finish();
         }
       })();
-    }
+    };
 
     const create = (
       request: EngineRequest,
@@ -259,7 +258,7 @@ export class EngineKeeper<Model> {
     return {
       chat: { completions: { create: create as ChatEngine['chat']['completions']['create'] } },
       interruptGenerate: () => {
-        if (keeper.#current === held) raw.interruptGenerate();
+        if (this.#current === held) raw.interruptGenerate();
       },
       ...(raw.context ? { context: raw.context } : {}),
     };

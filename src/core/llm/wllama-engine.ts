@@ -202,6 +202,7 @@ function responseFormatOf(
   } catch (error) {
     throw new Error(
       `the response format's schema is not JSON (${error instanceof Error ? error.message : String(error)})`,
+      { cause: error },
     );
   }
   return { type: 'json_schema', json_schema: { name: SCHEMA_NAME, schema, strict: true } };

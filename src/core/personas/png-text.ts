@@ -204,6 +204,7 @@ function textChunkData({ keyword, text }: PngTextEntry): Uint8Array {
       `"${keyword}" is not a PNG keyword: it needs 1 to 79 printable Latin-1 characters, without leading, trailing or consecutive spaces`,
     );
   }
+  // eslint-disable-next-line no-control-regex -- a zero byte is what this looks for
   if (/[^\x01-\xff]/.test(text))
     throw new RangeError(
       `the text for "${keyword}" is not Latin-1 without zero bytes, as a tEXt chunk requires (encode it first, e.g. as base64)`,

@@ -794,9 +794,11 @@ function basicString(text: string): string {
  */
 function multilineString(text: string): string {
   const source = wellFormed(text);
+  // eslint-disable-next-line no-control-regex -- control characters are what a literal string cannot hold
   if (!source.includes("'''") && !source.endsWith("'") && !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(source))
     return `'''\n${source}'''`;
   const escaped = source
+    // eslint-disable-next-line no-control-regex -- control characters are what this escapes
     .replace(/[\\\u0000-\u0008\u000b-\u001f\u007f]/g, (character) =>
       character === '\\' ? '\\\\' : `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
     )

@@ -172,7 +172,10 @@ export async function pullNeighbourhood(
         if (kept.has(key)) continue;
         kept.set(key, { subject: termOf(s), predicate: termOf(p), object: termOf(o) });
         for (const node of [s, o])
-          if (node.type === 'uri' && !seen.has(node.value)) (seen.add(node.value), next.push(node.value));
+          if (node.type === 'uri' && !seen.has(node.value)) {
+            seen.add(node.value);
+            next.push(node.value);
+          }
       }
       // A full answer under the room may have been cut by the row limit: as good as too large.
       if (kept.size > options.maxTriples || answer.isTruncated || (answer.rows.length >= limit && limit <= room))

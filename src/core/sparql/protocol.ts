@@ -1,3 +1,4 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- the package ships no types: this brings ours into every program that compiles this file
 /// <reference path="./sparql-http-client.d.ts" />
 import { z } from 'zod';
 import { redactSecrets } from '#core/secrets.ts';

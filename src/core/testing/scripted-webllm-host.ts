@@ -120,7 +120,6 @@ export class ScriptedWebLlmHost implements WebLlmHost {
   /** An engine on the GPU that answers with the scripted one while its model is loaded. */
   #engineOver(scripted: ChatEngine): LoadedEngine {
     const alive = this.#alive;
-    const host = this;
     const loaded: LoadedEngine = {
       chat: {
         chat: {
@@ -139,7 +138,7 @@ export class ScriptedWebLlmHost implements WebLlmHost {
         alive.delete(loaded);
       },
       prepare: async (schemas, onPrepared) => {
-        host.prepared.push([...schemas]);
+        this.prepared.push([...schemas]);
         schemas.forEach((_schema, index) => onPrepared(index + 1));
       },
     };

@@ -65,6 +65,7 @@ export class AgentRun {
 
   readonly hasActiveGoal = $derived(this.goals.some((goal) => goal.status === 'active'));
   readonly hasWaitingGoal = $derived(this.goals.some((goal) => goal.status === 'waiting'));
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- made afresh by $derived, never changed
   readonly goalsById = $derived(new Map(this.goals.map((goal) => [goal.id, goal])));
   /** The goal the agent works on next: the active one with the highest priority, then the lowest id. */
   readonly nextGoal = $derived(goalWorkedOnNext(this.goals));

@@ -65,6 +65,7 @@ export class VoicedWriteUp {
         };
         return;
       }
+      // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local lookup, never changed
       const cited = new Set(result.cites);
       this.state = {
         status: 'written',

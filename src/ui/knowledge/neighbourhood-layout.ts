@@ -120,7 +120,7 @@ function separateBoxes(nodes: SimulationNode[], area: LayoutArea): void {
         const overlapY = a.halfHeight + b.halfHeight + GAP - Math.abs(dy);
         if (overlapX <= 0 || overlapY <= 0) continue;
         moved = true;
-        const share = a.fx != null ? [0, 1] : b.fx != null ? [1, 0] : [0.5, 0.5];
+        const share = typeof a.fx === 'number' ? [0, 1] : typeof b.fx === 'number' ? [1, 0] : [0.5, 0.5];
         // Along the axis of least overlap; boxes on the same spot part by their index, the same every time.
         if (overlapX < overlapY) {
           const direction = dx === 0 ? (j % 2 === 0 ? 1 : -1) : Math.sign(dx);
@@ -171,7 +171,7 @@ function average(values: readonly number[]): number {
 }
 
 function keepInside(node: SimulationNode, area: LayoutArea): void {
-  if (node.fx != null) return;
+  if (typeof node.fx === 'number') return;
   node.x = clamp(node.x ?? 0, node.halfWidth + MARGIN, area.width - node.halfWidth - MARGIN);
   node.y = clamp(node.y ?? 0, node.halfHeight + MARGIN, area.height - node.halfHeight - MARGIN);
 }

@@ -108,6 +108,7 @@ export class PersonaCatalog {
       ]);
       this.personas = (filtered ?? all).personas;
       this.total = all.personas.length;
+      // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local set that only removes duplicates
       this.allTags = [...new Set(all.personas.flatMap((persona) => persona.tags))].sort((left, right) =>
         left.localeCompare(right),
       );
