@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defaultPsyche } from '#core/records/psyche.ts';
-import { parsePsycheToml } from '#core/psyche/psyche-toml.ts';
+import { parsePsycheToml } from '#core/psyche/psyche-toml-read.ts';
 import { parseGrammar } from '#core/synthesis/parse-grammar.ts';
 import { SECURITY_HEADERS } from '../../src/security-headers.ts';
 

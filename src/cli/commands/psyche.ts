@@ -1,6 +1,6 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import type { AgentApi } from '#core/api.ts';
-import { psycheSizeProblem } from '#core/psyche/psyche-toml.ts';
+import { psycheSizeProblem } from '#core/psyche/psyche-toml-read.ts';
 import { describeProblem } from '#core/result.ts';
 import { decodeUtf8Text } from '#core/text-bytes.ts';
 import { type CliOutput, psycheReport } from '../output.ts';

@@ -22,7 +22,8 @@ import {
   type Psyche,
   type ShadowPattern,
 } from '#core/records/psyche.ts';
-import { parsePsycheToml, psycheToToml } from './psyche-toml.ts';
+import { parsePsycheToml } from './psyche-toml-read.ts';
+import { psycheToToml } from './psyche-toml-write.ts';
 import { shadowPolicyProblems } from './shadow.ts';
 
 const PSYCHES = 2_000;

@@ -5,7 +5,8 @@ import { sharedFixtures } from '../../../tests/unit/shared-fixtures.ts';
 import { describeProblem } from '#core/result.ts';
 import { otherBase } from '#core/testing/other-base-psyche.ts';
 import { defaultPsyche } from '#core/records/psyche.ts';
-import { parsePsycheToml, psycheToToml } from './psyche-toml.ts';
+import { parsePsycheToml } from './psyche-toml-read.ts';
+import { psycheToToml } from './psyche-toml-write.ts';
 
 /**
  * akh-medu's psyche files (shared/fixtures/public/psyche, GPL-3.0, which the repository may not

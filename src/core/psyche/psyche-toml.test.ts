@@ -3,7 +3,8 @@ import { describe, expect, test } from 'vitest';
 import { describeProblem } from '#core/result.ts';
 import { otherBase } from '#core/testing/other-base-psyche.ts';
 import { defaultPsyche, psycheSchema, type Psyche } from '#core/records/psyche.ts';
-import { MAX_PSYCHE_TOML_BYTES, parsePsycheToml, psycheToToml, type PsycheTomlOutcome } from './psyche-toml.ts';
+import { MAX_PSYCHE_TOML_BYTES, parsePsycheToml, type PsycheTomlOutcome } from './psyche-toml-read.ts';
+import { psycheToToml } from './psyche-toml-write.ts';
 import { judgeAction } from './shadow.ts';
 import { locateTomlKeys, nearestLine } from '#core/toml/key-lines.ts';
 

@@ -6,7 +6,8 @@ import { READ_ONLY_MESSAGE } from './service-context.ts';
 import { addPsycheVersion, currentPsyche, psycheHistory } from '#core/psyche/psyche-store.ts';
 import { parseGrammar } from '#core/synthesis/parse-grammar.ts';
 import { dominantArchetype, type Psyche, psycheSchema } from '#core/records/psyche.ts';
-import { parsePsycheToml, psycheToToml } from '#core/psyche/psyche-toml.ts';
+import { parsePsycheToml } from '#core/psyche/psyche-toml-read.ts';
+import { psycheToToml } from '#core/psyche/psyche-toml-write.ts';
 import type { PsycheVersion } from '#core/records/psyche-version.ts';
 import { shadowPolicyProblems } from '#core/psyche/shadow.ts';
 
