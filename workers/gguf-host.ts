@@ -1,6 +1,7 @@
 import type { ChatEngine } from '#core/llm/chat-engine.ts';
 import type { GgufHost, StoreProgress } from '#core/llm/gguf-host.ts';
 import { cancelled } from '#core/llm/provider.ts';
+import { type EmbeddingEngine, wllamaEmbeddings } from '#core/llm/wllama-embeddings.ts';
 import { type LoadedWllama, loadWllama } from './wllama-load.ts';
 
 /** The folder of this origin's private file system (OPFS) that holds the GGUF files. */
@@ -12,6 +13,9 @@ const GGUF_FOLDER = 'anima-gguf';
  */
 const DEFAULT_CONTEXT_TOKENS = 4096;
 
+/** The context an embedding model is loaded with: the texts embedded are short (see llm/embedding-cache.ts). */
+const EMBEDDING_CONTEXT_TOKENS = 1024;
+
 /** A file's name in the folder: any id is safe ("/" and ".." are not), and the file says what it is. */
 function fileNameOf(id: string): string {
   return `${encodeURIComponent(id)}.gguf`;
@@ -20,10 +24,12 @@ function fileNameOf(id: string): string {
 /**
  * The CPU engine in the browser: GGUF files in the origin's private file system, loaded into
  * llama.cpp (wllama, whose code and wasm come only with the first load), one model at a time.
- * Loads and removals run one after another, so two loads never hold two models.
+ * Loads and removals run one after another, so two loads never hold two chat models; an
+ * embedding model is held apart, one at a time too.
  */
 export function browserGgufHost(): GgufHost {
   let loaded: { id: string; contextTokens: number; model: LoadedWllama } | undefined;
+  let embedding: { id: string; model: LoadedWllama; engine: EmbeddingEngine } | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   const oneAtATime = <T>(task: () => Promise<T>): Promise<T> => {
     const result = queue.then(task);
@@ -33,6 +39,11 @@ export function browserGgufHost(): GgufHost {
   const unload = async () => {
     const previous = loaded;
     loaded = undefined;
+    await previous?.model.unload();
+  };
+  const unloadEmbedding = async () => {
+    const previous = embedding;
+    embedding = undefined;
     await previous?.model.unload();
   };
   const fileOf = async (id: string): Promise<File | undefined> => {
@@ -52,6 +63,7 @@ export function browserGgufHost(): GgufHost {
       if (signal?.aborted) throw cancelled(signal);
       // The loaded model came from the file about to be replaced.
       if (loaded?.id === id) await oneAtATime(unload);
+      if (embedding?.id === id) await oneAtATime(unloadEmbedding);
       const folder = await ggufFolder();
       const name = fileNameOf(id);
       const handle = await folder.getFileHandle(name, { create: true });
@@ -73,6 +85,7 @@ export function browserGgufHost(): GgufHost {
     remove(id) {
       return oneAtATime(async () => {
         if (loaded?.id === id) await unload();
+        if (embedding?.id === id) await unloadEmbedding();
         try {
           await (await ggufFolder()).removeEntry(fileNameOf(id));
         } catch (error) {
@@ -101,6 +114,26 @@ export function browserGgufHost(): GgufHost {
         loaded = { id, contextTokens, model };
         onProgress?.({ fraction: 1, text: `${id} is loaded` });
         return model.engine;
+      });
+    },
+
+    loadEmbedder(id, options = {}): Promise<EmbeddingEngine> {
+      const { signal } = options;
+      return oneAtATime(async () => {
+        if (embedding?.id === id) return embedding.engine;
+        if (signal?.aborted) throw cancelled(signal);
+        const file = await fileOf(id);
+        if (!file) throw new Error(`there is no stored file for the GGUF model ${id}: add the model again`);
+        await unloadEmbedding();
+        const model = await loadWllama(file, {
+          contextTokens: EMBEDDING_CONTEXT_TOKENS,
+          embeddings: true,
+          ...(signal ? { signal } : {}),
+        }).catch((error: unknown) => {
+          throw signal?.aborted ? error : new Error(`${id}: ${error instanceof Error ? error.message : String(error)}`);
+        });
+        embedding = { id, model, engine: wllamaEmbeddings(model.wllama) };
+        return embedding.engine;
       });
     },
   };

@@ -31,5 +31,6 @@ export function lazyGgufHost(): GgufHost {
     file: async (id) => (await host()).file(id),
     remove: async (id) => (await host()).remove(id),
     load: async (id, options) => (await host()).load(id, options),
+    loadEmbedder: async (id, options) => (await host()).loadEmbedder(id, options),
   };
 }

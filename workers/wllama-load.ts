@@ -54,7 +54,7 @@ function importWllama(): Promise<WllamaModule> {
  */
 export async function loadWllama(
   file: Blob,
-  options: { contextTokens: number; signal?: AbortSignal },
+  options: { contextTokens: number; signal?: AbortSignal; embeddings?: boolean },
 ): Promise<LoadedWllama> {
   const { contextTokens, signal } = options;
   const { Wllama, LogLevel, WLLAMA_CODE_URL } = await importWllama();
@@ -79,7 +79,14 @@ export async function loadWllama(
   );
   try {
     await untilAborted(
-      wllama.loadModel([file], { n_ctx: contextTokens, n_gpu_layers: 0, warmup: false, log_level: LogLevel.WARN }),
+      wllama.loadModel([file], {
+        n_ctx: contextTokens,
+        n_gpu_layers: 0,
+        warmup: false,
+        log_level: LogLevel.WARN,
+        // An embedding model pools each text into one vector, as its file says (mean, CLS...).
+        ...(options.embeddings ? { embeddings: true } : {}),
+      }),
       signal,
     );
     // wllama 3.8.1 resolves even when llama.cpp refused the file; a loaded model has a vocabulary.

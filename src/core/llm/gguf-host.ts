@@ -1,5 +1,6 @@
 import type { ChatEngine } from './chat-engine.ts';
 import type { LoadProgress } from './chat-engine.ts';
+import type { EmbeddingEngine } from './wllama-embeddings.ts';
 
 /** Why there is no CPU engine here (Node, the CLI). */
 export const NO_GGUF_HERE = 'the CPU engine (llama.cpp in WebAssembly) runs only in the browser';
@@ -33,4 +34,9 @@ export interface GgufHost {
     id: string,
     options?: { contextTokens?: number; onProgress?: (progress: LoadProgress) => void; signal?: AbortSignal },
   ): Promise<ChatEngine>;
+  /**
+   * The model loaded for embeddings: kept apart from the chat model (embedding models are small,
+   * and a run uses both), one at a time.
+   */
+  loadEmbedder(id: string, options?: { signal?: AbortSignal }): Promise<EmbeddingEngine>;
 }

@@ -68,7 +68,7 @@ function responseFormat(jsonSchema: NonNullable<CompletionRequest['jsonSchema']>
 }
 
 /** The headers that carry an endpoint's key. */
-const credentialHeaders = (endpoint: Pick<OpenAiEndpoint, 'apiKey'>): Record<string, string> =>
+export const credentialHeaders = (endpoint: Pick<OpenAiEndpoint, 'apiKey'>): Record<string, string> =>
   endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {};
 
 /** What an endpoint holds that must not leave the device: its key (and the header that carries it), and credentials in its base URL. */
@@ -80,10 +80,10 @@ export function endpointSecrets(endpoint: Pick<OpenAiEndpoint, 'baseUrl' | 'apiK
   ];
 }
 
-/** Where completions are asked for: the base URL's path and `/chat/completions`, its query (`?api-version=`, `?key=`) kept. */
-function completionsUrl(baseUrl: string): string {
+/** Where a route of the API is: the base URL's path and the route (`/chat/completions`), its query (`?api-version=`, `?key=`) kept. */
+export function routeUrl(baseUrl: string, route: string): string {
   const url = new URL(baseUrl);
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}${route}`;
   return url.href;
 }
 
@@ -97,7 +97,7 @@ function completionsUrl(baseUrl: string): string {
  * when the server echoes them: every text is redacted here, where they are known.
  */
 export function openAiCompatibleProvider(endpoint: OpenAiEndpoint, fetchImpl: typeof fetch = fetch): LlmProvider {
-  const url = completionsUrl(endpoint.baseUrl);
+  const url = routeUrl(endpoint.baseUrl, '/chat/completions');
   const secrets = endpointSecrets(endpoint);
   const shownUrl = displayUrl(url);
   const redact = (text: string) => redactSecrets(text, secrets);
@@ -246,7 +246,7 @@ async function readStream(response: Response, onText: (text: string) => void): P
 }
 
 /** The error message a server put in its body, if any (OpenAI's `{error: {message}}`), redacted before it is shortened (so no part of a key is left). */
-async function errorDetail(response: Response, redact: (text: string) => string): Promise<string> {
+export async function errorDetail(response: Response, redact: (text: string) => string): Promise<string> {
   const text = await response.text().catch(() => '');
   let message = text;
   try {

@@ -12,6 +12,7 @@ import type { Reflection } from '#core/records/reflection.ts';
 import type { PsycheVersion } from '#core/records/psyche-version.ts';
 import type { GgufModelRecord } from '#core/records/gguf-model.ts';
 import type { WebLlmModelRecord } from '#core/records/webllm-model.ts';
+import type { EmbeddingRecord } from '#core/records/embedding.ts';
 import type {
   ArcRecord,
   ArcStageRecord,
@@ -81,6 +82,8 @@ export class AnimaDatabase extends Dexie {
   personaArcs!: Table<PersonaArcRecord, number>;
   /** The models added here: GGUF models for the CPU engine (their files are the GgufHost's) and WebLLM models not in its list. */
   models!: EntityTable<GgufModelRecord | WebLlmModelRecord, 'id'>;
+  /** Texts' embeddings by the embedders bound here: a bounded cache (see llm/embedding-cache.ts), the device's, never exported. */
+  embeddings!: Table<EmbeddingRecord, [string, string]>;
 
   constructor(name: string, options: DatabaseOptions = {}) {
     super(name, options);

@@ -82,6 +82,11 @@ RECORDS_WRITTEN_BY[5] = RECORDS_WRITTEN_BY[2]!;
 RECORDS_WRITTEN_BY[6] = RECORDS_WRITTEN_BY[2]!;
 // Version 7 changes no table: it relabels numbered names (tested below).
 RECORDS_WRITTEN_BY[7] = RECORDS_WRITTEN_BY[2]!;
+// Version 8 adds the embeddings cache, with one embedding in it.
+RECORDS_WRITTEN_BY[8] = {
+  ...RECORDS_WRITTEN_BY[2]!,
+  embeddings: [{ embedder: 'gguf tiny', digest: 'ab12', vector: Float32Array.of(0.6, 0.8), storedAt: 1 }],
+};
 
 async function writeDatabaseAtVersion(
   version: number,
@@ -138,6 +143,7 @@ const RELEASED_STORES: Record<number, Record<string, string | null>> = {
   5: { plans: '++id, sessionId, goalId, [sessionId+status]', reflections: '++id, [sessionId+cycle]' },
   6: { parts: '++id, &name, type', traits: '++id, &name, type' },
   7: {},
+  8: { embeddings: '[embedder+digest], storedAt' },
 };
 
 describe('database schema migrations', () => {
@@ -186,6 +192,7 @@ describe('database schema migrations', () => {
       'cycles',
       'questions',
       'reflections',
+      'embeddings',
     ])
       expect(tables).toContain(table);
   });

@@ -79,6 +79,12 @@ export const SCHEMA_VERSIONS = [
     // No table changes: symbols an older Anima numbered (Mammal-2) get their names (migrations.ts).
     stores: {},
   },
+  {
+    version: 8,
+    // Embeddings of texts (episode summaries, symbol labels) by the bound embedder, kept so a cycle
+    // embeds only what is new; the device's, like the models (a cache: never exported).
+    stores: { embeddings: '[embedder+digest], storedAt' },
+  },
 ] as const satisfies readonly { version: number; stores: Record<string, string | null> }[];
 
 export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;

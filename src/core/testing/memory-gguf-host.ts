@@ -1,6 +1,7 @@
 import type { ChatEngine } from '#core/llm/chat-engine.ts';
 import type { GgufHost } from '#core/llm/gguf-host.ts';
 import { cancelled } from '#core/llm/provider.ts';
+import type { EmbeddingEngine } from '#core/llm/wllama-embeddings.ts';
 
 /**
  * The CPU engine for tests: files kept in memory, streams read chunk by chunk (so a cancel can
@@ -10,7 +11,10 @@ export class MemoryGgufHost implements GgufHost {
   readonly files = new Map<string, Blob>();
   readonly loads: { id: string; contextTokens?: number }[] = [];
 
-  constructor(private readonly engineFor: (id: string) => ChatEngine) {}
+  constructor(
+    private readonly engineFor: (id: string) => ChatEngine,
+    private readonly embeddingsFor?: (id: string) => EmbeddingEngine,
+  ) {}
 
   async store(
     id: string,
@@ -53,5 +57,11 @@ export class MemoryGgufHost implements GgufHost {
     if (!this.files.has(id)) throw new Error(`no file ${id}`);
     this.loads.push({ id, ...(options.contextTokens !== undefined ? { contextTokens: options.contextTokens } : {}) });
     return this.engineFor(id);
+  }
+
+  async loadEmbedder(id: string): Promise<EmbeddingEngine> {
+    if (!this.files.has(id)) throw new Error(`no file ${id}`);
+    if (!this.embeddingsFor) throw new Error(`${id} is no embedding model in this test`);
+    return this.embeddingsFor(id);
   }
 }

@@ -13,13 +13,18 @@ export type ServerReply =
   | { status: number; body: string | ((request: ServerRequest) => string) }
   | { isSilent: true };
 
+/** What the server answers to an embeddings request: a vector per input text, or an HTTP error. */
+export type EmbeddingsReply = number[][] | { status: number; body: string | ((request: ServerRequest) => string) };
+
 /**
  * A local HTTP server that speaks the OpenAI chat-completions protocol (plain and streamed), for
  * testing the openai-compatible provider and the CLI end to end without the network. It answers
- * with its script, in order, and keeps each request's JSON body and headers.
+ * with its script, in order, and keeps each request's JSON body and headers. Given `embeddings`,
+ * it answers `/v1/embeddings` too, with what that function makes of the request's input.
  */
 export async function startOpenAiServer(
   script: ServerReply[],
+  options: { embeddings?: (input: string[], request: ServerRequest) => EmbeddingsReply } = {},
 ): Promise<{ baseUrl: string; requests: ServerRequest[]; close: () => Promise<void> }> {
   const requests: ServerRequest[] = [];
   const server: Server = createServer(async (request, response) => {
@@ -33,6 +38,18 @@ export async function startOpenAiServer(
       ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}),
     };
     requests.push(seen);
+    if (seen.url.split('?')[0] === '/v1/embeddings' && options.embeddings) {
+      const input = typeof body.input === 'string' ? [body.input] : (body.input as string[]);
+      const answer = options.embeddings(input, seen);
+      if (!Array.isArray(answer))
+        return void response
+          .writeHead(answer.status, { 'content-type': 'application/json' })
+          .end(typeof answer.body === 'string' ? answer.body : answer.body(seen));
+      const data = answer.map((embedding, index) => ({ object: 'embedding', index, embedding }));
+      return void response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 } }));
+    }
     const reply =
       seen.url.split('?')[0] === '/v1/chat/completions'
         ? script.shift()
