@@ -13,6 +13,8 @@ import type { ReachableEndpoint } from '#core/records/sparql-endpoint.ts';
 import { type Criteria, criteriaOfGoal, factsText, goalSymbols, matchKeywords } from '#core/goals/goal.ts';
 import type { Goal } from '#core/records/goal.ts';
 import { type EpisodicEvidence, episodicEvidence, recallEpisodes } from '#core/memory/episodes.ts';
+import { describeRecallBasis, type RecallBasis } from '#core/memory/embedded-recall.ts';
+import type { EmbeddingAccess } from '#core/llm/embedding-cache.ts';
 import type { Episode } from '#core/records/episode.ts';
 import { consultedEntries, memoryPressure } from '#core/memory/working-memory.ts';
 import { DEFAULT_CONSOLIDATION_THRESHOLD, type MemoryEntry } from '#core/records/memory-entry.ts';
@@ -55,6 +57,10 @@ export type CycleContext = {
   planning?: { activePlans: readonly Plan[] };
   /** The language model the run bound (absent: the symbolic engine alone). */
   model?: ModelAccess;
+  /** The embedder the session bound (absent: hypervectors alone). */
+  embeddings?: EmbeddingAccess;
+  /** How the goal's text was compared with the episodes' (absent: by hypervectors), worked out before deciding. */
+  recall?: RecallBasis;
   /** The reader of questions, loaded when a goal asks one (see ../questions/load-question-answering.ts). */
   questions?: QuestionAnswering;
 };
@@ -105,14 +111,21 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
   const pressure = memoryPressure(context.memoryEntryCount, context.memoryCapacity);
 
   const threshold = context.consolidationThreshold ?? DEFAULT_CONSOLIDATION_THRESHOLD;
-  const recalled = recallEpisodes(context.episodes, { symbols, text: goal.description }, 3);
+  const basis = context.recall ?? { by: 'hypervectors' };
+  const recalled = recallEpisodes(
+    context.episodes,
+    { symbols, text: goal.description },
+    3,
+    basis.by === 'embeddings' ? basis.scores : undefined,
+  );
   // What earlier work on these symbols taught: a tool that worked here is raised, one that failed here lowered.
   const evidence = episodicEvidence(recalled, symbols);
   const consulted = consultedEntries(context.memoryEntries ?? [], goal.id, symbols);
   const observe =
     `${active.length} active goal${active.length === 1 ? '' : 's'}; working on "${goal.description}" (priority ${goal.priority}); working memory ${context.memoryEntryCount}/${context.memoryCapacity}` +
     `${context.memoryEntries ? `, ${consulted.length} entries about it` : ''}; ` +
-    `${recalled.length === 0 ? 'no episode recalled' : `recalled ${recalled.map((recall) => `episode ${recall.episode.id ?? '?'} (${recall.score.toFixed(2)})`).join(', ')}`}`;
+    `${recalled.length === 0 ? 'no episode recalled' : `recalled ${recalled.map((recall) => `episode ${recall.episode.id ?? '?'} (${recall.score.toFixed(2)})`).join(', ')}`}` +
+    (context.episodes.length > 0 ? ` ${describeRecallBasis(basis)}` : '');
   const around = symbols.reduce(
     (sum, symbol) => sum + graph.positionsFrom(symbol).length + graph.positionsTo(symbol).length,
     0,
@@ -138,6 +151,7 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
     isOnline: context.isOnline,
     ...(context.sparqlEndpoints ? { sparqlEndpoints: context.sparqlEndpoints } : {}),
     ...(context.model ? { model: context.model } : {}),
+    ...(context.embeddings ? { embeddings: context.embeddings } : {}),
     psyche: context.psyche,
     memory: { pressure, threshold },
   };

@@ -33,6 +33,8 @@ import { stalledTooLong } from '#core/goals/goal.ts';
 import { type Goal, hasGoalEnded } from '#core/records/goal.ts';
 import { questionDigest } from './question.ts';
 import { type ConsolidationContext, consolidate } from '#core/memory/episodes.ts';
+import { type RecallBasis, recallBasis } from '#core/memory/embedded-recall.ts';
+import type { EmbeddingAccess } from '#core/llm/embedding-cache.ts';
 import type { Episode } from '#core/records/episode.ts';
 import { addToMemory, memoryPressure } from '#core/memory/working-memory.ts';
 import type { MemoryEntry } from '#core/records/memory-entry.ts';
@@ -104,6 +106,10 @@ export type CycleDependencies = {
   tools?: readonly AgentTool[];
   /** The language model the run bound (absent: the symbolic engine alone). */
   model?: ModelAccess;
+  /** The embedder the session bound (absent: recall and similarity by hypervectors). */
+  embeddings?: EmbeddingAccess;
+  /** Why the session's embedder could not be bound, said in the cycle log. */
+  embedderUnavailable?: string;
   /** The endpoints a run was given by name (the CLI's --endpoint): only these, asked without asking the user, with a key for each where given. */
   runEndpoints?: readonly RunEndpoint[];
 };
@@ -186,6 +192,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   const tools = dependencies.tools ?? TOOLS;
   const questions = await withModelReading(await questionsFor(inputs.goals), inputs.goals, graph, dependencies.model);
   const sparqlEndpoints = endpointsOfRun(inputs.sparqlEndpoints, dependencies.runEndpoints);
+  const recall = await recallOfNextGoal(dependencies, inputs.goals, inputs.episodes);
   const decided = decide({
     ...cycleContextOf(inputs),
     sparqlEndpoints,
@@ -197,6 +204,8 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
     similarity,
     documents,
     ...(dependencies.model ? { model: dependencies.model } : {}),
+    ...(dependencies.embeddings ? { embeddings: dependencies.embeddings } : {}),
+    recall,
     ...(questions ? { questions } : {}),
   });
   if (!decided) return undefined;
@@ -356,6 +365,24 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       return record;
     },
   );
+}
+
+/**
+ * How the goal the cycle will work on is compared with the episodes: by the bound embedder (its
+ * vectors read before the cycle's transaction, which waits for nothing else), or by hypervectors.
+ */
+async function recallOfNextGoal(
+  dependencies: Pick<CycleDependencies, 'embeddings' | 'embedderUnavailable' | 'model'>,
+  goals: readonly Goal[],
+  episodes: readonly Episode[],
+): Promise<RecallBasis> {
+  if (!dependencies.embeddings)
+    return dependencies.embedderUnavailable
+      ? { by: 'hypervectors', because: `the embedder cannot be had: ${dependencies.embedderUnavailable}` }
+      : { by: 'hypervectors' };
+  const next = goals.filter((goal) => goal.status === 'active').sort(byAttention)[0];
+  if (!next) return { by: 'hypervectors' };
+  return recallBasis(dependencies.embeddings, episodes, next.description, dependencies.model?.signal);
 }
 
 const OPEN_STATUSES = ['active', 'waiting', 'suspended'] as const;

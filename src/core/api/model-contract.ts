@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { operationIdSchema } from './operation.ts';
 import { inferenceViewSchema } from '#core/llm/inference-settings.ts';
 import { modelSettingsSchema } from '#core/records/model-settings.ts';
+import { embedderChoiceSchema } from '#core/records/embedder-choice.ts';
 import { bottleneckSchema } from '#core/records/model-use.ts';
 import { gpuReportSchema } from '#core/llm/webllm-models.ts';
 import { ggufModelRecordSchema } from '#core/records/gguf-model.ts';
@@ -64,6 +65,35 @@ export const modelContract = {
     args: z.object({ sessionId: sessionIdSchema, settings: z.unknown() }),
     result: z.discriminatedUnion('ok', [
       z.object({ ok: z.literal(true), settings: modelSettingsSchema, notes: z.array(z.string()) }),
+      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+    ]),
+  },
+  /** The embedder the session binds (absent: none, recall and similarity by hypervectors). */
+  embedderGet: {
+    args: z.object({ sessionId: sessionIdSchema }),
+    result: z.object({ embedder: embedderChoiceSchema.optional() }),
+  },
+  /** Binds an embedder to the session, or none (null); checked, then kept with the session. */
+  embedderSet: {
+    args: z.object({ sessionId: sessionIdSchema, embedder: z.unknown() }),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), embedder: embedderChoiceSchema.optional() }),
+      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+    ]),
+  },
+  /** Embeds two short texts with the session's embedder: a user's way to test it (its vectors' size, and the time it took). */
+  embedderCheck: {
+    args: z.object({ sessionId: sessionIdSchema, operationId: operationIdSchema }),
+    result: z.discriminatedUnion('ok', [
+      z.object({
+        ok: z.literal(true),
+        check: z.object({
+          provider: z.string(),
+          model: z.string(),
+          dimensions: z.number().int(),
+          similarity: z.number(),
+        }),
+      }),
       z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
     ]),
   },

@@ -137,23 +137,27 @@ function summaryVector(summary: string): Hypervector | undefined {
 
 /**
  * Recalls episodes by symbols (the share of the asked symbols an episode learned about) and by
- * text (hypervector similarity of the summary's words, counted above chance); ranked by that,
- * raised a little by how often each was recalled before; ties by recency.
+ * text: the summary's score in `textScores` (its embedding's similarity to the text's, when an
+ * embedder is bound: see embedded-recall.ts), else the hypervector similarity of the summary's
+ * words, counted above chance. Ranked by that, raised a little by how often each was recalled
+ * before; ties by recency.
  */
 export function recallEpisodes(
   episodes: readonly Episode[],
   query: { symbols?: readonly number[]; text?: string },
   k = 3,
+  textScores?: ReadonlyMap<string, number>,
 ): Recall[] {
   const asked = new Set(query.symbols ?? []);
   const queryVector = query.text ? textVector(query.text) : undefined;
   const scored = episodes.map((episode) => {
     const symbolScore =
       asked.size === 0 ? 0 : episode.learnings.filter((symbol) => asked.has(symbol)).length / asked.size;
-    // Unrelated texts score about 0.5: only what is above chance counts.
-    const textScore = queryVector
-      ? Math.max(0, textVectorSimilarity(queryVector, summaryVector(episode.summary)) - 0.5) * 2
-      : 0;
+    const embedded = query.text ? textScores?.get(episode.summary) : undefined;
+    // Unrelated texts score about 0.5 by hypervectors: only what is above chance counts.
+    const textScore =
+      embedded ??
+      (queryVector ? Math.max(0, textVectorSimilarity(queryVector, summaryVector(episode.summary)) - 0.5) * 2 : 0);
     return { episode, score: Math.min(1, Math.max(symbolScore, textScore)) };
   });
   const rank = (recall: Recall) =>

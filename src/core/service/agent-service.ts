@@ -7,6 +7,7 @@ import { DEFAULT_STALL_THRESHOLD, parseCriteria } from '#core/goals/goal.ts';
 import { type Goal, hasGoalEnded } from '#core/records/goal.ts';
 import { consolidateMemory, endActivePlans, runCycle, settleParent } from '#core/agent/run-cycle.ts';
 import { bindRunModel } from './inference-service.ts';
+import { bindSessionEmbedder } from './embedder-service.ts';
 import { isQuotaExceeded } from '#core/store/quota.ts';
 import type { SpentLimit } from '#core/llm/usage-budget.ts';
 import { memoryPressure } from '#core/memory/working-memory.ts';
@@ -155,6 +156,7 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
       let cyclesRun = 0;
       let lastCycle = (await sessionOf(sessionId)).cycle;
       const bound = await bindRunModel(context, sessionId, inference, controller.signal);
+      const embedder = await bindSessionEmbedder(context, sessionId, inference, controller.signal);
       let model = bound.access;
       let fellBack = bound.unavailable;
       const { budget } = bound;
@@ -193,6 +195,8 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
                 documents: await documentsOf(sessionId),
                 onDocumentsChanged: () => forgetDocuments(sessionId),
                 ...(model ? { model } : {}),
+                ...(embedder.embeddings ? { embeddings: embedder.embeddings } : {}),
+                ...(embedder.unavailable ? { embedderUnavailable: embedder.unavailable } : {}),
                 ...(endpoints ? { runEndpoints: endpoints } : {}),
               });
             } catch (error) {

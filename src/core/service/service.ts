@@ -82,6 +82,9 @@ function lazySlices(context: ServiceContext) {
     ...lazySlice(['inferenceGet', 'inferenceSet', 'inferenceCheck', 'modelSettingsGet', 'modelSettingsSet'], async () =>
       (await import('./inference-service.ts')).inferenceService(context),
     ),
+    ...lazySlice(['embedderGet', 'embedderSet', 'embedderCheck'], async () =>
+      (await import('./embedder-service.ts')).embedderService(context),
+    ),
     ...lazySlice(['modelList', 'modelDownload', 'modelDelete', 'modelAdd', 'modelForget'], async () =>
       (await import('./model-service.ts')).modelService(context),
     ),

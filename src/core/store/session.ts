@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { agentSettingsSchema } from '#core/records/agent-settings.ts';
 import { modelSettingsSchema } from '#core/records/model-settings.ts';
+import { embedderChoiceSchema } from '#core/records/embedder-choice.ts';
 import { nameSchema, sessionIdSchema } from '#core/names.ts';
 import { MAX_ENDPOINTS, sparqlEndpointSchema } from '#core/records/sparql-endpoint.ts';
 import { prefixesSchema } from '#core/kg/standard-terms.ts';
@@ -17,6 +18,8 @@ export const sessionRecordSchema = z.object({
   agentSettings: agentSettingsSchema.optional(),
   /** How its agent's model samples (temperature, top-p, max tokens, seed); absent: each engine's defaults. */
   modelSettings: modelSettingsSchema.optional(),
+  /** The embedder its recall and similarity use (hypervectors while none is bound or it cannot be had); absent: none. */
+  embedder: embedderChoiceSchema.optional(),
   /** The catalog persona it wears (by id, so a rename keeps it); absent: none. */
   personaId: z.number().int().optional(),
   /** The SPARQL endpoints its agent may reach (their keys stay on the device, apart); absent: none. */

@@ -13,6 +13,7 @@ import type { Capability, DangerLevel } from '#core/records/capability.ts';
 import type { Archetype, Psyche } from '#core/records/psyche.ts';
 import type { ShadowAction } from '#core/psyche/shadow.ts';
 import type { ModelAccess } from '#core/llm/model-access.ts';
+import type { EmbeddingAccess } from '#core/llm/embedding-cache.ts';
 import type { ModelUse } from '#core/records/model-use.ts';
 
 /** A fact as ids: subject, predicate, object. */
@@ -42,6 +43,8 @@ export type ToolState = {
   sparqlEndpoints?: readonly ReachableEndpoint[];
   /** The language model the run bound, if any (absent: the symbolic engine alone). */
   model?: ModelAccess;
+  /** The embedder the session bound, if any: recall and similarity rank by its vectors (absent: by hypervectors). */
+  embeddings?: EmbeddingAccess;
   /** How full working memory is, and above what share it is due for consolidation (absent where no loop runs). */
   memory?: { pressure: number; threshold: number };
   /** The shadow the cycle judges actions by (the worn persona's guardrails included): a model's own tool calls pass it too. */
