@@ -3,6 +3,13 @@ import type { CycleRecord } from '#core/api.ts';
 import type { InferenceSettings } from '#core/llm/inference-settings.ts';
 import { startOpenAiServer, type ServerRequest } from '#core/testing/openai-server.ts';
 import { testService } from '#core/testing/test-database.ts';
+import { runCycle } from '#core/agent/run-cycle.ts';
+import { SimilarityIndex } from '#core/kg/similarity.ts';
+import { cachedEmbeddings } from '#core/llm/embedding-cache.ts';
+import { openAiEmbedder } from '#core/llm/openai-embeddings.ts';
+import { loadGraph } from '#core/store/kg-repository.ts';
+import { similaritySearch } from '#core/tools/similarity-search.ts';
+import { defineTool } from '#core/tools/tool.ts';
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -144,5 +151,41 @@ describe('an embedder bound to a session', () => {
       'by hypervectors (the embedder cannot be had: no OpenAI-compatible endpoint is set: give its base URL (and key) in the language model settings, where the embedder reaches it)',
     );
     expect(await service.embedderCheck({ sessionId, operationId: 'check' })).toMatchObject({ ok: false });
+  });
+});
+
+describe('similarity_search with an embedder', () => {
+  it("ranks the graph's candidates by their labels' embeddings, where hypervectors see only the shared facts", async () => {
+    const { db, service } = testService();
+    const { session } = await service.open({});
+    const sessionId = session.id;
+    await service.kgImport({
+      sessionId,
+      operationId: 'op',
+      fileName: 'zoo.csv',
+      data: 'Dog,is-a,Mammal\nWolf,is-a,Mammal\nRocket,is-a,Mammal\nWhale,is-a,Mammal\n',
+    });
+    await service.goalAdd({ sessionId, description: 'Find things like Dog', criteria: '?x is-a canine' });
+    const { server } = await serverOfTopics();
+    const graph = await loadGraph(db, sessionId);
+    const cycle = (embeddings?: ReturnType<typeof cachedEmbeddings>) =>
+      runCycle({
+        db,
+        sessionId,
+        graph,
+        similarity: new SimilarityIndex(graph),
+        now: () => 5,
+        documents: [],
+        tools: [defineTool(similaritySearch)],
+        ...(embeddings ? { embeddings } : {}),
+      });
+    // The three share Dog's one fact alike: hypervectors tie them, and the labels decide.
+    expect((await cycle())!.act).toMatch(
+      /^nearest to Dog by hypervectors: Rocket \(1\.00\), Whale \(1\.00\), Wolf \(1\.00\)/,
+    );
+    const embeddings = cachedEmbeddings(db, openAiEmbedder({ baseUrl: server.baseUrl, model: 'topics' }));
+    expect((await cycle(embeddings))!.act).toMatch(
+      /^nearest to Dog by embeddings of topics: Mammal \(1\.00\), Wolf \(1\.00\), Whale \(0\.\d\d\), Rocket \(0\.\d\d\)/,
+    );
   });
 });
