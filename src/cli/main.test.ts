@@ -507,7 +507,7 @@ describe('anima plan, reflect and settings', () => {
     expect(JSON.parse((await anima('goals', '--snapshot', snapshot, '--json')).out).goals).toHaveLength(1);
 
     expect((await anima('settings', '--snapshot', snapshot)).out).toBe(
-      "planning on\nreflection every 5 cycles\na goal is abandoned after 3 failed plans\nworking memory holds 100 entries, consolidated into episodes above 80% full\nmodel: each engine's defaults\nweb: offline (http_fetch reads no address; --allow-web PREFIX allows one)\n",
+      "planning on\nreflection every 5 cycles\na goal is abandoned after 3 failed plans\nworking memory holds 100 entries, consolidated into episodes above 80% full\nmodel: each engine's defaults\nrecall and similarity: by hypervectors (no embedder; --embedder P:MODEL binds one)\nweb: offline (http_fetch reads no address; --allow-web PREFIX allows one)\n",
     );
     expect((await anima('settings', '--planning', 'maybe', '--snapshot', snapshot)).code).toBe(2);
     expect(
@@ -522,6 +522,7 @@ describe('anima plan, reflect and settings', () => {
       memoryCapacity: 100,
       consolidationThreshold: 0.8,
       model: {},
+      embedder: null,
       allowedWebPrefixes: [],
     });
     // The session's model settings: checked by the service, kept in the snapshot, `default` gives one back to the engine.
@@ -718,6 +719,65 @@ describe('anima run with a language model', () => {
     kind: 'final',
     answer: 'Zorblax is a moon of Kepler.',
     triples: [{ subject: 'Zorblax', predicate: 'is-a', object: 'Moon', confidence: 0.9 }],
+  });
+
+  it("binds the session's embedder (settings --embedder) to the run's endpoint: recall ranks by it, the key stays out", async () => {
+    const server = await startOpenAiServer([], {
+      embeddings: (input) => input.map((text) => [0.1, /mammal|dog|cat|canine/i.test(text) ? 1 : 0]),
+    });
+    const snapshot = join(folder, 'session.json');
+    const endpoint = [
+      '--provider',
+      'openai',
+      '--base-url',
+      server.baseUrl,
+      '--model',
+      'tiny',
+      '--api-key',
+      'sk-cli-key',
+    ];
+    try {
+      const kg = await file('zoo.ttl', TURTLE);
+      await anima(
+        'run',
+        '--goal',
+        'Find mammals',
+        '--criteria',
+        '?x is-a unicorn',
+        '--kg',
+        kg,
+        '--max-cycles',
+        '2',
+        '--snapshot',
+        snapshot,
+      );
+      expect((await anima('consolidate', '--snapshot', snapshot)).code).toBe(0);
+      expect(await anima('settings', '--embedder', 'bert', '--snapshot', snapshot)).toMatchObject({
+        code: 2,
+        error: expect.stringContaining('--embedder is PROVIDER:MODEL (openai-compatible:MODEL or gguf:MODEL) or none'),
+      });
+      expect(await anima('settings', '--embedder', 'gguf:nomic', '--snapshot', snapshot)).toMatchObject({
+        code: 2,
+        error: expect.stringContaining('--embedder: there is no GGUF model nomic on this device'),
+      });
+      const set = await anima('settings', '--embedder', 'openai-compatible:topics', '--snapshot', snapshot);
+      expect(set.out).toContain('\nrecall and similarity: by embeddings of openai-compatible:topics\n');
+      const cycle = await anima('cycle', ...endpoint, '--json', '--snapshot', snapshot);
+      expect(JSON.parse(cycle.out.split('\n')[0]!).phases.observe).toMatch(
+        /recalled episode 1 \(\d\.\d\d\) by embeddings of topics/,
+      );
+      expect(
+        server.requests.some(
+          (request) => request.url === '/v1/embeddings' && request.authorization === 'Bearer sk-cli-key',
+        ),
+      ).toBe(true);
+      expect(await readFile(snapshot, 'utf8')).not.toContain('sk-cli-key');
+      expect((await anima('settings', '--embedder', 'none', '--snapshot', snapshot)).out).toContain(
+        'recall and similarity: by hypervectors',
+      );
+    } finally {
+      await server.close();
+    }
   });
 
   it('binds the OpenAI-compatible endpoint for the run: reason asks it, the fact is capped, the key stays out of the snapshot', async () => {

@@ -60,6 +60,7 @@ const OPTIONS = {
   'top-p': { type: 'string' },
   'answer-tokens': { type: 'string' },
   seed: { type: 'string' },
+  embedder: { type: 'string' },
   endpoint: { type: 'string', multiple: true },
   key: { type: 'string' },
   'key-header': { type: 'string' },

@@ -1,6 +1,7 @@
 import { MAX_MEMORY_CAPACITY, MIN_MEMORY_CAPACITY } from '#core/records/memory-entry.ts';
 import { unhonouredModelSettings } from '#core/llm/model-settings.ts';
 import type { ModelSettings } from '#core/records/model-settings.ts';
+import type { EmbedderChoice } from '#core/records/embedder-choice.ts';
 import { parseDecimal } from '#core/decimal-text.ts';
 import { quoteInput } from '#core/quote-input.ts';
 import { describeProblem } from '#core/result.ts';
@@ -47,6 +48,7 @@ async function settings(context: SessionContext): Promise<number> {
     }),
   };
   const model = await wantedModelSettings(context);
+  const embedder = await wantedEmbedder(context);
   const webAccess = await wantedWebAccess(context);
   const changed = JSON.stringify(wanted) !== JSON.stringify(current);
   if (changed) {
@@ -57,10 +59,11 @@ async function settings(context: SessionContext): Promise<number> {
   const web = webAccess.allowedPrefixes;
   output.out(
     values.json
-      ? `${JSON.stringify({ ...wanted, model, allowedWebPrefixes: web })}\n`
+      ? `${JSON.stringify({ ...wanted, model, embedder: embedder ?? null, allowedWebPrefixes: web })}\n`
       : `planning ${wanted.planning ? 'on' : 'off'}\nreflection every ${wanted.reflectionInterval} cycles\na goal is abandoned after ${wanted.maxFailedPlans} failed plans\n` +
           `working memory holds ${wanted.memoryCapacity} entries, consolidated into episodes above ${Math.round(wanted.consolidationThreshold * 100)}% full\n` +
           `${modelLine(model)}\n` +
+          `recall and similarity: ${embedder ? `by embeddings of ${embedder.provider}:${embedder.model}` : 'by hypervectors (no embedder; --embedder P:MODEL binds one)'}\n` +
           `web: ${web.length === 0 ? 'offline (http_fetch reads no address; --allow-web PREFIX allows one)' : `http_fetch may read under ${web.join(', ')}`}\n`,
   );
   return 0;
@@ -114,6 +117,40 @@ async function wantedModelSettings({ values, service, sessionId, save }: Session
     );
   await save();
   return set.settings;
+}
+
+/**
+ * The session's embedder after --embedder PROVIDER:MODEL (or none), checked by the service as the
+ * app's Settings screen checks it, then kept in the snapshot.
+ */
+async function wantedEmbedder({
+  values,
+  service,
+  sessionId,
+  save,
+}: SessionContext): Promise<EmbedderChoice | undefined> {
+  const given = values.embedder;
+  if (given === undefined) return (await service.embedderGet({ sessionId })).embedder;
+  const colon = given.indexOf(':');
+  if (given !== 'none' && colon < 0)
+    throw new CliError(
+      `settings: --embedder is PROVIDER:MODEL (openai-compatible:MODEL or gguf:MODEL) or none, not ${quoteInput(given, 60)}`,
+      2,
+    );
+  const set = await service.embedderSet({
+    sessionId,
+    embedder: given === 'none' ? null : { provider: given.slice(0, colon), model: given.slice(colon + 1) },
+  });
+  if (!set.ok)
+    throw new CliError(
+      [
+        'settings: the embedder was not changed:',
+        ...set.problems.map((problem) => `  --embedder: ${problem.message}`),
+      ].join('\n'),
+      2,
+    );
+  await save();
+  return set.embedder;
 }
 
 /** The model settings in words, with what an endpoint (the one provider the CLI reaches) may ignore. */
