@@ -10,9 +10,9 @@ import type { InferenceHarness } from './harness.ts';
  */
 export const CONTEXT_TOKENS = 1024;
 
-/** The tiny model's bytes for a seed, as base64 for the page (generated here, in the test process). */
-export function tinyModel(seed: number): string {
-  return Buffer.from(tinyGguf(seed)).toString('base64');
+/** The tiny model's bytes for a seed, as base64 for the page (generated here, in the test process); with pooling, an embedding model. */
+export function tinyModel(seed: number, options: { pooling?: 'mean' } = {}): string {
+  return Buffer.from(tinyGguf(seed, options)).toString('base64');
 }
 
 /** A user message alone, as the engine takes it. */

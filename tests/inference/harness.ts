@@ -212,6 +212,33 @@ const inference = {
     return { message, missing };
   },
 
+  /**
+   * Stores a model in the worker's GGUF host, loads it to embed (apart from the chat model the
+   * page holds), and embeds the texts: the vectors as plain arrays, or the error a user reads.
+   */
+  async embed(modelBase64: string, id: string, texts: string[]) {
+    const host = browserGgufHost();
+    await host.store(id, new Blob([bytesOf(modelBase64)]));
+    try {
+      const engine = await host.loadEmbedder(id);
+      const started = performance.now();
+      const vectors = await engine.embed(texts);
+      // The chat model loaded on this page still answers beside it.
+      const chat = current
+        ? await current.engine.chat.completions.create({ messages: [{ role: 'user', content: 'Hi' }], max_tokens: 2 })
+        : undefined;
+      return {
+        vectors: vectors.map((vector) => [...vector]),
+        milliseconds: performance.now() - started,
+        chatAnswered: (chat?.usage?.completion_tokens ?? 0) > 0,
+      };
+    } catch (error) {
+      return { error: messageOf(error) };
+    } finally {
+      await host.remove(id);
+    }
+  },
+
   /** Loads two stored models one after the other: the first one's engine stops answering. */
   async loadTwo(firstBase64: string, secondBase64: string) {
     const host = browserGgufHost();

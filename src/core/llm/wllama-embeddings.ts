@@ -22,7 +22,7 @@ export function wllamaEmbeddings(wllama: WllamaEmbed): EmbeddingEngine {
         const response = await wllama.createEmbedding({ input: text, encoding_format: 'float' });
         const embedding = response.data[0]?.embedding;
         if (!Array.isArray(embedding) || embedding.length === 0)
-          throw new Error('llama.cpp returned no embedding: the model may have no pooling, which embeddings need');
+          throw new Error('llama.cpp returned no embedding for a text');
         vectors.push(Float32Array.from(embedding));
       }
       return vectors;

@@ -200,9 +200,10 @@ function writeValue(writer: GgufWriter, value: Value): void {
 /**
  * The tiny model as GGUF bytes; `seed` picks its weights. `contextLength` is the context it says
  * it was trained for (the agent's prompts need more than the default 256; RoPE has no size of its
- * own, so the file is the same size).
+ * own, so the file is the same size). `pooling` makes it an embedding model, as an embedding
+ * model's file says how its tokens' states are pooled into one vector (mean: llama.cpp's 1).
  */
-export function tinyGguf(seed = 1, options: { contextLength?: number } = {}): Uint8Array {
+export function tinyGguf(seed = 1, options: { contextLength?: number; pooling?: 'mean' } = {}): Uint8Array {
   const { layers, width, heads, feedForward } = TINY_GGUF_SHAPE;
   const context = options.contextLength ?? TINY_GGUF_SHAPE.context;
   const vocabulary = tinyVocabulary();
@@ -222,6 +223,7 @@ export function tinyGguf(seed = 1, options: { contextLength?: number } = {}): Ui
     ['llama.rope.freq_base', { type: 'f32', value: 10000 }],
     ['llama.attention.layer_norm_rms_epsilon', { type: 'f32', value: 1e-5 }],
     ['llama.vocab_size', { type: 'u32', value: vocabulary.length }],
+    ...(options.pooling === 'mean' ? ([['llama.pooling_type', { type: 'u32', value: 1 }]] as [string, Value][]) : []),
     ['tokenizer.ggml.model', { type: 'string', value: 'llama' }],
     ['tokenizer.ggml.tokens', { type: 'strings', value: vocabulary.map((token) => token.text) }],
     ['tokenizer.ggml.scores', { type: 'f32s', value: vocabulary.map((token) => token.score) }],
