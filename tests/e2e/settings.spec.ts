@@ -19,3 +19,30 @@ test('web access: a refused prefix is named by its line, an allowed one is kept 
   await expect(prefixes).toHaveValue('https://dbpedia.org/resource/', { timeout: 45_000 });
   await expect(region.getByRole('spinbutton', { name: 'Time limit (seconds)' })).toHaveValue('5');
 });
+
+test("the session's embedder: a model left unnamed is refused in words, a chosen one is kept across a reload", async ({
+  page,
+}) => {
+  await page.goto('/#/settings');
+  const region = page.getByRole('region', { name: 'Embedder', exact: true });
+  const none = region.getByRole('radio', { name: 'None' });
+  await expect(none).toBeChecked({ timeout: 45_000 });
+
+  await region.getByRole('radio', { name: 'OpenAI-compatible endpoint' }).check();
+  await region.getByRole('button', { name: 'Save embedder' }).click();
+  await expect(region.getByRole('alert')).toContainText('name the embedding model');
+
+  await region.getByRole('textbox', { name: 'Embedding model' }).fill('nomic-embed-text');
+  await region.getByRole('button', { name: 'Save embedder' }).click();
+  await expect(region.getByRole('status', { name: 'Embedder saved' })).toHaveText(
+    'Saved: recall and similarity use the embeddings of nomic-embed-text from the next run.',
+  );
+  // No endpoint is set: the check says so, in words.
+  await region.getByRole('button', { name: 'Check the embedder' }).click();
+  await expect(region.getByRole('alert')).toContainText('no OpenAI-compatible endpoint is set');
+
+  await page.reload();
+  await expect(region.getByRole('textbox', { name: 'Embedding model' })).toHaveValue('nomic-embed-text', {
+    timeout: 45_000,
+  });
+});
