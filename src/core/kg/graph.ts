@@ -57,6 +57,7 @@ export class KnowledgeGraph {
   readonly #byObject = new Map<number, number[]>();
   #nextSymbolId = 1;
   #version = 0;
+  #removals = 0;
   /**
    * The prefixes its session's Turtle files declared (ex → http://example.org/): queries,
    * criteria and rules read prefixed names with them, beside the well-known ones. The session
@@ -99,6 +100,11 @@ export class KnowledgeGraph {
   /** Grows with every applied change: what is computed from the graph is valid while it stays. */
   get version(): number {
     return this.#version;
+  }
+
+  /** How many triples were ever removed: positions before the count kept their triples while it stays. */
+  get removalCount(): number {
+    return this.#removals;
   }
 
   /** The id the next new symbol gets. */
@@ -328,6 +334,7 @@ export class KnowledgeGraph {
       insertSorted(this.#byObject, columns.objects[position]!, position);
     }
     this.#count--;
+    this.#removals++;
   }
 
   /** Takes a position out of the by-subject, by-predicate and by-object lists of the triple held there. */

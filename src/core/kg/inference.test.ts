@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { graphOf } from '#core/testing/graph-of.ts';
 import { KnowledgeGraph } from './graph.ts';
-import { focusRegion, inferRules, type InferenceResult } from './inference.ts';
+import {
+  focusRegion,
+  ForwardChaining,
+  inferenceAround,
+  inferRules,
+  type InferenceResult,
+  stageDerivations,
+} from './inference.ts';
 
 /** Derivations as readable lines, sorted: "Dog is-a Mammal 0.950 (is-a-transitive)". */
 function lines(graph: KnowledgeGraph, result: InferenceResult): string[] {
@@ -168,5 +175,87 @@ describe('focused inference through inverse relations', () => {
     expect(lines(graph, inferRules(graph, { restrictTo: focusRegion(graph, [car]) }))).toContain(
       'Piston part-of Car 0.900 (part-of-transitive)',
     );
+  });
+});
+
+describe('inference around a goal, a slice at a time', () => {
+  /** A taxonomy of branching 3, four levels under Root, and a goal's symbol in the middle. */
+  function taxonomy(): KnowledgeGraph {
+    const facts: [string, string, string][] = [];
+    const level = (parents: string[]) =>
+      parents.flatMap((parent) =>
+        [0, 1, 2].map((child) => {
+          facts.push([`${parent}.${child}`, 'is-a', parent]);
+          return `${parent}.${child}`;
+        }),
+      );
+    level(level(level(level(['Root']))));
+    facts.push(['Root.1', 'part-of', 'World'], ['World', 'has-part', 'Sea']);
+    return graphOf(facts);
+  }
+  const about = (graph: KnowledgeGraph, result: InferenceResult, symbol: number) =>
+    lines(graph, {
+      ...result,
+      derivations: result.derivations.filter((fact) => fact.subject === symbol || fact.object === symbol),
+    });
+
+  it('derives every fact about the goal the whole graph would, and none about other symbols', () => {
+    const graph = taxonomy();
+    const goal = graph.symbolByLabel('Root.1')!.id;
+    const chaining = new ForwardChaining(graph, {
+      restrictTo: focusRegion(graph, [goal]),
+      concerning: new Set([goal]),
+    });
+    chaining.advance();
+    const taken = chaining.take(Number.MAX_SAFE_INTEGER);
+    expect(taken.length).toBeGreaterThan(30);
+    expect(taken.every((fact) => fact.subject === goal || fact.object === goal)).toBe(true);
+    expect(lines(graph, { ...chaining.result(), derivations: taken })).toEqual(about(graph, inferRules(graph), goal));
+  });
+
+  it('stopped after every few facts, goes on where it stopped and ends with the same facts', () => {
+    const graph = taxonomy();
+    const goal = graph.symbolByLabel('Root.1')!.id;
+    const whole = new ForwardChaining(graph, { concerning: new Set([goal]) });
+    whole.advance();
+    const sliced = new ForwardChaining(graph, { concerning: new Set([goal]) });
+    let slices = 0;
+    while (!sliced.isDone) {
+      let checks = 0;
+      sliced.advance({ shouldStop: () => checks++ > 0 });
+      slices++;
+    }
+    expect(slices).toBeGreaterThan(3);
+    expect(lines(graph, { ...sliced.result(), derivations: sliced.take(10_000) })).toEqual(
+      lines(graph, { ...whole.result(), derivations: whole.take(10_000) }),
+    );
+  });
+
+  it('is kept between calls: what was taken and stored is not derived again, a new rule fact starts it anew', () => {
+    const graph = taxonomy();
+    const goal = graph.symbolByLabel('Root.1')!.id;
+    const first = inferenceAround(graph, [goal], { minConfidence: 0.1 });
+    first.advance();
+    const total = first.waiting;
+    const taken = first.take(10);
+    const staged = stageDerivations(graph, taken, 2);
+    graph.apply(staged.delta);
+    // The graph grew by what the inference itself derived: the same work goes on.
+    const again = inferenceAround(graph, [goal], { minConfidence: 0.1 });
+    expect(again).toBe(first);
+    expect(again.waiting).toBe(total - 10);
+    // A new fact of a rule relation changes what the rules derive: the work starts again, knowing what is stored.
+    const batch = graph.batch({ now: 3 });
+    batch.assert(
+      batch.resolve({ type: 'label', value: 'Root.1.0.0.0.0' }, 'subject'),
+      batch.resolve({ type: 'label', value: 'is-a' }, 'predicate'),
+      batch.resolve({ type: 'label', value: 'Root.1.0.0.0' }, 'object'),
+      1,
+    );
+    graph.apply(batch.delta);
+    const anew = inferenceAround(graph, [goal], { minConfidence: 0.1 });
+    expect(anew).not.toBe(first);
+    anew.advance();
+    expect(anew.waiting).toBe(total - 10 + 1);
   });
 });

@@ -171,130 +171,245 @@ function activeRules(graph: KnowledgeGraph, rules: readonly InferenceRule[]): Ac
  * found again with a higher confidence replaces the weaker derivation. Reads the graph only.
  */
 export function inferRules(graph: KnowledgeGraph, options: InferenceOptions = {}): InferenceResult {
-  const { rules = BUILT_IN_RULES, minConfidence = 0.1, maxIterations = 10, maxDerived = 200_000, restrictTo } = options;
-  const active = activeRules(graph, rules);
+  const chaining = new ForwardChaining(graph, options);
+  chaining.advance();
+  return chaining.result();
+}
 
+/** What a slice of {@link ForwardChaining.advance} may do: stop when `shouldStop` says so (checked often). */
+export type SliceLimit = { shouldStop?: () => boolean };
+
+/**
+ * Forward chaining that can stop part-way and go on later (see {@link inferRules} for what it
+ * derives). `concerning`: transitive chains are followed only to facts with one end among these
+ * symbols (a goal's), so the closure costs what those symbols reach, not the whole region; the
+ * single-step rules (inverse, symmetric, typing) still run over all of it, as they feed the chains.
+ * The facts of each finished round wait in an outbox (only those about `concerning`, when given)
+ * until {@link take} hands them out.
+ */
+export class ForwardChaining {
+  readonly #graph: KnowledgeGraph;
+  readonly #active: ActiveRule[];
+  readonly #minConfidence: number;
+  readonly #maxIterations: number;
+  readonly #maxDerived: number;
+  readonly #concerning: ReadonlySet<number> | undefined;
+  readonly #rulePredicates: ReadonlySet<number>;
   // Current best facts of the rule predicates (stored, then derived), indexed both ways.
-  const known = new Map<string, Fact>();
-  const bySubject = new Map<number, Map<number, Fact[]>>();
-  const byObject = new Map<number, Map<number, Fact[]>>();
-  const index = (fact: Fact) => {
+  readonly #known = new Map<string, Fact>();
+  readonly #bySubject = new Map<number, Map<number, Fact[]>>();
+  readonly #byObject = new Map<number, Map<number, Fact[]>>();
+  readonly #derivations = new Map<string, Derivation>();
+  readonly #outbox = new Map<string, Derivation>();
+  #frontier: Fact[] = [];
+  /** How far the current round has got through the frontier, and whether one is under way. */
+  #cursor = 0;
+  #inRound = false;
+  #next = new Map<string, Fact>();
+  #iterations = 0;
+  #isTruncated = false;
+
+  constructor(graph: KnowledgeGraph, options: InferenceOptions & { concerning?: ReadonlySet<number> } = {}) {
+    const { rules = BUILT_IN_RULES, minConfidence = 0.1, maxIterations = 10, maxDerived = 200_000 } = options;
+    this.#graph = graph;
+    this.#active = activeRules(graph, rules);
+    this.#minConfidence = minConfidence;
+    this.#maxIterations = maxIterations;
+    this.#maxDerived = maxDerived;
+    this.#concerning = options.concerning;
+    const rulePredicates = new Set(
+      this.#active.flatMap((rule) => {
+        switch (rule.kind) {
+          case 'transitive':
+            return [...rule.members, ...rule.chain, ...rule.chainBothWays];
+          case 'symmetric':
+            return [...rule.members];
+          case 'inverse':
+            return [rule.predicate, rule.inverse];
+          case 'typing':
+            return [...rule.classes.keys()];
+        }
+      }),
+    );
+    this.#rulePredicates = rulePredicates;
+    const { subjects, objects, confidences } = graph.columns;
+    const { restrictTo } = options;
+    for (const predicate of rulePredicates) {
+      for (const position of graph.matchPositions(undefined, predicate, undefined)) {
+        const subject = subjects[position]!;
+        const object = objects[position]!;
+        if (restrictTo && !restrictTo(subject, predicate, object)) continue;
+        this.#frontier.push(this.#index({ subject, predicate, object, confidence: confidences[position]! }));
+      }
+    }
+  }
+
+  /** Whether nothing is left to derive: converged, out of rounds, or stopped at the cap. */
+  get isDone(): boolean {
+    return (
+      this.#frontier.length === 0 || (!this.#inRound && (this.#isTruncated || this.#iterations >= this.#maxIterations))
+    );
+  }
+
+  /** Whether a triple can change what the rules derive: its predicate takes part in a rule. */
+  isAffectedBy(predicate: number): boolean {
+    return this.#rulePredicates.has(predicate);
+  }
+
+  /** Whether the chaining holds this fact (stated, or derived in a finished round) at this confidence or more. */
+  knows(subject: number, predicate: number, object: number, confidence: number): boolean {
+    const fact = this.#known.get(tripleKey(subject, predicate, object));
+    return fact !== undefined && fact.confidence >= confidence;
+  }
+
+  /** Facts of finished rounds not yet taken. */
+  get waiting(): number {
+    return this.#outbox.size;
+  }
+
+  /** What was derived so far, in all. */
+  result(): InferenceResult {
+    return {
+      derivations: [...this.#derivations.values()],
+      iterations: this.#iterations,
+      isTruncated: this.#isTruncated,
+      hasConverged: this.#frontier.length === 0,
+    };
+  }
+
+  /** Up to `limit` facts of finished rounds, oldest first; they leave the outbox. */
+  take(limit: number): Derivation[] {
+    const taken: Derivation[] = [];
+    for (const [key, derivation] of this.#outbox) {
+      if (taken.length >= limit) break;
+      taken.push(derivation);
+      this.#outbox.delete(key);
+    }
+    return taken;
+  }
+
+  /** Derives until done, or until the limit says stop (then the next call goes on where this one stopped). */
+  advance(limit: SliceLimit = {}): void {
+    const { shouldStop } = limit;
+    while (!this.isDone) {
+      const frontier = this.#frontier;
+      if (!this.#inRound) {
+        this.#iterations++;
+        this.#inRound = true;
+      }
+      while (this.#cursor < frontier.length) {
+        // The clock is read every 64 facts: reading it is not free.
+        if (shouldStop && this.#cursor % 64 === 0 && shouldStop()) return;
+        this.#join(frontier[this.#cursor++]!);
+      }
+      const next = [...this.#next.values()];
+      for (const fact of next) {
+        const key = tripleKey(fact.subject, fact.predicate, fact.object);
+        if (this.#concerning && !this.#concerning.has(fact.subject) && !this.#concerning.has(fact.object)) continue;
+        this.#outbox.set(key, this.#derivations.get(key)!);
+      }
+      this.#frontier = next.map((fact) => this.#index(fact));
+      this.#next = new Map();
+      this.#cursor = 0;
+      this.#inRound = false;
+    }
+  }
+
+  #index(fact: Fact): Fact {
     const key = tripleKey(fact.subject, fact.predicate, fact.object);
-    const existing = known.get(key);
+    const existing = this.#known.get(key);
     if (existing) {
       existing.confidence = fact.confidence;
       return existing;
     }
-    known.set(key, fact);
-    pushTo(bySubject, fact.predicate, fact.subject, fact);
-    pushTo(byObject, fact.predicate, fact.object, fact);
+    this.#known.set(key, fact);
+    pushTo(this.#bySubject, fact.predicate, fact.subject, fact);
+    pushTo(this.#byObject, fact.predicate, fact.object, fact);
     return fact;
-  };
-  const rulePredicates = new Set(
-    active.flatMap((rule) => {
-      switch (rule.kind) {
-        case 'transitive':
-          return [...rule.members, ...rule.chain, ...rule.chainBothWays];
-        case 'symmetric':
-          return [...rule.members];
-        case 'inverse':
-          return [rule.predicate, rule.inverse];
-        case 'typing':
-          return [...rule.classes.keys()];
-      }
-    }),
-  );
-  let frontier: Fact[] = [];
-  const { subjects, objects, confidences } = graph.columns;
-  for (const predicate of rulePredicates) {
-    for (const position of graph.matchPositions(undefined, predicate, undefined)) {
-      const subject = subjects[position]!;
-      const object = objects[position]!;
-      if (restrictTo && !restrictTo(subject, predicate, object)) continue;
-      frontier.push(index({ subject, predicate, object, confidence: confidences[position]! }));
-    }
   }
-  const facts = (byKey: Map<number, Map<number, Fact[]>>, predicate: number, key: number) =>
-    byKey.get(predicate)?.get(key) ?? [];
 
-  const derivations = new Map<string, Derivation>();
-  let iterations = 0;
-  let isTruncated = false;
-  while (frontier.length > 0 && iterations < maxIterations && !isTruncated) {
-    iterations++;
-    const next = new Map<string, Fact>();
-    const propose = (subject: number, predicate: number, object: number, rule: ActiveRule, premises: Fact[]) => {
-      if (subject === object && rule.kind === 'transitive') return;
-      const confidence = premises.reduce((product, premise) => product * premise.confidence, rule.rule.factor);
-      if (confidence < minConfidence) return;
-      const key = tripleKey(subject, predicate, object);
-      const current = known.get(key);
-      if (current && current.confidence >= confidence) return;
-      const pending = next.get(key);
-      if (pending && pending.confidence >= confidence) return;
-      if (!derivations.has(key) && derivations.size >= maxDerived) {
-        isTruncated = true;
-        return;
-      }
-      next.set(key, { subject, predicate, object, confidence });
-      derivations.set(key, {
-        subject,
-        predicate,
-        object,
-        confidence,
-        rule: rule.rule.name,
-        premises: premises.map((premise) => ({ ...premise })),
-      });
-    };
-    for (const fact of frontier) {
-      for (const rule of active) {
-        if (rule.kind === 'transitive') {
-          if (rule.members.has(fact.predicate)) {
-            for (const chain of rule.chain)
-              for (const after of facts(bySubject, chain, fact.object))
-                propose(fact.subject, fact.predicate, after.object, rule, [fact, after]);
-            for (const chain of rule.chainBothWays) {
-              for (const after of facts(bySubject, chain, fact.object))
-                propose(fact.subject, fact.predicate, after.object, rule, [fact, after]);
-              for (const after of facts(byObject, chain, fact.object))
-                propose(fact.subject, fact.predicate, after.subject, rule, [fact, after]);
-            }
+  #facts(byKey: Map<number, Map<number, Fact[]>>, predicate: number, key: number): Fact[] {
+    return byKey.get(predicate)?.get(key) ?? [];
+  }
+
+  #propose(subject: number, predicate: number, object: number, rule: ActiveRule, premises: Fact[]): void {
+    if (rule.kind === 'transitive') {
+      if (subject === object) return;
+      if (this.#concerning && !this.#concerning.has(subject) && !this.#concerning.has(object)) return;
+    }
+    const confidence = premises.reduce((product, premise) => product * premise.confidence, rule.rule.factor);
+    if (confidence < this.#minConfidence) return;
+    const key = tripleKey(subject, predicate, object);
+    const current = this.#known.get(key);
+    if (current && current.confidence >= confidence) return;
+    const pending = this.#next.get(key);
+    if (pending && pending.confidence >= confidence) return;
+    if (!this.#derivations.has(key) && this.#derivations.size >= this.#maxDerived) {
+      this.#isTruncated = true;
+      return;
+    }
+    this.#next.set(key, { subject, predicate, object, confidence });
+    this.#derivations.set(key, {
+      subject,
+      predicate,
+      object,
+      confidence,
+      rule: rule.rule.name,
+      premises: premises.map((premise) => ({ ...premise })),
+    });
+  }
+
+  #join(fact: Fact): void {
+    const bySubject = this.#bySubject;
+    const byObject = this.#byObject;
+    const facts = (byKey: typeof bySubject, predicate: number, key: number) => this.#facts(byKey, predicate, key);
+    const propose = (subject: number, predicate: number, object: number, rule: ActiveRule, premises: Fact[]) =>
+      this.#propose(subject, predicate, object, rule, premises);
+    for (const rule of this.#active) {
+      if (rule.kind === 'transitive') {
+        if (rule.members.has(fact.predicate)) {
+          for (const chain of rule.chain)
+            for (const after of facts(bySubject, chain, fact.object))
+              propose(fact.subject, fact.predicate, after.object, rule, [fact, after]);
+          for (const chain of rule.chainBothWays) {
+            for (const after of facts(bySubject, chain, fact.object))
+              propose(fact.subject, fact.predicate, after.object, rule, [fact, after]);
+            for (const after of facts(byObject, chain, fact.object))
+              propose(fact.subject, fact.predicate, after.subject, rule, [fact, after]);
           }
-          if (rule.chain.has(fact.predicate))
-            for (const member of rule.members)
-              for (const before of facts(byObject, member, fact.subject))
-                propose(before.subject, member, fact.object, rule, [before, fact]);
-          if (rule.chainBothWays.has(fact.predicate))
-            for (const member of rule.members) {
-              for (const before of facts(byObject, member, fact.subject))
-                propose(before.subject, member, fact.object, rule, [before, fact]);
-              for (const before of facts(byObject, member, fact.object))
-                propose(before.subject, member, fact.subject, rule, [before, fact]);
-            }
-        } else if (rule.kind === 'symmetric') {
-          if (rule.members.has(fact.predicate)) propose(fact.object, fact.predicate, fact.subject, rule, [fact]);
-        } else if (rule.kind === 'inverse') {
-          if (fact.predicate === rule.predicate) propose(fact.object, rule.inverse, fact.subject, rule, [fact]);
-          else if (fact.predicate === rule.inverse) propose(fact.object, rule.predicate, fact.subject, rule, [fact]);
-        } else {
-          const member = rule.isRange ? fact.object : fact.subject;
-          if (rule.isRange && graph.symbol(member)?.kind === 'literal') continue;
-          for (const type of rule.classes.get(fact.predicate) ?? []) {
-            const schemaPosition = graph.positionOf(fact.predicate, rule.schemaPredicate, type);
-            const schemaFact = {
-              subject: fact.predicate,
-              predicate: rule.schemaPredicate,
-              object: type,
-              confidence: schemaPosition === -1 ? 1 : confidences[schemaPosition]!,
-            };
-            propose(member, rule.type, type, rule, [fact, schemaFact]);
+        }
+        if (rule.chain.has(fact.predicate))
+          for (const member of rule.members)
+            for (const before of facts(byObject, member, fact.subject))
+              propose(before.subject, member, fact.object, rule, [before, fact]);
+        if (rule.chainBothWays.has(fact.predicate))
+          for (const member of rule.members) {
+            for (const before of facts(byObject, member, fact.subject))
+              propose(before.subject, member, fact.object, rule, [before, fact]);
+            for (const before of facts(byObject, member, fact.object))
+              propose(before.subject, member, fact.subject, rule, [before, fact]);
           }
+      } else if (rule.kind === 'symmetric') {
+        if (rule.members.has(fact.predicate)) propose(fact.object, fact.predicate, fact.subject, rule, [fact]);
+      } else if (rule.kind === 'inverse') {
+        if (fact.predicate === rule.predicate) propose(fact.object, rule.inverse, fact.subject, rule, [fact]);
+        else if (fact.predicate === rule.inverse) propose(fact.object, rule.predicate, fact.subject, rule, [fact]);
+      } else {
+        const member = rule.isRange ? fact.object : fact.subject;
+        if (rule.isRange && this.#graph.symbol(member)?.kind === 'literal') continue;
+        for (const type of rule.classes.get(fact.predicate) ?? []) {
+          const schemaPosition = this.#graph.positionOf(fact.predicate, rule.schemaPredicate, type);
+          const schemaFact = {
+            subject: fact.predicate,
+            predicate: rule.schemaPredicate,
+            object: type,
+            confidence: schemaPosition === -1 ? 1 : this.#graph.columns.confidences[schemaPosition]!,
+          };
+          propose(member, rule.type, type, rule, [fact, schemaFact]);
         }
       }
     }
-    frontier = [...next.values()].map(index);
   }
-  return { derivations: [...derivations.values()], iterations, isTruncated, hasConverged: frontier.length === 0 };
 }
 
 function pushTo(index: Map<number, Map<number, Fact[]>>, predicate: number, key: number, fact: Fact): void {
@@ -390,17 +505,80 @@ export type StagedInference = {
 /** Runs the rules and stages what they derive (nothing is stored or applied here). */
 export function stageInference(graph: KnowledgeGraph, options: InferenceOptions & { now: number }): StagedInference {
   const result = inferRules(graph, options);
-  const batch = graph.batch({ now: options.now });
+  return { result, ...stageDerivations(graph, result.derivations, options.now) };
+}
+
+/** Stages derivations as a graph delta, with the derivation behind each changed triple. */
+export function stageDerivations(
+  graph: KnowledgeGraph,
+  derived: readonly Derivation[],
+  now: number,
+): Omit<StagedInference, 'result'> {
+  const batch = graph.batch({ now });
   const derivations = new Map<string, Derivation>();
-  for (const derivation of result.derivations) {
+  for (const derivation of derived) {
     batch.assert(derivation.subject, derivation.predicate, derivation.object, derivation.confidence);
     derivations.set(tripleKey(derivation.subject, derivation.predicate, derivation.object), derivation);
   }
   return {
-    result,
     delta: batch.delta,
     derivationOf: (triple) => derivations.get(tripleKey(triple.subject, triple.predicate, triple.object))!,
   };
+}
+
+/** The inferences under way around sets of symbols, per graph: at most this many each, the least recent dropped. */
+const INFERENCES_KEPT = 4;
+type KeptInference = { chaining: ForwardChaining; seen: number; removals: number };
+const inferencesAround = new WeakMap<KnowledgeGraph, Map<string, KeptInference>>();
+
+/**
+ * The rules' work around some symbols (a goal's), kept between calls so that each call goes on
+ * where the last stopped: only the facts about those symbols are derived (see
+ * {@link ForwardChaining}). The graph may have grown meanwhile: by the facts taken from this
+ * inference (it knows them), or by triples no rule reads, and the work goes on; any other change
+ * (a new fact of a rule relation, a removal) starts it again, where facts already stored are known
+ * and are not derived twice.
+ */
+export function inferenceAround(
+  graph: KnowledgeGraph,
+  focus: readonly number[],
+  options: { minConfidence: number },
+): ForwardChaining {
+  let kept = inferencesAround.get(graph);
+  if (!kept) inferencesAround.set(graph, (kept = new Map()));
+  const key = `${[...focus].sort((a, b) => a - b).join(',')}@${options.minConfidence}`;
+  const current = kept.get(key);
+  kept.delete(key);
+  const entry =
+    current && isStillValid(graph, current)
+      ? current
+      : {
+          chaining: new ForwardChaining(graph, {
+            minConfidence: options.minConfidence,
+            restrictTo: focusRegion(graph, focus),
+            concerning: new Set(focus),
+          }),
+          seen: graph.tripleCount,
+          removals: graph.removalCount,
+        };
+  entry.seen = graph.tripleCount;
+  kept.set(key, entry);
+  if (kept.size > INFERENCES_KEPT) kept.delete(kept.keys().next().value!);
+  return entry.chaining;
+}
+
+function isStillValid(graph: KnowledgeGraph, entry: KeptInference): boolean {
+  if (graph.removalCount !== entry.removals) return false;
+  const { subjects, predicates, objects, confidences } = graph.columns;
+  for (let position = entry.seen; position < graph.tripleCount; position++) {
+    const predicate = predicates[position]!;
+    if (
+      entry.chaining.isAffectedBy(predicate) &&
+      !entry.chaining.knows(subjects[position]!, predicate, objects[position]!, confidences[position]!)
+    )
+      return false;
+  }
+  return true;
 }
 
 /** The provenance record of a derived fact: its rule, its premises (as triple ids), and a readable explanation. */

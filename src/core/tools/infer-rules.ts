@@ -1,10 +1,17 @@
 import { z } from 'zod';
-import { derivationProvenance, focusRegion, stageInference } from '#core/kg/inference.ts';
+import { derivationProvenance, inferenceAround, stageDerivations } from '#core/kg/inference.ts';
 import { GraphVocabulary } from '#core/kg/vocabulary.ts';
 import type { FactIds, Tool } from './tool.ts';
 
+/** The time one cycle gives the rules; what they have not finished goes on in the next cycle. */
+const SLICE_MS = 40;
+/** Derived facts one cycle stores at most (each with its own provenance record); the rest wait for the next. */
+const FACTS_PER_CYCLE = 400;
+
 /**
- * Runs the built-in rules around the goal's symbols and stores what they derive. Scores high when the graph
+ * Runs the built-in rules around the goal's symbols and stores what they derive about them, a
+ * slice at a time (see inferenceAround: the work goes on where the last cycle left it; facts about
+ * no goal symbol are not stored: `kg infer` materialises everything). Scores high when the graph
  * has changed since the last run and the goal's symbols take part in rule relations (is-a,
  * part-of, ...), i.e. when chains may hold facts nobody has stated yet.
  */
@@ -43,19 +50,23 @@ export const inferRules: Tool<{ minConfidence: number }> = {
   proposeInput: () => ({ minConfidence: 0.1 }),
   run(input, state) {
     // Only around the goal: its cost follows the goal's neighbourhood, not the size of the graph.
-    const restrictTo = focusRegion(state.graph, state.goalSymbols);
-    const { result, delta, derivationOf } = stageInference(state.graph, {
-      minConfidence: input.minConfidence,
-      now: state.now,
-      restrictTo,
-    });
-    const goalSymbols = new Set(state.goalSymbols);
-    const facts: FactIds[] = [...delta.addedTriples, ...delta.updatedTriples]
-      .filter((triple) => goalSymbols.has(triple.subject) || goalSymbols.has(triple.object))
-      .map((triple) => [triple.subject, triple.predicate, triple.object]);
+    const chaining = inferenceAround(state.graph, state.goalSymbols, { minConfidence: input.minConfidence });
+    const stopAt = performance.now() + SLICE_MS;
+    chaining.advance({ shouldStop: () => performance.now() >= stopAt });
+    const { delta, derivationOf } = stageDerivations(state.graph, chaining.take(FACTS_PER_CYCLE), state.now);
+    const isFinished = chaining.isDone && chaining.waiting === 0;
+    const facts: FactIds[] = [...delta.addedTriples, ...delta.updatedTriples].map((triple) => [
+      triple.subject,
+      triple.predicate,
+      triple.object,
+    ]);
+    const { iterations, hasConverged } = chaining.result();
+    const progress = isFinished
+      ? `in ${iterations} rounds${hasConverged ? '' : ', not converged'}`
+      : `so far (round ${iterations}${chaining.waiting > 0 ? `, ${chaining.waiting} more derived` : ''}; the rules go on next cycle)`;
     return {
       ok: true,
-      summary: `derived ${delta.addedTriples.length} new facts (${facts.length} about the goal) in ${result.iterations} rounds${result.hasConverged ? '' : ', not converged'}`,
+      summary: `derived ${delta.addedTriples.length} new facts about the goal ${progress}`,
       facts,
       symbols: [...new Set(facts.flatMap(([subject, , object]) => [subject, object]))],
       graphChange: {
@@ -67,7 +78,7 @@ export const inferRules: Tool<{ minConfidence: number }> = {
             createdAt: state.now,
           }),
         // After storing, the graph holds the derived facts too: the rules have run around the goal on all of it.
-        inferredAtTripleCount: state.graph.tripleCount + delta.addedTriples.length,
+        ...(isFinished ? { inferredAtTripleCount: state.graph.tripleCount + delta.addedTriples.length } : {}),
       },
     };
   },
