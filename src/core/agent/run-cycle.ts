@@ -112,7 +112,26 @@ export type CycleDependencies = {
   embedderUnavailable?: string;
   /** The endpoints a run was given by name (the CLI's --endpoint): only these, asked without asking the user, with a key for each where given. */
   runEndpoints?: readonly RunEndpoint[];
+  /** A pause: once it fires, the cycle stops before it commits (throwing {@link CycleCancelled}), having written nothing. */
+  signal?: AbortSignal;
 };
+
+/** Thrown by a cycle paused before its commit: nothing of it was stored, nor applied to the graph. */
+export class CycleCancelled extends Error {
+  constructor() {
+    super('the cycle was paused before it stored anything');
+  }
+}
+
+/**
+ * Lets messages waiting for the worker (a Pause) in, then stops the cycle if one paused it. A
+ * cycle's own awaits are mostly microtasks, which let no message in before its commit.
+ */
+async function stopIfPaused(signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return;
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  if (signal.aborted) throw new CycleCancelled();
+}
 
 /** An endpoint a run names, with a key for this run. */
 export type RunEndpoint = { name: string; key?: string };
@@ -184,8 +203,9 @@ async function withModelReading(
  */
 export async function runCycle(dependencies: CycleDependencies): Promise<CycleRecord | undefined> {
   const { db, sessionId, graph, similarity, now } = dependencies;
-  const { documents } = dependencies;
+  const { documents, signal } = dependencies;
   const inputs = await readCycleInputs(db, sessionId);
+  if (signal?.aborted) throw new CycleCancelled();
   const { session, memory, psyche, approved, settings } = inputs;
   const cycle = session.cycle + 1;
   const startedAt = now();
@@ -278,6 +298,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
     outcome.question !== undefined
       ? { question: outcome.question, digest: await questionDigest(decision.tool, outcome.question) }
       : undefined;
+  await stopIfPaused(signal);
 
   return db.transaction(
     'rw',

@@ -262,7 +262,7 @@ export class ForwardChaining {
     return fact !== undefined && fact.confidence >= confidence;
   }
 
-  /** Facts of finished rounds not yet taken. */
+  /** Facts of finished rounds the graph may not hold yet (see {@link take}). */
   get waiting(): number {
     return this.#outbox.size;
   }
@@ -277,13 +277,19 @@ export class ForwardChaining {
     };
   }
 
-  /** Up to `limit` facts of finished rounds, oldest first; they leave the outbox. */
+  /**
+   * Up to `limit` facts of finished rounds that the graph does not hold yet (at their confidence),
+   * oldest first. They stay waiting until the graph holds them: a cycle that stages them and is
+   * paused before it stores them loses none.
+   */
   take(limit: number): Derivation[] {
     const taken: Derivation[] = [];
+    const { confidences } = this.#graph.columns;
     for (const [key, derivation] of this.#outbox) {
       if (taken.length >= limit) break;
-      taken.push(derivation);
-      this.#outbox.delete(key);
+      const position = this.#graph.positionOf(derivation.subject, derivation.predicate, derivation.object);
+      if (position !== -1 && confidences[position]! >= derivation.confidence) this.#outbox.delete(key);
+      else taken.push(derivation);
     }
     return taken;
   }

@@ -5,7 +5,7 @@ import { goalViewOf, refOf } from './views.ts';
 import { recallEpisodes } from '#core/memory/episodes.ts';
 import { DEFAULT_STALL_THRESHOLD, parseCriteria } from '#core/goals/goal.ts';
 import { type Goal, hasGoalEnded } from '#core/records/goal.ts';
-import { consolidateMemory, endActivePlans, runCycle, settleParent } from '#core/agent/run-cycle.ts';
+import { consolidateMemory, CycleCancelled, endActivePlans, runCycle, settleParent } from '#core/agent/run-cycle.ts';
 import { bindRunModel } from './inference-service.ts';
 import { bindSessionEmbedder } from './embedder-service.ts';
 import { isQuotaExceeded } from '#core/store/quota.ts';
@@ -198,8 +198,11 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
                 ...(embedder.embeddings ? { embeddings: embedder.embeddings } : {}),
                 ...(embedder.unavailable ? { embedderUnavailable: embedder.unavailable } : {}),
                 ...(endpoints ? { runEndpoints: endpoints } : {}),
+                signal: controller.signal,
               });
             } catch (error) {
+              // Paused before its commit: the cycle wrote nothing and changed nothing in memory.
+              if (error instanceof CycleCancelled) return 'cancelled' as const;
               // The cycle's facts may be in memory but not stored: read the graph (and documents) again from storage.
               graphs.delete(sessionId);
               forgetDocuments(sessionId);

@@ -53,8 +53,10 @@ export const inferRules: Tool<{ minConfidence: number }> = {
     const chaining = inferenceAround(state.graph, state.goalSymbols, { minConfidence: input.minConfidence });
     const stopAt = performance.now() + SLICE_MS;
     chaining.advance({ shouldStop: () => performance.now() >= stopAt });
-    const { delta, derivationOf } = stageDerivations(state.graph, chaining.take(FACTS_PER_CYCLE), state.now);
-    const isFinished = chaining.isDone && chaining.waiting === 0;
+    const taken = chaining.take(FACTS_PER_CYCLE);
+    const { delta, derivationOf } = stageDerivations(state.graph, taken, state.now);
+    const more = chaining.waiting - taken.length;
+    const isFinished = chaining.isDone && more === 0;
     const facts: FactIds[] = [...delta.addedTriples, ...delta.updatedTriples].map((triple) => [
       triple.subject,
       triple.predicate,
@@ -63,7 +65,7 @@ export const inferRules: Tool<{ minConfidence: number }> = {
     const { iterations, hasConverged } = chaining.result();
     const progress = isFinished
       ? `in ${iterations} rounds${hasConverged ? '' : ', not converged'}`
-      : `so far (round ${iterations}${chaining.waiting > 0 ? `, ${chaining.waiting} more derived` : ''}; the rules go on next cycle)`;
+      : `so far (round ${iterations}${more > 0 ? `, ${more} more derived` : ''}; the rules go on next cycle)`;
     return {
       ok: true,
       summary: `derived ${delta.addedTriples.length} new facts about the goal ${progress}`,
