@@ -6,6 +6,7 @@ import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 import { runAnswering } from '#core/testing/answering-run.ts';
 import { runCycles } from '#core/testing/run-cycles.ts';
 import { TOOLS } from '#core/tools/registry.ts';
+import { EPISODES_RECALLED_BY_A_CYCLE, readCycleInputs } from './run-cycle.ts';
 
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
 
@@ -389,5 +390,29 @@ describe('a goal with more answers than it keeps', () => {
     const records = await runAnswering(service, sessionId, 3);
     const completed = records.find((record) => record.outcome === 'completed')!;
     expect(completed.statusChange).toMatch(/^completed: at least 2,000 answers to \?x is-a mammal, at least 5 needed/);
+  });
+});
+
+describe('what a cycle reads', () => {
+  it('recalls from the latest episodes only, in the order they were made, however many a long run kept', async () => {
+    const { db, sessionId } = await agentOnStarterGraph();
+    const episode = (index: number) => ({
+      sessionId,
+      summary: `episode ${index}`,
+      learnings: [],
+      tools: [],
+      timestamp: index,
+      cycle: index,
+    });
+    await db.episodes.bulkAdd(Array.from({ length: EPISODES_RECALLED_BY_A_CYCLE + 50 }, (_, index) => episode(index)));
+    // Another session's episodes are never read.
+    await db.episodes.add({ ...episode(999), sessionId: 'other' });
+    const { episodes } = await readCycleInputs(db, sessionId);
+    expect(episodes).toHaveLength(EPISODES_RECALLED_BY_A_CYCLE);
+    expect(episodes[0]!.summary).toBe('episode 50');
+    expect(episodes.at(-1)!.summary).toBe(`episode ${EPISODES_RECALLED_BY_A_CYCLE + 49}`);
+    expect(episodes.map((recalled) => recalled.id!)).toEqual(
+      [...episodes.map((recalled) => recalled.id!)].sort((a, b) => a - b),
+    );
   });
 });

@@ -408,6 +408,12 @@ async function recallOfNextGoal(
 
 const OPEN_STATUSES = ['active', 'waiting', 'suspended'] as const;
 
+/**
+ * The episodes a cycle recalls from: the latest this many. Reading and scoring them all made every
+ * cycle of a long run slower than the one before; `memory_recall` asked by the user searches all.
+ */
+export const EPISODES_RECALLED_BY_A_CYCLE = 200;
+
 /** What a cycle reads from the database before it decides, in one read transaction. */
 export async function readCycleInputs(db: AnimaDatabase, sessionId: string) {
   const [session, goals, memory, episodes, psyche, approved, webAccessSetting, activePlans] = await db.transaction(
@@ -423,7 +429,8 @@ export async function readCycleInputs(db: AnimaDatabase, sessionId: string) {
           .anyOf(OPEN_STATUSES.map((status) => [sessionId, status]))
           .toArray(),
         db.workingMemory.where('sessionId').equals(sessionId).sortBy('id'),
-        db.episodes.where('sessionId').equals(sessionId).sortBy('id'),
+        // Newest first (an index keeps equal keys in id order), put back in id order below.
+        db.episodes.where('sessionId').equals(sessionId).reverse().limit(EPISODES_RECALLED_BY_A_CYCLE).toArray(),
         currentPsyche(db, sessionId),
         db.approvals
           .where('status')
@@ -445,7 +452,7 @@ export async function readCycleInputs(db: AnimaDatabase, sessionId: string) {
     session,
     goals,
     memory,
-    episodes,
+    episodes: episodes.reverse(),
     psyche: acting,
     approved,
     webAccess,
