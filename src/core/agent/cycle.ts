@@ -130,7 +130,8 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
     (sum, symbol) => sum + graph.positionsFrom(symbol).length + graph.positionsTo(symbol).length,
     0,
   );
-  const activated = spreadActivation(graph, symbols, { depth: 2, topK: 5 });
+  // A few neighbours each way are enough to name the five most active: a goal's symbol can be a hub.
+  const activated = spreadActivation(graph, symbols, { depth: 2, topK: 5, fanOut: 64 });
   const orient =
     `goal symbols: ${symbols.map(label).join(', ') || 'none known'}; ${around} triples around them; ` +
     `activation reaches ${activated.map((entry) => `${label(entry.symbolId)} ${entry.activation.toFixed(2)}`).join(', ') || 'nothing'}; memory pressure ${pressure.toFixed(2)}`;

@@ -144,9 +144,14 @@ export function matchKeywords(
   return { keywords, matched, isMet: matched.length * 2 >= keywords.length };
 }
 
-/** Facts as the words of their labels, for keyword matching. */
+/**
+ * Facts as the words of their labels, for keyword matching: each symbol once, as findings repeat
+ * the goal's own symbols (2,000 findings "X is-a C5" name C5 2,000 times).
+ */
 export function factsText(graph: KnowledgeGraph, facts: readonly (readonly [number, number, number])[]): string {
-  return facts.map((fact) => fact.map((id) => graph.symbol(id)?.label ?? '').join(' ')).join(' ');
+  const symbols = new Set<number>();
+  for (const fact of facts) for (const id of fact) symbols.add(id);
+  return [...symbols].map((id) => graph.symbol(id)?.label ?? '').join(' ');
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { factsText } from '#core/goals/goal.ts';
 import type { Tool } from './tool.ts';
 
 /** Cycles without progress before the agent asks the user rather than keep trying alone. */
@@ -9,14 +10,10 @@ function unfound(state: Parameters<Tool['baseScore']>[0]): string[] {
   const { graph, goal, criteria } = state;
   if (criteria.kind === 'pattern') return [criteria.text];
   const words = new Set(
-    goal.findings.flatMap((fact) =>
-      fact.flatMap((id) =>
-        (graph.symbol(id)?.label ?? '')
-          .normalize('NFKC')
-          .toLowerCase()
-          .split(/[^\p{L}\p{N}-]+/u),
-      ),
-    ),
+    factsText(graph, goal.findings)
+      .normalize('NFKC')
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}-]+/u),
   );
   return criteria.keywords.filter((keyword) => !words.has(keyword));
 }
