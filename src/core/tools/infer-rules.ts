@@ -51,9 +51,13 @@ export const inferRules: Tool<{ minConfidence: number }> = {
   run(input, state) {
     // Only around the goal: its cost follows the goal's neighbourhood, not the size of the graph.
     const chaining = inferenceAround(state.graph, state.goalSymbols, { minConfidence: input.minConfidence });
-    const stopAt = performance.now() + SLICE_MS;
-    chaining.advance({ shouldStop: () => performance.now() >= stopAt });
-    const taken = chaining.take(FACTS_PER_CYCLE);
+    // The rules run only when fewer facts wait than a cycle stores: what they derived first is stored first.
+    let taken = chaining.take(FACTS_PER_CYCLE);
+    if (taken.length < FACTS_PER_CYCLE && !chaining.isDone) {
+      const stopAt = performance.now() + SLICE_MS;
+      chaining.advance({ shouldStop: () => performance.now() >= stopAt });
+      taken = chaining.take(FACTS_PER_CYCLE);
+    }
     const { delta, derivationOf } = stageDerivations(state.graph, taken, state.now);
     const more = chaining.waiting - taken.length;
     const isFinished = chaining.isDone && more === 0;
