@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { graphOf } from '#core/testing/graph-of.ts';
 import { KnowledgeGraph } from './graph.ts';
 import {
-  focusRegion,
   ForwardChaining,
+  regionPositions,
   inferenceAround,
   inferRules,
   type InferenceResult,
@@ -150,7 +150,7 @@ describe('inference focused on some symbols', () => {
       ['Dog', 'similar-to', 'Wolf'],
     ]);
     const dog = graph.symbolByLabel('Dog')!.id;
-    const focused = inferRules(graph, { restrictTo: focusRegion(graph, [dog]) });
+    const focused = inferRules(graph, { positions: regionPositions(graph, [dog]) });
     expect(lines(graph, focused)).toEqual([
       'Dog is-a Animal 0.950 (is-a-transitive)',
       'Rex is-a Animal 0.902 (is-a-transitive)',
@@ -169,10 +169,10 @@ describe('focused inference through inverse relations', () => {
       ['Piston', 'part-of', 'Engine'],
     ]);
     const car = graph.symbolByLabel('Car')!.id;
-    expect(lines(graph, inferRules(graph, { restrictTo: focusRegion(graph, [car]) }))).toEqual(
+    expect(lines(graph, inferRules(graph, { positions: regionPositions(graph, [car]) }))).toEqual(
       lines(graph, inferRules(graph)),
     );
-    expect(lines(graph, inferRules(graph, { restrictTo: focusRegion(graph, [car]) }))).toContain(
+    expect(lines(graph, inferRules(graph, { positions: regionPositions(graph, [car]) }))).toContain(
       'Piston part-of Car 0.900 (part-of-transitive)',
     );
   });
@@ -203,7 +203,7 @@ describe('inference around a goal, a slice at a time', () => {
     const graph = taxonomy();
     const goal = graph.symbolByLabel('Root.1')!.id;
     const chaining = new ForwardChaining(graph, {
-      restrictTo: focusRegion(graph, [goal]),
+      positions: regionPositions(graph, [goal]),
       concerning: new Set([goal]),
     });
     chaining.advance();

@@ -45,8 +45,8 @@ export type InferenceOptions = {
   maxIterations?: number;
   /** A stop for runaway closures on large graphs; the result says when it was reached. */
   maxDerived?: number;
-  /** Only stated facts this accepts take part (see {@link focusRegion}); all of them when absent. */
-  restrictTo?: (subject: number, predicate: number, object: number) => boolean;
+  /** Only the stated facts at these positions of the graph take part (see {@link regionPositions}); all of them when absent. */
+  positions?: Iterable<number>;
 };
 
 /** A fact a rule derived, with the rule and the premises (as stored triples or earlier derivations). */
@@ -232,16 +232,23 @@ export class ForwardChaining {
       }),
     );
     this.#rulePredicates = rulePredicates;
-    const { subjects, objects, confidences } = graph.columns;
-    const { restrictTo } = options;
-    for (const predicate of rulePredicates) {
-      for (const position of graph.matchPositions(undefined, predicate, undefined)) {
-        const subject = subjects[position]!;
-        const object = objects[position]!;
-        if (restrictTo && !restrictTo(subject, predicate, object)) continue;
-        this.#frontier.push(this.#index({ subject, predicate, object, confidence: confidences[position]! }));
-      }
-    }
+    const { subjects, predicates, objects, confidences } = graph.columns;
+    const { positions } = options;
+    const admit = (position: number) =>
+      this.#frontier.push(
+        this.#index({
+          subject: subjects[position]!,
+          predicate: predicates[position]!,
+          object: objects[position]!,
+          confidence: confidences[position]!,
+        }),
+      );
+    // Given the region's positions, only those are read, not every fact of the rule relations.
+    if (positions) {
+      for (const position of positions) if (rulePredicates.has(predicates[position]!)) admit(position);
+    } else
+      for (const predicate of rulePredicates)
+        for (const position of graph.matchPositions(undefined, predicate, undefined)) admit(position);
   }
 
   /** Whether nothing is left to derive: converged, out of rounds, or stopped at the cap. */
@@ -431,16 +438,15 @@ function pushTo(index: Map<number, Map<number, Fact[]>>, predicate: number, key:
  * up from them and down to them (their ancestors and descendants, never sideways through a
  * shared ancestor), and for the other rules the facts that touch them. Inference restricted to
  * these derives what concerns the symbols at a cost in proportion to their neighbourhood,
- * not to the graph.
+ * not to the graph. Returns their positions in the graph.
  */
-export function focusRegion(
+export function regionPositions(
   graph: KnowledgeGraph,
   focus: readonly number[],
   rules: readonly InferenceRule[] = BUILT_IN_RULES,
-): (subject: number, predicate: number, object: number) => boolean {
+): Set<number> {
   const { subjects, objects, predicates } = graph.columns;
-  const inRegion = new Set<string>();
-  const focusSet = new Set(focus);
+  const inRegion = new Set<number>();
   const active = activeRules(graph, rules);
   const transitive = new Set<number>();
   for (const rule of active) {
@@ -466,7 +472,7 @@ export function focusRegion(
       while (frontier.length > 0) {
         const reached: number[] = [];
         const visit = (position: number, other: number) => {
-          inRegion.add(tripleKey(subjects[position]!, predicates[position]!, objects[position]!));
+          inRegion.add(position);
           if (!seen.has(other)) {
             seen.add(other);
             reached.push(other);
@@ -496,9 +502,11 @@ export function focusRegion(
       }
     }
   }
-  return (subject, predicate, object) =>
-    inRegion.has(tripleKey(subject, predicate, object)) ||
-    (!transitive.has(predicate) && (focusSet.has(subject) || focusSet.has(object)));
+  // The other rules' facts that touch the symbols themselves.
+  for (const symbol of new Set(focus))
+    for (const positions of [graph.positionsFrom(symbol), graph.positionsTo(symbol)])
+      for (const position of positions) if (!transitive.has(predicates[position]!)) inRegion.add(position);
+  return inRegion;
 }
 
 /** An inference run staged as a graph delta, with the derivation behind each changed triple. */
@@ -561,7 +569,7 @@ export function inferenceAround(
       : {
           chaining: new ForwardChaining(graph, {
             minConfidence: options.minConfidence,
-            restrictTo: focusRegion(graph, focus),
+            positions: regionPositions(graph, focus),
             concerning: new Set(focus),
           }),
           seen: graph.tripleCount,
