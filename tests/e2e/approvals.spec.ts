@@ -28,6 +28,17 @@ test.describe('approvals', () => {
     await expect(goals.status(GOAL.description)).toContainText('Waiting for you', { timeout: RUN_TIMEOUT_MS });
   });
 
+  test('the cycle that held the action shows the refusal, what it required and what was observed', async ({
+    shell,
+    cycles,
+  }) => {
+    await shell.goTo('Cycles');
+    const refusal = cycles.entries().first().getByRole('group', { name: 'Refusal', exact: true });
+    await expect(refusal).toContainText('Refused: Blocked by policy (a retry cannot succeed)');
+    await expect(refusal).toContainText('Required: your approval, which ask_before_querying asks for');
+    await expect(refusal).toContainText('Observed: ask_before_querying matches tool=kg_query');
+  });
+
   test('a held kg_query waits for approval, survives a reload, and runs once approved', async ({
     page,
     shell,

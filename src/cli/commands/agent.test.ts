@@ -132,3 +132,29 @@ describe('anima run with several goals, --fresh, and status', () => {
     );
   });
 });
+
+describe('anima run shows a refused action with its evidence', () => {
+  it('prints the class, retryability, required and observed state, in text and in --json', async () => {
+    const psyche = await file(
+      'psyche.toml',
+      '[shadow]\nbias_patterns = []\n\n[[shadow.veto_patterns]]\nname = "no_queries"\ntriggers = ["tool=kg_query"]\nseverity = 1\nexplanation = "No lookups."\nrequire_approval = false\n',
+    );
+    const args = ['--kg', await zoo(), '--psyche', psyche, '--goal', 'Learn about Dog', '--criteria', 'whiskers'];
+    const text = await anima('run', ...args, '--max-cycles', '3', '--snapshot', join(folder, 'a.json'));
+    expect(text.code).toBe(0);
+    expect(text.out).toMatch(
+      /\trefused \(policy block, not retryable\): required an action the shadow allows; observed no_queries matches tool=kg_query input=\{"symbol":\d+\}: "tool=kg_query" in the action\n/,
+    );
+    const json = await anima('run', ...args, '--max-cycles', '3', '--snapshot', join(folder, 'b.json'), '--json');
+    const vetoed = json.out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .find((line) => line.tool === 'kg_query');
+    expect(vetoed.rejection).toMatchObject({
+      class: 'policy_block',
+      required: 'an action the shadow allows',
+      retryable: false,
+    });
+  });
+});

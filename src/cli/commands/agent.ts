@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import type { AgentApi } from '#core/api.ts';
+import type { AgentApi, CycleRecord } from '#core/api.ts';
 import type { InferenceSettings } from '#core/llm/inference-settings.ts';
 import { answerViewText } from '#core/questions/answer-view.ts';
 import { describeSpentLimit } from '#core/llm/usage-budget.ts';
@@ -132,9 +132,12 @@ async function runCycles(
     (record) => {
       if (values.json)
         output.out(
-          `${JSON.stringify({ cycle: record.cycle, goalId: record.goalId, phases: { observe: record.observe, orient: record.orient, decide: record.decide, act: record.act }, tool: record.tool, breakdown: record.candidates.find((candidate) => candidate.tool === record.tool)?.breakdown, candidates: record.candidates, outcome: record.outcome, ...(record.model ? { model: record.model } : {}) })}\n`,
+          `${JSON.stringify({ cycle: record.cycle, goalId: record.goalId, phases: { observe: record.observe, orient: record.orient, decide: record.decide, act: record.act }, tool: record.tool, breakdown: record.candidates.find((candidate) => candidate.tool === record.tool)?.breakdown, candidates: record.candidates, outcome: record.outcome, ...(record.model ? { model: record.model } : {}), ...(record.rejection ? { rejection: record.rejection } : {}) })}\n`,
         );
-      else output.out(`cycle ${record.cycle}\t${record.tool}\t${record.outcome}\t${record.act}\n`);
+      else {
+        output.out(`cycle ${record.cycle}\t${record.tool}\t${record.outcome}\t${record.act}\n`);
+        if (record.rejection) output.out(`\t${rejectionLine(record.rejection)}\n`);
+      }
     },
   );
   if (!run.ok) throw new CliError(run.problems.map(describeProblem).join('\n'));
@@ -165,4 +168,9 @@ async function runCycles(
     }
   }
   return 0;
+}
+
+/** A refused action's evidence on one line of the run's log. */
+function rejectionLine(rejection: NonNullable<CycleRecord['rejection']>): string {
+  return `refused (${rejection.class.replace(/_/g, ' ')}, ${rejection.retryable ? 'retryable' : 'not retryable'}): required ${rejection.required}; observed ${rejection.observed}`;
 }

@@ -17,6 +17,7 @@ import {
 } from './cycle.ts';
 import type { CycleRecord } from '#core/records/cycle.ts';
 import type { Approval } from '#core/records/approval.ts';
+import { type Rejection, rejectionOf } from '#core/records/rejection.ts';
 import { evolvePsyche } from '#core/psyche/evolve.ts';
 import { decisiveVeto, describeAction, judgeAction, type ShadowMatch } from '#core/psyche/shadow.ts';
 import { addPsycheVersion, countShadowEncounter, currentPsyche } from '#core/psyche/psyche-store.ts';
@@ -156,6 +157,19 @@ type ActGate =
   | { kind: 'vetoed'; veto: ShadowMatch }
   | { kind: 'ask'; veto: ShadowMatch; digest: string };
 
+/**
+ * The evidence of an action the shadow stopped: the pattern's allowance was required, its match
+ * observed. A hard veto is final; one that asks waits for the user's answer, which a retry cannot give.
+ */
+function gateRejection(decision: Decision, gate: Exclude<ActGate, { kind: 'run' }>): Rejection {
+  const action = describeAction({ tool: decision.tool.name, input: decision.input });
+  return rejectionOf(
+    'policy_block',
+    gate.kind === 'ask' ? `your approval, which ${gate.veto.pattern.name} asks for` : `an action the shadow allows`,
+    `${gate.veto.pattern.name} matches ${action}: ${gate.veto.because}`,
+  );
+}
+
 /** The question reader, loaded (on first use) when an active goal asks a question. */
 export async function questionsFor(goals: readonly Goal[]): Promise<QuestionAnswering | undefined> {
   const asks = goals.some(
@@ -292,7 +306,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   const outcome: ToolOutcome =
     gate.kind === 'run'
       ? await decision.tool.run(decision.input, decision.state)
-      : { ok: false, summary: '', facts: [], symbols: [], rejection: 'policy_block' };
+      : { ok: false, summary: '', facts: [], symbols: [], rejection: gateRejection(decision, gate) };
   // Hashed before the transaction: IndexedDB does not wait for it.
   const asked =
     outcome.question !== undefined
@@ -351,6 +365,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
               : await settleRun(common, graph, decision, outcome, gate.approval);
       const { record } = result;
       if (outcome.modelUse) record.model = outcome.modelUse;
+      if (outcome.rejection) record.rejection = outcome.rejection;
       const settled = result.updatedGoals[0]!;
       const stalled = stalledTooLong(settled);
       if (stalled) result.updatedGoals[0] = { ...settled, status: 'abandoned', statusReason: stalled };

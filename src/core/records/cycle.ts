@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { modelUseSchema } from './model-use.ts';
+import { rejectionSchema } from './rejection.ts';
 
 /** How a cycle ended for its goal. */
 export const cycleOutcomeSchema = z.enum(['completed', 'advanced', 'no-change', 'failed', 'waiting']);
@@ -39,5 +40,7 @@ export const cycleRecordSchema = z.object({
     .optional(),
   /** When the tool asked a language model: which, what it used, and the bottleneck it ended in. */
   model: modelUseSchema.optional(),
+  /** When the action was refused (by the tool, or a veto of the shadow): its class, what it required and observed, and whether a retry could help. */
+  rejection: rejectionSchema.optional(),
 });
 export type CycleRecord = z.infer<typeof cycleRecordSchema>;

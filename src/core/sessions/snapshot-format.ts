@@ -26,9 +26,9 @@ export const SNAPSHOT_FORMAT = 'anima-snapshot';
  * versions and the approvals; 5 the agent's questions; 6 the imported documents; 7 the agent's
  * scratch notes; 8 its plans and reflections; 9 the persona it wears (as a bundle), numbers each
  * part's rows from 1 and carries the SHA-256 of its content; 10 the answers of goals that ask a
- * question. Older files are migrated on import.
+ * question; 11 the evidence of a refused action on its cycle record. Older files are migrated on import.
  */
-export const SNAPSHOT_VERSION = 10;
+export const SNAPSHOT_VERSION = 11;
 
 /**
  * The largest snapshot (unzipped) Anima reads, and so writes: the reader holds the whole document

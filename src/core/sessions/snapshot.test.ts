@@ -222,4 +222,48 @@ describe('session snapshots', () => {
     expect(JSON.stringify(await exportSnapshot(elsewhere, sessionId))).toBe(JSON.stringify(snapshot));
     expect((await currentPsyche(elsewhere, sessionId)).psyche.shadow.vetoPatterns[0]!.name).toBe('ask');
   });
+
+  it("keeps a refused action's evidence (class, required and observed state, retryability) through a snapshot", async () => {
+    const { db, service } = testService();
+    const { session } = await service.open({});
+    const sessionId = session.id;
+    await service.kgImport({ sessionId, operationId: 'op', fileName: 'zoo.csv', data: 'Dog,is-a,Canine\n' });
+    const psyche = defaultPsyche();
+    psyche.shadow.vetoPatterns = [
+      {
+        name: 'no_queries',
+        triggers: ['tool=kg_query'],
+        capabilityTriggers: [],
+        severity: 1,
+        explanation: 'no lookups',
+        requireApproval: false,
+      },
+    ];
+    await db.transaction('rw', db.psyches, () =>
+      addPsycheVersion(db, { sessionId, psyche, cycle: 0, reason: 'test', now: 1 }),
+    );
+    await service.goalAdd({ sessionId, description: 'Learn about Dog', criteria: 'whiskers' });
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 3 });
+    const snapshot = await exportSnapshot(db, sessionId);
+    const vetoed = snapshot.cycles.find((record) => record.tool === 'kg_query');
+    expect(vetoed?.rejection).toEqual({
+      class: 'policy_block',
+      required: 'an action the shadow allows',
+      observed: 'no_queries matches tool=kg_query input={"symbol":1}: "tool=kg_query" in the action',
+      retryable: false,
+    });
+    const elsewhere = new AnimaDatabase('elsewhere', freshIndexedDb());
+    const parsed = parseSnapshot(JSON.parse(JSON.stringify(snapshot)));
+    if (!parsed.ok) throw new Error(parsed.error.map(describeProblem).join('\n'));
+    await restoreSnapshot(elsewhere, parsed.value);
+    const restored = await exportSnapshot(elsewhere, sessionId);
+    expect(restored.cycles.find((record) => record.tool === 'kg_query')?.rejection).toEqual(vetoed?.rejection);
+    // A version 10 file (written before rejections were kept) still reads, its cycles without evidence.
+    const older = JSON.parse(JSON.stringify({ ...snapshot, version: 10 }));
+    for (const record of older.cycles) delete record.rejection;
+    const migrated = parseSnapshot(older);
+    if (!migrated.ok) throw new Error(migrated.error.map(describeProblem).join('\n'));
+    expect(migrated.value.version).toBe(SNAPSHOT_VERSION);
+    expect(migrated.value.cycles.every((record) => record.rejection === undefined)).toBe(true);
+  });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rejectionOf } from '#core/records/rejection.ts';
 import { sentencesOf, singular, wordsOfText } from '#core/kg/sentence-facts.ts';
 import { asksForNotes, NOTES_PENDING, scratchNoteName, scratchNoteText } from '#core/goals/scratch-note.ts';
 import { describeAction } from '#core/psyche/shadow.ts';
@@ -72,7 +73,11 @@ export const fileIo: Tool<FileIoInput> = {
           summary: `file_io writes only its goal's own note (${scratchNoteName(goal.id!)})`,
           facts: [],
           symbols: [],
-          rejection: 'invalid_arguments',
+          rejection: rejectionOf(
+            'invalid_arguments',
+            `the goal's own note, ${scratchNoteName(goal.id!)}`,
+            `asked to write ${input.note}`,
+          ),
         };
       const text = scratchNoteText(state.graph, goal, state.cycle);
       return {
@@ -92,7 +97,11 @@ export const fileIo: Tool<FileIoInput> = {
         summary: `there is no document ${input.documentId}`,
         facts: [],
         symbols: [],
-        rejection: 'precondition_miss',
+        rejection: rejectionOf(
+          'precondition_miss',
+          `document ${input.documentId} among the session's documents`,
+          `${state.documents.length} documents, none with that id`,
+        ),
       };
     const wanted = new Set(input.words.map(singular));
     const sentences = sentencesOf(document.text).filter((sentence) =>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type Rejection, rejectionOf } from '#core/records/rejection.ts';
 import { readGraphFile } from '#core/kg/import/read-graph-file.ts';
 import type { KgImportFormat } from '#core/kg/import/statement.ts';
 import { factsOfText } from '#core/kg/sentence-facts.ts';
@@ -25,7 +26,7 @@ const FORMATS: Record<string, KgImportFormat | 'text'> = {
   'text/markdown': 'text',
 };
 
-const failed = (summary: string, url: string, rejection?: ToolOutcome['rejection']): ToolOutcome => ({
+const failed = (summary: string, url: string, rejection?: Rejection): ToolOutcome => ({
   ok: false,
   summary,
   facts: [],
@@ -36,6 +37,10 @@ const failed = (summary: string, url: string, rejection?: ToolOutcome['rejection
 
 /** How many redirects http_fetch follows before it gives up (a browser's own limit is 20). */
 const MAX_REDIRECTS = 5;
+
+/** What every fetch requires of its address, and of the server. */
+const ALLOWED = 'an address under a prefix allowed in Settings, Web access';
+const ANSWER = 'an answer from the server';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
@@ -49,10 +54,7 @@ async function fetchAllowed(
   url: string,
   webAccess: WebAccess,
   signal: AbortSignal,
-): Promise<
-  | { ok: true; response: Response; finalUrl: string }
-  | { ok: false; reason: string; rejection: 'policy_block' | 'dependency_unavailable' }
-> {
+): Promise<{ ok: true; response: Response; finalUrl: string } | { ok: false; reason: string; rejection: Rejection }> {
   const request = {
     headers: { accept: 'text/turtle, application/n-triples;q=0.9, text/plain;q=0.5' },
     signal,
@@ -68,7 +70,7 @@ async function fetchAllowed(
       return {
         ok: false,
         reason: `it redirects to ${followed.url}, not an address you allowed (nothing from there was read)`,
-        rejection: 'policy_block',
+        rejection: rejectionOf('policy_block', ALLOWED, `a redirect to ${followed.url}`),
       };
     }
     const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
@@ -81,17 +83,25 @@ async function fetchAllowed(
       return {
         ok: false,
         reason: `it redirects to "${location}", which is not a web address`,
-        rejection: 'dependency_unavailable',
+        rejection: rejectionOf('dependency_unavailable', 'a redirect to a web address', `a redirect to "${location}"`),
       };
     }
     if (!isAllowed(webAccess, next))
       return {
         ok: false,
         reason: `it redirects to ${next}, not an address you allowed (not followed)`,
-        rejection: 'policy_block',
+        rejection: rejectionOf('policy_block', ALLOWED, `a redirect to ${next}`),
       };
     if (hops === MAX_REDIRECTS)
-      return { ok: false, reason: `more than ${MAX_REDIRECTS} redirects`, rejection: 'dependency_unavailable' };
+      return {
+        ok: false,
+        reason: `more than ${MAX_REDIRECTS} redirects`,
+        rejection: rejectionOf(
+          'dependency_unavailable',
+          `an answer within ${MAX_REDIRECTS} redirects`,
+          `more than ${MAX_REDIRECTS} redirects`,
+        ),
+      };
     current = next;
   }
 }
@@ -136,7 +146,8 @@ export const httpFetch: Tool<{ url: string }> = {
   proposeInput: (state) => ({ url: candidates(state)[0] ?? '' }),
   async run(input, state) {
     const { url } = input;
-    if (!isAllowed(state.webAccess, url)) return failed(`${url} is not an address you allowed`, url, 'policy_block');
+    if (!isAllowed(state.webAccess, url))
+      return failed(`${url} is not an address you allowed`, url, rejectionOf('policy_block', ALLOWED, url));
     const { timeoutSeconds, maxKilobytes } = state.webAccess;
     let fetched: Awaited<ReturnType<typeof fetchAllowed>>;
     try {
@@ -148,18 +159,27 @@ export const httpFetch: Tool<{ url: string }> = {
           : error instanceof Error
             ? error.message
             : String(error);
-      return failed(`GET ${url} failed: ${reason}`, url, 'dependency_unavailable');
+      return failed(`GET ${url} failed: ${reason}`, url, rejectionOf('dependency_unavailable', ANSWER, reason));
     }
     if (!fetched.ok) return failed(`GET ${url}: ${fetched.reason}`, url, fetched.rejection);
     const { response, finalUrl } = fetched;
-    if (!response.ok) return failed(`GET ${url}: HTTP ${response.status}`, url, 'dependency_unavailable');
+    if (!response.ok)
+      return failed(
+        `GET ${url}: HTTP ${response.status}`,
+        url,
+        rejectionOf('dependency_unavailable', 'an HTTP 2xx answer', `HTTP ${response.status}`),
+      );
     const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     const format = FORMATS[mediaType];
     if (!format)
       return failed(
         `GET ${url}: cannot read ${mediaType || 'an unnamed content type'} (Turtle, N-Triples, CSV or plain text only)`,
         url,
-        'precondition_miss',
+        rejectionOf(
+          'precondition_miss',
+          'Turtle, N-Triples, CSV or plain text',
+          mediaType || 'an unnamed content type',
+        ),
       );
     let body: Uint8Array | undefined;
     try {
@@ -171,16 +191,25 @@ export const httpFetch: Tool<{ url: string }> = {
           : error instanceof Error
             ? error.message
             : String(error);
-      return failed(`GET ${url} failed while reading: ${reason}`, url, 'dependency_unavailable');
+      return failed(
+        `GET ${url} failed while reading: ${reason}`,
+        url,
+        rejectionOf('dependency_unavailable', ANSWER, reason),
+      );
     }
     if (body === undefined)
       return failed(
         `GET ${url}: the answer is over ${maxKilobytes} KB, the cap of Settings, Web access`,
         url,
-        'precondition_miss',
+        rejectionOf('precondition_miss', `an answer of at most ${maxKilobytes} KB`, `more than ${maxKilobytes} KB`),
       );
     const decoded = textOf(body, response.headers.get('content-type') ?? '');
-    if ('problem' in decoded) return failed(`GET ${url}: ${decoded.problem}`, url, 'precondition_miss');
+    if ('problem' in decoded)
+      return failed(
+        `GET ${url}: ${decoded.problem}`,
+        url,
+        rejectionOf('precondition_miss', 'text in its named charset, or UTF-8', decoded.problem),
+      );
     const { text } = decoded;
 
     const batch = state.graph.batch({ now: state.now });
@@ -202,7 +231,7 @@ export const httpFetch: Tool<{ url: string }> = {
         return failed(
           `GET ${url}: ${read.error === 'cancelled' ? 'cancelled' : read.error.map((problem) => `${problem.line !== undefined ? `line ${problem.line}: ` : ''}${problem.message}`).join('; ')}`,
           url,
-          'precondition_miss',
+          rejectionOf('precondition_miss', `a readable ${format} document`, 'the document does not read'),
         );
     }
     const delta = batch.delta;

@@ -1,4 +1,5 @@
 import { countText, numberText } from '#core/count-text.ts';
+import { rejectionOf } from '#core/records/rejection.ts';
 import { z } from 'zod';
 import { parseQuery, runQuery, triplesOfAnswer } from '#core/kg/query.ts';
 import { domainTriplesAround, type FactIds, factIdsOf, type Tool } from './tool.ts';
@@ -37,7 +38,11 @@ export const kgQuery: Tool<{ pattern?: string; symbol?: number }> = {
           summary: `cannot read the pattern ${input.pattern}`,
           facts: [],
           symbols: [],
-          rejection: 'invalid_arguments',
+          rejection: rejectionOf(
+            'invalid_arguments',
+            'a pattern of triples joined by " . "',
+            `${input.pattern}: ${parsed.error.map((problem) => problem.message).join('; ')}`,
+          ),
         };
       const answer = runQuery(state.graph, parsed.value, LOOKUP_LIMIT);
       const facts: FactIds[] = answer.rows.flatMap((row) => triplesOfAnswer(state.graph, parsed.value, row));
@@ -55,7 +60,17 @@ export const kgQuery: Tool<{ pattern?: string; symbol?: number }> = {
     }
     const symbol = input.symbol;
     if (symbol === undefined || !state.graph.symbol(symbol))
-      return { ok: false, summary: 'no symbol to look up', facts: [], symbols: [], rejection: 'invalid_arguments' };
+      return {
+        ok: false,
+        summary: 'no symbol to look up',
+        facts: [],
+        symbols: [],
+        rejection: rejectionOf(
+          'invalid_arguments',
+          'a pattern, or the id of a symbol in the graph',
+          symbol === undefined ? 'neither was given' : `the graph has no symbol ${symbol}`,
+        ),
+      };
     const triples = domainTriplesAround(state.graph, [symbol], LOOKUP_LIMIT);
     return {
       ok: true,

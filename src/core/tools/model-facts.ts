@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rejectionOf } from '#core/records/rejection.ts';
 import type { LlmProvider } from '#core/llm/provider.ts';
 import { type Attempt, structuredCall } from '#core/llm/structured-call.ts';
 import { type Bottleneck, bottleneckSchema } from '#core/records/model-use.ts';
@@ -184,7 +185,13 @@ export function bottleneckOutcome(
     symbols: [...symbols],
     modelUse: answer.use,
     ...(bottleneck.kind === 'dependency_unavailable' || bottleneck.kind === 'budget_exhausted'
-      ? { rejection: 'dependency_unavailable' as const }
+      ? {
+          rejection: rejectionOf(
+            'dependency_unavailable',
+            bottleneck.kind === 'budget_exhausted' ? "room in the run's budget" : 'a model that answers',
+            bottleneck.detail,
+          ),
+        }
       : {}),
   };
 }

@@ -3,11 +3,12 @@ import { decisiveVeto, describeAction, judgeAction } from '#core/psyche/shadow.t
 import type { ChatMessage } from '#core/llm/provider.ts';
 import { type Attempt, budgetExhausted, structuredCall } from '#core/llm/structured-call.ts';
 import { bottleneckSchema } from '#core/records/model-use.ts';
+import { type Rejection, rejectionOf } from '#core/records/rejection.ts';
 import { kgQuery } from './kg-query.ts';
 import { memoryRecall } from './memory-recall.ts';
 import { type FactsAnswer, factsAnswerSchema, modelUseOf } from './model-facts.ts';
 import type { ModelAccess } from '#core/llm/model-access.ts';
-import { type AgentTool, defineTool, shadowViewOf, type ToolOutcome, type ToolState } from './tool.ts';
+import { type AgentTool, defineTool, shadowViewOf, type ToolState } from './tool.ts';
 
 /**
  * The tools a model may call while it reasons (DESIGN section 10: one envelope per step, tool
@@ -30,7 +31,7 @@ export type ToolResult = {
   ok: boolean;
   value: string;
   metadata: { tool: string; input: unknown; facts: number };
-  rejection?: NonNullable<ToolOutcome['rejection']>;
+  rejection?: Rejection;
   retryable: boolean;
 };
 
@@ -74,7 +75,7 @@ function toolGuide(tools: readonly AgentTool[]): string {
 /** What a tool's result reads like to the model. */
 function resultText(call: { tool: string; input: unknown }, result: ToolResult): string {
   const refused = result.rejection
-    ? ` (refused: ${result.rejection.replace(/_/g, ' ')}${result.retryable ? '' : ', do not call it again'})`
+    ? ` (refused: ${result.rejection.class.replace(/_/g, ' ')}${result.retryable ? '' : ', do not call it again'})`
     : '';
   const value = result.value.length > MAX_RESULT_CHARS ? `${result.value.slice(0, MAX_RESULT_CHARS)}…` : result.value;
   return `You called ${describeAction(call)}${refused}: ${value}`;
@@ -143,7 +144,7 @@ export async function askWithTools(
     const spent = model.budget.spent();
     if (spent) return stop(budgetExhausted(spent));
     const result = await callTool(state, envelope.tool, envelope.input);
-    if (result.rejection === 'policy_block') blocked.add(action);
+    if (result.rejection?.class === 'policy_block') blocked.add(action);
     calls.push(result);
     prompt = resultText(envelope, result);
   }
@@ -159,7 +160,11 @@ async function callTool(state: ToolState & { model: ModelAccess }, name: string,
       ok: false,
       value: `the agent's shadow blocks this (${veto.pattern.name}: ${veto.because})`,
       metadata,
-      rejection: 'policy_block',
+      rejection: rejectionOf(
+        'policy_block',
+        'an action the shadow allows',
+        `${veto.pattern.name} vetoes ${describeAction({ tool: name, input })}: ${veto.because}`,
+      ),
       retryable: false,
     };
   state.model.budget.chargeToolCall();
@@ -169,10 +174,6 @@ async function callTool(state: ToolState & { model: ModelAccess }, name: string,
     value: outcome.summary,
     metadata: { ...metadata, facts: outcome.facts.length },
     ...(outcome.rejection ? { rejection: outcome.rejection } : {}),
-    // A precondition or a missing dependency may change; a refused input or a policy never does by asking again.
-    retryable:
-      outcome.rejection === undefined ||
-      outcome.rejection === 'precondition_miss' ||
-      outcome.rejection === 'dependency_unavailable',
+    retryable: outcome.rejection?.retryable ?? true,
   };
 }

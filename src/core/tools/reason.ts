@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rejectionOf } from '#core/records/rejection.ts';
 import { BUILT_IN_RULES, type Derivation, derivationProvenance } from '#core/kg/inference.ts';
 import { shortestPath, transitiveChains } from '#core/kg/traversal.ts';
 import { GraphVocabulary } from '#core/kg/vocabulary.ts';
@@ -68,7 +69,7 @@ export const reason: Tool<
             summary: 'reason: no model is bound to this run',
             facts: [],
             symbols: [],
-            rejection: 'dependency_unavailable',
+            rejection: rejectionOf('dependency_unavailable', 'a language model bound to the run', 'no model is bound'),
           };
     const label = (id: number) => graph.symbol(id)?.label ?? `#${id}`;
     if (input.mode === 'connect') {
@@ -175,7 +176,7 @@ async function reasonWithModel(question: string, state: ToolState & { model: Mod
   });
   const consulted =
     answer.calls.length > 0
-      ? `; it consulted ${answer.calls.map((call) => `${call.metadata.tool}${call.rejection ? ` (refused: ${call.rejection.replace(/_/g, ' ')})` : ''}`).join(', ')}`
+      ? `; it consulted ${answer.calls.map((call) => `${call.metadata.tool}${call.rejection ? ` (refused: ${call.rejection.class.replace(/_/g, ' ')})` : ''}`).join(', ')}`
       : '';
   if (!answer.ok) return bottleneckOutcome('reason', answer, state.goalSymbols);
   if (answer.triples.length === 0)

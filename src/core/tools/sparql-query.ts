@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rejectionOf } from '#core/records/rejection.ts';
 import { parseQuery, runQuery } from '#core/kg/query.ts';
 import type { Statement } from '#core/sparql/bring-in.ts';
 import type { ReachableEndpoint } from '#core/records/sparql-endpoint.ts';
@@ -16,10 +17,15 @@ function isAnsweredLocally(state: ToolState): boolean {
   return runQuery(state.graph, state.criteria.patterns, state.criteria.minCount).rows.length >= state.criteria.minCount;
 }
 
+/** A failed ask: by default the endpoint did not answer as required (a missing dependency). */
 const failed = (
   endpoint: ReachableEndpoint,
   summary: string,
-  rejection: ToolOutcome['rejection'] = 'dependency_unavailable',
+  rejection: ToolOutcome['rejection'] = rejectionOf(
+    'dependency_unavailable',
+    `an answer from the endpoint ${endpoint.name}`,
+    summary,
+  ),
 ): ToolOutcome => ({ ok: false, summary, facts: [], symbols: [], fetchedUrl: endpoint.url, rejection });
 
 /**
@@ -63,7 +69,11 @@ export const sparqlQuery: Tool<{ endpoint: string; pattern?: string; words?: str
         summary: `"${input.endpoint}" is not an endpoint you added`,
         facts: [],
         symbols: [],
-        rejection: 'policy_block',
+        rejection: rejectionOf(
+          'policy_block',
+          'an endpoint the user added and this run may reach',
+          `"${input.endpoint}" is not one of ${(state.sparqlEndpoints ?? []).map((known) => known.name).join(', ') || 'none'}`,
+        ),
       };
     // Loaded on first use: a session without endpoints never needs it (and a first visit does not download it).
     const { answerPatterns, findNames, pullNeighbourhood, stageStatements } = await import('#core/sparql/bring-in.ts');
@@ -74,7 +84,12 @@ export const sparqlQuery: Tool<{ endpoint: string; pattern?: string; words?: str
     let said: string;
     if (input.pattern !== undefined) {
       const parsed = parseQuery(input.pattern);
-      if (!parsed.ok) return failed(endpoint, `cannot read the pattern ${input.pattern}`, 'invalid_arguments');
+      if (!parsed.ok)
+        return failed(
+          endpoint,
+          `cannot read the pattern ${input.pattern}`,
+          rejectionOf('invalid_arguments', 'a pattern of triples joined by " . "', input.pattern),
+        );
       const answered = await answerPatterns(endpoint, parsed.value, signal);
       if (!answered.ok) return failed(endpoint, `SPARQL at ${endpoint.name}: ${answered.reason}`);
       ({ statements } = answered);
@@ -96,7 +111,11 @@ export const sparqlQuery: Tool<{ endpoint: string; pattern?: string; words?: str
         return failed(
           endpoint,
           `SPARQL at ${endpoint.name}: it names nothing ${words.map((word) => `"${word}"`).join(', ')}`,
-          'precondition_miss',
+          rejectionOf(
+            'precondition_miss',
+            `a resource at ${endpoint.name} named ${words.join(', ')}`,
+            'the endpoint names none of them',
+          ),
         );
       statements = [];
       for (const iri of iris) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rejectionOf } from '#core/records/rejection.ts';
 import { proposeByAnalogy } from '#core/kg/analogy.ts';
 import type { FactIds, Tool, ToolOutcome, ToolState } from './tool.ts';
 import { askForFacts, bottleneckOutcome, goalContextOf, modelFactsChange } from './model-facts.ts';
@@ -45,7 +46,7 @@ export const synthesizeTriple: Tool<{ symbol: number; by: 'analogy' | 'model' }>
           summary: 'synthesize_triple: no model is bound to this run',
           facts: [],
           symbols: [],
-          rejection: 'dependency_unavailable',
+          rejection: rejectionOf('dependency_unavailable', 'a language model bound to the run', 'no model is bound'),
         };
       const [nearest] = state.similarity.nearest(input.symbol, { k: 1, minSimilarity: MIN_SIMILARITY });
       return synthesizeWithModel(input.symbol, nearest?.symbolId, { ...state, model: state.model });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rejectionOf } from '#core/records/rejection.ts';
 import { factsOfText, singular, wordsOfText } from '#core/kg/sentence-facts.ts';
 import { goalWords } from './goal-words.ts';
 import type { FactIds, Tool, ToolState } from './tool.ts';
@@ -51,7 +52,11 @@ export const textIngest: Tool<{ documentId: number; by: 'sentences' | 'model' }>
         summary: `there is no document ${input.documentId}`,
         facts: [],
         symbols: [],
-        rejection: 'precondition_miss',
+        rejection: rejectionOf(
+          'precondition_miss',
+          `document ${input.documentId} among the session's documents`,
+          `${state.documents.length} documents, none with that id`,
+        ),
       };
     const read = factsOfText(document.text, { isKnown: (label) => state.graph.symbolByLabel(label) !== undefined });
     // With a model, it reads the document too; a model that gives no answer leaves the sentences' facts.
@@ -64,7 +69,7 @@ export const textIngest: Tool<{ documentId: number; by: 'sentences' | 'model' }>
           summary: 'text_ingest: no model is bound to this run',
           facts: [],
           symbols: [],
-          rejection: 'dependency_unavailable',
+          rejection: rejectionOf('dependency_unavailable', 'a language model bound to the run', 'no model is bound'),
         };
       const excerpt = document.text.slice(0, MODEL_READ_CHARACTERS);
       const answer = await askForFacts(state.model, {

@@ -15,6 +15,7 @@ import type { ShadowAction } from '#core/psyche/shadow.ts';
 import type { ModelAccess } from '#core/llm/model-access.ts';
 import type { EmbeddingAccess } from '#core/llm/embedding-cache.ts';
 import type { ModelUse } from '#core/records/model-use.ts';
+import { type Rejection, rejectionOf } from '#core/records/rejection.ts';
 
 /** A fact as ids: subject, predicate, object. */
 export type FactIds = [number, number, number];
@@ -78,7 +79,8 @@ export type ToolOutcome = {
   consolidation?: true;
   /** A document text_ingest turned into facts (read once). */
   ingestedDocument?: { id: number; facts: number };
-  rejection?: 'precondition_miss' | 'invalid_arguments' | 'policy_block' | 'dependency_unavailable';
+  /** Why the tool refused the action, with what it required and observed (kept on the cycle record). */
+  rejection?: Rejection;
   /** What the tool's model calls used (and the bottleneck they ended in). */
   modelUse?: ModelUse;
 };
@@ -200,7 +202,7 @@ export function defineTool<Input>(tool: Tool<Input>): AgentTool {
           summary: `${tool.name} refused its input (${detail})`,
           facts: [],
           symbols: [],
-          rejection: 'invalid_arguments',
+          rejection: rejectionOf('invalid_arguments', `input that ${tool.name}'s schema takes`, detail),
         };
       }
       try {

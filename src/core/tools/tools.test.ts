@@ -156,7 +156,12 @@ describe('tool input checks', () => {
     const state = stateFor(ZOO, 'Learn about Dog', 'diet habitat');
     expect(await tool('kg_query').run({ symbol: 'Dog' }, state)).toMatchObject({
       ok: false,
-      rejection: 'invalid_arguments',
+      rejection: {
+        class: 'invalid_arguments',
+        required: "input that kg_query's schema takes",
+        observed: expect.stringContaining('symbol'),
+        retryable: false,
+      },
       summary: expect.stringContaining('kg_query refused its input'),
     });
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CycleRecord } from '#core/api.ts';
-import { mergeCycles } from './cycle-log.ts';
+import { mergeCycles, rejectionText } from './cycle-log.ts';
 
 function record(cycle: number, tool = 'kg_query'): CycleRecord {
   return {
@@ -36,5 +36,26 @@ describe('mergeCycles', () => {
 
   it('keeps only the newest cycles past the limit', () => {
     expect(mergeCycles([], [record(1), record(2), record(3)], 2).map((entry) => entry.cycle)).toEqual([3, 2]);
+  });
+});
+
+describe('a refused action in the log', () => {
+  it('names its class and whether a retry could help, beside what was required and observed', () => {
+    expect(
+      rejectionText({
+        class: 'precondition_miss',
+        required: 'document 4 among the session documents',
+        observed: '2 documents, none with that id',
+        retryable: true,
+      }),
+    ).toEqual({
+      heading: 'Precondition missed (a retry may succeed)',
+      required: 'document 4 among the session documents',
+      observed: '2 documents, none with that id',
+    });
+    expect(
+      rejectionText({ class: 'policy_block', required: 'an action the shadow allows', observed: 'x', retryable: false })
+        .heading,
+    ).toBe('Blocked by policy (a retry cannot succeed)');
   });
 });

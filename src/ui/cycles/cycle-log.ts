@@ -30,3 +30,26 @@ export function mergeCycles(
 export function scoreText(score: number): string {
   return score.toFixed(2);
 }
+
+type Rejection = NonNullable<CycleRecord['rejection']>;
+
+/** A rejection's class as the log names it. */
+export const REJECTION_CLASS_LABELS = {
+  precondition_miss: 'Precondition missed',
+  invalid_arguments: 'Invalid input',
+  policy_block: 'Blocked by policy',
+  dependency_unavailable: 'Dependency unavailable',
+} as const satisfies Record<Rejection['class'], string>;
+
+/** A refused action's evidence in words: its class, whether a retry could help, what it required and what was observed. */
+export function rejectionText(rejection: Rejection): {
+  heading: string;
+  required: string;
+  observed: string;
+} {
+  return {
+    heading: `${REJECTION_CLASS_LABELS[rejection.class]} (${rejection.retryable ? 'a retry may succeed' : 'a retry cannot succeed'})`,
+    required: rejection.required,
+    observed: rejection.observed,
+  };
+}
