@@ -15,10 +15,10 @@ import { type AgentTool, defineTool, shadowViewOf, type ToolState } from './tool
  * call | final | bottleneck). Only tools that read: a model's call changes nothing, and whatever
  * it learns reaches the graph only through its final answer's facts (at the capped confidence).
  */
-const CONSULTED_TOOLS: readonly AgentTool[] = [defineTool(kgQuery), defineTool(memoryRecall)];
+export const CONSULTED_TOOLS: readonly AgentTool[] = [defineTool(kgQuery), defineTool(memoryRecall)];
 
 /** A model answers after at most this many tool calls; then it is a bottleneck. */
-const MAX_MODEL_TOOL_CALLS = 4;
+export const MAX_MODEL_TOOL_CALLS = 4;
 
 /** What the model reads of one result, at most: every step repeats the ones before, and a small model's context is 4,096 tokens. */
 const MAX_RESULT_CHARS = 300;
@@ -41,8 +41,13 @@ export type ToolResult = {
  * final answer, or a bottleneck.
  */
 function envelopeSchema(tools: readonly AgentTool[]) {
+  return z.discriminatedUnion('kind', [toolCallSchema(tools), ...factsAnswerSchema.options]);
+}
+
+/** A step's call of one of these tools, with an input the named tool takes (problems name the input's place). */
+export function toolCallSchema(tools: readonly AgentTool[]) {
   const names = tools.map((tool) => tool.name) as [string, ...string[]];
-  const toolCall = z
+  return z
     .object({ kind: z.literal('tool_call'), tool: z.enum(names), input: z.record(z.string(), z.unknown()) })
     .superRefine((call, context) => {
       const tool = tools.find((candidate) => candidate.name === call.tool);
@@ -53,14 +58,13 @@ function envelopeSchema(tools: readonly AgentTool[]) {
           message: `${call.tool} does not take this input: ${problem.message}`,
         });
     });
-  return z.discriminatedUnion('kind', [toolCall, ...factsAnswerSchema.options]);
 }
 
 /** The envelope of every step of a question. */
 export const STEP_ENVELOPE = envelopeSchema(CONSULTED_TOOLS);
 
 /** The consulted tools and how to call them, for the prompt. */
-function toolGuide(tools: readonly AgentTool[]): string {
+export function toolGuide(tools: readonly AgentTool[]): string {
   const inputs: Record<string, string> = {
     kg_query: '{"pattern": "?x is-a mammal"} (triple patterns joined by " . ", variables start with ?)',
     memory_recall: '{"text": "what to recall", "symbols": [], "k": 3}',
@@ -73,7 +77,7 @@ function toolGuide(tools: readonly AgentTool[]): string {
 }
 
 /** What a tool's result reads like to the model. */
-function resultText(call: { tool: string; input: unknown }, result: ToolResult): string {
+export function resultText(call: { tool: string; input: unknown }, result: ToolResult): string {
   const refused = result.rejection
     ? ` (refused: ${result.rejection.class.replace(/_/g, ' ')}${result.retryable ? '' : ', do not call it again'})`
     : '';
@@ -143,7 +147,8 @@ export async function askWithTools(
       return stop({ kind: 'missing_input', detail: `no answer after ${MAX_MODEL_TOOL_CALLS} tool calls` });
     const spent = model.budget.spent();
     if (spent) return stop(budgetExhausted(spent));
-    const result = await callTool(state, envelope.tool, envelope.input);
+    const tool = CONSULTED_TOOLS.find((candidate) => candidate.name === envelope.tool)!;
+    const result = await callConsultedTool(state, tool, envelope.input);
     if (result.rejection?.class === 'policy_block') blocked.add(action);
     calls.push(result);
     prompt = resultText(envelope, result);
@@ -151,8 +156,12 @@ export async function askWithTools(
 }
 
 /** Runs one consulted tool's call, after the shadow's judgement; its budget is the run's. */
-async function callTool(state: ToolState & { model: ModelAccess }, name: string, input: unknown): Promise<ToolResult> {
-  const tool = CONSULTED_TOOLS.find((candidate) => candidate.name === name)!;
+export async function callConsultedTool(
+  state: ToolState & { model: ModelAccess },
+  tool: AgentTool,
+  input: unknown,
+): Promise<ToolResult> {
+  const { name } = tool;
   const metadata = { tool: name, input, facts: 0 };
   const veto = state.psyche ? decisiveVeto(judgeAction(state.psyche, shadowViewOf(tool, input))) : undefined;
   if (veto)
