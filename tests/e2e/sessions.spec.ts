@@ -124,7 +124,7 @@ test('exports a session as JSON that a fresh browser imports with its goals and 
   const document = JSON.parse(file.buffer.toString('utf8')) as { triples: unknown[] };
   expect(document).toMatchObject({
     format: 'anima-snapshot',
-    version: 10,
+    version: 11,
     sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
   });
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { SNAPSHOT_VERSION } from '#core/sessions/snapshot-format.ts';
 import { anima } from '../testing/run-anima.ts';
 import { readSnapshotAt, writeSnapshotFile } from '../snapshot-file.ts';
 
@@ -41,12 +42,14 @@ describe('anima snapshot', () => {
     expect(verified).toMatchObject({
       code: 0,
       out: expect.stringMatching(
-        /a whole Anima snapshot \(format version 10\): session "My session", \d+ cycles, 1 goals, \d+ triples/,
+        new RegExp(
+          `a whole Anima snapshot \\(format version ${SNAPSHOT_VERSION}\\): session "My session", \\d+ cycles, 1 goals, \\d+ triples`,
+        ),
       ),
     });
     expect(JSON.parse((await anima('snapshot', 'verify', snapshot, '--json')).out)).toMatchObject({
       ok: true,
-      fileVersion: 10,
+      fileVersion: SNAPSHOT_VERSION,
       goals: 1,
       problems: [],
     });
@@ -81,13 +84,13 @@ describe('anima snapshot', () => {
     await writeFile(snapshot, JSON.stringify(version8));
     expect(await anima('snapshot', 'verify', snapshot)).toMatchObject({
       code: 0,
-      out: expect.stringContaining('format version 8: `anima snapshot migrate` brings it to 10'),
+      out: expect.stringContaining(`format version 8: \`anima snapshot migrate\` brings it to ${SNAPSHOT_VERSION}`),
     });
 
     const migrated = join(folder, 'migrated.anima.json');
     expect(await anima('snapshot', 'migrate', snapshot, '--output', migrated)).toMatchObject({
       code: 0,
-      out: `${migrated}: format version 8 -> 10\n`,
+      out: `${migrated}: format version 8 -> ${SNAPSHOT_VERSION}\n`,
     });
     expect(await readFile(migrated, 'utf8')).toBe(`${JSON.stringify(document)}\n`);
     expect(await anima('snapshot', 'migrate', snapshot, '--output', migrated)).toMatchObject({
@@ -96,7 +99,7 @@ describe('anima snapshot', () => {
     });
     expect(await anima('snapshot', 'migrate', migrated)).toMatchObject({
       code: 0,
-      out: expect.stringContaining('already format version 10; nothing to do'),
+      out: expect.stringContaining(`already format version ${SNAPSHOT_VERSION}; nothing to do`),
     });
     expect(await anima('snapshot', 'frobnicate', migrated)).toMatchObject({ code: 2 });
   });

@@ -6,7 +6,7 @@ import type { WebLlmModelRecord } from '#core/records/webllm-model.ts';
 import { describeProblem } from '#core/result.ts';
 import { AnimaDatabase, sessionRows } from '#core/store/database.ts';
 import { checkSession } from '#core/sessions/session-check.ts';
-import { MAX_SNAPSHOT_BYTES } from '#core/sessions/snapshot-format.ts';
+import { MAX_SNAPSHOT_BYTES, SNAPSHOT_VERSION } from '#core/sessions/snapshot-format.ts';
 import { fullableStorage } from '#core/testing/full-storage.ts';
 import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 import { V2_CARD } from '#core/personas/__fixtures__/character-cards.ts';
@@ -287,8 +287,9 @@ describe('session snapshot files', () => {
       expect(await refusal(encode(text.slice(0, Math.floor(text.length / 2))))).toMatch(
         /^line 1, column \d+, at \$\.[\w.[\]]+: .*(the text ends|the end of the text)/,
       );
-      expect(await refusal(encode(text.replace('"version":10', '"version":12')))).toContain(
-        'format version 12, written by a newer Anima',
+      const newer = SNAPSHOT_VERSION + 1;
+      expect(await refusal(encode(text.replace(`"version":${SNAPSHOT_VERSION}`, `"version":${newer}`)))).toContain(
+        `format version ${newer}, written by a newer Anima`,
       );
       expect(await refusal(encode('{"format":"anima-persona","version":1}'))).toContain(
         'not an Anima session snapshot',
@@ -370,7 +371,7 @@ describe('session snapshot files', () => {
     const bytes = await exported(service, session.id);
     expect(await service.sessionImportCheck({ bytes })).toMatchObject({
       ok: true,
-      preview: { id: session.id, exists: true, persona: 'Careful Clerk', goals: 3, fileVersion: 10 },
+      preview: { id: session.id, exists: true, persona: 'Careful Clerk', goals: 3, fileVersion: SNAPSHOT_VERSION },
     });
     expect(await service.sessionImport({ bytes })).toMatchObject({ ok: false, reason: 'exists' });
 
@@ -437,7 +438,7 @@ describe('session snapshot files', () => {
     expect(imported.session).not.toHaveProperty('persona');
     expect(await checkSession(there.db, session.id)).toEqual([]);
     const again = JSON.parse(new TextDecoder().decode(await exported(there.service, session.id)));
-    expect(again.version).toBe(10);
+    expect(again.version).toBe(SNAPSHOT_VERSION);
     expect(again.goals.map((goal: { id: number }) => goal.id)).toEqual([1, 2, 3]);
     expect(again.approvals.map((approval: { goalId: number }) => approval.goalId)).toEqual(
       current.approvals.map((approval: { goalId: number }) => approval.goalId),
