@@ -12,7 +12,7 @@ import type { ToolState } from '#core/tools/tool.ts';
 import { DEFAULT_WEB_ACCESS } from '#core/tools/web-access.ts';
 import { z } from 'zod';
 import { runChild } from './child-run.ts';
-import { EXPANDER, POSTURES, RED_TEAM, REPAIR, REVIEWER } from './postures.ts';
+import { EXPANDER, type Posture, POSTURES, RED_TEAM, REPAIR, REVIEWER } from './postures.ts';
 
 function parentWith(
   script: ScriptedReply[],
@@ -79,7 +79,7 @@ describe('a child run in a posture', () => {
   for (const { posture, invalid, problem, valid, summary } of CASES) {
     it(`holds the ${posture.name} to its schema: invalid output is sent back, then taken when valid`, async () => {
       const { engine, model } = parentWith([result(invalid), result(valid)]);
-      const outcome = await runChild(model, posture, task);
+      const outcome = await runChild(model, posture as Posture<unknown>, task);
       expect(outcome).toMatchObject({ ok: true, value: valid });
       expect(outcome.run).toMatchObject({
         posture: posture.name,
@@ -95,7 +95,7 @@ describe('a child run in a posture', () => {
 
     it(`stops the ${posture.name} with an invalid_output bottleneck once its retries are spent`, async () => {
       const { engine, model } = parentWith([result(invalid), result(invalid), result(invalid), result(valid)]);
-      const outcome = await runChild(model, posture, task);
+      const outcome = await runChild(model, posture as Posture<unknown>, task);
       expect(outcome).toMatchObject({ ok: false, bottleneck: { kind: 'invalid_output' } });
       expect(outcome.run.bottleneck?.detail).toMatch(/^3 answers, none valid/);
       expect(outcome.run.result).toBeUndefined();
