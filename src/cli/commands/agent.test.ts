@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { startOpenAiServer } from '#core/testing/openai-server.ts';
 import { anima } from '../testing/run-anima.ts';
 
 let folder: string;
@@ -156,5 +157,32 @@ describe('anima run shows a refused action with its evidence', () => {
       required: 'an action the shadow allows',
       retryable: false,
     });
+  });
+});
+
+describe('anima run with a model shows the child runs a cycle delegated to', () => {
+  it('prints a red team under the cycle that held an action, and anima approvals shows its finding', async () => {
+    const psyche = await file(
+      'psyche.toml',
+      '[shadow]\nbias_patterns = []\n\n[[shadow.veto_patterns]]\nname = "ask_before_querying"\ntriggers = ["kg_query"]\nseverity = 0.5\nexplanation = "Queries wait."\nrequire_approval = true\n',
+    );
+    const finding = { breachPaths: [{ path: 'it could read what the user keeps private', severity: 'medium' }] };
+    const server = await startOpenAiServer([{ text: JSON.stringify({ kind: 'result', result: finding }) }]);
+    try {
+      const snapshot = join(folder, 'session.json');
+      const model = ['--provider', 'openai', '--base-url', server.baseUrl, '--model', 'tiny'];
+      const args = ['--kg', await zoo(), '--psyche', psyche, '--goal', 'Learn about Dog', '--criteria', 'whiskers'];
+      const run = await anima('run', ...args, ...model, '--max-cycles', '3', '--snapshot', snapshot);
+      expect(run.code).toBe(0);
+      expect(run.out).toMatch(
+        /\tcycle (\d+)\.1 red-team: look for breach paths in kg_query before it waits for approval -> medium: it could read what the user keeps private \(1 request, \d+ tokens in, \d+ out, 0 tool calls, \d+ ms\)\n/,
+      );
+      const listed = await anima('approvals', '--snapshot', snapshot);
+      expect(listed.out).toContain('\tred team: medium: it could read what the user keeps private\n');
+      // The red team ran in its posture: its own system prompt and sampling.
+      expect(server.requests[0]!.body).toMatchObject({ temperature: 0.7, top_p: 0.9, max_tokens: 512 });
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -3,6 +3,7 @@ import type { AgentApi, CycleRecord } from '#core/api.ts';
 import type { InferenceSettings } from '#core/llm/inference-settings.ts';
 import { answerViewText } from '#core/questions/answer-view.ts';
 import { describeSpentLimit } from '#core/llm/usage-budget.ts';
+import { countText } from '#core/count-text.ts';
 import { quoteInput } from '#core/quote-input.ts';
 import { describeProblem } from '#core/result.ts';
 import { decodeUtf8Text } from '#core/text-bytes.ts';
@@ -132,11 +133,13 @@ async function runCycles(
     (record) => {
       if (values.json)
         output.out(
-          `${JSON.stringify({ cycle: record.cycle, goalId: record.goalId, phases: { observe: record.observe, orient: record.orient, decide: record.decide, act: record.act }, tool: record.tool, breakdown: record.candidates.find((candidate) => candidate.tool === record.tool)?.breakdown, candidates: record.candidates, outcome: record.outcome, ...(record.model ? { model: record.model } : {}), ...(record.rejection ? { rejection: record.rejection } : {}) })}\n`,
+          `${JSON.stringify({ cycle: record.cycle, goalId: record.goalId, phases: { observe: record.observe, orient: record.orient, decide: record.decide, act: record.act }, tool: record.tool, breakdown: record.candidates.find((candidate) => candidate.tool === record.tool)?.breakdown, candidates: record.candidates, outcome: record.outcome, ...(record.model ? { model: record.model } : {}), ...(record.rejection ? { rejection: record.rejection } : {}), ...(record.children ? { children: record.children } : {}) })}\n`,
         );
       else {
         output.out(`cycle ${record.cycle}\t${record.tool}\t${record.outcome}\t${record.act}\n`);
         if (record.rejection) output.out(`\t${rejectionLine(record.rejection)}\n`);
+        for (const [index, child] of (record.children ?? []).entries())
+          output.out(`\t${childRunLine(record.cycle, index, child)}\n`);
       }
     },
   );
@@ -173,4 +176,10 @@ async function runCycles(
 /** A refused action's evidence on one line of the run's log. */
 function rejectionLine(rejection: NonNullable<CycleRecord['rejection']>): string {
   return `refused (${rejection.class.replace(/_/g, ' ')}, ${rejection.retryable ? 'retryable' : 'not retryable'}): required ${rejection.required}; observed ${rejection.observed}`;
+}
+
+/** A child run on one line under its cycle: "cycle 3.1 reviewer: <purpose> -> <result or bottleneck> (what it used)". */
+function childRunLine(cycle: number, index: number, child: NonNullable<CycleRecord['children']>[number]): string {
+  const { usage } = child;
+  return `cycle ${cycle}.${index + 1} ${child.posture}: ${child.purpose} -> ${child.summary} (${countText(usage.requests, 'request')}, ${usage.promptTokens} tokens in, ${usage.completionTokens} out, ${countText(usage.toolCalls, 'tool call')}, ${usage.wallMs} ms)`;
 }

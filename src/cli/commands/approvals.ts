@@ -24,7 +24,17 @@ async function approvals({ values, service, sessionId, output }: SessionContext)
 /** One line of `anima approvals`: id, status, goal, the action, why it was held. */
 function approvalLine(approval: ApprovalView): string {
   const decided = approval.reason ? `\t-> ${approval.reason}` : '';
-  return `#${approval.id}\t${approval.status}\tgoal ${approval.goalId}\t${approval.action}\theld by ${approval.pattern}: ${approval.because}${decided}\n`;
+  return `#${approval.id}\t${approval.status}\tgoal ${approval.goalId}\t${approval.action}\theld by ${approval.pattern}: ${approval.because}${decided}\n${approval.redTeam ? redTeamLines(approval.redTeam) : ''}`;
+}
+
+/** What a red team found before the action waited, under its approval: a line per breach path, or why it gave none. */
+function redTeamLines(finding: NonNullable<ApprovalView['redTeam']>): string {
+  if (finding.bottleneck)
+    return `\tred team: no finding (${finding.bottleneck.kind.replace(/_/g, ' ')}: ${finding.bottleneck.detail})\n`;
+  const paths = finding.breachPaths ?? [];
+  return paths.length === 0
+    ? '\tred team: no breach path found\n'
+    : paths.map((breach) => `\tred team: ${breach.severity}: ${breach.path}\n`).join('');
 }
 
 async function decide(

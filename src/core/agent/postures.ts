@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ModelSettings } from '#core/records/model-settings.ts';
-import type { PostureName } from '#core/records/child-run.ts';
+import { breachPathSchema, type PostureName } from '#core/records/child-run.ts';
 import type { AgentTool } from '#core/tools/tool.ts';
 import { CONSULTED_TOOLS } from '#core/tools/model-steps.ts';
 
@@ -108,11 +108,7 @@ export const REPAIR: Posture<z.infer<typeof repairResultSchema>> = {
   summarize: (value) => `trace ${value.trace}: ${value.cause}; fix: ${value.fix}`,
 };
 
-export const redTeamResultSchema = z
-  .object({
-    breachPaths: z.array(z.object({ path: text(400), severity: z.enum(['low', 'medium', 'high']) }).strict()).max(5),
-  })
-  .strict();
+export const redTeamResultSchema = z.object({ breachPaths: z.array(breachPathSchema).max(5) }).strict();
 export type RedTeamResult = z.infer<typeof redTeamResultSchema>;
 
 /** Looks for the ways an action could do harm its user did not intend: breach paths, each with a severity, or none. */

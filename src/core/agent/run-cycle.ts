@@ -45,6 +45,10 @@ import type { Plan } from '#core/records/plan.ts';
 import { describeReflection, reflectOn } from './reflection.ts';
 import type { Reflection } from '#core/records/reflection.ts';
 import { creditsOf } from './tool-credit.ts';
+import { runChild } from './child-run.ts';
+import { RED_TEAM, REVIEWER } from './postures.ts';
+import type { ChildRun, RedTeamFinding } from '#core/records/child-run.ts';
+import type { Reading } from '#core/questions/reading-schema.ts';
 
 /**
  * Where a cycle consolidates working memory by itself: halfway between the session's threshold
@@ -181,30 +185,100 @@ export async function questionsFor(goals: readonly Goal[]): Promise<QuestionAnsw
 /**
  * With a model bound, the question of the goal the agent will work on is read by the model (its
  * typed query checked by the graph; refused, the words' reading, which says so) and answered from
- * that reading this cycle; other questions are read from their words.
+ * that reading this cycle; other questions are read from their words. A reviewer child run checks
+ * the model's reading against the question and the graph's matches before it is used: a reading
+ * it rejects gives way to the words' reading, which says why. A reviewer that stops short (a
+ * bottleneck) leaves the graph-checked reading in use, and the cycle log shows it stopped.
  */
 async function withModelReading(
   questions: QuestionAnswering | undefined,
   goals: readonly Goal[],
   graph: KnowledgeGraph,
   model: ModelAccess | undefined,
-): Promise<QuestionAnswering | undefined> {
+): Promise<{ questions: QuestionAnswering | undefined; children: ChildRun[] }> {
   const next = goals.filter((goal) => goal.status === 'active').sort(byAttention)[0];
   if (!questions || !model || !next || next.successCriteria.trim() !== '' || !looksLikeQuestion(next.description))
-    return questions;
+    return { questions, children: [] };
   const read = await questions.readWithModel(graph, next.description, model.provider, {
     budget: model.budget,
     ...(model.signal ? { signal: model.signal } : {}),
   });
-  if (!read.ok) return questions;
-  const reading = read.value;
+  if (!read.ok) return { questions, children: [] };
+  let reading = read.value;
+  const children: ChildRun[] = [];
+  if (reading.readBy === 'model') {
+    const review = await runChild(model, REVIEWER, {
+      purpose: `review the model's reading of "${next.description}"`,
+      prompt: readingReviewPrompt(reading),
+    });
+    children.push(review.run);
+    const byWords =
+      review.ok && review.value.verdict === 'reject' ? questions.read(graph, next.description) : undefined;
+    if (review.ok && byWords?.ok)
+      reading = {
+        ...byWords.value,
+        fallback: `a reviewer rejected the model's reading (${review.value.problems.join('; ')}); read from the words instead`,
+      };
+  }
+  const used = reading;
   return {
-    ...questions,
-    answerOf: (current, question) => {
-      if (question !== next.description) return questions.answerOf(current, question);
-      const answer = questions.answerReading(current, reading);
-      return reading.fallback ? { ...answer, reading: `${answer.reading} (${reading.fallback})` } : answer;
+    children,
+    questions: {
+      ...questions,
+      answerOf: (current, question) => {
+        if (question !== next.description) return questions.answerOf(current, question);
+        const answer = questions.answerReading(current, used);
+        return used.fallback ? { ...answer, reading: `${answer.reading} (${used.fallback})` } : answer;
+      },
     },
+  };
+}
+
+/** What a reviewer is shown of a model's reading: the question, the reading in words and as a query, and what the question's words matched. */
+function readingReviewPrompt(reading: Reading): string {
+  const matched = reading.matched.map(
+    (match) => `"${match.words}": ${match.symbols.map((symbol) => `${symbol.label} (${symbol.symbol})`).join(', ')}`,
+  );
+  return [
+    `Question: ${reading.question}`,
+    `A model read it as: ${reading.text}`,
+    `Its query over the graph: ${JSON.stringify(reading.query ?? null)}`,
+    matched.length > 0
+      ? `The question's words matched:\n${matched.join('\n')}`
+      : "The question's words matched nothing.",
+    'Does this reading ask what the question asks? Accept it, or reject it naming each problem.',
+  ].join('\n');
+}
+
+/**
+ * With a model bound, a red-team child run looks for breach paths in an action before it waits for
+ * the user's approval; what it found (or the bottleneck it stopped at) is kept with the approval.
+ */
+async function redTeamBeforeApproval(
+  model: ModelAccess,
+  decision: Decision,
+  veto: ShadowMatch,
+): Promise<{ finding: RedTeamFinding; run: ChildRun }> {
+  const action = describeAction({ tool: decision.tool.name, input: decision.input });
+  const view = shadowViewOf(decision.tool, decision.input);
+  const outcome = await runChild(
+    model,
+    RED_TEAM,
+    {
+      purpose: `look for breach paths in ${decision.tool.name} before it waits for approval`,
+      prompt: [
+        `Goal: ${decision.goal.description}`,
+        `Action: ${action}`,
+        `Tool: ${decision.tool.name}, ${decision.tool.description}; danger ${view.danger}; it touches ${view.capabilities.join(', ') || 'nothing'}`,
+        `The user's pattern ${veto.pattern.name} holds it for approval: ${veto.pattern.explanation}`,
+        'How could this action breach what the user intends?',
+      ].join('\n'),
+    },
+    decision.state,
+  );
+  return {
+    run: outcome.run,
+    finding: outcome.ok ? { breachPaths: outcome.value.breachPaths } : { bottleneck: outcome.bottleneck },
   };
 }
 
@@ -224,7 +298,9 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   const cycle = session.cycle + 1;
   const startedAt = now();
   const tools = dependencies.tools ?? TOOLS;
-  const questions = await withModelReading(await questionsFor(inputs.goals), inputs.goals, graph, dependencies.model);
+  const read = await withModelReading(await questionsFor(inputs.goals), inputs.goals, graph, dependencies.model);
+  const { questions } = read;
+  const children = [...read.children];
   const sparqlEndpoints = endpointsOfRun(inputs.sparqlEndpoints, dependencies.runEndpoints);
   const recall = await recallOfNextGoal(dependencies, inputs.goals, inputs.episodes);
   const decided = decide({
@@ -292,7 +368,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       decidedAt: startedAt,
     });
   }
-  if (!decision) return commitIdleCycle(db, decided, invalidated, { sessionId, cycle, startedAt });
+  if (!decision) return commitIdleCycle(db, decided, invalidated, { sessionId, cycle, startedAt, children });
   if (!gate) {
     const veto = decisiveVeto(judgeAction(psyche.psyche, shadowViewOf(decision.tool, decision.input)));
     // A veto that only asks is answered by a setting that says "without asking" (an endpoint marked so).
@@ -303,6 +379,11 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
           ? { kind: 'ask', veto, digest: await actionDigest(decision.tool, decision.input) }
           : { kind: 'vetoed', veto };
   }
+  const redTeam =
+    gate.kind === 'ask' && dependencies.model
+      ? await redTeamBeforeApproval(dependencies.model, decision, gate.veto)
+      : undefined;
+  if (redTeam) children.push(redTeam.run);
   const outcome: ToolOutcome =
     gate.kind === 'run'
       ? await decision.tool.run(decision.input, decision.state)
@@ -359,13 +440,14 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
         gate.kind === 'vetoed'
           ? await settleVeto(common, decision, gate.veto)
           : gate.kind === 'ask'
-            ? await settleAsk(common, decision, gate.veto, gate.digest)
+            ? await settleAsk(common, decision, gate.veto, gate.digest, redTeam?.finding)
             : asked
               ? await settleQuestion(common, decision, asked, gate.approval)
               : await settleRun(common, graph, decision, outcome, gate.approval);
       const { record } = result;
       if (outcome.modelUse) record.model = outcome.modelUse;
       if (outcome.rejection) record.rejection = outcome.rejection;
+      if (children.length > 0) record.children = children;
       const settled = result.updatedGoals[0]!;
       const stalled = stalledTooLong(settled);
       if (stalled) result.updatedGoals[0] = { ...settled, status: 'abandoned', statusReason: stalled };
@@ -603,6 +685,7 @@ async function settleAsk(
   decision: Decision,
   veto: ShadowMatch,
   digest: string,
+  redTeam: RedTeamFinding | undefined,
 ): Promise<Settled> {
   const { db, sessionId, cycle, startedAt } = context;
   const action = describeAction({ tool: decision.tool.name, input: decision.input });
@@ -619,6 +702,7 @@ async function settleAsk(
     explanation: veto.pattern.explanation,
     status: 'pending',
     createdAt: startedAt,
+    ...(redTeam ? { redTeam } : {}),
   })) as number;
   const provenanceId = await db.provenance.add({
     sessionId,
@@ -1055,7 +1139,7 @@ async function commitIdleCycle(
   db: AnimaDatabase,
   idle: NoToolAvailable,
   invalidated: readonly Approval[],
-  context: { sessionId: string; cycle: number; startedAt: number },
+  context: { sessionId: string; cycle: number; startedAt: number; children: readonly ChildRun[] },
 ): Promise<CycleRecord> {
   const reasons = idle.record.candidates
     .map((candidate) => `${candidate.tool}: ${candidate.skippedBecause}`)
@@ -1068,6 +1152,7 @@ async function commitIdleCycle(
     act: `nothing to do -> failed (${statusChange})`,
     outcome: 'failed',
     statusChange,
+    ...(context.children.length > 0 ? { children: [...context.children] } : {}),
   };
   await db.transaction('rw', [db.sessions, db.goals, db.cycles, db.provenance, db.approvals], async () => {
     if (invalidated.length > 0) await db.approvals.bulkPut(invalidated);

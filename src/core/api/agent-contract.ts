@@ -3,6 +3,7 @@ import { cycleRecordSchema } from '#core/records/cycle.ts';
 import { goalStatusSchema } from '#core/records/goal.ts';
 import { memoryKindSchema } from '#core/records/memory-entry.ts';
 import { approvalStatusSchema } from '#core/records/approval.ts';
+import { redTeamFindingSchema } from '#core/records/child-run.ts';
 import { questionStatusSchema } from '#core/records/question.ts';
 import { scratchNoteSchema } from '#core/records/scratch-note.ts';
 import { planSchema } from '#core/records/plan.ts';
@@ -73,6 +74,7 @@ export const approvalViewSchema = z.object({
   createdAt: z.number(),
   decidedAt: z.number().optional(),
   doneInCycle: z.number().int().optional(),
+  redTeam: redTeamFindingSchema.optional(),
 });
 export type ApprovalView = z.infer<typeof approvalViewSchema>;
 

@@ -112,7 +112,9 @@ describe('an agent run with a model bound', () => {
         { subject: { variable: 'x' }, predicate: await idOf('has-currency'), object: { symbol: await idOf('Euro') } },
       ],
     };
-    const host = new ScriptedWebLlmHost(new ScriptedEngine([{ text: JSON.stringify(query) }]));
+    // A reviewer child run accepts the reading before it is used (see agent/delegation.test.ts).
+    const accepted = JSON.stringify({ kind: 'result', result: { verdict: 'accept', problems: [] } });
+    const host = new ScriptedWebLlmHost(new ScriptedEngine([{ text: JSON.stringify(query) }, { text: accepted }]));
     host.cached.add(webllm.webllmModel);
     const { service } = testService({ db, providerReach: { webLlm: host } });
     await service.open({});

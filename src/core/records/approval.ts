@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { redTeamFindingSchema } from './child-run.ts';
 
 export const approvalStatusSchema = z.enum(['pending', 'approved', 'denied', 'done', 'invalidated']);
 export type ApprovalStatus = z.infer<typeof approvalStatusSchema>;
@@ -31,5 +32,7 @@ export const approvalSchema = z.object({
   askedInput: z.unknown().optional(),
   /** The cycle that carried the approved action out. */
   doneInCycle: z.number().int().positive().optional(),
+  /** With a model bound: what a red-team child run found before the action waited, shown with it. */
+  redTeam: redTeamFindingSchema.optional(),
 });
 export type Approval = z.infer<typeof approvalSchema>;

@@ -10,6 +10,19 @@ import { modelSettingsSchema } from './model-settings.ts';
 export const postureNameSchema = z.enum(['expander', 'reviewer', 'repair', 'red-team']);
 export type PostureName = z.infer<typeof postureNameSchema>;
 
+/** A way an action could breach what its user intends, as a red team found it. */
+export const breachPathSchema = z
+  .object({ path: z.string().trim().min(1).max(400), severity: z.enum(['low', 'medium', 'high']) })
+  .strict();
+export type BreachPath = z.infer<typeof breachPathSchema>;
+
+/** What a red team made of an action before it waited for approval: its breach paths, or the bottleneck it stopped at. */
+export const redTeamFindingSchema = z.object({
+  breachPaths: z.array(breachPathSchema).max(5).optional(),
+  bottleneck: bottleneckSchema.optional(),
+});
+export type RedTeamFinding = z.infer<typeof redTeamFindingSchema>;
+
 /** What a child run used of the budget it shares with its parent run. */
 export const childUsageSchema = z.object({
   requests: z.number().int().nonnegative(),

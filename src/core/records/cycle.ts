@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { modelUseSchema } from './model-use.ts';
 import { rejectionSchema } from './rejection.ts';
+import { childRunSchema } from './child-run.ts';
 
 /** How a cycle ended for its goal. */
 export const cycleOutcomeSchema = z.enum(['completed', 'advanced', 'no-change', 'failed', 'waiting']);
@@ -42,5 +43,7 @@ export const cycleRecordSchema = z.object({
   model: modelUseSchema.optional(),
   /** When the action was refused (by the tool, or a veto of the shadow): its class, what it required and observed, and whether a retry could help. */
   rejection: rejectionSchema.optional(),
+  /** The child runs the cycle delegated to (a reviewer of a model's reading, a red team before an approval), in order. */
+  children: z.array(childRunSchema).max(8).optional(),
 });
 export type CycleRecord = z.infer<typeof cycleRecordSchema>;

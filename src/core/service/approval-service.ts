@@ -28,6 +28,7 @@ function viewOf(approval: Approval, goal: Goal | undefined): ApprovalView {
     createdAt: approval.createdAt,
     ...(approval.decidedAt !== undefined ? { decidedAt: approval.decidedAt } : {}),
     ...(approval.doneInCycle !== undefined ? { doneInCycle: approval.doneInCycle } : {}),
+    ...(approval.redTeam ? { redTeam: approval.redTeam } : {}),
   };
 }
 

@@ -26,7 +26,7 @@ export const SNAPSHOT_FORMAT = 'anima-snapshot';
  * versions and the approvals; 5 the agent's questions; 6 the imported documents; 7 the agent's
  * scratch notes; 8 its plans and reflections; 9 the persona it wears (as a bundle), numbers each
  * part's rows from 1 and carries the SHA-256 of its content; 10 the answers of goals that ask a
- * question; 11 the evidence of a refused action on its cycle record. Older files are migrated on import.
+ * question; 11 the evidence of a refused action and the child runs on a cycle record, and a red team's finding on an approval. Older files are migrated on import.
  */
 export const SNAPSHOT_VERSION = 11;
 

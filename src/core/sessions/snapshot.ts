@@ -282,7 +282,8 @@ function migrateSnapshot(value: unknown): unknown {
   // 9 -> 10: goals gained the answer to the question they ask; a version 9 goal has none yet, and a
   // goal whose description asks a question is read and answered on its next cycle.
   if (migrated.version === 9) migrated = { ...migrated, version: 10 };
-  // 10 -> 11: cycle records gained the evidence of a refused action; a version 10 cycle kept none.
+  // 10 -> 11: cycle records gained the evidence of a refused action and their child runs, approvals a red
+  // team's finding; a version 10 session kept none of them.
   if (migrated.version === 10) migrated = { ...migrated, version: 11 };
   return migrated;
 }

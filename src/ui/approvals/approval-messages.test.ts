@@ -8,6 +8,7 @@ import {
   inputText,
   pendingCountText,
   readEditedInput,
+  redTeamText,
 } from './approval-messages.ts';
 
 describe('describeDecision', () => {
@@ -160,5 +161,17 @@ describe('an action in words', () => {
     );
     expect(actionInWords({ tool: 'infer_rules', input: {} })).toBe('Derive new facts with the rules.');
     expect(actionInWords({ tool: 'some_new_tool', input: {} })).toBe('Run the tool some_new_tool.');
+  });
+});
+
+describe("a red team's finding with its approval", () => {
+  it('lists each breach path with its severity, says when there is none, and names a bottleneck', () => {
+    expect(redTeamText({ breachPaths: [{ path: 'could leak the key', severity: 'high' }] })).toEqual([
+      'High: could leak the key',
+    ]);
+    expect(redTeamText({ breachPaths: [] })).toEqual(['The red team found no breach path.']);
+    expect(redTeamText({ bottleneck: { kind: 'invalid_output', detail: '3 answers, none valid' } })).toEqual([
+      'The red team gave no finding: invalid output — 3 answers, none valid.',
+    ]);
   });
 });

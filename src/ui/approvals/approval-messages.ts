@@ -1,5 +1,6 @@
 import { type AgentApi, type ApprovalView, type QuestionView, readJson } from '#core/api.ts';
 import { describeProblem } from '#core/result.ts';
+import { bottleneckText } from '../common/model-messages.ts';
 
 /**
  * The words of the Approvals screen, kept apart from its components so they can be tested:
@@ -173,3 +174,14 @@ export function actionInWords(approval: Pick<ApprovalView, 'tool' | 'input'>): s
     return `Query the knowledge graph for ${input['pattern']}.`;
   return `${TOOL_WORDS[tool] ?? `Run the tool ${tool}`}.`;
 }
+
+/** What a red-team child run found before the action waited, in words: each breach path with its severity, none, or why it stopped. */
+export function redTeamText(finding: NonNullable<ApprovalView['redTeam']>): string[] {
+  if (finding.bottleneck) return [`The red team gave no finding: ${bottleneckText(finding.bottleneck)}.`];
+  const paths = finding.breachPaths ?? [];
+  return paths.length === 0
+    ? ['The red team found no breach path.']
+    : paths.map((breach) => `${SEVERITY_LABELS[breach.severity]}: ${breach.path}`);
+}
+
+const SEVERITY_LABELS = { low: 'Low', medium: 'Medium', high: 'High' } as const;

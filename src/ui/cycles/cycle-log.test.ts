@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CycleRecord } from '#core/api.ts';
-import { mergeCycles, rejectionText } from './cycle-log.ts';
+import { childRunText, mergeCycles, rejectionText } from './cycle-log.ts';
 
 function record(cycle: number, tool = 'kg_query'): CycleRecord {
   return {
@@ -57,5 +57,41 @@ describe('a refused action in the log', () => {
       rejectionText({ class: 'policy_block', required: 'an action the shadow allows', observed: 'x', retryable: false })
         .heading,
     ).toBe('Blocked by policy (a retry cannot succeed)');
+  });
+});
+
+describe('a child run in the log', () => {
+  it('shows its posture, purpose, result and what it used', () => {
+    expect(
+      childRunText({
+        posture: 'reviewer',
+        purpose: 'review the reading',
+        provider: 'webllm',
+        model: 'SmolLM2',
+        settings: { temperature: 0 },
+        usage: { requests: 1, promptTokens: 1200, completionTokens: 9, toolCalls: 0, wallMs: 1530 },
+        result: { verdict: 'accept', problems: [] },
+        summary: 'accepted',
+      }),
+    ).toEqual({
+      heading: 'Reviewer: review the reading',
+      outcome: 'Result: accepted',
+      usage: '1 request (1,200 prompt + 9 completion tokens), 0 tool calls, 1.5 s, on SmolLM2',
+    });
+  });
+
+  it('shows the bottleneck a child stopped at instead of a result', () => {
+    const text = childRunText({
+      posture: 'red-team',
+      purpose: 'look for breach paths',
+      provider: 'webllm',
+      model: 'SmolLM2',
+      settings: {},
+      usage: { requests: 0, promptTokens: 0, completionTokens: 0, toolCalls: 0, wallMs: 0 },
+      summary: 'stopped',
+      bottleneck: { kind: 'budget_exhausted', detail: "the run's budget is spent: 1 request, the limit is 1" },
+    });
+    expect(text.heading).toBe('Red team: look for breach paths');
+    expect(text.outcome).toBe("Stopped: budget exhausted — the run's budget is spent: 1 request, the limit is 1");
   });
 });

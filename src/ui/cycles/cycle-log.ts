@@ -1,4 +1,5 @@
-import type { CycleRecord } from '#core/api.ts';
+import { countText, type CycleRecord } from '#core/api.ts';
+import { bottleneckText } from '../common/model-messages.ts';
 
 /** How many cycles the log keeps in view; older ones stay stored. */
 export const CYCLE_LOG_LIMIT = 200;
@@ -51,5 +52,29 @@ export function rejectionText(rejection: Rejection): {
     heading: `${REJECTION_CLASS_LABELS[rejection.class]} (${rejection.retryable ? 'a retry may succeed' : 'a retry cannot succeed'})`,
     required: rejection.required,
     observed: rejection.observed,
+  };
+}
+
+type ChildRun = NonNullable<CycleRecord['children']>[number];
+
+/** A posture's name as the log shows it. */
+export const POSTURE_LABELS = {
+  expander: 'Expander',
+  reviewer: 'Reviewer',
+  repair: 'Repair',
+  'red-team': 'Red team',
+} as const satisfies Record<ChildRun['posture'], string>;
+
+/**
+ * A child run as the log shows it under its cycle: its posture and purpose, its result or the
+ * bottleneck it stopped at, and what it used of the budget it shares with the run.
+ */
+export function childRunText(run: ChildRun): { heading: string; outcome: string; usage: string } {
+  const { usage } = run;
+  const seconds = (usage.wallMs / 1000).toLocaleString('en', { maximumFractionDigits: 1 });
+  return {
+    heading: `${POSTURE_LABELS[run.posture]}: ${run.purpose}`,
+    outcome: run.bottleneck ? `Stopped: ${bottleneckText(run.bottleneck)}` : `Result: ${run.summary}`,
+    usage: `${countText(usage.requests, 'request')} (${usage.promptTokens.toLocaleString('en')} prompt + ${usage.completionTokens.toLocaleString('en')} completion tokens), ${countText(usage.toolCalls, 'tool call')}, ${seconds} s, on ${run.model}`,
   };
 }
