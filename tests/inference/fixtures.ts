@@ -11,7 +11,7 @@ import type { InferenceHarness } from './harness.ts';
 export const CONTEXT_TOKENS = 1024;
 
 /** The tiny model's bytes for a seed, as base64 for the page (generated here, in the test process); with pooling, an embedding model. */
-export function tinyModel(seed: number, options: { pooling?: 'mean' } = {}): string {
+export function tinyModel(seed: number, options: { contextLength?: number; pooling?: 'mean' } = {}): string {
   return Buffer.from(tinyGguf(seed, options)).toString('base64');
 }
 

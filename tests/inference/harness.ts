@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { type EngineChunk, type EngineCompletion, type EngineRequest, engineProvider } from '#core/llm/chat-engine.ts';
 import { structuredCall } from '#core/llm/structured-call.ts';
+import { UsageBudget } from '#core/llm/usage-budget.ts';
+import { runChild } from '#core/agent/child-run.ts';
+import { REVIEWER, reviewerResultSchema } from '#core/agent/postures.ts';
 import { browserGgufHost } from '../../workers/gguf-host.ts';
 import { type LoadedWllama, loadWllama } from '../../workers/wllama-load.ts';
 import { bytesOf, messageOf, nameOf } from './plain-data.ts';
@@ -89,6 +92,27 @@ const inference = {
   structured(schema: keyof typeof SCHEMAS, options: { prompt: string; retries: number; maxTokens: number }) {
     const provider = engineProvider(loadedModel().engine, { name: 'gguf', model: 'tiny' });
     return structuredCall<unknown>(provider, SCHEMAS[schema], { name: schema, ...options });
+  },
+
+  /**
+   * A reviewer child run over the loaded model, as a cycle starts one, drawing from a parent's
+   * budget of `requests`: what it returned, the record the cycle log keeps, the parent's totals
+   * after it, and whether a result passes the reviewer's schema.
+   */
+  async reviewerChild(options: { requests: number }) {
+    const provider = engineProvider(loadedModel().engine, { name: 'gguf', model: 'tiny' });
+    const budget = new UsageBudget({ requests: options.requests });
+    const outcome = await runChild({ provider, budget, system: 'You are the parent.', confidenceCap: 0.7 }, REVIEWER, {
+      purpose: 'review a reading',
+      prompt: 'Question: Is a dog a mammal?\nA model read it as: Dog is-a Mammal',
+    });
+    return {
+      ok: outcome.ok,
+      run: outcome.run,
+      totals: { ...budget.totals },
+      spent: budget.spent(),
+      isValidResult: outcome.ok ? reviewerResultSchema.safeParse(outcome.value).success : undefined,
+    };
   },
 
   /**
