@@ -1,3 +1,4 @@
+import { startOpenAiServer } from '#core/testing/openai-server.ts';
 import { expect, test } from './fixtures.ts';
 import { ApprovalsPage } from './page-models/approvals-page.ts';
 import { RUN_TIMEOUT_MS } from './page-models/goals-page.ts';
@@ -188,4 +189,44 @@ test('a stuck goal asks a question; a bad fact line is refused, a good answer ad
   await expect(goals.status(GOAL.description)).toContainText('Active');
   await goals.run.runUntilDoneButton.click();
   await expect(goals.status(GOAL.description)).toContainText('Completed', { timeout: RUN_TIMEOUT_MS });
+});
+
+test('with a model bound, a red team looks at the held action: its finding shows with the approval and in the cycle log', async ({
+  shell,
+  psyche,
+  settings,
+  goals,
+  cycles,
+  approvals,
+}) => {
+  const finding = {
+    breachPaths: [{ path: 'the lookup could reveal what the user keeps private', severity: 'medium' }],
+  };
+  const reply = { text: JSON.stringify({ kind: 'result', result: finding }), promptTokens: 200, completionTokens: 30 };
+  const server = await startOpenAiServer([reply, reply]);
+  try {
+    await psyche.open();
+    await psyche.importToml(ASK_BEFORE_QUERYING);
+    await goals.open();
+    await goals.run.settingsLink.click();
+    await settings.languageModel.saveEndpoint({ baseUrl: server.baseUrl, model: 'tiny-test' });
+    await shell.goTo('Goals');
+    await goals.addGoal(GOAL);
+    await goals.run.runUntilDoneButton.click();
+    await expect(goals.status(GOAL.description)).toContainText('Waiting for you', { timeout: RUN_TIMEOUT_MS });
+
+    await shell.goTo('Approvals');
+    const pending = approvals.pending('kg_query', GOAL.description);
+    await expect(pending.getByRole('list', { name: 'Red team', exact: true })).toHaveText(
+      'Medium: the lookup could reveal what the user keeps private',
+    );
+
+    await shell.goTo('Cycles');
+    const children = cycles.entries().first().getByRole('list', { name: 'Child runs', exact: true });
+    await expect(children).toContainText('Red team: look for breach paths in kg_query before it waits for approval');
+    await expect(children).toContainText('Result: medium: the lookup could reveal what the user keeps private');
+    await expect(children).toContainText('1 request (200 prompt + 30 completion tokens), 0 tool calls');
+  } finally {
+    await server.close();
+  }
 });
