@@ -29,4 +29,9 @@ export const questionContract = {
       z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
     ]),
   },
+  /** A few questions the session's graph answers, to try on a click (the start screen's examples); none for an empty graph. */
+  questionExamples: {
+    args: z.object({ sessionId: sessionIdSchema }),
+    result: z.object({ questions: z.array(z.string()) }),
+  },
 } as const;

@@ -6,7 +6,7 @@ import { loadQuestionAnswering } from '#core/questions/load-question-answering.t
 /** Questions in plain words, read and answered by the session's graph (see ../questions/); nothing is stored. */
 export function readingService(
   context: ServiceContext,
-): Pick<AgentServiceImplementation, 'questionRead' | 'questionAsk'> {
+): Pick<AgentServiceImplementation, 'questionRead' | 'questionAsk' | 'questionExamples'> {
   const { graphOf } = context;
   return {
     async questionRead({ sessionId, question }) {
@@ -21,6 +21,11 @@ export function readingService(
       const reading = read(graph, question);
       if (!reading.ok) return { ok: false, problems: reading.error };
       return { ok: true, reading: reading.value, answer: answerViewOf(graph, answerReading(graph, reading.value)) };
+    },
+
+    async questionExamples({ sessionId }) {
+      const { exampleQuestions } = await import('#core/questions/example-questions.ts');
+      return { questions: exampleQuestions(await graphOf(sessionId)) };
     },
   };
 }

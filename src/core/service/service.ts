@@ -63,7 +63,7 @@ function lazySlices(context: ServiceContext) {
       (await import('./write-up-service.ts')).writeUpService(context),
     ),
     ...lazySlice(['planPreview', 'planList'], async () => (await import('./plan-service.ts')).planService(context)),
-    ...lazySlice(['questionRead', 'questionAsk'], async () =>
+    ...lazySlice(['questionRead', 'questionAsk', 'questionExamples'], async () =>
       (await import('./reading-service.ts')).readingService(context),
     ),
     ...lazySlice(['reflect', 'reflectionList', 'agentSettingsGet', 'agentSettingsSet'], async () =>
