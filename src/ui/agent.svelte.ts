@@ -8,6 +8,7 @@ import { AgentRun } from './goals/agent-run.svelte.ts';
 import { GraphImport } from './knowledge/graph-import.svelte.ts';
 import { ModelsView } from './models/models.svelte.ts';
 import { SessionsView } from './sessions/sessions.svelte.ts';
+import { StartJourney } from './start/start-journey.svelte.ts';
 
 /** Where the app stands with the agent worker. */
 export type AgentStatus = 'opening' | 'ready' | 'error';
@@ -47,6 +48,8 @@ export class AgentState {
   readonly sessions: SessionsView;
   /** A graph file's import, kept with its progress and report while the user visits other screens. */
   readonly graphImport: GraphImport;
+  /** A newcomer's way in (the start screen's), kept while the app opens the session it made. */
+  readonly start: StartJourney;
   /** Reads the session again after other tabs' changes: one read at a time, however many notices come. */
   readonly #coalescedReload = new CoalescedFetch(() => this.#reload());
   #isWatching = false;
@@ -59,6 +62,7 @@ export class AgentState {
     this.models = new ModelsView(this);
     this.sessions = new SessionsView(this);
     this.graphImport = new GraphImport(this);
+    this.start = new StartJourney(this);
   }
 
   /** The open session's id; views call it only once the status is 'ready'. */

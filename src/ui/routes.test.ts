@@ -7,10 +7,16 @@ describe('screenFromHash', () => {
     expect(screenFromHash(hrefOf('settings')).title).toBe('Settings');
   });
 
-  it('opens Knowledge when the address names no screen, or one that does not exist', () => {
-    expect(screenFromHash('').path).toBe('knowledge');
-    expect(screenFromHash('#/').path).toBe('knowledge');
-    expect(screenFromHash('#/nowhere').path).toBe('knowledge');
+  it('opens Goals when the address names no screen, or one that does not exist', () => {
+    expect(screenFromHash('').path).toBe('goals');
+    expect(screenFromHash('#/').path).toBe('goals');
+    expect(screenFromHash('#/nowhere').path).toBe('goals');
+  });
+
+  it('opens the start screen instead on a first visit, and whenever the address names it', () => {
+    expect(screenFromHash('', 'start')).toEqual({ path: 'start', title: 'Start' });
+    expect(screenFromHash('#/goals', 'start').path).toBe('goals');
+    expect(screenFromHash('#/start').path).toBe('start');
   });
 
   it('opens the Psyche, Personas, Models, Approvals and Sessions screens themselves, not their plans', () => {

@@ -38,7 +38,7 @@ test('a long session name stays inside the sidebar', async ({ page, shell }) => 
 
 test('at 390 px wide every screen link is in view', async ({ page, shell }) => {
   await page.setViewportSize({ width: 390, height: 800 });
-  await page.goto('/');
+  await page.goto('/#/knowledge');
   await expect(shell.heading('Knowledge')).toBeVisible();
   for (const link of await shell.navigation.getByRole('link').all()) {
     const box = (await link.boundingBox())!;

@@ -9,7 +9,7 @@ async function shownTripleCount(page: import('@playwright/test').Page): Promise<
 }
 
 test('after one online visit, the app reloads and works with the network off', async ({ page, context }) => {
-  await page.goto('/');
+  await page.goto('/#/knowledge');
   const online = await shownTripleCount(page);
   // The service worker takes control of the page once it has precached the app shell.
   await page.waitForFunction(
@@ -27,7 +27,7 @@ test('after one online visit, the app reloads and works with the network off', a
 
 test('after one online visit, every screen opens offline, with its data from the agent', async ({ page, context }) => {
   const shell = new AppShell(page);
-  await page.goto('/');
+  await page.goto('/#/knowledge');
   await shownTripleCount(page);
   // Only the home screen was loaded; the service worker fetched the other screens' code meanwhile.
   await page.waitForFunction(
@@ -39,6 +39,7 @@ test('after one online visit, every screen opens offline, with its data from the
   await shownTripleCount(page);
   // What each screen shows once the agent (its slice fetched now, offline) has answered.
   const shown = {
+    Start: page.getByRole('button', { name: 'Explore the starter graph' }),
     Goals: page.getByRole('region', { name: 'Add a goal', exact: true }),
     Cycles: page.getByRole('region', { name: 'Reflections', exact: true }),
     Knowledge: page.getByLabel('Triples', { exact: true }),
@@ -63,7 +64,7 @@ test('after one online visit, every screen opens offline, with its data from the
 test('control: with the service worker blocked, the same offline reload fails', async ({ browser }) => {
   const context = await browser.newContext({ serviceWorkers: 'block' });
   const page = await context.newPage();
-  await page.goto('/');
+  await page.goto('/#/knowledge');
   await shownTripleCount(page);
   await context.setOffline(true);
   await expect(page.reload()).rejects.toThrow(/ERR_INTERNET_DISCONNECTED/);

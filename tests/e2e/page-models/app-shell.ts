@@ -2,6 +2,7 @@ import { type Locator, type Page, expect } from '@playwright/test';
 
 /** Every destination of the main navigation, in order. */
 export const SCREEN_TITLES = [
+  'Start',
   'Goals',
   'Cycles',
   'Knowledge',
