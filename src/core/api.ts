@@ -47,6 +47,8 @@ export type { Reading } from '#core/questions/reading-schema.ts';
 export { DEFAULT_ENDPOINT } from '#core/records/sparql-endpoint.ts';
 export type { SparqlEndpointView } from '#core/records/sparql-endpoint.ts';
 export { SNAPSHOT_VERSION } from '#core/sessions/snapshot-format.ts';
+export { TOOL_WORDS, toolAction } from '#core/tools/tool-words.ts';
+export { choiceInWords, scoreInWords } from '#core/agent/score-words.ts';
 export { FILE_KIND_TEXT, fileKindOf, type FileKind } from '#core/sessions/file-kind.ts';
 export { PART_TYPE_TITLES, PART_TYPES, TRAIT_TYPES } from '#core/records/persona-catalog.ts';
 export type { PartType, TraitType } from '#core/records/persona-catalog.ts';

@@ -74,3 +74,29 @@ export function formatBreakdown(score: ScoreBreakdown): string {
     `episodic=${signed(score.episodic)} pressure=${signed(score.pressure)} archetype=${signed(score.archetype, 3)} bias=-${score.bias.toFixed(2)} plan=${signed(score.plan)}]`
   );
 }
+
+/** A stored breakdown read back: its parts, and what follows them (an episode recalled, the biases). */
+export type StoredBreakdown = Omit<ScoreBreakdown, 'priorityFactor'> & { recalled?: string; biasedBy?: string };
+
+const STORED_BREAKDOWN =
+  /^\[score=([\d.]+): base=(-?[\d.]+) recency=-([\d.]+) novelty=([+-][\d.]+) episodic=([+-][\d.]+) pressure=([+-][\d.]+) archetype=([+-][\d.]+) bias=-([\d.]+) plan=([+-][\d.]+)\](?: recalled: (.*?))?(?: biased by (.*))?$/;
+
+/** Reads back what {@link formatBreakdown} wrote (and the cycle added); undefined for any other text. */
+export function readBreakdown(text: string): StoredBreakdown | undefined {
+  const match = STORED_BREAKDOWN.exec(text);
+  if (!match) return undefined;
+  const [total, base, recency, novelty, episodic, pressure, archetype, bias, plan] = match.slice(1, 10).map(Number);
+  return {
+    total: total!,
+    base: base!,
+    recency: recency!,
+    novelty: novelty!,
+    episodic: episodic!,
+    pressure: pressure!,
+    archetype: archetype!,
+    bias: bias!,
+    plan: plan!,
+    ...(match[10] !== undefined ? { recalled: match[10] } : {}),
+    ...(match[11] !== undefined ? { biasedBy: match[11] } : {}),
+  };
+}
