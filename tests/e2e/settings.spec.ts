@@ -46,3 +46,15 @@ test("the session's embedder: a model left unnamed is refused in words, a chosen
     timeout: 45_000,
   });
 });
+
+test("the agent's tools are listed in words, each with its name and what it does", async ({ page, settings }) => {
+  await settings.open();
+  const tools = page.getByRole('region', { name: "The agent's tools" });
+  await expect(tools).toContainText('has not been tried on it yet');
+  const query = tools.getByRole('term').filter({ hasText: 'kg_query' });
+  await expect(query).toHaveText('Query the knowledge graph kg_query');
+  await expect(tools.getByRole('definition').first()).toHaveText(
+    'Looks up the facts around a thing, or the facts that match a pattern, such as every mammal.',
+  );
+  await expect(tools.getByRole('term')).toHaveCount(14);
+});

@@ -1,4 +1,4 @@
-import { type AgentApi, type ApprovalView, type QuestionView, readJson } from '#core/api.ts';
+import { type AgentApi, type ApprovalView, type QuestionView, readJson, toolAction } from '#core/api.ts';
 import { describeProblem } from '#core/result.ts';
 import { bottleneckText } from '../common/model-messages.ts';
 
@@ -130,24 +130,6 @@ export function dateTimeText(milliseconds: number): string {
   return new Date(milliseconds).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** What each tool does, in words, for an action the user decides on. */
-const TOOL_WORDS: Record<string, string> = {
-  kg_query: 'Query the knowledge graph',
-  kg_mutate: 'Change the knowledge graph',
-  infer_rules: 'Derive new facts with the rules',
-  reason: 'Reason from the facts it has',
-  synthesize_triple: 'Propose facts by analogy',
-  similarity_search: 'Look for similar symbols',
-  gap_analysis: 'Look for what is missing',
-  memory_recall: 'Recall past episodes',
-  memory_consolidate: 'Turn working memory into episodes',
-  text_ingest: 'Read facts from a document',
-  http_fetch: 'Fetch a web page',
-  sparql_query: 'Ask a SPARQL endpoint',
-  file_io: 'Read or write a file',
-  user_interact: 'Ask you a question',
-};
-
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -172,7 +154,7 @@ export function actionInWords(approval: Pick<ApprovalView, 'tool' | 'input'>): s
     return `Ask the SPARQL endpoint ${input['endpoint']}.`;
   if (tool === 'kg_query' && isRecord(input) && typeof input['pattern'] === 'string')
     return `Query the knowledge graph for ${input['pattern']}.`;
-  return `${TOOL_WORDS[tool] ?? `Run the tool ${tool}`}.`;
+  return `${toolAction(tool)}.`;
 }
 
 /** What a red-team child run found before the action waited, in words: each breach path with its severity, none, or why it stopped. */
