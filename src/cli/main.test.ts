@@ -248,6 +248,42 @@ describe('anima agent commands', () => {
     ).toEqual(['Canine', 'Cat', 'Dog', 'Rex', 'Tom']);
   });
 
+  it('says with --verbose why each cycle chose its tool, every score in words and exactly', async () => {
+    const run = await anima(
+      'run',
+      '--kg',
+      await file('zoo.ttl', ZOO),
+      '--goal',
+      'Find mammals',
+      '--criteria',
+      '?x is-a mammal, at least 4',
+      '--snapshot',
+      join(folder, 'verbose.json'),
+      '--verbose',
+    );
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/^cycle 1\tinfer_rules\tcompleted\t/);
+    expect(run.out).toContain(
+      '\twhy: Derive new facts with the rules (infer_rules), chosen because it has not been tried on this goal yet, the plan asks for it next',
+    );
+    expect(run.out).toMatch(/\tQuery the knowledge graph \(kg_query\): [\d.]+: fits this goal 0\.80; raised because /);
+    expect(run.out).toMatch(/\t\t\[score=[\d.]+: base=0\.80 recency=/);
+    expect(run.out).toContain('\tFetch a web page (http_fetch): skipped, no web address is allowed');
+    // Without it, the plain log is one line a cycle.
+    const plain = await anima(
+      'run',
+      '--kg',
+      await file('zoo.ttl', ZOO),
+      '--goal',
+      'Find mammals',
+      '--snapshot',
+      join(folder, 'plain.json'),
+      '--max-cycles',
+      '1',
+    );
+    expect(plain.out).toMatch(/^cycle 1\t[^\n]*\n#1\t/);
+  });
+
   it('resumes from the snapshot, runs single cycles, and lists goals', async () => {
     const snapshot = join(folder, 'agent.json');
     await anima(

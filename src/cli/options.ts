@@ -8,6 +8,7 @@ const OPTIONS = {
   snapshot: { type: 'string' },
   format: { type: 'string' },
   json: { type: 'boolean', default: false },
+  verbose: { type: 'boolean', default: false },
   limit: { type: 'string' },
   output: { type: 'string' },
   'min-confidence': { type: 'string' },

@@ -1,4 +1,12 @@
-import type { AgentApi, Fact, GoalView } from '#core/api.ts';
+import {
+  type AgentApi,
+  type CycleRecord,
+  type Fact,
+  type GoalView,
+  choiceInWords,
+  scoreInWords,
+  toolAction,
+} from '#core/api.ts';
 import type { Plan } from '#core/records/plan.ts';
 import type { Reflection } from '#core/records/reflection.ts';
 import { describeProblem, type Problem } from '#core/result.ts';
@@ -90,4 +98,20 @@ export function psycheReport(file: string, report: { problems?: Problem[]; warni
 /** Problems as indented lines under a heading, the form every "nothing changed" error takes. */
 export function problemLines(heading: string, problems: Problem[]): string {
   return [heading, ...problems.map((problem) => `  ${describeProblem(problem)}`)].join('\n');
+}
+
+/**
+ * A cycle's choice for the plain log's --verbose, in the words the cycle log of the app uses: why
+ * its tool was chosen, then every tool considered with its score in words (or why it was skipped)
+ * and the exact breakdown `--json` has. Each line is indented under the cycle's own line.
+ */
+export function cycleChoiceLines(record: Pick<CycleRecord, 'tool' | 'candidates'>): string {
+  const lines = [`\twhy: ${choiceInWords(record)}`];
+  for (const candidate of record.candidates) {
+    const tool = `${toolAction(candidate.tool)} (${candidate.tool})`;
+    if (candidate.skippedBecause !== undefined) lines.push(`\t${tool}: skipped, ${candidate.skippedBecause}`);
+    else if (candidate.breakdown !== undefined)
+      lines.push(`\t${tool}: ${scoreInWords(candidate.breakdown)}`, `\t\t${candidate.breakdown}`);
+  }
+  return `${lines.join('\n')}\n`;
 }

@@ -20,11 +20,13 @@ Knowledge graph (the session lives in a snapshot file, created by the first impo
 
 The agent (goals and cycles live in the same snapshot):
   anima run --goal TEXT [--goal TEXT]... [--goals FILE] [--criteria C] [--priority P] [--kg FILE] [--max-cycles N]
-            [--fresh] --snapshot S [--json]
+            [--fresh] --snapshot S [--json | --verbose]
+                 --verbose: after each cycle, why its tool was chosen and every tool's score, in words and
+                 exactly (--json has the same numbers);
                  --goals FILE: one goal a line (# comments); --criteria only with one goal;
                  --fresh: a new session in place of the one the snapshot holds (with --kg, its graph)
-  anima resume --snapshot S [--max-cycles N] [--json]
-  anima cycle --snapshot S [--json]
+  anima resume --snapshot S [--max-cycles N] [--json | --verbose]
+  anima cycle --snapshot S [--json | --verbose]
   anima goals --snapshot S [--json]
   anima status --snapshot S [--json]            cycle, working memory, episodes, goals by status, psyche
   anima consolidate --snapshot S

@@ -8,7 +8,7 @@ import { quoteInput } from '#core/quote-input.ts';
 import { describeProblem } from '#core/result.ts';
 import { decodeUtf8Text } from '#core/text-bytes.ts';
 import { numberOption } from '../options.ts';
-import { goalsSummary, problemLines } from '../output.ts';
+import { cycleChoiceLines, goalsSummary, problemLines } from '../output.ts';
 import type { SessionCommand, SessionContext } from '../session.ts';
 import { CliError } from '../snapshot-file.ts';
 import { USAGE } from '../usage.ts';
@@ -140,6 +140,7 @@ async function runCycles(
         if (record.rejection) output.out(`\t${rejectionLine(record.rejection)}\n`);
         for (const [index, child] of (record.children ?? []).entries())
           output.out(`\t${childRunLine(record.cycle, index, child)}\n`);
+        if (values.verbose) output.out(cycleChoiceLines(record));
       }
     },
   );
