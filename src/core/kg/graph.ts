@@ -141,9 +141,12 @@ export class KnowledgeGraph {
    * so the user's data is never hidden.
    */
   symbolsNamed(name: string): KgSymbol[] {
-    const named = this.symbolByLabel(name);
-    const byLocalName = (this.#symbolsByLocalName.get(labelKey(name)) ?? []).map((id) => this.#symbolsById.get(id)!);
-    return [...new Set([...(named ? [named] : []), ...byLocalName])];
+    const key = labelKey(name);
+    const named = this.#symbolsByKey.get(key);
+    const byLocalName = this.#symbolsByLocalName.get(key);
+    // Most names have no IRI symbol of that local name (an import asks once per new symbol).
+    if (byLocalName === undefined) return named ? [named] : [];
+    return [...new Set([...(named ? [named] : []), ...byLocalName.map((id) => this.#symbolsById.get(id)!)])];
   }
 
   /** Every literal of this text, whatever its language or datatype ("chat"@fr, "chat"@en, "chat"). */
@@ -580,15 +583,21 @@ export class GraphBatch {
       return wanted === undefined ? baseName(symbolOf(id)?.label ?? '') : (names.get(id)?.text ?? wanted);
     };
     const assigned = new Set<string>();
-    const taken = (label: string) =>
-      this.#graph.symbolByKey(labelKey(label)) !== undefined ||
-      this.#newByKey.has(labelKey(label)) ||
-      assigned.has(labelKey(label));
+    const taken = (label: string) => {
+      const key = labelKey(label);
+      return this.#graph.symbolByKey(key) !== undefined || this.#newByKey.has(key) || assigned.has(key);
+    };
     for (const symbol of this.#newSymbols.values()) {
       if (!this.#wantedLabels.has(symbol.id)) continue;
       const name = nameOf(symbol.id);
       const existing = this.#graph.symbolsNamed(name).find((other) => other.kind === symbol.kind);
       if (existing) shared.push({ symbol: symbol.id, existing: existing.id });
+      // A name no one has is its label: the common case needs no qualifier worked out.
+      if (!taken(name)) {
+        assigned.add(labelKey(name));
+        labels.set(symbol.id, name);
+        continue;
+      }
       const parent = parents.get(symbol.id);
       const parentName = parent !== undefined ? nameOf(parent) : undefined;
       const source = symbol.iri !== undefined ? sourceOf(symbol.iri, this.#prefixes) : undefined;
@@ -629,13 +638,8 @@ function kindFor(role: TermRole): SymbolKind {
  */
 export function layoutAfter(graph: KnowledgeGraph, delta: GraphDelta): { writes: Map<number, Triple>; count: number } {
   const writes = new Map<number, Triple>();
-  // Where a triple sits when the graph's own index no longer says (it was added or moved in this delta).
-  const moved = new Map<string, number>();
   let count = graph.tripleCount;
-  for (const triple of delta.addedTriples) {
-    moved.set(tripleKey(triple.subject, triple.predicate, triple.object), count);
-    writes.set(count++, triple);
-  }
+  for (const triple of delta.addedTriples) writes.set(count++, triple);
   for (const triple of delta.updatedTriples) {
     const position = graph.positionOf(triple.subject, triple.predicate, triple.object);
     if (position === -1)
@@ -644,6 +648,12 @@ export function layoutAfter(graph: KnowledgeGraph, delta: GraphDelta): { writes:
       );
     writes.set(position, triple);
   }
+  if (delta.removedTriples.length === 0) return { writes, count };
+  // Where a triple sits when the graph's own index no longer says (it was added or moved in this
+  // delta); only removals need it, so a pure addition (an import, a pull) skips its keys.
+  const moved = new Map<string, number>();
+  for (const [position, triple] of writes)
+    if (position >= graph.tripleCount) moved.set(tripleKey(triple.subject, triple.predicate, triple.object), position);
   for (const triple of delta.removedTriples) {
     const key = tripleKey(triple.subject, triple.predicate, triple.object);
     const position = moved.get(key) ?? graph.positionOf(triple.subject, triple.predicate, triple.object);
@@ -703,5 +713,7 @@ function pushTo<Key>(index: Map<Key, number[]>, key: Key, value: number): void {
 
 /** Drops undefined optional fields so stored records and snapshots stay minimal and stable. */
 function withoutUndefined<T extends object>(record: T): T {
-  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as T;
+  const kept: Record<string, unknown> = {};
+  for (const key in record) if (record[key] !== undefined) kept[key] = record[key];
+  return kept as T;
 }

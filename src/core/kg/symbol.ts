@@ -25,8 +25,10 @@ export const ANIMA_IRI_BASE = 'urn:anima:kg#';
 
 /** The key that makes entity and relation labels unique: case-insensitive, Unicode-normalised. */
 export function labelKey(label: string): string {
-  return label.normalize('NFKC').toLowerCase();
+  // ASCII is its own NFKC form: most labels skip the costlier normalisation (a hot path of imports).
+  return ASCII.test(label) ? label.toLowerCase() : label.normalize('NFKC').toLowerCase();
 }
+const ASCII = /^[\x00-\x7f]*$/u;
 
 /**
  * The identity of a literal: its exact value, datatype and language. Literals live apart from

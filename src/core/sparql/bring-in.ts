@@ -30,12 +30,11 @@ const rowKey = (s: ResultTerm, p: ResultTerm, o: ResultTerm) =>
 export function termOf(term: ResultTerm): Term {
   if (term.type === 'uri') return { type: 'iri', value: term.value };
   if (term.type === 'bnode') return { type: 'blank', value: `sparql-${term.value}` };
-  return {
-    type: 'literal',
-    value: term.value,
-    ...(term.datatype ? { datatype: term.datatype } : {}),
-    ...(term['xml:lang'] ? { language: term['xml:lang'] } : {}),
-  };
+  // Set field by field, not spread: ten thousand of these are a pull's hot path.
+  const literal: Term & { type: 'literal' } = { type: 'literal', value: term.value };
+  if (term.datatype) literal.datatype = term.datatype;
+  if (term['xml:lang']) literal.language = term['xml:lang'];
+  return literal;
 }
 
 /**

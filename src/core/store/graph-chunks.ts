@@ -1,5 +1,6 @@
 import { type GraphDelta, type KnowledgeGraph, layoutAfter } from '#core/kg/graph.ts';
 import type { KgSymbol } from '#core/kg/symbol.ts';
+import type { Triple } from '#core/kg/triple.ts';
 import { allocateColumns, COLUMN_NAMES, type TripleColumns } from '#core/kg/triple-columns.ts';
 
 /**
@@ -25,14 +26,25 @@ export function chunksForDelta(
 ): { tripleChunks: TripleChunkRecord[]; symbolChunks: SymbolChunkRecord[]; emptiedChunkIndexes: number[] } {
   const oldCount = graph.tripleCount;
   const { writes, count: newCount } = layoutAfter(graph, delta);
-  const tripleChunkIndexes = new Set([...writes.keys()].map((position) => Math.floor(position / TRIPLES_PER_CHUNK)));
+  // The writes of each chunk, gathered in one pass.
+  const writesByChunk = new Map<number, [number, Triple][]>();
+  for (const write of writes) {
+    const index = Math.floor(write[0] / TRIPLES_PER_CHUNK);
+    const chunkWrites = writesByChunk.get(index);
+    if (chunkWrites) chunkWrites.push(write);
+    else writesByChunk.set(index, [write]);
+  }
   // Removals shorten the last chunk even where they write nothing into it.
-  if (newCount < oldCount && newCount % TRIPLES_PER_CHUNK !== 0)
-    tripleChunkIndexes.add(Math.floor(newCount / TRIPLES_PER_CHUNK));
+  if (
+    newCount < oldCount &&
+    newCount % TRIPLES_PER_CHUNK !== 0 &&
+    !writesByChunk.has(Math.floor(newCount / TRIPLES_PER_CHUNK))
+  )
+    writesByChunk.set(Math.floor(newCount / TRIPLES_PER_CHUNK), []);
   const emptiedChunkIndexes: number[] = [];
   for (let index = Math.ceil(newCount / TRIPLES_PER_CHUNK); index < Math.ceil(oldCount / TRIPLES_PER_CHUNK); index++)
     emptiedChunkIndexes.push(index);
-  const tripleChunks = [...tripleChunkIndexes].map((index) => {
+  const tripleChunks = [...writesByChunk].map(([index, chunkWrites]) => {
     const start = index * TRIPLES_PER_CHUNK;
     const end = Math.min(start + TRIPLES_PER_CHUNK, newCount);
     const columns = allocateColumns(end - start);
@@ -41,8 +53,7 @@ export function chunksForDelta(
       (columns[name] as Int32Array | Float64Array).set(
         (graph.columns[name] as Int32Array | Float64Array).subarray(start, start + stored),
       );
-    for (const [position, triple] of writes) {
-      if (position < start || position >= end) continue;
+    for (const [position, triple] of chunkWrites) {
       const offset = position - start;
       columns.subjects[offset] = triple.subject;
       columns.predicates[offset] = triple.predicate;
