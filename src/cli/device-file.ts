@@ -16,8 +16,13 @@ import { CliError } from './snapshot-file.ts';
  */
 const deviceFileSchema = z.object({ webAccess: webAccessSchema }).strict();
 
+/** Where the CLI keeps what belongs to this machine rather than a session: $ANIMA_HOME, ~/.anima by default. */
+export function animaHome(): string {
+  return process.env.ANIMA_HOME || join(homedir(), '.anima');
+}
+
 export function deviceFilePath(): string {
-  return join(process.env.ANIMA_HOME || join(homedir(), '.anima'), 'device.json');
+  return join(animaHome(), 'device.json');
 }
 
 /** Gives the session's service the device's settings, checked as the app checks them; no file, the defaults. */

@@ -5,6 +5,7 @@ import { endpointKeySecrets } from '#core/records/sparql-endpoint.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
 import { openCatalog } from './catalog-file.ts';
 import { loadDeviceSettings } from './device-file.ts';
+import { loadEndpointKeys } from './keys-file.ts';
 import type { CliValues } from './options.ts';
 import type { CliOutput } from './output.ts';
 import { CliError, openSnapshot, saveSnapshot } from './snapshot-file.ts';
@@ -61,6 +62,7 @@ export async function openCliSession(
   );
   const { session } = await service.open({});
   await loadDeviceSettings(service);
+  await loadEndpointKeys(db);
   // The key and base URL given for a run, and a SPARQL endpoint's key, are secrets too: no snapshot this command writes may carry them.
   const secrets = [
     ...endpointSecrets({

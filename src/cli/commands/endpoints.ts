@@ -3,19 +3,23 @@ import type { AgentApi } from '#core/api.ts';
 import { describeProblem } from '#core/result.ts';
 import { DEFAULT_ENDPOINT, type SparqlEndpointView } from '#core/records/sparql-endpoint.ts';
 import { decodeUtf8Text } from '#core/text-bytes.ts';
+import { saveEndpointKeys } from '../keys-file.ts';
 import { numberOption } from '../options.ts';
 import type { SessionCommand, SessionContext } from '../session.ts';
 import { CliError } from '../snapshot-file.ts';
 
 /** The endpoint part of `anima --help`. */
-export const ENDPOINT_USAGE = `SPARQL endpoints (kept in the snapshot; a key never is: give it with --key each time):
-  anima endpoint add NAME URL --snapshot S [--key-header H] [--timeout SECONDS] [--row-limit N]
+export const ENDPOINT_USAGE = `SPARQL endpoints (kept in the snapshot; a key never is: it stays on this machine):
+  anima endpoint add NAME URL --snapshot S [--key-header H [--key K]] [--timeout SECONDS] [--row-limit N]
                  [--trust X] [--language L] [--without-asking]
                  the agent reaches only endpoints added so; trust (at most 0.9) is the confidence
-                 of what it returns; --without-asking lets the agent query it without approval
+                 of what it returns; --without-asking lets the agent query it without approval;
+                 --key K is kept in $ANIMA_HOME/keys.json (mode 600, ~/.anima by default), never
+                 in the snapshot; adding again with --key "" forgets it
   anima endpoint list --snapshot S [--json]
   anima endpoint remove NAME --snapshot S
   anima endpoint check NAME --snapshot S [--key K]   one ASK {} and the time it took
+                 (check, pull, run and resume use the key kept for NAME; --key K, for this call alone)
   anima kg pull --endpoint NAME (--around IRI [--depth N] | --query FILE) --snapshot S [--dry-run] [--key K]
                  bring in the triples around IRI (depth 1 to 5), or those a CONSTRUCT or a SELECT of
                  ?s ?p ?o gives, all or nothing; --dry-run counts them and writes nothing
@@ -38,15 +42,19 @@ export const ENDPOINT_COMMANDS: Record<string, SessionCommand> = {
 /** A key given with --key, for the command's one endpoint. */
 const keyOf = ({ values }: SessionContext) => (values.key === undefined ? {} : { key: values.key });
 
-async function addEndpoint({ operands, values, service, sessionId, output, save }: SessionContext): Promise<number> {
+async function addEndpoint({
+  operands,
+  values,
+  service,
+  sessionId,
+  output,
+  save,
+  db,
+}: SessionContext): Promise<number> {
   const [endpointName, url] = operands;
   if (!endpointName || !url)
     throw usageError(
       'endpoint add: give its NAME and URL, e.g. anima endpoint add wikidata https://query.wikidata.org/sparql --snapshot S',
-    );
-  if (values.key !== undefined)
-    throw usageError(
-      'endpoint add: a key is not kept in a snapshot; give --key-header H here, and --key K to each command that asks it',
     );
   const endpoint = {
     name: endpointName,
@@ -68,7 +76,11 @@ async function addEndpoint({ operands, values, service, sessionId, output, save 
     language: values.language ?? DEFAULT_ENDPOINT.language,
     mayCallWithoutAsking: values['without-asking'] ?? false,
   };
-  const added = await service.endpointSet({ sessionId, endpoint });
+  const added = await service.endpointSet({
+    sessionId,
+    endpoint,
+    ...(values.key !== undefined ? { key: values.key } : {}),
+  });
   if (!added.ok)
     throw new CliError(
       [`endpoint add: nothing changed:`, ...added.problems.map((problem) => `  ${describeProblem(problem)}`)].join(
@@ -76,6 +88,7 @@ async function addEndpoint({ operands, values, service, sessionId, output, save 
       ),
     );
   await save();
+  await saveEndpointKeys(db);
   output.out(`added ${endpointLine(added.endpoint)}\n`);
   return 0;
 }
@@ -88,12 +101,14 @@ async function listEndpoints({ values, service, sessionId, output }: SessionCont
   return 0;
 }
 
-async function removeEndpoint({ operands, service, sessionId, output, save }: SessionContext): Promise<number> {
+async function removeEndpoint({ operands, service, sessionId, output, save, db }: SessionContext): Promise<number> {
   const [endpointName] = operands;
   if (!endpointName) throw usageError('endpoint remove: which NAME?');
   const removed = await service.endpointRemove({ sessionId, name: endpointName });
   if (!removed.ok) throw new CliError(removed.problems.map(describeProblem).join('\n'));
   await save();
+  // Its key goes with it.
+  await saveEndpointKeys(db);
   output.out(`removed ${endpointName}\n`);
   return 0;
 }
