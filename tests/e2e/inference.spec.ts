@@ -107,7 +107,7 @@ test("a bound model writes a goal's findings in the persona's voice; the facts b
     await expect(voiced.getByLabel("Write-up in the persona's voice")).toHaveText(prose);
     await expect(voiced).toContainText('Written as Scholar by tiny-test.');
     const findings = voiced.getByRole('list', { name: 'Findings the write-up stands on' }).getByRole('listitem');
-    await expect(findings.first()).toHaveText(/ -> is-a -> Mammal \[\d\.\d\d\]$/);
+    await expect(findings.first()).toHaveText(/ -> subClassOf -> Mammal \[\d\.\d\d\]$/);
     await expect(findings.nth(2)).toContainText('(not cited)');
     expect(await voiced.page().evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
     // The model was told the findings by number.

@@ -40,7 +40,7 @@ test('a retraction waits for approval, then the next cycle removes the fact and 
   await shell.goTo('Knowledge');
   await knowledge.openSymbol('Whale');
   await expect(knowledge.factRow(knowledge.outgoingTable, 'Whale', 'lives-in', 'Ocean')).toHaveCount(1);
-  await expect(knowledge.factRow(knowledge.outgoingTable, 'Whale', 'is-a', 'Cetacean')).toHaveCount(0);
+  await expect(knowledge.factRow(knowledge.outgoingTable, 'Whale', 'subClassOf', 'Cetacean')).toHaveCount(0);
 });
 
 test('a denied retraction fails the goal at the next cycle, saying why, and the fact stays', async ({
@@ -68,5 +68,5 @@ test('a denied retraction fails the goal at the next cycle, saying why, and the 
 
   await shell.goTo('Knowledge');
   await knowledge.openSymbol('Whale');
-  await expect(knowledge.factRow(knowledge.outgoingTable, 'Whale', 'is-a', 'Cetacean')).toHaveCount(1);
+  await expect(knowledge.factRow(knowledge.outgoingTable, 'Whale', 'subClassOf', 'Cetacean')).toHaveCount(1);
 });

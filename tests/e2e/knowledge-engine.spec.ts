@@ -28,13 +28,13 @@ test.describe('inference, provenance, graph view and similar symbols', () => {
     await expect(knowledge.whyButton(row)).toHaveAttribute('aria-expanded', 'true');
     const premises = knowledge.derivedFacts.getByRole('group', { name: /^Why / }).getByRole('listitem');
     await expect(premises).toHaveCount(2);
-    await expect(premises.first()).toHaveText(/^\S+ is-a \S+ \(\d\.\d\d\)$/);
+    await expect(premises.first()).toHaveText(/^\S+ (?:type|subClassOf) \S+ \(\d\.\d\d\)$/);
   });
 
   test('after inference "?x is-a Mammal" finds GoldenRetriever, and its is-a Mammal row says why', async ({
     knowledge,
   }) => {
-    // The starter graph never says so directly: only the is-a chain through Dog, Canine and Carnivore does.
+    // The starter graph never says so directly: only the rdfs:subClassOf chain through Dog, Canine and Carnivore does.
     await knowledge.runQuery('?x is-a Mammal');
     await expect(knowledge.queryRegion.getByRole('status')).toContainText(/rows?\.|No matches\./);
     await expect(knowledge.queryResults.getByRole('button', { name: 'GoldenRetriever', exact: true })).toHaveCount(0);
@@ -44,22 +44,22 @@ test.describe('inference, provenance, graph view and similar symbols', () => {
     await knowledge.queryResults.getByRole('button', { name: 'GoldenRetriever', exact: true }).click();
     await expect(knowledge.symbolHeading('GoldenRetriever')).toBeVisible();
 
-    const row = knowledge.factRow(knowledge.outgoingTable, 'GoldenRetriever', 'is-a', 'Mammal');
+    const row = knowledge.factRow(knowledge.outgoingTable, 'GoldenRetriever', 'subClassOf', 'Mammal');
     await knowledge.whyButton(row).click();
 
-    const explanation = knowledge.explanation(knowledge.outgoingTable, 'GoldenRetriever', 'is-a', 'Mammal');
+    const explanation = knowledge.explanation(knowledge.outgoingTable, 'GoldenRetriever', 'subClassOf', 'Mammal');
     await expect(explanation).toContainText('Inferred');
     await expect(explanation).toContainText('is-a-transitive');
-    await expect(explanation).toContainText('GoldenRetriever is-a Mammal (');
+    await expect(explanation).toContainText('GoldenRetriever subClassOf Mammal (');
   });
 
   test('a fact from the starter graph says where it came from', async ({ knowledge }) => {
     await knowledge.openSymbol('Dog');
-    const row = knowledge.factRow(knowledge.outgoingTable, 'Dog', 'is-a', 'Canine');
+    const row = knowledge.factRow(knowledge.outgoingTable, 'Dog', 'subClassOf', 'Canine');
 
     await knowledge.whyButton(row).click();
 
-    await expect(knowledge.explanation(knowledge.outgoingTable, 'Dog', 'is-a', 'Canine')).toContainText(
+    await expect(knowledge.explanation(knowledge.outgoingTable, 'Dog', 'subClassOf', 'Canine')).toContainText(
       'Starter graph',
     );
   });
@@ -131,11 +131,11 @@ test.describe('inference, provenance, graph view and similar symbols', () => {
 
   test('the details of a symbol shown before inference pick up the derived facts', async ({ knowledge }) => {
     await knowledge.openSymbol('GoldenRetriever');
-    await expect(knowledge.factRow(knowledge.outgoingTable, 'GoldenRetriever', 'is-a', 'Mammal')).toHaveCount(0);
+    await expect(knowledge.factRow(knowledge.outgoingTable, 'GoldenRetriever', 'subClassOf', 'Mammal')).toHaveCount(0);
 
     await knowledge.runInference();
 
-    await expect(knowledge.factRow(knowledge.outgoingTable, 'GoldenRetriever', 'is-a', 'Mammal')).toBeVisible();
+    await expect(knowledge.factRow(knowledge.outgoingTable, 'GoldenRetriever', 'subClassOf', 'Mammal')).toBeVisible();
     await expect(knowledge.graphNode('GoldenRetriever', 'Mammal')).toBeVisible();
   });
 
@@ -158,7 +158,7 @@ test.describe('on a 360 px wide phone', () => {
     await knowledge.openSymbol('Dog');
     await expect(knowledge.graphNode('Dog', 'Wolf')).toBeVisible();
     await expect(knowledge.similarSymbol('Wolf')).toBeVisible();
-    await knowledge.whyButton(knowledge.factRow(knowledge.outgoingTable, 'Dog', 'is-a', 'Mammal')).click();
+    await knowledge.whyButton(knowledge.factRow(knowledge.outgoingTable, 'Dog', 'subClassOf', 'Mammal')).click();
     await knowledge.whyButton(knowledge.derivedFacts.getByRole('row').nth(1)).click();
 
     expect(await shell.pageWidth()).toBeLessThanOrEqual(360);

@@ -122,7 +122,7 @@ test("a goal's findings export as CSV and N-Triples, every one of them, as count
     .trimEnd()
     .split('\n');
   expect(csvLines).toHaveLength(count);
-  expect(csvLines).toContainEqual(expect.stringMatching(/^SiameseCat,is-a,Mammal,/));
+  expect(csvLines).toContainEqual(expect.stringMatching(/^SiameseCat,subClassOf,Mammal,/));
 
   const [nTriples] = await Promise.all([
     page.waitForEvent('download'),

@@ -26,7 +26,7 @@ test('a goal that asks for notes shows its note, to read and to download', async
   await expect(notes).toContainText(/Written at cycle \d+, \d+ findings/);
   const text = goals.noteText(GOAL.description);
   await expect(text).toContainText('# Notes: Find mammals and keep notes');
-  await expect(text).toContainText('- Dog is-a Mammal (confidence 0.90)');
+  await expect(text).toContainText('- Dog subClassOf Mammal (confidence 0.90)');
 
   const [download] = await Promise.all([
     page.waitForEvent('download'),

@@ -123,7 +123,7 @@ test.describe('the psyche', () => {
     const writeUp = goals.findings('Find mammals').getByRole('group', { name: 'Write-up', exact: true });
     const grammar = writeUp.getByRole('combobox', { name: 'Grammar' });
     await expect(grammar).toHaveValue('terse');
-    await expect(writeUp).toContainText(/GoldenRetriever -> is-a -> Mammal \[\d\.\d\d\]/);
+    await expect(writeUp).toContainText(/GoldenRetriever -> subClassOf -> Mammal \[\d\.\d\d\]/);
 
     await grammar.selectOption('formal');
     await expect(writeUp).toContainText('GoldenRetriever');

@@ -28,7 +28,7 @@ test('a goal that asks a question shows how it is read, then its answer before i
 
   const whale = goals.goal('Is a whale a mammal?');
   await expect(whale.getByRole('heading', { name: 'Answer: Yes' })).toBeVisible();
-  await expect(whale.getByRole('list', { name: 'Proof' })).toContainText('Whale is-a Cetacean');
+  await expect(whale.getByRole('list', { name: 'Proof' })).toContainText('Whale subClassOf Cetacean');
 
   await expect(goals.status("Which birds can't fly?")).toContainText('Failed');
   await expect(goals.goal("Which birds can't fly?").getByRole('heading', { name: 'Answer: No answer' })).toBeVisible();

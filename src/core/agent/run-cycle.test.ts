@@ -45,11 +45,14 @@ describe('the agent loop', () => {
     );
     const [goal] = (await service.goalList({ sessionId })).goals;
     expect(goal).toMatchObject({ status: 'completed', cyclesWorked: 1 });
-    // The answers come first, each the very fact that answers: X is-a Mammal.
+    // The answers come first, each the very fact that answers: X subClassOf Mammal (the starter graph's own
+    // term; Earth-like single things would be rdf:type), concluded along the chains the file states.
     const answered = goal!.findings.slice(0, 43);
-    expect(answered.every((fact) => fact.predicate.label === 'is-a' && fact.object.label === 'Mammal')).toBe(true);
+    expect(answered.every((fact) => fact.predicate.label === 'subClassOf' && fact.object.label === 'Mammal')).toBe(
+      true,
+    );
     const mammals = goal!.findings
-      .filter((fact) => fact.predicate.label === 'is-a' && fact.object.label === 'Mammal')
+      .filter((fact) => fact.predicate.label === 'subClassOf' && fact.object.label === 'Mammal')
       .map((fact) => fact.subject.label);
     expect(mammals).toEqual(expect.arrayContaining(['GoldenRetriever', 'SiameseCat', 'Wolf', 'Elephant', 'Bat']));
     // Nothing the graph does not support: every finding is a stored triple.

@@ -67,7 +67,7 @@ describe('scratch notes', () => {
       expect(lines).toContain(
         `- ${finding.subject.label} ${finding.predicate.label} ${finding.object.label} (confidence ${finding.confidence.toFixed(2)})`,
       );
-    expect(lines).toContain('- Dog is-a Mammal (confidence 0.90)');
+    expect(lines).toContain('- Dog subClassOf Mammal (confidence 0.90)');
     expect(cycles.map((record) => [record.tool, record.outcome])).toEqual([
       ['infer_rules', 'advanced'],
       ['file_io', 'completed'],

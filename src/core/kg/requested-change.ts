@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { KnowledgeGraph } from './graph.ts';
 import { factsOfText } from './sentence-facts.ts';
 import type { Triple } from './triple.ts';
+import { GraphVocabulary } from './vocabulary.ts';
 
 /** A change to the graph that a goal asks for in so many words: a fact to assert or to retract, as labels. */
 export const requestedChangeSchema = z.object({
@@ -39,13 +40,23 @@ export function requestedChangesOf(
   return facts.map(({ subject, predicate, object }) => ({ op, subject, predicate, object }));
 }
 
-/** The triple a change is about, if the graph holds it. */
+/**
+ * The triple a change is about, if the graph holds it: under the predicate of that name, or one
+ * the vocabulary says it with ("whale is a cetacean" is held as Whale rdfs:subClassOf Cetacean).
+ */
 export function heldTriple(graph: KnowledgeGraph, change: RequestedChange): Triple | undefined {
-  const [subject, predicate, object] = [change.subject, change.predicate, change.object].map(
-    (label) => graph.symbolByLabel(label)?.id,
-  );
-  if (subject === undefined || predicate === undefined || object === undefined) return undefined;
-  return graph.triple(subject, predicate, object);
+  const [subject, object] = [change.subject, change.object].map((label) => graph.symbolByLabel(label)?.id);
+  if (subject === undefined || object === undefined) return undefined;
+  const named = graph.symbolByLabel(change.predicate)?.id;
+  const predicates = new Set([
+    ...(named !== undefined ? [named] : []),
+    ...GraphVocabulary.of(graph).relationNamed(change.predicate).ids,
+  ]);
+  for (const predicate of predicates) {
+    const triple = graph.triple(subject, predicate, object);
+    if (triple) return triple;
+  }
+  return undefined;
 }
 
 /** Whether the graph already is as the change asks: the fact held (assert) or gone (retract). */

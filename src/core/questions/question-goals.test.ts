@@ -45,8 +45,8 @@ describe('a goal that asks a question', () => {
         kind: 'boolean',
         value: true,
         proof: [
-          { subject: 'Whale', predicate: 'is-a', object: 'Cetacean' },
-          { subject: 'Cetacean', predicate: 'is-a', object: 'Mammal' },
+          { subject: 'Whale', predicate: 'subClassOf', object: 'Cetacean' },
+          { subject: 'Cetacean', predicate: 'subClassOf', object: 'Mammal' },
         ],
       },
     });

@@ -51,7 +51,7 @@ describe('reading questions with the graph’s own names', () => {
   it('answers yes with the chain of facts, and no with the reason', () => {
     const whale = ask(starter, 'Is a whale a mammal?').answer;
     expect(whale).toMatchObject({ kind: 'boolean', value: true });
-    expect(answerText(starter, whale)).toBe('Yes: Whale is-a Cetacean; Cetacean is-a Mammal.');
+    expect(answerText(starter, whale)).toBe('Yes: Whale subClassOf Cetacean; Cetacean subClassOf Mammal.');
     const bat = ask(starter, 'Is a bat a bird?').answer;
     expect(bat).toMatchObject({ kind: 'boolean', value: false });
     expect(bat.reason).toContain('Bat is-a Bird');

@@ -711,11 +711,11 @@ function isCapitals(text: string): boolean {
 export function describeQuery(graph: KnowledgeGraph, query: TypedQuery): string {
   const name = (term: TypedPattern['subject']) =>
     'variable' in term ? `?${term.variable}` : displayName(graph, term.symbol);
+  // A chained pattern follows every class relation (is-a, rdf:type, rdfs:subClassOf): it is said as is-a, whichever the graph uses.
+  const predicateName = (pattern: TypedPattern) =>
+    pattern.chain ? 'is-a' : (graph.symbol(pattern.predicate)?.label ?? `#${pattern.predicate}`);
   const patterns = query.patterns
-    .map(
-      (pattern) =>
-        `${name(pattern.subject)} ${graph.symbol(pattern.predicate)?.label ?? `#${pattern.predicate}`} ${name(pattern.object)}`,
-    )
+    .map((pattern) => `${name(pattern.subject)} ${predicateName(pattern)} ${name(pattern.object)}`)
     .join(' . ');
   const chains = query.patterns.some((pattern) => pattern.chain) ? ' (following is-a chains)' : '';
   switch (query.form) {

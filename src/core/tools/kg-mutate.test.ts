@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { CycleRecord } from '#core/api.ts';
 import { requestedChangesOf } from '#core/kg/requested-change.ts';
+import { RDFS_SUBCLASS_OF } from '#core/kg/standard-terms.ts';
 import { AnimaDatabase } from '#core/store/database.ts';
 import { loadGraph } from '#core/store/kg-repository.ts';
 import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
@@ -108,19 +109,18 @@ describe('kg_mutate in the loop', () => {
     });
 
     const graph = await loadGraph(db, sessionId);
-    const [whale, isA, cetacean] = ['Whale', 'is-a', 'Cetacean'].map((label) => graph.symbolByLabel(label)!.id) as [
-      number,
-      number,
-      number,
-    ];
-    expect(graph.triple(whale, isA, cetacean)).toBeUndefined();
+    // The starter graph says it as real files do: Whale rdfs:subClassOf Cetacean.
+    const [whale, cetacean] = ['Whale', 'Cetacean'].map((label) => graph.symbolByLabel(label)!.id) as [number, number];
+    const subClassOf = graph.symbolByIri(RDFS_SUBCLASS_OF)!.id;
+    expect(graph.triple(whale, subClassOf, cetacean)).toBeUndefined();
     // Still a whale's other facts, and the rest of the taxonomy.
     expect(graph.match(whale).length).toBeGreaterThan(0);
     const retraction = await db.provenance.where('kind').equals('retraction').toArray();
     expect(retraction).toEqual([
       expect.objectContaining({
         sources: ['goal:1'],
-        detail: 'retracted Whale is-a Cetacean, as goal 1 asks ("Forget that a whale is a cetacean")',
+        // The stored fact, in the file's own term.
+        detail: 'retracted Whale subClassOf Cetacean, as goal 1 asks ("Forget that a whale is a cetacean")',
       }),
     ]);
   });

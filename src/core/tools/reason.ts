@@ -126,7 +126,8 @@ export const reason: Tool<
     return {
       ok: true,
       summary:
-        `proved ${proofs.length} ${label(input.predicate)} ${label(input.target)} by chains: ${proofs
+        // Said with the relation the goal asked for (is-a), not whichever of its predicates came first (rdf:type).
+        `proved ${proofs.length} ${input.relation ?? label(input.predicate)} ${label(input.target)} by chains: ${proofs
           .slice(0, 10)
           .map((proof) => label(proof.subject))
           .join(', ')}${proofs.length > 10 ? ', ...' : ''}` +
