@@ -28,7 +28,7 @@ export function labelKey(label: string): string {
   // ASCII is its own NFKC form: most labels skip the costlier normalisation (a hot path of imports).
   return ASCII.test(label) ? label.toLowerCase() : label.normalize('NFKC').toLowerCase();
 }
-const ASCII = /^[\x00-\x7f]*$/u;
+const ASCII = /^\p{ASCII}*$/u;
 
 /**
  * The identity of a literal: its exact value, datatype and language. Literals live apart from
