@@ -21,7 +21,7 @@ import { parseCommandLine } from './options.ts';
 import { type CliOutput, standardOutput } from './output.ts';
 import { openCliSession, type SessionCommand } from './session.ts';
 import { CliError } from './snapshot-file.ts';
-import { USAGE } from './usage.ts';
+import { USAGE, usageFor } from './usage.ts';
 
 /** The commands over a snapshot's session, by name: one word ("run") or two ("kg import"). */
 const SESSION_COMMANDS: Record<string, SessionCommand> = {
@@ -75,7 +75,7 @@ async function dispatch(argv: string[], output: CliOutput): Promise<number> {
     parsed = parseCommandLine(argv);
   } catch (error) {
     // Node's message quotes the option whole, twice.
-    throw new CliError(`${shortened(error instanceof Error ? error.message : String(error), 300)}\n\n${USAGE}`, 2);
+    throw new CliError(`${shortened(error instanceof Error ? error.message : String(error), 300)}\n\n${usageFor()}`, 2);
   }
   const { values, positionals } = parsed;
   const [area, command, ...rest] = positionals;
@@ -83,7 +83,7 @@ async function dispatch(argv: string[], output: CliOutput): Promise<number> {
     output.out(USAGE);
     return 0;
   }
-  if (area === undefined) throw new CliError(`which command?\n\n${USAGE}`, 2);
+  if (area === undefined) throw new CliError(`which command?\n\n${usageFor()}`, 2);
   if (area === 'llm') return runLlmCommand(command, values, output);
   if (area === 'arc') return runArcCommand(command, rest, values, output);
   if (area === 'persona') return runPersonaCommand(command, rest[0], values, output);
@@ -91,9 +91,9 @@ async function dispatch(argv: string[], output: CliOutput): Promise<number> {
   const isArea = AREAS.has(area);
   const name = isArea ? `${area} ${command ?? ''}` : area;
   const found = SESSION_COMMANDS[name];
-  if (!found) throw new CliError(`unknown command ${quoteInput(name)}\n\n${USAGE}`, 2);
+  if (!found) throw new CliError(`unknown command ${quoteInput(name)}\n\n${usageFor(isArea ? area : undefined)}`, 2);
   if (!found.needsNoSnapshot && !values.snapshot)
-    throw new CliError(`${name}: --snapshot S is required\n\n${USAGE}`, 2);
+    throw new CliError(`${name}: --snapshot S is required\n\n${usageFor(name)}`, 2);
   const operands = isArea ? rest : positionals.slice(1);
   return found.run(await openCliSession(name, found, operands, values, output));
 }

@@ -86,3 +86,26 @@ Options:
                  session wears the persona \`anima persona wear\` gave it
   --help         show this help
 `;
+
+const COMMAND_LINE = /^ {2}anima ([a-z-]+)/;
+
+/**
+ * What a usage error ends with: the usage lines of the command named, or, when none is named or
+ * known, the list of commands. The whole text (over 10 KB) is `anima --help`, not an error's tail.
+ */
+export function usageFor(name?: string): string {
+  const lines = USAGE.split('\n');
+  const own: string[] = [];
+  if (name !== undefined) {
+    let within = false;
+    for (const line of lines) {
+      if (line.startsWith(`  anima ${name} `) || line === `  anima ${name}`) within = true;
+      else if (!line.startsWith('   ')) within = false;
+      if (within) own.push(line);
+    }
+  }
+  if (own.length > 0) return `Usage:\n${own.join('\n')}\n\n${MORE}`;
+  const commands = [...new Set(lines.flatMap((line) => COMMAND_LINE.exec(line)?.[1] ?? []))];
+  return `Usage: anima <command> [options]\nCommands: ${commands.join(', ')}\n\n${MORE}`;
+}
+const MORE = '`anima --help` shows every command and option.\n';

@@ -11,7 +11,7 @@ import { numberOption } from '../options.ts';
 import { cycleChoiceLines, goalsSummary, problemLines } from '../output.ts';
 import type { SessionCommand, SessionContext } from '../session.ts';
 import { CliError } from '../snapshot-file.ts';
-import { USAGE } from '../usage.ts';
+import { usageFor } from '../usage.ts';
 import { readBlob } from './kg.ts';
 import { runInference } from './model.ts';
 import { wearPsyche } from './psyche.ts';
@@ -68,7 +68,10 @@ async function runGoal(context: SessionContext): Promise<number> {
   const { values, service, sessionId } = context;
   const descriptions = [...(values.goal ?? []), ...(values.goals === undefined ? [] : await goalsFile(values.goals))];
   if (descriptions.length === 0)
-    throw new CliError(`run: --goal "TEXT" is required (give it once a goal), or --goals FILE\n\n${USAGE}`, 2);
+    throw new CliError(
+      `run: --goal "TEXT" is required (give it once a goal), or --goals FILE\n\n${usageFor('run')}`,
+      2,
+    );
   if (descriptions.length > MAX_GOALS_PER_RUN)
     throw new CliError(`run: ${descriptions.length} goals given; one run adds at most ${MAX_GOALS_PER_RUN}`, 2);
   if (values.criteria !== undefined && descriptions.length > 1)

@@ -4,7 +4,7 @@ import { MAX_DOCUMENT_BYTES } from '#core/api.ts';
 import { problemLines } from '../output.ts';
 import type { SessionCommand, SessionContext } from '../session.ts';
 import { CliError } from '../snapshot-file.ts';
-import { USAGE } from '../usage.ts';
+import { usageFor } from '../usage.ts';
 
 /** `anima doc ...`: text documents the agent reads (text_ingest) and writes notes from (file_io). */
 export const DOCUMENT_COMMANDS: Record<string, SessionCommand> = {
@@ -14,7 +14,7 @@ export const DOCUMENT_COMMANDS: Record<string, SessionCommand> = {
 
 async function importDocument({ operands, service, sessionId, output, save }: SessionContext): Promise<number> {
   const [file] = operands;
-  if (!file) throw new CliError(`doc import: which FILE?\n\n${USAGE}`, 2);
+  if (!file) throw new CliError(`doc import: which FILE?\n\n${usageFor('doc import')}`, 2);
   let text: string;
   try {
     // The size first: a file far too large is refused without being read.

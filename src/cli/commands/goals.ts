@@ -3,7 +3,7 @@ import { idOperand, numberOption } from '../options.ts';
 import { goalsSummary, planText, problemLines } from '../output.ts';
 import type { SessionCommand, SessionContext } from '../session.ts';
 import { CliError } from '../snapshot-file.ts';
-import { USAGE } from '../usage.ts';
+import { usageFor } from '../usage.ts';
 
 /** `anima goals`, `plan`, `write-up` and `notes`: what the agent works on and what it made of it. */
 export const GOAL_COMMANDS: Record<string, SessionCommand> = {
@@ -44,7 +44,7 @@ async function plan({ operands, values, service, sessionId, output }: SessionCon
   const [goal, ...more] = values.goal ?? [];
   if (goal === undefined)
     throw new CliError(
-      `plan: --goal "TEXT" (the plan it would make) or GOAL_ID (a goal's plans) is required\n\n${USAGE}`,
+      `plan: --goal "TEXT" (the plan it would make) or GOAL_ID (a goal's plans) is required\n\n${usageFor('plan')}`,
       2,
     );
   if (more.length > 0) throw new CliError('plan: give --goal once (the plan of one goal)', 2);

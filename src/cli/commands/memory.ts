@@ -2,7 +2,7 @@ import { describeProblem } from '#core/result.ts';
 import { numberOption } from '../options.ts';
 import type { SessionCommand, SessionContext } from '../session.ts';
 import { CliError } from '../snapshot-file.ts';
-import { USAGE } from '../usage.ts';
+import { usageFor } from '../usage.ts';
 
 /** `anima consolidate` and `recall`: working memory into episodes, and episodes back by likeness. */
 export const MEMORY_COMMANDS: Record<string, SessionCommand> = {
@@ -21,7 +21,7 @@ async function consolidate({ service, sessionId, output, save }: SessionContext)
 }
 
 async function recall({ values, service, sessionId, output }: SessionContext): Promise<number> {
-  if (!values.query) throw new CliError(`recall: --query TEXT is required\n\n${USAGE}`, 2);
+  if (!values.query) throw new CliError(`recall: --query TEXT is required\n\n${usageFor('recall')}`, 2);
   const k = numberOption(values.limit, '--limit', { min: 1, max: 50, fallback: 5, isInteger: true });
   const { episodes } = await service.memoryRecall({ sessionId, text: values.query, k });
   if (values.json)

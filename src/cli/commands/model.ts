@@ -5,12 +5,12 @@ import { quoteInput } from '#core/quote-input.ts';
 import { type CliValues, numberOption } from '../options.ts';
 import type { CliOutput } from '../output.ts';
 import { CliError } from '../snapshot-file.ts';
-import { USAGE } from '../usage.ts';
+import { usageFor } from '../usage.ts';
 
 /** The endpoint --base-url, --model and --api-key describe. */
 function endpointOption(values: CliValues, command: string): OpenAiEndpoint {
   if (values['base-url'] === undefined || values.model === undefined)
-    throw new CliError(`${command}: --base-url URL and --model M are required\n\n${USAGE}`, 2);
+    throw new CliError(`${command}: --base-url URL and --model M are required\n\n${usageFor(command)}`, 2);
   const endpoint = openAiEndpointSchema.safeParse({
     baseUrl: values['base-url'],
     model: values.model,
@@ -48,7 +48,7 @@ export function runInference(values: CliValues): InferenceSettings | undefined {
   };
   if (values.provider === 'none') return { provider: 'none', limits, confidenceCap: DEFAULT_CONFIDENCE_CAP };
   if (values.provider !== 'openai')
-    throw new CliError(`--provider is openai or none (WebLLM and GGUF run in the browser)\n\n${USAGE}`, 2);
+    throw new CliError(`--provider is openai or none (WebLLM and GGUF run in the browser)\n\n${usageFor('run')}`, 2);
   return {
     provider: 'openai-compatible',
     openAi: endpointOption(values, 'run'),
@@ -63,10 +63,11 @@ export async function runLlmCommand(
   values: CliValues,
   output: CliOutput,
 ): Promise<number> {
-  if (command !== 'check') throw new CliError(`unknown command ${quoteInput(`llm ${command ?? ''}`)}\n\n${USAGE}`, 2);
+  if (command !== 'check')
+    throw new CliError(`unknown command ${quoteInput(`llm ${command ?? ''}`)}\n\n${usageFor('llm')}`, 2);
   if (values.provider !== 'openai')
     throw new CliError(
-      `llm check: --provider openai is the one the CLI can reach (WebLLM and GGUF run in the browser)\n\n${USAGE}`,
+      `llm check: --provider openai is the one the CLI can reach (WebLLM and GGUF run in the browser)\n\n${usageFor('llm check')}`,
       2,
     );
   const outcome = await checkProvider(openAiCompatibleProvider(endpointOption(values, 'llm check')));

@@ -6,7 +6,7 @@ import { decodeUtf8Text } from '#core/text-bytes.ts';
 import { type CliOutput, psycheReport } from '../output.ts';
 import type { SessionCommand, SessionContext } from '../session.ts';
 import { CliError } from '../snapshot-file.ts';
-import { USAGE } from '../usage.ts';
+import { usageFor } from '../usage.ts';
 
 /** `anima psyche ...`: check, import and export the psyche.toml the session wears. */
 export const PSYCHE_COMMANDS: Record<string, SessionCommand> = {
@@ -52,7 +52,7 @@ async function importPsyche({ name, operands, service, sessionId, output, save }
 
 function fileOperand(name: string, operands: string[]): string {
   const [file] = operands;
-  if (!file) throw new CliError(`${name}: which FILE?\n\n${USAGE}`, 2);
+  if (!file) throw new CliError(`${name}: which FILE?\n\n${usageFor(name)}`, 2);
   return file;
 }
 
