@@ -5,6 +5,11 @@ import type { FactIds, Tool } from './tool.ts';
 
 /** The time one cycle gives the rules; what they have not finished goes on in the next cycle. */
 const SLICE_MS = 40;
+/**
+ * Facts a slice joins before the clock may stop it: small work always ends in one cycle, so what
+ * the agent does next depends on the graph, not on how busy the machine is.
+ */
+const FACTS_BEFORE_THE_CLOCK = 4096;
 /** Derived facts one cycle stores at most (each with its own provenance record); the rest wait for the next. */
 const FACTS_PER_CYCLE = 400;
 
@@ -55,7 +60,9 @@ export const inferRules: Tool<{ minConfidence: number }> = {
     let taken = chaining.take(FACTS_PER_CYCLE);
     if (taken.length < FACTS_PER_CYCLE && !chaining.isDone) {
       const stopAt = performance.now() + SLICE_MS;
-      chaining.advance({ shouldStop: () => performance.now() >= stopAt });
+      // advance asks every 64 facts joined.
+      let joined = 0;
+      chaining.advance({ shouldStop: () => (joined += 64) > FACTS_BEFORE_THE_CLOCK && performance.now() >= stopAt });
       taken = chaining.take(FACTS_PER_CYCLE);
     }
     const { delta, derivationOf } = stageDerivations(state.graph, taken, state.now);
