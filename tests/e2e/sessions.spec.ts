@@ -138,7 +138,7 @@ test('exports a session as JSON that a fresh browser imports with its goals and 
     'Mars notes',
     `2 cycles, 1 goal, ${document.triples.length.toLocaleString('en')} triples`,
     'none',
-    '10',
+    '11',
   ]);
   await there.importButton('Import').click();
   await expect(there.importStatus('Imported “Mars notes” from mars-notes.anima.json.')).toBeVisible();
