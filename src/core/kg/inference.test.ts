@@ -244,7 +244,17 @@ describe('inference around a goal, a slice at a time', () => {
     const again = inferenceAround(graph, [goal], { minConfidence: 0.1 });
     expect(again).toBe(first);
     expect(again.take(total)).toHaveLength(total - 10);
-    // A new fact of a rule relation changes what the rules derive: the work starts again, knowing what is stored.
+    // A rule fact far from the goal's region (another taxonomy) changes nothing there: the work goes on.
+    const elsewhere = graph.batch({ now: 3 });
+    elsewhere.assert(
+      elsewhere.resolve({ type: 'label', value: 'Oak' }, 'subject'),
+      elsewhere.resolve({ type: 'label', value: 'is-a' }, 'predicate'),
+      elsewhere.resolve({ type: 'label', value: 'Tree' }, 'object'),
+      1,
+    );
+    graph.apply(elsewhere.delta);
+    expect(inferenceAround(graph, [goal], { minConfidence: 0.1 })).toBe(first);
+    // A new fact of a rule relation in the region changes what the rules derive: the work starts again, knowing what is stored.
     const batch = graph.batch({ now: 3 });
     batch.assert(
       batch.resolve({ type: 'label', value: 'Root.1.0.0.0.0' }, 'subject'),

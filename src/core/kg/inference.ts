@@ -195,6 +195,8 @@ export class ForwardChaining {
   readonly #maxDerived: number;
   readonly #concerning: ReadonlySet<number> | undefined;
   readonly #rulePredicates: ReadonlySet<number>;
+  /** The symbols of the facts read or derived, when only a region was read (undefined: the whole graph). */
+  readonly #symbols: Set<number> | undefined;
   // Current best facts of the rule predicates (stored, then derived), indexed both ways.
   readonly #known = new Map<string, Fact>();
   readonly #bySubject = new Map<number, Map<number, Fact[]>>();
@@ -234,6 +236,7 @@ export class ForwardChaining {
     this.#rulePredicates = rulePredicates;
     const { subjects, predicates, objects, confidences } = graph.columns;
     const { positions } = options;
+    this.#symbols = positions ? new Set(options.concerning) : undefined;
     const admit = (position: number) =>
       this.#frontier.push(
         this.#index({
@@ -258,9 +261,11 @@ export class ForwardChaining {
     );
   }
 
-  /** Whether a triple can change what the rules derive: its predicate takes part in a rule. */
-  isAffectedBy(predicate: number): boolean {
-    return this.#rulePredicates.has(predicate);
+  /** Whether a new triple can change what the rules derive: a fact of a rule relation, touching what they read. */
+  isAffectedBy(subject: number, predicate: number, object: number): boolean {
+    if (!this.#rulePredicates.has(predicate)) return false;
+    // A fact of a rule relation between symbols the region never reached cannot join any of its facts.
+    return !this.#symbols || this.#symbols.has(subject) || this.#symbols.has(object);
   }
 
   /** Whether the chaining holds this fact (stated, or derived in a finished round) at this confidence or more. */
@@ -336,6 +341,7 @@ export class ForwardChaining {
       return existing;
     }
     this.#known.set(key, fact);
+    this.#symbols?.add(fact.subject).add(fact.object);
     pushTo(this.#bySubject, fact.predicate, fact.subject, fact);
     pushTo(this.#byObject, fact.predicate, fact.object, fact);
     return fact;
@@ -549,9 +555,9 @@ const inferencesAround = new WeakMap<KnowledgeGraph, Map<string, KeptInference>>
  * The rules' work around some symbols (a goal's), kept between calls so that each call goes on
  * where the last stopped: only the facts about those symbols are derived (see
  * {@link ForwardChaining}). The graph may have grown meanwhile: by the facts taken from this
- * inference (it knows them), or by triples no rule reads, and the work goes on; any other change
- * (a new fact of a rule relation, a removal) starts it again, where facts already stored are known
- * and are not derived twice.
+ * inference (it knows them), by triples no rule reads, or by rule facts between symbols the
+ * region never reached, and the work goes on; any other change (a rule fact touching the region,
+ * a removal) starts it again, where facts already stored are known and are not derived twice.
  */
 export function inferenceAround(
   graph: KnowledgeGraph,
@@ -587,7 +593,7 @@ function isStillValid(graph: KnowledgeGraph, entry: KeptInference): boolean {
   for (let position = entry.seen; position < graph.tripleCount; position++) {
     const predicate = predicates[position]!;
     if (
-      entry.chaining.isAffectedBy(predicate) &&
+      entry.chaining.isAffectedBy(subjects[position]!, predicate, objects[position]!) &&
       !entry.chaining.knows(subjects[position]!, predicate, objects[position]!, confidences[position]!)
     )
       return false;
