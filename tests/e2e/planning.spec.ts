@@ -98,11 +98,11 @@ test.describe('planning and reflection', () => {
     await expect(cycles.reflections().first()).toHaveAccessibleName('Reflection at cycle 6');
     await expect(cycles.reflectionTrigger(6)).toHaveText(/Asked for/);
     await expect(cycles.reflection(6)).toContainText('Cycle 6');
-    // Cycle 6 ran infer_rules again and derived more about mammals (analogy now adds different facts before it): the goal advanced.
-    await expect(cycles.reflectionTools(6).getByRole('listitem')).toHaveText(['infer_rules: 1 use, 1 success (100%)']);
-    await expect(cycles.reflectionAdjustments(6)).toContainText(
-      /Boosted goal 1 “Find mammals”: priority 148 → 168 — it advanced/,
-    );
+    // Cycle 6 found nothing new about mammals (the rules stored only facts about Mammal, so no symbol
+    // is similar enough to it for analogy, and the rules have nothing left): one cycle without progress is
+    // no reason to change the goal's priority.
+    await expect(cycles.reflectionTools(6).getByRole('listitem')).toHaveText(['gap_analysis: 1 use, 0 successes (0%)']);
+    await expect(cycles.reflection(6)).toContainText('Nothing to adjust.');
 
     // The interval reflection at cycle 5 boosted the goal, which had advanced.
     await expect(cycles.reflectionAdjustments(5)).toContainText(
@@ -113,7 +113,7 @@ test.describe('planning and reflection', () => {
     );
     await expect(cycles.reflection(5)).toContainText('Find mammals (goal 1): advanced in 5 cycles worked');
     await shell.goTo('Goals');
-    await expect(goals.priority(GOAL.description)).toHaveValue('168');
+    await expect(goals.priority(GOAL.description)).toHaveValue('148');
   });
 
   test('the agent settings, working memory included, are checked field by field and kept across a reload', async ({
