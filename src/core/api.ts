@@ -47,6 +47,7 @@ export type { Reading } from '#core/questions/reading-schema.ts';
 export { DEFAULT_ENDPOINT } from '#core/records/sparql-endpoint.ts';
 export type { SparqlEndpointView } from '#core/records/sparql-endpoint.ts';
 export { SNAPSHOT_VERSION } from '#core/sessions/snapshot-format.ts';
+export { PROVENANCE_KIND_WORDS } from '#core/kg/provenance.ts';
 export { TOOL_WORDS, toolAction } from '#core/tools/tool-words.ts';
 export { choiceInWords, scoreInWords } from '#core/agent/score-words.ts';
 export { FILE_KIND_TEXT, fileKindOf, type FileKind } from '#core/sessions/file-kind.ts';

@@ -26,6 +26,34 @@ export const provenanceKindSchema = z.enum([
   'sparql',
 ]);
 
+export type ProvenanceKind = z.infer<typeof provenanceKindSchema>;
+
+/** Why a fact is in the graph, in a word or two, for each kind of provenance (the screens and the findings' filter say it so). */
+export const PROVENANCE_KIND_WORDS: Readonly<Record<ProvenanceKind, string>> = {
+  import: 'Imported',
+  'starter-graph': 'Starter graph',
+  inference: 'Inferred',
+  decision: 'Decided',
+  eviction: 'Forgotten',
+  decomposition: 'Split',
+  consolidation: 'Remembered',
+  analogy: 'By analogy',
+  'shadow-veto': 'Vetoed',
+  'approval-request': 'Asked for approval',
+  'approval-decision': 'Answered',
+  'psyche-change': 'Psyche changed',
+  question: 'Asked you',
+  'user-answer': 'Your answer',
+  extraction: 'Read in a document',
+  fetch: 'Fetched from the web',
+  assertion: 'Asserted as asked',
+  retraction: 'Retracted as asked',
+  reflection: 'Reflected',
+  model: 'Said by a model',
+  abandonment: 'Abandoned',
+  sparql: 'Brought in from a SPARQL endpoint',
+};
+
 /** Where a fact or a decision came from. */
 export const provenanceRecordSchema = z.object({
   id: z.number().int().optional(),
