@@ -134,3 +134,36 @@ test("a goal's findings export as CSV and N-Triples, every one of them, as count
   expect(ntLines).toHaveLength(count);
   expect(ntLines.every((line) => line.endsWith(' .'))).toBe(true);
 });
+
+test("a goal's findings sort and filter, and the export follows the filter", async ({ page, goals }) => {
+  test.setTimeout(120_000);
+  await goals.open();
+  await goals.addGoal({ description: 'Find mammals', criteria: '?x is-a mammal, at least 5' });
+  await goals.run.runUntilDoneButton.click();
+  await expect(goals.status('Find mammals')).toContainText('Completed', { timeout: 90_000 });
+  await goals.showFindings('Find mammals');
+  const findings = goals.findings('Find mammals');
+  const total = Number(((await findings.getByText(/^\d[\d,]* findings?$/).textContent()) ?? '').replace(/\D/g, ''));
+
+  await findings.getByRole('searchbox', { name: 'Filter' }).fill('siamese mammal');
+  await expect(findings.getByRole('status')).toHaveText(`1 matching finding (of ${total.toLocaleString('en')})`);
+  await expect(findings.getByRole('listitem')).toHaveCount(2);
+  await expect(goals.findingGroup('Find mammals', 'is-a Mammal')).toHaveText(/^SiameseCat \(0\.\d\d\)$/);
+
+  const [csv] = await Promise.all([
+    page.waitForEvent('download'),
+    findings.getByRole('button', { name: 'Export CSV' }).click(),
+  ]);
+  expect(csv.suggestedFilename()).toMatch(/^goal-\d+-findings-filtered\.csv$/);
+  const lines = (await (await import('node:fs/promises')).readFile((await csv.path())!, 'utf8')).trimEnd().split('\n');
+  expect(lines).toEqual([expect.stringMatching(/^SiameseCat,is-a,Mammal,0\.\d+/)]);
+
+  // By confidence, one fact a line with its source, the most certain first.
+  await findings.getByRole('searchbox', { name: 'Filter' }).fill('');
+  await findings.getByRole('combobox', { name: 'Sort by' }).selectOption('Confidence');
+  const byConfidence = findings.getByRole('list', { name: 'Findings by confidence' }).getByRole('listitem');
+  await expect(byConfidence).toHaveCount(Math.min(total, 200));
+  await expect(byConfidence.first()).toContainText('(1.00)');
+  await expect(byConfidence.last()).not.toContainText('(1.00)');
+  await expect(byConfidence.filter({ hasText: /^SiameseCat is-a Mammal \(0\.\d\d\) · Inferred$/ })).toHaveCount(1);
+});

@@ -18,6 +18,7 @@ import { problemSchema } from '#core/result.ts';
 import { MAX_GOAL_TEXT_CHARS, goalTextSchema, sessionIdSchema } from '#core/names.ts';
 import { operationIdSchema } from './operation.ts';
 import { factSchema, symbolRefSchema } from './kg-contract.ts';
+import { provenanceKindSchema } from '#core/kg/provenance.ts';
 
 /** What a run used of its limits, and the model it bound (none: the symbolic engine alone, and why, when one was chosen). */
 export const runUsageSchema = z.object({
@@ -50,6 +51,14 @@ export const goalViewSchema = z.object({
   answer: answerViewSchema.optional(),
 });
 export type GoalView = z.infer<typeof goalViewSchema>;
+
+/** A goal's finding with where it came from (its provenance's kind), when that is known. */
+export const findingSchema = factSchema.extend({ source: provenanceKindSchema.optional() });
+export type Finding = z.infer<typeof findingSchema>;
+
+/** How a goal's findings can be ordered: as found, by name (subject), kind (relation and object), confidence or source. */
+export const FINDINGS_SORTS = ['found', 'name', 'kind', 'confidence', 'source'] as const;
+export type FindingsSort = (typeof FINDINGS_SORTS)[number];
 export { cycleRecordSchema };
 export type { CycleRecord } from '#core/records/cycle.ts';
 
@@ -119,6 +128,29 @@ export const agentRunContract = {
   goalList: {
     args: z.object({ sessionId: sessionIdSchema, findingsLimit: z.number().int().min(0).max(100_000).default(200) }),
     result: z.object({ goals: z.array(goalViewSchema) }),
+  },
+  /**
+   * A page of one goal's findings, filtered (every word of `filter` in a finding's names or its
+   * source, case aside) and sorted; `matching` counts those the filter keeps, `total` all of them.
+   */
+  goalFindings: {
+    args: z.object({
+      sessionId: sessionIdSchema,
+      goalId: z.number().int(),
+      sort: z.enum(FINDINGS_SORTS).default('found'),
+      filter: z.string().max(200).default(''),
+      offset: z.number().int().min(0).default(0),
+      limit: z.number().int().min(1).max(100_000).default(200),
+    }),
+    result: z.discriminatedUnion('ok', [
+      z.object({
+        ok: z.literal(true),
+        findings: z.array(findingSchema),
+        matching: z.number().int(),
+        total: z.number().int(),
+      }),
+      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+    ]),
   },
   /** Changes a goal's priority, or suspends, resumes (active) or cancels (failed) it. */
   goalUpdate: {

@@ -1,7 +1,8 @@
 import type { AgentServiceImplementation } from '#core/api.ts';
 import type { ServiceContext } from './service-context.ts';
 import { READ_ONLY_MESSAGE } from './service-context.ts';
-import { goalViewOf, refOf } from './views.ts';
+import { factOf, goalViewOf, keptFindings, refOf } from './views.ts';
+import { selectFindings } from './findings-query.ts';
 import { recallEpisodes } from '#core/memory/episodes.ts';
 import { DEFAULT_STALL_THRESHOLD, parseCriteria } from '#core/goals/goal.ts';
 import { type Goal, hasGoalEnded } from '#core/records/goal.ts';
@@ -17,6 +18,7 @@ import { settingsOfSession } from '#core/records/agent-settings.ts';
 type AgentMethods =
   | 'goalAdd'
   | 'goalList'
+  | 'goalFindings'
   | 'goalUpdate'
   | 'agentRun'
   | 'cycleList'
@@ -75,6 +77,28 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
       const graph = await graphOf(sessionId);
       const goals = await db.goals.where('sessionId').equals(sessionId).sortBy('id');
       return { goals: goals.map((goal) => goalViewOf(graph, goal, findingsLimit)) };
+    },
+
+    async goalFindings({ sessionId, goalId, sort, filter, offset, limit }) {
+      const graph = await graphOf(sessionId);
+      const goal = await db.goals.get(goalId);
+      if (!goal || goal.sessionId !== sessionId)
+        return { ok: false, problems: [{ path: 'goalId', message: `there is no goal ${goalId} in this session` }] };
+      const facts = keptFindings(graph, goal).map((triple) => factOf(graph, triple));
+      const provenanceIds = [...new Set(facts.flatMap((fact) => fact.provenanceId ?? []))];
+      const records = await db.provenance.bulkGet(provenanceIds);
+      const kinds = new Map(records.flatMap((record) => (record?.id !== undefined ? [[record.id, record.kind]] : [])));
+      const findings = facts.map((fact) => {
+        const source = fact.provenanceId === undefined ? undefined : kinds.get(fact.provenanceId);
+        return source === undefined ? fact : { ...fact, source };
+      });
+      const selected = selectFindings(findings, sort, filter);
+      return {
+        ok: true,
+        findings: selected.slice(offset, offset + limit),
+        matching: selected.length,
+        total: findings.length,
+      };
     },
 
     async goalUpdate({ sessionId, goalId, priority, status }) {

@@ -50,7 +50,17 @@ function lazySlices(context: ServiceContext) {
       (await import('./session-service.ts')).sessionService(context, personas),
     ),
     ...lazySlice(
-      ['goalAdd', 'goalList', 'goalUpdate', 'agentRun', 'cycleList', 'memoryConsolidate', 'memoryList', 'memoryRecall'],
+      [
+        'goalAdd',
+        'goalList',
+        'goalFindings',
+        'goalUpdate',
+        'agentRun',
+        'cycleList',
+        'memoryConsolidate',
+        'memoryList',
+        'memoryRecall',
+      ],
       async () => (await import('./agent-service.ts')).agentService(context),
     ),
     ...lazySlice(['approvalList', 'approvalDecide'], async () =>

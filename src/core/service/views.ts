@@ -7,10 +7,7 @@ import { answerViewOf } from '#core/questions/answer-view.ts';
 
 /** How the service shows core records across the boundary: labels with ids, plain data. */
 export function goalViewOf(graph: KnowledgeGraph, goal: Goal, findingsLimit = 200): GoalView {
-  // Only the findings still in the graph count (a fact can be forgotten since): the total is what the list and the write-up hold.
-  const kept = goal.findings
-    .map(([subject, predicate, object]) => graph.triple(subject, predicate, object))
-    .filter((triple): triple is Triple => triple !== undefined);
+  const kept = keptFindings(graph, goal);
   const findings = kept.slice(0, findingsLimit);
   return {
     id: goal.id!,
@@ -25,6 +22,13 @@ export function goalViewOf(graph: KnowledgeGraph, goal: Goal, findingsLimit = 20
     findingsTotal: kept.length,
     ...(goal.answer ? { answer: answerViewOf(graph, goal.answer) } : {}),
   };
+}
+
+/** A goal's findings still in the graph (a fact can be forgotten since): the total is what the list and the write-up hold. */
+export function keptFindings(graph: KnowledgeGraph, goal: Pick<Goal, 'findings'>): Triple[] {
+  return goal.findings
+    .map(([subject, predicate, object]) => graph.triple(subject, predicate, object))
+    .filter((triple): triple is Triple => triple !== undefined);
 }
 
 export function cancelledOutcome(): ImportOutcome {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Fact, SymbolRef } from '#core/api.ts';
-import { findingsCountText, groupFindings } from './findings-summary.ts';
+import { findingsCountText, groupFindings, selectionCountText } from './findings-summary.ts';
 
 const symbols = new Map<string, SymbolRef>();
 function symbol(label: string): SymbolRef {
@@ -38,5 +38,14 @@ describe('findingsCountText', () => {
     expect(findingsCountText(200, 1350)).toBe('200 of 1,350 findings');
     // A goal keeps 2,000 findings at most: that many is a cap, never a count.
     expect(findingsCountText(200, 2000)).toBe('200 of at least 2,000 findings');
+  });
+});
+
+describe('selectionCountText', () => {
+  it('says how many findings the filter keeps, how many are listed, and of how many', () => {
+    expect(selectionCountText(3, 3, 1228)).toBe('3 matching findings (of 1,228)');
+    expect(selectionCountText(200, 950, 1228)).toBe('200 of 950 matching findings (of 1,228)');
+    expect(selectionCountText(1, 1, 46)).toBe('1 matching finding (of 46)');
+    expect(selectionCountText(0, 0, 46)).toBe('No finding matches (of 46)');
   });
 });

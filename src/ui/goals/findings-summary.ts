@@ -1,5 +1,14 @@
-import type { Fact, SymbolRef } from '#core/api.ts';
+import type { Fact, FindingsSort, SymbolRef } from '#core/api.ts';
 import { MAX_FINDINGS } from '#core/api.ts';
+
+/** Each order of the findings list, as its menu says it. */
+export const FINDINGS_SORT_LABELS: Readonly<Record<FindingsSort, string>> = {
+  found: 'Order found',
+  name: 'Name',
+  kind: 'Kind',
+  confidence: 'Confidence',
+  source: 'Source',
+};
 
 /** Findings that share a predicate and an object: "is-a Mammal: GoldenRetriever, SiameseCat, …". */
 export type FindingGroup = {
@@ -39,4 +48,14 @@ export function findingsCountText(shown: number, total: number): string {
   return shown < total
     ? `${shown.toLocaleString('en')} of ${atLeast}${total.toLocaleString('en')} ${noun}`
     : `${atLeast}${count.toLocaleString('en')} ${noun}`;
+}
+
+/** How many findings a filter keeps, and how many are listed: "3 of 12 matching findings (of 1,228)". */
+export function selectionCountText(shown: number, matching: number, total: number): string {
+  const of = `(of ${total.toLocaleString('en')})`;
+  if (matching === 0) return `No finding matches ${of}`;
+  const noun = matching === 1 ? 'matching finding' : 'matching findings';
+  return shown < matching
+    ? `${shown.toLocaleString('en')} of ${matching.toLocaleString('en')} ${noun} ${of}`
+    : `${matching.toLocaleString('en')} ${noun} ${of}`;
 }
