@@ -8,7 +8,9 @@ import { ENDPOINT_USAGE } from './commands/endpoints.ts';
 export const USAGE = `Usage: anima <command> [options]
 
 Knowledge graph (the session lives in a snapshot file, created by the first import):
-  anima kg import FILE --snapshot S [--format n-triples|turtle|csv] [--link-same-labels]
+  anima kg import FILE --snapshot S [--format n-triples|turtle|csv] [--link-same-labels] [--dry-run]
+                 --dry-run: what the file would add and what it shares with the graph (relations
+                 that join known ones, things of the same name), writing nothing
   anima kg stats --snapshot S [--json]
   anima kg query "?x is-a mammal" --snapshot S [--json] [--limit N]
   anima kg export --snapshot S [--output FILE]

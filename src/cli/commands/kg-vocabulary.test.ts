@@ -7,6 +7,7 @@ import { readerLanguage } from './kg-vocabulary.ts';
 import { anima } from '../testing/run-anima.ts';
 
 const RDFS_FIXTURE = new URL('../../../tests/fixtures/public/wordnet-canine-planet.rdfs.ttl', import.meta.url).pathname;
+const SKOS_FIXTURE = new URL('../../../tests/fixtures/public/wordnet-felines.skos.ttl', import.meta.url).pathname;
 
 let folder: string;
 beforeEach(async () => {
@@ -82,10 +83,26 @@ wd:Q39201 rdfs:label "pet"@en .
       );
       const snapshot = join(folder, 'joined.json');
       await anima('kg', 'import', RDFS_FIXTURE, '--snapshot', snapshot);
+      // The preview says, before anything is written or linked, what the file shares with the graph.
+      const before = await readFile(snapshot);
+      const preview = await anima('kg', 'import', second, '--snapshot', snapshot, '--dry-run');
+      expect(preview).toMatchObject({
+        code: 0,
+        out: `${second}: 5 statements would add 5 new triples and raise 0 in confidence; nothing written (--dry-run)\n`,
+      });
+      expect(preview.error).toContain(
+        'anima: 2 of its relations would join known ones: wdt:P279 → is-a, http://other.example/is-a → is-a\n',
+      );
+      expect(preview.error).toContain(
+        'anima: 1 of its things are named as things the graph has (dog (pet) ~ dog); --link-same-labels links them as the same\n',
+      );
+      expect(await readFile(snapshot)).toEqual(before);
+
       const joined = await anima('kg', 'import', second, '--snapshot', snapshot);
       expect(joined.code).toBe(0);
+      // Each relation in the file's own terms (its wdt: prefix).
       expect(joined.error).toContain(
-        'anima: 2 of its relations join known ones: http://www.wikidata.org/prop/direct/P279 → is-a, http://other.example/is-a → is-a\n',
+        'anima: 2 of its relations join known ones: wdt:P279 → is-a, http://other.example/is-a → is-a\n',
       );
       expect(joined.error).toContain(
         'anima: 1 of its things are named as things the graph has (dog (pet) ~ dog); --link-same-labels links them as the same\n',
@@ -110,6 +127,15 @@ wd:Q39201 rdfs:label "pet"@en .
       expect(everything.flatMap((row) => Object.values(row)).filter((label) => /-\d+$/u.test(label))).toEqual([]);
     },
   );
+
+  it('says a SKOS thesaurus joins is-a in its own terms: skos:broader as is-a, skos:narrower as is-a read backwards', async () => {
+    const preview = await anima('kg', 'import', SKOS_FIXTURE, '--snapshot', join(folder, 'cats.json'), '--dry-run');
+    expect(preview.code).toBe(0);
+    const [joins] = preview.error.split('\n').filter((line) => line.includes('would join known ones'));
+    expect(joins).toContain('skos:broader → is-a');
+    expect(joins).toContain('skos:narrower → is-a, read backwards');
+    expect(joins).not.toContain('has-instance');
+  });
 
   it("reaches a goal whose criteria use the file's own prefix and RDFS", { timeout: 60_000 }, async () => {
     const snapshot = join(folder, 'planets.json');

@@ -10,19 +10,22 @@ export function readerLanguage(environment: NodeJS.ProcessEnv = process.env): st
 }
 
 /** What an import shares with the graph, in lines for stderr: the relations it joins, the names it shares, and what was linked. */
-export function describeShared(shared: ImportShared | undefined): string {
+export function describeShared(
+  shared: ImportShared | undefined,
+  { isPreview = false }: { isPreview?: boolean } = {},
+): string {
   if (!shared) return '';
   const lines: string[] = [];
   const { relations, sameNames } = shared;
   if (relations.count > 0)
     lines.push(
-      `anima: ${relations.count} of its relations join known ones: ${relations.examples.map((example) => `${example.relation} → ${example.joins}`).join(', ')}${relations.count > relations.examples.length ? ', ...' : ''}`,
+      `anima: ${relations.count} of its relations ${isPreview ? 'would join' : 'join'} known ones: ${relations.examples.map((example) => `${example.relation} → ${example.joins}`).join(', ')}${relations.count > relations.examples.length ? ', ...' : ''}`,
     );
   if (sameNames.count > 0) {
     const examples = sameNames.examples.map((example) => `${example.symbol} ~ ${example.existing}`).join(', ');
     lines.push(
       sameNames.linked > 0
-        ? `anima: linked ${sameNames.linked} things to those of the same name in the graph (owl:sameAs): ${examples}${sameNames.count > sameNames.examples.length ? ', ...' : ''}`
+        ? `anima: ${isPreview ? 'would link' : 'linked'} ${sameNames.linked} things to those of the same name in the graph (owl:sameAs): ${examples}${sameNames.count > sameNames.examples.length ? ', ...' : ''}`
         : `anima: ${sameNames.count} of its things are named as things the graph has (${examples}${sameNames.count > sameNames.examples.length ? ', ...' : ''}); --link-same-labels links them as the same`,
     );
   }

@@ -47,8 +47,17 @@ async function importFile({ operands, values, service, sessionId, save, output }
     data,
     ...(values['link-same-labels'] ? { linkSameLabels: true } : {}),
     ...(language !== undefined ? { language } : {}),
+    ...(values['dry-run'] ? { dryRun: true } : {}),
   });
   if (!outcome.ok) throw new CliError(problemLines(`${file}: nothing imported:`, outcome.problems));
+  if (outcome.isDryRun) {
+    // A preview: what the file would add, and what it shares with the graph, before anything is linked or written.
+    output.out(
+      `${file}: ${outcome.statements} statements would add ${outcome.added} new triples and raise ${outcome.updated} in confidence; nothing written (--dry-run)\n`,
+    );
+    output.error(describeShared(outcome.shared, { isPreview: true }));
+    return 0;
+  }
   await save();
   output.out(
     `${file}: ${outcome.statements} statements, ${outcome.added} new triples, ${outcome.updated} raised in confidence; ` +

@@ -75,6 +75,8 @@ export const importOutcomeSchema = z.discriminatedUnion('ok', [
     stats: graphStatsSchema,
     /** What the file shares with the graph (see importSharedSchema); absent for CSV and the starter graph's first load. */
     shared: importSharedSchema.optional(),
+    /** A preview (dryRun): what the import would do; nothing was written. */
+    isDryRun: z.boolean().optional(),
   }),
   z.object({
     ok: z.literal(false),
@@ -166,6 +168,8 @@ export const kgContract = {
       linkSameLabels: z.boolean().optional(),
       /** The reader's language (a BCP 47 tag, e.g. fr-FR): names in it are preferred. */
       language: z.string().max(35).optional(),
+      /** Reads the file and says what it would add and share with the graph, writing nothing (a preview). */
+      dryRun: z.boolean().optional(),
     }),
     result: importOutcomeSchema,
     progress: importProgressSchema,

@@ -70,6 +70,22 @@ export function usablePrefixes(declared: Readonly<Record<string, string>>): Reco
   return Object.fromEntries(usable.slice(0, MAX_PREFIXES));
 }
 
+/**
+ * An IRI as a prefixed name (`skos:narrower`) with the longest of these prefixes whose namespace
+ * starts it and leaves a plain local name; the IRI itself when none does.
+ */
+export function prefixedName(iri: string, prefixes: Readonly<Record<string, string>>): string {
+  let best: [string, string] | undefined;
+  for (const [prefix, namespace] of Object.entries(prefixes))
+    if (
+      iri.startsWith(namespace) &&
+      /^[\p{L}_][\p{L}\p{N}_-]*$/u.test(iri.slice(namespace.length)) &&
+      (!best || namespace.length > best[1].length)
+    )
+      best = [prefix, namespace];
+  return best ? `${best[0]}:${iri.slice(best[1].length)}` : iri;
+}
+
 /** The IRI a prefixed name (`rdfs:subClassOf`) stands for with these prefixes, if its prefix is one of them. */
 export function expandPrefixedName(name: string, prefixes: Readonly<Record<string, string>>): string | undefined {
   const match = /^([A-Za-z][\w.-]*)?:([^\s<>"]*)$/u.exec(name);

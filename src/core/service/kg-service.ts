@@ -67,7 +67,7 @@ export function kgService(context: ServiceContext): Pick<AgentServiceImplementat
       };
     },
 
-    async kgImport({ sessionId, operationId, fileName, format, data, linkSameLabels, language }, onProgress) {
+    async kgImport({ sessionId, operationId, fileName, format, data, linkSameLabels, language, dryRun }, onProgress) {
       const chosen = format ?? formatFromFileName(fileName);
       if (!chosen) {
         return {
@@ -78,7 +78,8 @@ export function kgService(context: ServiceContext): Pick<AgentServiceImplementat
           ],
         };
       }
-      if (!canWrite()) return { ok: false, reason: 'read-only', problems: [{ message: READ_ONLY_MESSAGE }] };
+      // A preview writes nothing: another tab's writing does not stop it.
+      if (!dryRun && !canWrite()) return { ok: false, reason: 'read-only', problems: [{ message: READ_ONLY_MESSAGE }] };
       const controller = new AbortController();
       operations.set(operationId, controller);
       try {
@@ -88,6 +89,7 @@ export function kgService(context: ServiceContext): Pick<AgentServiceImplementat
           fileName,
           format: chosen,
           kind: 'import',
+          ...(dryRun ? { dryRun } : {}),
           ...(linkSameLabels !== undefined ? { linkSameLabels } : {}),
           ...(language !== undefined ? { language } : {}),
           signal: controller.signal,

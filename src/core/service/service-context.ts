@@ -168,6 +168,8 @@ export function createServiceContext(dependencies: AgentServiceDependencies) {
     kind: 'import' | 'starter-graph';
     /** Link new things named as existing ones to them (owl:sameAs). */
     linkSameLabels?: boolean;
+    /** Only read and stage the file: the outcome says what it would do, nothing is written. */
+    dryRun?: boolean;
     /** The reader's language: names in it are preferred. */
     language?: string;
     signal?: AbortSignal;
@@ -192,6 +194,17 @@ export function createServiceContext(dependencies: AgentServiceDependencies) {
         return read.error === 'cancelled' ? cancelledOutcome() : { ok: false, reason: 'invalid', problems: read.error };
       if (signal?.aborted) return cancelledOutcome();
       const { statements, totalBytes, delta, shared, prefixes } = read.value;
+      if (options.dryRun)
+        return {
+          ok: true,
+          statements,
+          added: delta.addedTriples.length,
+          updated: delta.updatedTriples.length,
+          symbolsAdded: delta.symbols.length,
+          stats: statsOf(graph),
+          ...(format !== 'csv' ? { shared } : {}),
+          isDryRun: true,
+        };
       // The prefixes the file declares join the session's, for its queries (a later file's win).
       const sessionPrefixes =
         Object.keys(prefixes).length > 0 ? usablePrefixes({ ...session.prefixes, ...prefixes }) : undefined;

@@ -1,6 +1,6 @@
 import type { GraphBatch, KnowledgeGraph } from '../graph.ts';
 import { localName } from '../symbol.ts';
-import { ANIMA_RELATIONS, OWL_SAME_AS } from '../standard-terms.ts';
+import { ANIMA_RELATIONS, OWL_SAME_AS, prefixedName, WELL_KNOWN_PREFIXES } from '../standard-terms.ts';
 
 /** How many examples of each kind of sharing an import reports. */
 const EXAMPLES = 5;
@@ -39,7 +39,7 @@ export function joinStagedImport(
     const byIri = symbol.iri !== undefined ? RELATION_OF_IRI.get(symbol.iri) : undefined;
     const byName = sharedRelations.get(id);
     const joins =
-      byIri ??
+      (byIri !== undefined ? saidAs(graph, byIri) : undefined) ??
       (byName !== undefined
         ? graph.symbol(byName)?.label
         : symbol.iri !== undefined && Object.hasOwn(ANIMA_RELATIONS, localName(symbol.iri).toLowerCase())
@@ -47,7 +47,10 @@ export function joinStagedImport(
           : undefined);
     if (joins === undefined) continue;
     relationCount++;
-    if (relations.length < EXAMPLES) relations.push({ relation: symbol.iri ?? labelOf(id), joins });
+    // The file's own term, as it would write it (skos:narrower), where a prefix it or the world uses fits.
+    const relation =
+      symbol.iri !== undefined ? prefixedName(symbol.iri, { ...WELL_KNOWN_PREFIXES, ...batch.prefixes }) : labelOf(id);
+    if (relations.length < EXAMPLES) relations.push({ relation, joins });
   }
   const sameNames = shared.filter(({ symbol }) => batch.newSymbol(symbol)?.kind === 'entity');
   let linked = 0;
@@ -68,4 +71,15 @@ export function joinStagedImport(
         .map(({ symbol, existing }) => ({ symbol: labelOf(symbol), existing: labelOf(existing) })),
     },
   };
+}
+
+/**
+ * How the report names the Anima relation a standard term joins: by its name where the graph has
+ * it or it is a relation of its own, and as another read backwards where it only names that one's
+ * inverse (skos:narrower joins is-a, read backwards: no `has-instance` the user never wrote).
+ */
+function saidAs(graph: KnowledgeGraph, name: string): string {
+  if (graph.symbolsNamed(name).some((symbol) => symbol.kind === 'relation')) return name;
+  const inverseOf = Object.entries(ANIMA_RELATIONS).find(([, relation]) => relation.inverse === name)?.[0];
+  return inverseOf !== undefined ? `${inverseOf}, read backwards` : name;
 }
