@@ -3,6 +3,8 @@ import { expect, test } from './fixtures.ts';
 
 /** WordNet's canines and planets as an RDFS class hierarchy with instances (see tests/fixtures/public/README.md). */
 const RDFS_FILE = new URL('../fixtures/public/wordnet-canine-planet.rdfs.ttl', import.meta.url);
+/** WordNet's felines as a SKOS thesaurus (skos:broader and skos:narrower). */
+const SKOS_FILE = new URL('../fixtures/public/wordnet-felines.skos.ttl', import.meta.url);
 
 test('a user imports RDFS beside the starter graph, and is-a, the rules and the names all understand it', async ({
   context,
@@ -34,4 +36,31 @@ test('a user imports RDFS beside the starter graph, and is-a, the rules and the 
   expect(await knowledge.page.evaluate(() => navigator.clipboard.readText())).toBe(
     'http://wordnet-rdf.princeton.edu/id/02084071-n',
   );
+});
+
+test('a preview says what a file shares with the graph before it is imported, and the import links as then chosen', async ({
+  knowledge,
+}) => {
+  await knowledge.open();
+  const triplesBefore = await knowledge.countOf('Triples');
+  await knowledge.previewFileInput.setInputFiles({
+    name: 'felines.ttl',
+    mimeType: 'text/turtle',
+    buffer: await readFile(SKOS_FILE),
+  });
+  // In the file's own terms: no has-instance, which neither the file nor the screen ever says.
+  await expect(knowledge.importPreview).toContainText('skos:broader as is-a');
+  await expect(knowledge.importPreview).toContainText('skos:narrower as is-a, read backwards');
+  await expect(knowledge.importPreview).not.toContainText('has-instance');
+  await expect(knowledge.importPreview).toContainText('the name of one in the graph (');
+  await expect(knowledge.importPreview).toContainText('“lion');
+  await expect(knowledge.importPreview).toContainText('Nothing is in the graph until you import it.');
+  expect(await knowledge.countOf('Triples')).toBe(triplesBefore);
+
+  // Having seen the shared names, the user links them, then imports the previewed file.
+  await knowledge.linkSameLabels.check();
+  await knowledge.importPreview.getByRole('button', { name: 'Import felines.ttl' }).click();
+  await expect(knowledge.importStatus).toContainText(/Linked \d+ things? to the graph's of the same name/);
+  await expect(knowledge.importPreview).toHaveCount(0);
+  await expect.poll(() => knowledge.countOf('Triples')).toBeGreaterThan(triplesBefore);
 });

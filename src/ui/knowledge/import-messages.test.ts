@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeImportOutcome } from './import-messages.ts';
+import { describeImportOutcome, describeImportPreview } from './import-messages.ts';
 
 const stats = { symbols: 0, entities: 0, relations: 0, literals: 0, triples: 0 };
 
@@ -92,5 +92,34 @@ describe('describeImportOutcome', () => {
       'notes.txt',
     );
     expect(report.message).toContain('“notes.txt”');
+  });
+});
+
+describe('describeImportPreview', () => {
+  it('says what the file would add and share, how to link before importing, and that nothing is imported yet', () => {
+    const shared = {
+      relations: { count: 1, examples: [{ relation: 'skos:narrower', joins: 'is-a, read backwards' }] },
+      sameNames: { count: 1, linked: 0, examples: [{ symbol: 'lion (big cat)', existing: 'Lion' }] },
+    };
+    const report = describeImportPreview(
+      { ok: true, statements: 9, added: 8, updated: 1, symbolsAdded: 6, stats, shared, isDryRun: true },
+      'felines.ttl',
+    );
+    expect(report).toEqual({
+      tone: 'success',
+      message:
+        '“felines.ttl” would add 8 new triples (of 9 statements) and raise 1 in confidence. ' +
+        '1 relation of the file would join a known one: skos:narrower as is-a, read backwards. ' +
+        '1 thing has the name of one in the graph (“lion (big cat)” and “Lion”): to treat them as the same, tick “Link things of the same name” before you import; else they are kept apart. ' +
+        'Nothing is in the graph until you import it.',
+    });
+  });
+
+  it('says why a file cannot be read, as an import would', () => {
+    const report = describeImportPreview(
+      { ok: false, reason: 'invalid', problems: [{ line: 3, message: 'expected a dot' }] },
+      'broken.ttl',
+    );
+    expect(report).toMatchObject({ tone: 'failure', message: '“broken.ttl” was not imported; nothing was changed.' });
   });
 });

@@ -46,26 +46,47 @@ export function describeImportOutcome(outcome: ImportOutcome, fileName: string):
   }
 }
 
+/**
+ * What a preview (a dry run) says: what the file would add, what it shares with the graph, and
+ * that nothing is imported yet. A failed reading is said as an import's would be.
+ */
+export function describeImportPreview(outcome: ImportOutcome, fileName: string): ImportReport {
+  if (!outcome.ok) return describeImportOutcome(outcome, fileName);
+  return {
+    tone: 'success',
+    message: [
+      `“${fileName}” would add ${countOf(outcome.added, 'new triple')} (of ${countOf(outcome.statements, 'statement')}) and raise ${outcome.updated.toLocaleString()} in confidence.`,
+      ...describeShared(outcome.shared, { isPreview: true }),
+      'Nothing is in the graph until you import it.',
+    ].join(' '),
+  };
+}
+
 function countOf(count: number, noun: string): string {
   return `${count.toLocaleString()} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** What the file shares with the graph, in sentences: the relations it joins, and the things named as the graph's (linked, or how to link them). */
-export function describeShared(shared: ImportShared | undefined): string[] {
+export function describeShared(
+  shared: ImportShared | undefined,
+  { isPreview = false }: { isPreview?: boolean } = {},
+): string[] {
   if (!shared) return [];
   const sentences: string[] = [];
   const { relations, sameNames } = shared;
   const more = (count: number, shown: number) => (count > shown ? ` and ${(count - shown).toLocaleString()} more` : '');
   if (relations.count > 0)
     sentences.push(
-      `${countOf(relations.count, 'relation')} of the file ${relations.count === 1 ? 'joins a known one' : 'join known ones'}: ${relations.examples.map((example) => `${example.relation} as ${example.joins}`).join(', ')}${more(relations.count, relations.examples.length)}.`,
+      `${countOf(relations.count, 'relation')} of the file ${relations.count === 1 ? (isPreview ? 'would join a known one' : 'joins a known one') : isPreview ? 'would join known ones' : 'join known ones'}: ${relations.examples.map((example) => `${example.relation} as ${example.joins}`).join(', ')}${more(relations.count, relations.examples.length)}.`,
     );
   if (sameNames.count > 0) {
     const examples = `${sameNames.examples.map((example) => `“${example.symbol}” and “${example.existing}”`).join(', ')}${more(sameNames.count, sameNames.examples.length)}`;
     sentences.push(
       sameNames.linked > 0
         ? `Linked ${countOf(sameNames.linked, 'thing')} to the graph's of the same name, as the same: ${examples}.`
-        : `${countOf(sameNames.count, 'thing')} ${sameNames.count === 1 ? 'has' : 'have'} the name of one in the graph (${examples}); they are kept apart. To treat them as the same, tick “Link things of the same name” and import the file again.`,
+        : isPreview
+          ? `${countOf(sameNames.count, 'thing')} ${sameNames.count === 1 ? 'has' : 'have'} the name of one in the graph (${examples}): to treat them as the same, tick “Link things of the same name” before you import; else they are kept apart.`
+          : `${countOf(sameNames.count, 'thing')} ${sameNames.count === 1 ? 'has' : 'have'} the name of one in the graph (${examples}); they are kept apart. To treat them as the same, tick “Link things of the same name” and import the file again.`,
     );
   }
   return sentences;

@@ -35,6 +35,9 @@ export class KnowledgePage {
   readonly transferRegion: Locator;
   readonly importFormat: Locator;
   readonly importFileInput: Locator;
+  readonly previewFileInput: Locator;
+  readonly importPreview: Locator;
+  readonly linkSameLabels: Locator;
   readonly importStatus: Locator;
   readonly importAlert: Locator;
   readonly exportButton: Locator;
@@ -62,6 +65,9 @@ export class KnowledgePage {
     this.transferRegion = page.getByRole('region', { name: 'Import and export' });
     this.importFormat = this.transferRegion.getByRole('combobox', { name: 'Format' });
     this.importFileInput = this.transferRegion.getByLabel('Import file');
+    this.previewFileInput = this.transferRegion.getByLabel('Preview file');
+    this.importPreview = this.transferRegion.getByRole('region', { name: 'Import preview' });
+    this.linkSameLabels = this.transferRegion.getByRole('checkbox', { name: 'Link things of the same name' });
     this.importStatus = this.transferRegion.getByRole('status').filter({ hasText: 'Imported' });
     this.importAlert = this.transferRegion.getByRole('alert');
     this.exportButton = this.transferRegion.getByRole('button', { name: 'Export N-Triples' });
