@@ -1,5 +1,6 @@
 import type { ProvenanceDraft } from './provenance.ts';
-import type { GraphDelta, KnowledgeGraph } from './graph.ts';
+import type { GraphDelta } from './graph-delta.ts';
+import type { KnowledgeGraph } from './graph.ts';
 import { type Triple, tripleKey } from './triple.ts';
 import { GraphVocabulary } from './vocabulary.ts';
 import {

@@ -1,4 +1,5 @@
-import type { GraphDelta, KnowledgeGraph } from './graph.ts';
+import type { GraphDelta } from './graph-delta.ts';
+import type { KnowledgeGraph } from './graph.ts';
 import {
   type Hypervector,
   DEFAULT_DIMENSIONS,

@@ -1,6 +1,7 @@
 import type { ImportOutcome, ImportProgress } from '#core/api.ts';
 import type { ChangeFeed } from '#core/change-feed.ts';
-import type { GraphDelta, KnowledgeGraph } from '#core/kg/graph.ts';
+import type { GraphDelta } from '#core/kg/graph-delta.ts';
+import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import type { GraphFileSource, ReadProgress } from '#core/kg/import/read-graph-file.ts';
 import type { Problem, Result } from '#core/result.ts';
 import type { KgImportFormat } from '#core/kg/import/statement.ts';

@@ -1,4 +1,4 @@
-import type { GraphBatch } from '#core/kg/graph.ts';
+import type { GraphBatch } from '#core/kg/graph-batch.ts';
 import type { TriplePattern } from '#core/kg/query.ts';
 import type { Term } from '#core/kg/term.ts';
 import { RDFS_LABEL } from '#core/kg/standard-terms.ts';

@@ -1,4 +1,5 @@
-import { type GraphDelta, type KnowledgeGraph, layoutAfter } from '#core/kg/graph.ts';
+import { type GraphDelta, layoutAfter } from '#core/kg/graph-delta.ts';
+import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import type { KgSymbol } from '#core/kg/symbol.ts';
 import type { Triple } from '#core/kg/triple.ts';
 import { allocateColumns, COLUMN_NAMES, type TripleColumns } from '#core/kg/triple-columns.ts';

@@ -1,4 +1,5 @@
-import { type GraphDelta, KnowledgeGraph } from '#core/kg/graph.ts';
+import type { GraphDelta } from '#core/kg/graph-delta.ts';
+import { KnowledgeGraph } from '#core/kg/graph.ts';
 import type { KgSymbol } from '#core/kg/symbol.ts';
 import type { Triple } from '#core/kg/triple.ts';
 import { tripleAt } from '#core/kg/triple-columns.ts';

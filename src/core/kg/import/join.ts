@@ -1,4 +1,5 @@
-import type { GraphBatch, KnowledgeGraph } from '../graph.ts';
+import type { GraphBatch } from '../graph-batch.ts';
+import type { KnowledgeGraph } from '../graph.ts';
 import { localName } from '../symbol.ts';
 import { ANIMA_RELATIONS, OWL_SAME_AS, prefixedName, WELL_KNOWN_PREFIXES } from '../standard-terms.ts';
 

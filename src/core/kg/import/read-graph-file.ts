@@ -1,6 +1,7 @@
 import type { Problem, Result } from '#core/result.ts';
 import { StrictUtf8Stream } from '#core/text-bytes.ts';
-import type { GraphBatch, TermRole } from '../graph.ts';
+import type { GraphBatch } from '../graph-batch.ts';
+import type { TermRole } from '../graph-delta.ts';
 import type { KgSymbol } from '../symbol.ts';
 import type { Term } from '../term.ts';
 import type { Triple } from '../triple.ts';
