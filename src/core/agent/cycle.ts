@@ -398,11 +398,42 @@ export function evaluateGoal(
       }
     }
   } else {
-    const text = `${factsText(graph, findings)} ${outcome.evidence ?? outcome.summary}`;
-    const match = matchKeywords(goal, criteria.keywords, text);
+    // Keywords hold in facts the graph holds, or in sentences of the user's documents a tool quotes
+    // as evidence: a word in a tool's summary or a model's prose proves nothing, nor half the words.
+    const held = findings.filter(([subject, predicate, object]) => graph.triple(subject, predicate, object));
+    const heldText = factsText(graph, held);
+    const evidence = outcome.evidence ?? '';
+    const match = matchKeywords(goal, criteria.keywords, `${heldText} ${evidence}`);
     isMet = match.isMet;
-    if (isMet)
-      metBecause = `found ${match.matched.join(', ')} (${match.matched.length} of ${match.keywords.length} keywords)`;
+    if (isMet) {
+      // Done, and honest about how: the answer is the facts (or the sentences) that hold the words, no claim to know more.
+      const proof = held.filter(
+        (fact) => matchKeywords(goal, match.keywords, factsText(graph, [fact])).matched.length > 0,
+      );
+      const words = match.keywords.join(' and ');
+      if (matchKeywords(goal, criteria.keywords, heldText).isMet) {
+        const symbols = [...new Set(proof.flatMap(([subject, , object]) => [subject, object]))].filter(
+          (id) => graph.symbol(id)?.kind === 'entity',
+        );
+        base.answer = {
+          kind: 'entities',
+          entities: symbols.map((symbol) => ({ symbol, label: graph.symbol(symbol)!.label })),
+          reading: `facts that mention ${words}`,
+          proof,
+        };
+        const said = proof.slice(0, 3).map((fact) => fact.map((id) => graph.symbol(id)?.label ?? `#${id}`).join(' '));
+        metBecause = `found facts that mention ${words}: ${said.join('; ')}${proof.length > 3 ? ` and ${proof.length - 3} more` : ''}`;
+      } else {
+        base.answer = {
+          kind: 'value',
+          entities: [],
+          value: evidence.slice(0, 2000),
+          reading: `what your documents say of ${words}`,
+          ...(proof.length > 0 ? { proof } : {}),
+        };
+        metBecause = `found ${words} in your documents: "${evidence.slice(0, 200)}${evidence.length > 200 ? '…' : ''}"`;
+      }
+    }
   }
   const notedFindings = outcome.note?.findingsNoted ?? goal.notedFindings ?? 0;
   if (isMet && asksForNotes(goal) && findings.length > notedFindings) {

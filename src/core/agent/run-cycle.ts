@@ -30,7 +30,7 @@ import type { ReachableEndpoint } from '#core/records/sparql-endpoint.ts';
 import { storeScratchNote } from '#core/goals/scratch-note.ts';
 import type { ReadableDocument } from '#core/kg/document.ts';
 import { DEFAULT_WEB_ACCESS, WEB_ACCESS_KEY, webAccessSchema } from '#core/tools/web-access.ts';
-import { stalledTooLong } from '#core/goals/goal.ts';
+import { questionOfDescription, stalledTooLong } from '#core/goals/goal.ts';
 import { type Goal, hasGoalEnded } from '#core/records/goal.ts';
 import { questionDigest } from './question.ts';
 import { type ConsolidationContext, consolidate } from '#core/memory/episodes.ts';
@@ -177,7 +177,10 @@ function gateRejection(decision: Decision, gate: Exclude<ActGate, { kind: 'run' 
 /** The question reader, loaded (on first use) when an active goal asks a question. */
 export async function questionsFor(goals: readonly Goal[]): Promise<QuestionAnswering | undefined> {
   const asks = goals.some(
-    (goal) => goal.status === 'active' && goal.successCriteria.trim() === '' && looksLikeQuestion(goal.description),
+    (goal) =>
+      goal.status === 'active' &&
+      goal.successCriteria.trim() === '' &&
+      questionOfDescription(goal.description) !== undefined,
   );
   return asks ? loadQuestionAnswering() : undefined;
 }

@@ -38,6 +38,10 @@ export type Criteria =
   | { kind: 'pattern'; patterns: TriplePattern[]; minCount: number; text: string }
   | { kind: 'changes'; changes: RequestedChange[]; keywords: string[] };
 
+/** A goal to learn about one thing: "Learn about Mars", "Explore the Milky Way", "Find out about bats". */
+const LEARNING_GOAL =
+  /^(?:please\s+)?(?:learn|explore|research|study|read|discover|find\s+out|know(?:\s+more)?)(?:\s+(?:more\s+)?about)?\s+(?<topic>[^.?!]*[\p{L}\p{N}][^.?!]*?)[.!]?$/iu;
+
 const PATTERN_CRITERIA = /^(?<pattern>.*\?[\p{L}\p{N}_-]+.*?)(?:\s*,\s*at least\s+(?<count>\d+))?\s*$/iu;
 
 /**
@@ -73,9 +77,9 @@ export function parseCriteria(
   if (criteria.trim() === '') {
     const changes = requestedChangesOf(description, isKnown);
     if (changes) return { ok: true, value: { kind: 'changes', changes, keywords: keywordsOf(description) } };
-    // A question is answered, not matched word for word: "Find all mammals" is met by every mammal, not by the word.
-    if (looksLikeQuestion(description))
-      return { ok: true, value: { kind: 'question', question: description.trim(), keywords: keywordsOf(description) } };
+    const question = questionOfDescription(description);
+    if (question !== undefined)
+      return { ok: true, value: { kind: 'question', question, keywords: keywordsOf(description) } };
   }
   const keywords = keywordsOf(criteria.trim() === '' ? description : criteria);
   if (keywords.length === 0)
@@ -90,6 +94,17 @@ export function parseCriteria(
       ],
     };
   return { ok: true, value: { kind: 'keywords', keywords } };
+}
+
+/**
+ * The question a goal's description asks, if it asks one. A question is answered, not matched
+ * word for word: "Find all mammals" is met by every mammal, not by the word. "Learn about Mars"
+ * asks what Mars is: answered by the graph (its classes), or failed with the reason.
+ */
+export function questionOfDescription(description: string): string | undefined {
+  if (looksLikeQuestion(description)) return description.trim();
+  const topic = LEARNING_GOAL.exec(description.normalize('NFKC').trim())?.groups?.topic;
+  return topic !== undefined ? `Tell me about ${topic.trim()}` : undefined;
 }
 
 /**
@@ -120,7 +135,7 @@ export function keywordsOf(text: string): string[] {
 }
 
 /**
- * Which of a keyword goal's keywords a text holds; met when at least half do. Whole words only,
+ * Which of a keyword goal's keywords a text holds; met when every one does. Whole words only,
  * and a keyword that names the goal's own subject (a word of its description) proves nothing:
  * every fact about Mars says "Mars".
  */
@@ -141,7 +156,8 @@ export function matchKeywords(
       .map(singular),
   );
   const matched = keywords.filter((keyword) => words.has(singular(keyword)));
-  return { keywords, matched, isMet: matched.length * 2 >= keywords.length };
+  // Every keyword, not half: a goal is done when what it asked for is there, not when some of its words are.
+  return { keywords, matched, isMet: matched.length === keywords.length };
 }
 
 /**

@@ -91,3 +91,58 @@ describe('a goal that asks a question', () => {
     expect(goal!.answer).toMatchObject({ kind: 'count', value: 9 });
   });
 });
+
+describe('a goal that is no question', () => {
+  it('"Learn about Mars" is answered with what Mars is, not completed by the word Mars', async () => {
+    const { service, sessionId } = await agentOnStarterGraph();
+    await service.goalAdd({ sessionId, description: 'Learn about Mars' });
+    await service.goalAdd({ sessionId, description: 'Learn about Zorblax' });
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 5 });
+    const [mars, zorblax] = (await service.goalList({ sessionId })).goals;
+    expect(mars).toMatchObject({ status: 'completed', answer: { kind: 'entities' } });
+    expect(mars!.answer!.reading).toMatch(/^what Mars is/);
+    expect(mars!.answer!.entities.map((entity) => entity.label)).toEqual(
+      expect.arrayContaining(['TerrestrialPlanet', 'Planet', 'CelestialBody']),
+    );
+    // Nothing in the graph is called Zorblax: never done, no answer, and it says which word.
+    expect(zorblax).toMatchObject({
+      status: expect.not.stringMatching(/^(?:completed|active)$/),
+      answer: { kind: 'none', reason: 'this graph has no name for "Zorblax"' },
+    });
+  });
+
+  it('with keyword criteria, is done only when stored facts hold every word, and its answer is those facts', async () => {
+    const marsKnowing = async (facts: string) => {
+      const agent = await agentOnStarterGraph();
+      const imported = await agent.service.kgImport({
+        sessionId: agent.sessionId,
+        operationId: 'import',
+        fileName: 'mars.csv',
+        data: facts,
+      });
+      expect(imported.ok).toBe(true);
+      await agent.service.goalAdd({
+        sessionId: agent.sessionId,
+        description: 'Learn about Mars',
+        criteria: 'volcano crater',
+      });
+      // Two cycles: a third without progress would ask the user.
+      await agent.service.agentRun({ sessionId: agent.sessionId, operationId: 'run', maxCycles: 2 });
+      return (await agent.service.goalList({ sessionId: agent.sessionId })).goals[0]!;
+    };
+    // Half the words, a volcano but no crater: not done (before, half sufficed).
+    expect(await marsKnowing('Mars,has-feature,Volcano\n')).toMatchObject({ status: 'active' });
+
+    const goal = await marsKnowing('Mars,has-feature,Volcano\nMars,has-feature,Crater\n');
+    expect(goal).toMatchObject({
+      status: 'completed',
+      answer: { kind: 'entities', reading: 'facts that mention volcano and crater' },
+    });
+    expect(goal.statusReason).toMatch(/^found facts that mention volcano and crater: /);
+    expect(goal.statusReason).toContain('Mars has-feature Volcano');
+    expect(goal.statusReason).toContain('Mars has-feature Crater');
+    expect(goal.answer!.entities.map((entity) => entity.label)).toEqual(
+      expect.arrayContaining(['Mars', 'Volcano', 'Crater']),
+    );
+  });
+});

@@ -71,7 +71,7 @@ describe('documents', () => {
     // The plan explores first: its lookup, done while planning, found neither word around Mars, so the document is read at once and completes the goal.
     expect(cycles.map((record) => [record.tool, record.outcome])).toEqual([['text_ingest', 'completed']]);
     expect(cycles[0]!.act).toBe(
-      'mars.txt: 3 facts from its sentences, 3 about the goal: Mars has Volcano, Mars has Crater, OlympusMons is-a Volcano -> completed (completed: found volcano, crater (2 of 2 keywords))',
+      'mars.txt: 3 facts from its sentences, 3 about the goal: Mars has Volcano, Mars has Crater, OlympusMons is-a Volcano -> completed (completed: found facts that mention volcano and crater: Mars has Volcano; Mars has Crater; OlympusMons is-a Volcano)',
     );
     const [document] = (await service.documentList({ sessionId })).documents;
     expect(document).toMatchObject({ factsExtracted: 3, ingestedAt: expect.any(Number) });

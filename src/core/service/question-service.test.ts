@@ -70,12 +70,13 @@ describe('the agent asks the user', () => {
     const answered = await service.questionAnswer({
       sessionId,
       questionId: 1,
-      facts: 'Mars, has-feature, OlympusMons\nOlympusMons, is-a, Volcano, 0.9\n',
+      facts:
+        'Mars, has-feature, OlympusMons\nOlympusMons, is-a, Volcano, 0.9\nMars, has-feature, GaleCrater\nGaleCrater, is-a, Crater\n',
       note: 'Mars has a famous one.',
     });
-    expect(answered).toMatchObject({ ok: true, factsAdded: 2, question: { status: 'answered', factsAdded: 2 } });
+    expect(answered).toMatchObject({ ok: true, factsAdded: 4, question: { status: 'answered', factsAdded: 4 } });
     const [goal] = (await service.goalList({ sessionId })).goals;
-    expect(goal).toMatchObject({ status: 'active', statusReason: 'you answered question #1 (2 facts)' });
+    expect(goal).toMatchObject({ status: 'active', statusReason: 'you answered question #1 (4 facts)' });
     expect(goal!.findings.map((fact) => `${fact.subject.label} ${fact.predicate.label} ${fact.object.label}`)).toEqual(
       expect.arrayContaining(['Mars has-feature OlympusMons', 'OlympusMons is-a Volcano']),
     );
@@ -89,7 +90,7 @@ describe('the agent asks the user', () => {
       kind: 'observation',
       content: expect.stringMatching(/^the user answered/),
     });
-    // The answer names a volcano: the next cycle completes the goal.
+    // The answer names a volcano and a crater, every word the goal asked for: the next cycle completes it.
     const next: CycleRecord[] = [];
     await service.agentRun({ sessionId, operationId: 'run', maxCycles: 3 }, (record) => next.push(record));
     expect(next.map((record) => [record.tool, record.outcome])).toEqual([['infer_rules', 'completed']]);

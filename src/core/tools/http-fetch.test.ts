@@ -117,7 +117,7 @@ describe('http_fetch', () => {
     });
     const fetched = await fetchCycle(session);
     expect(fetched.act).toBe(
-      `GET ${base}Dog: 2 facts (text/turtle, ${fetched.act.match(/(\d+) characters/)![1]} characters) -> completed (completed: found tail, bone (2 of 2 keywords))`,
+      `GET ${base}Dog: 2 facts (text/turtle, ${fetched.act.match(/(\d+) characters/)![1]} characters) -> completed (completed: found facts that mention tail and bone: Dog has-part Tail; Dog eats Bone)`,
     );
     const [goal] = (await session.service.goalList({ sessionId: session.sessionId })).goals;
     const tail = goal!.findings.find((fact) => fact.object.label === 'Tail')!;

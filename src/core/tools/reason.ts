@@ -186,7 +186,6 @@ async function reasonWithModel(question: string, state: ToolState & { model: Mod
       summary: `the model answered without facts: ${answer.answer}${consulted}`,
       facts: [],
       symbols: [...state.goalSymbols],
-      evidence: answer.answer,
       modelUse: answer.use,
     };
   const { change, facts } = modelFactsChange(state, answer.triples, { tool: 'reason', answer: answer.answer });
@@ -198,7 +197,6 @@ async function reasonWithModel(question: string, state: ToolState & { model: Mod
       0,
       50,
     ),
-    evidence: answer.answer,
     graphChange: change,
     modelUse: answer.use,
   };

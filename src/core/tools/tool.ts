@@ -68,7 +68,7 @@ export type ToolOutcome = {
   /** Symbols the outcome is about (for working memory). */
   symbols: number[];
   graphChange?: GraphChange;
-  /** The text the goal's keywords are matched against, when not the summary (which may name files and words asked for). */
+  /** Sentences of the user's documents the tool read, quoted: a keyword goal's words may hold there as in stored facts (never in a summary). */
   evidence?: string;
   /** A question for the user: the goal waits for the answer. */
   question?: string;
