@@ -9,8 +9,7 @@ export const USAGE = `Usage: anima <command> [options]
 
 Knowledge graph (the session lives in a snapshot file, created by the first import):
   anima kg import FILE --snapshot S [--format n-triples|turtle|csv] [--link-same-labels] [--dry-run]
-                 --dry-run: what the file would add and what it shares with the graph (relations
-                 that join known ones, things of the same name), writing nothing
+                 --dry-run: what it would add and share with the graph; writes nothing
   anima kg stats --snapshot S [--json]
   anima kg query "?x is-a mammal" --snapshot S [--json] [--limit N]
   anima kg export --snapshot S [--output FILE]

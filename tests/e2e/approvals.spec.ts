@@ -174,15 +174,16 @@ test('a stuck goal asks a question; a bad fact line is refused, a good answer ad
   await expect(approvals.alert()).toContainText('line 1, at facts: expected 3 or 4 fields');
   await expect(question).toBeVisible();
 
+  // Every word the goal asked for, a volcano and a crater: one alone would not complete it.
   await approvals.answer(question, {
-    facts: 'Mars, has-feature, OlympusMons\nOlympusMons, is-a, Volcano',
+    facts: 'Mars, has-feature, OlympusMons\nOlympusMons, is-a, Volcano\nMars, has-feature, Crater',
     note: 'The largest volcano of the solar system.',
   });
   await expect(
-    approvals.status('Answered: 2 facts added to the graph. Run the agent to let the goal go on.'),
+    approvals.status('Answered: 3 facts added to the graph. Run the agent to let the goal go on.'),
   ).toBeVisible();
   const answered = approvals.question(GOAL.description, 'decided');
-  await expect(approvals.value(answered, 'Facts added')).toContainText('2');
+  await expect(approvals.value(answered, 'Facts added')).toContainText('3');
   await expect(shell.link('Approvals')).toHaveAccessibleDescription('');
 
   await shell.goTo('Goals');

@@ -92,7 +92,9 @@ test.describe('memory', () => {
     await expect.poll(() => memory.newestCycle(), { timeout: RUN_TIMEOUT_MS }).toBeGreaterThan(seen);
 
     await shell.goTo('Goals');
-    await goals.run.pauseButton.click();
+    // The goal cannot be met on the starter graph: by now the run may have given it up (abandoned
+    // after 3 times its stall threshold) and ended; a run still going is paused.
+    if (await goals.run.pauseButton.isEnabled()) await goals.run.pauseButton.click();
     await goals.run.waitForRunEnd();
   });
 });

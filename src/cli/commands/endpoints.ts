@@ -14,12 +14,11 @@ export const ENDPOINT_USAGE = `SPARQL endpoints (kept in the snapshot; a key nev
                  [--trust X] [--language L] [--without-asking]
                  the agent reaches only endpoints added so; trust (at most 0.9) is the confidence
                  of what it returns; --without-asking lets the agent query it without approval;
-                 --key K is kept in $ANIMA_HOME/keys.json (mode 600, ~/.anima by default), never
-                 in the snapshot; adding again with --key "" forgets it
+                 --key K stays in $ANIMA_HOME/keys.json (mode 600), never in a snapshot; --key "" forgets it
   anima endpoint list --snapshot S [--json]
   anima endpoint remove NAME --snapshot S
   anima endpoint check NAME --snapshot S [--key K]   one ASK {} and the time it took
-                 (check, pull, run and resume use the key kept for NAME; --key K, for this call alone)
+                 (a kept key is used; --key K serves one call)
   anima kg pull --endpoint NAME (--around IRI [--depth N] | --query FILE) --snapshot S [--dry-run] [--key K]
                  bring in the triples around IRI (depth 1 to 5), or those a CONSTRUCT or a SELECT of
                  ?s ?p ?o gives, all or nothing; --dry-run counts them and writes nothing
