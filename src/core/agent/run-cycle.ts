@@ -18,12 +18,13 @@ import {
 import type { CycleRecord } from '#core/records/cycle.ts';
 import type { Approval } from '#core/records/approval.ts';
 import { type Rejection, rejectionOf } from '#core/records/rejection.ts';
+import type { Job } from '#core/records/job.ts';
 import { evolvePsyche } from '#core/psyche/evolve.ts';
 import { decisiveVeto, describeAction, judgeAction, type ShadowMatch } from '#core/psyche/shadow.ts';
 import { addPsycheVersion, countShadowEncounter, currentPsyche } from '#core/psyche/psyche-store.ts';
 import { readWornPersona, wearPersona } from '#core/personas/worn-persona.ts';
 import { actionDigest } from '#core/tools/action-digest.ts';
-import { type AgentTool, shadowViewOf, type ToolOutcome } from '#core/tools/tool.ts';
+import { type AgentTool, type DeferredWork, shadowViewOf, type ToolOutcome } from '#core/tools/tool.ts';
 import type { ModelAccess } from '#core/llm/model-access.ts';
 import { reachableEndpoints } from '#core/sparql/endpoint-keys.ts';
 import type { ReachableEndpoint } from '#core/records/sparql-endpoint.ts';
@@ -297,7 +298,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   const { documents, signal } = dependencies;
   const inputs = await readCycleInputs(db, sessionId);
   if (signal?.aborted) throw new CycleCancelled();
-  const { session, memory, psyche, approved, settings } = inputs;
+  const { session, memory, psyche, approved, settings, finishedJobs } = inputs;
   const cycle = session.cycle + 1;
   const startedAt = now();
   const tools = dependencies.tools ?? TOOLS;
@@ -328,7 +329,13 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   const invalidated: Approval[] = [];
   let decision: Decision | undefined = 'tool' in decided ? decided : undefined;
   let gate: ActGate | undefined;
-  for (const approval of approved.filter((candidate) => candidate.goalId === decided.goal.id)) {
+  // Background work the goal waited for is in: its tool takes it up first, before any choice.
+  const taken = takeUpJob(decided, finishedJobs, tools);
+  if (taken) {
+    decision = taken.decision;
+    gate = { kind: 'run' };
+  }
+  for (const approval of gate ? [] : approved.filter((candidate) => candidate.goalId === decided.goal.id)) {
     const tool = tools.find((candidate) => candidate.name === approval.tool);
     // A hard veto added since the approval still stops the action: the user's psyche spoke last.
     const hardVeto =
@@ -388,9 +395,17 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       : undefined;
   if (redTeam) children.push(redTeam.run);
   const outcome: ToolOutcome =
-    gate.kind === 'run'
-      ? await decision.tool.run(decision.input, decision.state)
-      : { ok: false, summary: '', facts: [], symbols: [], rejection: gateRejection(decision, gate) };
+    gate.kind !== 'run'
+      ? { ok: false, summary: '', facts: [], symbols: [], rejection: gateRejection(decision, gate) }
+      : taken
+        ? await decision.tool.resume(
+            taken.job.status === 'finished'
+              ? { ok: true, result: taken.job.result }
+              : { ok: false, error: taken.job.error ?? 'it failed, and did not say why' },
+            decision.input,
+            decision.state,
+          )
+        : await decision.tool.run(decision.input, decision.state);
   // Hashed before the transaction: IndexedDB does not wait for it.
   const asked =
     outcome.question !== undefined
@@ -416,6 +431,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       db.artifacts,
       db.plans,
       db.reflections,
+      db.jobs,
     ],
     async () => {
       const change = outcome.graphChange;
@@ -431,6 +447,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
         dependencies.onGraphApplied?.(stored);
       }
       if (invalidated.length > 0) await db.approvals.bulkPut(invalidated);
+      if (taken) await db.jobs.put({ ...taken.job, status: 'taken', takenInCycle: cycle });
       if (outcome.ingestedDocument) {
         await db.documents.update(outcome.ingestedDocument.id, {
           ingestedAt: startedAt,
@@ -446,7 +463,9 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
             ? await settleAsk(common, decision, gate.veto, gate.digest, redTeam?.finding)
             : asked
               ? await settleQuestion(common, decision, asked, gate.approval)
-              : await settleRun(common, graph, decision, outcome, gate.approval);
+              : outcome.deferred
+                ? await settleDeferred(common, decision, outcome.deferred, outcome.summary)
+                : await settleRun(common, graph, decision, outcome, gate.approval);
       const { record } = result;
       if (outcome.modelUse) record.model = outcome.modelUse;
       if (outcome.rejection) record.rejection = outcome.rejection;
@@ -516,31 +535,39 @@ export const EPISODES_RECALLED_BY_A_CYCLE = 200;
 
 /** What a cycle reads from the database before it decides, in one read transaction. */
 export async function readCycleInputs(db: AnimaDatabase, sessionId: string) {
-  const [session, goals, memory, episodes, psyche, approved, webAccessSetting, activePlans] = await db.transaction(
-    'r',
-    [db.sessions, db.goals, db.workingMemory, db.episodes, db.psyches, db.approvals, db.settings, db.plans],
-    () =>
-      Promise.all([
-        db.sessions.get(sessionId),
-        // Only the goals still open: an ended goal is never worked on again, and a long run's ended
-        // goals (each with its findings) made every cycle slower to read.
-        db.goals
-          .where('[sessionId+status]')
-          .anyOf(OPEN_STATUSES.map((status) => [sessionId, status]))
-          .toArray(),
-        db.workingMemory.where('sessionId').equals(sessionId).sortBy('id'),
-        // Newest first (an index keeps equal keys in id order), put back in id order below.
-        db.episodes.where('sessionId').equals(sessionId).reverse().limit(EPISODES_RECALLED_BY_A_CYCLE).toArray(),
-        currentPsyche(db, sessionId),
-        db.approvals
-          .where('status')
-          .equals('approved')
-          .filter((approval) => approval.sessionId === sessionId)
-          .sortBy('id'),
-        db.settings.get(WEB_ACCESS_KEY),
-        db.plans.where('[sessionId+status]').equals([sessionId, 'active']).toArray(),
-      ]),
-  );
+  const [session, goals, memory, episodes, psyche, approved, webAccessSetting, activePlans, finishedJobs] =
+    await db.transaction(
+      'r',
+      [db.sessions, db.goals, db.workingMemory, db.episodes, db.psyches, db.approvals, db.settings, db.plans, db.jobs],
+      () =>
+        Promise.all([
+          db.sessions.get(sessionId),
+          // Only the goals still open: an ended goal is never worked on again, and a long run's ended
+          // goals (each with its findings) made every cycle slower to read.
+          db.goals
+            .where('[sessionId+status]')
+            .anyOf(OPEN_STATUSES.map((status) => [sessionId, status]))
+            .toArray(),
+          db.workingMemory.where('sessionId').equals(sessionId).sortBy('id'),
+          // Newest first (an index keeps equal keys in id order), put back in id order below.
+          db.episodes.where('sessionId').equals(sessionId).reverse().limit(EPISODES_RECALLED_BY_A_CYCLE).toArray(),
+          currentPsyche(db, sessionId),
+          db.approvals
+            .where('status')
+            .equals('approved')
+            .filter((approval) => approval.sessionId === sessionId)
+            .sortBy('id'),
+          db.settings.get(WEB_ACCESS_KEY),
+          db.plans.where('[sessionId+status]').equals([sessionId, 'active']).toArray(),
+          db.jobs
+            .where('[sessionId+status]')
+            .anyOf([
+              [sessionId, 'finished'],
+              [sessionId, 'failed'],
+            ])
+            .sortBy('id'),
+        ]),
+    );
   if (!session) throw new Error(`no session with id ${sessionId}`);
   // A stored setting that no longer reads (an older shape) allows nothing.
   const webAccess = webAccessSchema.safeParse(webAccessSetting?.value).data ?? DEFAULT_WEB_ACCESS;
@@ -559,6 +586,7 @@ export async function readCycleInputs(db: AnimaDatabase, sessionId: string) {
     sparqlEndpoints,
     settings: settingsOfSession(session),
     activePlans,
+    finishedJobs,
   };
 }
 
@@ -735,6 +763,88 @@ async function settleAsk(
   };
 }
 
+/**
+ * The goal's background work is in (finished or failed): its tool takes it up in this cycle with
+ * the input it deferred it with, whatever the score would choose. A job whose tool is gone is
+ * taken up by no tool: the goal goes on.
+ */
+function takeUpJob(
+  decided: Decision | NoToolAvailable,
+  finishedJobs: readonly Job[],
+  tools: readonly AgentTool[],
+): { job: Job; decision: Decision } | undefined {
+  const job = finishedJobs.find((candidate) => candidate.goalId === decided.goal.id);
+  const tool = job && tools.find((candidate) => candidate.name === job.tool);
+  if (!job || !tool) return undefined;
+  const choice = 'tool' in decided ? ` (the choice was ${decided.record.decide})` : '';
+  return {
+    job,
+    decision: {
+      ...decided,
+      tool,
+      input: job.input,
+      record: {
+        ...decided.record,
+        tool: tool.name,
+        input: job.input,
+        decide: `${tool.name}: taking up background job #${job.id} (${job.what}), ${job.status}${choice}`,
+      },
+    },
+  };
+}
+
+/** The tool deferred work: the job is stored, to run in the background, and the goal waits for it. */
+async function settleDeferred(
+  context: CommitContext,
+  decision: Decision,
+  deferred: DeferredWork,
+  summary: string,
+): Promise<Settled> {
+  const { db, sessionId, cycle, startedAt } = context;
+  const jobId = (await db.jobs.add({
+    sessionId,
+    goalId: decision.goal.id!,
+    cycle,
+    tool: decision.tool.name,
+    input: decision.input,
+    kind: deferred.kind,
+    work: deferred.work,
+    what: deferred.what,
+    status: 'queued',
+    attempts: 0,
+    createdAt: startedAt,
+  })) as number;
+  await db.provenance.add({
+    sessionId,
+    kind: 'background-job',
+    sources: [`goal:${decision.goal.id}`, `tool:${decision.tool.name}`, `job:${jobId}`],
+    confidence: 1,
+    cycle,
+    detail: `${decision.tool.name} deferred ${deferred.what} to background job #${jobId}`,
+    createdAt: startedAt,
+  });
+  const { goal } = decision;
+  const statusReason = `waiting for background job #${jobId}: ${deferred.what}`;
+  return {
+    record: {
+      ...decision.record,
+      act: `${summary === '' ? '' : `${summary}; `}deferred ${deferred.what} to background job #${jobId} -> waiting`,
+      outcome: 'waiting',
+      statusChange: statusReason,
+    },
+    updatedGoals: [
+      {
+        ...goal,
+        status: 'waiting',
+        statusReason,
+        waitingForJob: jobId,
+        cyclesWorked: goal.cyclesWorked + 1,
+        toolsUsed: [decision.tool.name, ...goal.toolsUsed].slice(0, 20),
+      },
+    ],
+  };
+}
+
 /** The tool asked the user: the question is stored, bound to the tool's definition, before anyone sees it, and the goal waits for the answer. */
 async function settleQuestion(
   context: CommitContext,
@@ -904,7 +1014,7 @@ async function settlePlan(
   const step: Pick<StepRun, 'result' | 'summary'> =
     gate.kind === 'vetoed'
       ? { result: 'skipped', summary: `vetoed by ${gate.veto.pattern.name} (${gate.veto.because})` }
-      : gate.kind === 'ask'
+      : gate.kind === 'ask' || outcome.deferred
         ? { result: 'waiting', summary: '' }
         : outcome.question !== undefined
           ? { result: 'completed', summary: `asked: ${outcome.question}` }

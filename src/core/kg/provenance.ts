@@ -12,6 +12,7 @@ export const provenanceKindSchema = z.enum([
   'analogy',
   'shadow-veto',
   'approval-request',
+  'background-job',
   'approval-decision',
   'psyche-change',
   'question',

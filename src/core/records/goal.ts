@@ -26,8 +26,10 @@ export const goalSchema = z.object({
   cyclesWorked: z.number().int().nonnegative(),
   lastProgressCycle: z.number().int().nonnegative(),
   stallThreshold: z.number().int().positive(),
-  /** Why a goal ended (completed, failed, abandoned) or waits (suspended; waiting: for the user's approval). */
+  /** Why a goal ended (completed, failed, abandoned) or waits (suspended; waiting: for the user's approval or answer, or a background job). */
   statusReason: z.string().optional(),
+  /** The background job it waits for (see job.ts), while it waits. */
+  waitingForJob: z.number().int().optional(),
   /** Domain facts its tool calls returned or derived, in the order found, without repeats. */
   findings: z.array(findingSchema),
   /** The graph's triple count when the rules last ran around this goal (unchanged graph: nothing new to infer). */

@@ -13,6 +13,7 @@ import type { PsycheVersion } from '#core/records/psyche-version.ts';
 import type { GgufModelRecord } from '#core/records/gguf-model.ts';
 import type { WebLlmModelRecord } from '#core/records/webllm-model.ts';
 import type { EmbeddingRecord } from '#core/records/embedding.ts';
+import type { Job } from '#core/records/job.ts';
 import type {
   ArcRecord,
   ArcStageRecord,
@@ -84,6 +85,8 @@ export class AnimaDatabase extends Dexie {
   models!: EntityTable<GgufModelRecord | WebLlmModelRecord, 'id'>;
   /** Texts' embeddings by the embedders bound here: a bounded cache (see llm/embedding-cache.ts), the device's, never exported. */
   embeddings!: Table<EmbeddingRecord, [string, string]>;
+  /** Background work tools deferred; a session's own (deleted with it), not yet carried by its snapshots. */
+  jobs!: EntityTable<Job, 'id'>;
 
   constructor(name: string, options: DatabaseOptions = {}) {
     super(name, options);
@@ -130,6 +133,7 @@ export function sessionTables(db: AnimaDatabase): Table[] {
     db.artifacts,
     db.plans,
     db.reflections,
+    db.jobs,
   ];
 }
 
@@ -162,6 +166,7 @@ export function sessionRowsBesideGraph(db: AnimaDatabase, sessionId: string): Co
       db.documents,
       db.artifacts,
       db.plans,
+      db.jobs,
     ].map((table: Table) => table.where('sessionId').equals(sessionId)),
   ];
 }

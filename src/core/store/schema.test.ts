@@ -87,6 +87,8 @@ RECORDS_WRITTEN_BY[8] = {
   ...RECORDS_WRITTEN_BY[2]!,
   embeddings: [{ embedder: 'gguf tiny', digest: 'ab12', vector: Float32Array.of(0.6, 0.8), storedAt: 1 }],
 };
+// Version 9 adds the background jobs table.
+RECORDS_WRITTEN_BY[9] = RECORDS_WRITTEN_BY[8]!;
 
 async function writeDatabaseAtVersion(
   version: number,
@@ -144,6 +146,7 @@ const RELEASED_STORES: Record<number, Record<string, string | null>> = {
   6: { parts: '++id, &name, type', traits: '++id, &name, type' },
   7: {},
   8: { embeddings: '[embedder+digest], storedAt' },
+  9: { jobs: '++id, sessionId, [sessionId+status]' },
 };
 
 describe('database schema migrations', () => {
@@ -193,6 +196,7 @@ describe('database schema migrations', () => {
       'questions',
       'reflections',
       'embeddings',
+      'jobs',
     ])
       expect(tables).toContain(table);
   });

@@ -85,6 +85,11 @@ export const SCHEMA_VERSIONS = [
     // embeds only what is new; the device's, like the models (a cache: never exported).
     stores: { embeddings: '[embedder+digest], storedAt' },
   },
+  {
+    version: 9,
+    // The background jobs tools defer, found by session and status when a session opens.
+    stores: { jobs: '++id, sessionId, [sessionId+status]' },
+  },
 ] as const satisfies readonly { version: number; stores: Record<string, string | null> }[];
 
 export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;

@@ -84,7 +84,18 @@ export type ToolOutcome = {
   rejection?: Rejection;
   /** What the tool's model calls used (and the bottleneck they ended in). */
   modelUse?: ModelUse;
+  /**
+   * Work too heavy for a cycle, handed to the background: the goal waits (across reloads) until
+   * it is done, then the tool's `resume` gets its result in the goal's next cycle.
+   */
+  deferred?: DeferredWork;
 };
+
+/** Background work a tool defers: its kind (one the service runs), what it is given, and what it does, in words. */
+export type DeferredWork = { kind: string; work: unknown; what: string };
+
+/** How background work ended: its result, or why it failed. */
+export type JobOutcome = { ok: true; result: unknown } | { ok: false; error: string };
 
 /**
  * A tool of the agent (DESIGN section 6): what it is, how dangerous, what it needs, how well it
@@ -111,6 +122,8 @@ export type Tool<Input = unknown> = {
   isPreApproved?(input: Input, state: ToolState): boolean;
   /** Symbolic tools answer at once; a tool that reaches outside (the network) answers later. */
   run(input: Input, state: ToolState): ToolOutcome | Promise<ToolOutcome>;
+  /** For a tool that defers work: what it makes of the work's outcome, with the input it ran with (it may defer again). */
+  resume?(job: JobOutcome, input: Input, state: ToolState): ToolOutcome | Promise<ToolOutcome>;
 };
 
 /** The domain triples around a set of symbols (metadata left out), at most `limit`. */
@@ -137,7 +150,7 @@ export function factIdsOf(triple: Pick<Triple, 'subject' | 'predicate' | 'object
  */
 export type AgentTool = Omit<
   Tool,
-  'input' | 'proposeInput' | 'run' | 'dangerOf' | 'capabilitiesOf' | 'isPreApproved'
+  'input' | 'proposeInput' | 'run' | 'dangerOf' | 'capabilitiesOf' | 'isPreApproved' | 'resume'
 > & {
   /** The tool's definition as stable text (what it is, how dangerous, its input's JSON Schema): an approval is bound to it. */
   definition: string;
@@ -151,6 +164,8 @@ export type AgentTool = Omit<
   /** Problems with an input the tool would refuse (each `path: message`), none for one it takes: what an edited approval is checked with. */
   inputProblems(input: unknown): { path?: string; message: string }[];
   run(input: unknown, state: ToolState): Promise<ToolOutcome>;
+  /** The work's outcome given back to the tool (a failed outcome where the tool cannot resume, or its input no longer reads). */
+  resume(job: JobOutcome, input: unknown, state: ToolState): Promise<ToolOutcome>;
 };
 
 /** What the shadow judges of a tool's action: its name, and its danger and capabilities for this input, the input. */
@@ -191,6 +206,17 @@ export function defineTool<Input>(tool: Tool<Input>): AgentTool {
     isPreApproved(input, state) {
       const parsed = tool.input.safeParse(input);
       return parsed.success && tool.isPreApproved !== undefined && tool.isPreApproved(parsed.data, state);
+    },
+    async resume(job, input, state) {
+      const parsed = tool.input.safeParse(input);
+      const failed = (summary: string): ToolOutcome => ({ ok: false, summary, facts: [], symbols: [] });
+      if (!parsed.success || !tool.resume) return failed(`${tool.name} cannot take up its deferred work any more`);
+      try {
+        return await tool.resume(job, parsed.data, state);
+      } catch (error) {
+        if (error instanceof Error && error.name === 'AbortError') throw error;
+        return failed(`${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
     },
     async run(input, state) {
       const parsed = tool.input.safeParse(input);
