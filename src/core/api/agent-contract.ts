@@ -4,6 +4,7 @@ import { goalStatusSchema } from '#core/records/goal.ts';
 import { memoryKindSchema } from '#core/records/memory-entry.ts';
 import { approvalStatusSchema } from '#core/records/approval.ts';
 import { redTeamFindingSchema } from '#core/records/child-run.ts';
+import { jobStatusSchema } from '#core/records/job.ts';
 import { questionStatusSchema } from '#core/records/question.ts';
 import { scratchNoteSchema } from '#core/records/scratch-note.ts';
 import { planSchema } from '#core/records/plan.ts';
@@ -236,6 +237,24 @@ export const agentRunContract = {
         }),
       ),
       episodeTotal: z.number().int(),
+    }),
+  },
+  /** The background jobs tools deferred for the session's goals, newest first: what each does, and how it went. */
+  jobList: {
+    args: z.object({ sessionId: sessionIdSchema }),
+    result: z.object({
+      jobs: z.array(
+        z.object({
+          id: z.number().int(),
+          goalId: z.number().int(),
+          tool: z.string(),
+          what: z.string(),
+          status: jobStatusSchema,
+          error: z.string().optional(),
+          createdAt: z.number(),
+          finishedAt: z.number().optional(),
+        }),
+      ),
     }),
   },
   /** Recalls episodes by text and/or symbols, best first. */

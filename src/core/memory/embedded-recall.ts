@@ -60,3 +60,19 @@ export function describeRecallBasis(basis: RecallBasis): string {
   const all = basis.embedded === basis.episodes;
   return `by embeddings of ${basis.embedder}${all ? '' : ` (${basis.embedded} of ${basis.episodes} episodes embedded so far)`}`;
 }
+
+/** The background work that embeds the episodes a recall could not embed in its cycle. */
+export const EMBED_EPISODES_JOB = 'embed-episodes';
+
+/** Embeds every summary of the newest episodes not embedded yet (kept in the device's cache): the work of an `embed-episodes` job. */
+export async function embedEpisodeSummaries(
+  access: EmbeddingAccess,
+  episodes: readonly Episode[],
+  signal?: AbortSignal,
+): Promise<{ embedded: number }> {
+  const { embeddedNow } = await access.vectorsOf(
+    episodes.slice(-MAX_EMBEDDED_EPISODES).map((episode) => episode.summary),
+    signal ? { signal } : {},
+  );
+  return { embedded: embeddedNow };
+}

@@ -9,6 +9,7 @@ import { type Goal, hasGoalEnded } from '#core/records/goal.ts';
 import { consolidateMemory, CycleCancelled, endActivePlans, runCycle, settleParent } from '#core/agent/run-cycle.ts';
 import { bindRunModel } from './inference-service.ts';
 import { bindSessionEmbedder } from './embedder-service.ts';
+import { hasUndoneJobs, runBackgroundJobs } from './background-jobs.ts';
 import { isQuotaExceeded } from '#core/store/quota.ts';
 import type { SpentLimit } from '#core/llm/usage-budget.ts';
 import { memoryPressure } from '#core/memory/working-memory.ts';
@@ -239,6 +240,9 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
           });
           if (record === 'cancelled' || record === 'storage-full') return finish(record);
           if (!record) return finish('no-active-goal');
+          // A tool deferred work: it runs in the background, and the run goes on with other goals.
+          if (record.outcome === 'waiting' && (await hasUndoneJobs(context, sessionId)))
+            void runBackgroundJobs(context, sessionId, inference);
           cyclesRun++;
           lastCycle = record.cycle;
           if (record.tool !== '') budget.chargeToolCall();

@@ -92,6 +92,7 @@ function lazySlices(context: ServiceContext) {
     ...lazySlice(['inferenceGet', 'inferenceSet', 'inferenceCheck', 'modelSettingsGet', 'modelSettingsSet'], async () =>
       (await import('./inference-service.ts')).inferenceService(context),
     ),
+    ...lazySlice(['jobList'], async () => (await import('./background-jobs.ts')).jobService(context)),
     ...lazySlice(['embedderGet', 'embedderSet', 'embedderCheck'], async () =>
       (await import('./embedder-service.ts')).embedderService(context),
     ),
@@ -134,6 +135,11 @@ export function createAgentService(dependencies: AgentServiceDependencies): Agen
       });
       const graph = await graphOf(session.id, (progress) => onProgress?.({ phase: 'loading-graph', ...progress }));
       const hasLoadedStarterGraph = canWrite() && (await loadStarterGraphIfPending(session.id, onProgress));
+      // Background jobs a reload stopped go on (their code comes only when there are some).
+      if (canWrite() && (await db.jobs.where('sessionId').equals(session.id).count()) > 0)
+        void import('./background-jobs.ts').then(async (jobs) => {
+          if (await jobs.hasUndoneJobs(context, session.id)) void jobs.runBackgroundJobs(context, session.id);
+        });
       return {
         session: { id: session.id, name: session.name },
         stats: statsOf(graph),

@@ -1,0 +1,153 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCycle } from '#core/agent/run-cycle.ts';
+import { SimilarityIndex } from '#core/kg/similarity.ts';
+import { cachedEmbeddings } from '#core/llm/embedding-cache.ts';
+import { openAiEmbedder } from '#core/llm/openai-embeddings.ts';
+import { EMBEDDINGS_PER_RECALL } from '#core/memory/embedded-recall.ts';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { loadGraph } from '#core/store/kg-repository.ts';
+import { startOpenAiServer } from '#core/testing/openai-server.ts';
+import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
+import { memoryRecall } from '#core/tools/memory-recall.ts';
+import { defineTool } from '#core/tools/tool.ts';
+
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+const EPISODES = 100;
+const KEY = 'sk-background-secret';
+
+/** An embedding by topic: canines one way, everything else another. */
+const byTopic = (text: string) => [0.05, /wol|dog|canine/i.test(text) ? 1 : 0, /rocket|planet/i.test(text) ? 1 : 0];
+
+/**
+ * A session whose goal has more episodes to recall than a cycle embeds, with an embedder bound
+ * and the device's endpoint set; `refuse` makes the endpoint refuse every request after the cycle's two.
+ */
+async function sessionOnDevice(indexedDb: ReturnType<typeof freshIndexedDb>, options: { refuse?: boolean } = {}) {
+  let requests = 0;
+  const server = await startOpenAiServer([], {
+    embeddings: (input, request) =>
+      options.refuse && requests++ > 1
+        ? { status: 401, body: JSON.stringify({ error: { message: `bad key ${request.authorization}` } }) }
+        : input.map(byTopic),
+  });
+  close = server.close;
+  const endpoint = { baseUrl: server.baseUrl, model: 'topics', apiKey: KEY };
+  const { db, service } = testService({ db: new AnimaDatabase('anima', indexedDb) });
+  const { session } = await service.open({});
+  const sessionId = session.id;
+  await service.kgImport({ sessionId, operationId: 'op', fileName: 'zoo.csv', data: 'Wolf,is-a,Canine\n' });
+  await service.goalAdd({ sessionId, description: 'Find canines', criteria: '?x is-a unicorn' });
+  await db.episodes.bulkAdd(
+    Array.from({ length: EPISODES }, (_, index) => ({
+      sessionId,
+      summary: index === 7 ? 'the wolves were found' : `episode about rockets number ${index}`,
+      learnings: [],
+      tools: [],
+      timestamp: index,
+      cycle: 0,
+    })),
+  );
+  await service.embedderSet({ sessionId, embedder: { provider: 'openai-compatible', model: 'topics' } });
+  await service.inferenceSet({ settings: { provider: 'none', openAi: endpoint, limits: {}, confidenceCap: 0.7 } });
+  const embedded = () => server.requests.flatMap((request) => request.body.input as string[]);
+  return { db, service, sessionId, endpoint, embedded };
+}
+
+/** One cycle in which memory_recall is the only tool. */
+async function recallCycle(db: AnimaDatabase, sessionId: string, endpoint: Parameters<typeof openAiEmbedder>[0]) {
+  const graph = await loadGraph(db, sessionId);
+  return (await runCycle({
+    db,
+    sessionId,
+    graph,
+    similarity: new SimilarityIndex(graph),
+    now: () => 7,
+    documents: [],
+    tools: [defineTool(memoryRecall)],
+    embeddings: cachedEmbeddings(db, openAiEmbedder(endpoint)),
+  }))!;
+}
+
+async function jobsSettled(service: ReturnType<typeof testService>['service'], sessionId: string) {
+  for (let tries = 0; tries < 200; tries++) {
+    const { jobs } = await service.jobList({ sessionId });
+    if (jobs.every((job) => job.status !== 'queued' && job.status !== 'running')) return jobs;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('the background jobs did not finish');
+}
+
+describe('deferred background work', () => {
+  it('a goal waits for its job across a reload: the job runs again when the session reopens, and the tool takes up its result', async () => {
+    const indexedDb = freshIndexedDb();
+    const { db, service, sessionId, endpoint, embedded } = await sessionOnDevice(indexedDb);
+
+    const deferring = await recallCycle(db, sessionId, endpoint);
+    // The cycle's own recall embeds the goal and 31 summaries, memory_recall 32 more: the rest wait.
+    const waiting = EPISODES + 1 - 2 * EMBEDDINGS_PER_RECALL;
+    expect(deferring.outcome).toBe('waiting');
+    expect(deferring.act).toMatch(
+      new RegExp(
+        `by embeddings of topics \\(${EPISODES - waiting} of ${EPISODES} episodes embedded so far\\); deferred embedding ${waiting} more episode summaries to background job #1 -> waiting$`,
+      ),
+    );
+    expect((await service.goalList({ sessionId })).goals[0]).toMatchObject({
+      status: 'waiting',
+      statusReason: `waiting for background job #1: embedding ${waiting} more episode summaries`,
+    });
+    // The tab is closed while the job runs: it stays started, half done.
+    await db.jobs.update(1, { status: 'running', attempts: 1 });
+
+    // A new tab opens the session: the job runs again, and its goal goes on.
+    const reopened = testService({ db: new AnimaDatabase('anima', indexedDb) });
+    await reopened.service.open({});
+    expect(await jobsSettled(reopened.service, sessionId)).toEqual([
+      expect.objectContaining({ id: 1, tool: 'memory_recall', status: 'finished' }),
+    ]);
+    expect((await reopened.service.goalList({ sessionId })).goals[0]).toMatchObject({
+      status: 'active',
+      statusReason: "background job #1 finished; memory_recall takes it up in the goal's next cycle",
+    });
+
+    const resumed = await recallCycle(reopened.db, sessionId, endpoint);
+    expect(resumed.decide).toMatch(
+      new RegExp(
+        `^memory_recall: taking up background job #1 \\(embedding ${waiting} more episode summaries\\), finished`,
+      ),
+    );
+    expect(resumed.act).toMatch(
+      new RegExp(
+        `^the background job embedded ${waiting} episode summaries; recalled "the wolves were found" \\(1\\.00\\).* by embeddings of topics -> `,
+      ),
+    );
+    expect(resumed.outcome).not.toBe('waiting');
+    expect((await reopened.service.jobList({ sessionId })).jobs[0]!.status).toBe('taken');
+    // Every text was embedded once: the cycle's, then the job's.
+    expect(embedded()).toHaveLength(EPISODES + 1);
+  });
+
+  it('a job that fails lets its goal go on, and the tool says why, the key redacted', async () => {
+    const { db, service, sessionId, endpoint } = await sessionOnDevice(freshIndexedDb(), { refuse: true });
+    const deferring = await recallCycle(db, sessionId, endpoint);
+    expect(deferring.outcome).toBe('waiting');
+    // The job starts where the service opens the session (as after a reload).
+    const reopened = testService({ db });
+    await reopened.service.open({});
+    const [job] = await jobsSettled(reopened.service, sessionId);
+    expect(job).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('answered HTTP 401: bad key Bearer [redacted]'),
+    });
+    const resumed = await recallCycle(db, sessionId, endpoint);
+    expect(resumed.act).toMatch(
+      /^the background embedding failed \(.*HTTP 401: bad key Bearer \[redacted\]\); recalled /,
+    );
+    expect(JSON.stringify(await db.jobs.toArray())).not.toContain(KEY);
+    expect(JSON.stringify(await db.cycles.toArray())).not.toContain(KEY);
+  });
+});
