@@ -9,7 +9,7 @@ import { type Goal, hasGoalEnded } from '#core/records/goal.ts';
 import { consolidateMemory, CycleCancelled, endActivePlans, runCycle, settleParent } from '#core/agent/run-cycle.ts';
 import { bindRunModel } from './inference-service.ts';
 import { bindSessionEmbedder } from './embedder-service.ts';
-import { hasUndoneJobs, runBackgroundJobs } from './background-jobs.ts';
+import { hasUndoneJobs, releaseOrphanedWaits, runBackgroundJobs } from './background-jobs.ts';
 import { isQuotaExceeded } from '#core/store/quota.ts';
 import type { SpentLimit } from '#core/llm/usage-budget.ts';
 import { memoryPressure } from '#core/memory/working-memory.ts';
@@ -182,6 +182,7 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
       let lastCycle = (await sessionOf(sessionId)).cycle;
       const bound = await bindRunModel(context, sessionId, inference, controller.signal);
       const embedder = await bindSessionEmbedder(context, sessionId, inference, controller.signal);
+      await releaseOrphanedWaits(context, sessionId);
       let model = bound.access;
       let fellBack = bound.unavailable;
       const { budget } = bound;
@@ -239,7 +240,15 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
             }
           });
           if (record === 'cancelled' || record === 'storage-full') return finish(record);
-          if (!record) return finish('no-active-goal');
+          if (!record) {
+            // Nothing else to work on while background work runs: the run waits for it (a cancel stops the wait).
+            if (!(await hasUndoneJobs(context, sessionId))) return finish('no-active-goal');
+            await Promise.race([
+              runBackgroundJobs(context, sessionId, inference),
+              new Promise((resolve) => controller.signal.addEventListener('abort', resolve, { once: true })),
+            ]);
+            continue;
+          }
           // A tool deferred work: it runs in the background, and the run goes on with other goals.
           if (record.outcome === 'waiting' && (await hasUndoneJobs(context, sessionId)))
             void runBackgroundJobs(context, sessionId, inference);

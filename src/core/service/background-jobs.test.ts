@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { CycleRecord } from '#core/api.ts';
 import { runCycle } from '#core/agent/run-cycle.ts';
 import { SimilarityIndex } from '#core/kg/similarity.ts';
 import { cachedEmbeddings } from '#core/llm/embedding-cache.ts';
@@ -27,7 +28,10 @@ const byTopic = (text: string) => [0.05, /wol|dog|canine/i.test(text) ? 1 : 0, /
  * A session whose goal has more episodes to recall than a cycle embeds, with an embedder bound
  * and the device's endpoint set; `refuse` makes the endpoint refuse every request after the cycle's two.
  */
-async function sessionOnDevice(indexedDb: ReturnType<typeof freshIndexedDb>, options: { refuse?: boolean } = {}) {
+async function sessionOnDevice(
+  indexedDb: ReturnType<typeof freshIndexedDb>,
+  options: { refuse?: boolean; episodes?: number } = {},
+) {
   let requests = 0;
   const server = await startOpenAiServer([], {
     embeddings: (input, request) =>
@@ -42,11 +46,13 @@ async function sessionOnDevice(indexedDb: ReturnType<typeof freshIndexedDb>, opt
   const sessionId = session.id;
   await service.kgImport({ sessionId, operationId: 'op', fileName: 'zoo.csv', data: 'Wolf,is-a,Canine\n' });
   await service.goalAdd({ sessionId, description: 'Find canines', criteria: '?x is-a unicorn' });
+  const canine = (await service.kgSearch({ sessionId, text: 'Canine' })).hits[0]!.symbol.id;
   await db.episodes.bulkAdd(
-    Array.from({ length: EPISODES }, (_, index) => ({
+    Array.from({ length: options.episodes ?? EPISODES }, (_, index) => ({
       sessionId,
       summary: index === 7 ? 'the wolves were found' : `episode about rockets number ${index}`,
-      learnings: [],
+      // One episode learned about the goal's symbol: memory_recall has something to offer.
+      learnings: index === 7 ? [canine] : [],
       tools: [],
       timestamp: index,
       cycle: 0,
@@ -132,7 +138,7 @@ describe('deferred background work', () => {
   });
 
   it('a job that fails lets its goal go on, and the tool says why, the key redacted', async () => {
-    const { db, service, sessionId, endpoint } = await sessionOnDevice(freshIndexedDb(), { refuse: true });
+    const { db, sessionId, endpoint } = await sessionOnDevice(freshIndexedDb(), { refuse: true });
     const deferring = await recallCycle(db, sessionId, endpoint);
     expect(deferring.outcome).toBe('waiting');
     // The job starts where the service opens the session (as after a reload).
@@ -149,5 +155,50 @@ describe('deferred background work', () => {
     );
     expect(JSON.stringify(await db.jobs.toArray())).not.toContain(KEY);
     expect(JSON.stringify(await db.cycles.toArray())).not.toContain(KEY);
+  });
+});
+
+describe('a run and background work', () => {
+  it('waits for a deferred job when nothing else can be done, then gives the result to the tool, within one run', async () => {
+    const { service, sessionId, endpoint, embedded } = await sessionOnDevice(freshIndexedDb(), { episodes: 400 });
+    const cycles: CycleRecord[] = [];
+    const run = await service.agentRun(
+      {
+        sessionId,
+        operationId: 'run',
+        maxCycles: 8,
+        inference: { provider: 'none', openAi: endpoint, limits: {}, confidenceCap: 0.7 },
+      },
+      (record) => cycles.push(record),
+    );
+    expect(run).toMatchObject({ ok: true, cyclesRun: 8 });
+    const deferred = cycles.findIndex((record) => record.outcome === 'waiting');
+    expect(cycles[deferred]).toMatchObject({
+      tool: 'memory_recall',
+      act: expect.stringMatching(/to background job #1 -> waiting$/),
+    });
+    // The run went on to the next cycle only once the job was done: the tool took it up there.
+    expect(cycles[deferred + 1]).toMatchObject({
+      tool: 'memory_recall',
+      decide: expect.stringMatching(
+        /^memory_recall: taking up background job #1 \(embedding \d+ more episode summaries\), finished/,
+      ),
+      act: expect.stringMatching(
+        /^the background job embedded \d+ episode summaries; recalled .* by embeddings of topics -> /,
+      ),
+    });
+    expect((await service.jobList({ sessionId })).jobs).toEqual([expect.objectContaining({ id: 1, status: 'taken' })]);
+    expect(new Set(embedded()).size).toBe(embedded().length);
+  });
+
+  it('lets a goal go on whose job is not kept (a snapshot does not carry jobs), saying why', async () => {
+    const { db, service, sessionId } = await sessionOnDevice(freshIndexedDb());
+    await db.goals.update(1, { status: 'waiting', statusReason: 'waiting for background job #9', waitingForJob: 9 });
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 1 });
+    expect(await db.goals.get(1)).toMatchObject({
+      status: 'active',
+      statusReason: expect.stringContaining('background job #9 is not kept here (a snapshot does not carry jobs)'),
+    });
+    expect((await db.goals.get(1))!.waitingForJob).toBeUndefined();
   });
 });

@@ -127,6 +127,30 @@ async function finish(
   );
 }
 
+/**
+ * Goals that wait for a job no longer here (a snapshot does not carry jobs, so an imported or CLI
+ * session can hold such a goal) go on, saying why: their tool defers its work again if it still must.
+ */
+export async function releaseOrphanedWaits(context: ServiceContext, sessionId: string): Promise<void> {
+  const { db } = context;
+  await context.exclusively(() =>
+    db.transaction('rw', [db.goals, db.jobs], async () => {
+      const waiting = await db.goals.where('[sessionId+status]').equals([sessionId, 'waiting']).toArray();
+      for (const goal of waiting) {
+        if (goal.waitingForJob === undefined) continue;
+        const job = await db.jobs.get(goal.waitingForJob);
+        if (job && job.sessionId === sessionId && job.goalId === goal.id) continue;
+        const { waitingForJob, ...rest } = goal;
+        await db.goals.put({
+          ...rest,
+          status: 'active',
+          statusReason: `background job #${waitingForJob} is not kept here (a snapshot does not carry jobs); the goal goes on`,
+        });
+      }
+    }),
+  );
+}
+
 /** Whether the session has jobs not yet done (cheap: the service checks it on opening a session). */
 export async function hasUndoneJobs(context: Pick<ServiceContext, 'db'>, sessionId: string): Promise<boolean> {
   return (
