@@ -42,6 +42,7 @@ export const PROVENANCE_KIND_WORDS: Readonly<Record<ProvenanceKind, string>> = {
   'shadow-veto': 'Vetoed',
   'approval-request': 'Asked for approval',
   'approval-decision': 'Answered',
+  'background-job': 'Background work',
   'psyche-change': 'Psyche changed',
   question: 'Asked you',
   'user-answer': 'Your answer',

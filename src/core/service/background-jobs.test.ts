@@ -51,8 +51,8 @@ async function sessionOnDevice(
     Array.from({ length: options.episodes ?? EPISODES }, (_, index) => ({
       sessionId,
       summary: index === 7 ? 'the wolves were found' : `episode about rockets number ${index}`,
-      // One episode learned about the goal's symbol: memory_recall has something to offer.
-      learnings: index === 7 ? [canine] : [],
+      // Two episodes learned about the goal's symbol (one among the latest a cycle reads): memory_recall has something to offer.
+      learnings: index === 7 || index === (options.episodes ?? EPISODES) - 1 ? [canine] : [],
       tools: [],
       timestamp: index,
       cycle: 0,
@@ -128,7 +128,7 @@ describe('deferred background work', () => {
     );
     expect(resumed.act).toMatch(
       new RegExp(
-        `^the background job embedded ${waiting} episode summaries; recalled "the wolves were found" \\(1\\.00\\).* by embeddings of topics -> `,
+        `^the background job embedded ${waiting} episode summaries; recalled .*"the wolves were found" \\(1\\.00\\).* by embeddings of topics -> `,
       ),
     );
     expect(resumed.outcome).not.toBe('waiting');
@@ -171,8 +171,8 @@ describe('a run and background work', () => {
       },
       (record) => cycles.push(record),
     );
-    expect(run).toMatchObject({ ok: true, cyclesRun: 8 });
-    const deferred = cycles.findIndex((record) => record.outcome === 'waiting');
+    expect(run).toMatchObject({ ok: true });
+    const deferred = cycles.findIndex((record) => /to background job/.test(record.act));
     expect(cycles[deferred]).toMatchObject({
       tool: 'memory_recall',
       act: expect.stringMatching(/to background job #1 -> waiting$/),
