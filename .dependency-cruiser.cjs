@@ -12,6 +12,7 @@ const LAYERS = [
   'kg',
   'store',
   'sparql',
+  'mcp',
   'psyche',
   'llm',
   'memory',

@@ -13,6 +13,7 @@ import { sessionContract } from '#core/api/session-contract.ts';
 import { sessionWatchContract } from '#core/api/session-watch-contract.ts';
 import { webAccessContract } from '#core/api/web-access-contract.ts';
 import { endpointContract } from '#core/sparql/endpoint-contract.ts';
+import { toolServerContract } from '#core/api/tool-server-contract.ts';
 
 /**
  * The contract of the AgentService: every method's arguments, result and (for long operations)
@@ -31,6 +32,7 @@ export * from '#core/api/question-contract.ts';
 export * from '#core/api/session-contract.ts';
 export * from '#core/api/session-watch-contract.ts';
 export * from '#core/api/web-access-contract.ts';
+export * from '#core/api/tool-server-contract.ts';
 export { problemSchema } from './result.ts';
 export { WEBLLM_VERSION } from '#core/llm/webllm-models.ts';
 export { parseDecimal } from './decimal-text.ts';
@@ -46,6 +48,7 @@ export type { AnswerView } from '#core/questions/answer-schema.ts';
 export type { Reading } from '#core/questions/reading-schema.ts';
 export { DEFAULT_ENDPOINT } from '#core/records/sparql-endpoint.ts';
 export type { SparqlEndpointView } from '#core/records/sparql-endpoint.ts';
+export type { ToolServerView } from '#core/records/tool-server.ts';
 export { SNAPSHOT_VERSION } from '#core/sessions/snapshot-format.ts';
 export { PROVENANCE_KIND_WORDS } from '#core/kg/provenance.ts';
 export { TOOL_WORDS, toolAction } from '#core/tools/tool-words.ts';
@@ -81,6 +84,7 @@ export const agentContract = {
   ...personaContract,
   ...sessionWatchContract,
   ...endpointContract,
+  ...toolServerContract,
   /** Cancels a long operation started with this operation id. */
   cancel: { args: z.object({ operationId: operationIdSchema }), result: z.object({ isCancelled: z.boolean() }) },
 } as const satisfies Record<string, { args: z.ZodType; result: z.ZodType; progress?: z.ZodType }>;

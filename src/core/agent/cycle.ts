@@ -155,6 +155,7 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
     ...(context.embeddings ? { embeddings: context.embeddings } : {}),
     psyche: context.psyche,
     memory: { pressure, threshold },
+    serverTools: context.tools.filter((tool) => tool.isForModelOnly),
   };
   // Every tool is assessed first: the plan skips the steps whose tool cannot run, then the choice is scored.
   type Assessed =
@@ -162,7 +163,9 @@ export function decide(context: CycleContext): Decision | NoToolAvailable | unde
     | { tool: AgentTool; skippedBecause?: undefined; input: unknown; verdict: ReturnType<typeof judgeAction> };
   const vetoed = new Set((goal.blockedActions ?? []).map(normaliseForShadow));
   const denied = new Set((goal.deniedActions ?? []).map(normaliseForShadow));
-  const assessed = [...context.tools]
+  // A tool only a model calls is offered to it in its steps (state.serverTools), never chosen here.
+  const assessed = context.tools
+    .filter((tool) => !tool.isForModelOnly)
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((tool): Assessed => {
       const unavailable = tool.unavailableBecause(state);

@@ -24,9 +24,17 @@ import { decisiveVeto, describeAction, judgeAction, type ShadowMatch } from '#co
 import { addPsycheVersion, countShadowEncounter, currentPsyche } from '#core/psyche/psyche-store.ts';
 import { readWornPersona, wearPersona } from '#core/personas/worn-persona.ts';
 import { actionDigest } from '#core/tools/action-digest.ts';
-import { type AgentTool, type DeferredWork, shadowViewOf, type ToolOutcome } from '#core/tools/tool.ts';
+import {
+  type AgentTool,
+  type DeferredWork,
+  type HeldAction,
+  shadowViewOf,
+  type ToolOutcome,
+} from '#core/tools/tool.ts';
 import type { ModelAccess } from '#core/llm/model-access.ts';
 import { reachableEndpoints } from '#core/sparql/endpoint-keys.ts';
+import { reachableToolServers } from '#core/mcp/server-keys.ts';
+import { grantedServerTools, NOT_READ_ONLY, serverCallProvenance, WAITS_BY_DEFAULT } from '#core/tools/server-tool.ts';
 import type { ReachableEndpoint } from '#core/records/sparql-endpoint.ts';
 import { storeScratchNote } from '#core/goals/scratch-note.ts';
 import type { ReadableDocument } from '#core/kg/document.ts';
@@ -156,11 +164,19 @@ function endpointsOfRun(
   });
 }
 
-/** What the shadow made of the chosen action before Act. */
+/** What the shadow made of the chosen action before Act (`ask`: the action waits for the user, held by a veto or by default). */
 type ActGate =
   | { kind: 'run'; approval?: Approval }
   | { kind: 'vetoed'; veto: ShadowMatch }
-  | { kind: 'ask'; veto: ShadowMatch; digest: string };
+  | { kind: 'ask'; held: HeldAction; isShadow: boolean; digest: string };
+
+/** A veto that asks, as the held action it makes. */
+const heldBy = (veto: ShadowMatch, action: { tool: string; input: unknown }): HeldAction => ({
+  ...action,
+  pattern: veto.pattern.name,
+  because: veto.because,
+  explanation: veto.pattern.explanation,
+});
 
 /**
  * The evidence of an action the shadow stopped: the pattern's allowance was required, its match
@@ -170,8 +186,10 @@ function gateRejection(decision: Decision, gate: Exclude<ActGate, { kind: 'run' 
   const action = describeAction({ tool: decision.tool.name, input: decision.input });
   return rejectionOf(
     'policy_block',
-    gate.kind === 'ask' ? `your approval, which ${gate.veto.pattern.name} asks for` : `an action the shadow allows`,
-    `${gate.veto.pattern.name} matches ${action}: ${gate.veto.because}`,
+    gate.kind === 'ask' ? `your approval, which ${gate.held.pattern} asks for` : `an action the shadow allows`,
+    gate.kind === 'ask'
+      ? `${gate.held.pattern} matches ${action}: ${gate.held.because}`
+      : `${gate.veto.pattern.name} matches ${action}: ${gate.veto.because}`,
   );
 }
 
@@ -261,7 +279,7 @@ function readingReviewPrompt(reading: Reading): string {
 async function redTeamBeforeApproval(
   model: ModelAccess,
   decision: Decision,
-  veto: ShadowMatch,
+  held: HeldAction,
 ): Promise<{ finding: RedTeamFinding; run: ChildRun }> {
   const action = describeAction({ tool: decision.tool.name, input: decision.input });
   const view = shadowViewOf(decision.tool, decision.input);
@@ -274,7 +292,7 @@ async function redTeamBeforeApproval(
         `Goal: ${decision.goal.description}`,
         `Action: ${action}`,
         `Tool: ${decision.tool.name}, ${decision.tool.description}; danger ${view.danger}; it touches ${view.capabilities.join(', ') || 'nothing'}`,
-        `The user's pattern ${veto.pattern.name} holds it for approval: ${veto.pattern.explanation}`,
+        `The user's pattern ${held.pattern} holds it for approval: ${held.explanation}`,
         'How could this action breach what the user intends?',
       ].join('\n'),
     },
@@ -301,7 +319,8 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   const { session, memory, psyche, approved, settings, finishedJobs } = inputs;
   const cycle = session.cycle + 1;
   const startedAt = now();
-  const tools = dependencies.tools ?? TOOLS;
+  // The tools of the session's tool servers the user granted join the arsenal (a bound model calls them).
+  const tools = [...(dependencies.tools ?? TOOLS), ...grantedServerTools(inputs.toolServers)];
   const read = await withModelReading(await questionsFor(inputs.goals), inputs.goals, graph, dependencies.model);
   const { questions } = read;
   const children = [...read.children];
@@ -381,17 +400,32 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   if (!decision) return commitIdleCycle(db, decided, invalidated, { sessionId, cycle, startedAt, children });
   if (!gate) {
     const veto = decisiveVeto(judgeAction(psyche.psyche, shadowViewOf(decision.tool, decision.input)));
-    // A veto that only asks is answered by a setting that says "without asking" (an endpoint marked so).
+    const action = { tool: decision.tool.name, input: decision.input };
+    const byDefault = decision.tool.waitsForApprovalBecause;
+    // A veto that only asks is answered by a setting that says "without asking" (an endpoint marked so);
+    // a tool that waits by default (a tool server's not marked read-only) asks with its own reason.
     gate =
-      !veto || (veto.pattern.requireApproval && decision.tool.isPreApproved(decision.input, decision.state))
-        ? { kind: 'run' }
-        : veto.pattern.requireApproval
-          ? { kind: 'ask', veto, digest: await actionDigest(decision.tool, decision.input) }
-          : { kind: 'vetoed', veto };
+      veto && !veto.pattern.requireApproval
+        ? { kind: 'vetoed', veto }
+        : byDefault !== undefined
+          ? {
+              kind: 'ask',
+              held: { ...action, pattern: NOT_READ_ONLY, because: byDefault, explanation: WAITS_BY_DEFAULT },
+              isShadow: false,
+              digest: await actionDigest(decision.tool, decision.input),
+            }
+          : veto && !decision.tool.isPreApproved(decision.input, decision.state)
+            ? {
+                kind: 'ask',
+                held: heldBy(veto, action),
+                isShadow: true,
+                digest: await actionDigest(decision.tool, decision.input),
+              }
+            : { kind: 'run' };
   }
   const redTeam =
     gate.kind === 'ask' && dependencies.model
-      ? await redTeamBeforeApproval(dependencies.model, decision, gate.veto)
+      ? await redTeamBeforeApproval(dependencies.model, decision, gate.held)
       : undefined;
   if (redTeam) children.push(redTeam.run);
   const outcome: ToolOutcome =
@@ -406,6 +440,15 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
             decision.state,
           )
         : await decision.tool.run(decision.input, decision.state);
+  // A call the model asked for inside the tool's run that waits for the user: the goal waits for it.
+  const heldTool = outcome.heldAction && tools.find((tool) => tool.name === outcome.heldAction!.tool);
+  if (gate.kind === 'run' && outcome.heldAction && heldTool)
+    gate = {
+      kind: 'ask',
+      held: outcome.heldAction,
+      isShadow: outcome.heldAction.pattern !== NOT_READ_ONLY,
+      digest: await actionDigest(heldTool, outcome.heldAction.input),
+    };
   // Hashed before the transaction: IndexedDB does not wait for it.
   const asked =
     outcome.question !== undefined
@@ -455,12 +498,16 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
         });
         dependencies.onDocumentsChanged?.();
       }
+      for (const call of outcome.serverCalls ?? [])
+        await db.provenance.add(
+          serverCallProvenance(call, { sessionId, cycle, createdAt: startedAt, goalId: decision.goal.id! }),
+        );
       const common = { db, sessionId, cycle, startedAt };
       const result =
         gate.kind === 'vetoed'
           ? await settleVeto(common, decision, gate.veto)
           : gate.kind === 'ask'
-            ? await settleAsk(common, decision, gate.veto, gate.digest, redTeam?.finding)
+            ? await settleAsk(common, decision, gate, redTeam?.finding)
             : asked
               ? await settleQuestion(common, decision, asked, gate.approval)
               : outcome.deferred
@@ -575,7 +622,9 @@ export async function readCycleInputs(db: AnimaDatabase, sessionId: string) {
   const worn = session.personaId !== undefined ? await readWornPersona(db, sessionId) : undefined;
   const acting = { ...psyche, psyche: wearPersona(psyche.psyche, worn) };
   const sparqlEndpoints = await reachableEndpoints(db, sessionId);
+  const toolServers = await reachableToolServers(db, sessionId);
   return {
+    toolServers,
     session,
     goals,
     memory,
@@ -710,27 +759,30 @@ async function settleVeto(context: CommitContext, decision: Decision, veto: Shad
   };
 }
 
-/** A veto that asks: the action is stored for the user's approval, and its goal waits. */
+/**
+ * An action that waits for the user (a veto that asks, or a tool that waits by default): it is
+ * stored for the user's approval, and its goal waits. Only the shadow's holds are encounters.
+ */
 async function settleAsk(
   context: CommitContext,
   decision: Decision,
-  veto: ShadowMatch,
-  digest: string,
+  { held, isShadow, digest }: Extract<ActGate, { kind: 'ask' }>,
   redTeam: RedTeamFinding | undefined,
 ): Promise<Settled> {
   const { db, sessionId, cycle, startedAt } = context;
-  const action = describeAction({ tool: decision.tool.name, input: decision.input });
-  await countShadowEncounter(db, sessionId, startedAt);
+  const action = describeAction(held);
+  const veto = { pattern: { name: held.pattern, explanation: held.explanation }, because: held.because };
+  if (isShadow) await countShadowEncounter(db, sessionId, startedAt);
   const approvalId = (await db.approvals.add({
     sessionId,
     goalId: decision.goal.id!,
     cycle,
-    tool: decision.tool.name,
-    input: decision.input,
+    tool: held.tool,
+    input: held.input,
     digest,
-    pattern: veto.pattern.name,
-    because: veto.because,
-    explanation: veto.pattern.explanation,
+    pattern: held.pattern,
+    because: held.because,
+    explanation: held.explanation,
     status: 'pending',
     createdAt: startedAt,
     ...(redTeam ? { redTeam } : {}),
@@ -740,7 +792,7 @@ async function settleAsk(
     kind: 'approval-request',
     sources: [
       `goal:${decision.goal.id}`,
-      `tool:${decision.tool.name}`,
+      `tool:${held.tool}`,
       `pattern:${veto.pattern.name}`,
       `approval:${approvalId}`,
     ],
@@ -749,7 +801,7 @@ async function settleAsk(
     detail: `${veto.pattern.name} holds ${action} for approval: ${veto.because}. ${veto.pattern.explanation}`,
     createdAt: startedAt,
   });
-  const statusReason = `waiting for your approval of ${decision.tool.name} (approval #${approvalId}): ${veto.pattern.explanation}`;
+  const statusReason = `waiting for your approval of ${held.tool} (approval #${approvalId}): ${veto.pattern.explanation}`;
   const { goal } = decision;
   return {
     record: {

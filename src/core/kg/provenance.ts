@@ -25,6 +25,7 @@ export const provenanceKindSchema = z.enum([
   'model',
   'abandonment',
   'sparql',
+  'tool-server',
 ]);
 
 export type ProvenanceKind = z.infer<typeof provenanceKindSchema>;
@@ -54,6 +55,7 @@ export const PROVENANCE_KIND_WORDS: Readonly<Record<ProvenanceKind, string>> = {
   model: 'Said by a model',
   abandonment: 'Abandoned',
   sparql: 'Brought in from a SPARQL endpoint',
+  'tool-server': 'Called a tool of a tool server',
 };
 
 /** Where a fact or a decision came from. */

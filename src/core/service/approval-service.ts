@@ -43,16 +43,26 @@ export function approvalService(context: ServiceContext): Pick<AgentServiceImple
    * The tools and the worn persona are fetched here, not with the list the navigation's badge reads.
    */
   const checkEdit = async (sessionId: string, approvalId: number, input: unknown) => {
-    const [{ TOOLS }, { readWornPersona, wearPersona }, { currentPsyche }] = await Promise.all([
+    const [
+      { TOOLS },
+      { readWornPersona, wearPersona },
+      { currentPsyche },
+      { grantedServerTools },
+      { reachableToolServers },
+    ] = await Promise.all([
       import('#core/tools/registry.ts'),
       import('#core/personas/worn-persona.ts'),
       import('#core/psyche/psyche-store.ts'),
+      import('#core/tools/server-tool.ts'),
+      import('#core/mcp/server-keys.ts'),
     ]);
     const refused = (problems: Problem[]) => ({ ok: false as const, problems });
     const approval = await db.approvals.get(approvalId);
     if (!approval || approval.sessionId !== sessionId)
       return refused([{ message: `there is no approval ${approvalId}` }]);
-    const tool = TOOLS.find((candidate) => candidate.name === approval.tool);
+    // A granted tool server's tool is edited against the schema its server last listed.
+    const tools = [...TOOLS, ...grantedServerTools(await reachableToolServers(db, sessionId))];
+    const tool = tools.find((candidate) => candidate.name === approval.tool);
     if (!tool) return refused([{ message: `there is no tool ${approval.tool} any more` }]);
     const problems = tool.inputProblems(input);
     if (problems.length > 0)

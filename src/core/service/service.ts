@@ -4,6 +4,7 @@ import { kgService } from './kg-service.ts';
 import { personaContract } from '#core/api/persona-contract.ts';
 import { sessionContract } from '#core/api/session-contract.ts';
 import { endpointContract } from '#core/sparql/endpoint-contract.ts';
+import { toolServerContract } from '#core/api/tool-server-contract.ts';
 import { addSession, FIRST_SESSION_NAME } from './add-session.ts';
 import { sessionWatchService } from './session-watch-service.ts';
 import { type AgentServiceDependencies, createServiceContext, type ServiceContext } from './service-context.ts';
@@ -85,6 +86,9 @@ function lazySlices(context: ServiceContext) {
     ),
     ...lazySlice(Object.keys(endpointContract) as (keyof typeof endpointContract)[], async () =>
       (await import('./endpoint-service.ts')).endpointService(context),
+    ),
+    ...lazySlice(Object.keys(toolServerContract) as (keyof typeof toolServerContract)[], async () =>
+      (await import('./tool-server-service.ts')).toolServerService(context),
     ),
     ...lazySlice(['webAccessGet', 'webAccessSet'], async () =>
       (await import('./web-access-service.ts')).webAccessService(context),

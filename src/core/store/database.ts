@@ -34,6 +34,7 @@ import { UPGRADES } from './migrations.ts';
 import type { ProvenanceRecord } from '#core/kg/provenance.ts';
 import { SCHEMA_VERSIONS } from './schema.ts';
 import { endpointKeySetting } from '#core/records/sparql-endpoint.ts';
+import { toolServerKeySetting } from '#core/records/tool-server.ts';
 import type { SessionRecord } from './session.ts';
 
 /** A key-value setting. */
@@ -178,5 +179,6 @@ export async function deleteSessionRows(db: AnimaDatabase, sessionId: string): P
     ...sessionRows(db, sessionId).map((rows) => rows.delete()),
     db.settings.delete(starterGraphKey(sessionId)),
     db.settings.delete(endpointKeySetting(sessionId)),
+    db.settings.delete(toolServerKeySetting(sessionId)),
   ]);
 }

@@ -5,6 +5,7 @@ import { embedderChoiceSchema } from '#core/records/embedder-choice.ts';
 import { nameSchema, sessionIdSchema } from '#core/names.ts';
 import { MAX_ENDPOINTS, sparqlEndpointSchema } from '#core/records/sparql-endpoint.ts';
 import { prefixesSchema } from '#core/kg/standard-terms.ts';
+import { MAX_TOOL_SERVERS, toolServerSchema } from '#core/records/tool-server.ts';
 
 /** A session is a workspace: its own graph, goals, memory and psyche. */
 export const sessionRecordSchema = z.object({
@@ -24,6 +25,8 @@ export const sessionRecordSchema = z.object({
   personaId: z.number().int().optional(),
   /** The SPARQL endpoints its agent may reach (their keys stay on the device, apart); absent: none. */
   sparqlEndpoints: z.array(sparqlEndpointSchema).max(MAX_ENDPOINTS).optional(),
+  /** The MCP servers whose tools its agent may be granted (their keys stay on the device, apart); absent: none. */
+  toolServers: z.array(toolServerSchema).max(MAX_TOOL_SERVERS).optional(),
   /** The prefixes its imported Turtle files declared (ex → http://example.org/): its queries read prefixed names with them. */
   prefixes: prefixesSchema.optional(),
 });

@@ -8,7 +8,15 @@ import { kgQuery } from './kg-query.ts';
 import { memoryRecall } from './memory-recall.ts';
 import { type FactsAnswer, factsAnswerSchema, modelUseOf } from './model-facts.ts';
 import type { ModelAccess } from '#core/llm/model-access.ts';
-import { type AgentTool, defineTool, shadowViewOf, type ToolState } from './tool.ts';
+import {
+  type AgentTool,
+  defineTool,
+  type HeldAction,
+  type ServerCallRecord,
+  shadowViewOf,
+  type ToolState,
+} from './tool.ts';
+import { NOT_READ_ONLY, WAITS_BY_DEFAULT } from './server-tool.ts';
 
 /**
  * The tools a model may call while it reasons (DESIGN section 10: one envelope per step, tool
@@ -33,6 +41,10 @@ export type ToolResult = {
   metadata: { tool: string; input: unknown; facts: number };
   rejection?: Rejection;
   retryable: boolean;
+  /** The tool server calls it made, for provenance. */
+  serverCalls?: ServerCallRecord[];
+  /** The call waits for the user's approval: it did not run. */
+  held?: HeldAction;
 };
 
 /**
@@ -71,7 +83,10 @@ export function toolGuide(tools: readonly AgentTool[]): string {
   };
   return [
     'Before answering you may call one of these tools per step, with {"kind": "tool_call", "tool": NAME, "input": INPUT}:',
-    ...tools.map((tool) => `- ${tool.name}: ${tool.description}; input ${inputs[tool.name] ?? 'as its schema says'}`),
+    ...tools.map(
+      (tool) =>
+        `- ${tool.name}: ${tool.description}; input ${inputs[tool.name] ?? tool.inputGuide ?? 'as its schema says'}`,
+    ),
     `At most ${MAX_MODEL_TOOL_CALLS} calls; then give the final answer or a bottleneck.`,
   ].join('\n');
 }
@@ -102,7 +117,10 @@ export async function askWithTools(
   const calls: ToolResult[] = [];
   let conversation: ChatMessage[] = [];
   // The guide first: with the system prompt it is the part every cycle's first step repeats.
-  let prompt = [toolGuide(CONSULTED_TOOLS), task.prompt].join('\n\n');
+  // The tools of the servers the user granted join the consulted ones.
+  const offered = [...CONSULTED_TOOLS, ...(state.serverTools ?? [])];
+  const stepEnvelope = offered.length === CONSULTED_TOOLS.length ? STEP_ENVELOPE : envelopeSchema(offered);
+  let prompt = [toolGuide(offered), task.prompt].join('\n\n');
   const blocked = new Set<string>();
   const stop = (bottleneck: z.infer<typeof bottleneckSchema>) => ({
     ok: false as const,
@@ -111,7 +129,7 @@ export async function askWithTools(
     calls,
   });
   for (;;) {
-    const outcome = await structuredCall(model.provider, STEP_ENVELOPE, {
+    const outcome = await structuredCall(model.provider, stepEnvelope, {
       name: task.name,
       system: model.system,
       history: conversation,
@@ -147,7 +165,7 @@ export async function askWithTools(
       return stop({ kind: 'missing_input', detail: `no answer after ${MAX_MODEL_TOOL_CALLS} tool calls` });
     const spent = model.budget.spent();
     if (spent) return stop(budgetExhausted(spent));
-    const tool = CONSULTED_TOOLS.find((candidate) => candidate.name === envelope.tool)!;
+    const tool = offered.find((candidate) => candidate.name === envelope.tool)!;
     const result = await callConsultedTool(state, tool, envelope.input);
     if (result.rejection?.class === 'policy_block') blocked.add(action);
     calls.push(result);
@@ -155,7 +173,12 @@ export async function askWithTools(
   }
 }
 
-/** Runs one consulted tool's call, after the shadow's judgement; its budget is the run's. */
+/**
+ * Runs one consulted tool's call, after the shadow's judgement; its budget is the run's. A hard
+ * veto refuses it; for a tool server's tool, a veto that asks, or a tool not marked read-only,
+ * holds it for the user: the call does not run, and the cycle stores it as an approval its goal
+ * waits for. A grant of a read-only server tool answers a veto that only asks.
+ */
 export async function callConsultedTool(
   state: ToolState & { model: ModelAccess },
   tool: AgentTool,
@@ -164,7 +187,8 @@ export async function callConsultedTool(
   const { name } = tool;
   const metadata = { tool: name, input, facts: 0 };
   const veto = state.psyche ? decisiveVeto(judgeAction(state.psyche, shadowViewOf(tool, input))) : undefined;
-  if (veto)
+  // The built-in consulted tools only read: any veto refuses them, as it always has.
+  if (veto && (!veto.pattern.requireApproval || !tool.isForModelOnly))
     return {
       ok: false,
       value: `the agent's shadow blocks this (${veto.pattern.name}: ${veto.because})`,
@@ -176,6 +200,37 @@ export async function callConsultedTool(
       ),
       retryable: false,
     };
+  const hold: HeldAction | undefined =
+    tool.isForModelOnly && tool.waitsForApprovalBecause !== undefined
+      ? {
+          tool: name,
+          input,
+          pattern: NOT_READ_ONLY,
+          because: tool.waitsForApprovalBecause,
+          explanation: WAITS_BY_DEFAULT,
+        }
+      : veto && !tool.isPreApproved(input, state)
+        ? {
+            tool: name,
+            input,
+            pattern: veto.pattern.name,
+            because: veto.because,
+            explanation: veto.pattern.explanation,
+          }
+        : undefined;
+  if (hold)
+    return {
+      ok: false,
+      value: `held for the user's approval (${hold.because}); it has not run, and the goal waits for the answer`,
+      metadata,
+      rejection: rejectionOf(
+        'policy_block',
+        "the user's approval",
+        `${describeAction({ tool: name, input })} waits: ${hold.because}`,
+      ),
+      retryable: false,
+      held: hold,
+    };
   state.model.budget.chargeToolCall();
   const outcome = await tool.run(input, state);
   return {
@@ -183,6 +238,7 @@ export async function callConsultedTool(
     value: outcome.summary,
     metadata: { ...metadata, facts: outcome.facts.length },
     ...(outcome.rejection ? { rejection: outcome.rejection } : {}),
+    ...(outcome.serverCalls ? { serverCalls: outcome.serverCalls } : {}),
     retryable: outcome.rejection?.retryable ?? true,
   };
 }

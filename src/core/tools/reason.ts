@@ -169,12 +169,31 @@ function closureOf(
     : undefined;
 }
 
-/** The model's answer to the goal's question from the facts around it, with the facts it stands on stored at a capped confidence. */
+/**
+ * The model's answer to the goal's question from the facts around it, with the facts it stands on
+ * stored at a capped confidence; the tool server calls it made are kept, and a call it asked for
+ * that waits for the user is held (the goal then waits for it).
+ */
 async function reasonWithModel(question: string, state: ToolState & { model: ModelAccess }): Promise<ToolOutcome> {
   const answer = await askWithTools(state, {
     name: 'reason',
     prompt: `${goalContextOf(state)}\nQuestion: ${question}\nAnswer the question from the known facts, what the tools find and what you know for certain, with the facts your answer stands on.`,
   });
+  const outcome = outcomeOfAnswer(answer, state);
+  const serverCalls = answer.calls.flatMap((call) => call.serverCalls ?? []);
+  const held = answer.calls.find((call) => call.held !== undefined)?.held;
+  return {
+    ...outcome,
+    ...(serverCalls.length > 0 ? { serverCalls } : {}),
+    ...(held ? { heldAction: held } : {}),
+  };
+}
+
+/** What the model's answer (or its bottleneck) does to the goal. */
+function outcomeOfAnswer(
+  answer: Awaited<ReturnType<typeof askWithTools>>,
+  state: ToolState & { model: ModelAccess },
+): ToolOutcome {
   const consulted =
     answer.calls.length > 0
       ? `; it consulted ${answer.calls.map((call) => `${call.metadata.tool}${call.rejection ? ` (refused: ${call.rejection.class.replace(/_/g, ' ')})` : ''}`).join(', ')}`

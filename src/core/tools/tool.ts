@@ -51,7 +51,30 @@ export type ToolState = {
   memory?: { pressure: number; threshold: number };
   /** The shadow the cycle judges actions by (the worn persona's guardrails included): a model's own tool calls pass it too. */
   psyche?: Pick<Psyche, 'shadow'>;
+  /** The tools of MCP servers the user granted this session: a bound model may call them in its steps. */
+  serverTools?: readonly AgentTool[];
 };
+
+/** A call of a tool server's tool, kept as provenance: the server, the tool, the input's digest and what came back. */
+export type ServerCallRecord = {
+  server: string;
+  url: string;
+  tool: string;
+  input: unknown;
+  /** SHA-256 (hex) of the input as sent. */
+  inputDigest: string;
+  /** The server answered, and the tool did not say it failed. */
+  ok: boolean;
+  /** The server answered (false: it could not be reached, or broke off). */
+  hasAnswered: boolean;
+  /** What the tool said (or why the call failed), redacted. */
+  text: string;
+  /** Images and audio it returned (base64), and resources it named. */
+  media: ({ kind: 'image' | 'audio'; mimeType: string; data: string } | { kind: 'resource'; uri: string })[];
+};
+
+/** An action held for the user's approval inside a tool's run (a model's call of a tool that may change something). */
+export type HeldAction = { tool: string; input: unknown; pattern: string; because: string; explanation: string };
 
 /** A change of the graph a tool asks for, stored in the cycle's transaction with this provenance. */
 export type GraphChange = {
@@ -89,6 +112,10 @@ export type ToolOutcome = {
    * it is done, then the tool's `resume` gets its result in the goal's next cycle.
    */
   deferred?: DeferredWork;
+  /** The tool server calls it made: each is stored as provenance in the cycle's transaction. */
+  serverCalls?: ServerCallRecord[];
+  /** A call the model asked for that waits for the user: stored as an approval, and the goal waits. */
+  heldAction?: HeldAction;
 };
 
 /** Background work a tool defers: its kind (one the service runs), what it is given, and what it does, in words. */
@@ -124,6 +151,14 @@ export type Tool<Input = unknown> = {
   run(input: Input, state: ToolState): ToolOutcome | Promise<ToolOutcome>;
   /** For a tool that defers work: what it makes of the work's outcome, with the input it ran with (it may defer again). */
   resume?(job: JobOutcome, input: Input, state: ToolState): ToolOutcome | Promise<ToolOutcome>;
+  /** Only a bound model calls it, in its steps (its input cannot be proposed from a goal): never the cycle's own choice. */
+  isForModelOnly?: boolean;
+  /** Why its actions wait for the user even when no veto asks (a tool server's tool not marked read-only), or undefined. */
+  waitsForApprovalBecause?: string;
+  /** How its input looks, for a model's prompt (default: as its schema says). */
+  inputGuide?: string;
+  /** What an approval binds to, where the input's schema is not zod's own (a server's JSON Schema): default, the JSON Schema of `input`. */
+  definitionText?: string;
 };
 
 /** The domain triples around a set of symbols (metadata left out), at most `limit`. */
@@ -177,14 +212,16 @@ export function defineTool<Input>(tool: Tool<Input>): AgentTool {
   const { name, description, archetype, danger, capabilities } = tool;
   return {
     ...tool,
-    definition: JSON.stringify({
-      name,
-      description,
-      archetype: archetype ?? null,
-      danger,
-      capabilities,
-      input: z.toJSONSchema(tool.input),
-    }),
+    definition:
+      tool.definitionText ??
+      JSON.stringify({
+        name,
+        description,
+        archetype: archetype ?? null,
+        danger,
+        capabilities,
+        input: z.toJSONSchema(tool.input),
+      }),
     proposeInput: (state) => tool.proposeInput(state),
     inputProblems(input) {
       const parsed = tool.input.safeParse(input);
