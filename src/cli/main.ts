@@ -6,6 +6,7 @@ import { APPROVAL_COMMANDS } from './commands/approvals.ts';
 import { runArcCommand } from './commands/arc.ts';
 import { DOCUMENT_COMMANDS } from './commands/documents.ts';
 import { ENDPOINT_COMMANDS } from './commands/endpoints.ts';
+import { TOOLS_COMMANDS } from './commands/tools.ts';
 import { GOAL_COMMANDS } from './commands/goals.ts';
 import { KG_COMMANDS } from './commands/kg.ts';
 import { MEMORY_COMMANDS } from './commands/memory.ts';
@@ -38,6 +39,7 @@ const SESSION_COMMANDS: Record<string, SessionCommand> = {
   ...DOCUMENT_COMMANDS,
   ...STATUS_COMMANDS,
   ...ENDPOINT_COMMANDS,
+  ...TOOLS_COMMANDS,
 };
 
 /** The first words of the two-word commands: "kg", "psyche". */

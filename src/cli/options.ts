@@ -71,6 +71,9 @@ const OPTIONS = {
   language: { type: 'string' },
   'without-asking': { type: 'boolean' },
   around: { type: 'string' },
+  header: { type: 'string' },
+  refresh: { type: 'boolean' },
+  approve: { type: 'boolean' },
   depth: { type: 'string' },
   help: { type: 'boolean', default: false },
 } as const;

@@ -2,6 +2,7 @@ import { type AgentApi, withContractChecks } from '#core/api.ts';
 import { endpointSecrets } from '#core/llm/openai-compatible.ts';
 import { createAgentService } from '#core/service/service.ts';
 import { endpointKeySecrets } from '#core/records/sparql-endpoint.ts';
+import { toolServerKeySecrets } from '#core/records/tool-server.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
 import { openCatalog } from './catalog-file.ts';
 import { loadDeviceSettings } from './device-file.ts';
@@ -63,13 +64,15 @@ export async function openCliSession(
   const { session } = await service.open({});
   await loadDeviceSettings(service);
   await loadEndpointKeys(db);
-  // The key and base URL given for a run, and a SPARQL endpoint's key, are secrets too: no snapshot this command writes may carry them.
+  // The key and base URL given for a run, a SPARQL endpoint's key and a tool server's, are secrets too: no snapshot this command writes may carry them.
   const secrets = [
     ...endpointSecrets({
       baseUrl: values['base-url'] ?? '',
       ...(values['api-key'] ? { apiKey: values['api-key'] } : {}),
     }),
     ...endpointKeySecrets('given with --key', values.key),
+    // A tool server's key header ('Name: value'): its value.
+    ...toolServerKeySecrets('given with --header', values.header?.slice(values.header.indexOf(':') + 1).trim()),
   ];
   const save = () => (snapshotPath ? saveSnapshot(db, session.id, snapshotPath, secrets) : Promise.resolve());
   return { name, operands, values, output, db, snapshotPath, service, sessionId: session.id, save };

@@ -3,6 +3,7 @@ import { ARC_USAGE } from './commands/arc.ts';
 import { PERSONA_USAGE } from './commands/persona.ts';
 import { SNAPSHOT_USAGE } from './commands/snapshot.ts';
 import { ENDPOINT_USAGE } from './commands/endpoints.ts';
+import { TOOLS_USAGE } from './commands/tools.ts';
 
 /** `anima --help`, and what every usage error ends with. */
 export const USAGE = `Usage: anima <command> [options]
@@ -76,6 +77,7 @@ ${PERSONA_USAGE}
 ${ARC_USAGE}
 ${SNAPSHOT_USAGE}
 ${ENDPOINT_USAGE}
+${TOOLS_USAGE}
 Language models:
   anima llm check --provider openai --base-url URL --model M [--api-key KEY] [--json]
                  one structured call through the agent's contract: the typed value, or the
