@@ -1,5 +1,7 @@
+import { startOpenAiServer } from '#core/testing/openai-server.ts';
 import { type RunningServer, startEverythingServer } from '../../src/core/testing/mcp-servers.ts';
 import { expect, test } from './fixtures.ts';
+import { RUN_TIMEOUT_MS } from './page-models/goals-page.ts';
 
 /**
  * Tool servers with the browser as the real MCP client (the SDK in the agent worker):
@@ -16,6 +18,10 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await everything?.stop();
 });
+
+/** A symbol the starter graph does not know: only the model can say what it is. */
+const ZORBLAX = { description: 'What is Zorblax', criteria: 'Zorblax is-a ?x' };
+const callOf = (tool: string, input: unknown) => ({ text: JSON.stringify({ kind: 'tool_call', tool, input }) });
 
 test.describe('Tool servers in the browser', () => {
   test.beforeEach(async ({ settings }) => {
@@ -64,5 +70,73 @@ test.describe('Tool servers in the browser', () => {
       'the tool server gone cannot be reached at http://127.0.0.1:9/mcp',
     );
     await expect(panel.getByText('No tool server yet.')).toBeVisible();
+  });
+
+  test('a bound model calls a granted read-only tool at once; one not marked read-only waits, is approved after a reload, and runs', async ({
+    page,
+    shell,
+    settings,
+    goals,
+    cycles,
+    approvals,
+  }) => {
+    const model = await startOpenAiServer([
+      callOf('mcp.everything.echo', { message: 'Zorblax' }),
+      callOf('mcp.everything.toggle-simulated-logging', {}),
+      {
+        text: JSON.stringify({
+          kind: 'final',
+          answer: 'Zorblax is a moon.',
+          triples: [{ subject: 'Zorblax', predicate: 'is-a', object: 'Moon', confidence: 0.9 }],
+        }),
+      },
+    ]);
+    try {
+      const panel = page.getByRole('region', { name: 'Tool servers' });
+      const form = panel.getByRole('form', { name: 'Add a tool server' });
+      await form.getByLabel('Name').fill('everything');
+      await form.getByLabel('Address').fill(everything.url);
+      await form.getByRole('button', { name: 'Add tool server' }).click();
+      const tools = panel.getByRole('list', { name: 'Tools of everything' });
+      for (const tool of ['echo', 'toggle-simulated-logging']) {
+        const grant = tools.getByRole('checkbox', { name: `Grant ${tool}`, exact: true });
+        await grant.check();
+        await expect(grant).toBeChecked();
+      }
+      await settings.languageModel.saveEndpoint({ baseUrl: model.baseUrl, model: 'tiny-test' });
+      await expect(settings.languageModel.saveStatus).toContainText('Saved');
+
+      await shell.goTo('Goals');
+      await goals.addGoal(ZORBLAX);
+      await goals.run.runUntilDoneButton.click();
+      await expect(goals.status(ZORBLAX.description)).toContainText('Waiting for you', { timeout: RUN_TIMEOUT_MS });
+      // The read-only tool ran, and the model read what it said.
+      expect(JSON.stringify(model.requests[1]!.body.messages)).toContain('Echo: Zorblax');
+
+      await shell.goTo('Approvals');
+      const pending = approvals.pending('mcp.everything.toggle-simulated-logging', ZORBLAX.description);
+      await expect(approvals.value(pending, 'Pattern')).toContainText('not-read-only');
+      await expect(pending).toContainText(
+        'the tool server everything does not mark toggle-simulated-logging read-only',
+      );
+
+      await page.reload();
+      await expect(approvals.value(pending, 'Status')).toContainText('Pending', { timeout: 45_000 });
+      await approvals.approve(pending);
+      await expect(approvals.status('Approved: run the agent to carry it out.')).toBeVisible();
+
+      await shell.goTo('Goals');
+      await goals.run.runOneButton.click();
+      await goals.run.waitForRunEnd();
+      await expect(goals.status(ZORBLAX.description)).toContainText('Completed');
+      await shell.goTo('Cycles');
+      const newest = cycles.entries().first();
+      await expect(newest.getByRole('group', { name: 'Tool', exact: true })).toContainText(
+        'mcp.everything.toggle-simulated-logging',
+      );
+      await expect(newest).toContainText('simulated');
+    } finally {
+      await model.close();
+    }
   });
 });
