@@ -44,7 +44,13 @@ export function inputSchemaOf(jsonSchema: Record<string, unknown>): z.ZodType<To
     validator = undefined;
   }
   return z.record(z.string(), z.unknown()).superRefine((input, context) => {
-    const result = validator?.validate(input);
+    let result: ReturnType<Validator['validate']> | undefined;
+    try {
+      result = validator?.validate(input);
+    } catch {
+      // A reference it cannot follow shows only now: the server checks the input.
+      result = undefined;
+    }
     if (!result || result.valid) return;
     for (const error of leafErrors(result.errors))
       context.addIssue({ code: 'custom', path: pathOf(error.instanceLocation), message: error.error });
