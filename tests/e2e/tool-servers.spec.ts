@@ -139,4 +139,69 @@ test.describe('Tool servers in the browser', () => {
       await model.close();
     }
   });
+
+  test("a model's bad input goes back naming the field, a veto refuses a tool, and a server that stopped fails only its call", async ({
+    page,
+    shell,
+    settings,
+    psyche,
+    goals,
+  }) => {
+    const stopping = await startEverythingServer();
+    const model = await startOpenAiServer([
+      callOf('mcp.everything.get-sum', { a: 'one', b: 2 }),
+      callOf('mcp.everything.get-sum', { a: 1, b: 2 }),
+      callOf('mcp.everything.get-tiny-image', {}),
+      callOf('mcp.gone.echo', { message: 'hi' }),
+      { text: JSON.stringify({ kind: 'final', answer: 'Zorblax is unknown.', triples: [] }) },
+    ]);
+    try {
+      const panel = page.getByRole('region', { name: 'Tool servers' });
+      const form = panel.getByRole('form', { name: 'Add a tool server' });
+      for (const [name, url] of [
+        ['everything', everything.url],
+        ['gone', stopping.url],
+      ] as const) {
+        await form.getByLabel('Name').fill(name);
+        await form.getByLabel('Address').fill(url);
+        await form.getByRole('button', { name: 'Add tool server' }).click();
+        await expect(panel.getByRole('list', { name: `Tools of ${name}` })).toBeVisible();
+      }
+      for (const [server, tool] of [
+        ['everything', 'get-sum'],
+        ['everything', 'get-tiny-image'],
+        ['gone', 'echo'],
+      ] as const) {
+        const grant = panel
+          .getByRole('list', { name: `Tools of ${server}` })
+          .getByRole('checkbox', { name: `Grant ${tool}`, exact: true });
+        await grant.check();
+        await expect(grant).toBeChecked();
+      }
+      await settings.languageModel.saveEndpoint({ baseUrl: model.baseUrl, model: 'tiny-test' });
+      await expect(settings.languageModel.saveStatus).toContainText('Saved');
+      await stopping.stop();
+
+      await shell.goTo('Psyche');
+      await psyche.importToml(
+        '[[shadow.veto_patterns]]\nname = "no-images"\ntriggers = ["get-tiny-image"]\nseverity = 1.0\nexplanation = "No images."\n',
+      );
+      await shell.goTo('Goals');
+      await goals.addGoal(ZORBLAX);
+      // kg_query, then reason, whose model calls the tools.
+      await goals.run.runCycles(2);
+      const lastMessage = (index: number) =>
+        JSON.stringify((model.requests[index]!.body.messages as { content: string }[]).at(-1)!.content);
+      expect(lastMessage(1)).toContain('at input.a: mcp.everything.get-sum does not take this input');
+      expect(lastMessage(2)).toContain('The sum of 1 and 2 is 3');
+      expect(lastMessage(3)).toContain("the agent's shadow blocks this (no-images");
+      expect(lastMessage(4)).toContain('the tool server gone cannot be reached');
+      // The run went on: the model answered after the failed call, and the cycle ended.
+      expect(model.requests).toHaveLength(5);
+      await expect(goals.run.status).toContainText('Ran 2 cycles');
+    } finally {
+      await model.close();
+      await stopping.stop();
+    }
+  });
 });
