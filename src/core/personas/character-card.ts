@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { readJson } from '#core/safe-json.ts';
+import { base64FromBytes, bytesFromBase64 } from '#core/base64.ts';
 import { decodeUtf8Text } from '#core/text-bytes.ts';
 import { describeProblem, problemsFromZod, type Problem, type Result } from '#core/result.ts';
 import { isPng, placeholderPng, readPngText, writePngText, type PngTextChunk } from './png-text.ts';
@@ -354,25 +355,6 @@ function startsWithBrace(bytes: Uint8Array): boolean {
   let index = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   while (bytes[index] === 0x20 || bytes[index] === 0x09 || bytes[index] === 0x0a || bytes[index] === 0x0d) index++;
   return bytes[index] === 0x7b;
-}
-
-/** Base64 through the platform's atob/btoa (in workers and Node alike), which work on one char per byte. */
-function bytesFromBase64(text: string): Uint8Array | undefined {
-  let binary: string;
-  try {
-    binary = atob(text);
-  } catch {
-    return undefined;
-  }
-  return Uint8Array.from(binary, (character) => character.charCodeAt(0));
-}
-
-function base64FromBytes(bytes: Uint8Array): string {
-  let binary = '';
-  // In slices: String.fromCharCode takes its bytes as arguments, and arguments are limited.
-  for (let start = 0; start < bytes.length; start += 0x8000)
-    binary += String.fromCharCode(...bytes.subarray(start, start + 0x8000));
-  return btoa(binary);
 }
 
 function tooLarge(): Result<CharacterCard> {
