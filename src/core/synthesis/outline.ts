@@ -1,6 +1,7 @@
 import { type FactKind, factKindOf } from './fact-kind.ts';
 import { plainText } from '#core/plain-text.ts';
 import type { FindingOrigin, SynthesisInput } from './synthesis-input.ts';
+import { type OutlineSummary, summarize } from './summary.ts';
 
 /** One fact ready to render: labels made plain (one line each), its kind and origin. */
 export type OutlineItem = {
@@ -34,11 +35,28 @@ export type OutlineOverview = {
   answerCount: number;
 };
 
-/** The findings of a goal laid out for rendering (DESIGN: `{overview, sections[{heading, items}], gaps}`). */
-export type Outline = { overview: OutlineOverview; sections: OutlineSection[]; gaps: string[] };
+/**
+ * The findings of a goal laid out for rendering (DESIGN: `{overview, sections[{heading, items}], gaps}`).
+ * A long goal also has a summary of its facts by kind, and its sections hold only the first facts:
+ * `omittedCount` says how many more the findings list has.
+ */
+export type Outline = {
+  overview: OutlineOverview;
+  summary?: OutlineSummary;
+  sections: OutlineSection[];
+  omittedCount: number;
+  gaps: string[];
+};
 
 // Goal text may be long; a label is a name.
 const MAX_GOAL_LENGTH = 500;
+/** A goal with more facts than this opens its write-up with a summary by kind. */
+export const SUMMARY_FROM_FACTS = 10;
+/**
+ * The facts a write-up writes out of each section: every kind gets a sample (a long list of answers
+ * would otherwise crowd out the rest); the others are counted and left to the findings list.
+ */
+export const MAX_WRITTEN_FACTS_PER_SECTION = 12;
 
 /**
  * Lays out the findings of a goal: the answers first, then the other facts in sections by kind
@@ -67,9 +85,12 @@ export function outlineFindings(input: SynthesisInput): Outline {
     };
     bySection.get(finding.isAnswer ? 'answers' : sectionOf(kind))?.push(item);
   }
-  const sections = SECTION_KINDS.map((kind) => ({ kind, items: groupBySubject(bySection.get(kind) ?? []) })).filter(
+  const grouped = SECTION_KINDS.map((kind) => ({ kind, items: groupBySubject(bySection.get(kind) ?? []) })).filter(
     (section) => section.items.length > 0,
   );
+  const allItems = grouped.flatMap((section) => section.items);
+  const sections = grouped.map(({ kind, items }) => ({ kind, items: items.slice(0, MAX_WRITTEN_FACTS_PER_SECTION) }));
+  const writtenCount = sections.reduce((sum, section) => sum + section.items.length, 0);
   const { goal } = input;
   const statusReason = goal.statusReason === undefined ? '' : plainText(goal.statusReason, MAX_GOAL_LENGTH);
   return {
@@ -81,7 +102,9 @@ export function outlineFindings(input: SynthesisInput): Outline {
       factCount: input.findings.length,
       answerCount: input.findings.filter((finding) => finding.isAnswer).length,
     },
+    ...(allItems.length > SUMMARY_FROM_FACTS ? { summary: summarize(allItems) } : {}),
     sections,
+    omittedCount: allItems.length - writtenCount,
     gaps: input.missing.map((keyword) => plainText(keyword)).filter((keyword) => keyword !== ''),
   };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAMMALS } from './__fixtures__/mammals.ts';
 import { BUILT_IN_GRAMMARS } from './built-in-grammars.ts';
 import type { Grammar } from './grammar.ts';
-import { outlineFindings } from './outline.ts';
+import { MAX_WRITTEN_FACTS_PER_SECTION, outlineFindings } from './outline.ts';
 import { renderFindings } from './render-findings.ts';
 import type { SynthesisFinding, SynthesisInput } from './synthesis-input.ts';
 import { synthesize } from './synthesize.ts';
@@ -46,7 +46,14 @@ describe('renderFindings', () => {
       });
       expect(Math.min(...timings)).toBeLessThan(50);
     }
-    expect(synthesize(input, terse).split('\n')).toHaveLength(2_000);
+    // Facts past the first few are counted, not written: a long goal reads as a summary and a sample.
+    const lines = synthesize(input, terse).split('\n');
+    const sections = outlineFindings(input).sections.length;
+    const written = sections * MAX_WRITTEN_FACTS_PER_SECTION;
+    expect(lines.filter((line) => line.includes(' -> '))).toHaveLength(written);
+    expect(lines.at(-1)).toBe(
+      `… and ${(2_000 - written).toLocaleString('en')} more facts, not written out here: the findings list shows them all.`,
+    );
   });
 
   it('names the persona only when one is given', () => {

@@ -1,12 +1,14 @@
 import { factText } from './fact-text.ts';
 import type { Grammar } from './grammar.ts';
 import type { Outline } from './outline.ts';
+import { omittedText, summaryLines } from './summary-text.ts';
 import { fillTemplate } from './template.ts';
 
 type ProseLayout = Extract<Grammar['layout'], { kind: 'prose' }>;
 
 /**
- * Prose: the overview, then one paragraph a section, then the gaps as one sentence; paragraphs
+ * Prose: the overview, the summary of a long goal (a list), then one paragraph a section, the
+ * facts left out (a line), then the gaps as one sentence; paragraphs
  * apart by a blank line. A section's facts go `per_sentence` to a sentence, joined by `join`; its
  * first sentence starts with a section opener, the others with connecting phrases, both cycled in
  * order through the whole text (deterministic, no randomness). A subject the fact before it in the
@@ -15,6 +17,8 @@ type ProseLayout = Extract<Grammar['layout'], { kind: 'prose' }>;
 export function renderProse(outline: Outline, grammar: Grammar, layout: ProseLayout, overview: string): string {
   const paragraphs: string[] = [];
   if (overview !== '') paragraphs.push(overview);
+  const summary = summaryLines(outline, grammar, '- ');
+  if (summary.length > 0) paragraphs.push(summary.join('\n'));
   if (outline.sections.length === 0 && grammar.empty !== '') paragraphs.push(grammar.empty);
   let connectorCount = 0;
   outline.sections.forEach((section, sectionIndex) => {
@@ -33,6 +37,8 @@ export function renderProse(outline: Outline, grammar: Grammar, layout: ProseLay
     }
     paragraphs.push(sentences.join(' '));
   });
+  const omitted = omittedText(outline, grammar);
+  if (omitted !== '') paragraphs.push(omitted);
   if (outline.gaps.length > 0 && grammar.gaps.item !== '') {
     const gaps = outline.gaps.map((gap) => fillTemplate(grammar.gaps.item, { gap }));
     paragraphs.push(grammar.gaps.intro + listOf(gaps, layout) + layout.end);
