@@ -4,8 +4,9 @@ import type { Outline } from './outline.ts';
 
 /**
  * The summary a long write-up opens with, as lines: the count of facts, then a line a group
- * ("- a kind of Mammal: 1,181 (Aardvark, Aardwolf, Bat, …)") and the facts of the smaller groups
- * together. Empty when the outline has no summary (a short goal reads whole).
+ * ("- a kind of Mammal: 1,181 (Aardvark, Aardwolf, Bat, …)"), and the facts of the smaller groups
+ * counted together ("- 18 other classifications", "- 7 other facts"). Empty when the outline has
+ * no summary (a short goal reads whole).
  */
 export function summaryLines(outline: Outline, grammar: Grammar, bullet: string): string[] {
   const { summary } = outline;
@@ -15,8 +16,14 @@ export function summaryLines(outline: Outline, grammar: Grammar, bullet: string)
     const more = group.count > group.names.length ? ', …' : '';
     return `${bullet}${group.label}: ${numberText(group.count)} (${group.names.join(', ')}${more})`;
   });
-  const other =
-    summary.otherCount > 0 ? [`${bullet}${countText(summary.otherCount, `other ${singular}`, `other ${plural}`)}`] : [];
+  const other = [
+    ...(summary.otherClassificationCount > 0
+      ? [`${bullet}${countText(summary.otherClassificationCount, 'other classification')}`]
+      : []),
+    ...(summary.otherCount > 0
+      ? [`${bullet}${countText(summary.otherCount, `other ${singular}`, `other ${plural}`)}`]
+      : []),
+  ];
   return [`${countText(outline.overview.factCount, singular, plural)} by kind:`, ...groupLines, ...other];
 }
 

@@ -78,24 +78,28 @@ describe('the summary a long write-up opens with', () => {
     expect(connectors.length).toBeLessThanOrEqual(written / 2);
   });
 
-  it('counts the smaller groups together, and its counts add up to the findings', () => {
+  it('counts the smaller groups together, classifications apart, and its counts add up to the findings', () => {
     const predicates = ['eats', 'lives-in', 'hunts', 'fears', 'sleeps-in', 'drinks', 'likes'];
-    const findings = predicates.flatMap((predicate, index) =>
-      Array.from({ length: 10 - index }, (_, number) => fact(`Animal ${number}`, predicate, 'Something')),
-    );
+    const findings = [
+      ...predicates.flatMap((predicate, index) =>
+        Array.from({ length: 10 - index }, (_, number) => fact(`Animal ${number}`, predicate, 'Something')),
+      ),
+      fact('Robin', 'is-a', 'Bird'),
+      fact('Wren', 'is-a', 'Bird'),
+      fact('Trout', 'rdf:type', 'Fish'),
+    ];
     const lines = summaryOf(synthesize({ ...MAMMALS, findings, missing: [] }, formal));
     expect(lines).toEqual([
-      '49 facts by kind:',
+      '52 facts by kind:',
       '- eats: 10 (Animal 0, Animal 1, Animal 2, …)',
       '- lives in: 9 (Animal 0, Animal 1, Animal 2, …)',
       '- hunts: 8 (Animal 0, Animal 1, Animal 2, …)',
       '- fears: 7 (Animal 0, Animal 1, Animal 2, …)',
       '- sleeps in: 6 (Animal 0, Animal 1, Animal 2, …)',
+      '- 3 other classifications',
       '- 9 other facts',
     ]);
-    const counted = lines
-      .slice(1)
-      .map((line) => Number(/: ([\d,]+) \(|^- ([\d,]+) other/.exec(line)?.slice(1).find(Boolean)?.replace(',', '')));
+    const counted = lines.slice(1).map((line) => Number(/(?:: |^- )([\d,]+)/.exec(line)?.[1]?.replaceAll(',', '')));
     expect(counted.reduce((sum, count) => sum + count, 0)).toBe(findings.length);
   });
 
