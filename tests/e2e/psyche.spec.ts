@@ -123,10 +123,14 @@ test.describe('the psyche', () => {
     const writeUp = goals.findings('Find mammals').getByRole('group', { name: 'Write-up', exact: true });
     const grammar = writeUp.getByRole('combobox', { name: 'Grammar' });
     await expect(grammar).toHaveValue('terse');
-    await expect(writeUp).toContainText(/GoldenRetriever -> subClassOf -> Mammal \[\d\.\d\d\]/);
+    // A goal this big opens with its findings grouped by kind, then a sample of the facts.
+    await expect(writeUp).toContainText(/\d+ facts by kind:\n- a kind of Mammal: \d+ \(Carnivore, /);
+    await expect(writeUp).toContainText(/Carnivore -> subClassOf -> Mammal \[\d\.\d\d\]/);
+    await expect(writeUp).toContainText(/… and \d+ more facts, not written out here/);
 
     await grammar.selectOption('formal');
-    await expect(writeUp).toContainText('GoldenRetriever');
+    await expect(writeUp).toContainText(/facts by kind:\n- a kind of Mammal: \d+ \(Carnivore, /);
+    await expect(writeUp).toContainText('Carnivore subClassOf Mammal (confidence');
     await expect(writeUp).not.toContainText('->');
     await expect(writeUp.getByRole('button', { name: 'Download' })).toBeEnabled();
   });
