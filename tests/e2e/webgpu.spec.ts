@@ -36,9 +36,10 @@ test('the Models screen finds the adapter without shader-f16, offers f32 models 
   await expect(toggle).toHaveText(/^Show \d+ models this GPU cannot run$/);
   await toggle.click();
   await expect(toggle).toHaveText(/^Hide \d+ models this GPU cannot run$/);
-  await expect(models.model(SMOL_F16)).toContainText(
-    'Cannot run here: its f16 weights need shader-f16, which this GPU lacks.',
-  );
+  const noF16 = models.hiddenList.getByRole('list', {
+    name: /^\d+ models? cannot run here: its f16 weights need shader-f16, which this GPU lacks\.$/,
+  });
+  await expect(noF16.getByRole('article', { name: new RegExp(`${SMOL_F16.replace(/[.]/g, '\\.')}$`) })).toBeVisible();
   await expect(models.hiddenList.getByRole('button')).toHaveCount(0);
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ModelView } from '#core/api.ts';
 import {
   arrangeModels,
+  groupByReason,
   bytesText,
   cacheStateText,
   deleteQuestion,
@@ -103,6 +104,29 @@ describe('the list of models', () => {
     expect(notRunnable.map((known) => known.id)).toEqual(['small-f16', 'large-f16']);
     // The list it was given stays as it was.
     expect(models[0]!.id).toBe('big-f32');
+  });
+
+  it('groups the models that cannot run by their reason, saying each reason once with its count', () => {
+    const noGpu = 'WebGPU found no usable GPU.';
+    const noF16 = 'its f16 weights need shader-f16, which this GPU lacks';
+    const groups = groupByReason([
+      model('small-f16', { notRunnableBecause: noF16 }),
+      model('small-f32', { notRunnableBecause: noGpu }),
+      model('runs', {}),
+      model('large-f16', { notRunnableBecause: noF16 }),
+      model('large-f32', { notRunnableBecause: noGpu }),
+      model('huge-f16', { notRunnableBecause: noF16 }),
+    ]);
+    expect(groups.map(({ heading, models }) => [heading, models.map((known) => known.id)])).toEqual([
+      [
+        '3 models cannot run here: its f16 weights need shader-f16, which this GPU lacks.',
+        ['small-f16', 'large-f16', 'huge-f16'],
+      ],
+      ['2 models cannot run here: WebGPU found no usable GPU.', ['small-f32', 'large-f32']],
+    ]);
+    expect(groupByReason([model('one', { notRunnableBecause: noGpu })])[0]?.heading).toBe(
+      '1 model cannot run here: WebGPU found no usable GPU.',
+    );
   });
 
   it('offers to show or hide the models this GPU cannot run, by their number', () => {

@@ -79,6 +79,30 @@ export function arrangeModels(models: readonly ModelView[]): ArrangedModels {
   return { runnable, notRunnable };
 }
 
+/** Models that cannot run here for one reason: the reason is said once, above them. */
+export type NotRunnableGroup = { reason: string; heading: string; models: ModelView[] };
+
+/**
+ * The models that cannot run here, grouped by why (no usable GPU, f16 weights without shader-f16,
+ * ...): one sentence a reason, not one a model. Groups in the order their first model comes;
+ * models keep their order.
+ */
+export function groupByReason(models: readonly ModelView[]): NotRunnableGroup[] {
+  const byReason = new Map<string, ModelView[]>();
+  for (const model of models) {
+    const reason = withoutFinalStop(model.notRunnableBecause ?? '');
+    if (reason === '') continue;
+    const group = byReason.get(reason);
+    if (group) group.push(model);
+    else byReason.set(reason, [model]);
+  }
+  return [...byReason].map(([reason, grouped]) => ({
+    reason,
+    heading: `${grouped.length.toLocaleString('en')} ${grouped.length === 1 ? 'model cannot' : 'models cannot'} run here: ${reason}.`,
+    models: grouped,
+  }));
+}
+
 /** The toggle that shows the models this GPU cannot run: "Show 8 models this GPU cannot run". */
 export function hiddenModelsToggleText(count: number, isShowing: boolean, hasGpu: boolean): string {
   const what = `${count.toLocaleString('en')} ${count === 1 ? 'model' : 'models'} ${hasGpu ? 'this GPU cannot run' : 'that cannot run here'}`;
