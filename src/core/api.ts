@@ -41,6 +41,7 @@ export { factsAsCsv, factsAsNTriples } from '#core/kg/export-ntriples.ts';
 export { decodeUtf8Text } from './text-bytes.ts';
 export { readJson } from './safe-json.ts';
 export { MAX_NAME_CHARS } from './names.ts';
+export { RASTER_IMAGE_TYPES } from '#core/records/artifact.ts';
 export { countText, numberText } from './count-text.ts';
 export { iriOf } from '#core/kg/symbol.ts';
 export { looksLikeQuestion } from '#core/questions/question-form.ts';

@@ -74,12 +74,18 @@ async function notes({ operands, service, sessionId, output }: SessionContext): 
   const goalId = positional === undefined ? undefined : idOperand(positional, 'GOAL_ID');
   if (Number.isNaN(goalId))
     throw new CliError(`notes: GOAL_ID must be a goal's number (\`anima goals\` lists them)`, 2);
-  const { notes } = await service.noteList({ sessionId });
-  const shown = notes.filter((note) => goalId === undefined || note.goalId === goalId);
-  if (shown.length === 0)
+  const { artifacts } = await service.artifactList({ sessionId, ...(goalId === undefined ? {} : { goalId }) });
+  // A goal's notes are the text artifacts file_io wrote for it.
+  const notes = artifacts.filter((artifact) => artifact.tool === 'file_io' && artifact.kind === 'text');
+  if (notes.length === 0)
     output.error(
       `anima: no notes${goalId === undefined ? '' : ` for goal ${goalId}`} (a goal gets notes when its words ask for them: "... and keep notes")\n`,
     );
-  output.out(shown.map((note) => note.text).join('\n'));
+  const texts: string[] = [];
+  for (const note of notes) {
+    const read = await service.artifactRead({ sessionId, id: note.id });
+    if (read.ok) texts.push(new TextDecoder().decode(read.bytes));
+  }
+  output.out(texts.join('\n'));
   return 0;
 }

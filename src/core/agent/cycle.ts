@@ -438,7 +438,7 @@ export function evaluateGoal(
       }
     }
   }
-  const notedFindings = outcome.note?.findingsNoted ?? goal.notedFindings ?? 0;
+  const notedFindings = outcome.notedFindings ?? goal.notedFindings ?? 0;
   if (isMet && asksForNotes(goal) && findings.length > notedFindings) {
     // A note the psyche or the user will not let it write is not waited for.
     if (refusalOf(goal, noteActionOf(goal.id!)))

@@ -36,7 +36,7 @@ import { reachableEndpoints } from '#core/sparql/endpoint-keys.ts';
 import { reachableToolServers } from '#core/mcp/server-keys.ts';
 import { grantedServerTools, NOT_READ_ONLY, serverCallProvenance, WAITS_BY_DEFAULT } from '#core/tools/server-tool.ts';
 import type { ReachableEndpoint } from '#core/records/sparql-endpoint.ts';
-import { storeScratchNote } from '#core/goals/scratch-note.ts';
+import { putArtifacts } from '#core/store/artifact-store.ts';
 import type { ReadableDocument } from '#core/kg/document.ts';
 import { DEFAULT_WEB_ACCESS, WEB_ACCESS_KEY, webAccessSchema } from '#core/tools/web-access.ts';
 import { questionOfDescription, stalledTooLong } from '#core/goals/goal.ts';
@@ -472,6 +472,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       db.questions,
       db.documents,
       db.artifacts,
+      db.artifactBytes,
       db.plans,
       db.reflections,
       db.jobs,
@@ -686,10 +687,15 @@ async function settleRun(
     evaluated.goal.fetchedUrls = [...(evaluated.goal.fetchedUrls ?? []), outcome.fetchedUrl].slice(-50);
   const change = outcome.graphChange;
   if (change?.inferredAtTripleCount !== undefined) evaluated.goal.inferredAtTripleCount = change.inferredAtTripleCount;
-  if (outcome.note) {
-    await storeScratchNote(db, { sessionId, goalId: decision.goal.id!, cycle, now: startedAt, ...outcome.note });
-    evaluated.goal.notedFindings = outcome.note.findingsNoted;
-  }
+  if (outcome.artifacts && outcome.artifacts.length > 0)
+    await putArtifacts(
+      db,
+      sessionId,
+      { tool: decision.tool.name, goalId: decision.goal.id!, cycle },
+      outcome.artifacts,
+      startedAt,
+    );
+  if (outcome.notedFindings !== undefined) evaluated.goal.notedFindings = outcome.notedFindings;
   const updatedGoals: Goal[] = [evaluated.goal];
   let statusChange = evaluated.statusChange;
   const split = decomposeIfStalled(evaluated.goal, startedAt);

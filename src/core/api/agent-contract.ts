@@ -6,7 +6,7 @@ import { approvalStatusSchema } from '#core/records/approval.ts';
 import { redTeamFindingSchema } from '#core/records/child-run.ts';
 import { jobStatusSchema } from '#core/records/job.ts';
 import { questionStatusSchema } from '#core/records/question.ts';
-import { scratchNoteSchema } from '#core/records/scratch-note.ts';
+import { artifactSchema } from '#core/records/artifact.ts';
 import { planSchema } from '#core/records/plan.ts';
 import { reflectionSchema } from '#core/records/reflection.ts';
 import { agentSettingsSchema } from '#core/records/agent-settings.ts';
@@ -104,9 +104,12 @@ export const questionViewSchema = z.object({
 });
 export type QuestionView = z.infer<typeof questionViewSchema>;
 
-/** A note of the agent's scratch area as the Goals screen shows it (text, for reading and download). */
-export const scratchNoteViewSchema = scratchNoteSchema.omit({ sessionId: true }).extend({ id: z.number().int() });
-export type ScratchNoteView = z.infer<typeof scratchNoteViewSchema>;
+/** An artifact as the Goals screen and the CLI list it: what it is and where it came from, not its bytes. */
+export const artifactViewSchema = artifactSchema.omit({ sessionId: true }).extend({ id: z.number().int() });
+export type ArtifactView = z.infer<typeof artifactViewSchema>;
+
+/** Bytes that cross the worker boundary (structured clone keeps a Uint8Array). */
+const bytesSchema = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'expected bytes');
 
 /** The grammars synthesis can use: the built-in ones and the psyche's custom grammar. */
 export const grammarChoiceSchema = z.string().min(1).max(200);
@@ -351,10 +354,18 @@ export const agentRunContract = {
       z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
     ]),
   },
-  /** The notes the agent wrote in the session's scratch area (file_io, for goals that ask for notes), newest first. */
-  noteList: {
-    args: z.object({ sessionId: sessionIdSchema }),
-    result: z.object({ notes: z.array(scratchNoteViewSchema) }),
+  /** The artifacts tools gave the user (a goal's notes, images, files), of one goal or the whole session, newest first; without their bytes. */
+  artifactList: {
+    args: z.object({ sessionId: sessionIdSchema, goalId: z.number().int().optional() }),
+    result: z.object({ artifacts: z.array(artifactViewSchema) }),
+  },
+  /** One artifact with its bytes, to preview or save. */
+  artifactRead: {
+    args: z.object({ sessionId: sessionIdSchema, id: z.number().int() }),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), artifact: artifactViewSchema, bytes: bytesSchema }),
+      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+    ]),
   },
   /** Actions waiting for approval first (oldest first), then decided ones (newest first). */
   approvalList: {

@@ -47,17 +47,22 @@ describe('scratch notes', () => {
     expect(last).toMatchObject({ tool: 'file_io', outcome: 'completed' });
 
     const [goal] = (await service.goalList({ sessionId })).goals;
-    const { notes } = await service.noteList({ sessionId });
-    expect(notes).toHaveLength(1);
-    const [note] = notes;
+    expect((await db.goals.get(1))!.notedFindings).toBe(goal!.findings.length);
+    const { artifacts } = await service.artifactList({ sessionId, goalId: 1 });
+    expect(artifacts).toHaveLength(1);
+    const [note] = artifacts;
     expect(note).toMatchObject({
       goalId: 1,
+      tool: 'file_io',
       name: 'goal-1-notes.md',
+      kind: 'text',
       mediaType: 'text/markdown',
-      findingsNoted: goal!.findings.length,
       cycle: last.cycle,
     });
-    const lines = note!.text.split('\n');
+    const read = await service.artifactRead({ sessionId, id: note!.id });
+    if (!read.ok) throw new Error(JSON.stringify(read.problems));
+    expect(read.bytes.byteLength).toBe(note!.size);
+    const lines = new TextDecoder().decode(read.bytes).split('\n');
     expect(lines.slice(0, 3)).toEqual([
       '# Notes: Find mammals and keep notes',
       '',
@@ -75,7 +80,7 @@ describe('scratch notes', () => {
 
     // Notes travel in snapshots, and come back as they were.
     const snapshot = await exportSnapshot(db, sessionId);
-    expect(snapshot.notes).toHaveLength(1);
+    expect(snapshot.artifacts).toEqual([expect.objectContaining({ name: 'goal-1-notes.md', text: lines.join('\n') })]);
     const other = new AnimaDatabase('anima', freshIndexedDb());
     const parsed = parseSnapshot(JSON.parse(JSON.stringify(snapshot)));
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.error));
@@ -118,7 +123,7 @@ describe('scratch notes', () => {
     ]);
     expect(cycles[1]!.shadow).toMatchObject({ pattern: 'no_writing', because: 'file_io uses writeFiles' });
     expect(cycles[2]!.statusChange).toMatch(/; its notes could not be written \(the action was refused\)$/);
-    expect((await service.noteList({ sessionId })).notes).toEqual([]);
+    expect((await service.artifactList({ sessionId })).artifacts).toEqual([]);
   });
 
   it('writes no note for a goal that does not ask for one', async () => {
@@ -129,6 +134,6 @@ describe('scratch notes', () => {
       tool: 'file_io',
       skippedBecause: 'no document has been imported, and the goal asks for no notes',
     });
-    expect((await service.noteList({ sessionId })).notes).toEqual([]);
+    expect((await service.artifactList({ sessionId })).artifacts).toEqual([]);
   });
 });

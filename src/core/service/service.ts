@@ -70,8 +70,11 @@ function lazySlices(context: ServiceContext) {
     ...lazySlice(['questionList', 'questionAnswer'], async () =>
       (await import('./question-service.ts')).questionService(context),
     ),
-    ...lazySlice(['synthesize', 'synthesizeInVoice', 'noteList'], async () =>
+    ...lazySlice(['synthesize', 'synthesizeInVoice'], async () =>
       (await import('./write-up-service.ts')).writeUpService(context),
+    ),
+    ...lazySlice(['artifactList', 'artifactRead'], async () =>
+      (await import('./artifact-service.ts')).artifactService(context),
     ),
     ...lazySlice(['planPreview', 'planList'], async () => (await import('./plan-service.ts')).planService(context)),
     ...lazySlice(['questionRead', 'questionAsk', 'questionExamples'], async () =>

@@ -333,7 +333,12 @@ describe('session snapshot files', () => {
     const refused = await service.sessionExport({ sessionId: session.id, gzip: false });
     expect(refused).toMatchObject({ ok: false, reason: 'invalid', problems: [{ path: 'documents.0.name' }] });
     // A file holding such a document (format version 8: no hash to remake) is refused the same way.
-    const { sha256: _sha256, ...content } = { ...whole, version: 8, documents: [{ id: 1, ...document }] };
+    const {
+      sha256: _sha256,
+      artifacts: _artifacts,
+      ...rest
+    } = { ...whole, version: 8, documents: [{ id: 1, ...document }] };
+    const content = { ...rest, notes: [] };
     const read = await service.sessionImportCheck({ bytes: new TextEncoder().encode(JSON.stringify(content)) });
     expect(read).toMatchObject({ ok: false });
     expect(refused.ok ? [] : refused.problems).toEqual(read.ok ? [] : read.problems);
@@ -392,7 +397,15 @@ describe('session snapshot files', () => {
     await livedInSession(service, session.id);
     const current = JSON.parse(new TextDecoder().decode(await exported(service, session.id)));
     // A version 8 file: no hash, no persona, and ids as some database had them.
-    const { sha256: _sha256, persona: _persona, ...rest } = current;
+    const { sha256: _sha256, persona: _persona, artifacts, ...newer } = current;
+    // Version 10 and older kept a goal's notes as `notes`, Markdown and all.
+    const rest = {
+      ...newer,
+      notes: artifacts.map(({ tool: _tool, kind: _kind, ...note }: { tool: string; kind: string }) => ({
+        ...note,
+        findingsNoted: 1,
+      })),
+    };
     const shift = (row: { id: number }) => ({ ...row, id: row.id + 100 });
     const goalId = (id: number) => id + 100;
     const old = {

@@ -1,4 +1,3 @@
-import { scratchNotesOf } from '#core/goals/scratch-note.ts';
 import type { AgentServiceImplementation } from '#core/api.ts';
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import { runQuery, triplesOfAnswer } from '#core/kg/query.ts';
@@ -103,10 +102,10 @@ async function synthesisInputOf(
   };
 }
 
-/** The write-up slice of the AgentService: a goal's findings in the persona's voice, and the agent's own notes. */
+/** The write-up slice of the AgentService: a goal's findings in the persona's voice. */
 export function writeUpService(
   context: ServiceContext,
-): Pick<AgentServiceImplementation, 'synthesize' | 'synthesizeInVoice' | 'noteList'> {
+): Pick<AgentServiceImplementation, 'synthesize' | 'synthesizeInVoice'> {
   const { db, graphOf, operations } = context;
   return {
     async synthesizeInVoice({ sessionId, goalId, operationId }) {
@@ -175,14 +174,6 @@ export function writeUpService(
       }
     },
 
-    async noteList({ sessionId }) {
-      return {
-        notes: (await scratchNotesOf(db, sessionId)).map(({ sessionId: _sessionId, id, ...note }) => ({
-          id: id!,
-          ...note,
-        })),
-      };
-    },
     async synthesize({ sessionId, goalId, grammar: asked }) {
       const graph = await graphOf(sessionId);
       const goal = await db.goals.get(goalId);

@@ -10,7 +10,9 @@ import { goalSchema } from '#core/records/goal.ts';
 import { memoryEntrySchema } from '#core/records/memory-entry.ts';
 import { approvalSchema } from '#core/records/approval.ts';
 import { questionSchema } from '#core/records/question.ts';
-import { scratchNoteSchema } from '#core/records/scratch-note.ts';
+import { artifactSchema, artifactTooLarge, kindProblem, MAX_ARTIFACT_BYTES } from '#core/records/artifact.ts';
+import { base64DecodedLength, bytesFromBase64 } from '#core/base64.ts';
+import { utf8Length } from '#core/text-bytes.ts';
 import { psycheVersionSchema } from '#core/records/psyche-version.ts';
 import { planSchema } from '#core/records/plan.ts';
 import { reflectionSchema } from '#core/records/reflection.ts';
@@ -26,9 +28,11 @@ export const SNAPSHOT_FORMAT = 'anima-snapshot';
  * versions and the approvals; 5 the agent's questions; 6 the imported documents; 7 the agent's
  * scratch notes; 8 its plans and reflections; 9 the persona it wears (as a bundle), numbers each
  * part's rows from 1 and carries the SHA-256 of its content; 10 the answers of goals that ask a
- * question; 11 the evidence of a refused action and the child runs on a cycle record, and a red team's finding on an approval. Older files are migrated on import.
+ * question; 11 the evidence of a refused action and the child runs on a cycle record, and a red team's
+ * finding on an approval; 12 artifacts of every kind in place of the scratch notes (a note is a text
+ * artifact). Older files are migrated on import.
  */
-export const SNAPSHOT_VERSION = 11;
+export const SNAPSHOT_VERSION = 12;
 
 /**
  * The largest snapshot (unzipped) Anima reads, and so writes: the reader holds the whole document
@@ -40,6 +44,37 @@ export const MAX_SNAPSHOT_BYTES = 256 * 2 ** 20;
 /** The limits a snapshot file is read and written under: the same for both (tests pass smaller ones). */
 export type SnapshotLimits = { maxBytes: number };
 export const DEFAULT_SNAPSHOT_LIMITS: SnapshotLimits = { maxBytes: MAX_SNAPSHOT_BYTES };
+
+/**
+ * An artifact in a snapshot: text and JSON as `text` (readable, and searched for secrets like
+ * every other text of the file), images and other files as `base64`; its size follows from them.
+ * The limit on its bytes is the one the store keeps, in the same words.
+ */
+export const snapshotArtifactSchema = artifactSchema
+  .omit({ sessionId: true, size: true })
+  .extend({ id: z.number().int(), text: z.string().optional(), base64: z.base64().optional() })
+  .strict()
+  .superRefine((artifact, context) => {
+    const isText = artifact.kind === 'text' || artifact.kind === 'json';
+    const field = isText ? 'text' : 'base64';
+    if (artifact[isText ? 'base64' : 'text'] !== undefined || artifact[field] === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: [field],
+        message: `a ${artifact.kind} artifact holds its content as ${field}, and only so`,
+      });
+      return;
+    }
+    const size = isText ? utf8Length(artifact.text!) : base64DecodedLength(artifact.base64!);
+    if (size > MAX_ARTIFACT_BYTES) {
+      context.addIssue({ code: 'custom', path: [field], message: artifactTooLarge(size) });
+      return;
+    }
+    const bytes = isText ? new TextEncoder().encode(artifact.text) : bytesFromBase64(artifact.base64!)!;
+    const problem = kindProblem(artifact.kind, artifact.mediaType, bytes);
+    if (problem) context.addIssue({ code: 'custom', path: [field], message: problem });
+  });
+export type SnapshotArtifact = z.infer<typeof snapshotArtifactSchema>;
 
 /** What a snapshot holds: the session, its graph, and every agent record, each part strict. */
 export const snapshotSchema = z
@@ -60,7 +95,7 @@ export const snapshotSchema = z
     approvals: z.array(approvalSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
     questions: z.array(questionSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
     documents: z.array(documentSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
-    notes: z.array(scratchNoteSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
+    artifacts: z.array(snapshotArtifactSchema),
     plans: z.array(planSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
     reflections: z.array(reflectionSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
   })

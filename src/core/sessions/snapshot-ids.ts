@@ -12,7 +12,7 @@ export const NUMBERED_PARTS = [
   'approvals',
   'questions',
   'documents',
-  'notes',
+  'artifacts',
   'plans',
   'reflections',
 ] as const;
@@ -101,9 +101,12 @@ export async function renumberSnapshot(
     questions: renumbered('questions', snapshot.questions).map(goalOf),
     documents: renumbered('documents', snapshot.documents),
     // A goal's notes are named after it: the name follows the goal's new id.
-    notes: renumbered('notes', snapshot.notes).map((note) => ({
-      ...goalOf(note),
-      name: note.name === scratchNoteName(note.goalId) ? scratchNoteName(goal(note.goalId)) : note.name,
+    artifacts: renumbered('artifacts', snapshot.artifacts).map((artifact) => ({
+      ...goalOf(artifact),
+      name:
+        artifact.tool === 'file_io' && artifact.name === scratchNoteName(artifact.goalId)
+          ? scratchNoteName(goal(artifact.goalId))
+          : artifact.name,
     })),
     plans: renumbered('plans', snapshot.plans).map((plan) => ({
       ...goalOf(plan),

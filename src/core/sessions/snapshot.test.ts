@@ -76,7 +76,7 @@ describe('session snapshots', () => {
         approvals: [],
         questions: [],
         documents: [],
-        notes: [],
+        artifacts: [],
         plans: [],
         reflections: [],
       },
@@ -259,7 +259,9 @@ describe('session snapshots', () => {
     const restored = await exportSnapshot(elsewhere, sessionId);
     expect(restored.cycles.find((record) => record.tool === 'kg_query')?.rejection).toEqual(vetoed?.rejection);
     // A version 10 file (written before rejections were kept) still reads, its cycles without evidence.
-    const older = JSON.parse(JSON.stringify({ ...snapshot, version: 10 }));
+    // (Its goals' notes were `notes` then, not yet artifacts.)
+    const { artifacts: _artifacts, ...current } = snapshot;
+    const older = JSON.parse(JSON.stringify({ ...current, version: 10, notes: [] }));
     for (const record of older.cycles) delete record.rejection;
     const migrated = parseSnapshot(older);
     if (!migrated.ok) throw new Error(migrated.error.map(describeProblem).join('\n'));

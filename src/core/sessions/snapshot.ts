@@ -15,7 +15,15 @@ import { readGraphRows } from '#core/store/kg-repository.ts';
 import { psycheHistory } from '#core/psyche/psyche-store.ts';
 import { NUMBERED_PARTS, type NumberedPart, renumberSnapshot } from './snapshot-ids.ts';
 import { personaBundleOf } from '#core/personas/persona-catalog-read.ts';
-import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Snapshot, snapshotSchema } from './snapshot-format.ts';
+import {
+  SNAPSHOT_FORMAT,
+  SNAPSHOT_VERSION,
+  type Snapshot,
+  type SnapshotArtifact,
+  snapshotSchema,
+} from './snapshot-format.ts';
+import type { Artifact, ArtifactBytesRecord } from '#core/records/artifact.ts';
+import { base64FromBytes, bytesFromBase64 } from '#core/base64.ts';
 
 /**
  * Reads a session out of the database as a snapshot, in a stable order, each part's rows numbered
@@ -59,6 +67,7 @@ export async function readSession(db: AnimaDatabase, sessionId: string): Promise
       db.questions.where('sessionId').equals(sessionId).sortBy('id'),
       db.documents.where('sessionId').equals(sessionId).sortBy('id'),
       db.artifacts.where('sessionId').equals(sessionId).sortBy('id'),
+      db.artifactBytes.where('sessionId').equals(sessionId).toArray(),
       db.plans.where('sessionId').equals(sessionId).sortBy('id'),
       db.reflections
         .where('[sessionId+cycle]')
@@ -79,10 +88,12 @@ export async function readSession(db: AnimaDatabase, sessionId: string): Promise
     approvals,
     questions,
     documents,
-    notes,
+    artifacts,
+    artifactBytes,
     plans,
     reflections,
   ] = read.stored;
+  const bytesById = new Map(artifactBytes.map((row) => [row.id, row.bytes]));
   const withoutSession = <T extends { sessionId: string }>({ sessionId: _sessionId, ...rest }: T) => rest;
   const { personaId: _personaId, ...sessionFields } = read.session;
   return snapshotSchema.parse({
@@ -103,10 +114,36 @@ export async function readSession(db: AnimaDatabase, sessionId: string): Promise
     approvals: approvals.map(withoutSession),
     questions: questions.map(withoutSession),
     documents: documents.map(withoutSession),
-    notes: notes.map(withoutSession),
+    artifacts: artifacts.map((artifact) => snapshotArtifactOf(artifact, bytesById.get(artifact.id!))),
     plans: plans.map(withoutSession),
     reflections: reflections.map(withoutSession),
   });
+}
+
+/** An artifact as a snapshot carries it: text and JSON as text, other bytes as base64 (see snapshotArtifactSchema). */
+function snapshotArtifactOf(
+  { sessionId: _sessionId, size: _size, ...artifact }: Artifact,
+  bytes: Uint8Array = new Uint8Array(0),
+): SnapshotArtifact {
+  const isText = artifact.kind === 'text' || artifact.kind === 'json';
+  return {
+    ...artifact,
+    id: artifact.id!,
+    ...(isText ? { text: new TextDecoder().decode(bytes) } : { base64: base64FromBytes(bytes) }),
+  };
+}
+
+/** A snapshot's artifact as the store keeps it: what it is (with its size), and its bytes apart. */
+function storedArtifactOf(
+  { text, base64, ...artifact }: SnapshotArtifact,
+  sessionId: string,
+): { artifact: Artifact; bytes: ArtifactBytesRecord } {
+  // The snapshot's schema has checked that the one it has decodes.
+  const bytes = text !== undefined ? new TextEncoder().encode(text) : bytesFromBase64(base64 ?? '')!;
+  return {
+    artifact: { ...artifact, sessionId, size: bytes.byteLength },
+    bytes: { id: artifact.id, sessionId, bytes },
+  };
 }
 
 /**
@@ -208,9 +245,12 @@ export function parseSnapshot(value: unknown): Result<Snapshot> {
         path: `questions.${index}.goalId`,
         message: `${question.goalId} is not a goal of this snapshot`,
       });
-  for (const [index, note] of snapshot.notes.entries())
-    if (!goalIds.has(note.goalId))
-      problems.push({ path: `notes.${index}.goalId`, message: `${note.goalId} is not a goal of this snapshot` });
+  for (const [index, artifact] of snapshot.artifacts.entries())
+    if (!goalIds.has(artifact.goalId))
+      problems.push({
+        path: `artifacts.${index}.goalId`,
+        message: `${artifact.goalId} is not a goal of this snapshot`,
+      });
   for (const [index, plan] of snapshot.plans.entries())
     if (!goalIds.has(plan.goalId))
       problems.push({ path: `plans.${index}.goalId`, message: `${plan.goalId} is not a goal of this snapshot` });
@@ -222,7 +262,7 @@ export function parseSnapshot(value: unknown): Result<Snapshot> {
     approvals: snapshot.approvals,
     questions: snapshot.questions,
     documents: snapshot.documents,
-    notes: snapshot.notes,
+    artifacts: snapshot.artifacts,
     plans: snapshot.plans,
     reflections: snapshot.reflections,
   };
@@ -285,7 +325,23 @@ function migrateSnapshot(value: unknown): unknown {
   // 10 -> 11: cycle records gained the evidence of a refused action and their child runs, approvals a red
   // team's finding; a version 10 session kept none of them.
   if (migrated.version === 10) migrated = { ...migrated, version: 11 };
+  // 11 -> 12: the scratch notes became artifacts of every kind; a note is file_io's text artifact.
+  if (migrated.version === 11) {
+    const { notes, ...rest } = migrated;
+    migrated = {
+      ...rest,
+      version: 12,
+      artifacts: Array.isArray(notes) ? notes.map(artifactOfNote) : notes,
+    };
+  }
   return migrated;
+}
+
+/** A version 10 note as a version 11 artifact; a note that is not an object is left for the schema to refuse. */
+function artifactOfNote(note: unknown): unknown {
+  if (typeof note !== 'object' || note === null) return note;
+  const { findingsNoted: _findingsNoted, text, ...rest } = note as Record<string, unknown>;
+  return { ...rest, tool: 'file_io', kind: 'text', text };
 }
 
 /** Where a restore puts the snapshot: its own session id, name and times unless told otherwise (a copy is made now), and the catalog persona it wears. */
@@ -307,7 +363,7 @@ const numberedTables = (db: AnimaDatabase): Record<NumberedPart, StoreTable<{ id
     approvals: db.approvals,
     questions: db.questions,
     documents: db.documents,
-    notes: db.artifacts,
+    artifacts: db.artifacts,
     plans: db.plans,
     reflections: db.reflections,
   }) as never;
@@ -364,7 +420,9 @@ export async function restoreSnapshot(
       await db.approvals.bulkAdd(inSession(renumbered.approvals));
       await db.questions.bulkAdd(inSession(renumbered.questions));
       await db.documents.bulkAdd(inSession(renumbered.documents));
-      await db.artifacts.bulkAdd(inSession(renumbered.notes));
+      const artifacts = renumbered.artifacts.map((artifact) => storedArtifactOf(artifact, sessionId));
+      await db.artifacts.bulkAdd(artifacts.map(({ artifact }) => artifact));
+      await db.artifactBytes.bulkAdd(artifacts.map(({ bytes }) => bytes));
       await db.plans.bulkAdd(inSession(renumbered.plans));
       await db.reflections.bulkAdd(inSession(renumbered.reflections));
       if (target.activate ?? true) await db.settings.put({ key: ACTIVE_SESSION_KEY, value: sessionId });

@@ -6,7 +6,7 @@ import type { MemoryEntry } from '#core/records/memory-entry.ts';
 import type { Approval } from '#core/records/approval.ts';
 import type { Question } from '#core/records/question.ts';
 import type { DocumentRecord } from '#core/kg/document.ts';
-import type { ScratchNote } from '#core/records/scratch-note.ts';
+import type { Artifact, ArtifactBytesRecord } from '#core/records/artifact.ts';
 import type { Plan } from '#core/records/plan.ts';
 import type { Reflection } from '#core/records/reflection.ts';
 import type { PsycheVersion } from '#core/records/psyche-version.ts';
@@ -63,8 +63,9 @@ export class AnimaDatabase extends Dexie {
   approvals!: EntityTable<Approval, 'id'>;
   questions!: EntityTable<Question, 'id'>;
   documents!: EntityTable<DocumentRecord, 'id'>;
-  /** The agent's scratch area: notes it wrote (file_io). */
-  artifacts!: EntityTable<ScratchNote, 'id'>;
+  /** What tools gave the user (a goal's notes, images, files): what each is; its bytes are in artifactBytes. */
+  artifacts!: EntityTable<Artifact, 'id'>;
+  artifactBytes!: Table<ArtifactBytesRecord, number>;
   settings!: EntityTable<SettingRecord, 'key'>;
   plans!: EntityTable<Plan, 'id'>;
   reflections!: EntityTable<Reflection, 'id'>;
@@ -132,6 +133,7 @@ export function sessionTables(db: AnimaDatabase): Table[] {
     db.questions,
     db.documents,
     db.artifacts,
+    db.artifactBytes,
     db.plans,
     db.reflections,
     db.jobs,
@@ -166,6 +168,7 @@ export function sessionRowsBesideGraph(db: AnimaDatabase, sessionId: string): Co
       db.questions,
       db.documents,
       db.artifacts,
+      db.artifactBytes,
       db.plans,
       db.jobs,
     ].map((table: Table) => table.where('sessionId').equals(sessionId)),

@@ -3,6 +3,7 @@ import { KnowledgeGraph } from '#core/kg/graph.ts';
 import type { KgSymbol } from '#core/kg/symbol.ts';
 import type { Triple } from '#core/kg/triple.ts';
 import { relabelNumberedNames } from '#core/kg/numbered-names.ts';
+import type { Artifact, ArtifactBytesRecord } from '#core/records/artifact.ts';
 import { chunksOfGraph, type SymbolChunkRecord, type TripleChunkRecord } from './graph-chunks.ts';
 
 /** Upgrade functions by the schema version they lead to; they run inside Dexie's upgrade transaction. */
@@ -81,5 +82,44 @@ export const UPGRADES: Record<number, (transaction: Transaction) => Promise<void
         })),
       );
     }
+  },
+  /**
+   * Version 9 kept only a goal's Markdown notes, text and all in one row; version 10 keeps
+   * artifacts of any kind, their bytes apart. A note becomes a text artifact of file_io's.
+   */
+  10: async (transaction) => {
+    type Note = {
+      id: number;
+      sessionId: string;
+      goalId: number;
+      name: string;
+      mediaType: string;
+      text: string;
+      cycle: number;
+      createdAt: number;
+      updatedAt: number;
+    };
+    const notes: Note[] = await transaction.table('artifacts').toArray();
+    const encoder = new TextEncoder();
+    const bytes: ArtifactBytesRecord[] = notes.map((note) => ({
+      id: note.id,
+      sessionId: note.sessionId,
+      bytes: encoder.encode(note.text),
+    }));
+    const artifacts: Artifact[] = notes.map((note, index) => ({
+      id: note.id,
+      sessionId: note.sessionId,
+      tool: 'file_io',
+      goalId: note.goalId,
+      cycle: note.cycle,
+      name: note.name,
+      kind: 'text',
+      mediaType: note.mediaType,
+      size: bytes[index]!.bytes.byteLength,
+      createdAt: note.createdAt,
+      updatedAt: note.updatedAt,
+    }));
+    await transaction.table('artifacts').bulkPut(artifacts);
+    await transaction.table('artifactBytes').bulkPut(bytes);
   },
 };

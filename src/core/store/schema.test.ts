@@ -89,6 +89,8 @@ RECORDS_WRITTEN_BY[8] = {
 };
 // Version 9 adds the background jobs table.
 RECORDS_WRITTEN_BY[9] = RECORDS_WRITTEN_BY[8]!;
+// Version 10 keeps artifacts of every kind, their bytes apart; a version 9 note is moved (tested below).
+RECORDS_WRITTEN_BY[10] = RECORDS_WRITTEN_BY[9]!;
 
 async function writeDatabaseAtVersion(
   version: number,
@@ -147,6 +149,7 @@ const RELEASED_STORES: Record<number, Record<string, string | null>> = {
   7: {},
   8: { embeddings: '[embedder+digest], storedAt' },
   9: { jobs: '++id, sessionId, [sessionId+status]' },
+  10: { artifacts: '++id, sessionId, [sessionId+goalId]', artifactBytes: 'id, sessionId' },
 };
 
 describe('database schema migrations', () => {
@@ -190,6 +193,7 @@ describe('database schema migrations', () => {
       'approvals',
       'documents',
       'artifacts',
+      'artifactBytes',
       'models',
       'settings',
       'cycles',
@@ -238,5 +242,42 @@ describe('database schema migrations', () => {
     await service.open({});
     const hits = (await service.kgSearch({ sessionId: 's1', text: 'mammal' })).hits.map((hit) => hit.symbol.label);
     expect(hits.sort()).toEqual(['Mammal', 'Mammal · zoo.example']);
+  });
+
+  it('keeps the Markdown notes version 9 wrote as text artifacts of file_io, bytes and all', async () => {
+    const indexedDb = freshIndexedDb();
+    const text = '# Notes: Find mammals\n\n- Dog is-a Mammal (confidence 0.90)\n';
+    const note = {
+      id: 3,
+      sessionId: 's1',
+      goalId: 1,
+      name: 'goal-1-notes.md',
+      mediaType: 'text/markdown',
+      text,
+      findingsNoted: 1,
+      cycle: 4,
+      createdAt: 10,
+      updatedAt: 20,
+    };
+    await writeDatabaseAtVersion(9, indexedDb, { ...RECORDS_WRITTEN_BY[9]!, artifacts: [note] });
+    const { service } = testService({ db: new AnimaDatabase('anima', indexedDb) });
+    await service.open({});
+    const { artifacts } = await service.artifactList({ sessionId: 's1', goalId: 1 });
+    expect(artifacts).toEqual([
+      {
+        id: 3,
+        goalId: 1,
+        tool: 'file_io',
+        cycle: 4,
+        name: 'goal-1-notes.md',
+        kind: 'text',
+        mediaType: 'text/markdown',
+        size: new TextEncoder().encode(text).byteLength,
+        createdAt: 10,
+        updatedAt: 20,
+      },
+    ]);
+    const read = await service.artifactRead({ sessionId: 's1', id: 3 });
+    expect(read.ok && new TextDecoder().decode(read.bytes)).toBe(text);
   });
 });

@@ -90,6 +90,13 @@ export const SCHEMA_VERSIONS = [
     // The background jobs tools defer, found by session and status when a session opens.
     stores: { jobs: '++id, sessionId, [sessionId+status]' },
   },
+  {
+    version: 10,
+    // Artifacts of every kind (text, JSON, images, files) with their provenance, listed per goal;
+    // their bytes in a table of their own, so listing them never reads their content. The
+    // upgrade in migrations.ts turns version 9's Markdown notes into text artifacts.
+    stores: { artifacts: '++id, sessionId, [sessionId+goalId]', artifactBytes: 'id, sessionId' },
+  },
 ] as const satisfies readonly { version: number; stores: Record<string, string | null> }[];
 
 export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;

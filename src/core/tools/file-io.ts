@@ -87,7 +87,10 @@ export const fileIo: Tool<FileIoInput> = {
         // Writing down what was found finds nothing new.
         evidence: '',
         symbols: [...state.goalSymbols].slice(0, 20),
-        note: { name: input.note, text, findingsNoted: goal.findings.length },
+        artifacts: [
+          { name: input.note, kind: 'text', mediaType: 'text/markdown', bytes: new TextEncoder().encode(text) },
+        ],
+        notedFindings: goal.findings.length,
       };
     }
     const document = state.documents.find((candidate) => candidate.id === input.documentId);

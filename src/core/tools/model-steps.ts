@@ -235,7 +235,7 @@ export async function callConsultedTool(
   const outcome = await tool.run(input, state);
   return {
     ok: outcome.ok,
-    value: outcome.summary,
+    value: outcome.value ?? outcome.summary,
     metadata: { ...metadata, facts: outcome.facts.length },
     ...(outcome.rejection ? { rejection: outcome.rejection } : {}),
     ...(outcome.serverCalls ? { serverCalls: outcome.serverCalls } : {}),

@@ -17,6 +17,7 @@ import type { ModelAccess } from '#core/llm/model-access.ts';
 import type { EmbeddingAccess } from '#core/llm/embedding-cache.ts';
 import type { ModelUse } from '#core/records/model-use.ts';
 import { type Rejection, rejectionOf } from '#core/records/rejection.ts';
+import { type ArtifactDraft, artifactDraftSchema } from '#core/records/artifact.ts';
 
 /** A fact as ids: subject, predicate, object. */
 export type FactIds = [number, number, number];
@@ -83,10 +84,17 @@ export type GraphChange = {
   inferredAtTripleCount?: number;
 };
 
-/** What a tool did: a one-line summary, the domain facts it returned or derived, and changes to store. */
+/**
+ * What a tool did: a one-line summary, the domain facts it returned or derived, and changes to
+ * store; apart, the value a model reads of it and the artifacts the user gets.
+ */
 export type ToolOutcome = {
   ok: boolean;
   summary: string;
+  /** What a model that called the tool reads of the result, when not the summary. */
+  value?: string;
+  /** Files for the user (text, JSON, images, any bytes): kept, with provenance, in the cycle's transaction; never shown to a model as they are. */
+  artifacts?: ArtifactDraft[];
   facts: FactIds[];
   /** Symbols the outcome is about (for working memory). */
   symbols: number[];
@@ -97,8 +105,8 @@ export type ToolOutcome = {
   question?: string;
   /** An address http_fetch asked (fetched once per goal, whatever came back). */
   fetchedUrl?: string;
-  /** A note file_io wrote to the scratch area: stored (in place of the goal's last one) in the cycle's transaction. */
-  note?: { name: string; text: string; findingsNoted: number };
+  /** How many of the goal's findings its notes now hold (file_io wrote them, as an artifact). */
+  notedFindings?: number;
   /** memory_consolidate asked the cycle to move working memory into episodes. */
   consolidation?: true;
   /** A document text_ingest turned into facts (read once). */
@@ -270,7 +278,7 @@ export function defineTool<Input>(tool: Tool<Input>): AgentTool {
         };
       }
       try {
-        return await tool.run(parsed.data, state);
+        return artifactsChecked(tool.name, await tool.run(parsed.data, state));
       } catch (error) {
         // A cancelled run ends the cycle uncommitted, rather than as a failed action.
         if (error instanceof Error && error.name === 'AbortError') throw error;
@@ -283,4 +291,21 @@ export function defineTool<Input>(tool: Tool<Input>): AgentTool {
       }
     },
   };
+}
+
+/** A tool's outcome whose artifacts Anima can keep, or a failed one saying which cannot be kept and why (before anything is written). */
+function artifactsChecked(tool: string, outcome: ToolOutcome): ToolOutcome {
+  for (const [index, artifact] of (outcome.artifacts ?? []).entries()) {
+    const checked = artifactDraftSchema.safeParse(artifact);
+    if (!checked.success) {
+      const issue = checked.error.issues[0]!;
+      return {
+        ok: false,
+        summary: `${tool} gave an artifact Anima cannot keep (artifacts.${index}${issue.path.map((key) => `.${String(key)}`).join('')}: ${issue.message})`,
+        facts: [],
+        symbols: [],
+      };
+    }
+  }
+  return outcome;
 }

@@ -158,28 +158,33 @@ export class GoalsPage {
     await expect(this.findings(description)).toBeVisible();
   }
 
-  /** The "Notes" disclosure of a goal whose note the agent keeps in the scratch area. */
-  notesButton(description: string): Locator {
-    return this.goal(description).getByRole('button', { name: 'Notes', exact: true });
+  /** The "Artifacts" disclosure of a goal for which tools kept something (its notes, an image, a file). */
+  artifactsButton(description: string): Locator {
+    return this.goal(description).getByRole('button', { name: 'Artifacts', exact: true });
   }
 
-  /** What the disclosure shows: a group named "Notes of <description>". */
-  notes(description: string): Locator {
-    return this.goal(description).getByRole('group', { name: `Notes of ${description}`, exact: true });
+  /** What the disclosure shows: a group named "Artifacts of <description>". */
+  artifacts(description: string): Locator {
+    return this.goal(description).getByRole('group', { name: `Artifacts of ${description}`, exact: true });
   }
 
-  /** The note's text, shown as plain text in a figure named by the note's file name. */
-  noteText(description: string): Locator {
-    return this.notes(description).getByRole('figure');
+  /** One artifact of a goal, an article named by its file name. */
+  artifact(description: string, name: string): Locator {
+    return this.artifacts(description).getByRole('article', { name, exact: true });
   }
 
-  noteDownloadButton(description: string): Locator {
-    return this.notes(description).getByRole('button', { name: 'Download', exact: true });
+  /** Its preview: plain text or an image, in a figure named by the file name. */
+  artifactPreview(description: string, name: string): Locator {
+    return this.artifact(description, name).getByRole('figure');
   }
 
-  async showNotes(description: string): Promise<void> {
-    await this.notesButton(description).click();
-    await expect(this.notes(description)).toBeVisible();
+  artifactDownloadButton(description: string, name: string): Locator {
+    return this.artifact(description, name).getByRole('button', { name: 'Download', exact: true });
+  }
+
+  async showArtifacts(description: string): Promise<void> {
+    await this.artifactsButton(description).click();
+    await expect(this.artifacts(description)).toBeVisible();
   }
 
   /** The "Plan" disclosure of a goal. */
