@@ -56,13 +56,18 @@ export const snapshotArtifactSchema = artifactSchema
   .strict()
   .superRefine((artifact, context) => {
     const isText = artifact.kind === 'text' || artifact.kind === 'json';
-    const field = isText ? 'text' : 'base64';
-    if (artifact[isText ? 'base64' : 'text'] !== undefined || artifact[field] === undefined) {
+    const [field, other] = isText ? (['text', 'base64'] as const) : (['base64', 'text'] as const);
+    const kind = `${artifact.kind === 'image' ? 'an' : 'a'} ${artifact.kind} artifact`;
+    if (artifact[other] !== undefined) {
       context.addIssue({
         code: 'custom',
-        path: [field],
-        message: `a ${artifact.kind} artifact holds its content as ${field}, and only so`,
+        path: [other],
+        message: `${kind} holds its content as ${field}, not ${other}`,
       });
+      return;
+    }
+    if (artifact[field] === undefined) {
+      context.addIssue({ code: 'custom', path: [field], message: `${kind} needs its content as ${field}` });
       return;
     }
     const size = isText ? utf8Length(artifact.text!) : base64DecodedLength(artifact.base64!);
