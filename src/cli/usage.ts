@@ -52,6 +52,8 @@ The agent (goals and cycles live in the same snapshot):
                  --allow-web: http_fetch may read addresses under PREFIX (a device setting, kept in
                  $ANIMA_HOME/device.json, ~/.anima by default, for every snapshot); --offline: none
   anima notes [GOAL_ID] --snapshot S             the notes the agent wrote (goals that ask for notes)
+  anima artifacts list [GOAL_ID] --snapshot S [--json]   what tools gave you: notes, images, files
+  anima artifacts save ID FILE --snapshot S      writes an artifact's bytes to FILE
   anima questions --snapshot S [--json]          what the agent asked (its goal waits for the answer)
   anima answer QUESTION_ID [--facts "S, P, O[, C]" ...] [--note TEXT] --snapshot S
   anima approvals --snapshot S [--json]          actions the shadow held for you (its goal waits)
