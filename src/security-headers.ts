@@ -9,7 +9,8 @@ export const CONTENT_SECURITY_POLICY = [
   "script-src 'self' 'wasm-unsafe-eval'",
   // Svelte's style: directives write through the CSSOM, which style-src does not govern.
   "style-src 'self'",
-  "img-src 'self'",
+  // An image artifact (PNG, JPEG, GIF, WebP only) is shown from a blob: URL of its own bytes, never fetched from the web.
+  "img-src 'self' blob:",
   "manifest-src 'self'",
   // The engines run in the agent worker. Chromium gives a worker loaded from the app no part of
   // a <meta> policy, but some browsers do, and a blob: worker inherits it: wllama runs llama.cpp

@@ -1,48 +1,12 @@
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
-import type { Download } from '@playwright/test';
 import { NEVER_ASK, expect, test } from './fixtures.ts';
 import { CyclesPage } from './page-models/cycles-page.ts';
 import { GoalsPage } from './page-models/goals-page.ts';
 import { InjectionWatch, MARKUP } from './page-models/injection-watch.ts';
-import { SESSION_OPEN_TIMEOUT_MS, SessionsPage, type SnapshotFile } from './page-models/sessions-page.ts';
+import { SESSION_OPEN_TIMEOUT_MS, SessionsPage } from './page-models/sessions-page.ts';
+import { downloaded, rehashed } from './snapshot-files.ts';
 
 const csv = (text: string) => ({ name: 'more.csv', mimeType: 'text/csv', buffer: Buffer.from(text) });
-
-/** A downloaded snapshot file, read whole. */
-async function downloaded(download: Download): Promise<SnapshotFile> {
-  const name = download.suggestedFilename();
-  return {
-    name,
-    mimeType: name.endsWith('.gz') ? 'application/gzip' : 'application/json',
-    buffer: await readFile(await download.path()),
-  };
-}
-
-/** The JSON a snapshot's hash covers, as snapshot-file.ts writes it: every object's keys sorted. */
-function canonicalJson(value: unknown): string {
-  const sorted = (item: unknown): unknown =>
-    Array.isArray(item)
-      ? item.map(sorted)
-      : typeof item === 'object' && item !== null
-        ? Object.fromEntries(
-            Object.keys(item)
-              .sort()
-              .map((key) => [key, sorted((item as Record<string, unknown>)[key])]),
-          )
-        : item;
-  return JSON.stringify(sorted(value));
-}
-
-/** A snapshot file changed by `edit`, with its SHA-256 computed again: a file Anima takes as whole. */
-function rehashed(file: SnapshotFile, name: string, edit: (document: Record<string, unknown>) => void): SnapshotFile {
-  const document = JSON.parse(file.buffer.toString('utf8')) as Record<string, unknown>;
-  edit(document);
-  const { sha256: _sha256, ...content } = document;
-  const sha256 = createHash('sha256').update(canonicalJson(content)).digest('hex');
-  return { name, mimeType: 'application/json', buffer: Buffer.from(`${JSON.stringify({ ...document, sha256 })}\n`) };
-}
 
 test('a new session opens in place of the old one on every screen, and the old one comes back with its own data', async ({
   page,
