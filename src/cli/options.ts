@@ -30,6 +30,7 @@ const OPTIONS = {
   'base-url': { type: 'string' },
   model: { type: 'string' },
   'api-key': { type: 'string' },
+  vision: { type: 'boolean' },
   'max-requests': { type: 'string' },
   'max-tokens': { type: 'string' },
   planning: { type: 'string' },

@@ -63,8 +63,9 @@ The agent (goals and cycles live in the same snapshot):
   anima doc list --snapshot S [--json]           to read (text_ingest) and take notes from (file_io)
 
   run, resume and cycle take --provider openai --base-url URL --model M [--api-key KEY]
-  [--max-requests N] [--max-tokens N]: the language model of this run (the reason and
-  synthesize_triple tools ask it; the facts it adds are capped at confidence 0.7).
+  [--vision] [--max-requests N] [--max-tokens N]: the language model of this run (the reason and
+  synthesize_triple tools ask it; the facts it adds are capped at confidence 0.7); --vision
+  marks it as seeing images, so tools' image artifacts are shown to it.
   run and resume take --psyche FILE: the psyche.toml the agent wears from then on. They plan,
   reflect (every N cycles, see settings) and evolve the psyche exactly as the app does.
   --json prints one JSON object per cycle, then {"goals":[...]} with each goal's findings.

@@ -7,7 +7,7 @@ import type { CliOutput } from '../output.ts';
 import { CliError } from '../snapshot-file.ts';
 import { usageFor } from '../usage.ts';
 
-/** The endpoint --base-url, --model and --api-key describe. */
+/** The endpoint --base-url, --model, --api-key and --vision (the model sees images) describe. */
 function endpointOption(values: CliValues, command: string): OpenAiEndpoint {
   if (values['base-url'] === undefined || values.model === undefined)
     throw new CliError(`${command}: --base-url URL and --model M are required\n\n${usageFor(command)}`, 2);
@@ -15,6 +15,7 @@ function endpointOption(values: CliValues, command: string): OpenAiEndpoint {
     baseUrl: values['base-url'],
     model: values.model,
     ...(values['api-key'] ? { apiKey: values['api-key'] } : {}),
+    ...(values.vision ? { vision: true } : {}),
   });
   if (!endpoint.success)
     throw new CliError(`${command}: ${endpoint.error.issues.map((issue) => issue.message).join('; ')}`, 2);

@@ -191,3 +191,27 @@ describe('model settings on an engine', () => {
     ).toEqual([]);
   });
 });
+
+describe('images and an in-browser engine', () => {
+  it('are refused before the engine is asked: no engine Anima loads sees images', async () => {
+    const requests: EngineRequest[] = [];
+    const create = async (request: EngineRequest) => {
+      requests.push(request);
+      return { choices: [{ message: { content: 'no' }, finish_reason: 'stop' }] };
+    };
+    const engine: ChatEngine = {
+      chat: { completions: { create: create as ChatEngine['chat']['completions']['create'] } },
+      interruptGenerate: () => undefined,
+    };
+    const provider = engineProvider(engine, { name: 'webllm', model: 'Qwen3-0.6B-q4f16_1-MLC' });
+    expect(provider.seesImages).toBeUndefined();
+    await expect(
+      provider.complete({
+        messages: [
+          { role: 'user', content: 'What is drawn?', images: [{ mediaType: 'image/png', bytes: new Uint8Array(4) }] },
+        ],
+      }),
+    ).rejects.toThrow('the model Qwen3-0.6B-q4f16_1-MLC is not marked as seeing images, so no image is sent to it');
+    expect(requests).toEqual([]);
+  });
+});

@@ -3,6 +3,7 @@ import {
   cancelled,
   type Completion,
   type CompletionRequest,
+  imagesRefused,
   type LlmProvider,
   type ModelContext,
   ProviderError,
@@ -115,12 +116,15 @@ export function engineProvider(engine: ChatEngine, identity: { name: 'webllm' | 
     async complete(request: CompletionRequest): Promise<Completion> {
       const { signal } = request;
       if (signal?.aborted) throw cancelled(signal);
+      // No engine here loads a vision model (WebLLM's VLMs are not in Anima's list): no image reaches one.
+      const refusal = imagesRefused(request.messages, identity.model, false);
+      if (refusal) throw new ProviderError('refused', refusal);
       const schema = request.jsonSchema ? JSON.stringify(request.jsonSchema.schema) : undefined;
       const bodyOf = (constrained: boolean): EngineRequest => ({
         messages: (!constrained && request.jsonSchema
           ? withSchemaInWords(request.messages, request.jsonSchema.schema)
           : request.messages
-        ).map((message) => ({ ...message })),
+        ).map(({ role, content }) => ({ role, content })),
         ...(constrained && schema !== undefined ? { response_format: { type: 'json_object', schema } } : {}),
         ...engineSampling(request.settings),
       });

@@ -264,3 +264,70 @@ describe('the openai-compatible provider', () => {
     ).toBe('name the model');
   });
 });
+
+describe('images for a model marked as seeing them', () => {
+  const png = Uint8Array.from(
+    atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='),
+    (character) => character.charCodeAt(0),
+  );
+  const withImage = [
+    { role: 'user' as const, content: 'What does the chart show?', images: [{ mediaType: 'image/png', bytes: png }] },
+  ];
+
+  it('sends an image as image_url content, a data URL after the text', async () => {
+    const server = await serverWith([{ text: 'one red pixel' }]);
+    const provider = openAiCompatibleProvider({ baseUrl: server.baseUrl, model: 'llava', vision: true });
+    expect(provider.seesImages).toBe(true);
+    const completion = await provider.complete({ messages: withImage });
+    expect(completion.text).toBe('one red pixel');
+    expect(server.requests[0]!.body.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What does the chart show?' },
+          {
+            type: 'image_url',
+            image_url: {
+              url: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+            },
+          },
+        ],
+      },
+    ]);
+  });
+
+  it('shows an image artifact with the prompt of a structured call, and validates the answer as always', async () => {
+    const server = await serverWith([{ text: '{"city":"Pixelton"}' }]);
+    const provider = openAiCompatibleProvider({ baseUrl: server.baseUrl, model: 'llava', vision: true });
+    const outcome = await structuredCall(provider, city, {
+      name: 'place',
+      prompt: 'Which city is drawn?',
+      images: [{ mediaType: 'image/png', bytes: png }],
+    });
+    expect(outcome).toMatchObject({ ok: true, value: { city: 'Pixelton' } });
+    const [message] = server.requests[0]!.body.messages as { content: { type: string }[] }[];
+    expect(message!.content.map((part) => part.type)).toEqual(['text', 'image_url']);
+  });
+
+  it('keeps a message without images as plain text', async () => {
+    const server = await serverWith([{ text: 'ok' }]);
+    const provider = openAiCompatibleProvider({ baseUrl: server.baseUrl, model: 'llava', vision: true });
+    await provider.complete({ messages: [{ role: 'user', content: 'Hello' }] });
+    expect(server.requests[0]!.body.messages).toEqual([{ role: 'user', content: 'Hello' }]);
+  });
+
+  it('sends no image to a model not marked as seeing them, nor an SVG to one that is', async () => {
+    const server = await serverWith([]);
+    const blind = openAiCompatibleProvider({ baseUrl: server.baseUrl, model: 'tiny' });
+    expect(blind.seesImages).toBe(false);
+    await expect(blind.complete({ messages: withImage })).rejects.toThrow(
+      'the model tiny is not marked as seeing images, so no image is sent to it',
+    );
+    const seeing = openAiCompatibleProvider({ baseUrl: server.baseUrl, model: 'llava', vision: true });
+    const svg = { mediaType: 'image/svg+xml', bytes: new TextEncoder().encode('<svg/>') };
+    await expect(
+      seeing.complete({ messages: [{ role: 'user', content: 'And this?', images: [svg] }] }),
+    ).rejects.toThrow('a model is shown only PNG, JPEG, GIF and WebP images, not image/svg+xml');
+    expect(server.requests).toEqual([]);
+  });
+});

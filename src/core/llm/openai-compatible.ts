@@ -8,9 +8,12 @@ import {
   secretsOfUrl,
 } from '#core/secrets.ts';
 import type { ModelSettings } from '#core/records/model-settings.ts';
+import { base64FromBytes } from '#core/base64.ts';
 import {
   cancelled,
+  type ChatMessage,
   type Completion,
+  imagesRefused,
   type CompletionRequest,
   type LlmProvider,
   ProviderError,
@@ -25,6 +28,8 @@ export const openAiEndpointSchema = z.object({
   }),
   model: z.string().trim().min(1, 'name the model'),
   apiKey: z.string().optional(),
+  /** The user marks the model as seeing images (a vision model): image artifacts may then be shown to it as `image_url` content. */
+  vision: z.boolean().optional(),
 });
 export type OpenAiEndpoint = z.infer<typeof openAiEndpointSchema>;
 
@@ -105,7 +110,10 @@ export function openAiCompatibleProvider(endpoint: OpenAiEndpoint, fetchImpl: ty
   return {
     name: 'openai-compatible',
     model: endpoint.model,
+    seesImages: endpoint.vision === true,
     async complete(request: CompletionRequest): Promise<Completion> {
+      const refusal = imagesRefused(request.messages, endpoint.model, endpoint.vision === true);
+      if (refusal) throw new ProviderError('refused', refusal);
       for (;;) {
         const sent = mode;
         try {
@@ -128,10 +136,10 @@ export function openAiCompatibleProvider(endpoint: OpenAiEndpoint, fetchImpl: ty
     const { signal, onText } = request;
     const body = {
       model: endpoint.model,
-      messages:
-        mode === 'json' && request.jsonSchema
-          ? withSchemaInWords(request.messages, request.jsonSchema.schema)
-          : request.messages,
+      messages: (mode === 'json' && request.jsonSchema
+        ? withSchemaInWords(request.messages, request.jsonSchema.schema)
+        : request.messages
+      ).map(wireMessage),
       ...(request.jsonSchema ? { response_format: responseFormat(request.jsonSchema, mode) } : {}),
       ...samplingFields(request.settings),
       ...(onText ? { stream: true, stream_options: { include_usage: true } } : {}),
@@ -175,6 +183,21 @@ export function openAiCompatibleProvider(endpoint: OpenAiEndpoint, fetchImpl: ty
       );
     }
   }
+}
+
+/** A message in the protocol's shape: text alone, or with images its parts as data URLs (`image_url`), the text first. */
+function wireMessage({ role, content, images }: ChatMessage) {
+  if (!images || images.length === 0) return { role, content };
+  return {
+    role,
+    content: [
+      { type: 'text', text: content },
+      ...images.map((image) => ({
+        type: 'image_url',
+        image_url: { url: `data:${image.mediaType};base64,${base64FromBytes(image.bytes)}` },
+      })),
+    ],
+  };
 }
 
 /** The settings in the protocol's names; one left out is the server's default. */

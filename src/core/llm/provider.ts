@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ModelSettings } from '#core/records/model-settings.ts';
+import { RASTER_IMAGE_TYPES } from '#core/records/artifact.ts';
 
 /** The providers a run can bind (DESIGN section 10): none is the symbolic engine alone. */
 export const providerNameSchema = z.enum(['none', 'webllm', 'gguf', 'openai-compatible']);
@@ -12,7 +13,15 @@ export const modelUnavailableSchema = z.object({
 });
 export type ModelUnavailable = z.infer<typeof modelUnavailableSchema>;
 
-export type ChatMessage = { role: 'system' | 'user' | 'assistant'; content: string };
+/** An image shown to a model with a message: a raster image (PNG, JPEG, GIF, WebP), as an image artifact holds it. */
+export type ChatImage = { mediaType: string; bytes: Uint8Array };
+
+export type ChatMessage = {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+  /** Images shown with the text, only to a provider that {@link LlmProvider.seesImages}; others refuse them. */
+  images?: readonly ChatImage[];
+};
 
 /** Tokens a call used, as the provider counted them. */
 export type TokenUsage = { promptTokens: number; completionTokens: number };
@@ -52,7 +61,25 @@ export interface LlmProvider {
   readonly model: string;
   /** The model's context window, where the provider can count tokens with the model's tokenizer: prompts are fitted to it before they are sent. */
   readonly context?: ModelContext;
+  /** Whether the model is marked as seeing images: only then may a message carry {@link ChatMessage.images}. */
+  readonly seesImages?: boolean;
   complete(request: CompletionRequest): Promise<Completion>;
+}
+
+/**
+ * Why a request's images cannot be shown to a model: it is not marked as seeing images, or an
+ * image is not a raster one (an SVG is a document); undefined when there are none or they can be.
+ */
+export function imagesRefused(
+  messages: readonly ChatMessage[],
+  model: string,
+  seesImages: boolean,
+): string | undefined {
+  const images = messages.flatMap((message) => message.images ?? []);
+  if (images.length === 0) return undefined;
+  if (!seesImages) return `the model ${model} is not marked as seeing images, so no image is sent to it`;
+  const other = images.find((image) => !RASTER_IMAGE_TYPES.includes(image.mediaType));
+  return other ? `a model is shown only PNG, JPEG, GIF and WebP images, not ${other.mediaType}` : undefined;
 }
 
 /** With no constrained decoding to hold the answer to its schema, the model reads the schema in the system message. */

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { cancelled, type ChatMessage, type LlmProvider, ProviderError, type TokenUsage } from './provider.ts';
+import {
+  cancelled,
+  type ChatImage,
+  type ChatMessage,
+  type LlmProvider,
+  ProviderError,
+  type TokenUsage,
+} from './provider.ts';
 import { fitToContext } from './context-fit.ts';
 import { mergeModelSettings } from './model-settings.ts';
 import type { ModelSettings } from '#core/records/model-settings.ts';
@@ -22,6 +29,8 @@ export type CallOptions = {
   /** What was asked and answered before, between the system prompt and this prompt (a conversation this call continues). */
   history?: readonly ChatMessage[];
   prompt: string;
+  /** Images shown with the prompt: only to a provider that sees images (see LlmProvider.seesImages). */
+  images?: readonly ChatImage[];
   /** Re-asks after invalid output, with the problems fed back (default 2). */
   retries?: number;
   signal?: AbortSignal;
@@ -61,7 +70,10 @@ export async function structuredCall<T>(
   const retries = options.retries ?? DEFAULT_RETRIES;
   const jsonSchema = decodingSchemaOf(schema);
   const system: ChatMessage[] = options.system ? [{ role: 'system', content: options.system }] : [];
-  const messages: ChatMessage[] = [...(options.history ?? []), { role: 'user', content: options.prompt }];
+  const messages: ChatMessage[] = [
+    ...(options.history ?? []),
+    { role: 'user', content: options.prompt, ...(options.images?.length ? { images: options.images } : {}) },
+  ];
   const attempts: Attempt[] = [];
   const usage: TokenUsage = { promptTokens: 0, completionTokens: 0 };
   const settings = mergeModelSettings(

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { decisiveVeto, describeAction, judgeAction } from '#core/psyche/shadow.ts';
-import type { ChatMessage } from '#core/llm/provider.ts';
+import type { ChatImage, ChatMessage } from '#core/llm/provider.ts';
+import { RASTER_IMAGE_TYPES } from '#core/records/artifact.ts';
 import { type Attempt, budgetExhausted, structuredCall } from '#core/llm/structured-call.ts';
 import { bottleneckSchema } from '#core/records/model-use.ts';
 import { type Rejection, rejectionOf } from '#core/records/rejection.ts';
@@ -38,6 +39,8 @@ const MAX_RESULT_CHARS = 300;
 export type ToolResult = {
   ok: boolean;
   value: string;
+  /** The images among the tool's artifacts, shown to a model that sees images with the value (none to others). */
+  images: ChatImage[];
   metadata: { tool: string; input: unknown; facts: number };
   rejection?: Rejection;
   retryable: boolean;
@@ -97,7 +100,11 @@ export function resultText(call: { tool: string; input: unknown }, result: ToolR
     ? ` (refused: ${result.rejection.class.replace(/_/g, ' ')}${result.retryable ? '' : ', do not call it again'})`
     : '';
   const value = result.value.length > MAX_RESULT_CHARS ? `${result.value.slice(0, MAX_RESULT_CHARS)}…` : result.value;
-  return `You called ${describeAction(call)}${refused}: ${value}`;
+  const images =
+    result.images.length === 0
+      ? ''
+      : ` (${result.images.length} image${result.images.length === 1 ? '' : 's'} attached)`;
+  return `You called ${describeAction(call)}${refused}: ${value}${images}`;
 }
 
 /**
@@ -121,6 +128,7 @@ export async function askWithTools(
   const offered = [...CONSULTED_TOOLS, ...(state.serverTools ?? [])];
   const stepEnvelope = offered.length === CONSULTED_TOOLS.length ? STEP_ENVELOPE : envelopeSchema(offered);
   let prompt = [toolGuide(offered), task.prompt].join('\n\n');
+  let images: ChatImage[] = [];
   const blocked = new Set<string>();
   const stop = (bottleneck: z.infer<typeof bottleneckSchema>) => ({
     ok: false as const,
@@ -134,6 +142,7 @@ export async function askWithTools(
       system: model.system,
       history: conversation,
       prompt,
+      images,
       budget: model.budget,
       maxTokens: 1024,
       ...(model.settings ? { settings: model.settings } : {}),
@@ -145,7 +154,7 @@ export async function askWithTools(
     // are left out (they would crowd a small model's context), which costs WebLLM one cache reset.
     conversation = [
       ...conversation,
-      { role: 'user', content: prompt },
+      { role: 'user', content: prompt, ...(images.length > 0 ? { images } : {}) },
       { role: 'assistant', content: outcome.attempts.at(-1)!.text },
     ];
     const envelope = outcome.value;
@@ -170,6 +179,7 @@ export async function askWithTools(
     if (result.rejection?.class === 'policy_block') blocked.add(action);
     calls.push(result);
     prompt = resultText(envelope, result);
+    images = result.images;
   }
 }
 
@@ -192,6 +202,7 @@ export async function callConsultedTool(
     return {
       ok: false,
       value: `the agent's shadow blocks this (${veto.pattern.name}: ${veto.because})`,
+      images: [],
       metadata,
       rejection: rejectionOf(
         'policy_block',
@@ -236,9 +247,17 @@ export async function callConsultedTool(
   return {
     ok: outcome.ok,
     value: outcome.value ?? outcome.summary,
+    images: state.model.provider.seesImages ? imagesOf(outcome) : [],
     metadata: { ...metadata, facts: outcome.facts.length },
     ...(outcome.rejection ? { rejection: outcome.rejection } : {}),
     ...(outcome.serverCalls ? { serverCalls: outcome.serverCalls } : {}),
     retryable: outcome.rejection?.retryable ?? true,
   };
+}
+
+/** The raster images among an outcome's artifacts, as a model is shown them (an SVG is a document, never shown). */
+function imagesOf(outcome: ToolOutcome): ChatImage[] {
+  return (outcome.artifacts ?? [])
+    .filter((artifact) => artifact.kind === 'image' && RASTER_IMAGE_TYPES.includes(artifact.mediaType))
+    .map(({ mediaType, bytes }) => ({ mediaType, bytes }));
 }

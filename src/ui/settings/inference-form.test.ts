@@ -32,11 +32,20 @@ describe('the language model form', () => {
       baseUrl: 'http://localhost:8080/v1',
       model: 'llama-3',
       apiKey: '',
+      vision: false,
       webllmModel: '',
       ggufModel: '',
       limits: { requests: 5, toolCalls: null, inputTokens: null, outputTokens: null, wallSeconds: 30 },
       confidenceCap: 0.7,
     });
+  });
+
+  it('marks the endpoint model as seeing images only when asked, and reads the mark back', () => {
+    const form = formOf(ENDPOINT_VIEW);
+    expect(settingsOf(form)).not.toHaveProperty('openAi.vision');
+    const seeing = settingsOf({ ...form, vision: true });
+    expect(seeing).toMatchObject({ openAi: { model: 'llama-3', vision: true } });
+    expect(formOf({ ...ENDPOINT_VIEW, openAi: { ...ENDPOINT_VIEW.openAi!, vision: true } }).vision).toBe(true);
   });
 
   it('keeps the stored key when the key field is left empty, replaces it when one is typed, removes it when asked', () => {

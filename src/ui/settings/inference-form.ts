@@ -43,6 +43,8 @@ export type InferenceForm = {
   baseUrl: string;
   model: string;
   apiKey: string;
+  /** The endpoint's model is marked as seeing images: tools' image artifacts are shown to it. */
+  vision: boolean;
   webllmModel: string;
   /** The id of the chosen GGUF model ('' for none yet). */
   ggufModel: string;
@@ -90,6 +92,7 @@ export function formOf(view: InferenceView): InferenceForm {
     baseUrl: view.openAi?.baseUrl ?? '',
     model: view.openAi?.model ?? '',
     apiKey: '',
+    vision: view.openAi?.vision ?? false,
     webllmModel: view.webllmModel ?? '',
     ggufModel: view.ggufModel ?? '',
     limits,
@@ -121,7 +124,16 @@ export function settingsOf(form: InferenceForm, options: { removeKey?: boolean }
   }
   return {
     provider: form.provider,
-    ...(hasEndpoint ? { openAi: { baseUrl, model, ...(apiKey !== undefined ? { apiKey } : {}) } } : {}),
+    ...(hasEndpoint
+      ? {
+          openAi: {
+            baseUrl,
+            model,
+            ...(apiKey !== undefined ? { apiKey } : {}),
+            ...(form.vision ? { vision: true } : {}),
+          },
+        }
+      : {}),
     ...(webllmModel !== '' ? { webllmModel } : {}),
     ...(ggufModel !== '' ? { ggufModel } : {}),
     limits,
