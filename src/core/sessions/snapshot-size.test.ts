@@ -7,6 +7,7 @@ import { exportSnapshot, restoreSnapshot } from './snapshot.ts';
 import type { Snapshot, SnapshotLimits } from './snapshot-format.ts';
 import { readSnapshotFile, snapshotFileBytes } from './snapshot-encoding.ts';
 import { sessionSnapshotBytes } from './snapshot-size.ts';
+import { artifactTables, putArtifacts } from '#core/store/artifact-store.ts';
 
 /** A snapshot's file as text, or the reader's refusal. */
 const fileText = async (snapshot: Snapshot, limits?: SnapshotLimits): Promise<Result<string>> => {
@@ -38,6 +39,26 @@ describe('what a session takes in its snapshot', () => {
       fileName: 'zoo.csv',
       data: 'Dog,is-a,Mammal\nCat,is-a,Mammal,0.7\nThing_3,likes,Ünïcödé 🐕\n',
     });
+    // Artifacts: bytes the file writes as base64, and text it writes as text (escapes and all).
+    await service.goalAdd({ sessionId: session.id, description: 'Keep files', criteria: 'files' });
+    const random = Uint8Array.from({ length: 200_000 }, (_, index) => (index * 7919) % 251);
+    await db.transaction('rw', artifactTables(db), () =>
+      putArtifacts(
+        db,
+        session.id,
+        { tool: 'maker', goalId: 1, cycle: 0 },
+        [
+          { name: 'a.bin', kind: 'binary', mediaType: 'application/octet-stream', bytes: random },
+          {
+            name: 'a.txt',
+            kind: 'text',
+            mediaType: 'text/plain',
+            bytes: new TextEncoder().encode('line "quoted"\n\ttabbed ✓\n'.repeat(2000)),
+          },
+        ],
+        1,
+      ),
+    );
     const counted = await sessionSnapshotBytes(db, await loadGraph(db, session.id), session.id);
     const written = await fileSize(db, session.id);
     expect(counted).toBeGreaterThanOrEqual(written);

@@ -17,8 +17,29 @@ import { DEFAULT_SNAPSHOT_LIMITS, type SnapshotLimits } from './snapshot-format.
 /** The document's own keys and brackets, and its hash, beyond its rows: a generous allowance. */
 const DOCUMENT_FRAME_BYTES = 1024;
 
-/** A row's bytes in the file, with the comma after it. */
-export const rowBytes = (row: unknown): number => utf8Length(JSON.stringify(row)) + 1;
+/** A row's bytes in the file, with the comma after it (an artifact's bytes as the file writes them). */
+export const rowBytes = (row: unknown): number => {
+  let content = 0;
+  const text = JSON.stringify(row, (_key, value: unknown) => {
+    if (!(value instanceof Uint8Array)) return value;
+    content += contentBytes(value);
+    return '';
+  });
+  return utf8Length(text) + content + 1;
+};
+
+/**
+ * An artifact's bytes in the file, never short of it: as base64, or, for bytes that are UTF-8
+ * (a text or JSON artifact is written as text), as a JSON string, whichever is longer.
+ */
+function contentBytes(bytes: Uint8Array): number {
+  const base64 = Math.ceil(bytes.byteLength / 3) * 4;
+  try {
+    return Math.max(base64, utf8Length(JSON.stringify(new TextDecoder('utf-8', { fatal: true }).decode(bytes))));
+  } catch {
+    return base64;
+  }
+}
 
 /** A symbol a batch staged (GraphBatch.newSymbol): an IRI or blank node's label may yet get a suffix (-2) when taken. */
 export const stagedSymbolRowBytes = (symbol: KgSymbol): number =>
