@@ -7,6 +7,7 @@ import { MAX_ARTIFACT_BYTES } from '#core/records/artifact.ts';
 import { base64FromBytes } from '#core/base64.ts';
 import { exportSnapshot, parseSnapshot, restoreSnapshot } from './snapshot.ts';
 import { snapshotFileBytes } from './snapshot-encoding.ts';
+import { checkSession } from './session-check.ts';
 
 /** A 1x1 PNG, whole: what a tool of an MCP server might hand back. */
 const PNG = Uint8Array.from(
@@ -146,5 +147,16 @@ describe('artifacts in snapshots', () => {
     expect(written.ok ? [] : written.error.map(describeProblem)).toEqual([
       'at artifacts.3.text: holds a secret of this device (the API key of the endpoint local); a snapshot never carries one, so nothing was written',
     ]);
+  });
+});
+
+describe('a stored artifact without its bytes', () => {
+  it('is found by the session check, and not exported as if empty', async () => {
+    const { db, sessionId } = await sessionWithArtifacts();
+    await db.artifactBytes.delete(1);
+    expect(await checkSession(db, sessionId)).toEqual([
+      { message: 'the session cannot be read whole: the bytes of artifact 1 (zoo.png) are missing' },
+    ]);
+    await expect(exportSnapshot(db, sessionId)).rejects.toThrow('the bytes of artifact 1 (zoo.png) are missing');
   });
 });

@@ -114,7 +114,11 @@ export async function readSession(db: AnimaDatabase, sessionId: string): Promise
     approvals: approvals.map(withoutSession),
     questions: questions.map(withoutSession),
     documents: documents.map(withoutSession),
-    artifacts: artifacts.map((artifact) => snapshotArtifactOf(artifact, bytesById.get(artifact.id!))),
+    artifacts: artifacts.map((artifact) => {
+      const bytes = bytesById.get(artifact.id!);
+      if (!bytes) throw new Error(`the bytes of artifact ${artifact.id} (${artifact.name}) are missing`);
+      return snapshotArtifactOf(artifact, bytes);
+    }),
     plans: plans.map(withoutSession),
     reflections: reflections.map(withoutSession),
   });
@@ -123,7 +127,7 @@ export async function readSession(db: AnimaDatabase, sessionId: string): Promise
 /** An artifact as a snapshot carries it: text and JSON as text, other bytes as base64 (see snapshotArtifactSchema). */
 function snapshotArtifactOf(
   { sessionId: _sessionId, size: _size, ...artifact }: Artifact,
-  bytes: Uint8Array = new Uint8Array(0),
+  bytes: Uint8Array,
 ): SnapshotArtifact {
   const isText = artifact.kind === 'text' || artifact.kind === 'json';
   return {
