@@ -691,7 +691,7 @@ async function settleRun(
     await putArtifacts(
       db,
       sessionId,
-      { tool: decision.tool.name, goalId: decision.goal.id!, cycle },
+      { ...outcome.artifactOrigin, tool: decision.tool.name, goalId: decision.goal.id!, cycle },
       outcome.artifacts,
       startedAt,
     );

@@ -17,7 +17,7 @@ import type { ModelAccess } from '#core/llm/model-access.ts';
 import type { EmbeddingAccess } from '#core/llm/embedding-cache.ts';
 import type { ModelUse } from '#core/records/model-use.ts';
 import { type Rejection, rejectionOf } from '#core/records/rejection.ts';
-import { type ArtifactDraft, artifactDraftSchema } from '#core/records/artifact.ts';
+import { type ArtifactDraft, artifactDraftSchema, type ArtifactProvenance } from '#core/records/artifact.ts';
 
 /** A fact as ids: subject, predicate, object. */
 export type FactIds = [number, number, number];
@@ -95,6 +95,8 @@ export type ToolOutcome = {
   value?: string;
   /** Files for the user (text, JSON, images, any bytes): kept, with provenance, in the cycle's transaction; never shown to a model as they are. */
   artifacts?: ArtifactDraft[];
+  /** Where the artifacts came from beyond the tool, goal and cycle the cycle records: an MCP tool's server and a digest of its input. */
+  artifactOrigin?: Pick<ArtifactProvenance, 'server' | 'inputDigest'>;
   facts: FactIds[];
   /** Symbols the outcome is about (for working memory). */
   symbols: number[];
