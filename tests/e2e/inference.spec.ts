@@ -144,6 +144,24 @@ test('an API key is sent as a bearer token, never shown again, and can be remove
   }
 });
 
+test('a model marked as seeing images stays marked after a reload', async ({ page, settings }) => {
+  const model = settings.languageModel;
+  await settings.open();
+  await model.saveEndpoint({ baseUrl: 'http://127.0.0.1:9/v1', model: 'llava-test' });
+  await expect(model.saveStatus).toHaveText(/^Saved: runs bind llava-test/);
+  await expect(model.visionCheckbox).not.toBeChecked();
+  await model.visionCheckbox.check();
+  await model.saveButton.click();
+  await expect(model.saveStatus).toHaveText(/^Saved: runs bind llava-test/);
+  await page.reload();
+  await expect(model.visionCheckbox).toBeChecked({ timeout: 45_000 });
+  await model.visionCheckbox.uncheck();
+  await model.saveButton.click();
+  await expect(model.saveStatus).toHaveText(/^Saved: runs bind llava-test/);
+  await page.reload();
+  await expect(model.visionCheckbox).not.toBeChecked({ timeout: 45_000 });
+});
+
 test('a refused field is named, and an endpoint that fails shows the bottleneck with its message', async ({
   settings,
 }) => {

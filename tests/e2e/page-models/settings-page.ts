@@ -22,6 +22,8 @@ export class LanguageModelSection {
   readonly baseUrlInput: Locator;
   readonly modelInput: Locator;
   readonly apiKeyInput: Locator;
+  /** "The model sees images": tools' image artifacts are shown to it. */
+  readonly visionCheckbox: Locator;
   readonly removeKeyButton: Locator;
   /** The WebLLM model: a choice among the downloaded models. */
   readonly webllmModelSelect: Locator;
@@ -47,6 +49,7 @@ export class LanguageModelSection {
     this.modelInput = this.region.getByRole('textbox', { name: 'Model', exact: true });
     // A password field has no role: found by its label.
     this.apiKeyInput = this.region.getByLabel('API key', { exact: true });
+    this.visionCheckbox = this.region.getByRole('checkbox', { name: 'The model sees images', exact: true });
     this.removeKeyButton = this.region.getByRole('button', { name: 'Remove the key', exact: true });
     this.webllmModelSelect = this.region.getByRole('combobox', { name: 'WebLLM model', exact: true });
     this.ggufModelSelect = this.region.getByRole('combobox', { name: 'GGUF model', exact: true });
