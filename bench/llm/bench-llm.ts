@@ -17,7 +17,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { withContractChecks } from '#core/api.ts';
-import type { ChatEngine, EngineRequest } from '#core/llm/chat-engine.ts';
+import { type ChatEngine, type EngineRequest, messageText } from '#core/llm/chat-engine.ts';
 import { createAgentService } from '#core/service/service.ts';
 import { AnimaDatabase } from '#core/store/database.ts';
 import { freshIndexedDb } from '#core/testing/test-database.ts';
@@ -127,7 +127,7 @@ const steps = engine.requests.map((request, index) => {
     prefix_tokens: shared,
     // What WebLLM keeps: the whole conversation before (the previous prompt and its answer), when this continues it.
     continued_tokens: isContinued ? previousTokens.length + words(engine.answers[index - 1]!).length : 0,
-    system_tokens: words(request.messages[0]!.content).length,
+    system_tokens: words(messageText(request.messages[0]!.content)).length,
   };
 });
 const later = steps.slice(1);

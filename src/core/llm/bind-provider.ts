@@ -4,7 +4,7 @@ import { openAiCompatibleProvider } from './openai-compatible.ts';
 import type { LlmProvider, ModelUnavailable } from './provider.ts';
 
 import { NO_WEBLLM_HERE, type WebLlmHost } from './webllm-host.ts';
-import { prebuiltSpecOf, unknownWebLlmModel, type WebLlmModelSpec } from './webllm-models.ts';
+import { prebuiltSpecOf, unknownWebLlmModel, type WebLlmModelSpec, webLlmModelSeesImages } from './webllm-models.ts';
 import { type GgufHost, NO_GGUF_HERE } from './gguf-host.ts';
 import { MAX_GGUF_CONTEXT } from './gguf-model.ts';
 import type { GgufModelRecord } from '#core/records/gguf-model.ts';
@@ -84,7 +84,11 @@ export async function bindProvider(
           onReload: (why) => (reloaded = why),
         });
         return {
-          provider: engineProvider(engine, { name: 'webllm', model: settings.webllmModel }),
+          provider: engineProvider(engine, {
+            name: 'webllm',
+            model: settings.webllmModel,
+            ...(webLlmModelSeesImages(settings.webllmModel) ? { seesImages: true } : {}),
+          }),
           ...(reloaded ? { reloaded } : {}),
         };
       } catch (error) {

@@ -193,7 +193,46 @@ describe('model settings on an engine', () => {
 });
 
 describe('images and an in-browser engine', () => {
-  it('are refused before the engine is asked: no engine Anima loads sees images', async () => {
+  it('reach a vision model (WebLLM VLM) as image_url parts after the text', async () => {
+    const requests: EngineRequest[] = [];
+    const create = async (request: EngineRequest) => {
+      requests.push(request);
+      return { choices: [{ message: { content: 'a red pixel' }, finish_reason: 'stop' }] };
+    };
+    const engine: ChatEngine = {
+      chat: { completions: { create: create as ChatEngine['chat']['completions']['create'] } },
+      interruptGenerate: () => undefined,
+    };
+    const provider = engineProvider(engine, {
+      name: 'webllm',
+      model: 'Phi-3.5-vision-instruct-q4f16_1-MLC',
+      seesImages: true,
+    });
+    expect(provider.seesImages).toBe(true);
+    const completion = await provider.complete({
+      messages: [
+        { role: 'system', content: 'Describe images.' },
+        {
+          role: 'user',
+          content: 'What is drawn?',
+          images: [{ mediaType: 'image/png', bytes: Uint8Array.of(1, 2, 3) }],
+        },
+      ],
+    });
+    expect(completion.text).toBe('a red pixel');
+    expect(requests[0]!.messages).toEqual([
+      { role: 'system', content: 'Describe images.' },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is drawn?' },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,AQID' } },
+        ],
+      },
+    ]);
+  });
+
+  it('are refused before the engine is asked when its model does not see them', async () => {
     const requests: EngineRequest[] = [];
     const create = async (request: EngineRequest) => {
       requests.push(request);

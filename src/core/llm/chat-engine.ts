@@ -3,10 +3,12 @@ import {
   cancelled,
   type Completion,
   type CompletionRequest,
+  type ContentPart,
   imagesRefused,
   type LlmProvider,
   type ModelContext,
   ProviderError,
+  wireContent,
   withSchemaInWords,
 } from './provider.ts';
 
@@ -36,7 +38,8 @@ export type ChatEngine = {
 export type EngineCallOptions = { signal?: AbortSignal };
 
 export type EngineRequest = {
-  messages: { role: 'system' | 'user' | 'assistant'; content: string }[];
+  /** Content with images (parts) only for an engine whose model sees them: WebLLM's vision models. */
+  messages: { role: 'system' | 'user' | 'assistant'; content: string | ContentPart[] }[];
   /** WebLLM takes the schema as a JSON string. */
   response_format?: { type: 'json_object'; schema?: string };
   max_tokens?: number;
@@ -47,6 +50,13 @@ export type EngineRequest = {
   stream?: boolean;
   stream_options?: { include_usage: boolean };
 };
+/** A message's text: its parts' text, where it has parts (a vision model's message has its images beside). */
+export function messageText(content: EngineRequest['messages'][number]['content']): string {
+  return typeof content === 'string'
+    ? content
+    : content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+}
+
 export type EngineUsage = { prompt_tokens: number; completion_tokens: number };
 export type EngineCompletion = {
   choices: { message: { content: string | null }; finish_reason: string | null }[];
@@ -107,7 +117,10 @@ function engineFailure(error: unknown): ProviderError {
  * on. Where the engine counts tokens, the usage counts the whole prompt: WebLLM counts only what it
  * read anew when it reused its cache of the conversation before.
  */
-export function engineProvider(engine: ChatEngine, identity: { name: 'webllm' | 'gguf'; model: string }): LlmProvider {
+export function engineProvider(
+  engine: ChatEngine,
+  identity: { name: 'webllm' | 'gguf'; model: string; seesImages?: boolean },
+): LlmProvider {
   /** The schemas the engine could not build a grammar for. */
   const withoutGrammar = new Set<string>();
   return {
@@ -116,15 +129,14 @@ export function engineProvider(engine: ChatEngine, identity: { name: 'webllm' | 
     async complete(request: CompletionRequest): Promise<Completion> {
       const { signal } = request;
       if (signal?.aborted) throw cancelled(signal);
-      // No engine here loads a vision model (WebLLM's VLMs are not in Anima's list): no image reaches one.
-      const refusal = imagesRefused(request.messages, identity.model, false);
+      const refusal = imagesRefused(request.messages, identity.model, identity.seesImages === true);
       if (refusal) throw new ProviderError('refused', refusal);
       const schema = request.jsonSchema ? JSON.stringify(request.jsonSchema.schema) : undefined;
       const bodyOf = (constrained: boolean): EngineRequest => ({
         messages: (!constrained && request.jsonSchema
           ? withSchemaInWords(request.messages, request.jsonSchema.schema)
           : request.messages
-        ).map(({ role, content }) => ({ role, content })),
+        ).map((message) => ({ role: message.role, content: wireContent(message) })),
         ...(constrained && schema !== undefined ? { response_format: { type: 'json_object', schema } } : {}),
         ...engineSampling(request.settings),
       });

@@ -11,7 +11,7 @@ import { TOOLS } from '#core/tools/registry.ts';
 import { defineTool } from '#core/tools/tool.ts';
 import { synthesizeTriple } from '#core/tools/synthesize-triple.ts';
 import { systemPromptOf } from '#core/tools/model-facts.ts';
-import { engineProvider } from './chat-engine.ts';
+import { engineProvider, messageText } from './chat-engine.ts';
 import { LOST_WHILE_IDLE } from './engine-keeper.ts';
 import { UsageBudget } from './usage-budget.ts';
 import type { InferenceSettings } from './inference-settings.ts';
@@ -73,7 +73,7 @@ describe('a language model in the loop', () => {
     // Tokens as the engine counted them (a word each).
     const [request] = engine.requests;
     const promptWords = request!.messages.reduce(
-      (sum, message) => sum + message.content.split(/\s+/).filter(Boolean).length,
+      (sum, message) => sum + messageText(message.content).split(/\s+/).filter(Boolean).length,
       0,
     );
     const completionWords = ZORBLAX_IS_A_MOON.split(/\s+/).length;
@@ -577,7 +577,10 @@ describe('a model calling tools while it reasons', () => {
     // Each request's tokens, in order: the invalid call, its retry, the answer after the result.
     expect(cycles[1]!.model!.steps!.map((step) => step.promptTokens)).toEqual(
       engine.requests.map((request) =>
-        request.messages.reduce((sum, message) => sum + message.content.split(/\s+/).filter(Boolean).length, 0),
+        request.messages.reduce(
+          (sum, message) => sum + messageText(message.content).split(/\s+/).filter(Boolean).length,
+          0,
+        ),
       ),
     );
     expect(cycles[1]!.model).toMatchObject({ requests: 3 });

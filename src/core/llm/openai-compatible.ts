@@ -8,12 +8,11 @@ import {
   secretsOfUrl,
 } from '#core/secrets.ts';
 import type { ModelSettings } from '#core/records/model-settings.ts';
-import { base64FromBytes } from '#core/base64.ts';
 import {
   cancelled,
-  type ChatMessage,
   type Completion,
   imagesRefused,
+  wireContent,
   type CompletionRequest,
   type LlmProvider,
   ProviderError,
@@ -139,7 +138,7 @@ export function openAiCompatibleProvider(endpoint: OpenAiEndpoint, fetchImpl: ty
       messages: (mode === 'json' && request.jsonSchema
         ? withSchemaInWords(request.messages, request.jsonSchema.schema)
         : request.messages
-      ).map(wireMessage),
+      ).map((message) => ({ role: message.role, content: wireContent(message) })),
       ...(request.jsonSchema ? { response_format: responseFormat(request.jsonSchema, mode) } : {}),
       ...samplingFields(request.settings),
       ...(onText ? { stream: true, stream_options: { include_usage: true } } : {}),
@@ -183,21 +182,6 @@ export function openAiCompatibleProvider(endpoint: OpenAiEndpoint, fetchImpl: ty
       );
     }
   }
-}
-
-/** A message in the protocol's shape: text alone, or with images its parts as data URLs (`image_url`), the text first. */
-function wireMessage({ role, content, images }: ChatMessage) {
-  if (!images || images.length === 0) return { role, content };
-  return {
-    role,
-    content: [
-      { type: 'text', text: content },
-      ...images.map((image) => ({
-        type: 'image_url',
-        image_url: { url: `data:${image.mediaType};base64,${base64FromBytes(image.bytes)}` },
-      })),
-    ],
-  };
 }
 
 /** The settings in the protocol's names; one left out is the server's default. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ModelSettings } from '#core/records/model-settings.ts';
 import { RASTER_IMAGE_TYPES } from '#core/records/artifact.ts';
+import { base64FromBytes } from '#core/base64.ts';
 
 /** The providers a run can bind (DESIGN section 10): none is the symbolic engine alone. */
 export const providerNameSchema = z.enum(['none', 'webllm', 'gguf', 'openai-compatible']);
@@ -80,6 +81,21 @@ export function imagesRefused(
   if (!seesImages) return `the model ${model} is not marked as seeing images, so no image is sent to it`;
   const other = images.find((image) => !RASTER_IMAGE_TYPES.includes(image.mediaType));
   return other ? `a model is shown only PNG, JPEG, GIF and WebP images, not ${other.mediaType}` : undefined;
+}
+
+/** A message's content as the OpenAI chat protocol (and WebLLM) takes images: the text, then each image as a data URL. */
+export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+
+/** A message's content in the protocol's shape: its text alone, or with its images the parts of {@link ContentPart}. */
+export function wireContent({ content, images }: ChatMessage): string | ContentPart[] {
+  if (!images || images.length === 0) return content;
+  return [
+    { type: 'text', text: content },
+    ...images.map((image) => ({
+      type: 'image_url' as const,
+      image_url: { url: `data:${image.mediaType};base64,${base64FromBytes(image.bytes)}` },
+    })),
+  ];
 }
 
 /** With no constrained decoding to hold the answer to its schema, the model reads the schema in the system message. */

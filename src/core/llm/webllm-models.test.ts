@@ -1,4 +1,4 @@
-import { prebuiltAppConfig } from '@mlc-ai/web-llm';
+import { ModelType, prebuiltAppConfig } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -9,6 +9,7 @@ import {
   modelsFor,
   WEBLLM_MODELS,
   WEBLLM_VERSION,
+  webLlmModelSeesImages,
 } from './webllm-models.ts';
 
 describe('the WebLLM models offered', () => {
@@ -28,6 +29,8 @@ describe('the WebLLM models offered', () => {
       expect(model.needsShaderF16, model.id).toBe(
         /q\df16/.test(model.id) || (record!.required_features ?? []).includes('shader-f16'),
       );
+      // A model sees images exactly when WebLLM loads it as a vision-language model.
+      expect(webLlmModelSeesImages(model.id), model.id).toBe(record!.model_type === ModelType.VLM);
     }
   });
 

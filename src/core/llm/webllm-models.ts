@@ -92,6 +92,14 @@ export const WEBLLM_MODELS = [
     needsShaderF16: true,
   },
   {
+    id: 'Phi-3.5-vision-instruct-q4f16_1-MLC',
+    name: 'Phi-3.5 vision (sees images)',
+    vramMB: 4522,
+    contextTokens: 4096,
+    needsShaderF16: true,
+    seesImages: true,
+  },
+  {
     id: 'Llama-3.1-8B-Instruct-q4f16_1-MLC',
     name: 'Llama 3.1 8B',
     vramMB: 5001,
@@ -100,7 +108,20 @@ export const WEBLLM_MODELS = [
   },
 ] as const satisfies readonly WebLlmModel[];
 
-export type WebLlmModel = { id: string; name: string; vramMB: number; contextTokens: number; needsShaderF16: boolean };
+export type WebLlmModel = {
+  id: string;
+  name: string;
+  vramMB: number;
+  contextTokens: number;
+  needsShaderF16: boolean;
+  /** A vision model (WebLLM's ModelType.VLM): images tools give are shown to it. */
+  seesImages?: boolean;
+};
+
+/** Whether a WebLLM model of Anima's list sees images (a vision model); a custom model is taken not to. */
+export function webLlmModelSeesImages(modelId: string): boolean {
+  return WEBLLM_MODELS.some((model) => model.id === modelId && 'seesImages' in model && model.seesImages);
+}
 
 /** A model as the WebLLM host loads it: an id of the prebuilt list, or a custom model with its addresses. */
 export type WebLlmModelSpec = {

@@ -15,6 +15,7 @@ import type {
   EngineRequest,
   EngineUsage,
 } from './chat-engine.ts';
+import { messageText } from './chat-engine.ts';
 
 /**
  * The part of wllama's `Wllama` the engine calls: llama.cpp's OpenAI-compatible chat completion,
@@ -178,7 +179,8 @@ export function wllamaEngine(wllama: WllamaChat): WllamaEngine {
 /** The engine's request in wllama's terms (the fields both share keep their OpenAI names). */
 function wllamaParams(request: EngineRequest): ChatCompletionParams {
   return {
-    messages: request.messages.map(({ role, content }) => ({ role, content })),
+    // llama.cpp here reads text only: the provider over this engine never sends images (see engineProvider).
+    messages: request.messages.map(({ role, content }) => ({ role, content: messageText(content) })),
     temperature: request.temperature ?? 0,
     ...(request.max_tokens !== undefined ? { max_tokens: request.max_tokens } : {}),
     ...(request.top_p !== undefined ? { top_p: request.top_p } : {}),

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { messageText } from '#core/llm/chat-engine.ts';
 import type { AgentApi, CycleRecord } from '#core/api.ts';
 import { AnimaDatabase } from '#core/store/database.ts';
 import { currentPsyche } from '#core/psyche/psyche-store.ts';
@@ -134,7 +135,7 @@ describe('a session wearing a persona', () => {
         confidenceCap: 0.7,
       },
     });
-    const system = engine.requests.at(-1)!.messages[0]!.content;
+    const system = messageText(engine.requests.at(-1)!.messages[0]!.content);
     expect(system.startsWith(compiled.compiled.summary)).toBe(true);
     expect(system).not.toContain('riddles');
   });

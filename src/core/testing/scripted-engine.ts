@@ -5,6 +5,7 @@ import type {
   EngineCompletion,
   EngineRequest,
 } from '#core/llm/chat-engine.ts';
+import { messageText } from '#core/llm/chat-engine.ts';
 import type { ModelContext } from '#core/llm/provider.ts';
 
 /** One scripted reply: text at once, text after a delay (an interrupt cuts it short), or a failure with this message. */
@@ -73,7 +74,7 @@ export class ScriptedEngine implements ChatEngine {
     }
     const text = finishReason === 'abort' ? '' : reply.text;
     const usage = {
-      prompt_tokens: request.messages.reduce((sum, message) => sum + words(message.content), 0),
+      prompt_tokens: request.messages.reduce((sum, message) => sum + words(messageText(message.content)), 0),
       completion_tokens: words(text),
     };
     if (!request.stream) return { choices: [{ message: { content: text }, finish_reason: finishReason }], usage };
