@@ -71,7 +71,7 @@ describe('anima snapshot', () => {
     document.goals[0].cyclesWorked += 3;
     delete document.sha256;
     document.version = 8;
-    // Before format 11 a session's notes were `notes`; this one wrote none.
+    // Before format 12 a session's notes were `notes`; this one wrote none.
     delete document.artifacts;
     document.notes = [];
     await writeFile(snapshot, JSON.stringify(document));
@@ -83,7 +83,7 @@ describe('anima snapshot', () => {
   it('migrate: an older format version is rewritten as the current one, which verifies', async () => {
     const snapshot = await ranSession();
     const document = JSON.parse(await readFile(snapshot, 'utf8'));
-    // Before format 11 a session's notes were `notes`; this one wrote none.
+    // Before format 12 a session's notes were `notes`; this one wrote none.
     const { sha256: _sha256, artifacts: _artifacts, ...version8 } = { ...document, version: 8, notes: [] };
     await writeFile(snapshot, JSON.stringify(version8));
     expect(await anima('snapshot', 'verify', snapshot)).toMatchObject({

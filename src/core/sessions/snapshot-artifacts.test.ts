@@ -88,7 +88,7 @@ describe('artifacts in snapshots', () => {
     ]);
   });
 
-  it('reads a format 10 file, whose notes become text artifacts of file_io', async () => {
+  it('reads a format 11 file, whose notes become text artifacts of file_io', async () => {
     const { db, sessionId } = await sessionWithArtifacts();
     const { artifacts: _artifacts, ...current } = JSON.parse(JSON.stringify(await exportSnapshot(db, sessionId)));
     const text = '# Notes: Draw the zoo\n';
@@ -103,7 +103,7 @@ describe('artifacts in snapshots', () => {
       createdAt: 1,
       updatedAt: 2,
     };
-    const parsed = parseSnapshot({ ...current, version: 10, notes: [note] });
+    const parsed = parseSnapshot({ ...current, version: 11, notes: [note] });
     if (!parsed.ok) throw new Error(parsed.error.map(describeProblem).join('\n'));
     expect(parsed.value.artifacts).toEqual([
       {

@@ -341,7 +341,7 @@ function migrateSnapshot(value: unknown): unknown {
   return migrated;
 }
 
-/** A version 10 note as a version 11 artifact; a note that is not an object is left for the schema to refuse. */
+/** A version 11 note as a version 12 artifact; a note that is not an object is left for the schema to refuse. */
 function artifactOfNote(note: unknown): unknown {
   if (typeof note !== 'object' || note === null) return note;
   const { findingsNoted: _findingsNoted, text, ...rest } = note as Record<string, unknown>;

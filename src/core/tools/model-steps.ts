@@ -15,6 +15,7 @@ import {
   type HeldAction,
   type ServerCallRecord,
   shadowViewOf,
+  type ToolOutcome,
   type ToolState,
 } from './tool.ts';
 import { NOT_READ_ONLY, WAITS_BY_DEFAULT } from './server-tool.ts';
