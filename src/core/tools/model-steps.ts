@@ -240,6 +240,7 @@ export async function callConsultedTool(
         "the user's approval",
         `${describeAction({ tool: name, input })} waits: ${hold.because}`,
       ),
+      images: [],
       retryable: false,
       held: hold,
     };
