@@ -34,7 +34,14 @@ import {
 import type { ModelAccess } from '#core/llm/model-access.ts';
 import { reachableEndpoints } from '#core/sparql/endpoint-keys.ts';
 import { reachableToolServers } from '#core/mcp/server-keys.ts';
-import { grantedServerTools, NOT_READ_ONLY, serverCallProvenance, WAITS_BY_DEFAULT } from '#core/tools/server-tool.ts';
+import {
+  artifactsOfCall,
+  grantedServerTools,
+  NOT_READ_ONLY,
+  serverCallProvenance,
+  WAITS_BY_DEFAULT,
+} from '#core/tools/server-tool.ts';
+import { agentToolName } from '#core/records/tool-server.ts';
 import type { ReachableEndpoint } from '#core/records/sparql-endpoint.ts';
 import { putArtifacts } from '#core/store/artifact-store.ts';
 import type { ReadableDocument } from '#core/kg/document.ts';
@@ -499,10 +506,27 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
         });
         dependencies.onDocumentsChanged?.();
       }
-      for (const call of outcome.serverCalls ?? [])
+      for (const call of outcome.serverCalls ?? []) {
         await db.provenance.add(
           serverCallProvenance(call, { sessionId, cycle, createdAt: startedAt, goalId: decision.goal.id! }),
         );
+        // What the server gave for the user (images, audio) is the user's to see and download.
+        const kept = artifactsOfCall(call);
+        if (kept.length > 0)
+          await putArtifacts(
+            db,
+            sessionId,
+            {
+              tool: agentToolName(call.server, call.tool),
+              goalId: decision.goal.id!,
+              cycle,
+              server: call.server,
+              inputDigest: call.inputDigest,
+            },
+            kept,
+            startedAt,
+          );
+      }
       const common = { db, sessionId, cycle, startedAt };
       const result =
         gate.kind === 'vetoed'

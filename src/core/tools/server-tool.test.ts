@@ -255,6 +255,29 @@ describe('tool servers (MCP) as tool providers', () => {
     expect(row!.detail).toMatch(/image image\/png, \d+ bytes: data:image\/png;base64,iVBORw0KGgo/);
   }, 30_000);
 
+  it('keeps an image a model’s tool call returned as the goal’s artifact, for the user to see', async () => {
+    const { service, sessionId } = await session([call('mcp.everything.get-tiny-image', {}), { text: FINAL }]);
+    await withGoal(service, sessionId);
+    await addEverything(service, sessionId, ['get-tiny-image']);
+    const cycles = await run(service, sessionId, 2);
+    expect(cycles.map((record) => record.tool)).toEqual(['kg_query', 'reason']);
+    const { artifacts } = await service.artifactList({ sessionId });
+    expect(artifacts).toEqual([
+      expect.objectContaining({
+        tool: 'mcp.everything.get-tiny-image',
+        server: 'everything',
+        cycle: 2,
+        kind: 'image',
+        mediaType: 'image/png',
+        name: expect.stringMatching(/^get-tiny-image-[0-9a-f]{12}-1\.png$/),
+      }),
+    ]);
+    const read = await service.artifactRead({ sessionId, id: artifacts[0]!.id });
+    if (!read.ok) throw new Error(read.problems[0]!.message);
+    // The PNG signature: the server's bytes, decoded, not its base64 text.
+    expect([...read.bytes.slice(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+  }, 40_000);
+
   it('keeps a server key on the device only: stored apart, never in an export, forgotten with the server', async () => {
     const { db, service, sessionId } = await session([]);
     const added = await service.toolServerSet({

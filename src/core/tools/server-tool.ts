@@ -3,6 +3,8 @@ import type { DangerLevel } from '#core/records/capability.ts';
 import { agentToolName, isReadOnly, type ReachableToolServer, type ServerTool } from '#core/records/tool-server.ts';
 import type { ProvenanceDraft } from '#core/kg/provenance.ts';
 import { rejectionOf } from '#core/records/rejection.ts';
+import { type ArtifactDraft, MAX_ARTIFACT_BYTES, mediaTypeSchema } from '#core/records/artifact.ts';
+import { bytesFromBase64 } from '#core/base64.ts';
 import { inputDigest } from './action-digest.ts';
 import { type AgentTool, defineTool, type ServerCallRecord, type ToolOutcome } from './tool.ts';
 
@@ -63,6 +65,9 @@ export function serverAgentTool(server: ReachableToolServer, tool: ServerTool): 
         symbols: [],
         evidence: call.text,
         serverCalls: [call],
+        // Images go with the value to a model that sees images; the cycle keeps them for the user.
+        artifacts: artifactsOfCall(call),
+        artifactOrigin: { server: server.name, inputDigest: call.inputDigest },
       };
       if (call.ok) return outcome;
       return {
@@ -101,6 +106,32 @@ export function grantedServerTools(servers: readonly ReachableToolServer[]): Age
   return servers.flatMap((server) =>
     server.tools.filter((tool) => server.granted.includes(tool.name)).map((tool) => serverAgentTool(server, tool)),
   );
+}
+
+/**
+ * The images and audio a call returned, as artifacts for the user: an image as an image, audio as
+ * a file to download. Named by the tool and the input's digest, so the same call made again
+ * replaces its own; a piece over the artifact limit or not base64 is left to the provenance.
+ */
+export function artifactsOfCall(call: ServerCallRecord): ArtifactDraft[] {
+  const digest = call.inputDigest.replace(/^sha256:/u, '').slice(0, 12);
+  return call.media.flatMap((piece, index): ArtifactDraft[] => {
+    if (piece.kind === 'resource') return [];
+    const bytes = bytesFromBase64(piece.data);
+    if (!bytes || bytes.byteLength > MAX_ARTIFACT_BYTES) return [];
+    const mediaType = mediaTypeSchema.safeParse(piece.mimeType.toLowerCase());
+    const isImage = piece.kind === 'image' && mediaType.success && mediaType.data.startsWith('image/');
+    const type = mediaType.success ? mediaType.data : 'application/octet-stream';
+    const extension = /^[a-z0-9]{1,8}/u.exec(type.split('/')[1] ?? '')?.[0] ?? 'bin';
+    return [
+      {
+        name: `${call.tool}-${digest}-${index + 1}.${extension}`,
+        kind: isImage ? 'image' : 'binary',
+        mediaType: type,
+        bytes,
+      },
+    ];
+  });
 }
 
 /** Media larger than this (base64 characters) is named by its size and digest, not kept whole. */
