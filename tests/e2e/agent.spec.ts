@@ -52,6 +52,8 @@ test.describe('goals and cycles', () => {
   }) => {
     await goals.addGoal({ description: 'Learn about Mars', criteria: 'volcano crater', priority: 255 });
     await shell.goTo('Cycles');
+    // The screen loads its goals after it shows: until then there is nothing to run.
+    await expect(cycles.run.runUntilDoneButton).toBeEnabled();
 
     await cycles.run.pressShortcut('n');
     await expect(cycles.run.status).toHaveText('Ran 1 cycle (up to cycle 1).', { timeout: RUN_TIMEOUT_MS });
