@@ -148,7 +148,7 @@ test("a goal's findings sort and filter, and the export follows the filter", asy
   await findings.getByRole('searchbox', { name: 'Filter' }).fill('siamese mammal');
   await expect(findings.getByRole('status')).toHaveText(`1 matching finding (of ${total.toLocaleString('en')})`);
   await expect(findings.getByRole('listitem')).toHaveCount(2);
-  await expect(goals.findingGroup('Find mammals', 'is-a Mammal')).toHaveText(/^SiameseCat \(0\.\d\d\)$/);
+  await expect(goals.findingGroup('Find mammals', 'subClassOf Mammal')).toHaveText(/^SiameseCat \(0\.\d\d\)$/);
 
   const [csv] = await Promise.all([
     page.waitForEvent('download'),
@@ -156,7 +156,7 @@ test("a goal's findings sort and filter, and the export follows the filter", asy
   ]);
   expect(csv.suggestedFilename()).toMatch(/^goal-\d+-findings-filtered\.csv$/);
   const lines = (await (await import('node:fs/promises')).readFile((await csv.path())!, 'utf8')).trimEnd().split('\n');
-  expect(lines).toEqual([expect.stringMatching(/^SiameseCat,is-a,Mammal,0\.\d+/)]);
+  expect(lines).toEqual([expect.stringMatching(/^SiameseCat,subClassOf,Mammal,0\.\d+/)]);
 
   // By confidence, one fact a line with its source, the most certain first.
   await findings.getByRole('searchbox', { name: 'Filter' }).fill('');
@@ -165,5 +165,5 @@ test("a goal's findings sort and filter, and the export follows the filter", asy
   await expect(byConfidence).toHaveCount(Math.min(total, 200));
   await expect(byConfidence.first()).toContainText('(1.00)');
   await expect(byConfidence.last()).not.toContainText('(1.00)');
-  await expect(byConfidence.filter({ hasText: /^SiameseCat is-a Mammal \(0\.\d\d\) · Inferred$/ })).toHaveCount(1);
+  await expect(byConfidence.filter({ hasText: /^SiameseCat subClassOf Mammal \(0\.\d\d\) · Inferred$/ })).toHaveCount(1);
 });
