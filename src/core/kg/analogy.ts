@@ -1,5 +1,6 @@
 import type { KnowledgeGraph } from './graph.ts';
-import type { SimilarityHit, SimilarityIndex } from './similarity.ts';
+import type { SimilarityHit } from './similarity-options.ts';
+import type { SimilarityIndex } from './similarity.ts';
 import { isNameRelation, relationWords } from './names.ts';
 import { GraphVocabulary } from './vocabulary.ts';
 

@@ -74,3 +74,17 @@ export function layoutAfter(graph: GraphLookup, delta: GraphDelta): { writes: Ma
   }
   return { writes, count };
 }
+
+/**
+ * The symbols whose meaning vectors a stored delta changes: the subjects and objects of its added,
+ * updated and removed triples. Added triples are noticed without help; pass these to
+ * `SimilarityIndex.invalidate` (similarity.ts) when a delta raised confidences or removed triples.
+ */
+export function symbolsTouchedBy(delta: GraphDelta): Set<number> {
+  const touched = new Set<number>();
+  for (const triple of [...delta.addedTriples, ...delta.updatedTriples, ...delta.removedTriples]) {
+    touched.add(triple.subject);
+    touched.add(triple.object);
+  }
+  return touched;
+}

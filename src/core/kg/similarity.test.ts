@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { KnowledgeGraph } from './graph.ts';
 import { similarity, textSimilarity } from './hypervector.ts';
-import { type SimilarityHit, SimilarityIndex, symbolsTouchedBy } from './similarity.ts';
+import { symbolsTouchedBy } from './graph-delta.ts';
+import type { SimilarityHit } from './similarity-options.ts';
+import { SimilarityIndex } from './similarity.ts';
 import { RDFS_LABEL } from './standard-terms.ts';
 
 type Fact = [subject: string, predicate: string, object: string, confidence?: number];

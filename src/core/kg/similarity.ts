@@ -1,8 +1,6 @@
-import type { GraphDelta } from './graph-delta.ts';
 import type { KnowledgeGraph } from './graph.ts';
 import {
   type Hypervector,
-  DEFAULT_DIMENSIONS,
   bind,
   bundle,
   randomHypervector,
@@ -11,44 +9,15 @@ import {
   wordHypervector,
 } from './hypervector.ts';
 import type { SymbolKind } from './symbol.ts';
+import { type LabelIndex, syncedLabelIndex } from './label-words.ts';
+import {
+  SIMILARITY_INDEX_DEFAULTS,
+  type NearestOptions,
+  type SimilarityHit,
+  type SimilarityIndexOptions,
+} from './similarity-options.ts';
 import { isNameRelation } from './names.ts';
 import type { TripleColumns } from './triple-columns.ts';
-
-/** A symbol found by similarity, and how similar it is (1 alike, about 0.5 unrelated). */
-export type SimilarityHit = { symbolId: number; similarity: number };
-
-/** What {@link SimilarityIndex.nearest} returns and from which symbols. */
-export type NearestOptions = {
-  /** How many hits at most; 10 unless told. */
-  k?: number;
-  /** Leaves out hits less similar than this. */
-  minSimilarity?: number;
-  /** Which kinds of symbol may be returned; entities only unless told. */
-  kinds?: readonly SymbolKind[];
-};
-
-/** Sizes and limits of a {@link SimilarityIndex}; the defaults suit graphs of 100,000+ symbols. */
-export type SimilarityIndexOptions = {
-  /** Dimensions of every vector (default 10,000: 1,250 bytes a vector). */
-  dimensions?: number;
-  /** Meaning vectors kept in the least-recently-used cache (default 20,000, about 25 MB at 10,000 dimensions). */
-  cacheSize?: number;
-  /** Triples bundled into one meaning vector at most (default 256): a hub is described by its first ones. */
-  featureLimit?: number;
-  /** Candidates taken from one shared feature or label word at most (default 1,000). */
-  candidatesPerFeature?: number;
-  /** Candidates scored by one query at most (default 5,000). */
-  candidateLimit?: number;
-};
-
-/** The limits a {@link SimilarityIndex} uses unless told otherwise. */
-export const SIMILARITY_INDEX_DEFAULTS: Required<SimilarityIndexOptions> = {
-  dimensions: DEFAULT_DIMENSIONS,
-  cacheSize: 20_000,
-  featureLimit: 256,
-  candidatesPerFeature: 1_000,
-  candidateLimit: 5_000,
-};
 
 /** Confidence is counted in tenths when bundling: a 0.9 triple weighs 9, a 0.04 one nothing. */
 const CONFIDENCE_LEVELS = 10;
@@ -70,20 +39,6 @@ type Direction = 'outgoing' | 'incoming';
 
 /** One thing a symbol's meaning is made of: a domain triple seen from that symbol. */
 type Feature = { predicate: number; other: number; direction: Direction; weight: number };
-
-/**
- * The symbols whose meaning vectors a stored delta changes: the subjects and objects of its added,
- * updated and removed triples. Added triples are noticed without help; pass these to
- * {@link SimilarityIndex.invalidate} when a delta raised confidences or removed triples.
- */
-export function symbolsTouchedBy(delta: GraphDelta): Set<number> {
-  const touched = new Set<number>();
-  for (const triple of [...delta.addedTriples, ...delta.updatedTriples, ...delta.removedTriples]) {
-    touched.add(triple.subject);
-    touched.add(triple.object);
-  }
-  return touched;
-}
 
 /**
  * Similarity of symbols in a knowledge graph, by hypervectors.
@@ -394,32 +349,10 @@ export class SimilarityIndex {
     return vector;
   }
 
-  /**
-   * The label word index, brought up to date. Symbols only ever get new, higher ids, so new ones
-   * are indexed from where the last call stopped; if the count still disagrees with the graph
-   * (symbols loaded out of order), the index is rebuilt.
-   */
+  /** The label word index, brought up to date (see label-words.ts). */
   #syncedLabelIndex(): LabelIndex {
-    const graph = this.#graph;
-    let index = this.#labelIndex;
-    if (index !== undefined && graph.nextSymbolId > index.nextSymbolId) {
-      for (let symbolId = index.nextSymbolId; symbolId < graph.nextSymbolId; symbolId++) {
-        const symbol = graph.symbol(symbolId);
-        if (symbol === undefined) continue;
-        index.symbolCount++;
-        if (symbol.kind !== 'literal') addLabelWords(index, symbolId, symbol.label);
-      }
-      index.nextSymbolId = graph.nextSymbolId;
-    }
-    if (index === undefined || index.symbolCount !== graph.symbolCount) {
-      index = { symbolsByWord: new Map(), nextSymbolId: graph.nextSymbolId, symbolCount: 0 };
-      for (const symbol of graph.symbols()) {
-        index.symbolCount++;
-        if (symbol.kind !== 'literal') addLabelWords(index, symbol.id, symbol.label);
-      }
-      this.#labelIndex = index;
-    }
-    return index;
+    this.#labelIndex = syncedLabelIndex(this.#graph, this.#labelIndex);
+    return this.#labelIndex;
   }
 }
 
@@ -436,19 +369,6 @@ function eachPosition(
   visit: (position: number) => boolean,
 ): void {
   for (const position of positionsOf(graph, symbolId, direction)) if (!visit(position)) return;
-}
-
-function pushTo<Key>(lists: Map<Key, number[]>, key: Key, value: number): void {
-  const list = lists.get(key);
-  if (list === undefined) lists.set(key, [value]);
-  else list.push(value);
-}
-
-/** Which entities and relations have a word in their label, in the order they were indexed. */
-type LabelIndex = { symbolsByWord: Map<string, number[]>; nextSymbolId: number; symbolCount: number };
-
-function addLabelWords(index: LabelIndex, symbolId: number, label: string): void {
-  for (const word of new Set(textWords(label))) pushTo(index.symbolsByWord, word, symbolId);
 }
 
 /** A seed unique to an id within a seed space; ids are below 2^32. */

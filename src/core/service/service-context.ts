@@ -1,11 +1,11 @@
 import type { ImportOutcome, ImportProgress } from '#core/api.ts';
 import type { ChangeFeed } from '#core/change-feed.ts';
-import type { GraphDelta } from '#core/kg/graph-delta.ts';
+import { type GraphDelta, symbolsTouchedBy } from '#core/kg/graph-delta.ts';
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import type { GraphFileSource, ReadProgress } from '#core/kg/import/read-graph-file.ts';
 import type { Problem, Result } from '#core/result.ts';
 import type { KgImportFormat } from '#core/kg/import/statement.ts';
-import { SimilarityIndex, symbolsTouchedBy } from '#core/kg/similarity.ts';
+import { SimilarityIndex } from '#core/kg/similarity.ts';
 import { type AnimaDatabase, starterGraphKey } from '#core/store/database.ts';
 import { type ReadableDocument, readableDocument } from '#core/kg/document.ts';
 import { type GraphLoadProgress, loadGraph, storeGraphDelta } from '#core/store/kg-repository.ts';

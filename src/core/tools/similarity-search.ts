@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { cosineSimilarity } from '#core/llm/embedder.ts';
 import type { EmbeddingAccess } from '#core/llm/embedding-cache.ts';
-import type { SimilarityHit } from '#core/kg/similarity.ts';
+import type { SimilarityHit } from '#core/kg/similarity-options.ts';
 import type { Tool, ToolState } from './tool.ts';
 
 /** Candidates an embedder ranks at most: found by the graph's structure and by label words, so a search never embeds the whole graph. */
