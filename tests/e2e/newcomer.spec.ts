@@ -165,5 +165,7 @@ test("a goal's findings sort and filter, and the export follows the filter", asy
   await expect(byConfidence).toHaveCount(Math.min(total, 200));
   await expect(byConfidence.first()).toContainText('(1.00)');
   await expect(byConfidence.last()).not.toContainText('(1.00)');
-  await expect(byConfidence.filter({ hasText: /^SiameseCat subClassOf Mammal \(0\.\d\d\) · Inferred$/ })).toHaveCount(1);
+  await expect(byConfidence.filter({ hasText: /^SiameseCat subClassOf Mammal \(0\.\d\d\) · Inferred$/ })).toHaveCount(
+    1,
+  );
 });
