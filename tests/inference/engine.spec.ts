@@ -1,5 +1,5 @@
 import { tinyTokenize } from '#core/testing/tiny-gguf.ts';
-import { expect, test, userAsks } from './fixtures.ts';
+import { CONTEXT_TOKENS, expect, test, userAsks } from './fixtures.ts';
 
 /**
  * The wllama engine on a real llama.cpp with the tiny random-weight model: counts, determinism,
@@ -73,4 +73,14 @@ test('unloading the model ends a request in flight with an AbortError, and its e
   const outcome = await inference.call.unloadMidRequest(userAsks('Hello', { max_tokens: 200 }));
   expect(outcome.inFlight.name).toBe('AbortError');
   expect(outcome.afterUnload).toContain('no longer loaded');
+});
+
+test("a prompt past the model's context is a context overflow, not a lost engine, and the engine answers the next one", async ({
+  inference,
+}) => {
+  const outcome = await inference.call.overlongPrompt(CONTEXT_TOKENS * 2);
+  expect(outcome.kind).toBe('context-overflow');
+  expect(outcome.message).toMatch(/context/);
+  const after = await inference.call.chat(userAsks('Hello', { max_tokens: 4 }));
+  expect(after.usage?.completion_tokens).toBe(4);
 });

@@ -115,6 +115,16 @@ const inference = {
     };
   },
 
+  /** A prompt longer than the loaded context, through engineProvider: how the failure is classed. */
+  async overlongPrompt(words: number) {
+    const provider = engineProvider(loadedModel().engine, { name: 'gguf', model: 'tiny' });
+    const content = Array.from({ length: words }, (_, index) => `w${index}`).join(' ');
+    return provider.complete({ messages: [{ role: 'user', content }], settings: { maxTokens: 1 } }).then(
+      () => ({ kind: 'none', message: 'the call answered' }),
+      (error: unknown) => ({ kind: (error as { kind?: string }).kind ?? nameOf(error), message: messageOf(error) }),
+    );
+  },
+
   /**
    * Streams through engineProvider and aborts the call's signal at the first piece of text; then
    * asks again on the same engine.

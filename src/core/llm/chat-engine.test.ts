@@ -139,6 +139,14 @@ describe("a prompt past the engine's context window", () => {
     );
     expect(engineLossOf(new Error(CONTEXT_EXCEEDED))).toBeUndefined();
   });
+
+  it("is a context overflow in llama.cpp's words too (the CPU engine)", async () => {
+    const words = 'request (2050 tokens) exceeds the available context size (1024 tokens), try increasing it';
+    const provider = engineProvider(new ScriptedEngine([{ fail: words }]), { name: 'gguf', model: 'tiny' });
+    await expect(provider.complete({ messages: [{ role: 'user', content: 'A long question' }] })).rejects.toMatchObject(
+      { kind: 'context-overflow', message: words },
+    );
+  });
 });
 
 describe('an engine that counts tokens', () => {

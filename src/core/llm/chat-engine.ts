@@ -89,10 +89,14 @@ export function isGrammarFailure(error: unknown): boolean {
   return /GrammarMatcherInitError|grammar matcher/i.test(message);
 }
 
-/** Whether the prompt was longer than the model's context window (WebLLM's ContextWindowSizeExceededError). */
+/**
+ * Whether the prompt was longer than the model's context window: WebLLM's
+ * ContextWindowSizeExceededError, or llama.cpp's (the CPU engine) "request (N tokens) exceeds the
+ * available context size (M tokens)".
+ */
 function isContextOverflow(error: unknown): boolean {
   const message = error instanceof Error ? `${error.name} ${error.message}` : String(error);
-  return /ContextWindowSizeExceeded|exceed(s)? (the )?context window/i.test(message);
+  return /ContextWindowSizeExceeded|exceed(s)? (the )?context window|exceeds the available context size/i.test(message);
 }
 
 /** What an engine's failure means for the run. */
