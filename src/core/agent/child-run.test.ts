@@ -113,6 +113,15 @@ describe('a child run in a posture', () => {
     expect(Object.keys(POSTURES)).toEqual(['expander', 'reviewer', 'repair', 'red-team']);
   });
 
+  it("keeps a lower answer length the user set: the posture's own is a ceiling, not a floor", async () => {
+    const { engine, model } = parentWith([result({ verdict: 'accept', problems: [] })], {
+      settings: { maxTokens: 200 },
+    });
+    const outcome = await runChild(model, REVIEWER, task);
+    expect(outcome.run.settings).toEqual({ temperature: 0, maxTokens: 200 });
+    expect(engine.requests[0]).toMatchObject({ temperature: 0, max_tokens: 200 });
+  });
+
   it("draws from the parent's budget: at the shared limit the child stops, and so does the parent", async () => {
     let clock = 0;
     const { budget, model } = parentWith(

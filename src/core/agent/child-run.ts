@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ChatMessage } from '#core/llm/provider.ts';
 import { type Attempt, budgetExhausted, structuredCall } from '#core/llm/structured-call.ts';
-import { mergeModelSettings } from '#core/llm/model-settings.ts';
+import { mergeModelSettings, overrideWithinSession } from '#core/llm/model-settings.ts';
 import type { ModelAccess } from '#core/llm/model-access.ts';
 import { type Bottleneck, bottleneckSchema } from '#core/records/model-use.ts';
 import type { ChildRun } from '#core/records/child-run.ts';
@@ -41,7 +41,8 @@ export async function runChild<T>(
   const toolCallsBefore = budget.totals.toolCalls;
   const attempts: Attempt[] = [];
   const tools = state ? posture.tools : [];
-  const settings = mergeModelSettings(posture.settings, parent.settings);
+  const override = overrideWithinSession(posture.settings, parent.settings);
+  const settings = mergeModelSettings(override, parent.settings);
   const finish = (outcome: { ok: true; value: T } | { ok: false; bottleneck: Bottleneck }): ChildOutcome<T> => {
     const summary = outcome.ok
       ? posture.summarize(outcome.value)
@@ -97,7 +98,7 @@ export async function runChild<T>(
       prompt,
       retries: posture.retries,
       budget,
-      override: posture.settings,
+      override,
       ...(parent.settings ? { settings: parent.settings } : {}),
       ...(parent.signal ? { signal: parent.signal } : {}),
     });

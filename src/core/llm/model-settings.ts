@@ -19,6 +19,16 @@ export function mergeModelSettings(...layers: (ModelSettings | undefined)[]): Mo
 }
 
 /**
+ * A call's override (a posture's) within the session's answer length: a posture sets its own
+ * sampling, but a lower max tokens the user chose (to spare a slow machine) still holds.
+ */
+export function overrideWithinSession(override: ModelSettings, session: ModelSettings | undefined): ModelSettings {
+  const cap = session?.maxTokens;
+  if (cap === undefined || override.maxTokens === undefined || override.maxTokens <= cap) return override;
+  return { ...override, maxTokens: cap };
+}
+
+/**
  * Reads settings as a user gives them, each problem naming its field; `contextTokens`, where the
  * chosen model's context window is known, bounds max tokens (an answer longer than the window
  * cannot be had).
