@@ -6,7 +6,7 @@ import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 import { runAnswering } from '#core/testing/answering-run.ts';
 import { runCycles } from '#core/testing/run-cycles.ts';
 import { TOOLS } from '#core/tools/registry.ts';
-import { EPISODES_RECALLED_BY_A_CYCLE, readCycleInputs } from './run-cycle.ts';
+import { EPISODES_RECALLED_BY_A_CYCLE, readCycleInputs } from './cycle-inputs.ts';
 
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
 

@@ -4,7 +4,8 @@ import { decide } from '#core/agent/cycle.ts';
 import { DEFAULT_PRIORITY, DEFAULT_STALL_THRESHOLD, parseCriteria } from '#core/goals/goal.ts';
 import type { Goal } from '#core/records/goal.ts';
 import { makePlan } from '#core/agent/plan.ts';
-import { cycleContextOf, questionsFor, readCycleInputs } from '#core/agent/run-cycle.ts';
+import { cycleContextOf, readCycleInputs } from '#core/agent/cycle-inputs.ts';
+import { questionsFor } from '#core/agent/cycle-child-runs.ts';
 
 /** The planning slice of the AgentService: the plans made, and the plan the agent would make for a goal, on the session's graph as it is. */
 export function planService(context: ServiceContext): Pick<AgentServiceImplementation, 'planPreview' | 'planList'> {

@@ -2,7 +2,7 @@ import type { AgentServiceImplementation } from '#core/api.ts';
 import type { ServiceContext } from './service-context.ts';
 import { READ_ONLY_MESSAGE } from './service-context.ts';
 import { parseAgentSettings, settingsOfSession } from '#core/records/agent-settings.ts';
-import { reflect } from '#core/agent/run-cycle.ts';
+import { reflect } from '#core/agent/reflect-and-evolve.ts';
 
 /** The reflection slice of the AgentService: reflecting on demand, the reflections made, and the settings of planning and reflection. */
 export function reflectionService(

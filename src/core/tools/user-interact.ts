@@ -20,7 +20,7 @@ function unfound(state: Parameters<Tool['baseScore']>[0]): string[] {
 
 /**
  * Asks the user what the graph cannot tell: once a goal has gone some cycles without progress,
- * at most once per stall. The goal waits for the answer (see run-cycle.ts and the questions).
+ * at most once per stall. The goal waits for the answer (see settle-outcome.ts and the questions).
  */
 export const userInteract: Tool<{ question: string }> = {
   name: 'user_interact',

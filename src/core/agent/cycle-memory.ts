@@ -1,0 +1,148 @@
+import type { AnimaDatabase } from '#core/store/database.ts';
+import type { Decision } from './cycle.ts';
+import type { CycleRecord } from '#core/records/cycle.ts';
+import type { ToolOutcome } from '#core/tools/tool.ts';
+import { type ConsolidationContext, consolidate } from '#core/memory/episodes.ts';
+import type { Episode } from '#core/records/episode.ts';
+import { addToMemory, memoryPressure } from '#core/memory/working-memory.ts';
+import type { MemoryEntry } from '#core/records/memory-entry.ts';
+import type { AgentSettings } from '#core/records/agent-settings.ts';
+import { type CommitContext, labelOf } from './commit-context.ts';
+
+/**
+ * Where a cycle consolidates working memory by itself: halfway between the session's threshold
+ * (where memory_consolidate becomes a choice, favoured by the pressure term) and full, so memory
+ * never reaches its capacity even when the loop keeps choosing other tools.
+ */
+export function automaticConsolidationPressure(threshold: number): number {
+  return (threshold + 1) / 2;
+}
+
+/**
+ * Consolidates the working memory entries made before cycle `before` into episodes and removes
+ * them, with a provenance record; call inside a transaction over workingMemory, episodes and
+ * provenance. Returns the number of episodes made, or undefined at once when there is nothing to
+ * consolidate: awaiting an async function that does no database work would let Dexie lose the
+ * caller's transaction, and the writes after it would commit on their own (the crash soak found it).
+ */
+export function consolidateMemory(
+  db: AnimaDatabase,
+  context: ConsolidationContext & { before: number; entries: readonly MemoryEntry[]; reason: string },
+): Promise<number> | undefined {
+  const { episodes, consolidated } = consolidate(context.entries, context);
+  return episodes.length === 0 ? undefined : storeConsolidation(db, episodes, consolidated, context);
+}
+
+async function storeConsolidation(
+  db: AnimaDatabase,
+  episodes: Episode[],
+  consolidated: MemoryEntry[],
+  context: { sessionId: string; cycle: number; now: number; reason: string },
+): Promise<number> {
+  const ids = (await db.episodes.bulkAdd(episodes, { allKeys: true })) as number[];
+  await db.workingMemory.bulkDelete(consolidated.map((entry) => entry.id!).filter((id) => id !== undefined));
+  await db.provenance.add({
+    sessionId: context.sessionId,
+    kind: 'consolidation',
+    sources: consolidated.map((entry) => `memory:${entry.id}`),
+    confidence: 1,
+    cycle: context.cycle,
+    detail: `${context.reason}: ${consolidated.length} entries became episodes ${ids.join(', ')}`,
+    createdAt: context.now,
+  });
+  return episodes.length;
+}
+
+/**
+ * The cycle's memory work, in its transaction: memory_consolidate's move into episodes (what the
+ * loop chose), the uses of what the decision consulted (entries and episodes), then the cycle's
+ * observation, decision and action enter working memory (the weakest entries make room, with
+ * provenance), and past the automatic pressure, the earlier entries become episodes.
+ */
+export async function rememberCycle(
+  context: CommitContext,
+  decision: Decision,
+  record: CycleRecord,
+  outcome: ToolOutcome,
+  memory: MemoryEntry[],
+  settings: AgentSettings,
+): Promise<void> {
+  const { db, sessionId, cycle, startedAt } = context;
+  const label = labelOf(context);
+  let held = memory;
+  if (outcome.consolidation) {
+    const consolidating = consolidateMemory(db, {
+      sessionId,
+      cycle,
+      now: startedAt,
+      before: cycle,
+      entries: held,
+      reason: `memory_consolidate at ${Math.round(memoryPressure(held.length, settings.memoryCapacity) * 100)}% full`,
+      ...(label ? { label } : {}),
+    });
+    if (consolidating) await consolidating;
+    held = [];
+  }
+  const consulted = new Set(decision.consulted?.entryIds ?? []);
+  const used = held.filter((memoryEntry) => memoryEntry.id !== undefined && consulted.has(memoryEntry.id));
+  if (used.length > 0) {
+    for (const memoryEntry of used) memoryEntry.referenceCount += 1;
+    await db.workingMemory.bulkPut(used);
+  }
+  for (const episodeId of decision.consulted?.episodeIds ?? [])
+    await db.episodes
+      .where('id')
+      .equals(episodeId)
+      .modify((episode) => void (episode.recalls = (episode.recalls ?? 0) + 1));
+  const succeeded = record.outcome === 'completed' || record.outcome === 'advanced';
+  const entry = (kind: MemoryEntry['kind'], content: string, symbols: number[], relevance: number): MemoryEntry => ({
+    sessionId,
+    content,
+    symbols,
+    kind,
+    timestamp: startedAt,
+    relevance,
+    sourceCycle: cycle,
+    referenceCount: 0,
+    goalId: decision.goal.id,
+    ...(kind === 'action' ? { tool: decision.tool.name, succeeded } : {}),
+  });
+  const goalSymbols = decision.state.goalSymbols.slice(0, 20);
+  const newEntries = [
+    entry('observation', record.observe, goalSymbols, 0.3),
+    entry('decision', `chose ${record.decide}`, [], 0.4),
+    // The action is about the goal's symbols too: what it tried them with, and how it went, is what an episode keeps.
+    entry('action', record.act, [...new Set([...goalSymbols, ...outcome.symbols])].slice(0, 50), succeeded ? 0.8 : 0.4),
+  ];
+  const { evicted } = addToMemory(held, newEntries, settings.memoryCapacity);
+  const evictedStored = evicted.filter((memoryEntry) => memoryEntry.id !== undefined);
+  await db.workingMemory.bulkDelete(evictedStored.map((memoryEntry) => memoryEntry.id!));
+  if (evicted.length > 0)
+    await db.provenance.add({
+      sessionId,
+      kind: 'eviction',
+      sources: evicted.map((memoryEntry) =>
+        memoryEntry.id !== undefined ? `memory:${memoryEntry.id}` : `memory:new:${memoryEntry.kind}`,
+      ),
+      confidence: 1,
+      cycle,
+      detail: `working memory full: evicted ${evicted.length} entries holding it least (low relevance, seldom used, old): ${evicted.map((memoryEntry) => memoryEntry.content.slice(0, 60)).join(' | ')}`,
+      createdAt: startedAt,
+    });
+  // A new entry weaker than everything already held may be evicted at once: it is then not stored.
+  await db.workingMemory.bulkAdd(newEntries.filter((memoryEntry) => !evicted.includes(memoryEntry)));
+  const now = await db.workingMemory.where('sessionId').equals(sessionId).toArray();
+  const automatic = automaticConsolidationPressure(settings.consolidationThreshold);
+  if (memoryPressure(now.length, settings.memoryCapacity) >= automatic) {
+    const consolidating = consolidateMemory(db, {
+      sessionId,
+      cycle,
+      now: startedAt,
+      before: cycle,
+      entries: now,
+      reason: `working memory ${Math.round(automatic * 100)}% full`,
+      ...(label ? { label } : {}),
+    });
+    if (consolidating) await consolidating;
+  }
+}
