@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { SimilarityIndex } from '#core/kg/similarity.ts';
 import { graphOf } from '#core/testing/graph-of.ts';
 import { TOOLS } from '#core/tools/registry.ts';
-import { type Decision, decide, decomposeIfStalled, evaluateGoal } from './cycle.ts';
+import { type Decision, decide } from './cycle.ts';
+import { decomposeIfStalled, evaluateGoal } from './evaluate-goal.ts';
 import type { Goal } from '#core/records/goal.ts';
 import { defaultPsyche } from '#core/records/psyche.ts';
 

@@ -1,5 +1,6 @@
 import type { AnimaDatabase } from '#core/store/database.ts';
-import { type Decision, MAX_FINDINGS } from './cycle.ts';
+import type { Decision } from './cycle.ts';
+import { MAX_FINDINGS } from './evaluate-goal.ts';
 import { countShadowEncounter } from '#core/psyche/psyche-store.ts';
 import type { ToolOutcome } from '#core/tools/tool.ts';
 import { type Goal, hasGoalEnded } from '#core/records/goal.ts';

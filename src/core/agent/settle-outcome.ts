@@ -1,6 +1,7 @@
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
-import { type Decision, decomposeIfStalled, evaluateGoal, type NoToolAvailable } from './cycle.ts';
+import type { Decision, NoToolAvailable } from './cycle.ts';
+import { decomposeIfStalled, evaluateGoal } from './evaluate-goal.ts';
 import type { CycleRecord } from '#core/records/cycle.ts';
 import type { Approval } from '#core/records/approval.ts';
 import type { Job } from '#core/records/job.ts';
