@@ -3,6 +3,7 @@ import { isQuotaExceeded, STORAGE_FULL_MESSAGE } from '#core/store/quota.ts';
 import { errorSentence, isDefect } from './error-sentence.ts';
 import { sessionIdSchema } from './names.ts';
 import { agentRunContract } from '#core/api/agent-contract.ts';
+import { approvalContract } from '#core/api/approval-contract.ts';
 import { graphStatsSchema, kgContract, openProgressSchema } from '#core/api/kg-contract.ts';
 import { modelContract } from '#core/api/model-contract.ts';
 import { operationIdSchema } from '#core/api/operation.ts';
@@ -14,6 +15,7 @@ import { sessionWatchContract } from '#core/api/session-watch-contract.ts';
 import { webAccessContract } from '#core/api/web-access-contract.ts';
 import { endpointContract } from '#core/sparql/endpoint-contract.ts';
 import { toolServerContract } from '#core/api/tool-server-contract.ts';
+import { writeUpContract } from '#core/api/write-up-contract.ts';
 
 /**
  * The contract of the AgentService: every method's arguments, result and (for long operations)
@@ -24,6 +26,7 @@ import { toolServerContract } from '#core/api/tool-server-contract.ts';
  */
 
 export * from '#core/api/agent-contract.ts';
+export * from '#core/api/approval-contract.ts';
 export * from '#core/api/kg-contract.ts';
 export * from '#core/api/model-contract.ts';
 export * from '#core/api/persona-contract.ts';
@@ -33,6 +36,7 @@ export * from '#core/api/session-contract.ts';
 export * from '#core/api/session-watch-contract.ts';
 export * from '#core/api/web-access-contract.ts';
 export * from '#core/api/tool-server-contract.ts';
+export * from '#core/api/write-up-contract.ts';
 export { problemSchema } from './result.ts';
 export { WEBLLM_VERSION } from '#core/llm/webllm-models.ts';
 export { parseDecimal } from './decimal-text.ts';
@@ -78,6 +82,8 @@ export const agentContract = {
   ...sessionContract,
   ...kgContract,
   ...agentRunContract,
+  ...writeUpContract,
+  ...approvalContract,
   ...psycheContract,
   ...questionContract,
   ...modelContract,

@@ -2,11 +2,7 @@ import { z } from 'zod';
 import { cycleRecordSchema } from '#core/records/cycle.ts';
 import { goalStatusSchema } from '#core/records/goal.ts';
 import { memoryKindSchema } from '#core/records/memory-entry.ts';
-import { approvalStatusSchema } from '#core/records/approval.ts';
-import { redTeamFindingSchema } from '#core/records/child-run.ts';
 import { jobStatusSchema } from '#core/records/job.ts';
-import { questionStatusSchema } from '#core/records/question.ts';
-import { artifactSchema } from '#core/records/artifact.ts';
 import { planSchema } from '#core/records/plan.ts';
 import { reflectionSchema } from '#core/records/reflection.ts';
 import { agentSettingsSchema } from '#core/records/agent-settings.ts';
@@ -14,7 +10,6 @@ import { inferenceSettingsSchema } from '#core/llm/inference-settings.ts';
 import { modelUnavailableSchema } from '#core/llm/provider.ts';
 import { answerViewSchema } from '#core/questions/answer-schema.ts';
 import { spentLimitSchema } from '#core/llm/usage-budget.ts';
-import { modelUseSchema } from '#core/records/model-use.ts';
 import { problemSchema } from '#core/result.ts';
 import { MAX_GOAL_TEXT_CHARS, goalTextSchema, sessionIdSchema } from '#core/names.ts';
 import { operationIdSchema } from './operation.ts';
@@ -63,58 +58,7 @@ export type FindingsSort = (typeof FINDINGS_SORTS)[number];
 export { cycleRecordSchema };
 export type { CycleRecord } from '#core/records/cycle.ts';
 
-/** An action waiting for (or decided by) the user, as the Approvals screen shows it. */
-export const approvalViewSchema = z.object({
-  id: z.number().int(),
-  goalId: z.number().int(),
-  goalDescription: z.string(),
-  cycle: z.number().int(),
-  tool: z.string(),
-  /** The action as the shadow read it: `tool=... input=...`. */
-  action: z.string(),
-  /** The action's input, for editing before approval. */
-  input: z.unknown(),
-  /** The user approved an edited input (`action` and `input` are the edit). */
-  isEdited: z.boolean(),
-  pattern: z.string(),
-  because: z.string(),
-  explanation: z.string(),
-  status: approvalStatusSchema,
-  reason: z.string().optional(),
-  createdAt: z.number(),
-  decidedAt: z.number().optional(),
-  doneInCycle: z.number().int().optional(),
-  redTeam: redTeamFindingSchema.optional(),
-});
-export type ApprovalView = z.infer<typeof approvalViewSchema>;
-
-/** A question of the agent, as the Approvals screen shows it. */
-export const questionViewSchema = z.object({
-  id: z.number().int(),
-  goalId: z.number().int(),
-  goalDescription: z.string(),
-  cycle: z.number().int(),
-  question: z.string(),
-  status: questionStatusSchema,
-  answer: z.string().optional(),
-  factsAdded: z.number().int().optional(),
-  reason: z.string().optional(),
-  createdAt: z.number(),
-  answeredAt: z.number().optional(),
-});
-export type QuestionView = z.infer<typeof questionViewSchema>;
-
-/** An artifact as the Goals screen and the CLI list it: what it is and where it came from, not its bytes. */
-export const artifactViewSchema = artifactSchema.omit({ sessionId: true }).extend({ id: z.number().int() });
-export type ArtifactView = z.infer<typeof artifactViewSchema>;
-
-/** Bytes that cross the worker boundary (structured clone keeps a Uint8Array). */
-const bytesSchema = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'expected bytes');
-
-/** The grammars synthesis can use: the built-in ones and the psyche's custom grammar. */
-export const grammarChoiceSchema = z.string().min(1).max(200);
-
-/** The agent: goals, runs and their cycles, memory, synthesis, plans, reflection, settings, notes, approvals and questions to the user. */
+/** The agent: goals, runs and their cycles, memory, background jobs, plans, reflection and settings. */
 export const agentRunContract = {
   /** Gives the agent a goal; criteria are keywords or a pattern with a minimum count (`?x is-a mammal, at least 5`). */
   goalAdd: {
@@ -282,34 +226,6 @@ export const agentRunContract = {
       ),
     }),
   },
-  /** A goal's findings written in a grammar (the persona's preference when none is named). */
-  synthesize: {
-    args: z.object({ sessionId: sessionIdSchema, goalId: z.number().int(), grammar: grammarChoiceSchema.optional() }),
-    result: z.discriminatedUnion('ok', [
-      z.object({ ok: z.literal(true), grammar: z.string(), text: z.string(), grammars: z.array(z.string()) }),
-      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
-    ]),
-  },
-  /** A goal's findings written by the bound model in the worn persona's voice (cancellable); the findings themselves come beneath, numbered as cited. */
-  synthesizeInVoice: {
-    args: z.object({ sessionId: sessionIdSchema, goalId: z.number().int(), operationId: operationIdSchema }),
-    result: z.discriminatedUnion('ok', [
-      z.object({
-        ok: z.literal(true),
-        persona: z.string(),
-        text: z.string(),
-        findings: z.array(z.string()),
-        cites: z.array(z.number().int()),
-        model: modelUseSchema,
-      }),
-      z.object({
-        ok: z.literal(false),
-        reason: z.enum(['not-found', 'no-model', 'unavailable', 'bottleneck', 'cancelled']),
-        problems: z.array(problemSchema),
-        model: modelUseSchema.optional(),
-      }),
-    ]),
-  },
   /** The plan the agent would make for a goal (not stored): what it needs, the strategy of the attempt, the steps with their inputs and why. */
   planPreview: {
     args: z.object({
@@ -351,57 +267,6 @@ export const agentRunContract = {
     args: z.object({ sessionId: sessionIdSchema, settings: z.unknown() }),
     result: z.discriminatedUnion('ok', [
       z.object({ ok: z.literal(true), settings: agentSettingsSchema }),
-      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
-    ]),
-  },
-  /** The artifacts tools gave the user (a goal's notes, images, files), of one goal or the whole session, newest first; without their bytes. */
-  artifactList: {
-    args: z.object({ sessionId: sessionIdSchema, goalId: z.number().int().optional() }),
-    result: z.object({ artifacts: z.array(artifactViewSchema) }),
-  },
-  /** One artifact with its bytes, to preview or save. */
-  artifactRead: {
-    args: z.object({ sessionId: sessionIdSchema, id: z.number().int() }),
-    result: z.discriminatedUnion('ok', [
-      z.object({ ok: z.literal(true), artifact: artifactViewSchema, bytes: bytesSchema }),
-      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
-    ]),
-  },
-  /** Actions waiting for approval first (oldest first), then decided ones (newest first). */
-  approvalList: {
-    args: z.object({ sessionId: sessionIdSchema, limit: z.number().int().min(1).max(1000).default(100) }),
-    result: z.object({ approvals: z.array(approvalViewSchema), pendingCount: z.number().int() }),
-  },
-  /** Approves (the goal goes on and runs the action next, with the user's edited input if given) or denies (the goal goes on without it) a pending action. */
-  approvalDecide: {
-    args: z.object({
-      sessionId: sessionIdSchema,
-      approvalId: z.number().int(),
-      decision: z.enum(['approve', 'deny']),
-      reason: z.string().max(1000).optional(),
-      /** With approve: the input to run instead of the one asked for (checked against the tool and the shadow). */
-      input: z.unknown().optional(),
-    }),
-    result: z.discriminatedUnion('ok', [
-      z.object({ ok: z.literal(true), approval: approvalViewSchema }),
-      z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
-    ]),
-  },
-  /** The agent's questions waiting for an answer first (oldest first), then answered ones (newest first). */
-  questionList: {
-    args: z.object({ sessionId: sessionIdSchema, limit: z.number().int().min(1).max(1000).default(100) }),
-    result: z.object({ questions: z.array(questionViewSchema), pendingCount: z.number().int() }),
-  },
-  /** Answers a question with facts ("subject, predicate, object[, confidence]" lines, all or nothing) and/or a note; the goal goes on. */
-  questionAnswer: {
-    args: z.object({
-      sessionId: sessionIdSchema,
-      questionId: z.number().int(),
-      facts: z.string().max(100_000).default(''),
-      note: z.string().max(10_000).default(''),
-    }),
-    result: z.discriminatedUnion('ok', [
-      z.object({ ok: z.literal(true), question: questionViewSchema, factsAdded: z.number().int() }),
       z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
     ]),
   },
