@@ -16,6 +16,15 @@ import {
   webLlmSpecSecrets,
 } from '#core/llm/webllm-models.ts';
 import { displayUrl, redactSecrets } from '#core/secrets.ts';
+import {
+  downloadFailureText,
+  downloadStatusText,
+  isNetworkFailure,
+  isOffline,
+  isStorageFull,
+  serverAnswers,
+  storageFullText,
+} from '#core/llm/download-failure.ts';
 import { ENGINE_CODE_CACHES, keepEngineCodeForOffline } from './engine-code.ts';
 
 type WebLlm = typeof import('./webllm-code.ts');
@@ -201,28 +210,29 @@ async function refusedFile(webLlm: WebLlm, model: WebLlmModelSpec): Promise<stri
     let response: Response;
     try {
       response = await fetch(url, { method: 'HEAD' });
-    } catch {
-      if (!navigator.onLine) return undefined;
-      return `${what} at ${displayUrl(url)} could not be fetched: its server may be down, or may not let this site fetch it (it must allow other sites, as Hugging Face does)`;
+    } catch (error) {
+      if (isOffline()) return undefined;
+      return `${what}: ${downloadFailureText(displayUrl(url), error, await serverAnswers(fetch, url))}`;
     }
-    if (!response.ok)
-      return `${what} at ${displayUrl(url)} answered ${`${response.status} ${response.statusText}`.trim()}: check the address`;
+    if (!response.ok) return `${what}: ${downloadStatusText(displayUrl(url), response.status, response.statusText)}`;
   }
   return undefined;
 }
 
-/** Why a model did not load, in words a user can act on. */
+/** Why a model did not load, in words a user can act on; the browser's bare "Failed to fetch" is never all it says. */
 function loadFailure(modelId: string, error: unknown, refused: string | undefined): string {
   const message = error instanceof Error ? error.message : String(error);
   if (refused) return `could not download ${modelId}: ${refused}`;
+  if (isStorageFull(error)) return storageFullText(modelId);
   if (
+    isNetworkFailure(error) ||
     /failed to fetch|networkerror|network error|load failed|ERR_INTERNET_DISCONNECTED|ERR_NAME_NOT_RESOLVED/i.test(
       message,
     )
   )
-    return `could not download ${modelId}: the network cannot be reached. Connect once to download it; after that it runs offline (${message})`;
-  if (/quota|QuotaExceeded/i.test(message))
-    return `there is no room to store ${modelId}: free some space, or choose a smaller model (${message})`;
+    return isOffline()
+      ? `this device is offline, so ${modelId} cannot be downloaded: connect once to download it; after that it runs offline`
+      : `could not download ${modelId}: the network or its server cannot be reached. Try again once you are connected; after that it runs offline`;
   const loss = engineLossOf(error);
   if (loss === 'device-lost' || loss === 'out-of-memory')
     return `${modelId} does not fit in this GPU's memory: choose a smaller model (${message})`;

@@ -135,6 +135,30 @@ describe('GGUF models for the CPU engine', () => {
     }
   });
 
+  it("names a server's cross-origin refusal, and a server that does not answer, with the address and no token", async () => {
+    // A browser's fetch: the download fails as "Failed to fetch"; a no-cors question reaches the server or not.
+    const browserFetch = (serverAnswers: boolean) =>
+      (async (_url: string | URL | Request, init?: RequestInit) => {
+        if (init?.mode === 'no-cors' && serverAnswers) return new Response(null, { status: 200 });
+        throw new TypeError('Failed to fetch');
+      }) as typeof fetch;
+    for (const serverAnswers of [true, false]) {
+      const { service } = testService({
+        db: new AnimaDatabase('anima', freshIndexedDb()),
+        providerReach: { gguf: new MemoryGgufHost(() => new ScriptedEngine([])), fetch: browserFetch(serverAnswers) },
+      });
+      const result = await service.ggufAdd({
+        operationId: 'a',
+        source: { kind: 'url', url: 'https://models.example/tiny.gguf?token=tok-secret-3' },
+      });
+      const message = serverAnswers
+        ? "https://models.example/tiny.gguf?token=[redacted] is blocked by its server's cross-origin policy"
+        : "nothing answers at https://models.example/tiny.gguf?token=[redacted]: the server is down, or the address's host is wrong";
+      expect(result).toMatchObject({ ok: false, problems: [{ message: expect.stringContaining(message) }] });
+      expect(JSON.stringify(result)).not.toMatch(/secret|Failed to fetch/);
+    }
+  });
+
   it('downloads a model from an address with progress, and keeps nothing of one that is not a model', async () => {
     const { service, host } = ggufService();
     const server = await fileServer(TINY);

@@ -1,4 +1,14 @@
-import { downloadFailureText, downloadStatusText, isNetworkFailure } from '#core/llm/download-failure.ts';
+import {
+  downloadFailureText,
+  downloadStatusText,
+  freeStorageBytes,
+  isNetworkFailure,
+  isOffline,
+  isStorageFull,
+  serverAnswers,
+  storageFullText,
+  tooLargeForStorageText,
+} from '#core/llm/download-failure.ts';
 import type { AgentServiceImplementation } from '#core/api.ts';
 import { displayUrl, redactSecrets, secretsOfUrl } from '#core/secrets.ts';
 import type { ServiceContext } from './service-context.ts';
@@ -81,6 +91,12 @@ export function ggufService(
             };
           // The header is read before anything is copied: a file that is not a model is refused at once.
           header = await readGgufHeader(blobSource(source.file));
+          const freeBytes = await freeStorageBytes();
+          if (freeBytes !== undefined && source.file.size > freeBytes)
+            return {
+              ok: false,
+              problems: [{ message: tooLargeForStorageText(fileName, source.file.size, freeBytes) }],
+            };
           await gguf.store(id, source.file, {
             totalBytes: source.file.size,
             signal: controller.signal,
@@ -88,15 +104,16 @@ export function ggufService(
           });
           isStored = true;
         } else {
+          const fetcher = context.dependencies.providerReach?.fetch ?? fetch;
           let response: Response;
           try {
-            response = await (context.dependencies.providerReach?.fetch ?? fetch)(source.url, {
-              signal: controller.signal,
-            });
+            response = await fetcher(source.url, { signal: controller.signal });
           } catch (error) {
             // A request fetch would not make (credentials in the address, say) is told as it is, below.
             if (controller.signal.aborted || !isNetworkFailure(error)) throw error;
-            return { ok: false, problems: [{ message: redact(downloadFailureText(shownUrl, error)) }] };
+            // Asked again without reading the answer: a server that answers refuses other sites (CORS).
+            const answered = isOffline() ? undefined : await serverAnswers(fetcher, source.url);
+            return { ok: false, problems: [{ message: redact(downloadFailureText(shownUrl, error, answered)) }] };
           }
           if (!response.ok || !response.body)
             return {
@@ -114,6 +131,14 @@ export function ggufService(
                 },
               ],
             };
+          const freeBytes = totalBytes === undefined ? undefined : await freeStorageBytes();
+          if (totalBytes !== undefined && freeBytes !== undefined && totalBytes > freeBytes) {
+            await response.body.cancel().catch(() => undefined);
+            return {
+              ok: false,
+              problems: [{ message: redact(tooLargeForStorageText(shownUrl, totalBytes, freeBytes)) }],
+            };
+          }
           await gguf.store(id, response.body, {
             ...(totalBytes !== undefined ? { totalBytes } : {}),
             signal: controller.signal,
@@ -147,6 +172,8 @@ export function ggufService(
             cancelled: true,
             problems: [{ message: `adding ${fileName} was cancelled; nothing was kept` }],
           };
+        if (isStorageFull(error))
+          return { ok: false, problems: [{ message: redact(storageFullText(shownUrl || fileName)) }] };
         if (error instanceof GgufError)
           return { ok: false, problems: [{ message: redact(`${fileName}: ${error.message}`) }] };
         return {
