@@ -39,6 +39,16 @@ export * from '#core/api/tool-server-contract.ts';
 export * from '#core/api/write-up-contract.ts';
 export { problemSchema } from './result.ts';
 export { WEBLLM_VERSION } from '#core/llm/webllm-models.ts';
+export {
+  GGUF_RECOMMENDATIONS,
+  type GgufRecommendation,
+  ggufRecommendationMemoryBytes,
+  ggufRecommendationUrl,
+  type SpeedClass,
+  speedClassOf,
+  WEBLLM_MODEL_NOTES,
+  type WebLlmModelNote,
+} from '#core/llm/recommended-models.ts';
 export { parseDecimal } from './decimal-text.ts';
 export { diffPsyche, type PsycheDiff } from '#core/psyche/psyche-diff.ts';
 export { factsAsCsv, factsAsNTriples } from '#core/kg/export-ntriples.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GgufModelView } from '#core/api.ts';
+import { GGUF_RECOMMENDATIONS, type GgufModelView, ggufRecommendationUrl } from '#core/api.ts';
 import {
   describeAdd,
   describeGgufChoice,
@@ -13,11 +13,13 @@ import {
   ggufTitle,
   ggufUnavailableText,
   isGgufInUse,
+  isRecommendationAdded,
   memoryText,
-  parametersText,
+  recommendationFacts,
   sourceText,
   urlProblem,
 } from './gguf-messages.ts';
+import { parametersText } from './model-size-words.ts';
 
 const SMOL_URL =
   'https://huggingface.co/bartowski/SmolLM2-135M-Instruct-GGUF/resolve/main/SmolLM2-135M-Instruct-Q8_0.gguf';
@@ -36,6 +38,33 @@ const SMOL: GgufModelView = {
   addedAt: 1,
   memoryBytes: 1.2 * 2 ** 30,
 };
+
+describe('the recommended GGUF models', () => {
+  const [smallest] = GGUF_RECOMMENDATIONS;
+
+  it('give the download size as Hugging Face lists it, the memory, the speed and the size', () => {
+    expect(recommendationFacts(smallest)).toEqual([
+      { name: 'Download', value: '386 MB' },
+      { name: 'Memory needed', value: expect.stringMatching(/^about \d+ MB$/) },
+      { name: 'Speed', value: 'fast on the CPU (under 1B parameters)' },
+      { name: 'Size', value: '362M parameters, Q8_0' },
+    ]);
+    expect(recommendationFacts(GGUF_RECOMMENDATIONS.at(-1)!)[0]).toEqual({ name: 'Download', value: '2.39 GB' });
+  });
+
+  it('count as added when a model came from their address or has their file name', () => {
+    const fromAddress = {
+      ...SMOL,
+      fileName: 'x.gguf',
+      source: { kind: 'url' as const, url: ggufRecommendationUrl(smallest) },
+    };
+    expect(isRecommendationAdded(smallest, [SMOL])).toBe(false);
+    expect(isRecommendationAdded(smallest, [fromAddress])).toBe(true);
+    expect(isRecommendationAdded(smallest, [{ ...SMOL, fileName: smallest.fileName, source: { kind: 'file' } }])).toBe(
+      true,
+    );
+  });
+});
 
 describe("a GGUF model's facts", () => {
   it('is named by the name its file gives, else by its file name', () => {

@@ -1,6 +1,14 @@
-import type { AgentApi, GgufModelView } from '#core/api.ts';
+import {
+  type AgentApi,
+  type GgufModelView,
+  type GgufRecommendation,
+  ggufRecommendationMemoryBytes,
+  ggufRecommendationUrl,
+  speedClassOf,
+} from '#core/api.ts';
 import { describeProblem } from '#core/result.ts';
 import { bytesText } from './model-messages.ts';
+import { parametersText, speedText } from './model-size-words.ts';
 
 /**
  * The words of the CPU engine's part of the Models screen (llama.cpp in WebAssembly, running GGUF
@@ -55,23 +63,6 @@ export function ggufName(model: Pick<GgufModelView, 'name' | 'fileName'>): strin
 export function ggufTitle(model: Pick<GgufModelView, 'name' | 'fileName'>): string {
   const name = ggufName(model);
   return name === model.fileName ? name : `${name} (${model.fileName})`;
-}
-
-/** A count of parameters the way model names give it: "135M", "1.1B", "494M", "128K". */
-export function parametersText(parameters: number): string {
-  const scales = [
-    { size: 1e9, unit: 'B' },
-    { size: 1e6, unit: 'M' },
-    { size: 1e3, unit: 'K' },
-  ] as const;
-  for (const { size, unit } of scales) {
-    const value = parameters / size;
-    // From 0.95 up a value rounds to at least 1 of its unit: 999.9M says "1B", not "1,000M".
-    if (value < 0.95) continue;
-    const rounded = value < 9.95 ? Math.round(value * 10) / 10 : Math.round(value);
-    return `${rounded.toLocaleString('en')}${unit}`;
-  }
-  return Math.round(parameters).toLocaleString('en');
 }
 
 /** "256 tokens", or that the file does not say. */
@@ -193,3 +184,31 @@ export function isGgufInUse(
 ): boolean {
   return inference?.provider === 'gguf' && inference.ggufModel === model.id;
 }
+
+/** A file's size as Hugging Face lists it, in decimal units: "386 MB", "2.39 GB". */
+export function downloadSizeText(bytes: number): string {
+  return bytes < 1e9 ? `${Math.round(bytes / 1e6).toLocaleString('en')} MB` : `${(bytes / 1e9).toFixed(2)} GB`;
+}
+
+/** A recommended model's facts in words, for its card. */
+export function recommendationFacts(model: GgufRecommendation): { name: string; value: string }[] {
+  return [
+    { name: 'Download', value: downloadSizeText(model.downloadBytes) },
+    { name: 'Memory needed', value: `about ${bytesText(ggufRecommendationMemoryBytes(model))}` },
+    { name: 'Speed', value: speedText(speedClassOf(model.parameters), 'CPU') },
+    { name: 'Size', value: `${parametersText(model.parameters)} parameters, ${model.quantisation}` },
+  ];
+}
+
+/** Whether a recommended model is added here already: a model added from its address, or a file of its name. */
+export function isRecommendationAdded(model: GgufRecommendation, added: readonly GgufModelView[]): boolean {
+  const url = ggufRecommendationUrl(model);
+  return added.some(
+    (candidate) =>
+      (candidate.source.kind === 'url' && candidate.source.url === url) || candidate.fileName === model.fileName,
+  );
+}
+
+/** Says, above the list, that sizes are what is downloaded. */
+export const RECOMMENDED_NOTE =
+  'Models that run well on the CPU, smallest first. Download is the size of the file fetched once; memory is what the model takes while it runs.';

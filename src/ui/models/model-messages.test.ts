@@ -17,6 +17,7 @@ import {
   progressPercent,
   progressText,
   weightsText,
+  webLlmModelNote,
 } from './model-messages.ts';
 
 function model(id: string, overrides: Partial<ModelView> = {}): ModelView {
@@ -50,6 +51,23 @@ describe('sizes', () => {
     expect(bytesText(400 * 2 ** 10)).toBe('0.4 MB');
     expect(bytesText(120 * 2 ** 20)).toBe('120 MB');
     expect(bytesText(1.5 * 2 ** 30)).toBe('1.5 GB');
+  });
+});
+
+describe("a WebLLM model's note", () => {
+  it('says what a model of the list is good for, its size, its speed and whether it suits limited devices', () => {
+    expect(webLlmModelNote({ id: 'SmolLM2-360M-Instruct-q4f32_1-MLC' })).toEqual({
+      goodFor: 'Good for trying WebLLM: short answers, quickly, on any GPU.',
+      size: '362M parameters',
+      speed: 'fast on the GPU (under 1B parameters)',
+      lowResource: true,
+    });
+    expect(webLlmModelNote({ id: 'Llama-3.1-8B-Instruct-q4f16_1-MLC' })).toMatchObject({
+      speed: 'slow on the GPU (over 2B parameters)',
+      lowResource: false,
+    });
+    // A model added here by address has no note: nothing is known of it but what the user gave.
+    expect(webLlmModelNote({ id: 'My-Model-q4f32_1-MLC' })).toBeUndefined();
   });
 });
 

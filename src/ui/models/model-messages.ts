@@ -1,5 +1,6 @@
-import type { AgentApi, ModelView } from '#core/api.ts';
+import { type AgentApi, type ModelView, speedClassOf, WEBLLM_MODEL_NOTES, type WebLlmModelNote } from '#core/api.ts';
 import { describeProblem } from '#core/result.ts';
+import { parametersText, speedText } from './model-size-words.ts';
 
 /**
  * The words of the Models screen, kept apart from its components so they can be tested: the GPU
@@ -251,4 +252,19 @@ export function isModelInUse(
   inference: { provider: string; webllmModel?: string | undefined } | undefined,
 ): boolean {
   return inference?.provider === 'webllm' && inference.webllmModel === model.id;
+}
+
+/** What a model of WebLLM's list is good for, its size and speed, and whether it suits limited devices; undefined for a model added here. */
+export function webLlmModelNote(
+  model: Pick<ModelView, 'id'>,
+): { goodFor: string; size: string; speed: string; lowResource: boolean } | undefined {
+  const note = (WEBLLM_MODEL_NOTES as Record<string, WebLlmModelNote | undefined>)[model.id];
+  if (!note) return undefined;
+  const speed = speedClassOf(note.parameters);
+  return {
+    goodFor: `Good for ${note.goodFor}.`,
+    size: `${parametersText(note.parameters)} parameters`,
+    speed: speedText(speed, 'GPU'),
+    lowResource: note.lowResource,
+  };
 }

@@ -1,5 +1,6 @@
 import type { GgufModelView } from '#core/api.ts';
-import { type GgufList, ggufName, ggufUnavailableText, memoryText, parametersText } from '../models/gguf-messages.ts';
+import { type GgufList, ggufName, ggufUnavailableText, memoryText } from '../models/gguf-messages.ts';
+import { parametersText } from '../models/model-size-words.ts';
 
 /** A model the CPU engine's field offers. */
 export type GgufOption = { value: string; label: string };
