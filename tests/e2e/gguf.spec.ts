@@ -143,6 +143,46 @@ test('in Settings, the CPU engine without a model says to add one on the Models 
   await expect(shell.heading('Models')).toBeVisible();
 });
 
+test('a recommended model is added in one click: its address is filled, and a refused download says why, naming it', async ({
+  context,
+  models,
+}) => {
+  const gguf = models.gguf;
+  const address =
+    'https://huggingface.co/bartowski/SmolLM2-360M-Instruct-GGUF/resolve/main/SmolLM2-360M-Instruct-Q8_0.gguf';
+  // No network here: the model host answers through a route, with a 404 a page may read.
+  await context.route('https://huggingface.co/**', (route) =>
+    route.fulfill({ status: 404, headers: { 'access-control-allow-origin': '*' }, body: 'Entry not found' }),
+  );
+  await models.open();
+  const card = gguf.recommendedModel('SmolLM2 360M Instruct');
+  await expect(card).toContainText('Good for trying the engine on any machine');
+  await expect(card.getByRole('group', { name: 'Download', exact: true })).toContainText('386 MB');
+  await expect(card.getByRole('group', { name: 'Speed', exact: true })).toContainText('fast on the CPU');
+  await expect(gguf.region).toContainText('Download is the size of the file fetched once');
+
+  await card.getByRole('button', { name: 'Add SmolLM2 360M Instruct', exact: true }).click();
+  await expect(gguf.urlInput).toHaveValue(address);
+  await expect(gguf.addAlert()).toContainText(`${address} answered 404 Not Found: there is no file at this address`);
+  await expect(gguf.list.getByRole('article')).toHaveCount(0);
+
+  // A server that answers without letting other sites read its files: its cross-origin policy is named.
+  const server = createServer((_request, response) => response.writeHead(200).end('GGUF'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const noCorsAddress = `http://127.0.0.1:${(server.address() as AddressInfo).port}/models/tiny.gguf`;
+  try {
+    await gguf.download(noCorsAddress);
+    await expect(gguf.addAlert()).toContainText(`${noCorsAddress} is blocked by its server's cross-origin policy`);
+    await expect(gguf.addAlert()).not.toContainText('Failed to fetch');
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+  // Once nothing answers there, it says so.
+  await gguf.downloadButton.click();
+  await expect(gguf.addAlert()).toContainText(`nothing answers at ${noCorsAddress}`);
+});
+
 test('a GGUF model is downloaded from an address with its progress; a stalled download is cancelled and nothing is kept', async ({
   models,
 }) => {

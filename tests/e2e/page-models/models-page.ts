@@ -122,6 +122,8 @@ export class GgufSection {
   readonly progress: Locator;
   /** What the last addition or deletion did (or that one is in progress). */
   readonly status: Locator;
+  /** The models recommended for the CPU engine, each added in one click. */
+  readonly recommended: Locator;
 
   constructor(page: Page) {
     this.page = page;
@@ -134,6 +136,12 @@ export class GgufSection {
     this.cancelButton = this.region.getByRole('button', { name: 'Cancel', exact: true });
     this.progress = this.region.getByRole('progressbar', { name: /^Adding / });
     this.status = this.region.getByRole('status', { name: 'Last change', exact: true });
+    this.recommended = this.region.getByRole('list', { name: 'Recommended models', exact: true });
+  }
+
+  /** A recommended model's card, by its name. */
+  recommendedModel(name: string): Locator {
+    return this.recommended.getByRole('article', { name, exact: true });
   }
 
   /** Picks a file to add, as a user would in the file chooser. */
