@@ -32,6 +32,12 @@ export const BROWSER_SUITES = {
     defaultPort: 4346,
     report: 'reports/soak.json',
   },
+  pictures: {
+    config: 'playwright.pictures.config.ts',
+    portVariable: 'ANIMA_PICTURES_PORT',
+    defaultPort: 4347,
+    report: 'reports/pictures.json',
+  },
 };
 
 /** A runner's JSON report (a path from the repository's root), or undefined when there is none or it does not parse. */
