@@ -1,6 +1,6 @@
 import { QUESTION_USAGE } from './commands/ask.ts';
 import { ARC_USAGE } from './commands/arc.ts';
-import { PERSONA_USAGE } from './commands/persona.ts';
+import { PERSONA_USAGE } from './commands/persona-arguments.ts';
 import { SNAPSHOT_USAGE } from './commands/snapshot.ts';
 import { ENDPOINT_USAGE } from './commands/endpoints.ts';
 import { TOOLS_USAGE } from './commands/tools.ts';
