@@ -8,7 +8,8 @@ import { storedSecrets } from '#core/llm/stored-secrets.ts';
 import { describeProblem, type Problem } from '#core/result.ts';
 import type { Secret } from '#core/secrets.ts';
 import { AnimaDatabase } from '#core/store/database.ts';
-import { exportCheckedSnapshot, restoreSnapshot } from '#core/sessions/snapshot.ts';
+import { exportCheckedSnapshot } from '#core/sessions/snapshot.ts';
+import { restoreSnapshot } from '#core/sessions/snapshot-restore.ts';
 import type { Snapshot, SnapshotLimits } from '#core/sessions/snapshot-format.ts';
 import { type ReadSnapshot, readSnapshotFile, snapshotFile } from '#core/sessions/snapshot-encoding.ts';
 

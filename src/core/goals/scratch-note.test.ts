@@ -6,7 +6,9 @@ import { addPsycheVersion } from '#core/psyche/psyche-store.ts';
 import { defaultPsyche } from '#core/records/psyche.ts';
 import { TOOLS } from '#core/tools/registry.ts';
 import { shadowViewOf } from '#core/tools/tool.ts';
-import { exportSnapshot, parseSnapshot, restoreSnapshot } from '#core/sessions/snapshot.ts';
+import { exportSnapshot } from '#core/sessions/snapshot.ts';
+import { parseSnapshot } from '#core/sessions/snapshot-check.ts';
+import { restoreSnapshot } from '#core/sessions/snapshot-restore.ts';
 import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');

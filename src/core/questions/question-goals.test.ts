@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AnimaDatabase } from '#core/store/database.ts';
-import { exportSnapshot, parseSnapshot, restoreSnapshot } from '#core/sessions/snapshot.ts';
+import { exportSnapshot } from '#core/sessions/snapshot.ts';
+import { parseSnapshot } from '#core/sessions/snapshot-check.ts';
+import { restoreSnapshot } from '#core/sessions/snapshot-restore.ts';
 import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { exportSnapshot, parseSnapshot, restoreSnapshot } from '#core/sessions/snapshot.ts';
+import { exportSnapshot } from '#core/sessions/snapshot.ts';
+import { parseSnapshot } from '#core/sessions/snapshot-check.ts';
+import { restoreSnapshot } from '#core/sessions/snapshot-restore.ts';
 import { AnimaDatabase } from '#core/store/database.ts';
 import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 import { ScriptedEngine } from '#core/testing/scripted-engine.ts';

@@ -10,7 +10,8 @@ import { isQuotaExceeded, storageFull } from '#core/store/quota.ts';
 import { checkSession } from '#core/sessions/session-check.ts';
 import type { SessionRecord } from '#core/store/session.ts';
 import { storedSecrets } from '#core/llm/stored-secrets.ts';
-import { exportCheckedSnapshot, exportSnapshot, restoreSnapshot } from '#core/sessions/snapshot.ts';
+import { exportCheckedSnapshot, exportSnapshot } from '#core/sessions/snapshot.ts';
+import { restoreSnapshot } from '#core/sessions/snapshot-restore.ts';
 import { readSnapshotFile, snapshotFileBytes, snapshotFileName } from '#core/sessions/snapshot-encoding.ts';
 import type { SessionView } from '#core/api/session-contract.ts';
 

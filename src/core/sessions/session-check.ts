@@ -1,7 +1,8 @@
 import type { Problem } from '#core/result.ts';
 import { hasGoalEnded } from '#core/records/goal.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
-import { parseSnapshot, readSession } from './snapshot.ts';
+import { parseSnapshot } from './snapshot-check.ts';
+import { readSession } from './snapshot.ts';
 import type { Snapshot } from './snapshot-format.ts';
 
 /**

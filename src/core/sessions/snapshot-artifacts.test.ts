@@ -5,7 +5,9 @@ import { AnimaDatabase } from '#core/store/database.ts';
 import { artifactsOfSession, artifactTables, putArtifacts, readArtifact } from '#core/store/artifact-store.ts';
 import { MAX_ARTIFACT_BYTES } from '#core/records/artifact.ts';
 import { base64FromBytes } from '#core/base64.ts';
-import { exportSnapshot, parseSnapshot, restoreSnapshot } from './snapshot.ts';
+import { exportSnapshot } from './snapshot.ts';
+import { parseSnapshot } from './snapshot-check.ts';
+import { restoreSnapshot } from './snapshot-restore.ts';
 import { snapshotFileBytes } from './snapshot-encoding.ts';
 import { checkSession } from './session-check.ts';
 

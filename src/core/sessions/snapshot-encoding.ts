@@ -2,7 +2,7 @@ import type { Problem, Result } from '#core/result.ts';
 import { depthProblem, readJson, sizeText, sortedKeys } from '#core/safe-json.ts';
 import { type Secret, worthRedacting } from '#core/secrets.ts';
 import { utf8Length } from '#core/text-bytes.ts';
-import { parseSnapshot } from './snapshot.ts';
+import { parseSnapshot } from './snapshot-check.ts';
 import {
   DEFAULT_SNAPSHOT_LIMITS,
   SNAPSHOT_FORMAT,

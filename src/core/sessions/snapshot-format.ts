@@ -19,7 +19,8 @@ import { reflectionSchema } from '#core/records/reflection.ts';
 import { personaBundleSchema } from '#core/personas/persona-bundle.ts';
 
 /**
- * A session snapshot: one JSON document holding a whole session (this file: what is in it; snapshot.ts: reading and writing it;
+ * A session snapshot: one JSON document holding a whole session (this file: what is in it; snapshot.ts, snapshot-check.ts
+ * and snapshot-restore.ts: reading, checking and writing it;
  * snapshot-encoding.ts: the file around it, its hash, gzip and limits). The UI reads the version too.
  */
 export const SNAPSHOT_FORMAT = 'anima-snapshot';
