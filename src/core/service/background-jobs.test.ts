@@ -158,6 +158,63 @@ describe('deferred background work', () => {
   });
 });
 
+describe('background work in a snapshot', () => {
+  it('goes with the session: a goal waiting for its job on export goes on after an import elsewhere, when the job has run there', async () => {
+    const { db, service, sessionId, endpoint } = await sessionOnDevice(freshIndexedDb());
+    expect((await recallCycle(db, sessionId, endpoint)).outcome).toBe('waiting');
+    const exported = await service.sessionExport({ sessionId, gzip: false });
+    if (!exported.ok) throw new Error(JSON.stringify(exported));
+    const file = JSON.parse(new TextDecoder().decode(exported.bytes)) as { jobs: unknown[]; goals: unknown[] };
+    expect(file.jobs).toEqual([
+      expect.objectContaining({ id: 1, goalId: 1, tool: 'memory_recall', kind: 'embed-episodes', status: 'queued' }),
+    ]);
+    expect(file.goals[0]).toMatchObject({ status: 'waiting', waitingForJob: 1 });
+    // The endpoint's key is the device's: the snapshot never has it.
+    expect(new TextDecoder().decode(exported.bytes)).not.toContain(KEY);
+
+    // Another device, whose first session took job id 1: the imported job and its goal are renumbered together.
+    const elsewhere = testService({ db: new AnimaDatabase('anima', freshIndexedDb()) });
+    const { session: first } = await elsewhere.service.open({});
+    await elsewhere.db.jobs.add({ ...(await db.jobs.get(1))!, id: undefined, sessionId: first.id, status: 'taken' });
+    await elsewhere.service.inferenceSet({
+      settings: { provider: 'none', openAi: endpoint, limits: {}, confidenceCap: 0.7 },
+    });
+    const imported = await elsewhere.service.sessionImport({ bytes: exported.bytes, as: 'copy', name: 'Copied' });
+    if (!imported.ok) throw new Error(JSON.stringify(imported));
+    const copyId = imported.session.id;
+    const [goal] = (await elsewhere.service.goalList({ sessionId: copyId })).goals;
+    expect(goal).toMatchObject({
+      status: 'waiting',
+      statusReason: expect.stringMatching(/^waiting for background job #1:/),
+    });
+    expect((await elsewhere.db.goals.get(goal!.id))!.waitingForJob).toBe(2);
+
+    // Opening the imported session runs its job, and the goal's next cycle takes up the result.
+    await elsewhere.service.sessionSwitch({ sessionId: copyId });
+    const reopened = testService({ db: elsewhere.db });
+    await reopened.service.open({});
+    expect(await jobsSettled(reopened.service, copyId)).toEqual([
+      expect.objectContaining({ id: 2, tool: 'memory_recall', status: 'finished' }),
+    ]);
+    const resumed = await recallCycle(reopened.db, copyId, endpoint);
+    expect(resumed.decide).toMatch(
+      /^memory_recall: taking up background job #2 \(embedding \d+ more episode summaries\), finished/,
+    );
+    expect(resumed.act).toMatch(/"the wolves were found" \(1\.00\)/);
+
+    // Exported again, the taken job keeps what it did, not the embeddings it gave the tool.
+    const again = await reopened.service.sessionExport({ sessionId: copyId, gzip: false });
+    if (!again.ok) throw new Error(JSON.stringify(again));
+    const [taken] = (JSON.parse(new TextDecoder().decode(again.bytes)) as { jobs: Record<string, unknown>[] }).jobs;
+    expect(taken).toMatchObject({
+      id: 1,
+      status: 'taken',
+      what: expect.stringMatching(/^embedding \d+ more episode summaries$/),
+    });
+    expect(taken).not.toHaveProperty('result');
+  });
+});
+
 describe('a run and background work', () => {
   it('waits for a deferred job when nothing else can be done, then gives the result to the tool, within one run', async () => {
     const { service, sessionId, endpoint, embedded } = await sessionOnDevice(freshIndexedDb(), { episodes: 400 });
@@ -191,13 +248,13 @@ describe('a run and background work', () => {
     expect(new Set(embedded()).size).toBe(embedded().length);
   });
 
-  it('lets a goal go on whose job is not kept (a snapshot does not carry jobs), saying why', async () => {
+  it('lets a goal go on whose job is not kept, saying why', async () => {
     const { db, service, sessionId } = await sessionOnDevice(freshIndexedDb());
     await db.goals.update(1, { status: 'waiting', statusReason: 'waiting for background job #9', waitingForJob: 9 });
     await service.agentRun({ sessionId, operationId: 'run', maxCycles: 1 });
     expect(await db.goals.get(1)).toMatchObject({
       status: 'active',
-      statusReason: expect.stringContaining('background job #9 is not kept here (a snapshot does not carry jobs)'),
+      statusReason: expect.stringContaining('background job #9 is not kept here; the goal goes on'),
     });
     expect((await db.goals.get(1))!.waitingForJob).toBeUndefined();
   });

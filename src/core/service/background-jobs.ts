@@ -128,8 +128,8 @@ async function finish(
 }
 
 /**
- * Goals that wait for a job no longer here (a snapshot does not carry jobs, so an imported or CLI
- * session can hold such a goal) go on, saying why: their tool defers its work again if it still must.
+ * Goals that wait for a job no longer here (a store changed by hand or by an older Anima can hold
+ * such a goal) go on, saying why: their tool defers its work again if it still must.
  */
 export async function releaseOrphanedWaits(context: ServiceContext, sessionId: string): Promise<void> {
   const { db } = context;
@@ -144,7 +144,7 @@ export async function releaseOrphanedWaits(context: ServiceContext, sessionId: s
         await db.goals.put({
           ...rest,
           status: 'active',
-          statusReason: `background job #${waitingForJob} is not kept here (a snapshot does not carry jobs); the goal goes on`,
+          statusReason: `background job #${waitingForJob} is not kept here; the goal goes on`,
         });
       }
     }),

@@ -110,6 +110,16 @@ export function parseSnapshot(value: unknown): Result<Snapshot> {
         path: `artifacts.${index}.goalId`,
         message: `${artifact.goalId} is not a goal of this snapshot`,
       });
+  const jobIds = new Set(snapshot.jobs.map((job) => job.id));
+  for (const [index, goal] of snapshot.goals.entries())
+    if (goal.waitingForJob !== undefined && !jobIds.has(goal.waitingForJob))
+      problems.push({
+        path: `goals.${index}.waitingForJob`,
+        message: `${goal.waitingForJob} is not a background job of this snapshot`,
+      });
+  for (const [index, job] of snapshot.jobs.entries())
+    if (!goalIds.has(job.goalId))
+      problems.push({ path: `jobs.${index}.goalId`, message: `${job.goalId} is not a goal of this snapshot` });
   for (const [index, plan] of snapshot.plans.entries())
     if (!goalIds.has(plan.goalId))
       problems.push({ path: `plans.${index}.goalId`, message: `${plan.goalId} is not a goal of this snapshot` });
@@ -124,6 +134,7 @@ export function parseSnapshot(value: unknown): Result<Snapshot> {
     artifacts: snapshot.artifacts,
     plans: snapshot.plans,
     reflections: snapshot.reflections,
+    jobs: snapshot.jobs,
   };
   for (const [table, records] of Object.entries(rows)) {
     const seen = new Set<number>();

@@ -16,6 +16,7 @@ import { utf8Length } from '#core/text-bytes.ts';
 import { psycheVersionSchema } from '#core/records/psyche-version.ts';
 import { planSchema } from '#core/records/plan.ts';
 import { reflectionSchema } from '#core/records/reflection.ts';
+import { jobSchema } from '#core/records/job.ts';
 import { personaBundleSchema } from '#core/personas/persona-bundle.ts';
 
 /**
@@ -31,9 +32,10 @@ export const SNAPSHOT_FORMAT = 'anima-snapshot';
  * part's rows from 1 and carries the SHA-256 of its content; 10 the answers of goals that ask a
  * question; 11 the evidence of a refused action and the child runs on a cycle record, and a red team's
  * finding on an approval; 12 artifacts of every kind in place of the scratch notes (a note is a text
- * artifact). Older files are migrated on import.
+ * artifact); 13 the background jobs tools deferred, so a goal waiting for one goes on after an import.
+ * Older files are migrated on import.
  */
-export const SNAPSHOT_VERSION = 12;
+export const SNAPSHOT_VERSION = 13;
 
 /**
  * The largest snapshot (unzipped) Anima reads, and so writes: the reader holds the whole document
@@ -104,6 +106,7 @@ export const snapshotSchema = z
     artifacts: z.array(snapshotArtifactSchema),
     plans: z.array(planSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
     reflections: z.array(reflectionSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
+    jobs: z.array(jobSchema.omit({ sessionId: true }).extend({ id: z.number().int() }).strict()),
   })
   .strict();
 export type Snapshot = z.infer<typeof snapshotSchema>;

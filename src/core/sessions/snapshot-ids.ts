@@ -15,6 +15,7 @@ export const NUMBERED_PARTS = [
   'artifacts',
   'plans',
   'reflections',
+  'jobs',
 ] as const;
 export type NumberedPart = (typeof NUMBERED_PARTS)[number];
 
@@ -76,9 +77,11 @@ export async function renumberSnapshot(
       triple.provenanceId === undefined ? triple : { ...triple, provenanceId: to('provenance', triple.provenanceId) },
     ),
     provenance: renumbered('provenance', snapshot.provenance),
-    goals: renumbered('goals', snapshot.goals).map((row) =>
-      row.parentId === undefined ? row : { ...row, parentId: goal(row.parentId) },
-    ),
+    goals: renumbered('goals', snapshot.goals).map((row) => ({
+      ...row,
+      ...(row.parentId !== undefined ? { parentId: goal(row.parentId) } : {}),
+      ...(row.waitingForJob !== undefined ? { waitingForJob: to('jobs', row.waitingForJob) } : {}),
+    })),
     workingMemory: renumbered('workingMemory', snapshot.workingMemory).map(goalOf),
     cycles: snapshot.cycles.map((record) => ({
       ...record,
@@ -117,5 +120,6 @@ export async function renumberSnapshot(
       goals: reflection.goals.map(goalOf),
       adjustments: reflection.adjustments.map(goalOf),
     })),
+    jobs: renumbered('jobs', snapshot.jobs).map(goalOf),
   };
 }

@@ -37,7 +37,31 @@ export function migrateSnapshot(value: unknown): unknown {
       artifacts: Array.isArray(notes) ? notes.map(artifactOfNote) : notes,
     };
   }
+  // 12 -> 13: snapshots gained the background jobs; a version 12 file kept none, so a goal that waited
+  // for one goes on (its tool defers the work again if it still must).
+  if (migrated.version === 12)
+    migrated = {
+      ...migrated,
+      version: 13,
+      jobs: [],
+      goals: Array.isArray(migrated.goals) ? migrated.goals.map(goalNotWaitingForJob) : migrated.goals,
+    };
   return migrated;
+}
+
+/** A version 12 goal that waited for a background job, active again; anything else as it is (the schema checks it). */
+function goalNotWaitingForJob(goal: unknown): unknown {
+  if (typeof goal !== 'object' || goal === null || !('waitingForJob' in goal)) return goal;
+  const { waitingForJob, ...rest } = goal as Record<string, unknown>;
+  return {
+    ...rest,
+    ...(rest.status === 'waiting'
+      ? {
+          status: 'active',
+          statusReason: `background job #${String(waitingForJob)} was not kept by a version 12 snapshot; the goal goes on`,
+        }
+      : {}),
+  };
 }
 
 /** A version 11 note as a version 12 artifact; a note that is not an object is left for the schema to refuse. */

@@ -34,6 +34,7 @@ const numberedTables = (db: AnimaDatabase): Record<NumberedPart, StoreTable<{ id
     artifacts: db.artifacts,
     plans: db.plans,
     reflections: db.reflections,
+    jobs: db.jobs,
   }) as never;
 
 /** The highest id each numbered table holds (0 when empty): a restore numbers its rows after it. */
@@ -93,6 +94,7 @@ export async function restoreSnapshot(
       await db.artifactBytes.bulkAdd(artifacts.map(({ bytes }) => bytes));
       await db.plans.bulkAdd(inSession(renumbered.plans));
       await db.reflections.bulkAdd(inSession(renumbered.reflections));
+      await db.jobs.bulkAdd(inSession(renumbered.jobs));
       if (target.activate ?? true) await db.settings.put({ key: ACTIVE_SESSION_KEY, value: sessionId });
       return true;
     });

@@ -81,8 +81,55 @@ describe('session snapshots', () => {
         artifacts: [],
         plans: [],
         reflections: [],
+        jobs: [],
       },
     });
+  });
+
+  it('reads a version 12 snapshot, which kept no background jobs: a goal that waited for one goes on, saying why', async () => {
+    const { db, service } = testService();
+    const { session } = await service.open({});
+    await service.goalAdd({ sessionId: session.id, description: 'Find mammals', criteria: '?x is-a mammal' });
+    const current = await exportSnapshot(db, session.id);
+    const { jobs: _jobs, ...rest } = structuredClone(current);
+    const version12 = {
+      ...rest,
+      version: 12,
+      goals: [
+        { ...rest.goals[0]!, status: 'waiting', statusReason: 'waiting for background job #4', waitingForJob: 4 },
+      ],
+    };
+    const parsed = parseSnapshot(JSON.parse(JSON.stringify(version12)));
+    if (!parsed.ok) throw new Error(parsed.error.map(describeProblem).join('\n'));
+    expect(parsed.value.version).toBe(SNAPSHOT_VERSION);
+    expect(parsed.value.jobs).toEqual([]);
+    expect(parsed.value.goals[0]).toMatchObject({
+      status: 'active',
+      statusReason: 'background job #4 was not kept by a version 12 snapshot; the goal goes on',
+    });
+    expect(parsed.value.goals[0]).not.toHaveProperty('waitingForJob');
+
+    // The current version keeps its jobs: a goal waiting for one the file lacks, or a job of no goal, is refused.
+    const broken = structuredClone(current);
+    broken.goals[0] = { ...broken.goals[0]!, status: 'waiting', waitingForJob: 3 };
+    broken.jobs.push({
+      id: 1,
+      goalId: 8,
+      cycle: 1,
+      tool: 'memory_recall',
+      input: {},
+      kind: 'embed-episodes',
+      work: {},
+      what: 'embedding 3 more episode summaries',
+      status: 'queued',
+      attempts: 0,
+      createdAt: 0,
+    });
+    const refused = parseSnapshot(broken);
+    expect(refused.ok ? [] : refused.error.map(describeProblem)).toEqual([
+      'at goals.0.waitingForJob: 3 is not a background job of this snapshot',
+      'at jobs.0.goalId: 8 is not a goal of this snapshot',
+    ]);
   });
 
   it('names the symbols an older Anima numbered (Dog-2) by their label, parent or source', () => {

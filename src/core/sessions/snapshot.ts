@@ -63,6 +63,7 @@ export async function readSession(db: AnimaDatabase, sessionId: string): Promise
         .where('[sessionId+cycle]')
         .between([sessionId, 0], [sessionId, Number.MAX_SAFE_INTEGER])
         .sortBy('id'),
+      db.jobs.where('sessionId').equals(sessionId).sortBy('id'),
     ]);
     const persona = session.personaId !== undefined ? await db.personas.get(session.personaId) : undefined;
     return { session, stored, personaBundle: persona ? await personaBundleOf(db, persona) : undefined };
@@ -82,6 +83,7 @@ export async function readSession(db: AnimaDatabase, sessionId: string): Promise
     artifactBytes,
     plans,
     reflections,
+    jobs,
   ] = read.stored;
   const bytesById = new Map(artifactBytes.map((row) => [row.id, row.bytes]));
   const withoutSession = <T extends { sessionId: string }>({ sessionId: _sessionId, ...rest }: T) => rest;
@@ -111,6 +113,8 @@ export async function readSession(db: AnimaDatabase, sessionId: string): Promise
     }),
     plans: plans.map(withoutSession),
     reflections: reflections.map(withoutSession),
+    // A taken job's result (a batch of embeddings, say) was given to its tool in that cycle: only what it did is kept.
+    jobs: jobs.map(({ result, ...job }) => withoutSession(job.status === 'taken' ? job : { ...job, result })),
   });
 }
 

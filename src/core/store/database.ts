@@ -87,7 +87,7 @@ export class AnimaDatabase extends Dexie {
   models!: EntityTable<GgufModelRecord | WebLlmModelRecord, 'id'>;
   /** Texts' embeddings by the embedders bound here: a bounded cache (see llm/embedding-cache.ts), the device's, never exported. */
   embeddings!: Table<EmbeddingRecord, [string, string]>;
-  /** Background work tools deferred; a session's own (deleted with it), not yet carried by its snapshots. */
+  /** Background work tools deferred; a session's own (deleted with it, carried by its snapshots). */
   jobs!: EntityTable<Job, 'id'>;
 
   constructor(name: string, options: DatabaseOptions = {}) {
