@@ -4,25 +4,32 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { describeProblem } from '#core/result.ts';
 import { readJson } from '#core/safe-json.ts';
-import { endpointKeysSchema } from '#core/records/sparql-endpoint.ts';
-import { allEndpointKeys, putAllEndpointKeys } from '#core/sparql/endpoint-keys.ts';
+import { ENDPOINT_KEY_PREFIX, endpointKeysSchema } from '#core/records/sparql-endpoint.ts';
+import { TOOL_SERVER_KEY_PREFIX, toolServerKeysSchema } from '#core/records/tool-server.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
+import { keysOfEverySession, putKeysOfEverySession } from '#core/store/session-keys.ts';
 import { animaHome } from './device-file.ts';
 import { CliError } from './snapshot-file.ts';
 
 /**
- * The SPARQL endpoint keys the CLI keeps on this machine, as the app keeps them in the browser:
- * outside every snapshot (a snapshot that would carry one is refused), in $ANIMA_HOME/keys.json
- * (~/.anima by default), readable by the user alone (mode 600), by session id and endpoint name.
+ * The keys the CLI keeps on this machine, as the app keeps them in the browser: outside every
+ * snapshot (a snapshot that would carry one is refused), in $ANIMA_HOME/keys.json (~/.anima by
+ * default), readable by the user alone (mode 600), by session id and then by name: the SPARQL
+ * endpoints' keys, and the tool servers' (a file from before tool servers has none).
  */
-const keysFileSchema = z.object({ sparqlKeys: z.record(z.string(), endpointKeysSchema) }).strict();
+const keysFileSchema = z
+  .object({
+    sparqlKeys: z.record(z.string(), endpointKeysSchema),
+    toolServerKeys: z.record(z.string(), toolServerKeysSchema).default({}),
+  })
+  .strict();
 
 export function keysFilePath(): string {
   return join(animaHome(), 'keys.json');
 }
 
 /** Gives the command's database the keys this machine keeps; no file, none. */
-export async function loadEndpointKeys(db: AnimaDatabase): Promise<void> {
+export async function loadDeviceKeys(db: AnimaDatabase): Promise<void> {
   const path = keysFilePath();
   if (!existsSync(path)) return;
   let bytes: Uint8Array;
@@ -44,17 +51,19 @@ export async function loadEndpointKeys(db: AnimaDatabase): Promise<void> {
     throw new CliError(
       `${path}: not a valid Anima keys file (${json.ok ? parsed?.error.issues[0]?.message : describeProblem(json.error[0]!)}); fix it or delete it`,
     );
-  await putAllEndpointKeys(db, parsed.data.sparqlKeys);
+  await putKeysOfEverySession(db, ENDPOINT_KEY_PREFIX, parsed.data.sparqlKeys);
+  await putKeysOfEverySession(db, TOOL_SERVER_KEY_PREFIX, parsed.data.toolServerKeys);
 }
 
 /** Writes the keys the command's database keeps back to the file, mode 600 from the start (a temporary file first, so a crash never leaves half of one). */
-export async function saveEndpointKeys(db: AnimaDatabase): Promise<void> {
-  const sparqlKeys = await allEndpointKeys(db);
+export async function saveDeviceKeys(db: AnimaDatabase): Promise<void> {
+  const sparqlKeys = await keysOfEverySession(db, ENDPOINT_KEY_PREFIX);
+  const toolServerKeys = await keysOfEverySession(db, TOOL_SERVER_KEY_PREFIX);
   const path = keysFilePath();
-  if (Object.keys(sparqlKeys).length === 0 && !existsSync(path)) return;
+  if (Object.keys(sparqlKeys).length === 0 && Object.keys(toolServerKeys).length === 0 && !existsSync(path)) return;
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const temporary = `${path}.tmp-${process.pid}`;
-  await writeFile(temporary, `${JSON.stringify({ sparqlKeys }, null, 2)}\n`, { mode: 0o600 });
+  await writeFile(temporary, `${JSON.stringify({ sparqlKeys, toolServerKeys }, null, 2)}\n`, { mode: 0o600 });
   // A umask never widens mode 600, but a file left by an older temporary might: said once more.
   await chmod(temporary, 0o600);
   await rename(temporary, path);

@@ -6,7 +6,7 @@ import { toolServerKeySecrets } from '#core/records/tool-server.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
 import { openCatalog } from './catalog-file.ts';
 import { loadDeviceSettings } from './device-file.ts';
-import { loadEndpointKeys } from './keys-file.ts';
+import { loadDeviceKeys } from './keys-file.ts';
 import type { CliValues } from './options.ts';
 import type { CliOutput } from './output.ts';
 import { CliError, openSnapshot, saveSnapshot } from './snapshot-file.ts';
@@ -63,7 +63,7 @@ export async function openCliSession(
   );
   const { session } = await service.open({});
   await loadDeviceSettings(service);
-  await loadEndpointKeys(db);
+  await loadDeviceKeys(db);
   // The key and base URL given for a run, a SPARQL endpoint's key and a tool server's, are secrets too: no snapshot this command writes may carry them.
   const secrets = [
     ...endpointSecrets({

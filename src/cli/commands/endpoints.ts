@@ -3,7 +3,7 @@ import type { AgentApi } from '#core/api.ts';
 import { describeProblem } from '#core/result.ts';
 import { DEFAULT_ENDPOINT, type SparqlEndpointView } from '#core/records/sparql-endpoint.ts';
 import { decodeUtf8Text } from '#core/text-bytes.ts';
-import { saveEndpointKeys } from '../keys-file.ts';
+import { saveDeviceKeys } from '../keys-file.ts';
 import { numberOption } from '../options.ts';
 import type { SessionCommand, SessionContext } from '../session.ts';
 import { CliError } from '../snapshot-file.ts';
@@ -87,7 +87,7 @@ async function addEndpoint({
       ),
     );
   await save();
-  await saveEndpointKeys(db);
+  await saveDeviceKeys(db);
   output.out(`added ${endpointLine(added.endpoint)}\n`);
   return 0;
 }
@@ -107,7 +107,7 @@ async function removeEndpoint({ operands, service, sessionId, output, save, db }
   if (!removed.ok) throw new CliError(removed.problems.map(describeProblem).join('\n'));
   await save();
   // Its key goes with it.
-  await saveEndpointKeys(db);
+  await saveDeviceKeys(db);
   output.out(`removed ${endpointName}\n`);
   return 0;
 }

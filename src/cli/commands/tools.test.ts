@@ -1,4 +1,6 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chmod, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,13 +12,43 @@ import { anima } from '../testing/run-anima.ts';
 let everything: RunningServer;
 let memory: RunningServer;
 let directory: string;
+let home: string;
+/** The everything server behind a door that wants KEY in the Authorization header (401 without it). */
+let keyed: Server;
+let keyedUrl = '';
+const KEY = 'Bearer mcp-kept-key-24680';
 
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'anima-tools-'));
+  // The keys file of these tests: a key kept here stays here.
+  home = join(directory, 'home');
+  process.env.ANIMA_HOME = home;
   everything = await startEverythingServer();
   memory = await startMemoryServer(join(directory, 'memory.jsonl'));
+  const target = new URL(everything.url);
+  keyed = createServer((request, response) => {
+    if (request.headers.authorization !== KEY) return response.writeHead(401).end('a key is needed');
+    const forwarded = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: request.method,
+        headers: request.headers,
+      },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
+    request.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => keyed.listen(0, '127.0.0.1', resolve));
+  keyedUrl = `http://127.0.0.1:${(keyed.address() as AddressInfo).port}/mcp`;
 }, 40_000);
 afterAll(async () => {
+  delete process.env.ANIMA_HOME;
+  await new Promise((resolve) => keyed?.close(resolve));
   await everything?.stop();
   await memory?.stop();
 });
@@ -117,4 +149,82 @@ describe('anima tools', () => {
       code: 2,
     });
   }, 60_000);
+
+  it('keeps a key given once on this machine, mode 600, for later commands; forgets it when told', async () => {
+    const snapshot = await snapshotPath();
+    const keysFile = join(home, 'keys.json');
+    const add = await anima(
+      'tools',
+      'add',
+      'locked',
+      keyedUrl,
+      '--header',
+      `Authorization: ${KEY}`,
+      '--snapshot',
+      snapshot,
+    );
+    expect(add).toMatchObject({ code: 0, out: expect.stringMatching(/^added locked: \d+ tools/) });
+    expect((await stat(keysFile)).mode & 0o777).toBe(0o600);
+    expect(await readFile(keysFile, 'utf8')).toContain(KEY);
+    expect(await readFile(snapshot, 'utf8')).not.toContain('mcp-kept-key-24680');
+
+    // Later commands, new processes: the key comes from the machine.
+    await anima('tools', 'grant', 'locked', 'echo', '--snapshot', snapshot);
+    expect(await anima('tools', 'call', 'locked', 'echo', '{"message":"hi"}', '--snapshot', snapshot)).toMatchObject({
+      code: 0,
+      out: 'Echo: hi\n',
+    });
+    expect((await anima('tools', 'list', '--refresh', '--snapshot', snapshot)).out).toContain(
+      'key header Authorization (stored)',
+    );
+
+    // A server that echoes the key back: the call's result is not saved, the key is not printed.
+    const before = await readFile(snapshot, 'utf8');
+    const echoed = await anima(
+      'tools',
+      'call',
+      'locked',
+      'echo',
+      JSON.stringify({ message: KEY }),
+      '--snapshot',
+      snapshot,
+    );
+    expect(echoed).toMatchObject({ code: 1, error: expect.stringContaining('holds a secret of this device') });
+    expect(echoed.out + echoed.error).not.toContain('mcp-kept-key-24680');
+    expect(await readFile(snapshot, 'utf8')).toBe(before);
+
+    // Keys others can read are not used.
+    await chmod(keysFile, 0o644);
+    expect(await anima('tools', 'list', '--snapshot', snapshot)).toMatchObject({
+      code: 1,
+      error: `anima: ${keysFile}: other users may read the keys it holds (mode 644); run chmod 600 ${keysFile}\n`,
+    });
+    await chmod(keysFile, 0o600);
+
+    expect(await anima('tools', 'forget-key', 'locked', '--snapshot', snapshot)).toMatchObject({
+      code: 0,
+      out: 'forgot the key of locked\n',
+    });
+    expect(await readFile(keysFile, 'utf8')).not.toContain('mcp-kept-key-24680');
+    expect((await anima('tools', 'list', '--snapshot', snapshot)).out).toContain(
+      'key header Authorization (give --header)',
+    );
+    const refused = await anima('tools', 'call', 'locked', 'echo', '{"message":"hi"}', '--snapshot', snapshot);
+    expect(refused.code).toBe(1);
+    // Given for one call, it serves that call and is not kept.
+    expect(
+      await anima(
+        'tools',
+        'call',
+        'locked',
+        'echo',
+        '{"message":"hi"}',
+        '--header',
+        `Authorization: ${KEY}`,
+        '--snapshot',
+        snapshot,
+      ),
+    ).toMatchObject({ code: 0, out: 'Echo: hi\n' });
+    expect(await readFile(keysFile, 'utf8')).not.toContain('mcp-kept-key-24680');
+  }, 90_000);
 });

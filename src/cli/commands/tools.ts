@@ -2,12 +2,15 @@ import type { ToolServerView } from '#core/api.ts';
 import { describeProblem, type Problem } from '#core/result.ts';
 import { readJson } from '#core/safe-json.ts';
 import type { SessionCommand, SessionContext } from '../session.ts';
+import { saveDeviceKeys } from '../keys-file.ts';
 import { CliError } from '../snapshot-file.ts';
 
 /** The tool server part of `anima --help`. */
 export const TOOLS_USAGE = `Tool servers (MCP over Streamable HTTP; kept in the snapshot, a key never is):
-  anima tools add NAME URL --snapshot S [--header 'Name: value']   a key's value is given again
-                 with --header to each command that reaches the server
+  anima tools add NAME URL --snapshot S [--header 'Name: value']   the key (the value) stays in
+                 $ANIMA_HOME/keys.json (mode 600), never in a snapshot: later commands use it
+                 (--header on list or call serves that one call)
+  anima tools forget-key NAME --snapshot S               forget the kept key (the header name stays)
   anima tools list --snapshot S [--refresh] [--json]     their tools, annotations and grants
   anima tools grant|revoke NAME TOOL --snapshot S        what the agent's model may call
   anima tools remove NAME --snapshot S
@@ -26,6 +29,7 @@ export const TOOLS_COMMANDS: Record<string, SessionCommand> = {
   'tools grant': { run: (context) => grant(context, true) },
   'tools revoke': { run: (context) => grant(context, false) },
   'tools remove': { run: removeServer },
+  'tools forget-key': { run: forgetKey },
   'tools call': { run: callTool },
 };
 
@@ -43,7 +47,7 @@ export function headerOption(text: string | undefined): { name: string; value: s
 const failed = (what: string, problems: Problem[]) =>
   new CliError([`${what}:`, ...problems.map((problem) => `  ${describeProblem(problem)}`)].join('\n'));
 
-async function addServer({ operands, values, service, sessionId, output, save }: SessionContext): Promise<number> {
+async function addServer({ operands, values, service, sessionId, output, save, db }: SessionContext): Promise<number> {
   const [name, url] = operands;
   if (!name || !url)
     throw usageError('tools add: give its NAME and URL, e.g. anima tools add everything http://localhost:3001/mcp');
@@ -55,6 +59,7 @@ async function addServer({ operands, values, service, sessionId, output, save }:
   });
   if (!added.ok) throw failed('tools add: nothing changed', added.problems);
   await save();
+  await saveDeviceKeys(db);
   output.out(`added ${name}: ${added.server.tools.length} tools (grant them with anima tools grant ${name} TOOL)\n`);
   output.out(toolLines(added.server));
   return 0;
@@ -83,7 +88,7 @@ async function listServers(context: SessionContext): Promise<number> {
   else
     for (const server of listed.servers)
       output.out(
-        `${server.name}\t${server.url}${server.keyHeader ? `\tkey header ${server.keyHeader}` : ''}\n${toolLines(server)}`,
+        `${server.name}\t${server.url}${server.keyHeader ? `\tkey header ${server.keyHeader}${server.keyStored ? ' (stored)' : ' (give --header)'}` : ''}\n${toolLines(server)}`,
       );
   for (const problem of listed.problems) output.error(`anima: ${describeProblem(problem)}\n`);
   return listed.problems.length > 0 ? 1 : 0;
@@ -118,13 +123,26 @@ async function grant(context: SessionContext, isGranted: boolean): Promise<numbe
   return 0;
 }
 
-async function removeServer({ operands, service, sessionId, output, save }: SessionContext): Promise<number> {
+async function removeServer({ operands, service, sessionId, output, save, db }: SessionContext): Promise<number> {
   const [name] = operands;
   if (!name) throw usageError('tools remove: which NAME?');
   const removed = await service.toolServerRemove({ sessionId, name });
   if (!removed.ok) throw failed('tools remove: nothing changed', removed.problems);
   await save();
+  // Its key goes with it.
+  await saveDeviceKeys(db);
   output.out(`removed ${name}\n`);
+  return 0;
+}
+
+async function forgetKey({ operands, service, sessionId, output, save, db }: SessionContext): Promise<number> {
+  const [name] = operands;
+  if (!name) throw usageError('tools forget-key: which NAME?');
+  const forgotten = await service.toolServerKeyForget({ sessionId, name });
+  if (!forgotten.ok) throw failed('tools forget-key: nothing changed', forgotten.problems);
+  await save();
+  await saveDeviceKeys(db);
+  output.out(`forgot the key of ${name}\n`);
   return 0;
 }
 

@@ -46,6 +46,14 @@ export const toolServerContract = {
     args: z.object({ sessionId: sessionIdSchema, name: nameSchema }),
     result: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true) }), refusedSchema]),
   },
+  /** Forgets the key kept for a server (its key header stays: a later command may give a key again); reaches no server. */
+  toolServerKeyForget: {
+    args: z.object({ sessionId: sessionIdSchema, name: nameSchema }),
+    result: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), server: toolServerViewSchema }),
+      refusedSchema,
+    ]),
+  },
   /** Grants the agent one tool of a server for this session (or takes the grant back). */
   toolServerGrant: {
     args: z.object({ sessionId: sessionIdSchema, server: nameSchema, tool: nameSchema, isGranted: z.boolean() }),

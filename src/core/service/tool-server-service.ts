@@ -14,7 +14,13 @@ import {
 import type { ServiceContext } from './service-context.ts';
 import { READ_ONLY_MESSAGE } from './service-context.ts';
 
-type ToolServerMethods = 'toolServerList' | 'toolServerSet' | 'toolServerRemove' | 'toolServerGrant' | 'toolServerCall';
+type ToolServerMethods =
+  | 'toolServerList'
+  | 'toolServerSet'
+  | 'toolServerRemove'
+  | 'toolServerKeyForget'
+  | 'toolServerGrant'
+  | 'toolServerCall';
 
 const viewOf = (server: ToolServer, keys: Record<string, string>): ToolServerView => ({
   ...server,
@@ -145,6 +151,20 @@ export function toolServerService(context: ServiceContext): Pick<AgentServiceImp
           oldKey,
         );
         return { ok: true as const };
+      });
+    },
+
+    async toolServerKeyForget({ sessionId, name }) {
+      if (!canWrite()) return refused('read-only', [{ message: READ_ONLY_MESSAGE }]);
+      return exclusively(async () => {
+        const servers = (await sessionOf(sessionId)).toolServers ?? [];
+        const server = servers.find((candidate) => candidate.name === name);
+        if (!server) return notFound(name);
+        const keys = await toolServerKeysOf(db, sessionId);
+        const oldKey = keys[name];
+        delete keys[name];
+        await store(sessionId, servers, keys, oldKey);
+        return { ok: true as const, server: viewOf(server, keys) };
       });
     },
 

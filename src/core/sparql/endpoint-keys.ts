@@ -23,28 +23,6 @@ export async function storedEndpointSecrets(db: AnimaDatabase): Promise<Secret[]
   );
 }
 
-/** Every session's endpoint keys on this device, by session id (the CLI keeps them in a file between commands). */
-export async function allEndpointKeys(db: AnimaDatabase): Promise<Record<string, Record<string, string>>> {
-  const rows = await db.settings.where('key').startsWith(ENDPOINT_KEY_PREFIX).toArray();
-  const all: Record<string, Record<string, string>> = {};
-  for (const row of rows) {
-    const keys = endpointKeysSchema.safeParse(row.value).data;
-    if (keys && Object.keys(keys).length > 0) all[row.key.slice(ENDPOINT_KEY_PREFIX.length)] = keys;
-  }
-  return all;
-}
-
-/** Puts back the endpoint keys {@link allEndpointKeys} gave (in one transaction). */
-export async function putAllEndpointKeys(
-  db: AnimaDatabase,
-  all: Readonly<Record<string, Record<string, string>>>,
-): Promise<void> {
-  await db.transaction('rw', db.settings, async () => {
-    for (const [sessionId, keys] of Object.entries(all))
-      await db.settings.put({ key: endpointKeySetting(sessionId), value: keys });
-  });
-}
-
 /** A session's endpoints with their keys: a key given for this call wins over the stored one. */
 export async function reachableEndpoints(
   db: AnimaDatabase,
