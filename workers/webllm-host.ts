@@ -5,7 +5,7 @@ import { withJsonGrammar } from '#core/llm/json-grammar.ts';
 import { cancelled, type ModelContext } from '#core/llm/provider.ts';
 import type { WebLlmHost } from '#core/llm/webllm-host.ts';
 import type { LoadProgress } from '#core/llm/chat-engine.ts';
-import { webLlmTokenCounter } from '#core/llm/webllm-tokens.ts';
+import { webLlmImageTokens, webLlmTokenCounter } from '#core/llm/webllm-tokens.ts';
 import {
   gpuReportOf,
   mlcModelRecordOf,
@@ -184,12 +184,13 @@ async function loadEngine(
   };
 }
 
-/** The model's context window, and a count of a text's tokens with its own tokenizer (see `webLlmTokenCounter`). */
+/** The model's context window, a count of a text's tokens with its own tokenizer (see `webLlmTokenCounter`), and of an image's for a vision model. */
 function contextOf(engine: Engine, model: WebLlmModelSpec): ModelContext {
   const tokens =
     model.custom?.contextTokens ?? WEBLLM_MODELS.find((candidate) => candidate.id === model.id)?.contextTokens ?? 4096;
   const count = webLlmTokenCounter(engine, model.id);
-  return { tokens, count: async (text) => count(text) };
+  const imageTokens = webLlmImageTokens(model.id);
+  return { tokens, count: async (text) => count(text), ...(imageTokens ? { imageTokens } : {}) };
 }
 
 /**

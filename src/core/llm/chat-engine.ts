@@ -1,4 +1,5 @@
 import type { ModelSettings } from '#core/records/model-settings.ts';
+import { messageTokens } from './context-fit.ts';
 import {
   cancelled,
   type Completion,
@@ -213,10 +214,10 @@ function engineSampling(
   };
 }
 
-/** The tokens of a request's messages, without what the chat template adds: at most the prompt WebLLM read. */
+/** The tokens of a request's messages, images too, without what the chat template adds: at most the prompt WebLLM read. */
 async function contentTokens(context: ModelContext, request: CompletionRequest): Promise<number> {
   let total = 0;
-  for (const message of request.messages) total += await context.count(message.content);
+  for (const message of request.messages) total += await messageTokens(context, message);
   return total;
 }
 

@@ -1,3 +1,4 @@
+import { PHI3_VISION_MAX_IMAGE_TOKENS } from './image-tokens.ts';
 import type { ChatMessage, ModelContext } from './provider.ts';
 
 /**
@@ -8,6 +9,25 @@ import type { ChatMessage, ModelContext } from './provider.ts';
  */
 const TOKENS_PER_MESSAGE = 8;
 const TOKENS_PER_PROMPT = 16;
+/** What a template adds to mark where an image goes (Phi-3.5 vision's `<|image_1|>` and a line break). */
+const TOKENS_PER_IMAGE_MARK = 8;
+
+/**
+ * A message's tokens as the model reads them, but for its template: its text by the tokenizer, and
+ * each image by the model's own rule; a context without one counts the most any rule here gives
+ * (see image-tokens.ts), so a prompt with images is never counted short.
+ */
+export async function messageTokens(context: ModelContext, message: ChatMessage): Promise<number> {
+  const images = (message.images ?? []).reduce(
+    (sum, image) => sum + (context.imageTokens?.(image) ?? PHI3_VISION_MAX_IMAGE_TOKENS),
+    0,
+  );
+  return (await context.count(message.content)) + images;
+}
+
+/** What the template adds around a message: its role markers, and a mark for each image. */
+const templateTokens = (message: ChatMessage) =>
+  TOKENS_PER_MESSAGE + TOKENS_PER_IMAGE_MARK * (message.images?.length ?? 0);
 
 /** The prompt fitted to the context window: the messages to send, and how many were left out. */
 export type Fitted =
@@ -27,7 +47,7 @@ export async function fitToContext(
 ): Promise<Fitted> {
   const room = context.tokens - Math.min(answerTokens, Math.floor(context.tokens / 2));
   const counts = await Promise.all(
-    messages.map(async (message) => TOKENS_PER_MESSAGE + (await context.count(message.content))),
+    messages.map(async (message) => templateTokens(message) + (await messageTokens(context, message))),
   );
   let total = TOKENS_PER_PROMPT + counts.reduce((sum, count) => sum + count, 0);
   const kept = messages.map((message, index) => ({ message, tokens: counts[index]! }));

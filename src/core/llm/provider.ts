@@ -41,8 +41,15 @@ export type CompletionRequest = {
 
 export type Completion = { text: string; usage: TokenUsage; finishReason: string };
 
-/** How much a model reads at once (prompt and answer), and its tokenizer's count of a text's tokens. */
-export type ModelContext = { tokens: number; count(text: string): Promise<number> };
+/**
+ * How much a model reads at once (prompt and answer), its tokenizer's count of a text's tokens,
+ * and, for a model that sees images, the tokens it reads for one (see image-tokens.ts).
+ */
+export type ModelContext = {
+  tokens: number;
+  count(text: string): Promise<number>;
+  imageTokens?(image: ChatImage): number;
+};
 
 /** Why a provider could not answer; `kind` tells the contract which bottleneck it is. */
 export class ProviderError extends Error {

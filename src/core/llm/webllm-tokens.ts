@@ -1,3 +1,7 @@
+import { imageSize, PHI3_VISION_MAX_IMAGE_TOKENS, phi3VisionImageTokens } from './image-tokens.ts';
+import type { ChatImage } from './provider.ts';
+import { webLlmModelSeesImages } from './webllm-models.ts';
+
 /** The part of WebLLM's engine that holds a loaded model's tokenizer: a private field, so looked for, never relied on. */
 type Pipelines = { loadedModelIdToPipeline?: unknown };
 type Tokenizer = { encode(text: string): ArrayLike<number> };
@@ -45,4 +49,17 @@ function tokenizerOf(engine: object, modelId: string): Tokenizer | undefined {
   return typeof tokenizer === 'object' && tokenizer !== null && typeof (tokenizer as Tokenizer).encode === 'function'
     ? (tokenizer as Tokenizer)
     : undefined;
+}
+
+/**
+ * The tokens a WebLLM model that sees images reads for one: Anima's one vision model is Phi-3.5
+ * vision, whose count follows from the image's size (an image whose size its header does not
+ * give counts the most the rule gives); undefined for a model that sees none.
+ */
+export function webLlmImageTokens(modelId: string): ((image: ChatImage) => number) | undefined {
+  if (!webLlmModelSeesImages(modelId)) return undefined;
+  return (image) => {
+    const size = imageSize(image.bytes);
+    return size ? phi3VisionImageTokens(size) : PHI3_VISION_MAX_IMAGE_TOKENS;
+  };
 }
