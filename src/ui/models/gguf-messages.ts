@@ -185,7 +185,7 @@ export function isGgufInUse(
   return inference?.provider === 'gguf' && inference.ggufModel === model.id;
 }
 
-/** A file's size as Hugging Face lists it, in decimal units: "386 MB", "2.39 GB". */
+/** A size in decimal units, as Hugging Face lists a file's: "386 MB", "2.39 GB". */
 export function downloadSizeText(bytes: number): string {
   return bytes < 1e9 ? `${Math.round(bytes / 1e6).toLocaleString('en')} MB` : `${(bytes / 1e9).toFixed(2)} GB`;
 }
@@ -194,7 +194,7 @@ export function downloadSizeText(bytes: number): string {
 export function recommendationFacts(model: GgufRecommendation): { name: string; value: string }[] {
   return [
     { name: 'Download', value: downloadSizeText(model.downloadBytes) },
-    { name: 'Memory needed', value: `about ${bytesText(ggufRecommendationMemoryBytes(model))}` },
+    { name: 'Memory needed', value: `about ${downloadSizeText(ggufRecommendationMemoryBytes(model))}` },
     { name: 'Speed', value: speedText(speedClassOf(model.parameters), 'CPU') },
     { name: 'Size', value: `${parametersText(model.parameters)} parameters, ${model.quantisation}` },
   ];
