@@ -215,7 +215,7 @@ async function refusedFile(webLlm: WebLlm, model: WebLlmModelSpec): Promise<stri
       if (isOffline()) return undefined;
       return `${what}: ${downloadFailureText(displayUrl(url), error, await serverAnswers(fetch, url))}`;
     }
-    if (!response.ok) return `${what}: ${downloadStatusText(displayUrl(url), response.status, response.statusText)}`;
+    if (!response.ok) return `${what} at ${downloadStatusText(displayUrl(url), response.status, response.statusText)}`;
   }
   return undefined;
 }

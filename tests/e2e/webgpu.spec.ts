@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, test } from './fixtures.ts';
 import { pretendDownloaded, pretendPartlyDownloaded } from './page-models/models-page.ts';
 
@@ -55,8 +57,9 @@ test('without a network a download fails with a clear message, nothing is marked
   await models.action(SMOL_F32, 'Download').click();
   await expect(models.alert(SMOL_F32)).toContainText('SmolLM2 360M was not downloaded:', { timeout: 30_000 });
   await expect(models.alert(SMOL_F32)).toContainText(
-    'the network cannot be reached. Connect once to download it; after that it runs offline',
+    `this device is offline, so ${SMOL_F32} cannot be downloaded: connect once to download it; after that it runs offline`,
   );
+  await expect(models.alert(SMOL_F32)).not.toContainText('Failed to fetch');
   await expect(models.action(SMOL_F32, 'Try again')).toBeVisible();
   await expect(models.action(SMOL_F32, 'Repair')).toBeVisible();
   await expect(models.model(SMOL_F32)).toContainText('Not downloaded');
@@ -312,4 +315,35 @@ test('a model not in the list is added by address, fetched from there, used for 
   expect(left).toHaveLength(2);
   // Its library went too: no other model uses it.
   expect(await page.evaluate(async () => (await (await caches.open('webllm/wasm')).keys()).length)).toBe(0);
+});
+
+test("a model whose server does not let other sites fetch its files says it is blocked by the server's cross-origin policy", async ({
+  models,
+}) => {
+  // A real server (a route would add the CORS header itself): it answers, without a CORS header.
+  const server = createServer((_request, response) => response.writeHead(200).end('{}'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const TINY = 'Closed-Chat-q4f32_1-MLC';
+  try {
+    await models.open();
+    const form = models.customForm;
+    await form.openButton.click();
+    await form.add({
+      'Model id': TINY,
+      'Weights address': `${origin}/${TINY}`,
+      'Model library address (.wasm)': `${origin}/libs/closed-q4f32_1-webgpu.wasm`,
+      'GPU memory needed (MB)': '300',
+    });
+    await expect(models.model(TINY)).toBeVisible();
+    await models.action(TINY, 'Download').click();
+    await expect(models.alert(TINY)).toContainText(
+      `could not download ${TINY}: the weights' configuration: ${origin}/${TINY}/resolve/main/mlc-chat-config.json is blocked by its server's cross-origin policy`,
+      { timeout: 30_000 },
+    );
+    await expect(models.alert(TINY)).not.toContainText('Failed to fetch');
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
 });

@@ -194,7 +194,7 @@ describe('a download', () => {
       tone: 'cancelled',
       canRepair: true,
     });
-    const offline = `could not download ${SMOL.id}: the network cannot be reached. Connect once to download it; after that it runs offline (Failed to fetch)`;
+    const offline = `this device is offline, so ${SMOL.id} cannot be downloaded: connect once to download it; after that it runs offline`;
     expect(describeDownload({ ok: false, problems: [{ message: offline }] }, SMOL)).toEqual({
       tone: 'failure',
       message: 'SmolLM2 360M was not downloaded:',
