@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { CycleRecord } from '#core/api.ts';
 import { AnimaDatabase } from '#core/store/database.ts';
 import { MemoryGgufHost } from '#core/testing/memory-gguf-host.ts';
@@ -157,6 +157,46 @@ describe('GGUF models for the CPU engine', () => {
       expect(result).toMatchObject({ ok: false, problems: [{ message: expect.stringContaining(message) }] });
       expect(JSON.stringify(result)).not.toMatch(/secret|Failed to fetch/);
     }
+  });
+
+  it('refuses a download larger than the storage left before fetching it, and says when storage fills while storing', async () => {
+    const { service, host } = ggufService();
+    const big = (async () =>
+      new Response(new ReadableStream({ start: (controller) => controller.enqueue(new Uint8Array(8)) }), {
+        headers: { 'content-length': String(500e6) },
+      })) as typeof fetch;
+    vi.stubGlobal('navigator', { storage: { estimate: async () => ({ quota: 200e6, usage: 80e6 }) } });
+    try {
+      const { service: limited } = testService({
+        db: new AnimaDatabase('anima', freshIndexedDb()),
+        providerReach: { gguf: new MemoryGgufHost(() => new ScriptedEngine([])), fetch: big },
+      });
+      expect(
+        await limited.ggufAdd({ operationId: 'a', source: { kind: 'url', url: 'https://models.example/big.gguf' } }),
+      ).toEqual({
+        ok: false,
+        problems: [
+          {
+            message:
+              'https://models.example/big.gguf is 500 MB, more than the 120 MB this browser still lets Anima store: delete a model you no longer use on the Models screen, or choose a smaller one',
+          },
+        ],
+      });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    host.store = async () => {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    };
+    expect(
+      await service.ggufAdd({
+        operationId: 'b',
+        source: { kind: 'file', file: new Blob([TINY.slice()]), fileName: 'tiny.gguf' },
+      }),
+    ).toMatchObject({
+      ok: false,
+      problems: [{ message: expect.stringMatching(/^there is no room left in this browser's storage for tiny\.gguf/) }],
+    });
   });
 
   it('downloads a model from an address with progress, and keeps nothing of one that is not a model', async () => {
