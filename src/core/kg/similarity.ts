@@ -9,7 +9,8 @@ import {
   wordHypervector,
 } from './hypervector.ts';
 import type { SymbolKind } from './symbol.ts';
-import { type LabelIndex, syncedLabelIndex } from './label-words.ts';
+import { type LabelIndex, growLabelIndex, syncedLabelIndex } from './label-words.ts';
+import type { SliceLimit } from './slice.ts';
 import {
   SIMILARITY_INDEX_DEFAULTS,
   type NearestOptions,
@@ -132,8 +133,8 @@ export class SimilarityIndex {
   /**
    * The entities (or relations, when asked) whose labels are most like a text, by
    * `textSimilarity` of the label words. Only labels sharing a word with the text are considered,
-   * found through a word index that is built on the first call and kept up to date with new
-   * symbols; rarer words are taken first, within the same caps as {@link nearest}.
+   * found through a word index, built ahead in slices ({@link prepareLabelIndex}) or else
+   * finished on the first call, and kept up to date with new symbols; rarer words are taken first, within the same caps as {@link nearest}.
    */
   nearestToText(text: string, k = 10, options: Omit<NearestOptions, 'k'> = {}): SimilarityHit[] {
     const { minSimilarity, kinds = ['entity'] } = options;
@@ -162,6 +163,16 @@ export class SimilarityIndex {
       if (minSimilarity === undefined || score >= minSimilarity) hits.push({ symbolId: candidate, similarity: score });
     }
     return this.#best(hits, k);
+  }
+
+  /**
+   * Builds the label word index of {@link nearestToText} ahead of its first use, a slice at a time:
+   * call it until it returns true, yielding between calls. A query before then finishes the rest.
+   */
+  prepareLabelIndex(limit: SliceLimit): boolean {
+    const { index, isComplete } = growLabelIndex(this.#graph, this.#labelIndex, limit);
+    this.#labelIndex = index;
+    return isComplete;
   }
 
   /** Forgets the meaning vectors of symbols whose triples changed other than by addition (a raised confidence, a removal). */

@@ -1,6 +1,7 @@
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import { type KgSymbol, localName } from '#core/kg/symbol.ts';
 import { RDFS_LABEL } from '#core/kg/standard-terms.ts';
+import type { SliceLimit } from '#core/kg/slice.ts';
 import { labelWords } from './words.ts';
 
 /** rdf:type and rdfs:subClassOf: a graph in RDF's own words says "is a" with them. */
@@ -27,37 +28,132 @@ export type Vocabulary = {
   scripts: Set<string>;
 };
 
-type CacheEntry = { symbolCount: number; nextSymbolId: number; nameTriples: number; vocabulary: Vocabulary };
+/**
+ * A vocabulary built or being built: symbols with an id below `nextSymbolId` are in (`symbolCount`
+ * of them); then the name facts, relation by relation (`nameRelationAt`, `namePositionAt`).
+ */
+type CacheEntry = {
+  vocabulary: Vocabulary;
+  symbolCount: number;
+  nextSymbolId: number;
+  nameTriples: number;
+  nameRelationAt: number;
+  namePositionAt: number;
+  isComplete: boolean;
+};
 const cache = new WeakMap<KnowledgeGraph, CacheEntry>();
 
+/** Symbols or name facts indexed between two looks at the clock. */
+const ENTRIES_PER_CHECK = 512;
+
 /**
- * The graph's vocabulary, built once (seconds at a million triples) and then kept up to date: a
- * cycle's new symbols are added to it; it is built again only when symbols went away or name
- * facts (rdfs:label) changed.
+ * The graph's vocabulary, built once (seconds at a million triples: {@link prepareVocabulary}
+ * builds it ahead in slices; what is left is finished here) and then kept up to date: a cycle's
+ * new symbols are added to it; it is built again only when symbols went away or name facts
+ * (rdfs:label) changed.
  */
 export function vocabularyOf(graph: KnowledgeGraph): Vocabulary {
-  const cached = cache.get(graph);
-  if (cached && cached.symbolCount <= graph.symbolCount) {
-    if (cached.nextSymbolId < graph.nextSymbolId) {
-      for (let id = cached.nextSymbolId; id < graph.nextSymbolId; id++) {
-        const symbol = graph.symbol(id);
-        if (symbol) indexSymbol(cached.vocabulary, symbol);
+  return grownVocabulary(graph, {}).vocabulary;
+}
+
+/**
+ * Builds the graph's vocabulary a slice at a time, until the limit stops it: call it until it
+ * returns true, yielding between calls, and {@link vocabularyOf} then answers at once.
+ */
+export function prepareVocabulary(graph: KnowledgeGraph, limit: SliceLimit): boolean {
+  return grownVocabulary(graph, limit).isComplete;
+}
+
+function grownVocabulary(graph: KnowledgeGraph, limit: SliceLimit): CacheEntry {
+  let entry = cache.get(graph);
+  if (entry?.isComplete === true) {
+    const cached = entry;
+    if (cached.symbolCount <= graph.symbolCount) {
+      if (cached.nextSymbolId < graph.nextSymbolId) {
+        for (let id = cached.nextSymbolId; id < graph.nextSymbolId; id++) {
+          const symbol = graph.symbol(id);
+          if (symbol) indexSymbol(cached.vocabulary, symbol);
+        }
+        cached.vocabulary.classRelations = classRelationsOf(graph);
+        cached.symbolCount = graph.symbolCount;
+        cached.nextSymbolId = graph.nextSymbolId;
       }
-      cached.vocabulary.classRelations = classRelationsOf(graph);
-      cached.symbolCount = graph.symbolCount;
-      cached.nextSymbolId = graph.nextSymbolId;
+      if (cached.symbolCount === graph.symbolCount && nameTripleCount(graph, cached.vocabulary) === cached.nameTriples)
+        return cached;
     }
-    if (cached.symbolCount === graph.symbolCount && nameTripleCount(graph, cached.vocabulary) === cached.nameTriples)
-      return cached.vocabulary;
+    entry = undefined;
   }
-  const vocabulary = buildVocabulary(graph);
-  cache.set(graph, {
-    symbolCount: graph.symbolCount,
-    nextSymbolId: graph.nextSymbolId,
-    nameTriples: nameTripleCount(graph, vocabulary),
-    vocabulary,
-  });
-  return vocabulary;
+  entry ??= emptyEntry();
+  cache.set(graph, entry);
+  for (;;) {
+    if (!growEntry(graph, entry, limit)) return entry;
+    if (entry.symbolCount === graph.symbolCount && nameTripleCount(graph, entry.vocabulary) === entry.nameTriples) {
+      entry.vocabulary.classRelations = classRelationsOf(graph);
+      entry.isComplete = true;
+      return entry;
+    }
+    // Symbols went away, or name facts came, while it was being built: it starts again.
+    entry = emptyEntry();
+    cache.set(graph, entry);
+  }
+}
+
+function emptyEntry(): CacheEntry {
+  return {
+    vocabulary: {
+      entities: new Map(),
+      relations: new Map(),
+      classRelations: [],
+      nameRelations: new Set(),
+      scripts: new Set(),
+    },
+    symbolCount: 0,
+    nextSymbolId: 0,
+    nameTriples: 0,
+    nameRelationAt: 0,
+    namePositionAt: 0,
+    isComplete: false,
+  };
+}
+
+/** Indexes symbols, then name facts, from where the entry stopped; false when the limit stopped it first. */
+function growEntry(graph: KnowledgeGraph, entry: CacheEntry, limit: SliceLimit): boolean {
+  const { vocabulary } = entry;
+  while (entry.nextSymbolId < graph.nextSymbolId) {
+    const stop = Math.min(graph.nextSymbolId, entry.nextSymbolId + ENTRIES_PER_CHECK);
+    for (let id = entry.nextSymbolId; id < stop; id++) {
+      const symbol = graph.symbol(id);
+      if (!symbol) continue;
+      entry.symbolCount++;
+      indexSymbol(vocabulary, symbol);
+    }
+    entry.nextSymbolId = stop;
+    if (limit.shouldStop?.() === true) return false;
+  }
+  const nameRelations = [...vocabulary.nameRelations];
+  for (; entry.nameRelationAt < nameRelations.length; entry.nameRelationAt++, entry.namePositionAt = 0) {
+    const positions = graph.positionsWith(nameRelations[entry.nameRelationAt]!);
+    while (entry.namePositionAt < positions.length) {
+      const stop = Math.min(positions.length, entry.namePositionAt + ENTRIES_PER_CHECK);
+      for (; entry.namePositionAt < stop; entry.namePositionAt++) {
+        const position = positions[entry.namePositionAt]!;
+        entry.nameTriples++;
+        indexNameFact(graph, vocabulary, position);
+      }
+      if (limit.shouldStop?.() === true) return false;
+    }
+  }
+  return true;
+}
+
+/** Indexes a thing under the value of one of its name facts (an rdfs:label). */
+function indexNameFact(graph: KnowledgeGraph, vocabulary: Vocabulary, position: number): void {
+  const subject = graph.symbol(graph.columns.subjects[position]!);
+  const value = graph.symbol(graph.columns.objects[position]!);
+  if (!subject || !value || subject.kind === 'literal') return;
+  const words = labelWords(value.label);
+  if (subject.kind === 'entity') addTo(vocabulary.entities, words, subject.id);
+  else for (const form of relationForms(words)) addTo(vocabulary.relations, form, subject.id);
 }
 
 function nameTripleCount(graph: KnowledgeGraph, vocabulary: Vocabulary): number {
@@ -122,29 +218,6 @@ function classRelationsOf(graph: KnowledgeGraph): number[] {
   ]
     .filter((symbol) => symbol.kind === 'relation')
     .map((symbol) => symbol.id);
-}
-
-function buildVocabulary(graph: KnowledgeGraph): Vocabulary {
-  const vocabulary: Vocabulary = {
-    entities: new Map(),
-    relations: new Map(),
-    classRelations: [],
-    nameRelations: new Set(),
-    scripts: new Set(),
-  };
-  for (const symbol of graph.symbols()) indexSymbol(vocabulary, symbol);
-  for (const relation of vocabulary.nameRelations) {
-    for (const position of graph.positionsWith(relation)) {
-      const subject = graph.symbol(graph.columns.subjects[position]!);
-      const value = graph.symbol(graph.columns.objects[position]!);
-      if (!subject || !value || subject.kind === 'literal') continue;
-      const words = labelWords(value.label);
-      if (subject.kind === 'entity') addTo(vocabulary.entities, words, subject.id);
-      else for (const form of relationForms(words)) addTo(vocabulary.relations, form, subject.id);
-    }
-  }
-  vocabulary.classRelations = classRelationsOf(graph);
-  return vocabulary;
 }
 
 const LEADING_VERBS = new Set(['have', 'be', 'is', 'has']);

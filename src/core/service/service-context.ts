@@ -6,6 +6,7 @@ import type { GraphFileSource, ReadProgress } from '#core/kg/import/read-graph-f
 import type { Problem, Result } from '#core/result.ts';
 import type { KgImportFormat } from '#core/kg/import/statement.ts';
 import { SimilarityIndex } from '#core/kg/similarity.ts';
+import { warmLabelIndexes } from './label-index-warmup.ts';
 import { type AnimaDatabase, starterGraphKey } from '#core/store/database.ts';
 import { type ReadableDocument, readableDocument } from '#core/kg/document.ts';
 import { type GraphLoadProgress, loadGraph, storeGraphDelta } from '#core/store/kg-repository.ts';
@@ -131,6 +132,16 @@ export function createServiceContext(dependencies: AgentServiceDependencies) {
         loaded.prefixes = session.prefixes ?? {};
         return loaded;
       });
+      const loading = graph;
+      // A failed load is reported to whoever asked for the graph; the warm-up only waits for a good one.
+      loading.then(
+        (loaded) =>
+          warmLabelIndexes(loaded, similarityOf(loaded), {
+            isCurrent: () => graphs.get(sessionId) === loading,
+            isBusy,
+          }),
+        () => undefined,
+      );
       graphs.set(sessionId, graph);
       graph.catch(() => graphs.delete(sessionId));
     }
