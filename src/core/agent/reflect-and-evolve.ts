@@ -26,7 +26,9 @@ export async function reflect(context: CommitContext, trigger: Reflection['trigg
       .where('[sessionId+cycle]')
       .between([sessionId, sinceCycle + 1], [sessionId, cycle], true, true)
       .toArray(),
-    db.goals.where('sessionId').equals(sessionId).toArray(),
+    // Only active goals are reflected on: reading every goal (each ended one with up to 2,000
+    // findings) made each reflection of a long run slower than the one before.
+    db.goals.where('[sessionId+status]').equals([sessionId, 'active']).toArray(),
     db.workingMemory.where('sessionId').equals(sessionId).toArray(),
   ]);
   const settings = settingsOfSession((await db.sessions.get(sessionId)) ?? {});
