@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { graphOf } from '#core/testing/graph-of.ts';
 import { KnowledgeGraph } from './graph.ts';
-import {
-  ForwardChaining,
-  regionPositions,
-  inferenceAround,
-  inferRules,
-  type InferenceResult,
-  stageDerivations,
-} from './inference.ts';
+import { ForwardChaining, inferRules } from './forward-chaining.ts';
+import type { InferenceResult } from './inference-rules.ts';
+import { regionPositions, inferenceAround, stageDerivations } from './inference.ts';
 
 /** Derivations as readable lines, sorted: "Dog is-a Mammal 0.950 (is-a-transitive)". */
 function lines(graph: KnowledgeGraph, result: InferenceResult): string[] {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { KnowledgeGraph } from './graph.ts';
 import { readGraphFile } from './import/read-graph-file.ts';
-import { inferRules, stageInference } from './inference.ts';
+import { inferRules } from './forward-chaining.ts';
+import { stageInference } from './inference.ts';
 import { parseQuery, runQuery, triplesOfAnswer } from './query.ts';
 import { transitiveClosure } from './traversal.ts';
 import { GraphVocabulary } from './vocabulary.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { rejectionOf } from '#core/records/rejection.ts';
-import { BUILT_IN_RULES, type Derivation, derivationProvenance } from '#core/kg/inference.ts';
+import { BUILT_IN_RULES, type Derivation } from '#core/kg/inference-rules.ts';
+import { derivationProvenance } from '#core/kg/inference.ts';
 import { shortestPath, transitiveChains } from '#core/kg/traversal.ts';
 import { GraphVocabulary } from '#core/kg/vocabulary.ts';
 import { factIdsOf, type FactIds, type Tool, type ToolOutcome, type ToolState } from './tool.ts';
