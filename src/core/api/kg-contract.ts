@@ -196,10 +196,15 @@ export const kgContract = {
       z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
     ]),
   },
-  /** Runs the built-in rules over the graph and stores what they derive, each fact with its own provenance. */
+  /**
+   * Runs the built-in rules over the graph and stores what they derive, each fact with its own
+   * provenance, all in one transaction. The rules run a slice at a time, reporting progress;
+   * `cancel(operationId)` while they run stores nothing (storing, once begun, is not stopped).
+   */
   kgInfer: {
     args: z.object({
       sessionId: sessionIdSchema,
+      operationId: operationIdSchema.optional(),
       minConfidence: z.number().min(0).max(1).default(0.1),
       maxIterations: z.number().int().min(1).max(100).default(10),
       maxDerived: z.number().int().min(1).max(5_000_000).default(200_000),
@@ -217,8 +222,14 @@ export const kgContract = {
         stats: graphStatsSchema,
         facts: z.array(derivedFactSchema),
       }),
-      z.object({ ok: z.literal(false), reason: z.literal('read-only'), problems: z.array(problemSchema) }),
+      z.object({ ok: z.literal(false), reason: z.enum(['read-only', 'cancelled']), problems: z.array(problemSchema) }),
     ]),
+    progress: z.object({
+      /** Deriving (cancellable), then storing what was derived (in one transaction). */
+      phase: z.enum(['deriving', 'storing']),
+      derived: z.number().int(),
+      rounds: z.number().int(),
+    }),
   },
   /** The shortest chain of triples (either direction) between two symbols. */
   kgPath: {

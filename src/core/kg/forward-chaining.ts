@@ -123,6 +123,11 @@ export class ForwardChaining {
     return this.#outbox.size;
   }
 
+  /** How far it has got: facts derived so far (cheap to ask after every slice, unlike {@link result}) and rounds begun. */
+  get progress(): { derived: number; rounds: number } {
+    return { derived: this.#derivations.size, rounds: this.#iterations };
+  }
+
   /** What was derived so far, in all. */
   result(): InferenceResult {
     return {

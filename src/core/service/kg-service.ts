@@ -4,7 +4,9 @@ import { READ_ONLY_MESSAGE } from './service-context.ts';
 import { factOf, refOf, statsOf, symbolOrThrow } from './views.ts';
 import { exportNTriples } from '#core/kg/export-ntriples.ts';
 import { formatFromFileName } from '#core/kg/import/statement.ts';
-import { derivationProvenance, stageInference } from '#core/kg/inference.ts';
+import { derivationProvenance, stageDerivations } from '#core/kg/inference.ts';
+import { ForwardChaining } from '#core/kg/forward-chaining.ts';
+import { sliceOf } from '#core/kg/slice.ts';
 import { parseQuery, runQuery } from '#core/kg/query.ts';
 import { searchSymbols } from '#core/kg/search.ts';
 import { shortestPath } from '#core/kg/traversal.ts';
@@ -24,6 +26,9 @@ type KgMethods =
   | 'kgSimilar'
   | 'kgPath'
   | 'kgProvenance';
+
+/** How long a slice of a full materialisation holds the worker before it yields (a cancel waits no longer). */
+const INFERENCE_SLICE_MS = 25;
 
 /** The knowledge graph's slice of the AgentService. */
 export function kgService(context: ServiceContext): Pick<AgentServiceImplementation, KgMethods> {
@@ -132,51 +137,70 @@ export function kgService(context: ServiceContext): Pick<AgentServiceImplementat
       };
     },
 
-    async kgInfer({ sessionId, minConfidence, maxIterations, maxDerived, limit }) {
+    async kgInfer({ sessionId, operationId, minConfidence, maxIterations, maxDerived, limit }, onProgress) {
       if (!canWrite()) return { ok: false, reason: 'read-only', problems: [{ message: READ_ONLY_MESSAGE }] };
-      return exclusively(async () => {
-        const session = await sessionOf(sessionId);
-        const graph = await graphOf(sessionId);
-        const startedAt = now();
-        const { result, delta, derivationOf } = stageInference(graph, {
-          minConfidence,
-          maxIterations,
-          maxDerived,
-          now: startedAt,
-        });
-        const stored = await storeGraphDelta(db, {
-          graph,
-          sessionId,
-          delta,
-          now: startedAt,
-          provenance: (triple) =>
-            derivationProvenance(graph, derivationOf(triple), {
-              sessionId,
-              cycle: session.cycle,
-              createdAt: startedAt,
+      const controller = new AbortController();
+      if (operationId !== undefined) operations.set(operationId, controller);
+      try {
+        return await exclusively(async () => {
+          const session = await sessionOf(sessionId);
+          const graph = await graphOf(sessionId);
+          const startedAt = now();
+          // A slice at a time, yielding between: a cancel, a query or a Pause is answered meanwhile.
+          // The graph does not change between slices, as writes wait for this one.
+          const chaining = new ForwardChaining(graph, { minConfidence, maxIterations, maxDerived });
+          while (!chaining.isDone) {
+            chaining.advance(sliceOf(INFERENCE_SLICE_MS));
+            onProgress?.({ phase: 'deriving', ...chaining.progress });
+            await new Promise((resolve) => setTimeout(resolve, 0));
+            if (controller.signal.aborted)
+              return {
+                ok: false as const,
+                reason: 'cancelled' as const,
+                problems: [{ message: 'inference was cancelled: nothing it derived was stored' }],
+              };
+          }
+          // Storing is one transaction, all or nothing: from here a cancel has nothing to stop.
+          if (operationId !== undefined) operations.delete(operationId);
+          onProgress?.({ phase: 'storing', ...chaining.progress });
+          const result = chaining.result();
+          const { delta, derivationOf } = stageDerivations(graph, result.derivations, startedAt);
+          const stored = await storeGraphDelta(db, {
+            graph,
+            sessionId,
+            delta,
+            now: startedAt,
+            provenance: (triple) =>
+              derivationProvenance(graph, derivationOf(triple), {
+                sessionId,
+                cycle: session.cycle,
+                createdAt: startedAt,
+              }),
+          });
+          applyStored(graph, stored);
+          const changed = [...stored.addedTriples, ...stored.updatedTriples].slice(0, limit);
+          return {
+            ok: true as const,
+            derived: stored.addedTriples.length,
+            raised: stored.updatedTriples.length,
+            iterations: result.iterations,
+            hasConverged: result.hasConverged,
+            isTruncated: result.isTruncated,
+            stats: statsOf(graph),
+            facts: changed.map((triple, index) => {
+              const derivation = derivationOf(triple);
+              return {
+                fact: factOf(graph, graph.triple(triple.subject, triple.predicate, triple.object)!),
+                rule: derivation.rule,
+                premises: derivation.premises.map((premise) => factOf(graph, premise)),
+                isNew: index < stored.addedTriples.length,
+              };
             }),
+          };
         });
-        applyStored(graph, stored);
-        const changed = [...stored.addedTriples, ...stored.updatedTriples].slice(0, limit);
-        return {
-          ok: true,
-          derived: stored.addedTriples.length,
-          raised: stored.updatedTriples.length,
-          iterations: result.iterations,
-          hasConverged: result.hasConverged,
-          isTruncated: result.isTruncated,
-          stats: statsOf(graph),
-          facts: changed.map((triple, index) => {
-            const derivation = derivationOf(triple);
-            return {
-              fact: factOf(graph, graph.triple(triple.subject, triple.predicate, triple.object)!),
-              rule: derivation.rule,
-              premises: derivation.premises.map((premise) => factOf(graph, premise)),
-              isNew: index < stored.addedTriples.length,
-            };
-          }),
-        };
-      });
+      } finally {
+        if (operationId !== undefined) operations.delete(operationId);
+      }
     },
 
     async kgSimilar({ sessionId, symbolId, text, k }) {
