@@ -2,6 +2,7 @@ import { errorSentence, shortened } from '#core/error-sentence.ts';
 import { quoteInput } from '#core/quote-input.ts';
 import { AGENT_COMMANDS } from './commands/agent.ts';
 import { ARTIFACT_COMMANDS } from './commands/artifacts.ts';
+import { JOB_COMMANDS } from './commands/jobs.ts';
 import { ASK_COMMANDS } from './commands/ask.ts';
 import { APPROVAL_COMMANDS } from './commands/approvals.ts';
 import { runArcCommand } from './commands/arc.ts';
@@ -39,6 +40,7 @@ const SESSION_COMMANDS: Record<string, SessionCommand> = {
   ...APPROVAL_COMMANDS,
   ...DOCUMENT_COMMANDS,
   ...ARTIFACT_COMMANDS,
+  ...JOB_COMMANDS,
   ...STATUS_COMMANDS,
   ...ENDPOINT_COMMANDS,
   ...TOOLS_COMMANDS,

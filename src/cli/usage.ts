@@ -59,6 +59,7 @@ The agent (goals and cycles live in the same snapshot):
   anima approvals --snapshot S [--json]          actions the shadow held for you (its goal waits)
   anima approve APPROVAL_ID [--input JSON] [--reason TEXT] --snapshot S   run it (or the edited input)
   anima deny APPROVAL_ID [--reason TEXT] --snapshot S                    the goal goes on without it
+  anima jobs --snapshot S [--json]               background work tools deferred (its goal waits)
   anima doc import FILE --snapshot S             a text document (.txt, .md, up to 2 MB) for the agent
   anima doc list --snapshot S [--json]           to read (text_ingest) and take notes from (file_io)
 

@@ -16,6 +16,7 @@ import { webAccessContract } from '#core/api/web-access-contract.ts';
 import { endpointContract } from '#core/sparql/endpoint-contract.ts';
 import { toolServerContract } from '#core/api/tool-server-contract.ts';
 import { writeUpContract } from '#core/api/write-up-contract.ts';
+import { jobContract } from '#core/api/job-contract.ts';
 
 /**
  * The contract of the AgentService: every method's arguments, result and (for long operations)
@@ -37,6 +38,7 @@ export * from '#core/api/session-watch-contract.ts';
 export * from '#core/api/web-access-contract.ts';
 export * from '#core/api/tool-server-contract.ts';
 export * from '#core/api/write-up-contract.ts';
+export * from '#core/api/job-contract.ts';
 export { problemSchema } from './result.ts';
 export { WEBLLM_VERSION } from '#core/llm/webllm-models.ts';
 export {
@@ -102,6 +104,7 @@ export const agentContract = {
   ...sessionWatchContract,
   ...endpointContract,
   ...toolServerContract,
+  ...jobContract,
   /** Cancels a long operation started with this operation id. */
   cancel: { args: z.object({ operationId: operationIdSchema }), result: z.object({ isCancelled: z.boolean() }) },
 } as const satisfies Record<string, { args: z.ZodType; result: z.ZodType; progress?: z.ZodType }>;

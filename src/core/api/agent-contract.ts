@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { cycleRecordSchema } from '#core/records/cycle.ts';
 import { goalStatusSchema } from '#core/records/goal.ts';
 import { memoryKindSchema } from '#core/records/memory-entry.ts';
-import { jobStatusSchema } from '#core/records/job.ts';
 import { planSchema } from '#core/records/plan.ts';
 import { reflectionSchema } from '#core/records/reflection.ts';
 import { agentSettingsSchema } from '#core/records/agent-settings.ts';
@@ -184,24 +183,6 @@ export const agentRunContract = {
         }),
       ),
       episodeTotal: z.number().int(),
-    }),
-  },
-  /** The background jobs tools deferred for the session's goals, newest first: what each does, and how it went. */
-  jobList: {
-    args: z.object({ sessionId: sessionIdSchema }),
-    result: z.object({
-      jobs: z.array(
-        z.object({
-          id: z.number().int(),
-          goalId: z.number().int(),
-          tool: z.string(),
-          what: z.string(),
-          status: jobStatusSchema,
-          error: z.string().optional(),
-          createdAt: z.number(),
-          finishedAt: z.number().optional(),
-        }),
-      ),
     }),
   },
   /** Recalls episodes by text and/or symbols, best first. */

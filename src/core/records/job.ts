@@ -29,6 +29,8 @@ export const jobSchema = z.object({
   /** Why it failed, in words. */
   error: z.string().optional(),
   createdAt: z.number(),
+  /** When its latest attempt started. */
+  startedAt: z.number().optional(),
   finishedAt: z.number().optional(),
   /** The cycle that gave its result to the tool. */
   takenInCycle: z.number().int().positive().optional(),

@@ -71,7 +71,7 @@ async function runUndone(context: ServiceContext, sessionId: string, inference?:
       db.transaction('rw', db.jobs, async () => {
         const now = await db.jobs.get(job.id!);
         if (!now || now.attempts !== job.attempts || !UNDONE.some((status) => status === now.status)) return false;
-        await db.jobs.put({ ...now, status: 'running', attempts });
+        await db.jobs.put({ ...now, status: 'running', attempts, startedAt: context.now() });
         return true;
       }),
     );
@@ -166,16 +166,27 @@ export function jobService(context: ServiceContext): Pick<AgentServiceImplementa
   return {
     async jobList({ sessionId }) {
       await context.sessionOf(sessionId);
-      const jobs = await context.db.jobs.where('sessionId').equals(sessionId).reverse().sortBy('id');
+      const { db } = context;
+      const [jobs, goals] = await db.transaction('r', [db.jobs, db.goals], () =>
+        Promise.all([
+          db.jobs.where('sessionId').equals(sessionId).reverse().sortBy('id'),
+          db.goals.where('sessionId').equals(sessionId).toArray(),
+        ]),
+      );
+      const goalOf = new Map(goals.map((goal) => [goal.id!, goal.description]));
       return {
         jobs: jobs.map((job) => ({
           id: job.id!,
           goalId: job.goalId,
+          goal: goalOf.get(job.goalId) ?? '',
           tool: job.tool,
+          kind: job.kind,
           what: job.what,
           status: job.status,
+          attempts: job.attempts,
           ...(job.error !== undefined ? { error: job.error } : {}),
           createdAt: job.createdAt,
+          ...(job.startedAt !== undefined ? { startedAt: job.startedAt } : {}),
           ...(job.finishedAt !== undefined ? { finishedAt: job.finishedAt } : {}),
         })),
       };
