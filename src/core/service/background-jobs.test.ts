@@ -1,16 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CycleRecord } from '#core/api.ts';
-import { runCycle } from '#core/agent/run-cycle.ts';
-import { SimilarityIndex } from '#core/kg/similarity.ts';
-import { cachedEmbeddings } from '#core/llm/embedding-cache.ts';
-import { openAiEmbedder } from '#core/llm/openai-embeddings.ts';
 import { EMBEDDINGS_PER_RECALL } from '#core/memory/embedded-recall.ts';
 import { AnimaDatabase } from '#core/store/database.ts';
-import { loadGraph } from '#core/store/kg-repository.ts';
-import { startOpenAiServer } from '#core/testing/openai-server.ts';
+import {
+  RECALL_ENDPOINT_KEY as KEY,
+  RECALL_EPISODES as EPISODES,
+  recallCycle,
+  sessionWithManyEpisodes,
+} from '#core/testing/deferred-recall.ts';
 import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
-import { memoryRecall } from '#core/tools/memory-recall.ts';
-import { defineTool } from '#core/tools/tool.ts';
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -18,65 +16,11 @@ afterEach(async () => {
   close = undefined;
 });
 
-const EPISODES = 100;
-const KEY = 'sk-background-secret';
-
-/** An embedding by topic: canines one way, everything else another. */
-const byTopic = (text: string) => [0.05, /wol|dog|canine/i.test(text) ? 1 : 0, /rocket|planet/i.test(text) ? 1 : 0];
-
-/**
- * A session whose goal has more episodes to recall than a cycle embeds, with an embedder bound
- * and the device's endpoint set; `refuse` makes the endpoint refuse every request after the cycle's two.
- */
-async function sessionOnDevice(
-  indexedDb: ReturnType<typeof freshIndexedDb>,
-  options: { refuse?: boolean; episodes?: number } = {},
-) {
-  let requests = 0;
-  const server = await startOpenAiServer([], {
-    embeddings: (input, request) =>
-      options.refuse && requests++ > 1
-        ? { status: 401, body: JSON.stringify({ error: { message: `bad key ${request.authorization}` } }) }
-        : input.map(byTopic),
-  });
-  close = server.close;
-  const endpoint = { baseUrl: server.baseUrl, model: 'topics', apiKey: KEY };
-  const { db, service } = testService({ db: new AnimaDatabase('anima', indexedDb) });
-  const { session } = await service.open({});
-  const sessionId = session.id;
-  await service.kgImport({ sessionId, operationId: 'op', fileName: 'zoo.csv', data: 'Wolf,is-a,Canine\n' });
-  await service.goalAdd({ sessionId, description: 'Find canines', criteria: '?x is-a unicorn' });
-  const canine = (await service.kgSearch({ sessionId, text: 'Canine' })).hits[0]!.symbol.id;
-  await db.episodes.bulkAdd(
-    Array.from({ length: options.episodes ?? EPISODES }, (_, index) => ({
-      sessionId,
-      summary: index === 7 ? 'the wolves were found' : `episode about rockets number ${index}`,
-      // Two episodes learned about the goal's symbol (one among the latest a cycle reads): memory_recall has something to offer.
-      learnings: index === 7 || index === (options.episodes ?? EPISODES) - 1 ? [canine] : [],
-      tools: [],
-      timestamp: index,
-      cycle: 0,
-    })),
-  );
-  await service.embedderSet({ sessionId, embedder: { provider: 'openai-compatible', model: 'topics' } });
-  await service.inferenceSet({ settings: { provider: 'none', openAi: endpoint, limits: {}, confidenceCap: 0.7 } });
-  const embedded = () => server.requests.flatMap((request) => request.body.input as string[]);
-  return { db, service, sessionId, endpoint, embedded };
-}
-
-/** One cycle in which memory_recall is the only tool. */
-async function recallCycle(db: AnimaDatabase, sessionId: string, endpoint: Parameters<typeof openAiEmbedder>[0]) {
-  const graph = await loadGraph(db, sessionId);
-  return (await runCycle({
-    db,
-    sessionId,
-    graph,
-    similarity: new SimilarityIndex(graph),
-    now: () => 7,
-    documents: [],
-    tools: [defineTool(memoryRecall)],
-    embeddings: cachedEmbeddings(db, openAiEmbedder(endpoint)),
-  }))!;
+/** {@link sessionWithManyEpisodes}, its server closed after the test. */
+async function sessionOnDevice(...args: Parameters<typeof sessionWithManyEpisodes>) {
+  const session = await sessionWithManyEpisodes(...args);
+  close = session.close;
+  return session;
 }
 
 async function jobsSettled(service: ReturnType<typeof testService>['service'], sessionId: string) {

@@ -20,11 +20,14 @@ export type EmbeddingsReply = number[][] | { status: number; body: string | ((re
  * A local HTTP server that speaks the OpenAI chat-completions protocol (plain and streamed), for
  * testing the openai-compatible provider and the CLI end to end without the network. It answers
  * with its script, in order, and keeps each request's JSON body and headers. Given `embeddings`,
- * it answers `/v1/embeddings` too, with what that function makes of the request's input.
+ * it answers `/v1/embeddings` too, with what that function makes of the request's input (once
+ * its promise settles, so a test can hold an answer back).
  */
 export async function startOpenAiServer(
   script: ServerReply[],
-  options: { embeddings?: (input: string[], request: ServerRequest) => EmbeddingsReply } = {},
+  options: {
+    embeddings?: (input: string[], request: ServerRequest) => EmbeddingsReply | Promise<EmbeddingsReply>;
+  } = {},
 ): Promise<{ baseUrl: string; requests: ServerRequest[]; close: () => Promise<void> }> {
   const requests: ServerRequest[] = [];
   const server: Server = createServer(async (request, response) => {
@@ -40,7 +43,7 @@ export async function startOpenAiServer(
     requests.push(seen);
     if (seen.url.split('?')[0] === '/v1/embeddings' && options.embeddings) {
       const input = typeof body.input === 'string' ? [body.input] : (body.input as string[]);
-      const answer = options.embeddings(input, seen);
+      const answer = await options.embeddings(input, seen);
       if (!Array.isArray(answer))
         return void response
           .writeHead(answer.status, { 'content-type': 'application/json' })
