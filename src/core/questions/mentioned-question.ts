@@ -1,4 +1,6 @@
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
+import type { ChosenSymbol } from '#core/records/goal.ts';
+import { chosenFor } from './chosen-symbols.ts';
 import type { Reading, TypedQuery } from './reading-schema.ts';
 import { displayName } from './answer-view.ts';
 import { MAX_PHRASE_WORDS, type Vocabulary } from './vocabulary.ts';
@@ -44,6 +46,8 @@ export class MentionedQuestion {
     readonly vocabulary: Vocabulary,
     readonly question: string,
     readonly words: Word[],
+    /** The symbols the user chose for ambiguous words: taken over the reader's own guess. */
+    readonly chosen: readonly ChosenSymbol[] = [],
   ) {
     this.lemmas = words.map((word) => word.lemma);
     this.negated = this.lemmas.some((lemma) => NEGATIONS.has(lemma));
@@ -74,6 +78,8 @@ export class MentionedQuestion {
             break;
           }
         }
+        found ??= this.#chosenMention(span, start);
+        if (found) found = this.#withChoice(found);
       }
       if (found) {
         this.mentions.push(found);
@@ -90,6 +96,29 @@ export class MentionedQuestion {
         start++;
       }
     }
+  }
+
+  /** A run the graph's names do not place, but for which the user chose a symbol. */
+  #chosenMention(span: Word[], start: number): Mention | undefined {
+    const words = span.map((word) => word.text).join(' ');
+    const id = chosenFor(this.chosen, words);
+    return id === undefined ? undefined : { words, start, end: start + span.length, entities: [], relations: [] };
+  }
+
+  /**
+   * A mention narrowed to the symbol the user chose for its words. A relation chosen for a
+   * thing's name ("Japan": by has-currency) leaves the name as it is and picks the relation (see pickRelation).
+   */
+  #withChoice(mention: Mention): Mention {
+    const id = chosenFor(this.chosen, mention.words);
+    const symbol = id === undefined ? undefined : this.graph.symbol(id);
+    if (!symbol) return mention;
+    const isCandidate = mention.entities.includes(symbol.id) || mention.relations.includes(symbol.id);
+    if (!isCandidate && mention.entities.length + mention.relations.length > 0 && symbol.kind === 'relation')
+      return mention;
+    return symbol.kind === 'relation'
+      ? { ...mention, entities: [], relations: [symbol.id] }
+      : { ...mention, entities: [symbol.id], relations: [] };
   }
 
   entityMentions(): Mention[] {
@@ -204,7 +233,8 @@ export class MentionedQuestion {
     const named = candidates.filter((candidate) =>
       [...this.relationWords(candidate.relation)].some((word) => loose.has(word)),
     );
-    const pool = named.length > 0 ? named : candidates;
+    const chosen = candidates.filter((candidate) => this.chosen.some((choice) => choice.symbol === candidate.relation));
+    const pool = chosen.length > 0 ? chosen : named.length > 0 ? named : candidates;
     const distinct = [...new Set(pool.map((candidate) => candidate.relation))];
     if (distinct.length === 1) return pool[0]!;
     if (distinct.length === 0)

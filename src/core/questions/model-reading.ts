@@ -2,6 +2,7 @@ import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import type { LlmProvider } from '#core/llm/provider.ts';
 import { structuredCall } from '#core/llm/structured-call.ts';
 import type { UsageBudget } from '#core/llm/usage-budget.ts';
+import type { ChosenSymbol } from '#core/records/goal.ts';
 import type { Result } from '#core/result.ts';
 import { displayName } from './answer-view.ts';
 import { describeQuery, readQuestion } from './reading.ts';
@@ -24,9 +25,9 @@ export async function readWithModel(
   graph: KnowledgeGraph,
   question: string,
   provider: LlmProvider,
-  options: { budget?: UsageBudget; signal?: AbortSignal; retries?: number } = {},
+  options: { budget?: UsageBudget; signal?: AbortSignal; retries?: number; chosen?: readonly ChosenSymbol[] } = {},
 ): Promise<Result<Reading>> {
-  const byWords = readQuestion(graph, question);
+  const byWords = readQuestion(graph, question, options.chosen);
   if (!byWords.ok) return byWords;
   const checked = typedQuerySchema.superRefine((query, context) => {
     for (const problem of queryProblems(graph, query)) context.addIssue({ code: 'custom', message: problem });

@@ -4,6 +4,8 @@ import { readWithModel } from './model-reading.ts';
 import { questionSymbols, readQuestion } from './reading.ts';
 import type { QuestionAnswering } from './answer-schema.ts';
 import type { Answer } from '#core/records/answer.ts';
+import type { ChosenSymbol } from '#core/records/goal.ts';
+import { chosenSymbolsOf } from './chosen-symbols.ts';
 
 /**
  * The reader and the answerer as one module, which the worker loads the first time a goal asks a
@@ -12,8 +14,8 @@ import type { Answer } from '#core/records/answer.ts';
 export const questionAnswering: QuestionAnswering = {
   read: readQuestion,
   symbolsOf: questionSymbols,
-  answerOf(graph: KnowledgeGraph, question: string): Answer {
-    const reading = readQuestion(graph, question);
+  answerOf(graph: KnowledgeGraph, question: string, chosen: readonly ChosenSymbol[] = []): Answer {
+    const reading = readQuestion(graph, question, chosen);
     if (!reading.ok)
       return {
         kind: 'none',
@@ -25,4 +27,5 @@ export const questionAnswering: QuestionAnswering = {
   },
   answerReading,
   readWithModel,
+  chosenSymbolsOf,
 };

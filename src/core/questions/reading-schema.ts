@@ -53,6 +53,8 @@ export const readingSchema = z.object({
   unplaced: z.array(z.string()),
   choices: z.array(z.object({ words: z.string(), symbols: z.array(symbolNoteSchema) })).optional(),
   reason: z.string().optional(),
+  /** The symbols the user chose for ambiguous words, which the reading took. */
+  chosen: z.array(z.object({ words: z.string(), symbol: z.number().int() })).optional(),
   /** Who read it: the words against the graph's names, or the bound model (checked by the graph). */
   readBy: z.enum(['words', 'model']),
   /** When a model's reading was refused and the words' reading was used instead: why. */

@@ -1,5 +1,6 @@
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import { MAX_GOAL_TEXT_CHARS } from '#core/names.ts';
+import type { ChosenSymbol } from '#core/records/goal.ts';
 import type { Problem, Result } from '#core/result.ts';
 import type { Reading, TypedPattern, TypedQuery } from './reading-schema.ts';
 import { displayName } from './answer-view.ts';
@@ -38,7 +39,11 @@ const KIND_WORDS = new Set([
  * typed query. A question it cannot read faithfully gets a reason instead of a query; bad input
  * (empty, too long, no words, a script the graph does not use) is refused, naming the place.
  */
-export function readQuestion(graph: KnowledgeGraph, question: string): Result<Reading> {
+export function readQuestion(
+  graph: KnowledgeGraph,
+  question: string,
+  chosen: readonly ChosenSymbol[] = [],
+): Result<Reading> {
   const problem = (message: string): Result<Reading> => ({
     ok: false,
     error: [{ path: 'question', message } satisfies Problem],
@@ -62,12 +67,16 @@ export function readQuestion(graph: KnowledgeGraph, question: string): Result<Re
     return problem(
       `the question is written in ${scriptOf(foreign.text)} script (at character ${foreign.start + 1}, "${foreign.text}"), and this graph names its things in ${[...vocabulary.scripts].join(', ')}`,
     );
-  return { ok: true, value: readMentioned(new MentionedQuestion(graph, vocabulary, text, words)) };
+  return { ok: true, value: readMentioned(new MentionedQuestion(graph, vocabulary, text, words, chosen)) };
 }
 
 /** The entities a question's reading placed its words on (a stop word, "as", never names one). */
-export function questionSymbols(graph: KnowledgeGraph, question: string): number[] {
-  const reading = readQuestion(graph, question);
+export function questionSymbols(
+  graph: KnowledgeGraph,
+  question: string,
+  chosen: readonly ChosenSymbol[] = [],
+): number[] {
+  const reading = readQuestion(graph, question, chosen);
   if (!reading.ok) return [];
   return [...new Set(reading.value.matched.flatMap((match) => match.symbols.map((symbol) => symbol.symbol)))].filter(
     (id) => graph.symbol(id)?.kind === 'entity',
@@ -84,6 +93,7 @@ function readMentioned(reader: MentionedQuestion): Reading {
       symbols: [...mention.entities, ...mention.relations].map((id) => reader.note(id)),
     })),
     readBy: 'words' as const,
+    ...(reader.chosen.length > 0 ? { chosen: [...reader.chosen] } : {}),
   };
   const isLinking = (word: Word) => [word.lemma, ...lemmaVariants(word.lemma)].some((form) => LINKING_WORDS.has(form));
   const unplacedWords = (used: ReadonlySet<string> = new Set()) =>

@@ -14,6 +14,19 @@ export function hasGoalEnded(status: GoalStatus): boolean {
 /** A fact found for a goal, as symbol ids (the graph holds its confidence and provenance). */
 export const findingSchema = z.tuple([z.number().int(), z.number().int(), z.number().int()]);
 
+/**
+ * A symbol the user chose for words of a goal's question that the graph names several ways
+ * ("Mercury": the planet, not the element). The reading takes it over its own guess.
+ */
+export const chosenSymbolSchema = z.object({
+  words: z.string().min(1).max(200),
+  symbol: z.number().int().nonnegative(),
+});
+export type ChosenSymbol = z.infer<typeof chosenSymbolSchema>;
+
+/** The most symbols a goal's question may have chosen: one per word it has at most (a goal is 1,000 characters). */
+export const MAX_CHOSEN_SYMBOLS = 20;
+
 /** What the agent pursues. Criteria are keywords, or a pattern with a minimum count (`?x is-a mammal, at least 5`). */
 export const goalSchema = z.object({
   id: z.number().int().optional(),
@@ -51,6 +64,8 @@ export const goalSchema = z.object({
   toolsUsed: z.array(z.string()),
   /** A goal that asks a question: its answer as the graph gave it, once read (see ../questions/). */
   answer: answerSchema.optional(),
+  /** The symbols the user chose for ambiguous words of its question; absent in goals stored before they could be. */
+  chosenSymbols: z.array(chosenSymbolSchema).max(MAX_CHOSEN_SYMBOLS).optional(),
   createdAt: z.number(),
 });
 export type Goal = z.infer<typeof goalSchema>;
