@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cycleRecordSchema } from '#core/records/cycle.ts';
-import { goalStatusSchema } from '#core/records/goal.ts';
+import { goalStatusSchema, symbolChoiceSchema } from '#core/records/goal.ts';
 import { memoryKindSchema } from '#core/records/memory-entry.ts';
 import { planSchema } from '#core/records/plan.ts';
 import { reflectionSchema } from '#core/records/reflection.ts';
@@ -44,6 +44,10 @@ export const goalViewSchema = z.object({
   findingsTotal: z.number().int(),
   /** A goal that asks a question: the graph's answer (every entity, yes or no with its proof, the number, or none and why). */
   answer: answerViewSchema.optional(),
+  /** The symbols the user chose for ambiguous words of its question. */
+  chosenSymbols: z
+    .array(z.object({ words: z.string(), symbol: z.number().int(), label: z.string(), iri: z.string().optional() }))
+    .optional(),
 });
 export type GoalView = z.infer<typeof goalViewSchema>;
 
@@ -66,6 +70,8 @@ export const agentRunContract = {
       description: goalTextSchema,
       criteria: goalTextSchema.default(''),
       priority: z.number().int().min(0).max(255).default(128),
+      /** For a goal that asks a question: the symbols chosen for its ambiguous words (checked, then kept with the goal). */
+      chosenSymbols: z.array(symbolChoiceSchema).max(1_000).default([]),
     }),
     result: z.discriminatedUnion('ok', [
       z.object({ ok: z.literal(true), goal: goalViewSchema }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { answerViewSchema } from '#core/questions/answer-schema.ts';
 import { type Reading } from '#core/questions/reading-schema.ts';
+import { symbolChoiceSchema } from '#core/records/goal.ts';
 import { problemSchema } from '#core/result.ts';
 import { sessionIdSchema } from '#core/names.ts';
 
@@ -15,7 +16,12 @@ export const questionContract = {
   // The reading's own schema (reading-schema.ts) loads with the reader, not with the app: here it is checked for its plain words only.
   questionRead: {
     // Longer than a goal may be, so that a long question is told its length in a sentence rather than refused by the contract.
-    args: z.object({ sessionId: sessionIdSchema, question: z.string().max(1_000_000) }),
+    args: z.object({
+      sessionId: sessionIdSchema,
+      question: z.string().max(1_000_000),
+      /** Symbols chosen for ambiguous words of the question, taken over the reader's own guess (checked: a wrong one is refused). */
+      chosenSymbols: z.array(symbolChoiceSchema).max(1_000).default([]),
+    }),
     result: z.discriminatedUnion('ok', [
       z.object({ ok: z.literal(true), reading: readingShape }),
       z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
@@ -23,7 +29,11 @@ export const questionContract = {
   },
   /** A question read and answered by the session's graph (nothing is stored). */
   questionAsk: {
-    args: z.object({ sessionId: sessionIdSchema, question: z.string().max(1_000_000) }),
+    args: z.object({
+      sessionId: sessionIdSchema,
+      question: z.string().max(1_000_000),
+      chosenSymbols: z.array(symbolChoiceSchema).max(1_000).default([]),
+    }),
     result: z.discriminatedUnion('ok', [
       z.object({ ok: z.literal(true), reading: readingShape, answer: answerViewSchema }),
       z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),

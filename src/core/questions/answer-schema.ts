@@ -5,8 +5,7 @@ import type { UsageBudget } from '#core/llm/usage-budget.ts';
 import type { Result } from '#core/result.ts';
 import type { Reading } from './reading-schema.ts';
 import { type Answer, answerSchema } from '#core/records/answer.ts';
-import type { ChosenSymbol } from '#core/records/goal.ts';
-import type { SymbolChoice } from './chosen-symbols.ts';
+import type { ChosenSymbol, SymbolChoice } from '#core/records/goal.ts';
 
 /**
  * The shape of an answer, which goals keep and the UI shows; apart from the code that reads and

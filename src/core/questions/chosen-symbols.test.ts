@@ -3,7 +3,8 @@ import { KnowledgeGraph } from '#core/kg/graph.ts';
 import { readGraphFile } from '#core/kg/import/read-graph-file.ts';
 import { graphOf } from '#core/testing/graph-of.ts';
 import { answerReading } from './answer.ts';
-import { chosenSymbolsOf, type SymbolChoice } from './chosen-symbols.ts';
+import type { SymbolChoice } from '#core/records/goal.ts';
+import { chosenSymbolsOf } from './chosen-symbols.ts';
 import { readQuestion } from './reading.ts';
 
 const animals = graphOf([

@@ -1,12 +1,9 @@
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
-import { type ChosenSymbol, MAX_CHOSEN_SYMBOLS } from '#core/records/goal.ts';
+import { type ChosenSymbol, MAX_CHOSEN_SYMBOLS, type SymbolChoice } from '#core/records/goal.ts';
 import type { Problem, Result } from '#core/result.ts';
 import { displayName } from './answer-view.ts';
 import { vocabularyOf } from './vocabulary.ts';
 import { labelWords, wordsOf } from './words.ts';
-
-/** A symbol chosen for words of a question, by id, or by its name or IRI as a person writes it. */
-export type SymbolChoice = { words: string; symbol: number | string };
 
 /** Words as the reader compares them: their lemmas ("Mercury's" and "mercury" are the same words). */
 export function wordsKey(text: string): string {

@@ -24,6 +24,13 @@ export const chosenSymbolSchema = z.object({
 });
 export type ChosenSymbol = z.infer<typeof chosenSymbolSchema>;
 
+/** A symbol chosen for words of a question as a person or the UI names it: by id, or by its name or IRI. */
+export const symbolChoiceSchema = z.object({
+  words: z.string().max(1_000),
+  symbol: z.union([z.number().int(), z.string().max(2_000)]),
+});
+export type SymbolChoice = z.infer<typeof symbolChoiceSchema>;
+
 /** The most symbols a goal's question may have chosen: one per word it has at most (a goal is 1,000 characters). */
 export const MAX_CHOSEN_SYMBOLS = 20;
 

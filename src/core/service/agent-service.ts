@@ -5,7 +5,7 @@ import { factOf, goalViewOf, keptFindings, refOf } from './views.ts';
 import { selectFindings } from './findings-query.ts';
 import { recallEpisodes } from '#core/memory/episodes.ts';
 import { DEFAULT_STALL_THRESHOLD, parseCriteria } from '#core/goals/goal.ts';
-import { type Goal, hasGoalEnded } from '#core/records/goal.ts';
+import { type ChosenSymbol, type Goal, hasGoalEnded } from '#core/records/goal.ts';
 import { consolidateMemory } from '#core/agent/cycle-memory.ts';
 import { CycleCancelled, runCycle } from '#core/agent/run-cycle.ts';
 import { endActivePlans, settleParent } from '#core/agent/settle-goal.ts';
@@ -46,19 +46,34 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
     forgetDocuments,
   } = context;
   return {
-    async goalAdd({ sessionId, description: text, criteria, priority }) {
+    async goalAdd({ sessionId, description: text, criteria, priority, chosenSymbols }) {
       if (!canWrite()) return { ok: false, problems: [{ message: READ_ONLY_MESSAGE }] };
       const description = text.trim();
       if (description === '') return { ok: false, problems: [{ path: 'description', message: 'describe the goal' }] };
       const parsed = parseCriteria(criteria, description);
       if (!parsed.ok) return { ok: false, problems: parsed.error };
       const graph = await graphOf(sessionId);
-      // A question the graph cannot even read (no words, another script) is refused before anything is stored.
+      // A question the graph cannot even read (no words, another script), or a symbol chosen that
+      // the graph lacks, is refused before anything is stored.
+      let chosen: ChosenSymbol[] = [];
       if (parsed.value.kind === 'question') {
-        const reading = (await loadQuestionAnswering()).read(graph, parsed.value.question);
+        const questions = await loadQuestionAnswering();
+        const checked = questions.chosenSymbolsOf(graph, parsed.value.question, chosenSymbols);
+        if (!checked.ok) return { ok: false, problems: checked.error };
+        chosen = checked.value;
+        const reading = questions.read(graph, parsed.value.question, chosen);
         if (!reading.ok)
           return { ok: false, problems: reading.error.map((problem) => ({ ...problem, path: 'description' })) };
-      }
+      } else if (chosenSymbols.length > 0)
+        return {
+          ok: false,
+          problems: [
+            {
+              path: 'chosenSymbols',
+              message: 'only a goal that asks a question reads its words as symbols; this one has criteria of its own',
+            },
+          ],
+        };
       const goal: Goal = {
         sessionId,
         description,
@@ -70,6 +85,7 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
         stallThreshold: DEFAULT_STALL_THRESHOLD,
         findings: [],
         toolsUsed: [],
+        ...(chosen.length > 0 ? { chosenSymbols: chosen } : {}),
         createdAt: now(),
       };
       const id = await exclusively(() => db.goals.add(goal));

@@ -9,16 +9,21 @@ export function readingService(
 ): Pick<AgentServiceImplementation, 'questionRead' | 'questionAsk' | 'questionExamples'> {
   const { graphOf } = context;
   return {
-    async questionRead({ sessionId, question }) {
-      const { read } = await loadQuestionAnswering();
-      const reading = read(await graphOf(sessionId), question);
+    async questionRead({ sessionId, question, chosenSymbols }) {
+      const { read, chosenSymbolsOf } = await loadQuestionAnswering();
+      const graph = await graphOf(sessionId);
+      const chosen = chosenSymbolsOf(graph, question, chosenSymbols);
+      if (!chosen.ok) return { ok: false, problems: chosen.error };
+      const reading = read(graph, question, chosen.value);
       return reading.ok ? { ok: true, reading: reading.value } : { ok: false, problems: reading.error };
     },
 
-    async questionAsk({ sessionId, question }) {
-      const { read, answerReading } = await loadQuestionAnswering();
+    async questionAsk({ sessionId, question, chosenSymbols }) {
+      const { read, answerReading, chosenSymbolsOf } = await loadQuestionAnswering();
       const graph = await graphOf(sessionId);
-      const reading = read(graph, question);
+      const chosen = chosenSymbolsOf(graph, question, chosenSymbols);
+      if (!chosen.ok) return { ok: false, problems: chosen.error };
+      const reading = read(graph, question, chosen.value);
       if (!reading.ok) return { ok: false, problems: reading.error };
       return { ok: true, reading: reading.value, answer: answerViewOf(graph, answerReading(graph, reading.value)) };
     },

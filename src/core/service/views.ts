@@ -3,7 +3,7 @@ import type { Fact, GoalView, GraphStats, ImportOutcome } from '#core/api.ts';
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import type { KgSymbol } from '#core/kg/symbol.ts';
 import type { Triple } from '#core/kg/triple.ts';
-import { answerViewOf } from '#core/questions/answer-view.ts';
+import { answerViewOf, displayName } from '#core/questions/answer-view.ts';
 
 /** How the service shows core records across the boundary: labels with ids, plain data. */
 export function goalViewOf(graph: KnowledgeGraph, goal: Goal, findingsLimit = 200): GoalView {
@@ -21,6 +21,14 @@ export function goalViewOf(graph: KnowledgeGraph, goal: Goal, findingsLimit = 20
     findings: findings.map((triple) => factOf(graph, triple)),
     findingsTotal: kept.length,
     ...(goal.answer ? { answer: answerViewOf(graph, goal.answer) } : {}),
+    ...(goal.chosenSymbols?.length
+      ? {
+          chosenSymbols: goal.chosenSymbols.map((choice) => {
+            const iri = graph.symbol(choice.symbol)?.iri;
+            return { ...choice, label: displayName(graph, choice.symbol), ...(iri ? { iri } : {}) };
+          }),
+        }
+      : {}),
   };
 }
 

@@ -81,6 +81,12 @@ export function parseSnapshot(value: unknown): Result<Snapshot> {
           path: `goals.${index}.answer.proof.${proofIndex}`,
           message: 'names a symbol that is not in this snapshot',
         });
+    for (const [choiceIndex, choice] of (goal.chosenSymbols ?? []).entries())
+      if (!symbolIds.has(choice.symbol))
+        problems.push({
+          path: `goals.${index}.chosenSymbols.${choiceIndex}.symbol`,
+          message: `${choice.symbol} is not a symbol of this snapshot`,
+        });
     if (problems.length >= 20) break;
   }
   for (const [index, record] of snapshot.cycles.entries())
