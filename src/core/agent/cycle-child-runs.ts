@@ -43,6 +43,7 @@ export async function withModelReading(
     return { questions, children: [] };
   const read = await questions.readWithModel(graph, next.description, model.provider, {
     budget: model.budget,
+    ...(next.chosenSymbols ? { chosen: next.chosenSymbols } : {}),
     ...(model.signal ? { signal: model.signal } : {}),
   });
   if (!read.ok) return { questions, children: [] };
@@ -55,7 +56,9 @@ export async function withModelReading(
     });
     children.push(review.run);
     const byWords =
-      review.ok && review.value.verdict === 'reject' ? questions.read(graph, next.description) : undefined;
+      review.ok && review.value.verdict === 'reject'
+        ? questions.read(graph, next.description, next.chosenSymbols)
+        : undefined;
     if (review.ok && byWords?.ok)
       reading = {
         ...byWords.value,

@@ -313,6 +313,6 @@ export function symbolsOfGoal(
   questions: QuestionAnswering | undefined,
 ): number[] {
   return criteria.kind === 'question'
-    ? (questions?.symbolsOf(graph, criteria.question) ?? [])
+    ? (questions?.symbolsOf(graph, criteria.question, criteria.chosen) ?? [])
     : goalSymbols(graph, goal, criteria);
 }

@@ -64,7 +64,7 @@ export function evaluateGoal(
     }
   } else if (criteria.kind === 'question') {
     if (!decision.questions) throw new Error('a goal that asks a question is evaluated without the question reader');
-    const asked = decision.questions.answerOf(graph, criteria.question);
+    const asked = decision.questions.answerOf(graph, criteria.question, criteria.chosen);
     if (asked.kind === 'none') {
       // The graph cannot answer it; a tool that just changed the graph gets one more look next cycle.
       if (outcome.graphChange)

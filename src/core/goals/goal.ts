@@ -4,7 +4,7 @@ import type { Problem, Result } from '#core/result.ts';
 import { type RequestedChange, requestedChangesOf } from '#core/kg/requested-change.ts';
 import { singular } from '#core/kg/sentence-facts.ts';
 import { looksLikeQuestion } from '#core/questions/question-form.ts';
-import type { Goal } from '#core/records/goal.ts';
+import type { ChosenSymbol, Goal } from '#core/records/goal.ts';
 
 export const DEFAULT_STALL_THRESHOLD = 5;
 
@@ -34,7 +34,7 @@ export const DEFAULT_PRIORITY = 128;
  */
 export type Criteria =
   | { kind: 'keywords'; keywords: string[] }
-  | { kind: 'question'; question: string; keywords: string[] }
+  | { kind: 'question'; question: string; keywords: string[]; chosen?: readonly ChosenSymbol[] }
   | { kind: 'pattern'; patterns: TriplePattern[]; minCount: number; text: string }
   | { kind: 'changes'; changes: RequestedChange[]; keywords: string[] };
 
@@ -112,13 +112,20 @@ export function questionOfDescription(description: string): string | undefined {
  * (plurals as the graph spells them). Criteria were checked when the goal was added; a goal
  * stored by an older version that no longer reads falls back to its description's words.
  */
-export function criteriaOfGoal(goal: Pick<Goal, 'successCriteria' | 'description'>, graph: KnowledgeGraph): Criteria {
+export function criteriaOfGoal(
+  goal: Pick<Goal, 'successCriteria' | 'description' | 'chosenSymbols'>,
+  graph: KnowledgeGraph,
+): Criteria {
   const parsed = parseCriteria(
     goal.successCriteria,
     goal.description,
     (label) => graph.symbolByLabel(label) !== undefined,
   );
-  return parsed.ok ? parsed.value : { kind: 'keywords', keywords: keywordsOf(goal.description) };
+  if (!parsed.ok) return { kind: 'keywords', keywords: keywordsOf(goal.description) };
+  // A question is read with the symbols the user chose for its ambiguous words.
+  return parsed.value.kind === 'question' && goal.chosenSymbols?.length
+    ? { ...parsed.value, chosen: goal.chosenSymbols }
+    : parsed.value;
 }
 
 /** Words longer than 3 letters, lower-cased, without repeats (the seed's keyword rule). */

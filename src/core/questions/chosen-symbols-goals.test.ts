@@ -45,6 +45,12 @@ describe('a goal whose question has a symbol chosen for a word', () => {
     });
     expect(added).toMatchObject({ ok: true, goal: { chosenSymbols: [{ words: 'bat', label: 'Bat (club)' }] } });
 
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 2 });
+    expect((await service.goalList({ sessionId })).goals[0]).toMatchObject({
+      status: 'completed',
+      answer: { kind: 'entities', entities: [{ label: 'SportsEquipment' }] },
+    });
+
     // Another database, as after a reload or on another device: the snapshot carries the choice.
     const parsed = parseSnapshot(JSON.parse(JSON.stringify(await exportSnapshot(db, sessionId))));
     if (!parsed.ok) throw new Error(parsed.error[0]!.message);
