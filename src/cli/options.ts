@@ -16,6 +16,7 @@ const OPTIONS = {
   goals: { type: 'string' },
   fresh: { type: 'boolean' },
   criteria: { type: 'string' },
+  choose: { type: 'string', multiple: true },
   priority: { type: 'string' },
   kg: { type: 'string' },
   'max-cycles': { type: 'string' },

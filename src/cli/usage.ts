@@ -21,11 +21,12 @@ Knowledge graph (the session lives in a snapshot file, created by the first impo
                  ones and those the session's Turtle files declared
 
 The agent (goals and cycles live in the same snapshot):
-  anima run --goal TEXT [--goal TEXT]... [--goals FILE] [--criteria C] [--priority P] [--kg FILE] [--max-cycles N]
+  anima run --goal TEXT [--goal TEXT]... [--goals FILE] [--criteria C] [--choose W=S]... [--priority P] [--kg FILE] [--max-cycles N]
             [--fresh] --snapshot S [--json | --verbose]
                  --verbose: after each cycle, why its tool was chosen and every tool's score, in words and
                  exactly (--json has the same numbers);
                  --goals FILE: one goal a line (# comments); --criteria only with one goal;
+                 --choose WORDS=SYMBOL (one goal): the symbol an ambiguous word of its question means;
                  --fresh: a new session in place of the one the snapshot holds (with --kg, its graph)
   anima resume --snapshot S [--max-cycles N] [--json | --verbose]
   anima cycle --snapshot S [--json | --verbose]

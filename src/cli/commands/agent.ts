@@ -13,6 +13,7 @@ import type { SessionCommand, SessionContext } from '../session.ts';
 import { CliError } from '../snapshot-file.ts';
 import { usageFor } from '../usage.ts';
 import { readBlob } from './kg.ts';
+import { symbolChoices } from './ask.ts';
 import { runInference } from './model.ts';
 import { wearPsyche } from './psyche.ts';
 
@@ -76,6 +77,9 @@ async function runGoal(context: SessionContext): Promise<number> {
     throw new CliError(`run: ${descriptions.length} goals given; one run adds at most ${MAX_GOALS_PER_RUN}`, 2);
   if (values.criteria !== undefined && descriptions.length > 1)
     throw new CliError('run: --criteria belongs to one goal; give one --goal with it', 2);
+  const chosenSymbols = symbolChoices(values);
+  if (chosenSymbols.length > 0 && descriptions.length > 1)
+    throw new CliError('run: --choose belongs to one goal; give one --goal with it', 2);
   const maxCycles = maxCyclesOption(context);
   const priority = numberOption(values.priority, '--priority', { min: 0, max: 255, fallback: 128, isInteger: true });
   const bindings = await prepareRun(context);
@@ -90,7 +94,13 @@ async function runGoal(context: SessionContext): Promise<number> {
   }
   // Each goal is checked before any is kept: a bad one leaves the snapshot as it was (nothing is saved on an error).
   for (const [index, description] of descriptions.entries()) {
-    const added = await service.goalAdd({ sessionId, description, criteria: values.criteria ?? '', priority });
+    const added = await service.goalAdd({
+      sessionId,
+      description,
+      criteria: values.criteria ?? '',
+      priority,
+      chosenSymbols,
+    });
     const which = descriptions.length > 1 ? ` (goal ${index + 1}, ${quoteInput(description, 60)})` : '';
     if (!added.ok) throw new CliError(problemLines(`run: the goal cannot be added${which}:`, added.problems));
   }

@@ -1,5 +1,7 @@
 import { answerViewText } from '#core/questions/answer-view.ts';
 import type { Reading } from '#core/questions/reading-schema.ts';
+import { quoteInput } from '#core/quote-input.ts';
+import type { SymbolChoice } from '#core/records/goal.ts';
 import { describeProblem } from '#core/result.ts';
 import { problemLines } from '../output.ts';
 import type { SessionCommand, SessionContext } from '../session.ts';
@@ -8,11 +10,13 @@ import { readBlob } from './kg.ts';
 
 /** The questions part of `anima --help`. */
 export const QUESTION_USAGE = `Questions in plain words (read with the graph's own names; nothing is stored):
-  anima read "QUESTION" --snapshot S [--json]    how it would be read: the query, the symbols
-                 matched, the words not placed (or why the graph cannot answer it)
-  anima ask "QUESTION" [--kg FILE] --snapshot S [--json]
+  anima read "QUESTION" [--choose WORDS=SYMBOL]... --snapshot S [--json]
+                 how it would be read: the query, the symbols matched, the words not placed
+                 (or why the graph cannot answer it, or the symbols an ambiguous word may mean)
+  anima ask "QUESTION" [--choose WORDS=SYMBOL]... [--kg FILE] --snapshot S [--json]
                  read and answered by the graph: the list with labels, yes or no with the
                  proof, the number, or "No answer" and why (exit 1). --kg imports FILE first.
+                 --choose: the symbol (its name or IRI) an ambiguous word means: --choose bat="Bat (club)"
 `;
 
 /** `anima read` and `ask`: a question in plain words, read into a query and answered by the graph. */
@@ -32,9 +36,28 @@ function questionOperand({ name, operands }: SessionContext): string {
   return question;
 }
 
+/** `--choose WORDS=SYMBOL`, each: the symbol (by name or IRI) the words of the question mean. */
+export function symbolChoices(values: { choose?: string[] | undefined }): SymbolChoice[] {
+  return (values.choose ?? []).map((text) => {
+    const split = text.indexOf('=');
+    const words = text.slice(0, split).trim();
+    const symbol = text.slice(split + 1).trim();
+    if (split < 0 || words === '' || symbol === '')
+      throw new CliError(
+        `--choose ${quoteInput(text)}: write the words, "=", and the symbol they mean (its name or IRI), e.g. --choose bat="Bat (club)"`,
+        2,
+      );
+    return { words, symbol };
+  });
+}
+
 async function read(context: SessionContext): Promise<number> {
   const { values, service, sessionId, output } = context;
-  const read = await service.questionRead({ sessionId, question: questionOperand(context) });
+  const read = await service.questionRead({
+    sessionId,
+    question: questionOperand(context),
+    chosenSymbols: symbolChoices(values),
+  });
   if (!read.ok) throw new CliError(read.problems.map(describeProblem).join('\n'));
   output.out(values.json ? `${JSON.stringify(read.reading)}\n` : readingText(read.reading));
   return read.reading.query ? 0 : 1;
@@ -43,6 +66,7 @@ async function read(context: SessionContext): Promise<number> {
 async function ask(context: SessionContext): Promise<number> {
   const { values, service, sessionId, output, save } = context;
   const question = questionOperand(context);
+  const chosenSymbols = symbolChoices(values);
   if (values.kg) {
     const imported = await service.kgImport({
       sessionId,
@@ -53,7 +77,7 @@ async function ask(context: SessionContext): Promise<number> {
     if (!imported.ok) throw new CliError(problemLines(`${values.kg}: nothing imported:`, imported.problems));
     await save();
   }
-  const asked = await service.questionAsk({ sessionId, question });
+  const asked = await service.questionAsk({ sessionId, question, chosenSymbols });
   if (!asked.ok) throw new CliError(asked.problems.map(describeProblem).join('\n'));
   if (values.json) output.out(`${JSON.stringify({ reading: asked.reading.text, answer: asked.answer })}\n`);
   else {
