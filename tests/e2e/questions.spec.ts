@@ -45,3 +45,36 @@ test('a goal that asks a question shows how it is read, then its answer before i
   expect(csv.startsWith('label,symbol\r\n')).toBe(true);
   expect(csv).toContain('Dolphin,');
 });
+
+test('a word the graph names two ways is read as the symbol picked, and the goal is answered so', async ({
+  knowledge,
+  goals,
+}) => {
+  await knowledge.open();
+  await knowledge.importFile({
+    name: 'clubs.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from('Bat (club),is-a,SportsEquipment\n'),
+  });
+  await expect(knowledge.importStatus).toContainText('1 new triple');
+
+  await goals.open();
+  await goals.descriptionInput.fill('What is a bat?');
+  const which = goals.addRegion.getByRole('group', { name: 'Which does “bat” mean?' });
+  await expect(which.getByRole('radio')).toHaveCount(2, { timeout: 10_000 });
+  await expect(goals.addRegion).toContainText('I cannot answer this from the graph: "bat" may mean Bat or Bat (club)');
+  await which.getByRole('radio', { name: 'Bat (club)' }).check();
+  await expect(goals.addRegion).toContainText('I read this as: what Bat (club) is');
+  await expect(goals.addRegion.getByRole('list', { name: 'Words matched to the graph' })).toContainText(
+    '“bat” → Bat (club)',
+  );
+  await goals.addButton.click();
+  await expect(goals.goal('What is a bat?')).toBeVisible();
+
+  await goals.run.runUntilDoneButton.click();
+  await expect(goals.status('What is a bat?')).toContainText('Completed', { timeout: RUN_TIMEOUT_MS });
+  await goals.run.waitForRunEnd();
+  const bat = goals.goal('What is a bat?');
+  await expect(bat.getByRole('list', { name: /^Answers, / })).toContainText('SportsEquipment');
+  await expect(bat.getByRole('list', { name: /^Answers, / })).not.toContainText('Mammal');
+});
