@@ -45,6 +45,24 @@ export function evaluateGoal(
 
   const toolsUsed = [decision.tool.name, ...goal.toolsUsed].slice(0, 20);
   const base: Goal = { ...goal, findings, toolsUsed, cyclesWorked: goal.cyclesWorked + 1 };
+  let asked: Answer | undefined;
+  if (criteria.kind === 'question') {
+    if (!decision.questions) throw new Error('a goal that asks a question is evaluated without the question reader');
+    asked = decision.questions.answerOf(graph, criteria.question, criteria.chosen);
+  }
+  // A question the graph cannot answer (a word it has no name for, a "not") fails now with the
+  // reason, its tool's failure or not: failing plans would only abandon it later, saying less. A
+  // tool that just changed the graph gets one more look next cycle.
+  if (asked?.kind === 'none') {
+    if (outcome.ok && outcome.graphChange)
+      return { goal: { ...base, answer: asked }, outcome: hasAdvanced ? 'advanced' : 'no-change' };
+    const reason = `no answer: ${asked.reason}`;
+    return {
+      goal: { ...base, answer: asked, status: 'failed', statusReason: reason },
+      outcome: 'failed',
+      statusChange: `failed: ${reason}`,
+    };
+  }
   if (!outcome.ok) return { goal: base, outcome: 'failed' };
 
   let isMet: boolean;
@@ -62,20 +80,7 @@ export function evaluateGoal(
       // The query stops at the findings cap: a cap is never a count.
       metBecause = `${answer.isTruncated ? 'at least ' : ''}${countText(answer.rows.length, 'answer')} to ${criteria.text}, at least ${numberText(criteria.minCount)} needed`;
     }
-  } else if (criteria.kind === 'question') {
-    if (!decision.questions) throw new Error('a goal that asks a question is evaluated without the question reader');
-    const asked = decision.questions.answerOf(graph, criteria.question, criteria.chosen);
-    if (asked.kind === 'none') {
-      // The graph cannot answer it; a tool that just changed the graph gets one more look next cycle.
-      if (outcome.graphChange)
-        return { goal: { ...base, answer: asked }, outcome: hasAdvanced ? 'advanced' : 'no-change' };
-      const reason = `no answer: ${asked.reason}`;
-      return {
-        goal: { ...base, answer: asked, status: 'failed', statusReason: reason },
-        outcome: 'failed',
-        statusChange: `failed: ${reason}`,
-      };
-    }
+  } else if (asked) {
     // The facts the answer stands on come first among the findings: they are what the goal asked for.
     const answerFacts = (asked.proof ?? []) as FactIds[];
     const others = findings.splice(0);

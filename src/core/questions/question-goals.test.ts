@@ -64,6 +64,25 @@ describe('a goal that asks a question', () => {
     expect(goal!.statusReason).toContain('no answer: nothing in this graph says what is not so');
   });
 
+  it('fails at once, naming the word, when the graph has no word for what it asks', async () => {
+    const { service, sessionId } = await agentOnStarterGraph();
+    await service.goalAdd({ sessionId, description: 'Which mammals are furry?' });
+    await service.goalAdd({ sessionId, description: 'Which zorblaxes live in the ocean?' });
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 10 });
+    const [furry, zorblaxes] = (await service.goalList({ sessionId })).goals;
+    expect(furry).toMatchObject({
+      status: 'failed',
+      statusReason: 'no answer: this graph has no name for "furry"',
+      cyclesWorked: 1,
+      answer: { kind: 'none', entities: [] },
+    });
+    expect(zorblaxes).toMatchObject({
+      status: 'failed',
+      statusReason: 'no answer: this graph has no name for "zorblaxes"',
+      cyclesWorked: 1,
+    });
+  });
+
   it('refuses a question in another script or of emoji, storing nothing', async () => {
     const { service, sessionId } = await agentOnStarterGraph();
     const cyrillic = await service.goalAdd({ sessionId, description: 'Какие птицы не летают?' });
@@ -106,9 +125,11 @@ describe('a goal that is no question', () => {
     expect(mars!.answer!.entities.map((entity) => entity.label)).toEqual(
       expect.arrayContaining(['TerrestrialPlanet', 'Planet', 'CelestialBody']),
     );
-    // Nothing in the graph is called Zorblax: never done, no answer, and it says which word.
+    // Nothing in the graph is called Zorblax: failed in its first cycle, saying which word, not abandoned after failed plans.
     expect(zorblax).toMatchObject({
-      status: expect.not.stringMatching(/^(?:completed|active)$/),
+      status: 'failed',
+      statusReason: 'no answer: this graph has no name for "Zorblax"',
+      cyclesWorked: 1,
       answer: { kind: 'none', reason: 'this graph has no name for "Zorblax"' },
     });
   });
