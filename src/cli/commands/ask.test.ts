@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { startOpenAiServer } from '#core/testing/openai-server.ts';
 import { anima } from '../testing/run-anima.ts';
 
 let snapshot: string;
@@ -60,5 +61,52 @@ describe('anima read and ask with --choose', () => {
       status: 'completed',
       answer: { kind: 'entities', entities: [{ label: 'SportsEquipment' }] },
     });
+  });
+});
+
+describe('anima ask --provider', () => {
+  /** The query the words make of "Find all mammals", to script a model that reads another question into it. */
+  const mammalsQuery = async () => {
+    const read = await anima('read', 'Find all mammals', '--snapshot', snapshot, '--json');
+    return (JSON.parse(read.out) as { query: unknown }).query;
+  };
+  const withModel = async (replies: string[], question: string) => {
+    const server = await startOpenAiServer(replies.map((text) => ({ text })));
+    try {
+      const model = ['--provider', 'openai', '--base-url', server.baseUrl, '--model', 'tiny'];
+      const asked = await anima('ask', question, ...model, '--snapshot', snapshot);
+      return { asked, requests: server.requests };
+    } finally {
+      await server.close();
+    }
+  };
+
+  it('answers from the query the model reads the question into, run by the graph', async () => {
+    // "nurse their young" names nothing in this graph: the words alone cannot read it, the model can.
+    const { asked, requests } = await withModel(
+      [JSON.stringify(await mammalsQuery())],
+      'Which animals nurse their young?',
+    );
+    expect(asked.code).toBe(0);
+    expect(asked.error).toContain(
+      'I read this as: every ?x with ?x is-a Mammal (following is-a chains) (read by the model)',
+    );
+    expect(asked.out.split('\n').sort()).toEqual(['', 'Bat', 'Dog']);
+    expect(JSON.stringify(requests[0]!.body)).toContain('Which animals nurse their young?');
+  });
+
+  it('falls back to the words, saying so, when the model names what the graph lacks; its prose is never the answer', async () => {
+    const wrong = JSON.stringify({
+      form: 'list',
+      find: 'x',
+      patterns: [{ subject: { variable: 'x' }, predicate: 99_999, object: { symbol: 99_998 } }],
+    });
+    const { asked, requests } = await withModel([wrong, 'Bats and dogs, I think.', wrong], 'Find all mammals');
+    expect(requests).toHaveLength(3);
+    expect(asked.code).toBe(0);
+    expect(asked.error).toContain("anima: the model's reading was refused");
+    expect(asked.error).toContain('read from the words instead');
+    expect(asked.out.split('\n').sort()).toEqual(['', 'Bat', 'Dog']);
+    expect(asked.out).not.toContain('I think');
   });
 });

@@ -7,15 +7,19 @@ import { problemLines } from '../output.ts';
 import type { SessionCommand, SessionContext } from '../session.ts';
 import { CliError } from '../snapshot-file.ts';
 import { readBlob } from './kg.ts';
+import { runInference } from './model.ts';
 
 /** The questions part of `anima --help`. */
 export const QUESTION_USAGE = `Questions in plain words (read with the graph's own names; nothing is stored):
   anima read "QUESTION" [--choose WORDS=SYMBOL]... --snapshot S [--json]
                  how it would be read: the query, the symbols matched, the words not placed
                  (or why the graph cannot answer it, or the symbols an ambiguous word may mean)
-  anima ask "QUESTION" [--choose WORDS=SYMBOL]... [--kg FILE] --snapshot S [--json]
+  anima ask "QUESTION" [--choose WORDS=SYMBOL]... [--kg FILE] [--provider openai --base-url URL
+            --model M [--api-key K]] --snapshot S [--json]
                  read and answered by the graph: the list with labels, yes or no with the
                  proof, the number, or "No answer" and why (exit 1). --kg imports FILE first.
+                 --provider: the model reads the question into a query (as in anima run); the
+                 graph checks the query and answers it, never the model
                  --choose: the symbol (its name or IRI) an ambiguous word means: --choose bat="Bat (club)"
 `;
 
@@ -67,6 +71,7 @@ async function ask(context: SessionContext): Promise<number> {
   const { values, service, sessionId, output, save } = context;
   const question = questionOperand(context);
   const chosenSymbols = symbolChoices(values);
+  const inference = runInference(values, 'ask');
   if (values.kg) {
     const imported = await service.kgImport({
       sessionId,
@@ -77,11 +82,20 @@ async function ask(context: SessionContext): Promise<number> {
     if (!imported.ok) throw new CliError(problemLines(`${values.kg}: nothing imported:`, imported.problems));
     await save();
   }
-  const asked = await service.questionAsk({ sessionId, question, chosenSymbols });
+  const asked = await service.questionAsk({ sessionId, question, chosenSymbols, ...(inference ? { inference } : {}) });
   if (!asked.ok) throw new CliError(asked.problems.map(describeProblem).join('\n'));
-  if (values.json) output.out(`${JSON.stringify({ reading: asked.reading.text, answer: asked.answer })}\n`);
+  const { reading } = asked;
+  // Who read it, and why not the model given: the answer is the graph's either way.
+  const fallback = asked.unavailable
+    ? `the model could not read it (${asked.unavailable.because}); read from the words instead`
+    : reading.fallback;
+  if (values.json)
+    output.out(
+      `${JSON.stringify({ reading: reading.text, readBy: reading.readBy, ...(fallback ? { fallback } : {}), answer: asked.answer })}\n`,
+    );
   else {
-    output.error(`anima: I read this as: ${asked.reading.text}\n`);
+    output.error(`anima: I read this as: ${reading.text}${reading.readBy === 'model' ? ' (read by the model)' : ''}\n`);
+    if (fallback) output.error(`anima: ${fallback}\n`);
     if (asked.answer.kind === 'entities') for (const entity of asked.answer.entities) output.out(`${entity.label}\n`);
     else output.out(`${answerViewText(asked.answer)}\n`);
     if (asked.answer.kind === 'entities')

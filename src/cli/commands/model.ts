@@ -22,8 +22,8 @@ function endpointOption(values: CliValues, command: string): OpenAiEndpoint {
   return endpoint.data;
 }
 
-/** The model a run binds from --provider (openai or none), with its limits (--max-requests, --max-tokens); none without --provider. */
-export function runInference(values: CliValues): InferenceSettings | undefined {
+/** The model a run (or `command`) binds from --provider (openai or none), with its limits (--max-requests, --max-tokens); none without --provider. */
+export function runInference(values: CliValues, command = 'run'): InferenceSettings | undefined {
   if (values.provider === undefined) return undefined;
   const limits = {
     ...(values['max-requests'] !== undefined
@@ -49,10 +49,10 @@ export function runInference(values: CliValues): InferenceSettings | undefined {
   };
   if (values.provider === 'none') return { provider: 'none', limits, confidenceCap: DEFAULT_CONFIDENCE_CAP };
   if (values.provider !== 'openai')
-    throw new CliError(`--provider is openai or none (WebLLM and GGUF run in the browser)\n\n${usageFor('run')}`, 2);
+    throw new CliError(`--provider is openai or none (WebLLM and GGUF run in the browser)\n\n${usageFor(command)}`, 2);
   return {
     provider: 'openai-compatible',
-    openAi: endpointOption(values, 'run'),
+    openAi: endpointOption(values, command),
     limits,
     confidenceCap: DEFAULT_CONFIDENCE_CAP,
   };

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { answerViewSchema } from '#core/questions/answer-schema.ts';
 import { type Reading } from '#core/questions/reading-schema.ts';
 import { symbolChoiceSchema } from '#core/records/goal.ts';
+import { inferenceSettingsSchema } from '#core/llm/inference-settings.ts';
+import { modelUnavailableSchema } from '#core/llm/provider.ts';
 import { problemSchema } from '#core/result.ts';
 import { sessionIdSchema } from '#core/names.ts';
 
@@ -27,15 +29,23 @@ export const questionContract = {
       z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
     ]),
   },
-  /** A question read and answered by the session's graph (nothing is stored). */
+  /** A question read (by its words, or by the model given) and answered by the session's graph (nothing is stored). */
   questionAsk: {
     args: z.object({
       sessionId: sessionIdSchema,
       question: z.string().max(1_000_000),
       chosenSymbols: z.array(symbolChoiceSchema).max(1_000).default([]),
+      /** A model to read the question (the CLI's --provider): it gives the typed query, the graph checks and answers it. */
+      inference: inferenceSettingsSchema.optional(),
     }),
     result: z.discriminatedUnion('ok', [
-      z.object({ ok: z.literal(true), reading: readingShape, answer: answerViewSchema }),
+      z.object({
+        ok: z.literal(true),
+        reading: readingShape,
+        answer: answerViewSchema,
+        /** Why the model given could not read it (not reachable...): the words read it instead. */
+        unavailable: modelUnavailableSchema.optional(),
+      }),
       z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
     ]),
   },
