@@ -4,6 +4,11 @@ import { structuredCall } from '#core/llm/structured-call.ts';
 import { UsageBudget } from '#core/llm/usage-budget.ts';
 import { runChild } from '#core/agent/child-run.ts';
 import { REVIEWER, reviewerResultSchema } from '#core/agent/postures.ts';
+import { answerReading } from '#core/questions/answer.ts';
+import { readWithModel } from '#core/questions/model-reading.ts';
+import { readQuestion } from '#core/questions/reading.ts';
+import { queryProblems } from '#core/questions/typed-query.ts';
+import { graphOf } from '#core/testing/graph-of.ts';
 import { browserGgufHost } from '../../workers/gguf-host.ts';
 import { type LoadedWllama, loadWllama } from '../../workers/wllama-load.ts';
 import { bytesOf, messageOf, nameOf } from './plain-data.ts';
@@ -112,6 +117,34 @@ const inference = {
       totals: { ...budget.totals },
       spent: budget.spent(),
       isValidResult: outcome.ok ? reviewerResultSchema.safeParse(outcome.value).success : undefined,
+    };
+  },
+
+  /**
+   * A question read by the loaded model, as a bound cycle reads it (readWithModel: the typed query
+   * checked by the graph, or the words' reading and why), over a small graph of currencies: the
+   * reading, the answer the graph gives from it, the problems the graph finds in the model's
+   * query, the words' own answer, and the graph's symbols, to hold the answer to.
+   */
+  async readQuestion(question: string) {
+    const provider = engineProvider(loadedModel().engine, { name: 'gguf', model: 'tiny' });
+    const graph = graphOf([
+      ['DE', 'has-currency', 'Euro'],
+      ['FR', 'has-currency', 'Euro'],
+      ['JP', 'has-currency', 'Yen'],
+      ['DE', 'is-a', 'Country'],
+      ['FR', 'is-a', 'Country'],
+      ['JP', 'is-a', 'Country'],
+    ]);
+    const read = await readWithModel(graph, question, provider, { retries: 1 });
+    const byWords = readQuestion(graph, question);
+    if (!read.ok || !byWords.ok) throw new Error('the question was refused before any model was asked');
+    return {
+      reading: read.value,
+      answer: answerReading(graph, read.value),
+      problems: read.value.query ? queryProblems(graph, read.value.query) : [],
+      wordsAnswer: answerReading(graph, byWords.value),
+      symbols: [...graph.symbols()].map((symbol) => ({ id: symbol.id, label: symbol.label })),
     };
   },
 

@@ -10,6 +10,9 @@ import { type Reading, type TypedQuery, typedQuerySchema } from './reading-schem
 import { queryProblems } from './typed-query.ts';
 import { vocabularyOf } from './vocabulary.ts';
 
+/** The most tokens a model's reading may take: a typed query of eight patterns is a few hundred. */
+const MAX_READING_TOKENS = 512;
+
 /** How many relations the model is shown besides those the question's words matched. */
 const MAX_OTHER_RELATIONS = 40;
 
@@ -40,6 +43,7 @@ export async function readWithModel(
       'Forms: list, count, yes-no, describe (the classes of a thing), common (classes two things share); "find" names the variable asked for.',
     prompt: `${candidatesText(graph, byWords.value)}\n\nQuestion: ${question}`,
     retries: options.retries ?? 2,
+    maxTokens: MAX_READING_TOKENS,
     ...(options.budget ? { budget: options.budget } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
