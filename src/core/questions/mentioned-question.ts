@@ -66,7 +66,9 @@ export class MentionedQuestion {
         const relationsOnly = isStop(span[0]!);
         const head = span.slice(0, -1).map((word) => word.lemma);
         const last = span[span.length - 1]!.lemma;
-        for (const form of [last, ...lemmaVariants(last)]) {
+        // A variant that is a stop word names nothing: "used" is "use", never "us" (the United States).
+        const forms = [last, ...lemmaVariants(last).filter((variant) => !STOP_WORDS.has(variant))];
+        for (const form of forms) {
           const key = [...head, form].join(' ');
           // A run that starts with a stop word names only a relation ("have moons" has-moon).
           const entities = relationsOnly ? [] : (vocabulary.entities.get(key) ?? []);

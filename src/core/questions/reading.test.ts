@@ -59,6 +59,11 @@ describe('reading questions with the graph’s own names', () => {
     expect(ask(starter, 'Are dolphins fish?').answer.value).toBe(false);
   });
 
+  it('reads a description asked within a sentence, and an irregular verb', () => {
+    expect(ask(starter, 'Tell me what a dolphin is').answer.entities[0]!.label).toBe('Cetacean');
+    expect(ask(starter, 'How many moons has Mars got?').answer).toMatchObject({ kind: 'count', value: 2 });
+  });
+
   it('counts, describes, and finds common ground, the nearest first', () => {
     expect(ask(starter, 'How many kinds of reptiles are there?').answer).toMatchObject({ kind: 'count', value: 9 });
     expect(labels(ask(starter, 'What is a dolphin?').answer)).toEqual(['Animal', 'Cetacean', 'Mammal', 'Vertebrate']);
@@ -80,6 +85,13 @@ describe('reading questions with the graph’s own names', () => {
   it('never reads a stop word as a symbol, but a name written in capitals is one', () => {
     const { reading } = ask(countries, 'Which countries use the Euro as currency?');
     expect(reading.matched.flatMap((match) => match.symbols.map((symbol) => symbol.label))).not.toContain('AS');
+    // Nor a stop word a verb's stem makes: "used" is "use", never "us" (the code US).
+    const withUs = graphOf([
+      ['US', 'has-currency', 'USD'],
+      ['SE', 'has-currency', 'Krona'],
+      ['SE', 'is-a', 'Country'],
+    ]);
+    expect(labels(ask(withUs, 'Which currency is used in SE?').answer)).toEqual(['Krona']);
     expect(labels(ask(countries, 'What currency does AS use?').answer)).toEqual(['USD']);
   });
 

@@ -160,7 +160,10 @@ function formOf(reader: MentionedQuestion): TypedQuery['form'] {
   const last = reader.entityMentions().at(-1);
   if (kindOf && verb > 0 && last !== undefined && last.start > verb) return 'describe';
   const onlyOne = reader.mentions.length === 1 && reader.loose.length === 0;
-  const describes = (first === 'what' || first === 'who') && second === 'be';
+  // "What is a dolphin", and asked within a sentence: "tell me what a dolphin is".
+  const describes =
+    ((first === 'what' || first === 'who') && second === 'be') ||
+    (reader.lemmas.includes('what') && reader.lemmas.at(-1) === 'be');
   if (
     onlyOne &&
     (describes || first === 'describe' || first === 'define' || (first === 'tell' && reader.lemmas.includes('about')))

@@ -93,6 +93,8 @@ const IRREGULAR: Record<string, string> = {
   swam: 'swim',
   swum: 'swim',
   found: 'find',
+  got: 'get',
+  gotten: 'get',
   made: 'make',
   began: 'begin',
   begun: 'begin',
