@@ -1,7 +1,8 @@
 import type { ChatEngine } from '#core/llm/chat-engine.ts';
 import type { GgufHost, StoreProgress } from '#core/llm/gguf-host.ts';
 import { cancelled } from '#core/llm/provider.ts';
-import { type EmbeddingEngine, wllamaEmbeddings } from '#core/llm/wllama-embeddings.ts';
+import type { EmbeddingEngine } from '#core/llm/embedder.ts';
+import { wllamaEmbeddings } from '#core/llm/wllama-embeddings.ts';
 import { type LoadedWllama, loadWllama } from './wllama-load.ts';
 
 /** The folder of this origin's private file system (OPFS) that holds the GGUF files. */

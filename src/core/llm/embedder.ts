@@ -13,6 +13,9 @@ export interface Embedder {
   embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
 }
 
+/** How a loaded embedding model (on the CPU engine, or WebLLM's on the GPU) embeds: one vector per text, in order. */
+export type EmbeddingEngine = { embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> };
+
 /** Cosine similarity of two vectors (0 when either is zero, or their sizes differ). */
 export function cosineSimilarity(a: Float32Array, b: Float32Array): number {
   if (a.length !== b.length) return 0;

@@ -1,6 +1,6 @@
 import type { ChatEngine } from './chat-engine.ts';
 import type { LoadProgress } from './chat-engine.ts';
-import type { EmbeddingEngine } from './wllama-embeddings.ts';
+import type { EmbeddingEngine } from './embedder.ts';
 
 /** Why there is no CPU engine here (Node, the CLI). */
 export const NO_GGUF_HERE = 'the CPU engine (llama.cpp in WebAssembly) runs only in the browser';

@@ -1,12 +1,10 @@
 // Types only, from wllama's OpenAI-compatible types file (its main declarations pull Node's types in).
 import type { CreateEmbeddingResponse, EmbeddingCreateParams } from '@wllama/wllama/esm/types/oai-compat';
+import type { EmbeddingEngine } from './embedder.ts';
 import { cancelled } from './provider.ts';
 
 /** The part of wllama's `Wllama` that embeds: llama.cpp's OpenAI-compatible embeddings, on a model loaded with `embeddings: true`. */
 export type WllamaEmbed = { createEmbedding(options: EmbeddingCreateParams): Promise<CreateEmbeddingResponse> };
-
-/** How an embedding model on the CPU engine embeds: one vector per text, in order. */
-export type EmbeddingEngine = { embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> };
 
 /**
  * Embeds through llama.cpp in wllama, one text a request: llama.cpp pools each sequence apart,

@@ -1,7 +1,7 @@
 import type { ChatEngine } from '#core/llm/chat-engine.ts';
 import type { GgufHost } from '#core/llm/gguf-host.ts';
 import { cancelled } from '#core/llm/provider.ts';
-import type { EmbeddingEngine } from '#core/llm/wllama-embeddings.ts';
+import type { EmbeddingEngine } from '#core/llm/embedder.ts';
 
 /**
  * The CPU engine for tests: files kept in memory, streams read chunk by chunk (so a cancel can
