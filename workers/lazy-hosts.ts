@@ -20,6 +20,7 @@ export function lazyWebLlmHost(): WebLlmHost {
     hasStoredFiles: async (model) => (await host()).hasStoredFiles(model),
     load: async (model, options) => (await host()).load(model, options),
     remove: async (model, options) => (await host()).remove(model, options),
+    loadEmbedder: async (modelId, options) => (await host()).loadEmbedder(modelId, options),
   };
 }
 

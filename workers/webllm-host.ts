@@ -26,6 +26,7 @@ import {
   storageFullText,
 } from '#core/llm/download-failure.ts';
 import { ENGINE_CODE_CACHES, keepEngineCodeForOffline } from './engine-code.ts';
+import { webLlmEmbedderLoader } from './webllm-embedder.ts';
 
 type WebLlm = typeof import('./webllm-code.ts');
 
@@ -105,6 +106,8 @@ export function browserWebLlmHost(): WebLlmHost {
     },
 
     load: (model, options) => keeper.load(model, options),
+
+    loadEmbedder: webLlmEmbedderLoader(importWebLlm),
 
     async remove(model, options: { withLibrary?: boolean } = {}) {
       await keeper.unloadFor(model, async () => {

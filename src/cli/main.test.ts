@@ -799,6 +799,15 @@ describe('anima run with a language model', () => {
         code: 2,
         error: expect.stringContaining('--embedder: there is no GGUF model nomic on this device'),
       });
+      // Node has no WebGPU: WebLLM's embedding models are refused in words.
+      expect(
+        await anima('settings', '--embedder', 'webllm:snowflake-arctic-embed-s-q0f32-MLC-b4', '--snapshot', snapshot),
+      ).toMatchObject({
+        code: 2,
+        error: expect.stringContaining(
+          '--embedder: WebLLM runs only in the browser, on WebGPU, and there is none here: choose an OpenAI-compatible endpoint or a GGUF model to embed',
+        ),
+      });
       const set = await anima('settings', '--embedder', 'openai-compatible:topics', '--snapshot', snapshot);
       expect(set.out).toContain('\nrecall and similarity: by embeddings of openai-compatible:topics\n');
       const cycle = await anima('cycle', ...endpoint, '--json', '--snapshot', snapshot);

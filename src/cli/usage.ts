@@ -43,7 +43,8 @@ The agent (goals and cycles live in the same snapshot):
                  [--memory-capacity N] [--consolidation-threshold X] [--allow-web PREFIX]... [--offline]
                  [--temperature X] [--top-p X] [--answer-tokens N] [--seed N] [--embedder P:MODEL|none] [--json]
                  --embedder openai-compatible:MODEL (the run's --base-url and --api-key) or
-                 gguf:MODEL: recall and similarity rank by its embeddings (kept in the snapshot)
+                 gguf:MODEL: recall and similarity rank by its embeddings (kept in the snapshot);
+                 WebLLM's embedding models need WebGPU: the app's Settings screen binds them
                  --temperature (0 to 2), --top-p (above 0, at most 1), --answer-tokens (the longest
                  answer, a whole number) and --seed (a whole number): how the session's model
                  samples, kept in the snapshot; 'default' leaves one to the engine

@@ -51,6 +51,7 @@ export {
   WEBLLM_MODEL_NOTES,
   type WebLlmModelNote,
 } from '#core/llm/recommended-models.ts';
+export { WEBLLM_EMBEDDING_MODELS } from '#core/llm/webllm-embeddings.ts';
 export { parseDecimal } from './decimal-text.ts';
 export { diffPsyche, type PsycheDiff } from '#core/psyche/psyche-diff.ts';
 export { factsAsCsv, factsAsNTriples } from '#core/kg/export-ntriples.ts';

@@ -47,6 +47,21 @@ test("the session's embedder: a model left unnamed is refused in words, a chosen
   });
 });
 
+test("WebLLM's embedding models are offered, and refused in words where WebGPU finds no GPU", async ({ page }) => {
+  await page.goto('/#/settings');
+  const region = page.getByRole('region', { name: 'Embedder', exact: true });
+  await expect(region.getByRole('radio', { name: 'None' })).toBeChecked({ timeout: 45_000 });
+  await region.getByRole('radio', { name: 'WebLLM (GPU)' }).check();
+  await region
+    .getByRole('combobox', { name: 'Embedding model' })
+    .selectOption({ label: 'Snowflake Arctic Embed S (batches of 4): 239 MB of GPU memory' });
+  await region.getByRole('button', { name: 'Save embedder' }).click();
+  // This browser runs without a GPU: the choice is refused, and the session keeps none.
+  await expect(region.getByRole('alert')).toContainText('WebLLM cannot embed here:');
+  await page.reload();
+  await expect(region.getByRole('radio', { name: 'None' })).toBeChecked({ timeout: 45_000 });
+});
+
 test("the agent's tools are listed in words, each with its name and what it does", async ({ page, settings }) => {
   await settings.open();
   const tools = page.getByRole('region', { name: "The agent's tools" });

@@ -5,24 +5,35 @@ import { NO_GGUF_HERE } from './gguf-host.ts';
 import type { InferenceSettings } from './inference-settings.ts';
 import { openAiEmbedder } from './openai-embeddings.ts';
 import { cancelled } from './provider.ts';
+import { isWebLlmEmbeddingModel, unknownWebLlmEmbeddingModel } from './webllm-embeddings.ts';
+import { NO_WEBLLM_HERE } from './webllm-host.ts';
 
 /** The embedder a run binds, or why the session's choice cannot be had (recall and similarity then use hypervectors). */
 export type EmbedderBinding = { embedder: Embedder } | { embedder?: undefined; unavailable: string };
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** Where binding finds the GGUF models added here, a cancel, and whether it may download a WebLLM model (a run never does). */
+export type EmbedderBindOptions = {
+  added?: Pick<AddedModels, 'gguf'>;
+  signal?: AbortSignal;
+  /** The user asked for it (the embedder check): a WebLLM model not yet cached is downloaded. */
+  mayDownload?: boolean;
+};
+
 /**
  * Binds the session's embedder: an OpenAI-compatible one reaches the endpoint of the device's
  * language model settings (its base URL and key) with the session's embedding model; a GGUF one
- * loads a model added on this device into the CPU engine, with embeddings on.
+ * loads a model added on this device into the CPU engine, with embeddings on; a WebLLM one loads
+ * one of WebLLM's embedding models on the GPU.
  */
 export async function bindEmbedder(
   choice: EmbedderChoice,
   settings: InferenceSettings,
   reach: ProviderReach,
-  added?: Pick<AddedModels, 'gguf'>,
-  signal?: AbortSignal,
+  options: EmbedderBindOptions = {},
 ): Promise<EmbedderBinding> {
+  const { added, signal } = options;
   switch (choice.provider) {
     case 'openai-compatible':
       if (!settings.openAi)
@@ -46,9 +57,30 @@ export async function bindEmbedder(
       }
     }
     case 'webllm':
-      return {
-        unavailable:
-          "WebLLM's embedding models are not bound yet: choose an OpenAI-compatible endpoint or a GGUF model to embed",
-      };
+      return bindWebLlmEmbedder(choice.model, reach, options);
+  }
+}
+
+/** One of WebLLM's embedding models, if this place has WebGPU and the model is downloaded (or may be). */
+async function bindWebLlmEmbedder(
+  model: string,
+  reach: ProviderReach,
+  { signal, mayDownload }: EmbedderBindOptions,
+): Promise<EmbedderBinding> {
+  if (!reach.webLlm) return { unavailable: NO_WEBLLM_HERE };
+  if (!isWebLlmEmbeddingModel(model)) return { unavailable: unknownWebLlmEmbeddingModel(model) };
+  const gpu = await reach.webLlm.gpu();
+  if (!gpu.available) return { unavailable: `WebLLM cannot embed here: ${gpu.reason}` };
+  // A run never starts a download by itself: the user's check of the embedder does.
+  if (!mayDownload && !(await reach.webLlm.isCached({ id: model })))
+    return {
+      unavailable: `${model} is not downloaded yet: check the embedder on the Settings screen to download it`,
+    };
+  try {
+    const engine = await reach.webLlm.loadEmbedder(model, signal ? { signal } : {});
+    return { embedder: { name: 'webllm', model, identity: `webllm ${model}`, embed: engine.embed } };
+  } catch (error) {
+    if (signal?.aborted) throw cancelled(signal);
+    return { unavailable: messageOf(error) };
   }
 }

@@ -1,6 +1,7 @@
 import type { ChatEngine } from './chat-engine.ts';
 import type { KeeperLoadOptions } from './engine-keeper.ts';
 import type { GpuReport, WebLlmModelSpec } from './webllm-models.ts';
+import type { EmbeddingEngine } from './embedder.ts';
 
 /** Why there is no WebLLM here (Node, the CLI). */
 export const NO_WEBLLM_HERE = 'WebLLM runs only in the browser, on WebGPU';
@@ -29,4 +30,9 @@ export interface WebLlmHost {
    * it first; with `withLibrary`, a custom model's library too (no other model uses it).
    */
   remove(model: WebLlmModelSpec, options?: { withLibrary?: boolean }): Promise<void>;
+  /**
+   * One of WebLLM's embedding models (see webllm-embeddings.ts), downloaded if it is not cached
+   * and loaded on the GPU: kept apart from the chat model (a run uses both), one at a time.
+   */
+  loadEmbedder(modelId: string, options?: { signal?: AbortSignal }): Promise<EmbeddingEngine>;
 }

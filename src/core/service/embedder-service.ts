@@ -3,6 +3,8 @@ import { bindEmbedder, type EmbedderBinding } from '#core/llm/bind-embedder.ts';
 import { cosineSimilarity } from '#core/llm/embedder.ts';
 import { cachedEmbeddings, type EmbeddingAccess } from '#core/llm/embedding-cache.ts';
 import { type InferenceSettings, inferenceSettingsOf } from '#core/llm/inference-settings.ts';
+import { isWebLlmEmbeddingModel, unknownWebLlmEmbeddingModel } from '#core/llm/webllm-embeddings.ts';
+import { NO_WEBLLM_HERE } from '#core/llm/webllm-host.ts';
 import { embedderChoiceSchema } from '#core/records/embedder-choice.ts';
 import type { Problem } from '#core/result.ts';
 import type { ServiceContext } from './service-context.ts';
@@ -40,17 +42,10 @@ export function embedderService(
             })),
           };
         const choice = parsed.data;
-        if (choice.provider === 'webllm')
-          return {
-            ok: false,
-            problems: [
-              {
-                path: 'embedder.provider',
-                message:
-                  "WebLLM's embedding models cannot be bound yet: choose an OpenAI-compatible endpoint or a GGUF model",
-              },
-            ],
-          };
+        if (choice.provider === 'webllm') {
+          const problem = await webLlmEmbedderProblem(context, choice.model);
+          if (problem) return { ok: false, problems: [problem] };
+        }
         if (choice.provider === 'gguf') {
           const record = await db.models.get(choice.model);
           if (record?.engine !== 'gguf')
@@ -73,7 +68,7 @@ export function embedderService(
       const controller = new AbortController();
       operations.set(operationId, controller);
       try {
-        const bound = await bindSessionEmbedder(context, sessionId, undefined, controller.signal);
+        const bound = await bindSessionEmbedder(context, sessionId, undefined, controller.signal, true);
         if (!bound.embeddings)
           return { ok: false, problems: [{ message: bound.unavailable ?? 'no embedder is bound to this session' }] };
         const { embedder } = bound.embeddings;
@@ -97,6 +92,19 @@ export function embedderService(
   };
 }
 
+/** Why one of WebLLM's embedding models cannot be bound here: none of that name, or no WebLLM (Node), or no GPU WebGPU can use. */
+async function webLlmEmbedderProblem(context: ServiceContext, model: string): Promise<Problem | undefined> {
+  if (!isWebLlmEmbeddingModel(model)) return { path: 'embedder.model', message: unknownWebLlmEmbeddingModel(model) };
+  const host = context.dependencies.providerReach?.webLlm;
+  if (!host)
+    return {
+      path: 'embedder.provider',
+      message: `${NO_WEBLLM_HERE}, and there is none here: choose an OpenAI-compatible endpoint or a GGUF model to embed`,
+    };
+  const gpu = await host.gpu();
+  return gpu.available ? undefined : { path: 'embedder.provider', message: `WebLLM cannot embed here: ${gpu.reason}` };
+}
+
 /** The session's embedder as a run reaches it (with the device's cache of its vectors), none, or why it cannot be had. */
 export type SessionEmbedder = { embeddings?: EmbeddingAccess; unavailable?: string };
 
@@ -106,22 +114,21 @@ export async function bindSessionEmbedder(
   sessionId: string,
   given: InferenceSettings | undefined,
   signal: AbortSignal,
+  mayDownload = false,
 ): Promise<SessionEmbedder> {
   const { embedder: choice } = await context.sessionOf(sessionId);
   if (!choice) return {};
   const settings = given ?? (await inferenceSettingsOf(context));
-  const binding: EmbedderBinding = await bindEmbedder(
-    choice,
-    settings,
-    context.dependencies.providerReach ?? {},
-    {
+  const binding: EmbedderBinding = await bindEmbedder(choice, settings, context.dependencies.providerReach ?? {}, {
+    added: {
       gguf: async (id) => {
         const record = await context.db.models.get(id);
         return record?.engine === 'gguf' ? record : undefined;
       },
     },
     signal,
-  );
+    ...(mayDownload ? { mayDownload } : {}),
+  });
   return binding.embedder
     ? { embeddings: cachedEmbeddings(context.db, binding.embedder, context.now) }
     : { unavailable: binding.unavailable };

@@ -5,6 +5,8 @@ import type { WebLlmHost } from '#core/llm/webllm-host.ts';
 import type { LoadProgress } from '#core/llm/chat-engine.ts';
 import type { GpuReport, WebLlmModelSpec } from '#core/llm/webllm-models.ts';
 import { cancelled } from '#core/llm/provider.ts';
+import type { EmbeddingEngine } from '#core/llm/embedder.ts';
+import { type WebLlmEmbed, webLlmEmbeddings } from '#core/llm/webllm-embeddings.ts';
 
 /** WebLLM's words for a request to an engine whose model it unloaded (its ModelNotLoadedError). */
 const MODEL_NOT_LOADED =
@@ -24,6 +26,9 @@ export class ScriptedWebLlmHost implements WebLlmHost {
   readonly partlyStored = new Set<string>();
   /** The models loaded afresh, in order (a kept engine handed out again is not a load). */
   readonly loads: string[] = [];
+  /** The embedding models loaded, in order (one kept is not loaded again). */
+  readonly embedderLoads: string[] = [];
+  #embedder: { modelId: string; engine: EmbeddingEngine } | undefined;
   /** The custom models' addresses as each load was given them, by id. */
   readonly customLoads = new Map<string, WebLlmModelSpec['custom']>();
   /** What each remove was asked to delete: the id, and "+library" when the library went too. */
@@ -42,6 +47,8 @@ export class ScriptedWebLlmHost implements WebLlmHost {
   constructor(
     readonly engine: ChatEngine,
     readonly gpuReport: GpuReport = { available: true, adapter: 'Scripted GPU', shaderF16: true, maxBufferMB: 4096 },
+    /** The engine (of WebLLM's MLCEngine shape) an embedding model is loaded into, by id. */
+    private readonly embeddingEngineFor?: (modelId: string) => WebLlmEmbed,
   ) {
     this.#keeper = new EngineKeeper(
       { keyOf: (model) => model.id, load: (model, options) => this.#load(model, options) },
@@ -86,6 +93,19 @@ export class ScriptedWebLlmHost implements WebLlmHost {
       this.cached.delete(model.id);
       this.partlyStored.delete(model.id);
     });
+  }
+
+  /** Downloads the embedding model if it is not cached (as WebLLM's reload does), then hands out its engine. */
+  async loadEmbedder(modelId: string, options: { signal?: AbortSignal } = {}): Promise<EmbeddingEngine> {
+    if (this.#embedder?.modelId === modelId) return this.#embedder.engine;
+    if (!this.embeddingEngineFor) throw new Error(`${modelId} is no embedding model in this test`);
+    if (!this.gpuReport.available) throw new Error(this.gpuReport.reason);
+    if (options.signal?.aborted) throw cancelled(options.signal);
+    if (this.downloadFails && !this.cached.has(modelId)) throw new Error(this.downloadFails);
+    this.cached.add(modelId);
+    this.embedderLoads.push(modelId);
+    this.#embedder = { modelId, engine: webLlmEmbeddings(this.embeddingEngineFor(modelId)) };
+    return this.#embedder.engine;
   }
 
   async #load(

@@ -4,11 +4,17 @@ import { choiceOf, describeCheck, describeSave, formOf } from './embedder-form.t
 describe('the embedder form', () => {
   it('holds a choice per provider and asks for the chosen one, or for none', () => {
     const form = formOf({ provider: 'gguf', model: 'nomic' });
-    expect(form).toEqual({ provider: 'gguf', endpointModel: '', ggufModel: 'nomic' });
+    expect(form).toEqual({ provider: 'gguf', endpointModel: '', ggufModel: 'nomic', webllmModel: '' });
     expect(choiceOf({ ...form, endpointModel: 'text-embed' })).toEqual({ provider: 'gguf', model: 'nomic' });
     expect(choiceOf({ ...form, provider: 'openai-compatible', endpointModel: 'text-embed' })).toEqual({
       provider: 'openai-compatible',
       model: 'text-embed',
+    });
+    const arctic = 'snowflake-arctic-embed-s-q0f32-MLC-b4';
+    expect(formOf({ provider: 'webllm', model: arctic })).toMatchObject({ provider: 'webllm', webllmModel: arctic });
+    expect(choiceOf({ ...form, provider: 'webllm', webllmModel: arctic })).toEqual({
+      provider: 'webllm',
+      model: arctic,
     });
     expect(choiceOf(formOf(undefined))).toBeNull();
   });

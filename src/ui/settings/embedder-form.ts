@@ -4,9 +4,10 @@ type EmbedderChoice = NonNullable<Awaited<ReturnType<AgentApi['embedderGet']>>['
 
 /** The embedder as the form holds it: a provider (none: hypervectors), and a model for each provider. */
 export type EmbedderForm = {
-  provider: 'none' | 'openai-compatible' | 'gguf';
+  provider: 'none' | EmbedderChoice['provider'];
   endpointModel: string;
   ggufModel: string;
+  webllmModel: string;
 };
 
 export const EMBEDDER_READ_ONLY_REASON =
@@ -14,16 +15,18 @@ export const EMBEDDER_READ_ONLY_REASON =
 
 export function formOf(choice: EmbedderChoice | undefined): EmbedderForm {
   return {
-    provider: choice?.provider === 'openai-compatible' || choice?.provider === 'gguf' ? choice.provider : 'none',
+    provider: choice?.provider ?? 'none',
     endpointModel: choice?.provider === 'openai-compatible' ? choice.model : '',
     ggufModel: choice?.provider === 'gguf' ? choice.model : '',
+    webllmModel: choice?.provider === 'webllm' ? choice.model : '',
   };
 }
 
 /** What the form asks the agent for: null unbinds the embedder. */
 export function choiceOf(form: EmbedderForm): EmbedderChoice | null {
   if (form.provider === 'none') return null;
-  return { provider: form.provider, model: form.provider === 'gguf' ? form.ggufModel : form.endpointModel };
+  const model = { 'openai-compatible': form.endpointModel, gguf: form.ggufModel, webllm: form.webllmModel };
+  return { provider: form.provider, model: model[form.provider] };
 }
 
 export type EmbedderSaveReport =
