@@ -27,6 +27,7 @@ import { questionDigest } from './question.ts';
 import type { EmbeddingAccess } from '#core/llm/embedding-cache.ts';
 import { type ActGate, heldBy, gateRejection, settleVeto, settleAsk } from './act-gate.ts';
 import { questionsFor, withModelReading, redTeamBeforeApproval } from './cycle-child-runs.ts';
+import { reviewModelFacts } from './fact-review.ts';
 import { recallOfNextGoal, readCycleInputs, cycleContextOf } from './cycle-inputs.ts';
 import { rememberCycle } from './cycle-memory.ts';
 import { reflect } from './reflect-and-evolve.ts';
@@ -218,7 +219,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       ? await redTeamBeforeApproval(dependencies.model, decision, gate.held)
       : undefined;
   if (redTeam) children.push(redTeam.run);
-  const outcome: ToolOutcome =
+  const acted: ToolOutcome =
     gate.kind !== 'run'
       ? { ok: false, summary: '', facts: [], symbols: [], rejection: gateRejection(decision, gate) }
       : taken
@@ -230,6 +231,13 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
             decision.state,
           )
         : await decision.tool.run(decision.input, decision.state);
+  // Facts a model proposed are checked by a reviewer before they are stored.
+  const review =
+    gate.kind === 'run' && dependencies.model
+      ? await reviewModelFacts(dependencies.model, decision.tool.name, decision.state, acted)
+      : undefined;
+  if (review?.run) children.push(review.run);
+  const outcome = review?.outcome ?? acted;
   // A call the model asked for inside the tool's run that waits for the user: the goal waits for it.
   const heldTool = outcome.heldAction && tools.find((tool) => tool.name === outcome.heldAction!.tool);
   if (gate.kind === 'run' && outcome.heldAction && heldTool)

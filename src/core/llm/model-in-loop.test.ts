@@ -22,6 +22,8 @@ const ZORBLAX_IS_A_MOON = JSON.stringify({
   answer: 'Zorblax is a moon of Kepler.',
   triples: [{ subject: 'Zorblax', predicate: 'is-a', object: 'Moon', confidence: 0.9 }],
 });
+/** A reviewer child run's verdict: the facts it is shown hold. */
+const REVIEWER_ACCEPTS = JSON.stringify({ kind: 'result', result: { verdict: 'accept', problems: [] } });
 const WEBLLM: InferenceSettings = {
   provider: 'webllm',
   webllmModel: 'SmolLM2-360M-Instruct-q4f32_1-MLC',
@@ -337,6 +339,7 @@ describe('a language model in the loop', () => {
           ],
         }),
       },
+      { text: REVIEWER_ACCEPTS },
     ]);
     const graph = await loadGraph(db, sessionId);
     const provider = engineProvider(engine, { name: 'webllm', model: 'tiny' });
@@ -364,7 +367,10 @@ describe('a language model in the loop', () => {
       .filter((entry) => entry.kind === 'model')
       .toArray();
     expect(stored.map((entry) => entry.confidence).sort()).toEqual([0.5, 0.7]);
-    expect(budget.totals.requests).toBe(1);
+    // A reviewer checked them first, on the run's budget: its request counts with the tool's.
+    expect(record!.children).toMatchObject([{ posture: 'reviewer', summary: 'accepted' }]);
+    expect(stored.every((entry) => entry.detail.endsWith('(a reviewer accepted it)'))).toBe(true);
+    expect(budget.totals.requests).toBe(2);
   });
 });
 
@@ -379,7 +385,7 @@ describe('text_ingest with a model', () => {
         { subject: 'Zorblax', predicate: 'is-a', object: 'Moon', confidence: 0.9 },
       ],
     });
-    const { db, service, sessionId, engine, host } = await zorblaxSession([{ text: read }]);
+    const { db, service, sessionId, engine, host } = await zorblaxSession([{ text: read }, { text: REVIEWER_ACCEPTS }]);
     await service.goalUpdate({ sessionId, goalId: 1, status: 'failed' });
     await service.documentImport({
       sessionId,
@@ -395,6 +401,7 @@ describe('text_ingest with a model', () => {
       model: { requests: 1 },
     });
     expect(cycles[0]!.act).toContain('zorblax.txt: 1 facts from its sentences, 3 read by the model, 3 about the goal');
+    expect(cycles[0]!.children).toMatchObject([{ posture: 'reviewer', summary: 'accepted' }]);
     expect(engine.requests[0]!.messages[1]!.content).toContain('Its surface is covered in ice');
     expect(host.prepared).toEqual([expect.arrayContaining([engine.requests[0]!.response_format!.schema])]);
     const provenance = await db.provenance
