@@ -183,3 +183,39 @@ export function skipBlockedSteps(
   }
   return { ...plan, steps };
 }
+
+/** A step offered from outside the planner (an expander's option): the tool it names, and why. */
+export type CandidateStep = { tool: string; rationale: string };
+
+/**
+ * The plan with candidate steps added, ranked by the planner, never by whoever offered them: the
+ * tools of the goal's needs in the planner's own order first, then the others by name. A tool the
+ * plan already has, one that cannot work on the goal now, and any beyond the plan's room are left
+ * out. Each step takes the input its tool proposes now.
+ */
+export function withCandidateSteps(
+  plan: Pick<Plan, 'steps'>,
+  candidates: readonly CandidateStep[],
+  tools: readonly AgentTool[],
+  state: ToolState,
+): { steps: PlanStep[]; added: string[] } {
+  const { needs } = needsOf(`${state.goal.description} ${state.goal.successCriteria}`);
+  const order = [...new Set(needs.flatMap((need) => TOOLS_FOR_NEED[need]))];
+  const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
+  const fresh = candidates.filter(
+    (candidate, index) =>
+      candidates.findIndex((other) => other.tool === candidate.tool) === index &&
+      !plan.steps.some((step) => step.tool === candidate.tool) &&
+      tools.some((tool) => tool.name === candidate.tool && tool.unavailableBecause(state) === undefined),
+  );
+  const ranked = [...fresh]
+    .sort((a, b) => rank(a.tool) - rank(b.tool) || a.tool.localeCompare(b.tool))
+    .slice(0, Math.max(0, MAX_PLAN_STEPS - plan.steps.length));
+  const steps = ranked.map((candidate): PlanStep => ({
+    tool: candidate.tool,
+    input: tools.find((tool) => tool.name === candidate.tool)!.proposeInput(state),
+    rationale: candidate.rationale,
+    status: 'pending',
+  }));
+  return { steps: [...plan.steps, ...steps], added: ranked.map((candidate) => candidate.tool) };
+}

@@ -3,7 +3,7 @@ import type { SimilarityIndex } from '#core/kg/similarity.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
 import { storeGraphDelta } from '#core/store/kg-repository.ts';
 import { TOOLS } from '#core/tools/registry.ts';
-import { type Decision, decide } from './cycle.ts';
+import { type Decision, decide, type NoToolAvailable } from './cycle.ts';
 import type { CycleRecord } from '#core/records/cycle.ts';
 import type { Approval } from '#core/records/approval.ts';
 import { decisiveVeto, judgeAction } from '#core/psyche/shadow.ts';
@@ -28,6 +28,7 @@ import type { EmbeddingAccess } from '#core/llm/embedding-cache.ts';
 import { type ActGate, heldBy, gateRejection, settleVeto, settleAsk } from './act-gate.ts';
 import { questionsFor, withModelReading, redTeamBeforeApproval } from './cycle-child-runs.ts';
 import { reviewModelFacts } from './fact-review.ts';
+import { expandReplan } from './plan-expansion.ts';
 import { recallOfNextGoal, readCycleInputs, cycleContextOf } from './cycle-inputs.ts';
 import { rememberCycle } from './cycle-memory.ts';
 import { reflect } from './reflect-and-evolve.ts';
@@ -117,7 +118,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   const children = [...read.children];
   const sparqlEndpoints = endpointsOfRun(inputs.sparqlEndpoints, dependencies.runEndpoints);
   const recall = await recallOfNextGoal(dependencies, inputs.goals, inputs.episodes);
-  const decided = decide({
+  const chosen = decide({
     ...cycleContextOf(inputs),
     sparqlEndpoints,
     tools,
@@ -132,7 +133,14 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
     recall,
     ...(questions ? { questions } : {}),
   });
-  if (!decided) return undefined;
+  if (!chosen) return undefined;
+  // A new plan after a failed or spent one: an expander opens options the planner ranks into it.
+  let decided: Decision | NoToolAvailable = chosen;
+  if ('tool' in chosen) {
+    const expansion = await expandReplan(db, dependencies.model, chosen, tools);
+    if (expansion.run) children.push(expansion.run);
+    decided = expansion.decision;
+  }
 
   // An action the user approved for this goal takes the place of the choice (or of having none),
   // if its tool is unchanged and can run now; one that cannot run yet stays approved.

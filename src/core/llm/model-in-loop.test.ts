@@ -253,7 +253,21 @@ describe('a language model in the loop', () => {
   it("keeps its model when a question is longer than the model's context window: that call ends in a budget bottleneck, and the next is asked", async () => {
     const overflow =
       'Prompt tokens exceed context window size: number of prompt tokens: 4200; context window size: 4096';
-    const { service, sessionId, engine } = await zorblaxSession([{ fail: overflow }, { text: ZORBLAX_IS_A_MOON }]);
+    // Between the two, the failed plan's successor opens with an expander's options.
+    const expanded = JSON.stringify({
+      kind: 'result',
+      result: {
+        options: [
+          { option: 'reason again with fewer facts', why: 'the prompt was too long' },
+          { option: 'gap_analysis on Zorblax', why: 'find what is missing' },
+        ],
+      },
+    });
+    const { service, sessionId, engine } = await zorblaxSession([
+      { fail: overflow },
+      { text: expanded },
+      { text: ZORBLAX_IS_A_MOON },
+    ]);
     const { result, cycles } = await run(service, sessionId, 6);
     const asked = cycles.filter((record) => record.model);
     expect(asked[0]).toMatchObject({
@@ -267,7 +281,8 @@ describe('a language model in the loop', () => {
       },
     });
     expect(asked[1]).toMatchObject({ tool: 'reason', outcome: 'completed' });
-    expect(engine.requests).toHaveLength(2);
+    expect(cycles.flatMap((record) => record.children ?? []).map((child) => child.posture)).toEqual(['expander']);
+    expect(engine.requests).toHaveLength(3);
     expect(result).toMatchObject({ ok: true, stoppedBecause: 'no-active-goal', usage: { provider: 'webllm' } });
     expect(result.ok && result.usage.fellBack).toBeUndefined();
   });

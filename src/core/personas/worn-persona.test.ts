@@ -136,7 +136,11 @@ describe('a session wearing a persona', () => {
         confidenceCap: 0.7,
       },
     });
-    const system = messageText(engine.requests.at(-1)!.messages[0]!.content);
+    // The agent's own calls (a child run in a posture has its posture's system prompt).
+    const agentCalls = engine.requests.filter((request) =>
+      messageText(request.messages[0]!.content).includes(systemPromptOf(TOOLS)),
+    );
+    const system = messageText(agentCalls.at(-1)!.messages[0]!.content);
     expect(system.startsWith(compiled.compiled.summary)).toBe(true);
     expect(system).not.toContain('riddles');
   });
