@@ -84,7 +84,13 @@ export const REVIEWER: Posture<z.infer<typeof reviewerResultSchema>> = {
 };
 
 export const repairResultSchema = z
-  .object({ trace: z.number().int().min(1), cause: text(400), fix: text(600) })
+  .object({
+    trace: z.number().int().min(1),
+    cause: text(400),
+    fix: text(600),
+    /** The corrected input, where the fix is to call the tool otherwise: checked by the tool before it is used. */
+    input: z.record(z.string(), z.unknown()).optional(),
+  })
   .strict();
 
 /** Fixes from measured failure traces: names the trace it answers, its cause, and the fix. */
@@ -92,7 +98,7 @@ export const REPAIR: Posture<z.infer<typeof repairResultSchema>> = {
   name: 'repair',
   system: [
     'You are a repair: you fix a failure from the measured traces you are given, numbered from 1, and from nothing else.',
-    'Name the trace your fix answers, its cause as the trace shows it, and the fix.',
+    'Name the trace your fix answers, its cause as the trace shows it, and the fix; where the fix is to call the tool with another input, give that input too.',
     'Answer only with JSON that matches the schema you are given.',
   ].join('\n'),
   schema: repairResultSchema,

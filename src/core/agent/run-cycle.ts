@@ -29,6 +29,7 @@ import { type ActGate, heldBy, gateRejection, settleVeto, settleAsk } from './ac
 import { questionsFor, withModelReading, redTeamBeforeApproval } from './cycle-child-runs.ts';
 import { reviewModelFacts } from './fact-review.ts';
 import { expandReplan } from './plan-expansion.ts';
+import { repairFromTraces } from './input-repair.ts';
 import { recallOfNextGoal, readCycleInputs, cycleContextOf } from './cycle-inputs.ts';
 import { rememberCycle } from './cycle-memory.ts';
 import { reflect } from './reflect-and-evolve.ts';
@@ -138,8 +139,10 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   let decided: Decision | NoToolAvailable = chosen;
   if ('tool' in chosen) {
     const expansion = await expandReplan(db, dependencies.model, chosen, tools);
-    if (expansion.run) children.push(expansion.run);
-    decided = expansion.decision;
+    // A tool refused again and again: a repair works from the refusals' evidence.
+    const repair = await repairFromTraces(db, dependencies.model, expansion.decision);
+    children.push(...[expansion.run, repair.run].filter((run) => run !== undefined));
+    decided = repair.decision;
   }
 
   // An action the user approved for this goal takes the place of the choice (or of having none),
