@@ -123,9 +123,14 @@ export class ForwardChaining {
     return this.#outbox.size;
   }
 
-  /** How far it has got: facts derived so far (cheap to ask after every slice, unlike {@link result}) and rounds begun. */
+  /** How far it has got: facts derived so far and rounds begun (cheap to ask after every slice, unlike {@link result}). */
   get progress(): { derived: number; rounds: number } {
     return { derived: this.#derivations.size, rounds: this.#iterations };
+  }
+
+  /** Whether the rules ran out of new facts (as {@link result} says, without copying every derivation). */
+  get hasConverged(): boolean {
+    return this.#frontier.length === 0;
   }
 
   /** What was derived so far, in all. */
@@ -134,7 +139,7 @@ export class ForwardChaining {
       derivations: [...this.#derivations.values()],
       iterations: this.#iterations,
       isTruncated: this.#isTruncated,
-      hasConverged: this.#frontier.length === 0,
+      hasConverged: this.hasConverged,
     };
   }
 

@@ -73,7 +73,9 @@ export const inferRules: Tool<{ minConfidence: number }> = {
       triple.predicate,
       triple.object,
     ]);
-    const { iterations, hasConverged } = chaining.result();
+    // Not chaining.result(): it copies every derivation so far, thousands on a big closure, each cycle.
+    const iterations = chaining.progress.rounds;
+    const { hasConverged } = chaining;
     const progress = isFinished
       ? `in ${iterations} rounds${hasConverged ? '' : ', not converged'}`
       : `so far (round ${iterations}${more > 0 ? `, ${more} more derived` : ''}; the rules go on next cycle)`;
