@@ -115,3 +115,34 @@ test('Pause stops a run on a big graph between its long cycles, soon after the c
   await expect(goals.status('Learn about C1')).toContainText('Active');
   await expect(goals.run.runUntilDoneButton).toBeEnabled();
 });
+
+test('Cancel stops a full materialisation on a big graph while the rules run, which shows its progress, and stores nothing', async ({
+  knowledge,
+}) => {
+  test.setTimeout(240_000);
+  await knowledge.open();
+  await knowledge.importFile({ name: 'taxonomy.nt', mimeType: 'application/n-triples', buffer: taxonomy() });
+  await expect(knowledge.importStatus).toContainText(`Imported ${(CLASSES - 1).toLocaleString('en')} statements`, {
+    timeout: 150_000,
+  });
+
+  // Every class is-a each of its ancestors: the rules run to the 200,000-fact cap (3.6 s from the first
+  // progress shown to storing, at load 15 here), time enough to cancel them.
+  await knowledge.runInferenceButton.click();
+  await expect(knowledge.inferenceStatus).toContainText(
+    /^Running the rules: [1-9][\d,]* facts derived so far, round \d+…/,
+    {
+      timeout: RUN_TIMEOUT_MS,
+    },
+  );
+  await knowledge.inferenceRegion.getByRole('button', { name: 'Cancel' }).click();
+  await expect(knowledge.inferenceStatus).toHaveText('Inference cancelled: nothing the rules derived was stored.', {
+    timeout: RUN_TIMEOUT_MS,
+  });
+  await expect(knowledge.runInferenceButton).toBeEnabled();
+
+  // C100 is-a C24 is-a C5: only the stated parent, none of what the rules had derived.
+  await knowledge.runQuery('C100 is-a ?x');
+  await expect(knowledge.queryRow('C24')).toBeVisible();
+  await expect(knowledge.queryRow('C5')).toHaveCount(0);
+});
