@@ -47,6 +47,7 @@ test('a goal that asks a question shows how it is read, then its answer before i
 });
 
 test('a word the graph names two ways is read as the symbol picked, and the goal is answered so', async ({
+  page,
   knowledge,
   goals,
 }) => {
@@ -57,11 +58,23 @@ test('a word the graph names two ways is read as the symbol picked, and the goal
     buffer: Buffer.from('Bat (club),is-a,SportsEquipment\n'),
   });
   await expect(knowledge.importStatus).toContainText('1 new triple');
+  // A third "bat" whose name is markup: it is shown as text, never run.
+  await knowledge.importFile({
+    name: 'markup.ttl',
+    mimeType: 'text/turtle',
+    buffer: Buffer.from(
+      '<http://example.org/markup> <http://www.w3.org/2000/01/rdf-schema#label> "<img src=x onerror=window.hacked=1>"@en, "bat" .\n',
+    ),
+  });
+  await expect(knowledge.importStatus).toContainText('2 new triples');
 
   await goals.open();
   await goals.descriptionInput.fill('What is a bat?');
   const which = goals.addRegion.getByRole('group', { name: 'Which does “bat” mean?' });
-  await expect(which.getByRole('radio')).toHaveCount(2, { timeout: 10_000 });
+  await expect(which.getByRole('radio')).toHaveCount(3, { timeout: 10_000 });
+  await expect(which.getByRole('radio', { name: '<img src=x onerror=window.hacked=1>' })).toBeVisible();
+  await expect(which.locator('img')).toHaveCount(0);
+  expect(await page.evaluate(() => 'hacked' in window)).toBe(false);
   await expect(goals.addRegion).toContainText('I cannot answer this from the graph: "bat" may mean Bat or Bat (club)');
   await which.getByRole('radio', { name: 'Bat (club)' }).check();
   await expect(goals.addRegion).toContainText('I read this as: what Bat (club) is');
