@@ -90,4 +90,5 @@ test('a word the graph names two ways is read as the symbol picked, and the goal
   const bat = goals.goal('What is a bat?');
   await expect(bat.getByRole('list', { name: /^Answers, / })).toContainText('SportsEquipment');
   await expect(bat.getByRole('list', { name: /^Answers, / })).not.toContainText('Mammal');
+  await expect(bat).toContainText('with “bat” as Bat (club) as you chose');
 });
