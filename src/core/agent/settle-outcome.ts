@@ -119,21 +119,30 @@ export async function settleDeferred(
     detail: `${decision.tool.name} deferred ${deferred.what} to background job #${jobId}`,
     createdAt: startedAt,
   });
+  return goalWaits(
+    decision,
+    `${summary === '' ? '' : `${summary}; `}deferred ${deferred.what} to background job #${jobId}`,
+    `waiting for background job #${jobId}: ${deferred.what}`,
+    { waitingForJob: jobId },
+  );
+}
+
+/** A cycle after which its goal waits (for a job, or the user's answer): the cycle's act and the goal's reason say for what. */
+function goalWaits(
+  decision: Decision,
+  act: string,
+  statusReason: string,
+  waitingFor: Pick<Goal, 'waitingForJob' | 'askedAtCycle'>,
+): Settled {
   const { goal } = decision;
-  const statusReason = `waiting for background job #${jobId}: ${deferred.what}`;
   return {
-    record: {
-      ...decision.record,
-      act: `${summary === '' ? '' : `${summary}; `}deferred ${deferred.what} to background job #${jobId} -> waiting`,
-      outcome: 'waiting',
-      statusChange: statusReason,
-    },
+    record: { ...decision.record, act: `${act} -> waiting`, outcome: 'waiting', statusChange: statusReason },
     updatedGoals: [
       {
         ...goal,
         status: 'waiting',
         statusReason,
-        waitingForJob: jobId,
+        ...waitingFor,
         cyclesWorked: goal.cyclesWorked + 1,
         toolsUsed: [decision.tool.name, ...goal.toolsUsed].slice(0, 20),
       },
@@ -169,27 +178,12 @@ export async function settleQuestion(
     detail: question,
     createdAt: startedAt,
   });
-  const { goal } = decision;
-  const cyclesWorked = goal.cyclesWorked + 1;
-  const statusReason = `waiting for your answer to question #${questionId}`;
-  return {
-    record: {
-      ...decision.record,
-      act: `asked question #${questionId}: ${question} -> waiting`,
-      outcome: 'waiting',
-      statusChange: statusReason,
-    },
-    updatedGoals: [
-      {
-        ...goal,
-        status: 'waiting',
-        statusReason,
-        cyclesWorked,
-        askedAtCycle: cyclesWorked,
-        toolsUsed: [decision.tool.name, ...goal.toolsUsed].slice(0, 20),
-      },
-    ],
-  };
+  return goalWaits(
+    decision,
+    `asked question #${questionId}: ${question}`,
+    `waiting for your answer to question #${questionId}`,
+    { askedAtCycle: decision.goal.cyclesWorked + 1 },
+  );
 }
 
 /**
