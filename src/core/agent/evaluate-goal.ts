@@ -1,7 +1,7 @@
 import { countText, numberText } from '#core/count-text.ts';
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import { runQuery, triplesOfAnswer } from '#core/kg/query.ts';
-import type { FactIds, ToolOutcome } from '#core/tools/tool.ts';
+import type { FactIds, ToolOutcome, ToolState } from '#core/tools/tool.ts';
 import { factsText, matchKeywords } from '#core/goals/goal.ts';
 import type { Goal } from '#core/records/goal.ts';
 import { describeChange, isChangeMade } from '#core/kg/requested-change.ts';
@@ -11,6 +11,15 @@ import { noteActionOf } from '#core/tools/file-io.ts';
 import type { CycleOutcome } from '#core/records/cycle.ts';
 import type { Answer } from '#core/records/answer.ts';
 import { type Decision, symbolsOfGoal } from './cycle.ts';
+
+/** Whether a tool could still bring in what the graph lacks: an endpoint, a granted tool server, or the web the user allowed. */
+function mayLearnFromOutside(state: ToolState): boolean {
+  return (
+    (state.sparqlEndpoints?.length ?? 0) > 0 ||
+    (state.serverTools?.length ?? 0) > 0 ||
+    (state.isOnline && state.webAccess.allowedPrefixes.length > 0)
+  );
+}
 
 /** A goal keeps at most this many findings. */
 export const MAX_FINDINGS = 2000;
@@ -56,6 +65,9 @@ export function evaluateGoal(
   if (asked?.kind === 'none') {
     if (outcome.ok && outcome.graphChange)
       return { goal: { ...base, answer: asked }, outcome: hasAdvanced ? 'advanced' : 'no-change' };
+    // Where a source beyond the graph may know the word, the plan goes on to ask it; a failed plan counts.
+    if (!outcome.ok && mayLearnFromOutside(decision.state))
+      return { goal: { ...base, answer: asked }, outcome: 'failed' };
     const reason = `no answer: ${asked.reason}`;
     return {
       goal: { ...base, answer: asked, status: 'failed', statusReason: reason },

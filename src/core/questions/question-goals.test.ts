@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AnimaDatabase } from '#core/store/database.ts';
+import { DEFAULT_ENDPOINT } from '#core/records/sparql-endpoint.ts';
 import { exportSnapshot } from '#core/sessions/snapshot.ts';
 import { parseSnapshot } from '#core/sessions/snapshot-check.ts';
 import { restoreSnapshot } from '#core/sessions/snapshot-restore.ts';
@@ -132,6 +133,27 @@ describe('a goal that is no question', () => {
       cyclesWorked: 1,
       answer: { kind: 'none', reason: 'this graph has no name for "Zorblax"' },
     });
+  });
+
+  it('with an endpoint that may know the word, goes on to ask it instead of failing at once', async () => {
+    const { service, sessionId } = await agentOnStarterGraph();
+    // Nothing listens there: the endpoint's tool fails, and each failure counts as a failed plan.
+    const added = await service.endpointSet({
+      sessionId,
+      endpoint: {
+        ...DEFAULT_ENDPOINT,
+        name: 'elsewhere',
+        url: 'http://127.0.0.1:9/sparql',
+        mayCallWithoutAsking: true,
+      },
+    });
+    expect(added.ok).toBe(true);
+    await service.goalAdd({ sessionId, description: 'Learn about Zorblax' });
+    const tools: string[] = [];
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 2 }, (record) => tools.push(record.tool));
+    const [zorblax] = (await service.goalList({ sessionId })).goals;
+    expect(zorblax).toMatchObject({ status: 'active', cyclesWorked: 2 });
+    expect(tools).toContain('sparql_query');
   });
 
   it('with keyword criteria, is done only when stored facts hold every word, and its answer is those facts', async () => {
