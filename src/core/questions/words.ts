@@ -80,6 +80,8 @@ const IRREGULAR: Record<string, string> = {
   has: 'have',
   had: 'have',
   having: 'have',
+  being: 'be',
+  doing: 'do',
   does: 'do',
   did: 'do',
   done: 'do',
@@ -134,8 +136,14 @@ export function lemmaOf(word: string): string {
  */
 export function lemmaVariants(lemma: string): string[] {
   const variants: string[] = [];
-  if (lemma.length > 3 && lemma.endsWith('ed')) variants.push(lemma.slice(0, -1), lemma.slice(0, -2));
-  if (lemma.length > 5 && lemma.endsWith('ing')) variants.push(`${lemma.slice(0, -3)}e`, lemma.slice(0, -3));
+  const stemOf = (stem: string) => {
+    variants.push(`${stem}e`, stem);
+    // A doubled last consonant is the verb's once: "running" run, "stopped" stop.
+    if (/([^aeiouls])\1$/.test(stem)) variants.push(stem.slice(0, -1));
+  };
+  if (lemma.length > 3 && lemma.endsWith('ed')) stemOf(lemma.slice(0, -2));
+  // "using" (five letters) is "use": a stem of two letters is still a verb's.
+  if (lemma.length > 4 && lemma.endsWith('ing')) stemOf(lemma.slice(0, -3));
   return variants;
 }
 
