@@ -19,6 +19,20 @@ export function answerReading(graph: KnowledgeGraph, reading: Reading): Answer {
   if (query.form === 'yes-no') {
     const proved = solutions[0];
     if (proved) return { ...base, kind: 'boolean', value: true, proof: proved.proof };
+    // A "no" stands on what the graph records of the thing: Japan's currencies are known and the
+    // euro is not one; but a graph that records no official language of Mexico cannot deny Spanish.
+    const unrecorded = query.patterns.find(
+      (pattern) =>
+        !pattern.chain &&
+        'symbol' in pattern.subject &&
+        graph.matchPositions(pattern.subject.symbol, pattern.predicate, undefined).length === 0,
+    );
+    if (unrecorded && 'symbol' in unrecorded.subject)
+      return {
+        ...base,
+        kind: 'none',
+        reason: `this graph records no ${label(unrecorded.predicate)} of ${label(unrecorded.subject.symbol)} at all, so it cannot say ${reading.text}`,
+      };
     return {
       ...base,
       kind: 'boolean',

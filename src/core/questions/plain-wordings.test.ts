@@ -37,4 +37,24 @@ describe('plain wordings of questions over real graphs', () => {
     expect(reading.text).toBe('how many ?x with ?x is-a Country . ?x has-currency Euro (following is-a chains)');
     expect(answer).toMatchObject({ kind: 'count', value: 34 });
   });
+
+  it('reads a passive yes-or-no question, or "the X of Y", as the relation between the two', () => {
+    const euro = ask(countries, 'Is the euro used in Germany?');
+    expect(euro.reading.text).toBe('whether Germany has-currency Euro');
+    expect(euro.answer).toMatchObject({ kind: 'boolean', value: true });
+    expect(ask(countries, 'Is the euro used in Switzerland?').answer).toMatchObject({ kind: 'boolean', value: false });
+    const franc = ask(countries, 'Is the Swiss franc the currency of Switzerland?');
+    expect(franc.reading.text).toBe('whether Switzerland has-currency Swiss Franc');
+    expect(franc.answer).toMatchObject({ kind: 'boolean', value: true });
+    expect(ask(countries, 'Is the euro the currency of Switzerland?').answer.value).toBe(false);
+    expect(ask(countries, 'Is Spanish spoken in Argentina?').answer).toMatchObject({ kind: 'boolean', value: true });
+  });
+
+  it('says no only where the graph records the relation for the thing at all', () => {
+    // The graph states no official language of Mexico: a "no" would deny what it never recorded.
+    const { answer } = ask(countries, 'Is Spanish spoken in Mexico?');
+    expect(answer.kind).toBe('none');
+    expect(answer.reason).toContain('records no official-language of Mexico');
+    expect(ask(countries, 'Does Japan use the euro?').answer).toMatchObject({ kind: 'boolean', value: false });
+  });
 });

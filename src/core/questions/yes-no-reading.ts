@@ -10,12 +10,13 @@ export function yesNoReading(reader: MentionedQuestion): Built {
         ? 'the question names no thing this graph knows'
         : `the question names only "${entityMentions[0]!.words}" of what this graph knows; a yes or no needs two things`,
     );
-  const relationMention = reader.mentions.find(
-    (mention) => mention.relations.length > 0 && !entityMentions.slice(0, 2).includes(mention),
-  );
   const [first, second] = entityMentions.slice(-2) as [Mention, Mention];
   const subjectMention = entityMentions.length > 2 ? entityMentions[0]! : first;
   const objectMention = second;
+  // A word between the two things that names a relation: "is the Swiss franc the currency of Switzerland" has-currency.
+  const relationMention = reader.mentions.find(
+    (mention) => mention.relations.length > 0 && mention !== subjectMention && mention !== objectMention,
+  );
   const isA = reader.isA();
   // An ambiguous word takes the meaning that makes the question's symbols meet ("bat" the animal, asked about mammals).
   const subjects = subjectMention.entities;
@@ -57,8 +58,9 @@ export function yesNoReading(reader: MentionedQuestion): Built {
       },
     };
   }
-  // "Is X a Y", "are X Y": a question of kinds, answered by is-a chains alone.
-  const asksKind = reader.lemmas[0] === 'be';
+  // "Is X a Y", "are X Y": a question of kinds, answered by is-a chains alone; but "is the euro
+  // used in Germany" names no kind, so it asks how the two are linked, as "does Germany use the euro".
+  const asksKind = reader.lemmas[0] === 'be' && objects.some((id) => reader.isClass(id));
   for (const subject of asksKind ? [] : subjects)
     for (const object of objects) {
       const direct = reader
@@ -84,19 +86,21 @@ export function yesNoReading(reader: MentionedQuestion): Built {
   for (const subject of subjects)
     for (const object of classObjects)
       if (reader.ancestors(subject).has(object)) return { query: isAQuery(subject, isA, object) };
-  if (classObjects.length > 0 || asksKind) {
-    if (classObjects.length === 0)
-      throw new Unanswerable(`nothing in this graph is a kind of ${objectMention.words}, so it cannot say what is one`);
+  if (classObjects.length > 0) {
     const subject = reader.resolve(subjectMention, subjects, reader.mentions);
     return { query: isAQuery(subject, isA, reader.resolve(objectMention, classObjects, reader.mentions)) };
   }
   // Not a class: the relations other things have to it, and whether the subject or one of its classes has it.
-  const object = reader.resolve(objectMention, objects, reader.mentions);
-  const subject = reader.resolve(subjectMention, subjects, reader.mentions);
-  const around = reader.pickRelation(
-    reader.relationsAround(object).filter((entry) => entry.isObject),
-    object,
-  );
+  let object = reader.resolve(objectMention, objects, reader.mentions);
+  let subject = reader.resolve(subjectMention, subjects, reader.mentions);
+  let incoming = reader.relationsAround(object).filter((entry) => entry.isObject);
+  // Said the other way round ("is the euro used in Switzerland"): the thing the graph states facts of is the subject.
+  const reversed = reader.relationsAround(subject).filter((entry) => entry.isObject);
+  if (incoming.length === 0 && reversed.length > 0) {
+    [subject, object] = [object, subject];
+    incoming = reversed;
+  }
+  const around = reader.pickRelation(incoming, object);
   for (const ancestor of reader.ancestors(subject))
     if (ancestor !== subject && reader.graph.positionOf(ancestor, around.relation, object) !== -1)
       return {
