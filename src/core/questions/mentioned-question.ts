@@ -53,6 +53,48 @@ export class MentionedQuestion {
     this.negated = this.lemmas.some((lemma) => NEGATIONS.has(lemma));
     this.label = (id: number) => displayName(graph, id);
     this.#findMentions();
+    this.#joinQualifiedNames();
+  }
+
+  /**
+   * "The Japanese yen" where the graph calls it Yen: a name right before another, both single
+   * things tied by a common neighbour (Japan speaks Japanese and uses the yen), is part of the
+   * second's name, not a thing the answer must also be linked to.
+   */
+  #joinQualifiedNames() {
+    for (let index = this.mentions.length - 2; index >= 0; index--) {
+      const [qualifier, named] = [this.mentions[index]!, this.mentions[index + 1]!];
+      const isSingleThing = (mention: Mention) =>
+        mention.relations.length === 0 &&
+        mention.entities.length > 0 &&
+        !mention.entities.some((id) => this.isClass(id));
+      if (qualifier.end !== named.start || !isSingleThing(qualifier) || !isSingleThing(named)) continue;
+      const around = qualifier.entities.flatMap((id) => [...this.#neighbours(id)]);
+      const tied = named.entities.some((id) => {
+        const neighbours = this.#neighbours(id);
+        return around.some((other) => neighbours.has(other) || qualifier.entities.includes(other));
+      });
+      if (!tied) continue;
+      this.mentions.splice(index, 2, { ...named, words: `${qualifier.words} ${named.words}`, start: qualifier.start });
+    }
+  }
+
+  /** The things a symbol has a fact with, but for its names and classes. */
+  #neighbours(id: number): Set<number> {
+    const { subjects, objects, predicates } = this.graph.columns;
+    const counts = (position: number) =>
+      !this.vocabulary.nameRelations.has(predicates[position]!) &&
+      !this.vocabulary.classRelations.includes(predicates[position]!);
+    return new Set([
+      ...this.graph
+        .positionsFrom(id)
+        .filter(counts)
+        .map((position) => objects[position]!),
+      ...this.graph
+        .positionsTo(id)
+        .filter(counts)
+        .map((position) => subjects[position]!),
+    ]);
   }
 
   #findMentions() {

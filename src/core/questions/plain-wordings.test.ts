@@ -57,4 +57,14 @@ describe('plain wordings of questions over real graphs', () => {
     expect(answer.reason).toContain('records no official-language of Mexico');
     expect(ask(countries, 'Does Japan use the euro?').answer).toMatchObject({ kind: 'boolean', value: false });
   });
+
+  it('takes a name before another as part of its name, not as a second thing to match', () => {
+    // The graph calls the currency "Yen"; "Japanese" is a language, tied to the yen through Japan.
+    const { reading, answer } = ask(countries, 'Which country uses the Japanese yen?');
+    expect(reading.text).toBe('every ?x with ?x is-a Country . ?x has-currency Yen (following is-a chains)');
+    expect(reading.matched.map((match) => match.words)).toContain('Japanese yen');
+    expect(answer.entities.map((entity) => entity.label)).toEqual(['Japan']);
+    // Nothing ties Chinese to the yen: both stay, and no country has both.
+    expect(ask(countries, 'Which country uses the Chinese yen?').reading.text).toContain('official-language Chinese');
+  });
 });
