@@ -67,4 +67,13 @@ describe('plain wordings of questions over real graphs', () => {
     // Nothing ties Chinese to the yen: both stay, and no country has both.
     expect(ask(countries, 'Which country uses the Chinese yen?').reading.text).toContain('official-language Chinese');
   });
+
+  it('reads a relation named between two things the way round its words say', () => {
+    // The starter graph says Ganymede larger-than Mercury: that is no proof Mercury is larger.
+    expect(ask(starter, 'Is Ganymede larger than Mercury?').answer).toMatchObject({ kind: 'boolean', value: true });
+    const reverse = ask(starter, 'Is Mercury larger than Ganymede?');
+    expect(reverse.reading.text).toBe('whether Mercury larger-than Ganymede');
+    expect(reverse.answer.kind).toBe('none');
+    expect(ask(starter, 'Is Europa a moon of Jupiter?').reading.text).toBe('whether Jupiter has-moon Europa');
+  });
 });

@@ -221,7 +221,7 @@ function classRelationsOf(graph: KnowledgeGraph): number[] {
 }
 
 const LEADING_VERBS = new Set(['have', 'be', 'is', 'has']);
-const TRAILING_PREPOSITIONS = new Set(['in', 'of', 'to', 'from', 'with', 'by', 'on', 'at', 'for', 'as']);
+const TRAILING_PREPOSITIONS = new Set(['in', 'of', 'to', 'from', 'with', 'by', 'on', 'at', 'for', 'as', 'than']);
 
 /** A relation's name as words, and as a person would say it: "has-currency" also "currency", "lives-in" also "live". */
 function relationForms(words: string[]): string[][] {

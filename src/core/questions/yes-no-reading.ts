@@ -21,43 +21,7 @@ export function yesNoReading(reader: MentionedQuestion): Built {
   // An ambiguous word takes the meaning that makes the question's symbols meet ("bat" the animal, asked about mammals).
   const subjects = subjectMention.entities;
   const objects = objectMention.entities;
-  if (relationMention) {
-    for (const subject of subjects)
-      for (const object of objects)
-        for (const relation of relationMention.relations) {
-          if (reader.graph.positionOf(object, relation, subject) !== -1)
-            return {
-              query: {
-                form: 'yes-no',
-                patterns: [{ subject: { symbol: object }, predicate: relation, object: { symbol: subject } }],
-              },
-            };
-          if (reader.graph.positionOf(subject, relation, object) !== -1)
-            return {
-              query: {
-                form: 'yes-no',
-                patterns: [{ subject: { symbol: subject }, predicate: relation, object: { symbol: object } }],
-              },
-            };
-        }
-    const subject = reader.resolve(subjectMention, subjects, reader.mentions);
-    const object = reader.resolve(objectMention, objects, reader.mentions);
-    const relation = relationMention.relations[0]!;
-    // The way round the graph states this relation: "French official language of Switzerland" is stored Switzerland official-language French.
-    const forward = reader.graph
-      .positionsFrom(subject)
-      .some((position) => reader.graph.columns.predicates[position] === relation);
-    return {
-      query: {
-        form: 'yes-no',
-        patterns: [
-          forward
-            ? { subject: { symbol: subject }, predicate: relation, object: { symbol: object } }
-            : { subject: { symbol: object }, predicate: relation, object: { symbol: subject } },
-        ],
-      },
-    };
-  }
+  if (relationMention) return namedRelationReading(reader, relationMention, subjectMention, objectMention);
   // "Is X a Y", "are X Y": a question of kinds, answered by is-a chains alone; but "is the euro
   // used in Germany" names no kind, so it asks how the two are linked, as "does Germany use the euro".
   const asksKind = reader.lemmas[0] === 'be' && objects.some((id) => reader.isClass(id));
@@ -127,4 +91,51 @@ function isAQuery(subject: number, isA: number, object: number): TypedQuery {
     form: 'yes-no',
     patterns: [{ subject: { symbol: subject }, predicate: isA, object: { symbol: object }, chain: true }],
   };
+}
+
+/** Words after a relation's name that make it a noun said of the second thing: "the currency of Switzerland". */
+const OF_WORDS = new Set(['of', 'in', 'for', 'at', 'on']);
+
+/**
+ * A yes or no about a relation the question names between two things. Between them, its words
+ * say the way round: "is Ganymede larger than Mercury" Ganymede larger-than Mercury, but "is the
+ * Swiss franc the currency of Switzerland" Switzerland has-currency Swiss Franc. A fact stated the
+ * other way round is no proof: Ganymede larger than Mercury does not make Mercury larger.
+ */
+function namedRelationReading(
+  reader: MentionedQuestion,
+  relationMention: Mention,
+  subjectMention: Mention,
+  objectMention: Mention,
+): Built {
+  const between = relationMention.start > subjectMention.start && relationMention.end <= objectMention.start;
+  const reversed = OF_WORDS.has(reader.words[relationMention.end]?.lemma ?? '');
+  const fact = (subject: number, relation: number, object: number): Built => ({
+    query: {
+      form: 'yes-no',
+      patterns: [{ subject: { symbol: subject }, predicate: relation, object: { symbol: object } }],
+    },
+  });
+  const ordered = (subject: number, object: number): [number, number] =>
+    reversed ? [object, subject] : [subject, object];
+  // An ambiguous word takes the meaning that makes the question's symbols meet.
+  for (const subject of subjectMention.entities)
+    for (const object of objectMention.entities)
+      for (const relation of relationMention.relations) {
+        const [from, to] = ordered(subject, object);
+        if (reader.graph.positionOf(from, relation, to) !== -1) return fact(from, relation, to);
+        if (!between && reader.graph.positionOf(to, relation, from) !== -1) return fact(to, relation, from);
+      }
+  const subject = reader.resolve(subjectMention, subjectMention.entities, reader.mentions);
+  const object = reader.resolve(objectMention, objectMention.entities, reader.mentions);
+  const relation = relationMention.relations[0]!;
+  if (between) {
+    const [from, to] = ordered(subject, object);
+    return fact(from, relation, to);
+  }
+  // Named elsewhere: the way round the graph states this relation of the subject.
+  const forward = reader.graph
+    .positionsFrom(subject)
+    .some((position) => reader.graph.columns.predicates[position] === relation);
+  return forward ? fact(subject, relation, object) : fact(object, relation, subject);
 }
