@@ -76,4 +76,17 @@ describe('plain wordings of questions over real graphs', () => {
     expect(reverse.answer.kind).toBe('none');
     expect(ask(starter, 'Is Europa a moon of Jupiter?').reading.text).toBe('whether Jupiter has-moon Europa');
   });
+
+  it('answers none naming a comparison the graph has no word or fact for', () => {
+    for (const [graph, question, word] of [
+      ['starter', 'Is Jupiter bigger than Mars?', '"bigger"'],
+      ['countries', 'Is Germany bigger than France?', '"bigger"'],
+      ['starter', 'What is the smallest planet?', '"smallest"'],
+      ['countries', 'Which country has the most languages?', '"most"'],
+    ] as const) {
+      const { answer } = ask(graph === 'starter' ? starter : countries, question);
+      expect(answer.kind, question).toBe('none');
+      expect(answer.reason, question).toContain(word);
+    }
+  });
 });

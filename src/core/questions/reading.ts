@@ -17,6 +17,8 @@ const LINKING_WORDS = new Set(
     'official officially legal tender current currently main primary national natively native also still'
   ).split(' '),
 );
+/** Words that set amounts against each other ("the most languages", "more moons than"). */
+const AMOUNT_COMPARISONS = new Set(['most', 'least', 'fewest', 'more', 'less', 'fewer']);
 /** Words that ask for kinds rather than individuals. */
 const KIND_WORDS = new Set([
   'kind',
@@ -119,6 +121,13 @@ function readMentioned(reader: MentionedQuestion): Reading {
       `nothing in this graph says what is not so (about ${about}): it records facts, not their absence, so a question with "not" cannot be answered from it`,
     );
   }
+  // "Which country has the most languages": an amount set against others, which no single fact holds.
+  const placed = (index: number) => reader.mentions.some((mention) => mention.start <= index && index < mention.end);
+  const comparing = reader.words.find((word, index) => AMOUNT_COMPARISONS.has(word.lemma) && !placed(index));
+  if (comparing)
+    return refuse(
+      `the question compares amounts ("${comparing.text}"), and this graph's facts say nothing of more or fewer`,
+    );
   let built: Built;
   try {
     built =
@@ -133,8 +142,15 @@ function readMentioned(reader: MentionedQuestion): Reading {
     if (form === 'count' && !reader.lemmas.some((lemma) => KIND_WORDS.has(lemma)))
       built = { ...built, query: { ...built.query, individuals: true } };
   } catch (error) {
-    if (error instanceof Unanswerable) return refuse(error.message, error.choices ? { choices: error.choices } : {});
-    throw error;
+    if (!(error instanceof Unanswerable)) throw error;
+    if (error.choices) return refuse(error.message, { choices: error.choices });
+    // A word the graph has no name for ("bigger") is the reason, before what the other words could not join.
+    const unknown = unplacedWords();
+    if (unknown.length > 0)
+      return refuse(`this graph has no name for ${unknown.map((word) => `"${word}"`).join(', ')}`, {
+        unplaced: unknown,
+      });
+    return refuse(error.message);
   }
   const unplaced = unplacedWords(built.usedWords);
   if (unplaced.length > 0)
