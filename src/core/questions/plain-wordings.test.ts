@@ -89,4 +89,12 @@ describe('plain wordings of questions over real graphs', () => {
       expect(answer.reason, question).toContain(word);
     }
   });
+
+  it('reads "the largest planet" as the planet the graph gives that property', () => {
+    const { reading, answer } = ask(starter, 'What is the largest planet?');
+    expect(reading.text).toBe('every ?x with ?x is-a Planet . ?x has-property LargestPlanet (following is-a chains)');
+    expect(answer.entities.map((entity) => entity.label)).toEqual(['Jupiter']);
+    // A name that ends in no kind is still described by its own classes, never by who has it.
+    expect(ask(starter, 'What is krill?').reading.query?.form).toBe('describe');
+  });
 });

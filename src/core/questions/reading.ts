@@ -7,7 +7,7 @@ import { displayName } from './answer-view.ts';
 import { listReading } from './list-reading.ts';
 import { type Built, MentionedQuestion, Unanswerable } from './mentioned-question.ts';
 import { scriptOf, vocabularyOf } from './vocabulary.ts';
-import { lemmaVariants, type Word, wordsOf } from './words.ts';
+import { labelWords, lemmaVariants, type Word, wordsOf } from './words.ts';
 import { yesNoReading } from './yes-no-reading.ts';
 
 /** Linking verbs and words a question joins things with, placed by the relation the graph links them by. */
@@ -194,11 +194,47 @@ function describeReading(reader: MentionedQuestion): Built {
   if (mention.entities.length === 0)
     throw new Unanswerable(`"${mention.words}" names a relation, not a thing to describe`);
   const subject = reader.resolve(mention, mention.entities, []);
+  if (reader.ancestors(subject).size === 1) {
+    const described = describedThing(reader, subject);
+    if (described) return described;
+  }
   return {
     query: {
       form: 'describe',
       find: 'class',
       patterns: [{ subject: { symbol: subject }, predicate: reader.isA(), object: { variable: 'class' }, chain: true }],
+    },
+  };
+}
+
+/**
+ * "What is the largest planet" where the graph has LargestPlanet, of no class, as a property of
+ * Jupiter: a name ending in a kind (planet) describes the thing of that kind that has it.
+ */
+function describedThing(reader: MentionedQuestion, property: number): Built | undefined {
+  const words = labelWords(reader.label(property));
+  const kinds = (reader.vocabulary.entities.get(words.at(-1) ?? '') ?? []).filter((id) => reader.isClass(id));
+  if (words.length < 2 || kinds.length !== 1) return undefined;
+  const members = reader.members(kinds[0]!);
+  const incoming = reader
+    .relationsAround(property)
+    .filter(
+      (entry) =>
+        entry.isObject &&
+        reader.graph
+          .matchPositions(undefined, entry.relation, property)
+          .some((position) => members.has(reader.graph.columns.subjects[position]!)),
+    );
+  if (incoming.length === 0) return undefined;
+  const { relation } = reader.pickRelation(incoming, property);
+  return {
+    query: {
+      form: 'list',
+      find: 'x',
+      patterns: [
+        { subject: { variable: 'x' }, predicate: reader.isA(), object: { symbol: kinds[0]! }, chain: true },
+        { subject: { variable: 'x' }, predicate: relation, object: { symbol: property } },
+      ],
     },
   };
 }
