@@ -77,6 +77,15 @@ describe('plain wordings of questions over real graphs', () => {
     expect(ask(starter, 'Is Europa a moon of Jupiter?').reading.text).toBe('whether Jupiter has-moon Europa');
   });
 
+  it('turns the relation round for the passive and the possessive, not for a relation ending in "in"', () => {
+    expect(ask(starter, 'Is Mars orbited by Phobos?').reading.text).toBe('whether Phobos orbits Mars');
+    expect(ask(starter, 'Do whales live in the ocean?').reading.text).toBe('whether Whale lives-in Ocean');
+    // "Germany's currency" is Germany has-currency, not "the yen is a currency".
+    expect(ask(countries, "Is the yen Germany's currency?").answer).toMatchObject({ kind: 'boolean', value: false });
+    expect(ask(countries, "Is the euro Germany's currency?").reading.text).toBe('whether Germany has-currency Euro');
+    expect(ask(starter, "Is Phobos Jupiter's moon?").answer).toMatchObject({ kind: 'boolean', value: false });
+  });
+
   it('answers none naming a comparison the graph has no word or fact for', () => {
     for (const [graph, question, word] of [
       ['starter', 'Is Jupiter bigger than Mars?', '"bigger"'],

@@ -11,6 +11,9 @@ export function yesNoReading(reader: MentionedQuestion): Built {
         : `the question names only "${entityMentions[0]!.words}" of what this graph knows; a yes or no needs two things`,
     );
   const [first, second] = entityMentions.slice(-2) as [Mention, Mention];
+  // "Is the yen Germany's currency": the last word names the relation, said of the thing before it.
+  if (entityMentions.length > 2 && second.relations.length > 0 && isPossessive(reader, first))
+    return namedRelationReading(reader, second, entityMentions[0]!, first, true);
   const subjectMention = entityMentions.length > 2 ? entityMentions[0]! : first;
   const objectMention = second;
   // A word between the two things that names a relation: "is the Swiss franc the currency of Switzerland" has-currency.
@@ -93,13 +96,13 @@ function isAQuery(subject: number, isA: number, object: number): TypedQuery {
   };
 }
 
-/** Words after a relation's name that make it a noun said of the second thing: "the currency of Switzerland". */
+/** Words after a relation's noun that say it of the second thing: "the currency of Switzerland" (but "live in the ocean"). */
 const OF_WORDS = new Set(['of', 'in', 'for', 'at', 'on']);
 
 /**
  * A yes or no about a relation the question names between two things. Between them, its words
  * say the way round: "is Ganymede larger than Mercury" Ganymede larger-than Mercury, but "is the
- * Swiss franc the currency of Switzerland" Switzerland has-currency Swiss Franc. A fact stated the
+ * Swiss franc the currency of Switzerland" and "is Mars orbited by Phobos" turn it round. A fact stated the
  * other way round is no proof: Ganymede larger than Mercury does not make Mercury larger.
  */
 function namedRelationReading(
@@ -107,9 +110,14 @@ function namedRelationReading(
   relationMention: Mention,
   subjectMention: Mention,
   objectMention: Mention,
+  possessive = false,
 ): Built {
-  const between = relationMention.start > subjectMention.start && relationMention.end <= objectMention.start;
-  const reversed = OF_WORDS.has(reader.words[relationMention.end]?.lemma ?? '');
+  const between =
+    possessive || (relationMention.start > subjectMention.start && relationMention.end <= objectMention.start);
+  const after = reader.words[relationMention.end]?.lemma ?? '';
+  const isNoun = ['a', 'an', 'the'].includes(reader.words[relationMention.start - 1]?.lemma ?? '');
+  // "Is Mars orbited by Phobos": the passive names the relation's subject last.
+  const reversed = possessive || after === 'by' || (isNoun && OF_WORDS.has(after));
   const fact = (subject: number, relation: number, object: number): Built => ({
     query: {
       form: 'yes-no',
@@ -138,4 +146,10 @@ function namedRelationReading(
     .positionsFrom(subject)
     .some((position) => reader.graph.columns.predicates[position] === relation);
   return forward ? fact(subject, relation, object) : fact(object, relation, subject);
+}
+
+/** Whether a mention's last word was written with "'s" ("Germany's"), which the words leave out. */
+function isPossessive(reader: MentionedQuestion, mention: Mention): boolean {
+  const last = reader.words[mention.end - 1];
+  return last !== undefined && /^['’]s/i.test(reader.question.normalize('NFKC').slice(last.end));
 }
