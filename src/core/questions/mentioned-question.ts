@@ -68,7 +68,13 @@ export class MentionedQuestion {
         mention.relations.length === 0 &&
         mention.entities.length > 0 &&
         !mention.entities.some((id) => this.isClass(id));
-      if (qualifier.end !== named.start || !isSingleThing(qualifier) || !isSingleThing(named)) continue;
+      if (
+        qualifier.end !== named.start ||
+        this.isPossessive(qualifier) ||
+        !isSingleThing(qualifier) ||
+        !isSingleThing(named)
+      )
+        continue;
       const around = qualifier.entities.flatMap((id) => [...this.#neighbours(id)]);
       const tied = named.entities.some((id) => {
         const neighbours = this.#neighbours(id);
@@ -163,6 +169,12 @@ export class MentionedQuestion {
     return symbol.kind === 'relation'
       ? { ...mention, entities: [], relations: [symbol.id] }
       : { ...mention, entities: [symbol.id], relations: [] };
+  }
+
+  /** Whether a mention's last word was written with "'s" ("Germany's"), which the words leave out. */
+  isPossessive(mention: Mention): boolean {
+    const last = this.words[mention.end - 1];
+    return last !== undefined && /^['’]s/i.test(this.question.normalize('NFKC').slice(last.end));
   }
 
   entityMentions(): Mention[] {

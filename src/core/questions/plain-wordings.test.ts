@@ -66,6 +66,10 @@ describe('plain wordings of questions over real graphs', () => {
     expect(answer.entities.map((entity) => entity.label)).toEqual(['Japan']);
     // Nothing ties Chinese to the yen: both stay, and no country has both.
     expect(ask(countries, 'Which country uses the Chinese yen?').reading.text).toContain('official-language Chinese');
+    // "Jupiter's" owns what follows; it is not part of its name.
+    expect(ask(starter, "What is Jupiter's largest moon?").reading.matched.map((match) => match.words)).toContain(
+      'Jupiter',
+    );
   });
 
   it('reads a relation named between two things the way round its words say', () => {

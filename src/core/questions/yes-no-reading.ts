@@ -12,7 +12,7 @@ export function yesNoReading(reader: MentionedQuestion): Built {
     );
   const [first, second] = entityMentions.slice(-2) as [Mention, Mention];
   // "Is the yen Germany's currency": the last word names the relation, said of the thing before it.
-  if (entityMentions.length > 2 && second.relations.length > 0 && isPossessive(reader, first))
+  if (entityMentions.length > 2 && second.relations.length > 0 && reader.isPossessive(first))
     return namedRelationReading(reader, second, entityMentions[0]!, first, true);
   const subjectMention = entityMentions.length > 2 ? entityMentions[0]! : first;
   const objectMention = second;
@@ -146,10 +146,4 @@ function namedRelationReading(
     .positionsFrom(subject)
     .some((position) => reader.graph.columns.predicates[position] === relation);
   return forward ? fact(subject, relation, object) : fact(object, relation, subject);
-}
-
-/** Whether a mention's last word was written with "'s" ("Germany's"), which the words leave out. */
-function isPossessive(reader: MentionedQuestion, mention: Mention): boolean {
-  const last = reader.words[mention.end - 1];
-  return last !== undefined && /^['’]s/i.test(reader.question.normalize('NFKC').slice(last.end));
 }
