@@ -110,4 +110,9 @@ describe('plain wordings of questions over real graphs', () => {
     // A name that ends in no kind is still described by its own classes, never by who has it.
     expect(ask(starter, 'What is krill?').reading.query?.form).toBe('describe');
   });
+
+  it('reads "what\'s" as "what is", and a British spelling', () => {
+    expect(ask(starter, "What's a platypus?").answer.entities[0]?.label).toBe('Monotreme');
+    expect(ask(starter, 'What colour is Mars?').answer.entities.map((entity) => entity.label)).toEqual(['Red']);
+  });
 });

@@ -11,7 +11,10 @@ export type Word = { text: string; lemma: string; start: number; end: number };
 
 const WORD = /[\p{L}\p{N}]+(?:['’.-][\p{L}\p{N}]+)*/gu;
 
-/** The words of a text in order; a possessive "'s" is dropped ("Jupiter's" is Jupiter). */
+/** Words whose "'s" is "is" ("what's a platypus"), not a possessive. */
+const CONTRACTED_IS = new Set(['what', 'who', 'where', 'which', 'how', 'that', 'it', 'there', 'here', 'he', 'she']);
+
+/** The words of a text in order; a possessive "'s" is dropped ("Jupiter's" is Jupiter), "what's" is "what is". */
 export function wordsOf(text: string): Word[] {
   const words: Word[] = [];
   for (const match of text.normalize('NFKC').matchAll(WORD)) {
@@ -21,6 +24,12 @@ export function wordsOf(text: string): Word[] {
     if (/['’]s$/.test(lower)) {
       word = word.slice(0, -2);
       end -= 2;
+    }
+    // "what's", "it's": the "'s" is "is", a word of its own.
+    if (/['’]s$/.test(lower) && CONTRACTED_IS.has(word.toLowerCase())) {
+      words.push({ text: word, lemma: lemmaOf(word), start: match.index, end });
+      words.push({ text: 'is', lemma: 'be', start: end, end: end + 2 });
+      continue;
     }
     // "can't", "doesn't": the negation is a word of its own.
     const negated = /^(.+)n['’]t$/i.exec(word);
@@ -144,6 +153,8 @@ export function lemmaVariants(lemma: string): string[] {
   if (lemma.length > 3 && lemma.endsWith('ed')) stemOf(lemma.slice(0, -2));
   // "using" (five letters) is "use": a stem of two letters is still a verb's.
   if (lemma.length > 4 && lemma.endsWith('ing')) stemOf(lemma.slice(0, -3));
+  // British spelling: "colour" finds has-color.
+  if (lemma.length > 5 && lemma.endsWith('our')) variants.push(`${lemma.slice(0, -3)}or`);
   return variants;
 }
 
