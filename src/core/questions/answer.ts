@@ -62,6 +62,13 @@ export function answerReading(graph: KnowledgeGraph, reading: Reading): Answer {
       kind: 'none',
       reason: `this graph says nothing about what ${label((query.patterns[0]!.subject as { symbol: number }).symbol)} is`,
     };
+  // No class both are in is no answer to what they have in common: an empty list would read as "nothing".
+  if (query.form === 'common' && values.length === 0)
+    return {
+      ...base,
+      kind: 'none',
+      reason: `this graph puts ${query.patterns.map((pattern) => label((pattern.subject as { symbol: number }).symbol)).join(' and ')} in no class together`,
+    };
   const literals = values.filter((id) => graph.symbol(id)?.kind === 'literal');
   const entities = values.map((id) => ({ symbol: id, label: label(id) }));
   // The facts the answers stand on, each once, bounded as a goal's findings are.

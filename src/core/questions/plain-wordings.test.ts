@@ -115,4 +115,10 @@ describe('plain wordings of questions over real graphs', () => {
     expect(ask(starter, "What's a platypus?").answer.entities[0]?.label).toBe('Monotreme');
     expect(ask(starter, 'What colour is Mars?').answer.entities.map((entity) => entity.label)).toEqual(['Red']);
   });
+
+  it('answers none, not an empty list, when two things share no class', () => {
+    const { answer } = ask(starter, 'What do a whale and a planet have in common?');
+    expect(answer.kind).toBe('none');
+    expect(answer.reason).toBe('this graph puts Whale and Planet in no class together');
+  });
 });
