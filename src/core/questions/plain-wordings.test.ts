@@ -90,6 +90,13 @@ describe('plain wordings of questions over real graphs', () => {
     expect(ask(starter, "Is Phobos Jupiter's moon?").answer).toMatchObject({ kind: 'boolean', value: false });
   });
 
+  it('asks a yes or no of two things, not of three joined by "and"', () => {
+    // Only Switzerland of the two makes German official: a yes would be half true.
+    const { answer } = ask(countries, 'Is German spoken in France and Switzerland?');
+    expect(answer.kind).toBe('none');
+    expect(answer.reason).toContain('German, France, Switzerland');
+  });
+
   it('answers none naming a comparison the graph has no word or fact for', () => {
     for (const [graph, question, word] of [
       ['starter', 'Is Jupiter bigger than Mars?', '"bigger"'],

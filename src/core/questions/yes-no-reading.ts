@@ -25,6 +25,11 @@ export function yesNoReading(reader: MentionedQuestion): Built {
   const subjects = subjectMention.entities;
   const objects = objectMention.entities;
   if (relationMention) return namedRelationReading(reader, relationMention, subjectMention, objectMention);
+  // "Is German spoken in France and Switzerland": a yes or no here joins two things, not three.
+  if (entityMentions.length > 2)
+    throw new Unanswerable(
+      `the question names ${entityMentions.map((mention) => mention.words).join(', ')}: a yes or no can be asked of two things at a time`,
+    );
   // "Is X a Y", "are X Y": a question of kinds, answered by is-a chains alone; but "is the euro
   // used in Germany" names no kind, so it asks how the two are linked, as "does Germany use the euro".
   const asksKind = reader.lemmas[0] === 'be' && objects.some((id) => reader.isClass(id));
