@@ -46,6 +46,10 @@ describe('plain wordings of questions over real graphs', () => {
     const franc = ask(countries, 'Is the Swiss franc the currency of Switzerland?');
     expect(franc.reading.text).toBe('whether Switzerland has-currency Swiss Franc');
     expect(franc.answer).toMatchObject({ kind: 'boolean', value: true });
+    // A participle between the relation's noun and "in" does not change its way round.
+    expect(ask(countries, 'Is the euro the currency used in France?').reading.text).toBe(
+      'whether France has-currency Euro',
+    );
     expect(ask(countries, 'Is the euro the currency of Switzerland?').answer.value).toBe(false);
     expect(ask(countries, 'Is Spanish spoken in Argentina?').answer).toMatchObject({ kind: 'boolean', value: true });
   });

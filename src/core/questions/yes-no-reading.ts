@@ -119,7 +119,10 @@ function namedRelationReading(
 ): Built {
   const between =
     possessive || (relationMention.start > subjectMention.start && relationMention.end <= objectMention.start);
-  const after = reader.words[relationMention.end]?.lemma ?? '';
+  // "the currency used in France": a participle between the noun and "in" is passed over.
+  const next = reader.words[relationMention.end];
+  const participle = next !== undefined && /(?:ed|en)$/.test(next.text.toLowerCase());
+  const after = reader.words[relationMention.end + (participle ? 1 : 0)]?.lemma ?? '';
   const isNoun = ['a', 'an', 'the'].includes(reader.words[relationMention.start - 1]?.lemma ?? '');
   // "Is Mars orbited by Phobos": the passive names the relation's subject last.
   const reversed = possessive || after === 'by' || (isNoun && OF_WORDS.has(after));
