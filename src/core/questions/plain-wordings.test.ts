@@ -58,8 +58,21 @@ describe('plain wordings of questions over real graphs', () => {
     // The graph states no official language of Mexico: a "no" would deny what it never recorded.
     const { answer } = ask(countries, 'Is Spanish spoken in Mexico?');
     expect(answer.kind).toBe('none');
-    expect(answer.reason).toContain('records no official-language of Mexico');
+    expect(answer.reason).toContain('official-language of Mexico');
+    // A relation the question names, which the graph records of none of them: no "no" either.
+    expect(ask(starter, 'Is Mercury larger than Ganymede?').answer.reason).toContain(
+      'records no larger-than of Mercury at all',
+    );
     expect(ask(countries, 'Does Japan use the euro?').answer).toMatchObject({ kind: 'boolean', value: false });
+  });
+
+  it('says no only for the relation the question asks, not a narrower one the graph records', () => {
+    // The graph records official languages: Spanish not official in the United States may still be spoken there.
+    const { answer } = ask(countries, 'Is Spanish spoken in the United States?');
+    expect(answer.kind).toBe('none');
+    expect(answer.reason).toContain('does not say "official"');
+    expect(ask(countries, 'Is English an official language of France?').answer.value).toBe(false);
+    expect(ask(countries, 'Is the euro used in Switzerland?').answer.value).toBe(false);
   });
 
   it('takes a name before another as part of its name, not as a second thing to match', () => {

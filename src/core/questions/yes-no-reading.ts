@@ -1,5 +1,6 @@
 import type { TypedQuery } from './reading-schema.ts';
 import { type Built, type Mention, MentionedQuestion, Unanswerable } from './mentioned-question.ts';
+import { labelWords, STOP_WORDS } from './words.ts';
 
 /** A yes-or-no question ("is a bat a mammal", "does Japan use the yen") as a query of one or two facts. */
 export function yesNoReading(reader: MentionedQuestion): Built {
@@ -85,6 +86,11 @@ export function yesNoReading(reader: MentionedQuestion): Built {
         },
         usedWords: reader.relationWords(around.relation),
       };
+  const narrower = unsaidQualifiers(reader, around.relation, object);
+  if (narrower.length > 0 && reader.graph.positionOf(subject, around.relation, object) === -1)
+    throw new Unanswerable(
+      `this graph records only the ${reader.label(around.relation)} of ${reader.label(subject)}, and the question does not say ${narrower.map((word) => `"${word}"`).join(', ')}: it cannot say no`,
+    );
   return {
     query: {
       form: 'yes-no',
@@ -92,6 +98,20 @@ export function yesNoReading(reader: MentionedQuestion): Built {
     },
     usedWords: reader.relationWords(around.relation),
   };
+}
+
+/**
+ * The words of a relation's name that narrow it beyond what the question says: "official" of
+ * official-language, asked "is Spanish spoken in the United States". A language that is not
+ * official may still be spoken, so the graph's silence is no "no". A word naming the value's
+ * class (currency, for the euro) or a bare "have" narrows nothing.
+ */
+function unsaidQualifiers(reader: MentionedQuestion, relation: number, value: number): string[] {
+  const said = new Set(reader.lemmas);
+  const classWords = new Set([...reader.ancestors(value)].flatMap((id) => labelWords(reader.label(id))));
+  return labelWords(reader.label(relation)).filter(
+    (word) => !said.has(word) && !classWords.has(word) && !STOP_WORDS.has(word),
+  );
 }
 
 function isAQuery(subject: number, isA: number, object: number): TypedQuery {
