@@ -89,7 +89,7 @@ export function yesNoReading(reader: MentionedQuestion): Built {
   const narrower = unsaidQualifiers(reader, around.relation, object);
   if (narrower.length > 0 && reader.graph.positionOf(subject, around.relation, object) === -1)
     throw new Unanswerable(
-      `this graph records only the ${reader.label(around.relation)} of ${reader.label(subject)}, and the question does not say ${narrower.map((word) => `"${word}"`).join(', ')}: it cannot say no`,
+      `the relation this graph has here is ${reader.label(around.relation)}, narrower than the question (which does not say ${narrower.map((word) => `"${word}"`).join(', ')}), so it cannot say no of ${reader.label(subject)}`,
     );
   return {
     query: {
