@@ -1,5 +1,5 @@
 import type { TypedPattern } from './reading-schema.ts';
-import { type Built, MentionedQuestion, Unanswerable } from './mentioned-question.ts';
+import { type Built, type Mention, MentionedQuestion, Unanswerable } from './mentioned-question.ts';
 
 /** A question that lists or counts ("which planets have moons", "how many mammals swim") as a query for ?x. */
 export function listReading(reader: MentionedQuestion, form: 'list' | 'count'): Built {
@@ -39,7 +39,19 @@ export function listReading(reader: MentionedQuestion, form: 'list' | 'count'): 
               object: { symbol: reader.resolve(typeMention, typeMention.entities, reader.mentions, true) },
               chain: true,
             });
-          return { query: { form, find: 'x', patterns } };
+          // "countries that use the euro and have German as an official language": the euro too.
+          const rest = entityMentions.filter(
+            (mention) => mention !== thing && mention !== typeMention && mention !== relationMention,
+          );
+          if (rest.length > 0) {
+            if (!typeMention || isA === undefined)
+              throw new Unanswerable(
+                `the question also names ${rest.map((mention) => mention.words).join(', ')}, which this reading could not join to the rest`,
+              );
+            const kind = reader.resolve(typeMention, typeMention.entities, reader.mentions, true);
+            for (const other of rest) patterns.push(constraintOf(reader, other, kind, usedWords));
+          }
+          return { query: { form, find: 'x', patterns }, usedWords };
         }
       }
     }
@@ -114,34 +126,34 @@ export function listReading(reader: MentionedQuestion, form: 'list' | 'count'): 
   const others = entityMentions.filter((mention) => mention !== typeMention);
   const kind = reader.resolve(typeMention, typeMention.entities, others, true);
   patterns.push({ subject: x, predicate: isA, object: { symbol: kind }, chain: true });
-  for (const other of others) {
-    const id = reader.resolve(other, other.entities, reader.mentions);
-    if (reader.isClass(id) && reader.relationsAround(id).filter((entry) => entry.isObject).length === 0) {
-      patterns.push({ subject: x, predicate: isA, object: { symbol: id }, chain: true });
-      continue;
-    }
-    // Only the relations that reach the kind asked for: Panama's currencies, not its languages.
-    const members = reader.members(kind);
-    const around = reader.pickRelation(
-      reader
-        .relationsAround(id)
-        .filter((entry) =>
-          reader.graph
-            .matchPositions(entry.isObject ? undefined : id, entry.relation, entry.isObject ? id : undefined)
-            .some((position) =>
-              members.has(
-                entry.isObject ? reader.graph.columns.subjects[position]! : reader.graph.columns.objects[position]!,
-              ),
-            ),
-        ),
-      id,
-    );
-    for (const word of reader.relationWords(around.relation)) usedWords.add(word);
-    patterns.push(
-      around.isObject
-        ? { subject: x, predicate: around.relation, object: { symbol: id } }
-        : { subject: { symbol: id }, predicate: around.relation, object: x },
-    );
-  }
+  for (const other of others) patterns.push(constraintOf(reader, other, kind, usedWords));
   return { query: { form, find: 'x', patterns }, usedWords };
+}
+
+/** What another thing named asks of ?x, a member of the kind: a class it is in, or the relation that reaches it. */
+function constraintOf(reader: MentionedQuestion, other: Mention, kind: number, usedWords: Set<string>): TypedPattern {
+  const x = { variable: 'x' };
+  const id = reader.resolve(other, other.entities, reader.mentions);
+  if (reader.isClass(id) && reader.relationsAround(id).filter((entry) => entry.isObject).length === 0)
+    return { subject: x, predicate: reader.isA(), object: { symbol: id }, chain: true };
+  // Only the relations that reach the kind asked for: Panama's currencies, not its languages.
+  const members = reader.members(kind);
+  const around = reader.pickRelation(
+    reader
+      .relationsAround(id)
+      .filter((entry) =>
+        reader.graph
+          .matchPositions(entry.isObject ? undefined : id, entry.relation, entry.isObject ? id : undefined)
+          .some((position) =>
+            members.has(
+              entry.isObject ? reader.graph.columns.subjects[position]! : reader.graph.columns.objects[position]!,
+            ),
+          ),
+      ),
+    id,
+  );
+  for (const word of reader.relationWords(around.relation)) usedWords.add(word);
+  return around.isObject
+    ? { subject: x, predicate: around.relation, object: { symbol: id } }
+    : { subject: { symbol: id }, predicate: around.relation, object: x };
 }

@@ -145,4 +145,19 @@ describe('plain wordings of questions over real graphs', () => {
     expect(answer.kind).toBe('none');
     expect(answer.reason).toBe('this graph puts Whale and Planet in no class together');
   });
+
+  it('keeps every thing a list question names, not only the first relation it finds', () => {
+    const { reading, answer } = ask(
+      countries,
+      'Which countries are using the euro and have German as an official language?',
+    );
+    expect(reading.text).toContain('has-currency Euro');
+    // Switzerland and Liechtenstein have German but the Swiss franc.
+    expect(answer.entities.map((entity) => entity.label).sort()).toEqual([
+      'Austria',
+      'Belgium',
+      'Germany',
+      'Luxembourg',
+    ]);
+  });
 });
