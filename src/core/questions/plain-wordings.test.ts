@@ -160,4 +160,10 @@ describe('plain wordings of questions over real graphs', () => {
       'Luxembourg',
     ]);
   });
+
+  it('answers none for "or", which patterns that hold together would read as "and"', () => {
+    const { answer } = ask(countries, 'Which countries use the euro or the Swiss franc?');
+    expect(answer.kind).toBe('none');
+    expect(answer.reason).toContain('("or")');
+  });
 });

@@ -128,6 +128,12 @@ function readMentioned(reader: MentionedQuestion): Reading {
     return refuse(
       `the question compares amounts ("${comparing.text}"), and this graph's facts say nothing of more or fewer`,
     );
+  // "the euro or the Swiss franc": patterns hold together, so an "or" would be read as "and".
+  const either = reader.words.find((word, index) => word.lemma === 'or' && !placed(index));
+  if (either)
+    return refuse(
+      `the question asks for one thing or another ("${either.text}"), and a reading here can only ask for all of them together`,
+    );
   let built: Built;
   try {
     built =
