@@ -2,6 +2,7 @@ import { countText, numberText } from '#core/count-text.ts';
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import { runQuery, triplesOfAnswer } from '#core/kg/query.ts';
 import type { FactIds, ToolOutcome, ToolState } from '#core/tools/tool.ts';
+import { TOOLS } from '#core/tools/registry.ts';
 import { factsText, matchKeywords } from '#core/goals/goal.ts';
 import type { Goal } from '#core/records/goal.ts';
 import { describeChange, isChangeMade } from '#core/kg/requested-change.ts';
@@ -12,12 +13,18 @@ import type { CycleOutcome } from '#core/records/cycle.ts';
 import type { Answer } from '#core/records/answer.ts';
 import { type Decision, symbolsOfGoal } from './cycle.ts';
 
-/** Whether a tool could still bring in what the graph lacks: an endpoint, a granted tool server, or the web the user allowed. */
+/** The agent's own tools that reach beyond the graph (an endpoint, the web the user allowed). */
+const OUTSIDE_TOOLS = TOOLS.filter((tool) => tool.capabilities.includes('network'));
+
+/**
+ * Whether a tool could still bring in what the graph lacks, as the tools themselves judge it
+ * (an endpoint not yet asked, an allowed address the goal's symbols name), or a bound model
+ * could call a granted tool server's tool.
+ */
 function mayLearnFromOutside(state: ToolState): boolean {
   return (
-    (state.sparqlEndpoints?.length ?? 0) > 0 ||
-    (state.serverTools?.length ?? 0) > 0 ||
-    (state.isOnline && state.webAccess.allowedPrefixes.length > 0)
+    OUTSIDE_TOOLS.some((tool) => tool.unavailableBecause(state) === undefined) ||
+    (state.model !== undefined && (state.serverTools?.length ?? 0) > 0)
   );
 }
 

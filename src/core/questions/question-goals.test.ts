@@ -156,6 +156,16 @@ describe('a goal that is no question', () => {
     expect(tools).toContain('sparql_query');
   });
 
+  it('with the web allowed but no address that names the word, fails at once all the same', async () => {
+    const { service, sessionId } = await agentOnStarterGraph();
+    const webAccess = { allowedPrefixes: ['https://example.org/'], timeoutSeconds: 1, maxKilobytes: 2 };
+    expect(await service.webAccessSet({ webAccess })).toMatchObject({ ok: true });
+    await service.goalAdd({ sessionId, description: 'Learn about Zorblax' });
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 2 });
+    const [zorblax] = (await service.goalList({ sessionId })).goals;
+    expect(zorblax).toMatchObject({ status: 'failed', cyclesWorked: 1 });
+  });
+
   it('with keyword criteria, is done only when stored facts hold every word, and its answer is those facts', async () => {
     const marsKnowing = async (facts: string) => {
       const agent = await agentOnStarterGraph();
