@@ -4,7 +4,7 @@ import { runQuery, triplesOfAnswer } from '#core/kg/query.ts';
 import type { FactIds, ToolOutcome, ToolState } from '#core/tools/tool.ts';
 import { TOOLS } from '#core/tools/registry.ts';
 import { factsText, matchKeywords } from '#core/goals/goal.ts';
-import type { Goal } from '#core/records/goal.ts';
+import { type Goal, MAX_FINDINGS } from '#core/records/goal.ts';
 import { describeChange, isChangeMade } from '#core/kg/requested-change.ts';
 import { asksForNotes, NOTES_PENDING } from '#core/goals/scratch-note.ts';
 import { kgMutateActionOf } from '#core/tools/kg-mutate.ts';
@@ -27,9 +27,6 @@ function mayLearnFromOutside(state: ToolState): boolean {
     (state.model !== undefined && (state.serverTools?.length ?? 0) > 0)
   );
 }
-
-/** A goal keeps at most this many findings. */
-export const MAX_FINDINGS = 2000;
 
 /**
  * Evaluates a goal after its tool ran and the graph took in the tool's changes: records the new

@@ -1,9 +1,8 @@
 import type { AnimaDatabase } from '#core/store/database.ts';
 import type { Decision } from './cycle.ts';
-import { MAX_FINDINGS } from './evaluate-goal.ts';
 import { countShadowEncounter } from '#core/psyche/psyche-store.ts';
 import type { ToolOutcome } from '#core/tools/tool.ts';
-import { type Goal, hasGoalEnded } from '#core/records/goal.ts';
+import { type Goal, hasGoalEnded, MAX_FINDINGS } from '#core/records/goal.ts';
 import { advancePlan, type StepRun } from './plan.ts';
 import type { Plan } from '#core/records/plan.ts';
 import type { ActGate } from './act-gate.ts';

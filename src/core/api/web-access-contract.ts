@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { problemSchema } from '#core/result.ts';
 
-/** A goal keeps at most this many findings: a count that reaches it is a cap ("at least"). */
-export { MAX_FINDINGS } from '#core/agent/evaluate-goal.ts';
+export { MAX_FINDINGS } from '#core/records/goal.ts';
 import { webAccessSchema } from '#core/tools/web-access.ts';
 export { webAccessSchema };
 export type { WebAccess } from '#core/tools/web-access.ts';

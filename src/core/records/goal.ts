@@ -12,6 +12,9 @@ export function hasGoalEnded(status: GoalStatus): boolean {
 }
 
 /** A fact found for a goal, as symbol ids (the graph holds its confidence and provenance). */
+/** A goal keeps at most this many findings: a count that reaches it is a cap ("at least"). */
+export const MAX_FINDINGS = 2000;
+
 export const findingSchema = z.tuple([z.number().int(), z.number().int(), z.number().int()]);
 
 /**
