@@ -29,13 +29,20 @@ export function labelsOf(fact: Fact) {
   };
 }
 
+const sourceKey = (finding: GoalView['findings'][number]) =>
+  `${finding.provenanceId} ${finding.subject.id} ${finding.predicate.id} ${finding.object.id}`;
+
 /** The last line of `--json` output: each goal with its findings as labels. */
 export async function goalsSummary(service: AgentApi, sessionId: string, goals: GoalView[]) {
-  // Where each finding came from: its provenance's kind and sources (`sparql http://...`, `import zoo.ttl`).
-  const sources = new Map<number, string>();
-  for (const id of new Set(goals.flatMap((goal) => goal.findings.flatMap((finding) => finding.provenanceId ?? [])))) {
-    const found = await service.kgProvenance({ sessionId, provenanceId: id });
-    if (found.isFound) sources.set(id, [found.record.kind, ...found.record.sources].join(' '));
+  // Where each finding came from: its provenance's kind and sources (`sparql http://...`, `import zoo.ttl`,
+  // a derived fact's rule and premises).
+  const sources = new Map<string, string>();
+  for (const finding of goals.flatMap((goal) => goal.findings)) {
+    const key = sourceKey(finding);
+    if (finding.provenanceId === undefined || sources.has(key)) continue;
+    const fact: [number, number, number] = [finding.subject.id, finding.predicate.id, finding.object.id];
+    const found = await service.kgProvenance({ sessionId, provenanceId: finding.provenanceId, fact });
+    if (found.isFound) sources.set(key, [found.record.kind, ...found.record.sources].join(' '));
   }
   return {
     goals: goals.map((goal) => ({
@@ -45,9 +52,7 @@ export async function goalsSummary(service: AgentApi, sessionId: string, goals: 
       ...(goal.answer ? { answer: goal.answer } : {}),
       findings: goal.findings.map((finding) => ({
         ...labelsOf(finding),
-        ...(finding.provenanceId !== undefined && sources.has(finding.provenanceId)
-          ? { from: sources.get(finding.provenanceId) }
-          : {}),
+        ...(sources.has(sourceKey(finding)) ? { from: sources.get(sourceKey(finding)) } : {}),
       })),
     })),
   };

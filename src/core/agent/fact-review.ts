@@ -1,6 +1,7 @@
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import type { GraphDelta } from '#core/kg/graph-delta.ts';
 import type { Triple } from '#core/kg/triple.ts';
+import type { ProvenanceDraft } from '#core/kg/provenance.ts';
 import type { ModelAccess } from '#core/llm/model-access.ts';
 import type { ChildRun } from '#core/records/child-run.ts';
 import { rejectionOf } from '#core/records/rejection.ts';
@@ -34,9 +35,11 @@ export async function reviewModelFacts(
   outcome: ToolOutcome,
 ): Promise<{ outcome: ToolOutcome; run?: ChildRun }> {
   const change = outcome.graphChange;
-  if (!change || tool === ANSWERING_TOOL) return { outcome };
+  // Derivations come in batches, and a model says its facts one by one.
+  if (!change || tool === ANSWERING_TOOL || typeof change.provenance !== 'function') return { outcome };
+  const provenanceOf = change.provenance;
   const proposed = [...change.delta.addedTriples, ...change.delta.updatedTriples].filter(
-    (triple) => change.provenance(triple).kind === 'model',
+    (triple) => provenanceOf(triple).kind === 'model',
   );
   if (proposed.length === 0) return { outcome };
   const { graph } = state;
@@ -59,7 +62,7 @@ export async function reviewModelFacts(
     state,
   );
   if (review.ok && review.value.verdict === 'accept')
-    return { outcome: { ...outcome, graphChange: reviewed(change, review.run.model) }, run: review.run };
+    return { outcome: { ...outcome, graphChange: reviewed(change, provenanceOf, review.run.model) }, run: review.run };
   const because = review.ok
     ? `a reviewer rejected them (${review.value.problems.join('; ')})`
     : `the reviewer stopped (${review.bottleneck.kind.replace(/_/g, ' ')}: ${review.bottleneck.detail}), and unchecked facts are not stored`;
@@ -77,11 +80,15 @@ const keyOf = (triple: { subject: number; predicate: number; object: number }) =
   `${triple.subject} ${triple.predicate} ${triple.object}`;
 
 /** The change with the review noted in the provenance of each fact a model said. */
-function reviewed(change: GraphChange, reviewer: string): GraphChange {
+function reviewed(
+  change: GraphChange,
+  provenanceOf: (triple: Triple) => ProvenanceDraft,
+  reviewer: string,
+): GraphChange {
   return {
     ...change,
     provenance: (triple) => {
-      const draft = change.provenance(triple);
+      const draft = provenanceOf(triple);
       return draft.kind === 'model'
         ? {
             ...draft,

@@ -258,11 +258,21 @@ export const kgContract = {
       }),
     result: z.object({ hits: z.array(z.object({ symbol: symbolRefSchema, similarity: z.number().min(0).max(1) })) }),
   },
-  /** Why a fact is in the graph: the provenance record a triple points to. */
+  /**
+   * Why a fact is in the graph: the provenance record a triple points to. A record that explains a
+   * batch of derived facts is told for `fact` (its rule, premises and confidence), or as the batch.
+   */
   kgProvenance: {
-    args: z.object({ sessionId: sessionIdSchema, provenanceId: z.number().int().nonnegative() }),
+    args: z.object({
+      sessionId: sessionIdSchema,
+      provenanceId: z.number().int().nonnegative(),
+      fact: z.tuple([z.number().int(), z.number().int(), z.number().int()]).optional(),
+    }),
     result: z.discriminatedUnion('isFound', [
-      z.object({ isFound: z.literal(true), record: provenanceRecordSchema.extend({ id: z.number().int() }) }),
+      z.object({
+        isFound: z.literal(true),
+        record: provenanceRecordSchema.omit({ derivations: true }).extend({ id: z.number().int() }),
+      }),
       z.object({ isFound: z.literal(false) }),
     ]),
   },

@@ -1,4 +1,4 @@
-import type { ProvenanceDraft } from './provenance.ts';
+import { derivationOfFact, type ProvenanceDraft, type ProvenanceRecord } from './provenance.ts';
 import type { GraphDelta } from './graph-delta.ts';
 import type { KnowledgeGraph } from './graph.ts';
 import { type Triple, tripleKey } from './triple.ts';
@@ -177,31 +177,53 @@ function isStillValid(graph: KnowledgeGraph, entry: KeptInference): boolean {
   return true;
 }
 
-/** The provenance record of a derived fact: its rule, its premises (as triple ids), and a readable explanation. */
-export function derivationProvenance(
-  graph: KnowledgeGraph,
-  derivation: Derivation,
+/** The provenance record of a batch of derived facts: each with its rule and premises (by symbol ids). */
+export function derivationsProvenance(
+  derivations: readonly Derivation[],
   context: { sessionId: string; cycle: number; createdAt: number },
 ): ProvenanceDraft {
+  const rules = [...new Set(derivations.map((derivation) => derivation.rule))];
   return {
     sessionId: context.sessionId,
     kind: 'inference',
-    sources: [
-      `rule:${derivation.rule}`,
-      ...derivation.premises.map(
-        (premise) => `triple:${tripleKey(premise.subject, premise.predicate, premise.object)}`,
-      ),
-    ],
-    confidence: derivation.confidence,
+    sources: rules.map((rule) => `rule:${rule}`),
+    confidence: Math.max(0, ...derivations.map((derivation) => derivation.confidence)),
     cycle: context.cycle,
-    detail: describeDerivation(graph, derivation),
+    detail: `${derivations.length} ${derivations.length === 1 ? 'fact' : 'facts'} derived by ${rules.join(', ')}`,
     createdAt: context.createdAt,
+    derivations: derivations.map(({ subject, predicate, object, confidence, rule, premises }) => ({
+      fact: [subject, predicate, object],
+      confidence,
+      rule,
+      premises: premises.map((premise) => [premise.subject, premise.predicate, premise.object, premise.confidence]),
+    })),
   };
 }
 
-/** "Dog is-a Mammal (0.90) by is-a-transitive from Dog is-a Canine (1.00) and Canine is-a Mammal (0.95)". */
-function describeDerivation(graph: KnowledgeGraph, derivation: Derivation): string {
-  const text = (fact: Pick<Triple, 'subject' | 'predicate' | 'object' | 'confidence'>) =>
-    `${[fact.subject, fact.predicate, fact.object].map((id) => graph.symbol(id)?.label ?? `#${id}`).join(' ')} (${fact.confidence.toFixed(2)})`;
-  return `${text(derivation)} by ${derivation.rule} from ${derivation.premises.map(text).join(' and ')}`;
+/**
+ * What one fact of a batch record says about it, as a record of its own: its rule and premises as
+ * sources, and "Dog is-a Mammal (0.90) by is-a-transitive from Dog is-a Canine (1.00) and Canine
+ * is-a Mammal (0.95)". The batch, without its list, when the fact is not in it.
+ */
+export function provenanceOfFact(
+  graph: KnowledgeGraph,
+  record: ProvenanceRecord,
+  fact: readonly [number, number, number] | undefined,
+): ProvenanceRecord {
+  const { derivations, ...rest } = record;
+  const entry = derivations && fact ? derivationOfFact({ derivations }, fact) : undefined;
+  if (!entry) return rest;
+  const text = ([subject, predicate, object]: readonly number[], confidence: number) =>
+    `${[subject!, predicate!, object!].map((id) => graph.symbol(id)?.label ?? `#${id}`).join(' ')} (${confidence.toFixed(2)})`;
+  return {
+    ...rest,
+    sources: [
+      `rule:${entry.rule}`,
+      ...entry.premises.map(([subject, predicate, object]) => `triple:${tripleKey(subject, predicate, object)}`),
+    ],
+    confidence: entry.confidence,
+    detail: `${text(entry.fact, entry.confidence)} by ${entry.rule} from ${entry.premises
+      .map((premise) => text(premise, premise[3]))
+      .join(' and ')}`,
+  };
 }

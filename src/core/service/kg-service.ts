@@ -1,10 +1,11 @@
+import type { ProvenanceRecord } from '#core/kg/provenance.ts';
 import type { AgentServiceImplementation } from '#core/api.ts';
 import type { ServiceContext } from './service-context.ts';
 import { READ_ONLY_MESSAGE } from './service-context.ts';
 import { factOf, refOf, statsOf, symbolOrThrow } from './views.ts';
 import { exportNTriples } from '#core/kg/export-ntriples.ts';
 import { formatFromFileName } from '#core/kg/import/statement.ts';
-import { derivationProvenance, stageDerivations } from '#core/kg/inference.ts';
+import { derivationsProvenance, provenanceOfFact, stageDerivations } from '#core/kg/inference.ts';
 import { ForwardChaining } from '#core/kg/forward-chaining.ts';
 import { sliceOf } from '#core/kg/slice.ts';
 import { parseQuery, runQuery } from '#core/kg/query.ts';
@@ -34,6 +35,7 @@ const INFERENCE_SLICE_MS = 25;
 export function kgService(context: ServiceContext): Pick<AgentServiceImplementation, KgMethods> {
   const { db, now, graphOf, sessionOf, exclusively, canWrite, operations, similarityOf, applyStored, importInto } =
     context;
+  let lastProvenance: { id: number; record: ProvenanceRecord } | undefined;
   return {
     async kgStats({ sessionId }) {
       return statsOf(await graphOf(sessionId));
@@ -170,12 +172,14 @@ export function kgService(context: ServiceContext): Pick<AgentServiceImplementat
             sessionId,
             delta,
             now: startedAt,
-            provenance: (triple) =>
-              derivationProvenance(graph, derivationOf(triple), {
-                sessionId,
-                cycle: session.cycle,
-                createdAt: startedAt,
-              }),
+            provenance: {
+              perBatch: (triples) =>
+                derivationsProvenance(triples.map(derivationOf), {
+                  sessionId,
+                  cycle: session.cycle,
+                  createdAt: startedAt,
+                }),
+            },
           });
           applyStored(graph, stored);
           const changed = [...stored.addedTriples, ...stored.updatedTriples].slice(0, limit);
@@ -224,11 +228,19 @@ export function kgService(context: ServiceContext): Pick<AgentServiceImplementat
         : { isFound: false };
     },
 
-    async kgProvenance({ sessionId, provenanceId }) {
-      const record = await db.provenance.get(provenanceId);
-      return record && record.sessionId === sessionId
-        ? { isFound: true, record: { ...record, id: provenanceId } }
-        : { isFound: false };
+    async kgProvenance({ sessionId, provenanceId, fact }) {
+      // Records are never changed once written and ids never reused: the facts of one batch, asked
+      // about one after another (a goal's findings), read their record once.
+      const record =
+        lastProvenance?.id === provenanceId ? lastProvenance.record : await db.provenance.get(provenanceId);
+      if (record) lastProvenance = { id: provenanceId, record };
+      if (!record || record.sessionId !== sessionId) return { isFound: false };
+      // A batch of derivations is told for the one fact asked about (its list stays in storage).
+      const graph = record.derivations ? await graphOf(sessionId) : undefined;
+      return {
+        isFound: true,
+        record: { ...(graph ? provenanceOfFact(graph, record, fact) : record), id: provenanceId },
+      };
     },
   };
 }

@@ -232,9 +232,11 @@ describe('agent service: inference and paths', () => {
     )!;
     expect(toMammal.rule).toBe('is-a-transitive');
     expect(toMammal.fact.confidence).toBeCloseTo(0.95 * 0.95, 10);
+    const { subject, predicate, object } = toMammal.fact;
     const provenance = await first.service.kgProvenance({
       sessionId: session.id,
       provenanceId: toMammal.fact.provenanceId!,
+      fact: [subject.id, predicate.id, object.id],
     });
     expect(provenance).toMatchObject({
       isFound: true,
@@ -242,6 +244,15 @@ describe('agent service: inference and paths', () => {
     });
     if (provenance.isFound)
       expect(provenance.record.detail).toMatch(/^GoldenRetriever is-a Mammal \(0\.90\) by is-a-transitive from /);
+    // One record explains the whole inference; asked without a fact, it tells the batch.
+    expect(await first.db.provenance.where('kind').equals('inference').count()).toBe(1);
+    const batch = await first.service.kgProvenance({
+      sessionId: session.id,
+      provenanceId: toMammal.fact.provenanceId!,
+    });
+    expect(batch.isFound && batch.record.detail).toBe(
+      `${run.derived + run.raised} facts derived by ${[...new Set(run.facts.map((entry) => entry.rule))].join(', ')}`,
+    );
     first.db.close();
 
     const second = testService({ db: new AnimaDatabase('anima', indexedDb) });

@@ -5,7 +5,7 @@ import { singular } from '#core/kg/sentence-facts.ts';
 import type { ServiceContext } from './service-context.ts';
 import { currentPsyche } from '#core/psyche/psyche-store.ts';
 import { readWornPersona, wearPersona } from '#core/personas/worn-persona.ts';
-import type { ProvenanceRecord } from '#core/kg/provenance.ts';
+import { derivationOfFact, type ProvenanceRecord } from '#core/kg/provenance.ts';
 import { BUILT_IN_GRAMMARS } from '#core/synthesis/built-in-grammars.ts';
 import type { SynthesisFinding, SynthesisInput } from '#core/synthesis/synthesis-input.ts';
 import { grammarNamed, synthesize } from '#core/synthesis/synthesize.ts';
@@ -17,9 +17,14 @@ import { criteriaOfGoal } from '#core/goals/goal.ts';
 import type { Goal } from '#core/records/goal.ts';
 
 /** How a fact came to be, from the provenance it points to. */
-function originOf(record: ProvenanceRecord | undefined): Pick<SynthesisFinding, 'origin' | 'rule'> {
+function originOf(
+  record: ProvenanceRecord | undefined,
+  fact: readonly [number, number, number],
+): Pick<SynthesisFinding, 'origin' | 'rule'> {
   if (record?.kind === 'inference') {
-    const rule = record.sources.find((source) => source.startsWith('rule:'))?.slice('rule:'.length);
+    const rule =
+      derivationOfFact(record, fact)?.rule ??
+      record.sources.find((source) => source.startsWith('rule:'))?.slice('rule:'.length);
     return { origin: 'derived', ...(rule ? { rule } : {}) };
   }
   return { origin: record?.kind === 'analogy' ? 'proposed' : 'stated' };
@@ -85,7 +90,11 @@ async function synthesisInputOf(
     predicate: label(triple.predicate),
     object: label(triple.object),
     confidence: triple.confidence,
-    ...originOf(triple.provenanceId !== undefined ? recordById.get(triple.provenanceId) : undefined),
+    ...originOf(triple.provenanceId !== undefined ? recordById.get(triple.provenanceId) : undefined, [
+      triple.subject,
+      triple.predicate,
+      triple.object,
+    ]),
     isAnswer: isAnswer(triple),
   }));
   return {

@@ -32,10 +32,11 @@ export const SNAPSHOT_FORMAT = 'anima-snapshot';
  * part's rows from 1 and carries the SHA-256 of its content; 10 the answers of goals that ask a
  * question; 11 the evidence of a refused action and the child runs on a cycle record, and a red team's
  * finding on an approval; 12 artifacts of every kind in place of the scratch notes (a note is a text
- * artifact); 13 the background jobs tools deferred, so a goal waiting for one goes on after an import.
+ * artifact); 13 the background jobs tools deferred, so a goal waiting for one goes on after an import;
+ * 14 provenance records that explain a batch of derived facts, each with its rule and premises.
  * Older files are migrated on import.
  */
-export const SNAPSHOT_VERSION = 13;
+export const SNAPSHOT_VERSION = 14;
 
 /**
  * The largest snapshot (unzipped) Anima reads, and so writes: the reader holds the whole document

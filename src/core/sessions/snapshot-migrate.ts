@@ -46,6 +46,8 @@ export function migrateSnapshot(value: unknown): unknown {
       jobs: [],
       goals: Array.isArray(migrated.goals) ? migrated.goals.map(goalNotWaitingForJob) : migrated.goals,
     };
+  // 13 -> 14: an inference's provenance may explain a batch of facts; a version 13 file has one record per fact, which still reads.
+  if (migrated.version === 13) migrated = { ...migrated, version: 14 };
   return migrated;
 }
 

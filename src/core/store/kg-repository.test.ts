@@ -4,6 +4,9 @@ import { freshIndexedDb } from '#core/testing/test-database.ts';
 import { AnimaDatabase } from './database.ts';
 import { TRIPLES_PER_CHUNK } from './graph-chunks.ts';
 import { loadGraph, storeGraphDelta } from './kg-repository.ts';
+import { DERIVATIONS_PER_RECORD } from '#core/kg/provenance.ts';
+import { derivationsProvenance, provenanceOfFact } from '#core/kg/inference.ts';
+import type { Derivation } from '#core/kg/inference-rules.ts';
 
 const SESSION = 's1';
 
@@ -111,5 +114,71 @@ describe('graph storage in chunks', () => {
     expect(await db.tripleChunks.count()).toBe(2);
     reloaded = await loadGraph(db, SESSION);
     expect([...reloaded.triples()]).toEqual([...graph.triples()]);
+  });
+});
+
+describe('derivations explained in batches', () => {
+  it('stores one record per batch of derived facts, each fact pointing to the record that explains it', async () => {
+    const db = new AnimaDatabase('anima', freshIndexedDb());
+    await db.sessions.add({ id: SESSION, name: 'test', cycle: 0, createdAt: 0, updatedAt: 0 });
+    const graph = new KnowledgeGraph();
+    const derivedCount = DERIVATIONS_PER_RECORD * 2 + 5;
+    const batch = graph.batch({ now: 5 });
+    const isA = batch.resolve({ type: 'label', value: 'is-a' }, 'predicate');
+    const animal = batch.resolve({ type: 'label', value: 'Animal' }, 'object');
+    const mammal = batch.resolve({ type: 'label', value: 'Mammal' }, 'object');
+    const derivations: Derivation[] = [];
+    for (let index = 0; index < derivedCount; index++) {
+      const subject = batch.resolve({ type: 'label', value: `Beast${index}` }, 'subject');
+      batch.assert(subject, isA, animal, 0.9);
+      derivations.push({
+        subject,
+        predicate: isA,
+        object: animal,
+        confidence: 0.9,
+        rule: index % 2 === 0 ? 'is-a-transitive' : 'other-rule',
+        premises: [
+          { subject, predicate: isA, object: mammal, confidence: 1 },
+          { subject: mammal, predicate: isA, object: animal, confidence: 0.9 },
+        ],
+      });
+    }
+    const stored = await storeGraphDelta(db, {
+      graph,
+      sessionId: SESSION,
+      delta: batch.delta,
+      now: 5,
+      provenance: {
+        perBatch: (triples) =>
+          derivationsProvenance(
+            triples.map((triple) => derivations.find((derivation) => derivation.subject === triple.subject)!),
+            { sessionId: SESSION, cycle: 1, createdAt: 5 },
+          ),
+      },
+    });
+    graph.apply(stored);
+    const records = await db.provenance.toArray();
+    expect(records.map((record) => record.derivations?.length)).toEqual([
+      DERIVATIONS_PER_RECORD,
+      DERIVATIONS_PER_RECORD,
+      5,
+    ]);
+    // Each stored fact is explained, with its own rule and premises, by the record it points to.
+    for (const [index, derivation] of derivations.entries()) {
+      const triple = graph.triple(derivation.subject, isA, animal)!;
+      const record = records.find((candidate) => candidate.id === triple.provenanceId)!;
+      expect(record).toBeDefined();
+      const told = provenanceOfFact(graph, record, [derivation.subject, isA, animal]);
+      expect(told.sources[0]).toBe(`rule:${derivation.rule}`);
+      if (index === 1)
+        expect(told.detail).toBe(
+          'Beast1 is-a Animal (0.90) by other-rule from Beast1 is-a Mammal (1.00) and Mammal is-a Animal (0.90)',
+        );
+    }
+    // The batch's own words, without its list.
+    expect(provenanceOfFact(graph, records[2]!, undefined)).toMatchObject({
+      detail: '5 facts derived by is-a-transitive, other-rule',
+      sources: ['rule:is-a-transitive', 'rule:other-rule'],
+    });
   });
 });

@@ -5,7 +5,7 @@ import type { Triple } from '#core/kg/triple.ts';
 import { tripleAt } from '#core/kg/triple-columns.ts';
 import { type AnimaDatabase, chunksOfSession } from './database.ts';
 import { chunksForDelta, joinTripleChunks, type TripleChunkRecord } from './graph-chunks.ts';
-import type { ProvenanceDraft } from '#core/kg/provenance.ts';
+import { type ChangeProvenance, DERIVATIONS_PER_RECORD } from '#core/kg/provenance.ts';
 
 /** How far a graph load has got, in chunks of triples. */
 export type GraphLoadProgress = { chunksRead: number; totalChunks: number };
@@ -58,8 +58,8 @@ export async function readGraphRows(
 
 /**
  * Stores a graph delta with the provenance that explains it, in one transaction: all of it, or
- * (on any failure) none of it. One record for the whole delta (an import), or one per triple (a
- * derivation with its own rule and premises; a removal with its reason). Only the chunks the delta touches are rewritten.
+ * (on any failure) none of it. One record for the whole delta (an import), one per triple (a
+ * removal with its reason), or one per batch (derivations, see ChangeProvenance). Only the chunks the delta touches are rewritten.
  * Returns the delta with its triples stamped with their provenance ids, ready to apply to the
  * graph (which must not change between this call and that apply).
  */
@@ -69,7 +69,7 @@ export async function storeGraphDelta(
     graph: KnowledgeGraph;
     sessionId: string;
     delta: GraphDelta;
-    provenance: ProvenanceDraft | ((triple: Triple) => ProvenanceDraft);
+    provenance: ChangeProvenance;
     now: number;
     /** The session's prefixes, when the change declares new ones (an imported Turtle file's). */
     prefixes?: Record<string, string>;
@@ -83,6 +83,12 @@ export async function storeGraphDelta(
     if (typeof provenance === 'function') {
       const ids = (await db.provenance.bulkAdd(changed.map(provenance), { allKeys: true })) as number[];
       idOf = (index) => ids[index]!;
+    } else if ('perBatch' in provenance) {
+      const batches = Array.from({ length: Math.ceil(changed.length / DERIVATIONS_PER_RECORD) }, (_, batch) =>
+        changed.slice(batch * DERIVATIONS_PER_RECORD, (batch + 1) * DERIVATIONS_PER_RECORD),
+      );
+      const ids = (await db.provenance.bulkAdd(batches.map(provenance.perBatch), { allKeys: true })) as number[];
+      idOf = (index) => ids[Math.floor(index / DERIVATIONS_PER_RECORD)]!;
     } else {
       const id = (await db.provenance.add(provenance)) as number;
       idOf = () => id;

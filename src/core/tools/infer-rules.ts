@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { derivationProvenance, inferenceAround, stageDerivations } from '#core/kg/inference.ts';
+import { derivationsProvenance, inferenceAround, stageDerivations } from '#core/kg/inference.ts';
 import { GraphVocabulary } from '#core/kg/vocabulary.ts';
 import type { FactIds, Tool } from './tool.ts';
 
@@ -86,12 +86,14 @@ export const inferRules: Tool<{ minConfidence: number }> = {
       symbols: [...new Set(facts.flatMap(([subject, , object]) => [subject, object]))],
       graphChange: {
         delta,
-        provenance: (triple) =>
-          derivationProvenance(state.graph, derivationOf(triple), {
-            sessionId: state.sessionId,
-            cycle: state.cycle,
-            createdAt: state.now,
-          }),
+        provenance: {
+          perBatch: (triples) =>
+            derivationsProvenance(triples.map(derivationOf), {
+              sessionId: state.sessionId,
+              cycle: state.cycle,
+              createdAt: state.now,
+            }),
+        },
         // After storing, the graph holds the derived facts too: the rules have run around the goal on all of it.
         ...(isFinished ? { inferredAtTripleCount: state.graph.tripleCount + delta.addedTriples.length } : {}),
       },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { rejectionOf } from '#core/records/rejection.ts';
 import { BUILT_IN_RULES, type Derivation } from '#core/kg/inference-rules.ts';
-import { derivationProvenance } from '#core/kg/inference.ts';
+import { derivationsProvenance } from '#core/kg/inference.ts';
 import { shortestPath, transitiveChains } from '#core/kg/traversal.ts';
 import { GraphVocabulary } from '#core/kg/vocabulary.ts';
 import { factIdsOf, type FactIds, type Tool, type ToolOutcome, type ToolState } from './tool.ts';
@@ -139,12 +139,13 @@ export const reason: Tool<
         ? {
             graphChange: {
               delta,
-              provenance: (triple) =>
-                derivationProvenance(
-                  graph,
-                  derivations.get(`${triple.subject} ${triple.predicate} ${triple.object}`)!,
-                  { sessionId: state.sessionId, cycle: state.cycle, createdAt: state.now },
-                ),
+              provenance: {
+                perBatch: (triples) =>
+                  derivationsProvenance(
+                    triples.map((triple) => derivations.get(`${triple.subject} ${triple.predicate} ${triple.object}`)!),
+                    { sessionId: state.sessionId, cycle: state.cycle, createdAt: state.now },
+                  ),
+              },
             },
           }
         : {}),

@@ -8,7 +8,7 @@ import type { GraphDelta } from '#core/kg/graph-delta.ts';
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import type { SimilarityIndex } from '#core/kg/similarity.ts';
 import type { Triple } from '#core/kg/triple.ts';
-import type { ProvenanceDraft } from '#core/kg/provenance.ts';
+import type { ChangeProvenance, ProvenanceDraft } from '#core/kg/provenance.ts';
 import type { ReachableEndpoint } from '#core/records/sparql-endpoint.ts';
 import type { Capability, DangerLevel } from '#core/records/capability.ts';
 import type { Archetype, Psyche } from '#core/records/psyche.ts';
@@ -80,7 +80,7 @@ export type HeldAction = { tool: string; input: unknown; pattern: string; becaus
 /** A change of the graph a tool asks for, stored in the cycle's transaction with this provenance. */
 export type GraphChange = {
   delta: GraphDelta;
-  provenance: (triple: Triple) => ProvenanceDraft;
+  provenance: Exclude<ChangeProvenance, ProvenanceDraft>;
   inferredAtTripleCount?: number;
 };
 
