@@ -88,7 +88,7 @@ test('exports a session as JSON that a fresh browser imports with its goals and 
   const document = JSON.parse(file.buffer.toString('utf8')) as { triples: unknown[] };
   expect(document).toMatchObject({
     format: 'anima-snapshot',
-    version: 13,
+    version: 14,
     sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
   });
 
@@ -102,7 +102,7 @@ test('exports a session as JSON that a fresh browser imports with its goals and 
     'Mars notes',
     `2 cycles, 1 goal, ${document.triples.length.toLocaleString('en')} triples`,
     'none',
-    '13',
+    '14',
   ]);
   await there.importButton('Import').click();
   await expect(there.importStatus('Imported “Mars notes” from mars-notes.anima.json.')).toBeVisible();

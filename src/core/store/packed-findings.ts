@@ -49,11 +49,16 @@ function read(goal: unknown): unknown {
   return findings instanceof Int32Array ? { ...goal, findings: unpack(findings) } : goal;
 }
 
-/** A cursor over goals whose value is read back once per position, however often it is asked for. */
+/**
+ * A cursor over goals whose value is read back once per position, however often it is asked for.
+ * The browser's cursor getters refuse another receiver: key and primaryKey are asked of it.
+ */
 function readingCursor(cursor: DBCoreCursor): DBCoreCursor {
   let raw: unknown;
   let value: unknown;
   return Object.create(cursor, {
+    key: { get: () => cursor.key },
+    primaryKey: { get: () => cursor.primaryKey },
     value: {
       get() {
         if (cursor.value !== raw) {
