@@ -42,47 +42,59 @@ export const EPISODES_RECALLED_BY_A_CYCLE = 200;
 
 /** What a cycle reads from the database before it decides, in one read transaction. */
 export async function readCycleInputs(db: AnimaDatabase, sessionId: string) {
-  const [session, goals, memory, episodes, psyche, approved, webAccessSetting, activePlans, finishedJobs] =
-    await db.transaction(
-      'r',
-      [db.sessions, db.goals, db.workingMemory, db.episodes, db.psyches, db.approvals, db.settings, db.plans, db.jobs],
-      () =>
-        Promise.all([
-          db.sessions.get(sessionId),
-          // Only the goals still open: an ended goal is never worked on again, and a long run's ended
-          // goals (each with its findings) made every cycle slower to read.
-          db.goals
-            .where('[sessionId+status]')
-            .anyOf(OPEN_STATUSES.map((status) => [sessionId, status]))
-            .toArray(),
-          db.workingMemory.where('sessionId').equals(sessionId).sortBy('id'),
-          // Newest first (an index keeps equal keys in id order), put back in id order below.
-          db.episodes.where('sessionId').equals(sessionId).reverse().limit(EPISODES_RECALLED_BY_A_CYCLE).toArray(),
-          currentPsyche(db, sessionId),
-          db.approvals
-            .where('status')
-            .equals('approved')
-            .filter((approval) => approval.sessionId === sessionId)
-            .sortBy('id'),
-          db.settings.get(WEB_ACCESS_KEY),
-          db.plans.where('[sessionId+status]').equals([sessionId, 'active']).toArray(),
-          db.jobs
-            .where('[sessionId+status]')
-            .anyOf([
-              [sessionId, 'finished'],
-              [sessionId, 'failed'],
-            ])
-            .sortBy('id'),
-        ]),
-    );
+  const [
+    session,
+    goals,
+    memory,
+    episodes,
+    psyche,
+    approved,
+    webAccessSetting,
+    activePlans,
+    finishedJobs,
+    sparqlEndpoints,
+    toolServers,
+  ] = await db.transaction(
+    'r',
+    [db.sessions, db.goals, db.workingMemory, db.episodes, db.psyches, db.approvals, db.settings, db.plans, db.jobs],
+    () =>
+      Promise.all([
+        db.sessions.get(sessionId),
+        // Only the goals still open: an ended goal is never worked on again, and a long run's ended
+        // goals (each with its findings) made every cycle slower to read.
+        db.goals
+          .where('[sessionId+status]')
+          .anyOf(OPEN_STATUSES.map((status) => [sessionId, status]))
+          .toArray(),
+        db.workingMemory.where('sessionId').equals(sessionId).sortBy('id'),
+        // Newest first (an index keeps equal keys in id order), put back in id order below.
+        db.episodes.where('sessionId').equals(sessionId).reverse().limit(EPISODES_RECALLED_BY_A_CYCLE).toArray(),
+        currentPsyche(db, sessionId),
+        db.approvals
+          .where('status')
+          .equals('approved')
+          .filter((approval) => approval.sessionId === sessionId)
+          .sortBy('id'),
+        db.settings.get(WEB_ACCESS_KEY),
+        db.plans.where('[sessionId+status]').equals([sessionId, 'active']).toArray(),
+        db.jobs
+          .where('[sessionId+status]')
+          .anyOf([
+            [sessionId, 'finished'],
+            [sessionId, 'failed'],
+          ])
+          .sortBy('id'),
+        // In the same transaction: each on its own was a transaction of its own, every cycle.
+        reachableEndpoints(db, sessionId),
+        reachableToolServers(db, sessionId),
+      ]),
+  );
   if (!session) throw new Error(`no session with id ${sessionId}`);
   // A stored setting that no longer reads (an older shape) allows nothing.
   const webAccess = webAccessSchema.safeParse(webAccessSetting?.value).data ?? DEFAULT_WEB_ACCESS;
   // The worn persona's guardrails join the shadow for this cycle's decisions.
   const worn = session.personaId !== undefined ? await readWornPersona(db, sessionId) : undefined;
   const acting = { ...psyche, psyche: wearPersona(psyche.psyche, worn) };
-  const sparqlEndpoints = await reachableEndpoints(db, sessionId);
-  const toolServers = await reachableToolServers(db, sessionId);
   return {
     toolServers,
     session,
