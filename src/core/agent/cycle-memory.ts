@@ -130,8 +130,13 @@ export async function rememberCycle(
       createdAt: startedAt,
     });
   // A new entry weaker than everything already held may be evicted at once: it is then not stored.
-  await db.workingMemory.bulkAdd(newEntries.filter((memoryEntry) => !evicted.includes(memoryEntry)));
-  const now = await db.workingMemory.where('sessionId').equals(sessionId).toArray();
+  const added = newEntries.filter((memoryEntry) => !evicted.includes(memoryEntry));
+  const ids = (await db.workingMemory.bulkAdd(added, { allKeys: true })) as number[];
+  // What working memory holds now, in id order as stored, without reading it back.
+  const now = [
+    ...held.filter((memoryEntry) => !evicted.includes(memoryEntry)),
+    ...added.map((memoryEntry, index) => ({ ...memoryEntry, id: ids[index]! })),
+  ];
   const automatic = automaticConsolidationPressure(settings.consolidationThreshold);
   if (memoryPressure(now.length, settings.memoryCapacity) >= automatic) {
     const consolidating = consolidateMemory(db, {

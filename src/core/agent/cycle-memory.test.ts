@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { AnimaDatabase } from '#core/store/database.ts';
+import { freshIndexedDb } from '#core/testing/test-database.ts';
+import { DEFAULT_AGENT_SETTINGS } from '#core/records/agent-settings.ts';
+import type { MemoryEntry } from '#core/records/memory-entry.ts';
+import type { CycleRecord } from '#core/records/cycle.ts';
+import type { ToolOutcome } from '#core/tools/tool.ts';
+import type { Decision } from './cycle.ts';
+import { rememberCycle } from './cycle-memory.ts';
+
+const sessionId = 's';
+
+/** A decision on goal 1 by kg_query, consulting these entries and episodes (the rest of it is not read here). */
+function decisionConsulting(entryIds: number[], episodeIds: number[]): Decision {
+  return {
+    goal: { id: 1 },
+    tool: { name: 'kg_query' },
+    state: { goalSymbols: [7] },
+    consulted: { entryIds, episodeIds },
+  } as unknown as Decision;
+}
+
+const record = { observe: 'looked', decide: 'kg_query', act: 'asked', outcome: 'advanced' } as CycleRecord;
+const outcome = { ok: true, summary: '', facts: [], symbols: [] } as ToolOutcome;
+
+function entryOf(cycle: number, content: string): MemoryEntry {
+  return {
+    sessionId,
+    content,
+    symbols: [7],
+    kind: 'observation',
+    timestamp: cycle,
+    relevance: 0.3,
+    sourceCycle: cycle,
+    referenceCount: 0,
+    goalId: 1,
+  };
+}
+
+async function remember(
+  db: AnimaDatabase,
+  decision: Decision,
+  memory: MemoryEntry[],
+  settings = DEFAULT_AGENT_SETTINGS,
+) {
+  await db.transaction('rw', [db.workingMemory, db.episodes, db.provenance], () =>
+    rememberCycle({ db, sessionId, cycle: 5, startedAt: 5 }, decision, record, outcome, memory, settings),
+  );
+}
+
+describe("a cycle's memory work", () => {
+  it('consolidates by itself past the pressure, counting the entries this cycle added', async () => {
+    const db = new AnimaDatabase('memory', freshIndexedDb());
+    const settings = { ...DEFAULT_AGENT_SETTINGS, memoryCapacity: 10, consolidationThreshold: 0.6 };
+    // 5 held and the cycle's 3 make 8 of 10: past 80%, halfway between the threshold and full.
+    await db.workingMemory.bulkAdd([1, 2, 3, 4, 4].map((cycle, index) => entryOf(cycle, `entry ${index}`)));
+    await remember(db, decisionConsulting([], []), await db.workingMemory.toArray(), settings);
+    const [made] = await db.episodes.toArray();
+    expect(made!.summary).toMatch(/^goal 1, cycles 1-4/);
+    const left = await db.workingMemory.toArray();
+    expect(left.map((entry) => entry.sourceCycle)).toEqual([5, 5, 5]);
+    expect((await db.provenance.where('kind').equals('consolidation').first())!.sources).toEqual(
+      [1, 2, 3, 4, 5].map((id) => `memory:${id}`),
+    );
+  });
+
+  it('stays below the pressure without consolidating', async () => {
+    const db = new AnimaDatabase('memory', freshIndexedDb());
+    const settings = { ...DEFAULT_AGENT_SETTINGS, memoryCapacity: 10, consolidationThreshold: 0.6 };
+    // 4 held and the cycle's 3 make 7 of 10: below 80%.
+    await db.workingMemory.bulkAdd([1, 2, 3, 4].map((cycle, index) => entryOf(cycle, `entry ${index}`)));
+    await remember(db, decisionConsulting([], []), await db.workingMemory.toArray(), settings);
+    expect(await db.episodes.count()).toBe(0);
+    expect(await db.workingMemory.count()).toBe(7);
+  });
+});
