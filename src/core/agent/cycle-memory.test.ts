@@ -49,6 +49,30 @@ async function remember(
 }
 
 describe("a cycle's memory work", () => {
+  it('counts a recall on each consulted episode once per use, and a use on each consulted entry', async () => {
+    const db = new AnimaDatabase('memory', freshIndexedDb());
+    const episode = { sessionId, summary: 'goal 1', learnings: [], tools: [], timestamp: 1, cycle: 1 };
+    const [first, second, untouched] = (await db.episodes.bulkAdd([{ ...episode, recalls: 2 }, episode, episode], {
+      allKeys: true,
+    })) as number[];
+    const stored = (await db.workingMemory.add(entryOf(4, 'held'))) as number;
+    const memory = await db.workingMemory.toArray();
+    await remember(db, decisionConsulting([stored], [first!, second!, first!]), memory);
+    expect((await db.episodes.bulkGet([first!, second!, untouched!])).map((row) => row?.recalls)).toEqual([
+      4,
+      1,
+      undefined,
+    ]);
+    expect((await db.workingMemory.get(stored))!.referenceCount).toBe(1);
+    // The cycle's observation, decision and action join what was held.
+    expect((await db.workingMemory.toArray()).map((entry) => entry.kind)).toEqual([
+      'observation',
+      'observation',
+      'decision',
+      'action',
+    ]);
+  });
+
   it('consolidates by itself past the pressure, counting the entries this cycle added', async () => {
     const db = new AnimaDatabase('memory', freshIndexedDb());
     const settings = { ...DEFAULT_AGENT_SETTINGS, memoryCapacity: 10, consolidationThreshold: 0.6 };

@@ -54,6 +54,20 @@ async function storeConsolidation(
 }
 
 /**
+ * Counts a recall on each episode consulted, once per use, in one read and one write (an update
+ * per episode cost three requests each).
+ */
+async function countRecalls(db: AnimaDatabase, episodeIds: readonly number[]): Promise<void> {
+  const uses = new Map<number, number>();
+  for (const episodeId of episodeIds) uses.set(episodeId, (uses.get(episodeId) ?? 0) + 1);
+  const stored = await db.episodes.bulkGet([...uses.keys()]);
+  const recalled = stored.flatMap((episode) =>
+    episode ? [{ ...episode, recalls: (episode.recalls ?? 0) + uses.get(episode.id!)! }] : [],
+  );
+  await db.episodes.bulkPut(recalled);
+}
+
+/**
  * The cycle's memory work, in its transaction: memory_consolidate's move into episodes (what the
  * loop chose), the uses of what the decision consulted (entries and episodes), then the cycle's
  * observation, decision and action enter working memory (the weakest entries make room, with
@@ -89,11 +103,8 @@ export async function rememberCycle(
     for (const memoryEntry of used) memoryEntry.referenceCount += 1;
     await db.workingMemory.bulkPut(used);
   }
-  for (const episodeId of decision.consulted?.episodeIds ?? [])
-    await db.episodes
-      .where('id')
-      .equals(episodeId)
-      .modify((episode) => void (episode.recalls = (episode.recalls ?? 0) + 1));
+  const recalled = decision.consulted?.episodeIds ?? [];
+  if (recalled.length > 0) await countRecalls(db, recalled);
   const succeeded = record.outcome === 'completed' || record.outcome === 'advanced';
   const entry = (kind: MemoryEntry['kind'], content: string, symbols: number[], relevance: number): MemoryEntry => ({
     sessionId,
