@@ -4,9 +4,8 @@ import { byAttention } from './cycle.ts';
 import { currentPsyche } from '#core/psyche/psyche-store.ts';
 import { readWornPersona, wearPersona } from '#core/personas/worn-persona.ts';
 import type { ModelAccess } from '#core/llm/model-access.ts';
-import { reachableEndpoints } from '#core/sparql/endpoint-keys.ts';
-import { reachableToolServers } from '#core/mcp/server-keys.ts';
-import type { ReachableEndpoint } from '#core/records/sparql-endpoint.ts';
+import { endpointKeySetting, endpointKeysSchema, type ReachableEndpoint } from '#core/records/sparql-endpoint.ts';
+import { toolServerKeySetting, toolServerKeysSchema } from '#core/records/tool-server.ts';
 import { DEFAULT_WEB_ACCESS, WEB_ACCESS_KEY, webAccessSchema } from '#core/tools/web-access.ts';
 import type { Goal } from '#core/records/goal.ts';
 import { type RecallBasis, recallBasis } from '#core/memory/embedded-recall.ts';
@@ -40,6 +39,14 @@ const OPEN_STATUSES = ['active', 'waiting', 'suspended'] as const;
  */
 export const EPISODES_RECALLED_BY_A_CYCLE = 200;
 
+/** Each item with its key, where a key is kept under its name. */
+function withKeys<Item extends { name: string }>(
+  items: readonly Item[] | undefined,
+  keys: Record<string, string>,
+): (Item & { key?: string })[] {
+  return (items ?? []).map((item) => (keys[item.name] !== undefined ? { ...item, key: keys[item.name] } : item));
+}
+
 /** What a cycle reads from the database before it decides, in one read transaction. */
 export async function readCycleInputs(db: AnimaDatabase, sessionId: string) {
   const [
@@ -49,11 +56,9 @@ export async function readCycleInputs(db: AnimaDatabase, sessionId: string) {
     episodes,
     psyche,
     approved,
-    webAccessSetting,
+    [webAccessSetting, endpointKeys, toolServerKeys],
     activePlans,
     finishedJobs,
-    sparqlEndpoints,
-    toolServers,
   ] = await db.transaction(
     'r',
     [db.sessions, db.goals, db.workingMemory, db.episodes, db.psyches, db.approvals, db.settings, db.plans, db.jobs],
@@ -75,7 +80,8 @@ export async function readCycleInputs(db: AnimaDatabase, sessionId: string) {
           .equals('approved')
           .filter((approval) => approval.sessionId === sessionId)
           .sortBy('id'),
-        db.settings.get(WEB_ACCESS_KEY),
+        // The device settings a cycle needs, in one read: web access, the session's endpoint and tool server keys.
+        db.settings.bulkGet([WEB_ACCESS_KEY, endpointKeySetting(sessionId), toolServerKeySetting(sessionId)]),
         db.plans.where('[sessionId+status]').equals([sessionId, 'active']).toArray(),
         db.jobs
           .where('[sessionId+status]')
@@ -84,14 +90,18 @@ export async function readCycleInputs(db: AnimaDatabase, sessionId: string) {
             [sessionId, 'failed'],
           ])
           .sortBy('id'),
-        // In the same transaction: each on its own was a transaction of its own, every cycle.
-        reachableEndpoints(db, sessionId),
-        reachableToolServers(db, sessionId),
       ]),
   );
   if (!session) throw new Error(`no session with id ${sessionId}`);
   // A stored setting that no longer reads (an older shape) allows nothing.
   const webAccess = webAccessSchema.safeParse(webAccessSetting?.value).data ?? DEFAULT_WEB_ACCESS;
+  // The session's endpoints and tool servers with their stored keys, as reachableEndpoints and
+  // reachableToolServers give them, from the session and settings read above.
+  const sparqlEndpoints = withKeys(
+    session.sparqlEndpoints,
+    endpointKeysSchema.safeParse(endpointKeys?.value).data ?? {},
+  );
+  const toolServers = withKeys(session.toolServers, toolServerKeysSchema.safeParse(toolServerKeys?.value).data ?? {});
   // The worn persona's guardrails join the shadow for this cycle's decisions.
   const worn = session.personaId !== undefined ? await readWornPersona(db, sessionId) : undefined;
   const acting = { ...psyche, psyche: wearPersona(psyche.psyche, worn) };

@@ -8,6 +8,8 @@ import { runAnswering } from '#core/testing/answering-run.ts';
 import { runCycles } from '#core/testing/run-cycles.ts';
 import { TOOLS } from '#core/tools/registry.ts';
 import { EPISODES_RECALLED_BY_A_CYCLE, readCycleInputs } from './cycle-inputs.ts';
+import { DEFAULT_ENDPOINT, endpointKeySetting } from '#core/records/sparql-endpoint.ts';
+import { toolServerKeySetting } from '#core/records/tool-server.ts';
 
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
 
@@ -418,5 +420,31 @@ describe('what a cycle reads', () => {
     expect(episodes.map((recalled) => recalled.id!)).toEqual(
       [...episodes.map((recalled) => recalled.id!)].sort((a, b) => a - b),
     );
+  });
+
+  it("gives the session's endpoints and tool servers their stored keys, and no other session's", async () => {
+    const { db, sessionId } = await agentOnStarterGraph();
+    const server = (name: string) => ({ name, url: `http://localhost:3001/${name}`, tools: [], granted: [] });
+    await db.sessions.update(sessionId, {
+      sparqlEndpoints: [
+        { ...DEFAULT_ENDPOINT, name: 'keyed', keyHeader: 'Authorization' },
+        { ...DEFAULT_ENDPOINT, name: 'open' },
+      ],
+      toolServers: [server('tools'), server('other')],
+    });
+    await db.settings.bulkPut([
+      { key: endpointKeySetting(sessionId), value: { keyed: 'Bearer endpoint-key' } },
+      { key: toolServerKeySetting(sessionId), value: { tools: 'Bearer server-key' } },
+      { key: toolServerKeySetting('another-session'), value: { other: 'Bearer not-ours' } },
+    ]);
+    const { sparqlEndpoints, toolServers } = await readCycleInputs(db, sessionId);
+    expect(sparqlEndpoints.map((endpoint) => [endpoint.name, endpoint.key])).toEqual([
+      ['keyed', 'Bearer endpoint-key'],
+      ['open', undefined],
+    ]);
+    expect(toolServers.map((toolServer) => [toolServer.name, toolServer.key])).toEqual([
+      ['tools', 'Bearer server-key'],
+      ['other', undefined],
+    ]);
   });
 });
