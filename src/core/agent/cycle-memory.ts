@@ -127,7 +127,8 @@ export async function rememberCycle(
   ];
   const { evicted } = addToMemory(held, newEntries, settings.memoryCapacity);
   const evictedStored = evicted.filter((memoryEntry) => memoryEntry.id !== undefined);
-  await db.workingMemory.bulkDelete(evictedStored.map((memoryEntry) => memoryEntry.id!));
+  // Most cycles evict nothing: no request then.
+  if (evictedStored.length > 0) await db.workingMemory.bulkDelete(evictedStored.map((memoryEntry) => memoryEntry.id!));
   if (evicted.length > 0)
     await db.provenance.add({
       sessionId,
