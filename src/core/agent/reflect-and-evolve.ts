@@ -1,7 +1,7 @@
 import { TOOLS } from '#core/tools/registry.ts';
 import { evolvePsyche } from '#core/psyche/evolve.ts';
 import { addPsycheVersion, currentPsyche } from '#core/psyche/psyche-store.ts';
-import { settingsOfSession } from '#core/records/agent-settings.ts';
+import { type AgentSettings, settingsOfSession } from '#core/records/agent-settings.ts';
 import { describeReflection, reflectOn } from './reflection.ts';
 import type { Reflection } from '#core/records/reflection.ts';
 import { creditsOf } from './tool-credit.ts';
@@ -12,9 +12,14 @@ import { endActivePlans } from './settle-goal.ts';
 /**
  * Reflects on the cycles since the last reflection (see reflection.ts), applies the adjustments
  * (priorities, re-planning, consolidation), then evolves the psyche; stores the reflection with a
- * provenance record. Call inside a transaction over the tables it writes.
+ * provenance record. Call inside a transaction over the tables it writes; a cycle gives the
+ * session's settings it read, which are otherwise read here.
  */
-export async function reflect(context: CommitContext, trigger: Reflection['trigger']): Promise<Reflection> {
+export async function reflect(
+  context: CommitContext,
+  trigger: Reflection['trigger'],
+  sessionSettings?: AgentSettings,
+): Promise<Reflection> {
   const { db, sessionId, cycle, startedAt } = context;
   const last = await db.reflections
     .where('[sessionId+cycle]')
@@ -31,7 +36,7 @@ export async function reflect(context: CommitContext, trigger: Reflection['trigg
     db.goals.where('[sessionId+status]').equals([sessionId, 'active']).toArray(),
     db.workingMemory.where('sessionId').equals(sessionId).toArray(),
   ]);
-  const settings = settingsOfSession((await db.sessions.get(sessionId)) ?? {});
+  const settings = sessionSettings ?? settingsOfSession((await db.sessions.get(sessionId)) ?? {});
   const seen = reflectOn({ cycles, goals, memoryEntryCount: memory.length, memoryCapacity: settings.memoryCapacity });
   const label = labelOf(context);
   for (const adjustment of seen.adjustments) {

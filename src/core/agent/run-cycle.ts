@@ -374,7 +374,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
         detail: `${record.decide} -> ${record.outcome}`,
         createdAt: startedAt,
       });
-      if (cycle % settings.reflectionInterval === 0) await reflect({ ...common, graph }, 'interval');
+      if (cycle % settings.reflectionInterval === 0) await reflect({ ...common, graph }, 'interval', settings);
       await db.sessions.update(sessionId, { cycle, updatedAt: startedAt });
       return record;
     },
