@@ -375,7 +375,9 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
         createdAt: startedAt,
       });
       if (cycle % settings.reflectionInterval === 0) await reflect({ ...common, graph }, 'interval', settings);
-      await db.sessions.update(sessionId, { cycle, updatedAt: startedAt });
+      // Read and put whole: an update is a key query, a read and a write.
+      const stored = await db.sessions.get(sessionId);
+      if (stored) await db.sessions.put({ ...stored, cycle, updatedAt: startedAt });
       return record;
     },
   );
