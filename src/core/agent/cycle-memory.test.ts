@@ -88,6 +88,28 @@ describe("a cycle's memory work", () => {
     );
   });
 
+  it('evicts the entries holding memory least, consulted or not, before the rest are consolidated', async () => {
+    const db = new AnimaDatabase('memory', freshIndexedDb());
+    const settings = { ...DEFAULT_AGENT_SETTINGS, memoryCapacity: 3 };
+    const [first, second, third] = (await db.workingMemory.bulkAdd(
+      [1, 2, 4].map((cycle, index) => entryOf(cycle, `entry ${index}`)),
+      { allKeys: true },
+    )) as number[];
+    // A use raises an entry's hold, but the oldest consulted one still holds less than the new entries.
+    await remember(db, decisionConsulting([first!, third!], []), await db.workingMemory.toArray(), settings);
+    const evictions = await db.provenance.where('kind').equals('eviction').toArray();
+    expect(evictions.map((eviction) => eviction.sources)).toEqual([
+      [`memory:${second}`, 'memory:new:observation', `memory:${first}`],
+    ]);
+    // Memory is full then: what is left of earlier cycles becomes an episode, the cycle's own entries stay.
+    const consolidations = await db.provenance.where('kind').equals('consolidation').toArray();
+    expect(consolidations.map((consolidation) => consolidation.sources)).toEqual([[`memory:${third}`]]);
+    expect((await db.workingMemory.toArray()).map((entry) => [entry.kind, entry.sourceCycle])).toEqual([
+      ['decision', 5],
+      ['action', 5],
+    ]);
+  });
+
   it('stays below the pressure without consolidating', async () => {
     const db = new AnimaDatabase('memory', freshIndexedDb());
     const settings = { ...DEFAULT_AGENT_SETTINGS, memoryCapacity: 10, consolidationThreshold: 0.6 };

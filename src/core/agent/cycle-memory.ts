@@ -99,10 +99,7 @@ export async function rememberCycle(
   }
   const consulted = new Set(decision.consulted?.entryIds ?? []);
   const used = held.filter((memoryEntry) => memoryEntry.id !== undefined && consulted.has(memoryEntry.id));
-  if (used.length > 0) {
-    for (const memoryEntry of used) memoryEntry.referenceCount += 1;
-    await db.workingMemory.bulkPut(used);
-  }
+  for (const memoryEntry of used) memoryEntry.referenceCount += 1;
   const recalled = decision.consulted?.episodeIds ?? [];
   if (recalled.length > 0) await countRecalls(db, recalled);
   const succeeded = record.outcome === 'completed' || record.outcome === 'advanced';
@@ -143,11 +140,13 @@ export async function rememberCycle(
     });
   // A new entry weaker than everything already held may be evicted at once: it is then not stored.
   const added = newEntries.filter((memoryEntry) => !evicted.includes(memoryEntry));
-  const ids = (await db.workingMemory.bulkAdd(added, { allKeys: true })) as number[];
+  // The uses counted on the entries kept and the new entries go in one write.
+  const usedKept = used.filter((memoryEntry) => !evicted.includes(memoryEntry));
+  const keys = (await db.workingMemory.bulkPut([...usedKept, ...added], { allKeys: true })) as number[];
   // What working memory holds now, in id order as stored, without reading it back.
   const now = [
     ...held.filter((memoryEntry) => !evicted.includes(memoryEntry)),
-    ...added.map((memoryEntry, index) => ({ ...memoryEntry, id: ids[index]! })),
+    ...added.map((memoryEntry, index) => ({ ...memoryEntry, id: keys[usedKept.length + index]! })),
   ];
   const automatic = automaticConsolidationPressure(settings.consolidationThreshold);
   if (memoryPressure(now.length, settings.memoryCapacity) >= automatic) {
