@@ -4,6 +4,7 @@ import { addPsycheVersion, currentPsyche } from '#core/psyche/psyche-store.ts';
 import { type AgentSettings, settingsOfSession } from '#core/records/agent-settings.ts';
 import { describeReflection, reflectOn } from './reflection.ts';
 import type { Reflection } from '#core/records/reflection.ts';
+import type { CycleRecord } from '#core/records/cycle.ts';
 import { creditsOf } from './tool-credit.ts';
 import { type CommitContext, labelOf } from './commit-context.ts';
 import { consolidateMemory } from './cycle-memory.ts';
@@ -58,7 +59,7 @@ export async function reflect(
       if (consolidating) await consolidating;
     }
   }
-  const evolved = await evolveAtReflection(context);
+  const evolved = await evolveAtReflection(context, { sinceCycle, cycles });
   const reflection: Reflection = {
     sessionId,
     cycle,
@@ -95,14 +96,21 @@ export async function reflect(
  * it fails when the tool failed; actions the shadow stopped did not run and do not count) moves the
  * archetypes, encounters grow individuation. A change is a new psyche version with provenance.
  */
-async function evolveAtReflection(context: CommitContext): Promise<{ changes: string[]; version: number } | undefined> {
+async function evolveAtReflection(
+  context: CommitContext,
+  reflected: { sinceCycle: number; cycles: readonly CycleRecord[] },
+): Promise<{ changes: string[]; version: number } | undefined> {
   const { db, sessionId, cycle, startedAt } = context;
   const current = await currentPsyche(db, sessionId);
   const since = current.psyche.selfIntegration.lastEvolutionCycle;
-  const window = await db.cycles
-    .where('[sessionId+cycle]')
-    .between([sessionId, since + 1], [sessionId, cycle], true, true)
-    .toArray();
+  // The cycles since the last evolution are among those the reflection read, unless it evolved earlier.
+  const window =
+    since >= reflected.sinceCycle
+      ? reflected.cycles.filter((record) => record.cycle > since)
+      : await db.cycles
+          .where('[sessionId+cycle]')
+          .between([sessionId, since + 1], [sessionId, cycle], true, true)
+          .toArray();
   const archetypeOf = new Map(TOOLS.map((tool) => [tool.name, tool.archetype]));
   const ran = window.filter((record) => record.tool !== 'none' && record.shadow === undefined);
   const credits = creditsOf(ran);

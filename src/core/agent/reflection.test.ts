@@ -203,6 +203,40 @@ describe('reflection', () => {
     ]);
   });
 
+  it('evolves the psyche on every cycle since its last evolution, also those an earlier reflection looked at', async () => {
+    const { db, service } = testService({ db: new AnimaDatabase('anima', freshIndexedDb()) });
+    const sessionId = (await service.open({})).session.id;
+    await db.goals.add({ ...goal(1, 100, 4, 3), sessionId });
+    await db.cycles.bulkAdd(
+      [
+        cycle(1, 1, 'kg_query', 'advanced'),
+        cycle(2, 1, 'gap_analysis', 'no-change'),
+        cycle(3, 1, 'kg_query', 'advanced'),
+        cycle(4, 1, 'gap_analysis', 'no-change'),
+      ].map((record) => ({ ...record, sessionId })),
+    );
+    // A reflection at cycle 2 that did not evolve the psyche (as one stored before evolutions were kept).
+    await db.reflections.add({
+      sessionId,
+      cycle: 2,
+      trigger: 'interval',
+      sinceCycle: 0,
+      toolStats: [],
+      goals: [],
+      memoryPressure: 0,
+      adjustments: [],
+      psycheChanges: [],
+      createdAt: 0,
+    });
+    await db.sessions.update(sessionId, { cycle: 4 });
+    const asked = await service.reflect({ sessionId });
+    // It reflects on cycles 3 and 4; the psyche evolves on 1 to 4, where kg_query succeeded twice.
+    expect(asked).toMatchObject({
+      ok: true,
+      reflection: { sinceCycle: 2, psycheChanges: ['sage 0.70 -> 0.72 (kg_query succeeded 2 of 2)'] },
+    });
+  });
+
   it('keeps its interval in the session settings, which are checked field by field', async () => {
     const { service } = testService();
     const { session } = await service.open({});
