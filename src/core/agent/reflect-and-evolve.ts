@@ -43,7 +43,8 @@ export async function reflect(
   for (const adjustment of seen.adjustments) {
     const goal = goals.find((candidate) => candidate.id === adjustment.goalId);
     if ((adjustment.kind === 'boost' || adjustment.kind === 'demote') && goal)
-      await db.goals.update(goal.id!, { priority: adjustment.to! });
+      // The goal as read in this transaction, put back whole: an update would read it (and its findings) again.
+      await db.goals.put({ ...goal, priority: adjustment.to! });
     if (adjustment.kind === 'replan' && goal)
       await endActivePlans(db, goal, `reflection at cycle ${cycle}: ${adjustment.reason}`);
     if (adjustment.kind === 'consolidate') {
