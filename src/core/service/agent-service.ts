@@ -17,6 +17,7 @@ import type { SpentLimit } from '#core/llm/usage-budget.ts';
 import { memoryPressure } from '#core/memory/working-memory.ts';
 import { loadQuestionAnswering } from '#core/questions/load-question-answering.ts';
 import { settingsOfSession } from '#core/records/agent-settings.ts';
+import { yieldToEvents } from '#core/kg/slice.ts';
 
 type AgentMethods =
   | 'goalAdd'
@@ -280,7 +281,7 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
           }
           onProgress?.(record);
           // Lets a cancel (or any other call) in between cycles.
-          await new Promise((resolve) => setTimeout(resolve, 0));
+          await yieldToEvents();
         }
         return finish('max-cycles');
       } finally {
