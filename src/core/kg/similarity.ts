@@ -197,7 +197,9 @@ export class SimilarityIndex {
     const to = this.#graph.tripleCount;
     this.#seenCount = to;
     if (to - from === 0 || this.#meanings.size === 0) return;
-    if (to - from > this.#meanings.size) {
+    // Walking the new triples costs far less than recomputing the meanings it keeps (each bundles
+    // up to featureLimit vectors): the cache is emptied only after more triples than it holds.
+    if (to - from > this.#limits.cacheSize) {
       this.#meanings.clear();
       return;
     }
