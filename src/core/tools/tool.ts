@@ -174,13 +174,15 @@ export type Tool<Input = unknown> = {
 /** The domain triples around a set of symbols (metadata left out), at most `limit`. */
 export function domainTriplesAround(graph: KnowledgeGraph, symbols: readonly number[], limit: number): Triple[] {
   const found: Triple[] = [];
-  for (const symbol of symbols) {
-    for (const triple of [...graph.outgoing(symbol), ...graph.incoming(symbol)]) {
-      if (graph.isMetadata(triple)) continue;
-      found.push(triple);
-      if (found.length >= limit) return found;
-    }
-  }
+  const { predicates } = graph.columns;
+  // Positions first, a triple made only for those kept: a goal's symbol can be a hub of 100,000 facts.
+  for (const symbol of symbols)
+    for (const positions of [graph.positionsFrom(symbol), graph.positionsTo(symbol)])
+      for (const position of positions) {
+        if (graph.isMetadata({ predicate: predicates[position]! })) continue;
+        found.push(graph.tripleAt(position));
+        if (found.length >= limit) return found;
+      }
   return found;
 }
 
