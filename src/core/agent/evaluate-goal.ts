@@ -39,10 +39,12 @@ export function evaluateGoal(
   outcome: ToolOutcome,
 ): { goal: Goal; outcome: CycleOutcome; statusChange?: string } {
   const { goal, criteria } = decision;
-  const seen = new Set(goal.findings.map(([subject, predicate, object]) => `${subject} ${predicate} ${object}`));
   const findings = [...goal.findings];
+  // The keys of the findings, made on the first fact to add: most cycles add none to the 2,000 findings.
+  let seenKeys: Set<string> | undefined;
   const addFinding = (fact: FactIds) => {
     const key = fact.join(' ');
+    const seen = (seenKeys ??= new Set(findings.map((finding) => finding.join(' '))));
     if (seen.has(key) || findings.length >= MAX_FINDINGS || graph.isMetadata({ predicate: fact[1] })) return false;
     seen.add(key);
     findings.push(fact);
@@ -91,7 +93,7 @@ export function evaluateGoal(
       // and they come first: they are what the goal asked for.
       const answers: FactIds[] = answer.rows.flatMap((row) => triplesOfAnswer(graph, criteria.patterns, row));
       const others = findings.splice(0);
-      seen.clear();
+      seenKeys = new Set();
       for (const fact of [...answers, ...others]) addFinding(fact);
       // The query stops at the findings cap: a cap is never a count.
       metBecause = `${answer.isTruncated ? 'at least ' : ''}${countText(answer.rows.length, 'answer')} to ${criteria.text}, at least ${numberText(criteria.minCount)} needed`;
@@ -100,7 +102,7 @@ export function evaluateGoal(
     // The facts the answer stands on come first among the findings: they are what the goal asked for.
     const answerFacts = (asked.proof ?? []) as FactIds[];
     const others = findings.splice(0);
-    seen.clear();
+    seenKeys = new Set();
     for (const fact of [...answerFacts, ...others]) addFinding(fact);
     base.answer = asked;
     isMet = true;
@@ -124,7 +126,7 @@ export function evaluateGoal(
   } else {
     // Keywords hold in facts the graph holds, or in sentences of the user's documents a tool quotes
     // as evidence: a word in a tool's summary or a model's prose proves nothing, nor half the words.
-    const held = findings.filter(([subject, predicate, object]) => graph.triple(subject, predicate, object));
+    const held = findings.filter(([subject, predicate, object]) => graph.positionOf(subject, predicate, object) !== -1);
     const heldText = factsText(graph, held);
     const evidence = outcome.evidence ?? '';
     const match = matchKeywords(goal, criteria.keywords, `${heldText} ${evidence}`);
