@@ -129,15 +129,15 @@ export function evaluateGoal(
     const held = findings.filter(([subject, predicate, object]) => graph.positionOf(subject, predicate, object) !== -1);
     const heldText = factsText(graph, held);
     const evidence = outcome.evidence ?? '';
-    const match = matchKeywords(goal, criteria.keywords, `${heldText} ${evidence}`);
+    const match = matchKeywords(goal, criteria.keywords, [heldText, evidence]);
     isMet = match.isMet;
     if (isMet) {
       // Done, and honest about how: the answer is the facts (or the sentences) that hold the words, no claim to know more.
       const proof = held.filter(
-        (fact) => matchKeywords(goal, match.keywords, factsText(graph, [fact])).matched.length > 0,
+        (fact) => matchKeywords(goal, match.keywords, [factsText(graph, [fact])]).matched.length > 0,
       );
       const words = match.keywords.join(' and ');
-      if (matchKeywords(goal, criteria.keywords, heldText).isMet) {
+      if (matchKeywords(goal, criteria.keywords, [heldText]).isMet) {
         const symbols = [...new Set(proof.flatMap(([subject, , object]) => [subject, object]))].filter(
           (id) => graph.symbol(id)?.kind === 'entity',
         );

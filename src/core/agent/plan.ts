@@ -126,7 +126,7 @@ function lookedUpWhilePlanning(step: PlanStep, state: ToolState): PlanStep {
   const { symbol } = step.input as { symbol?: number };
   if (criteria.kind !== 'keywords' || symbol === undefined) return step;
   const around = domainTriplesAround(graph, [symbol], LOOKUP_LIMIT).map(factIdsOf);
-  const match = matchKeywords(goal, criteria.keywords, factsText(graph, [...goal.findings, ...around]));
+  const match = matchKeywords(goal, criteria.keywords, [factsText(graph, [...goal.findings, ...around])]);
   if (match.isMet) return step;
   const missing = match.keywords.filter((keyword) => !match.matched.includes(keyword));
   return done(

@@ -142,39 +142,103 @@ export function keywordsOf(text: string): string[] {
 }
 
 /**
- * Which of a keyword goal's keywords a text holds; met when every one does. Whole words only,
+ * Which of a keyword goal's keywords the texts hold; met when every one does. Whole words only,
  * and a keyword that names the goal's own subject (a word of its description) proves nothing:
  * every fact about Mars says "Mars".
  */
 export function matchKeywords(
   goal: Pick<Goal, 'description'>,
   criteriaKeywords: readonly string[],
-  text: string,
+  texts: readonly string[],
 ): { keywords: readonly string[]; matched: string[]; isMet: boolean } {
   const ownNames = new Set(keywordsOf(goal.description));
   const wanted = criteriaKeywords.filter((keyword) => !ownNames.has(keyword));
   const keywords = wanted.length > 0 ? wanted : criteriaKeywords;
   // Singular on both sides: "volcano" is found in "volcanoes".
-  const words = new Set(
-    text
-      .normalize('NFKC')
-      .toLowerCase()
-      .split(/[^\p{L}\p{N}-]+/u)
-      .map(singular),
-  );
-  const matched = keywords.filter((keyword) => words.has(singular(keyword)));
+  const words = texts.map(singularWordsOf);
+  const matched = keywords.filter((keyword) => words.some((set) => set.has(singular(keyword))));
   // Every keyword, not half: a goal is done when what it asked for is there, not when some of its words are.
   return { keywords, matched, isMet: matched.length === keywords.length };
 }
 
+/** The words of a text as keywords are looked for in it: NFKC, lower-cased, split at anything but letters, digits and hyphens. */
+export const keywordTextWords = lastOfLongTexts((text): ReadonlySet<string> => new Set(splitKeywordText(text)));
+
+/** The singulars of a text's {@link keywordTextWords}. */
+const singularWordsOf = lastOfLongTexts((text): ReadonlySet<string> => new Set(splitKeywordText(text).map(singular)));
+
+function splitKeywordText(text: string): string[] {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}-]+/u);
+}
+
+/** Texts shorter than this are read again each time: keeping them would cost more than it saves. */
+const LONG_TEXT = 1_000;
+/** Long texts whose reading is kept: a cycle reads its goal's findings, and the plan's lookup, again and again. */
+const LONG_TEXTS_KEPT = 3;
+
+/** `read`, with what it made of the last long texts kept (a goal's findings, unchanged, are read every cycle). */
+function lastOfLongTexts<T>(read: (text: string) => T): (text: string) => T {
+  const kept = new Map<string, T>();
+  return (text) => {
+    if (text.length < LONG_TEXT) return read(text);
+    let value = kept.get(text);
+    if (value === undefined) {
+      value = read(text);
+      if (kept.size >= LONG_TEXTS_KEPT) kept.delete(kept.keys().next().value!);
+      kept.set(text, value);
+    }
+    return value;
+  };
+}
+
+/** Facts as ids, each fact its subject, predicate and object. */
+type FactsOfIds = readonly (readonly [number, number, number])[];
+
+/** Lists of facts shorter than this get their text made again each time (see {@link factsText}). */
+const LONG_FACTS = 64;
+/** The last long lists of facts read, by graph, and their texts. */
+const factsTexts = new WeakMap<KnowledgeGraph, { ids: number[]; text: string }[]>();
+
 /**
  * Facts as the words of their labels, for keyword matching: each symbol once, as findings repeat
- * the goal's own symbols (2,000 findings "X is-a C5" name C5 2,000 times).
+ * the goal's own symbols (2,000 findings "X is-a C5" name C5 2,000 times). A goal's findings are
+ * read every cycle, mostly unchanged: the texts of the last long lists are kept, as a symbol's
+ * label never changes (a graph only gains symbols); a list naming an unknown symbol is not kept.
  */
-export function factsText(graph: KnowledgeGraph, facts: readonly (readonly [number, number, number])[]): string {
+export function factsText(graph: KnowledgeGraph, facts: FactsOfIds): string {
+  if (facts.length < LONG_FACTS) return textOfFacts(graph, facts).text;
+  const kept = factsTexts.get(graph) ?? [];
+  const found = kept.find((entry) => isSameFacts(entry.ids, facts));
+  if (found) return found.text;
+  const { text, namesAll } = textOfFacts(graph, facts);
+  if (namesAll) factsTexts.set(graph, [{ ids: facts.flat(), text }, ...kept].slice(0, LONG_TEXTS_KEPT));
+  return text;
+}
+
+/** Whether facts are those of a flat list of ids, in the same order. */
+function isSameFacts(ids: readonly number[], facts: FactsOfIds): boolean {
+  if (ids.length !== facts.length * 3) return false;
+  for (let index = 0; index < facts.length; index++) {
+    const [subject, predicate, object] = facts[index]!;
+    if (ids[3 * index] !== subject || ids[3 * index + 1] !== predicate || ids[3 * index + 2] !== object) return false;
+  }
+  return true;
+}
+
+/** The text of facts, and whether the graph knows every symbol they name. */
+function textOfFacts(graph: KnowledgeGraph, facts: FactsOfIds): { text: string; namesAll: boolean } {
   const symbols = new Set<number>();
   for (const fact of facts) for (const id of fact) symbols.add(id);
-  return [...symbols].map((id) => graph.symbol(id)?.label ?? '').join(' ');
+  let namesAll = true;
+  const labels = [...symbols].map((id) => {
+    const symbol = graph.symbol(id);
+    if (symbol === undefined) namesAll = false;
+    return symbol?.label ?? '';
+  });
+  return { text: labels.join(' '), namesAll };
 }
 
 /**

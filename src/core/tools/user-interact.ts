@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { factsText } from '#core/goals/goal.ts';
+import { factsText, keywordTextWords } from '#core/goals/goal.ts';
 import type { Tool } from './tool.ts';
 
 /** Cycles without progress before the agent asks the user rather than keep trying alone. */
@@ -9,12 +9,7 @@ export const ASK_AFTER_CYCLES_WITHOUT_PROGRESS = 3;
 function unfound(state: Parameters<Tool['baseScore']>[0]): string[] {
   const { graph, goal, criteria } = state;
   if (criteria.kind === 'pattern') return [criteria.text];
-  const words = new Set(
-    factsText(graph, goal.findings)
-      .normalize('NFKC')
-      .toLowerCase()
-      .split(/[^\p{L}\p{N}-]+/u),
-  );
+  const words = keywordTextWords(factsText(graph, goal.findings));
   return criteria.keywords.filter((keyword) => !words.has(keyword));
 }
 
