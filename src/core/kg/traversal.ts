@@ -48,12 +48,22 @@ export function spreadActivation(
     }
     frontier = [...next];
   }
+  // The top k kept in order as they come: a hub's neighbourhood reaches thousands, and only k are asked for.
   const seedSet = new Set(seeds);
-  return [...activation]
-    .filter(([symbolId]) => !seedSet.has(symbolId))
-    .map(([symbolId, value]) => ({ symbolId, activation: value }))
-    .sort((a, b) => b.activation - a.activation || a.symbolId - b.symbolId)
-    .slice(0, topK);
+  const limit = Math.max(0, Math.floor(topK));
+  const best: Activation[] = [];
+  if (limit === 0) return best;
+  const isAhead = (value: number, symbolId: number, other: Activation) =>
+    value > other.activation || (value === other.activation && symbolId < other.symbolId);
+  for (const [symbolId, value] of activation) {
+    if (seedSet.has(symbolId)) continue;
+    if (best.length === limit && !isAhead(value, symbolId, best[limit - 1]!)) continue;
+    let at = best.length;
+    while (at > 0 && isAhead(value, symbolId, best[at - 1]!)) at--;
+    best.splice(at, 0, { symbolId, activation: value });
+    if (best.length > limit) best.pop();
+  }
+  return best;
 }
 
 /** One step of a path: a triple, walked forwards (subject to object) or backwards. */
