@@ -120,19 +120,19 @@ export type Recall = { episode: Episode; score: number };
 const RECALL_WEIGHT = { perRecall: 0.02, maxRecalls: 10 } as const;
 
 /**
- * The words of episode summaries as vectors, kept: a summary never changes, and every cycle
- * compares its goal with all of them (bundling the words each time made a long run's cycles slow
- * down as episodes piled up). Cleared whole when it grows past its size.
+ * The words of episode summaries (and of the goals recalling them) as vectors, kept: a summary
+ * never changes, and every cycle compares its goal with all of them (bundling the words each time
+ * made a long run's cycles slow down as episodes piled up). Cleared whole when it grows past its size.
  */
-const summaryVectors = new Map<string, Hypervector | undefined>();
-const MAX_SUMMARY_VECTORS = 5000;
+const keptTextVectors = new Map<string, Hypervector | undefined>();
+const MAX_KEPT_TEXT_VECTORS = 5000;
 
-function summaryVector(summary: string): Hypervector | undefined {
-  if (!summaryVectors.has(summary)) {
-    if (summaryVectors.size >= MAX_SUMMARY_VECTORS) summaryVectors.clear();
-    summaryVectors.set(summary, textVector(summary));
+function keptTextVector(text: string): Hypervector | undefined {
+  if (!keptTextVectors.has(text)) {
+    if (keptTextVectors.size >= MAX_KEPT_TEXT_VECTORS) keptTextVectors.clear();
+    keptTextVectors.set(text, textVector(text));
   }
-  return summaryVectors.get(summary);
+  return keptTextVectors.get(text);
 }
 
 /**
@@ -149,7 +149,7 @@ export function recallEpisodes(
   textScores?: ReadonlyMap<string, number>,
 ): Recall[] {
   const asked = new Set(query.symbols ?? []);
-  const queryVector = query.text ? textVector(query.text) : undefined;
+  const queryVector = query.text ? keptTextVector(query.text) : undefined;
   const scored = episodes.map((episode) => {
     const symbolScore =
       asked.size === 0 ? 0 : episode.learnings.filter((symbol) => asked.has(symbol)).length / asked.size;
@@ -157,7 +157,7 @@ export function recallEpisodes(
     // Unrelated texts score about 0.5 by hypervectors: only what is above chance counts.
     const textScore =
       embedded ??
-      (queryVector ? Math.max(0, textVectorSimilarity(queryVector, summaryVector(episode.summary)) - 0.5) * 2 : 0);
+      (queryVector ? Math.max(0, textVectorSimilarity(queryVector, keptTextVector(episode.summary)) - 0.5) * 2 : 0);
     return { episode, score: Math.min(1, Math.max(symbolScore, textScore)) };
   });
   const rank = (recall: Recall) =>
