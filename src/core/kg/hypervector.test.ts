@@ -3,6 +3,7 @@ import {
   type Hypervector,
   DEFAULT_DIMENSIONS,
   bind,
+  bindToRandom,
   bundle,
   hammingDistance,
   hypervectorOfText,
@@ -102,6 +103,15 @@ describe('bind', () => {
     const b = randomHypervector(2);
     expect(similarity(bind(a, b), a)).toBeLessThan(0.55);
     expect(similarity(bind(a, b), b)).toBeLessThan(0.55);
+  });
+
+  it("binds to a seed's random vector as to the vector itself, the unused bits of the last word zero", () => {
+    for (const dimensions of [32, 100, DEFAULT_DIMENSIONS])
+      for (const seed of [0, 7, 2 * 2 ** 32 + 12_345, Number.MAX_SAFE_INTEGER]) {
+        const role = randomHypervector(3 * 2 ** 32 + 5, dimensions);
+        expect(bindToRandom(role, seed)).toEqual(bind(role, randomHypervector(seed, dimensions)));
+      }
+    expect(() => bindToRandom(randomHypervector(1), 0.5)).toThrow(RangeError);
   });
 });
 

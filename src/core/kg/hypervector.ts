@@ -26,12 +26,29 @@ const WORD_SALT = 0x5eed_0001;
  * @param seed any safe integer.
  */
 export function randomHypervector(seed: number, dimensions: number = DEFAULT_DIMENSIONS): Hypervector {
-  if (!Number.isSafeInteger(seed)) throw new RangeError(`a hypervector seed must be a safe integer, got ${seed}`);
   const words = new Uint32Array(wordCount(dimensions));
-  const next = xoshiro128StarStar(seed >>> 0, Math.floor(seed / 2 ** 32) >>> 0);
+  const next = generatorOfSeed(seed);
   for (let index = 0; index < words.length; index++) words[index] = next();
   words[words.length - 1]! &= lastWordMask(dimensions);
   return { dimensions, words };
+}
+
+/**
+ * `bind(vector, randomHypervector(seed, vector.dimensions))`, without making the random vector:
+ * a similarity index binds a role to a symbol's random vector for each feature it bundles.
+ */
+export function bindToRandom(vector: Hypervector, seed: number): Hypervector {
+  const next = generatorOfSeed(seed);
+  const words = new Uint32Array(vector.words.length);
+  for (let index = 0; index < words.length; index++) words[index] = vector.words[index]! ^ next();
+  words[words.length - 1]! &= lastWordMask(vector.dimensions);
+  return { dimensions: vector.dimensions, words };
+}
+
+/** The generator of a random hypervector's words: its state from both halves of the seed. */
+function generatorOfSeed(seed: number): () => number {
+  if (!Number.isSafeInteger(seed)) throw new RangeError(`a hypervector seed must be a safe integer, got ${seed}`);
+  return xoshiro128StarStar(seed >>> 0, Math.floor(seed / 2 ** 32) >>> 0);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { KnowledgeGraph } from './graph.ts';
 import {
   type Hypervector,
-  bind,
+  bindToRandom,
   bundle,
   randomHypervector,
   similarity,
@@ -273,7 +273,10 @@ export class SimilarityIndex {
     let vector = this.#featureVectors.get(key);
     if (vector === undefined) {
       if (this.#featureVectors.size >= FEATURE_CACHE_SIZE) this.#featureVectors.clear();
-      vector = bind(this.#roleVector(feature.predicate, feature.direction), this.baseVector(feature.other));
+      vector = bindToRandom(
+        this.#roleVector(feature.predicate, feature.direction),
+        seedOf(BASE_SEED_SPACE, feature.other),
+      );
       this.#featureVectors.set(key, vector);
     }
     return vector;
