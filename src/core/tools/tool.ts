@@ -244,13 +244,16 @@ export function defineTool<Input>(tool: Tool<Input>): AgentTool {
             message: issue.message,
           }));
     },
+    // Decide asks every tool each cycle: one without a rule of its own is what it says, its input unread.
     dangerOf(input) {
+      if (!tool.dangerOf) return danger;
       const parsed = tool.input.safeParse(input);
-      return parsed.success && tool.dangerOf ? tool.dangerOf(parsed.data) : danger;
+      return parsed.success ? tool.dangerOf(parsed.data) : danger;
     },
     capabilitiesOf(input) {
+      if (!tool.capabilitiesOf) return capabilities;
       const parsed = tool.input.safeParse(input);
-      return parsed.success && tool.capabilitiesOf ? tool.capabilitiesOf(parsed.data) : capabilities;
+      return parsed.success ? tool.capabilitiesOf(parsed.data) : capabilities;
     },
     isPreApproved(input, state) {
       const parsed = tool.input.safeParse(input);
