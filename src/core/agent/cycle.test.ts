@@ -78,4 +78,21 @@ describe('goal progress', () => {
       ),
     ).toEqual(['volcano', 'crater']);
   });
+
+  it('no longer counts a finding as met once its fact was taken out of the graph', () => {
+    const volcanoes = graphOf([['Mars', 'has-part', 'Volcano']]);
+    const ids = (label: string) => volcanoes.symbolByLabel(label)!.id;
+    const fact: [number, number, number] = [ids('Mars'), ids('has-part'), ids('Volcano')];
+    const found: Goal = { ...goal, successCriteria: 'volcano', findings: [fact] };
+    const decision = { ...decisionFor(found), goal: found };
+    const nothingNew = { ok: true, summary: 'nothing', facts: [], symbols: [] };
+    expect(evaluateGoal(volcanoes, decision, nothingNew).outcome).toBe('completed');
+    volcanoes.apply({
+      symbols: [],
+      addedTriples: [],
+      updatedTriples: [],
+      removedTriples: [volcanoes.triple(...fact)!],
+    });
+    expect(evaluateGoal(volcanoes, decision, nothingNew).outcome).toBe('no-change');
+  });
 });

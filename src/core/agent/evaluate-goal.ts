@@ -126,7 +126,7 @@ export function evaluateGoal(
   } else {
     // Keywords hold in facts the graph holds, or in sentences of the user's documents a tool quotes
     // as evidence: a word in a tool's summary or a model's prose proves nothing, nor half the words.
-    const held = findings.filter(([subject, predicate, object]) => graph.positionOf(subject, predicate, object) !== -1);
+    const held = heldFindings(graph, findings);
     const heldText = factsText(graph, held);
     const evidence = outcome.evidence ?? '';
     const match = matchKeywords(goal, criteria.keywords, [heldText, evidence]);
@@ -182,6 +182,32 @@ export function evaluateGoal(
     };
   if (hasAdvanced) return { goal: { ...base, lastProgressCycle: base.cyclesWorked }, outcome: 'advanced' };
   return { goal: base, outcome: 'no-change' };
+}
+
+/** The findings last looked up in a graph, with its removal count then and which were held. */
+const lastHeld = new WeakMap<KnowledgeGraph, { removals: number; ids: number[]; isHeld: boolean[] }>();
+
+/**
+ * The findings the graph holds. A goal's findings (up to 2,000) are looked up every cycle, mostly
+ * the same: while no triple was removed, one held before at the same place is held still.
+ */
+function heldFindings(graph: KnowledgeGraph, findings: readonly FactIds[]): FactIds[] {
+  const last = lastHeld.get(graph);
+  const before = last?.removals === graph.removalCount ? last : undefined;
+  const ids: number[] = [];
+  const isHeld = findings.map(([subject, predicate, object], index) => {
+    ids.push(subject, predicate, object);
+    const at = 3 * index;
+    return (
+      (before?.isHeld[index] === true &&
+        before.ids[at] === subject &&
+        before.ids[at + 1] === predicate &&
+        before.ids[at + 2] === object) ||
+      graph.positionOf(subject, predicate, object) !== -1
+    );
+  });
+  lastHeld.set(graph, { removals: graph.removalCount, ids, isHeld });
+  return findings.filter((_, index) => isHeld[index]);
 }
 
 /** An answer in a few words, for a status reason. */
