@@ -56,10 +56,9 @@ function stem(word: string): string {
 export function needsOf(text: string): { needs: Need[]; words: Partial<Record<Need, string[]>> } {
   const words: Partial<Record<Need, string[]>> = {};
   for (const word of new Set(textWords(text))) {
+    const forms = [word, stem(word)].map((form) => wordHypervector(form));
     for (const need of NEEDS) {
-      const isMember = [word, stem(word)].some(
-        (form) => similarity(wordHypervector(form), strategyVector(need)) >= MEMBERSHIP,
-      );
+      const isMember = forms.some((form) => similarity(form, strategyVector(need)) >= MEMBERSHIP);
       if (isMember) (words[need] ??= []).push(word);
     }
   }
