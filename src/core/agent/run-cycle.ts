@@ -1,3 +1,4 @@
+import { yieldToEvents } from '#core/kg/slice.ts';
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import type { SimilarityIndex } from '#core/kg/similarity.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
@@ -76,7 +77,7 @@ export class CycleCancelled extends Error {
  */
 async function stopIfPaused(signal: AbortSignal | undefined): Promise<void> {
   if (!signal) return;
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  await yieldToEvents();
   if (signal.aborted) throw new CycleCancelled();
 }
 

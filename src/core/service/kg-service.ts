@@ -7,7 +7,7 @@ import { exportNTriples } from '#core/kg/export-ntriples.ts';
 import { formatFromFileName } from '#core/kg/import/statement.ts';
 import { derivationsProvenance, provenanceOfFact, stageDerivations } from '#core/kg/inference.ts';
 import { ForwardChaining } from '#core/kg/forward-chaining.ts';
-import { sliceOf } from '#core/kg/slice.ts';
+import { sliceOf, yieldToEvents } from '#core/kg/slice.ts';
 import { parseQuery, runQuery } from '#core/kg/query.ts';
 import { searchSymbols } from '#core/kg/search.ts';
 import { shortestPath } from '#core/kg/traversal.ts';
@@ -154,7 +154,7 @@ export function kgService(context: ServiceContext): Pick<AgentServiceImplementat
           while (!chaining.isDone) {
             chaining.advance(sliceOf(INFERENCE_SLICE_MS));
             onProgress?.({ phase: 'deriving', ...chaining.progress });
-            await new Promise((resolve) => setTimeout(resolve, 0));
+            await yieldToEvents();
             if (controller.signal.aborted)
               return {
                 ok: false as const,

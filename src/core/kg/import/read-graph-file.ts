@@ -1,3 +1,4 @@
+import { yieldToEvents } from '../slice.ts';
 import type { Problem, Result } from '#core/result.ts';
 import { StrictUtf8Stream } from '#core/text-bytes.ts';
 import type { GraphBatch } from '../graph-batch.ts';
@@ -152,7 +153,7 @@ async function* chunksOf(
     for (let start = 0; start < source.length; start += STRING_CHUNK) {
       const text = source.slice(start, start + STRING_CHUNK);
       yield { text, bytes: encoder.encode(text).length };
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await yieldToEvents();
     }
     return;
   }
