@@ -10,6 +10,7 @@ import { TOOLS } from '#core/tools/registry.ts';
 import { EPISODES_RECALLED_BY_A_CYCLE, readCycleInputs } from './cycle-inputs.ts';
 import { DEFAULT_ENDPOINT, endpointKeySetting } from '#core/records/sparql-endpoint.ts';
 import { toolServerKeySetting } from '#core/records/tool-server.ts';
+import { type GoalStatus, goalStatusSchema, hasGoalEnded } from '#core/records/goal.ts';
 
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
 
@@ -419,6 +420,34 @@ describe('what a cycle reads', () => {
     expect(episodes.at(-1)!.summary).toBe(`episode ${EPISODES_RECALLED_BY_A_CYCLE + 49}`);
     expect(episodes.map((recalled) => recalled.id!)).toEqual(
       [...episodes.map((recalled) => recalled.id!)].sort((a, b) => a - b),
+    );
+  });
+
+  it("works on the open goals only (active, suspended, waiting), never an ended one or another session's", async () => {
+    const { db, sessionId } = await agentOnStarterGraph();
+    const goal = (status: GoalStatus, session = sessionId) => ({
+      sessionId: session,
+      description: `a ${status} goal`,
+      successCriteria: 'anything',
+      priority: 1,
+      status,
+      cyclesWorked: 0,
+      lastProgressCycle: 0,
+      stallThreshold: 5,
+      findings: [],
+      toolsUsed: [],
+      createdAt: 0,
+    });
+    await db.goals.bulkAdd([
+      ...goalStatusSchema.options.map((status) => goal(status)),
+      ...goalStatusSchema.options.map((status) => goal(status, 'another-session')),
+    ]);
+    const { goals } = await readCycleInputs(db, sessionId);
+    expect(goals.map((read) => read.description).sort()).toEqual(
+      goalStatusSchema.options
+        .filter((status) => !hasGoalEnded(status))
+        .map((status) => `a ${status} goal`)
+        .sort(),
     );
   });
 
