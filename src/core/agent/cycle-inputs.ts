@@ -78,20 +78,21 @@ export async function readCycleInputs(db: AnimaDatabase, sessionId: string) {
         // Newest first (an index keeps equal keys in id order), put back in id order below.
         db.episodes.where('sessionId').equals(sessionId).reverse().limit(EPISODES_RECALLED_BY_A_CYCLE).toArray(),
         currentPsyche(db, sessionId),
+        // Read in index order (equal statuses in id order), then kept to the session: a filter on
+        // the query would read through a cursor, a request per approval.
         db.approvals
           .where('status')
           .equals('approved')
-          .filter((approval) => approval.sessionId === sessionId)
-          .sortBy('id'),
+          .toArray()
+          .then((approvals) => approvals.filter((approval) => approval.sessionId === sessionId)),
         // The device settings a cycle needs, in one read: web access, the session's endpoint and tool server keys.
         db.settings.bulkGet([WEB_ACCESS_KEY, endpointKeySetting(sessionId), toolServerKeySetting(sessionId)]),
         db.plans.where('[sessionId+status]').equals([sessionId, 'active']).toArray(),
+        // 'failed' and 'finished' are adjacent in the index (no status sorts between them): one
+        // range query, where anyOf read through a cursor.
         db.jobs
           .where('[sessionId+status]')
-          .anyOf([
-            [sessionId, 'finished'],
-            [sessionId, 'failed'],
-          ])
+          .between([sessionId, 'failed'], [sessionId, 'finished'], true, true)
           .sortBy('id'),
       ]),
   );

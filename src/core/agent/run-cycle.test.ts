@@ -11,6 +11,8 @@ import { EPISODES_RECALLED_BY_A_CYCLE, readCycleInputs } from './cycle-inputs.ts
 import { DEFAULT_ENDPOINT, endpointKeySetting } from '#core/records/sparql-endpoint.ts';
 import { toolServerKeySetting } from '#core/records/tool-server.ts';
 import { type GoalStatus, goalStatusSchema, hasGoalEnded } from '#core/records/goal.ts';
+import { approvalStatusSchema } from '#core/records/approval.ts';
+import { jobStatusSchema } from '#core/records/job.ts';
 
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
 
@@ -449,6 +451,54 @@ describe('what a cycle reads', () => {
         .map((status) => `a ${status} goal`)
         .sort(),
     );
+  });
+
+  it("takes up this session's approved actions and finished or failed jobs only, in the order they were made", async () => {
+    const { db, sessionId } = await agentOnStarterGraph();
+    const sessions = [sessionId, 'another-session'];
+    // Interleaved: statuses and sessions alternate, so an order by status would differ from the order made.
+    for (let round = 0; round < 2; round++)
+      for (const session of sessions) {
+        for (const status of approvalStatusSchema.options)
+          await db.approvals.add({
+            sessionId: session,
+            goalId: 1,
+            cycle: 1,
+            tool: 'kg_query',
+            input: {},
+            digest: '0',
+            pattern: 'p',
+            because: 'b',
+            explanation: `${session} ${status} ${round}`,
+            status,
+            createdAt: 0,
+          });
+        for (const status of [...jobStatusSchema.options].reverse())
+          await db.jobs.add({
+            sessionId: session,
+            goalId: 1,
+            cycle: 1,
+            tool: 'kg_query',
+            input: {},
+            kind: 'k',
+            work: {},
+            what: `${session} ${status} ${round}`,
+            status,
+            attempts: 0,
+            createdAt: 0,
+          });
+      }
+    const { approved, finishedJobs } = await readCycleInputs(db, sessionId);
+    expect(approved.map((approval) => approval.explanation)).toEqual([
+      `${sessionId} approved 0`,
+      `${sessionId} approved 1`,
+    ]);
+    expect(finishedJobs.map((job) => job.what)).toEqual([
+      `${sessionId} failed 0`,
+      `${sessionId} finished 0`,
+      `${sessionId} failed 1`,
+      `${sessionId} finished 1`,
+    ]);
   });
 
   it("gives the session's endpoints and tool servers their stored keys, and no other session's", async () => {
