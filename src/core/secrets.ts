@@ -189,3 +189,11 @@ export function redactingStream(
     },
   };
 }
+
+/** Each named item with its key, where a key is kept under its name (endpoints, tool servers). */
+export function withKeys<Item extends { name: string }>(
+  items: readonly Item[] | undefined,
+  keys: Record<string, string>,
+): (Item & { key?: string })[] {
+  return (items ?? []).map((item) => (keys[item.name] !== undefined ? { ...item, key: keys[item.name] } : item));
+}

@@ -1,3 +1,4 @@
+import { withKeys } from '#core/secrets.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
 import { TOOLS } from '#core/tools/registry.ts';
 import { byAttention } from './cycle.ts';
@@ -36,14 +37,6 @@ export async function recallOfNextGoal(
  * cycle of a long run slower than the one before; `memory_recall` asked by the user searches all.
  */
 export const EPISODES_RECALLED_BY_A_CYCLE = 200;
-
-/** Each item with its key, where a key is kept under its name. */
-function withKeys<Item extends { name: string }>(
-  items: readonly Item[] | undefined,
-  keys: Record<string, string>,
-): (Item & { key?: string })[] {
-  return (items ?? []).map((item) => (keys[item.name] !== undefined ? { ...item, key: keys[item.name] } : item));
-}
 
 /** What a cycle reads from the database before it decides, in one read transaction. */
 export async function readCycleInputs(db: AnimaDatabase, sessionId: string) {

@@ -1,4 +1,4 @@
-import type { Secret } from '#core/secrets.ts';
+import { type Secret, withKeys } from '#core/secrets.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
 import {
   type ReachableToolServer,
@@ -31,7 +31,5 @@ export async function reachableToolServers(
 ): Promise<ReachableToolServer[]> {
   const session = await db.sessions.get(sessionId);
   const keys = { ...(await toolServerKeysOf(db, sessionId)), ...given };
-  return (session?.toolServers ?? []).map((server) =>
-    keys[server.name] !== undefined ? { ...server, key: keys[server.name] } : server,
-  );
+  return withKeys(session?.toolServers, keys);
 }

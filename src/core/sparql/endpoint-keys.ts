@@ -1,4 +1,4 @@
-import type { Secret } from '#core/secrets.ts';
+import { type Secret, withKeys } from '#core/secrets.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
 import {
   ENDPOINT_KEY_PREFIX,
@@ -31,7 +31,5 @@ export async function reachableEndpoints(
 ): Promise<ReachableEndpoint[]> {
   const session = await db.sessions.get(sessionId);
   const keys = { ...(await endpointKeysOf(db, sessionId)), ...given };
-  return (session?.sparqlEndpoints ?? []).map((endpoint) =>
-    keys[endpoint.name] !== undefined ? { ...endpoint, key: keys[endpoint.name] } : endpoint,
-  );
+  return withKeys(session?.sparqlEndpoints, keys);
 }
