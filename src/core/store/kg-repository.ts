@@ -112,8 +112,9 @@ export async function storeGraphDelta(
       removedTriples: delta.removedTriples,
     };
     const { symbolChunks, tripleChunks, emptiedChunkIndexes } = chunksForDelta(graph, sessionId, stamped);
-    await db.symbolChunks.bulkPut(symbolChunks);
-    await db.tripleChunks.bulkPut(tripleChunks);
+    // A write of nothing is still a request: most cycles add no symbols.
+    if (symbolChunks.length > 0) await db.symbolChunks.bulkPut(symbolChunks);
+    if (tripleChunks.length > 0) await db.tripleChunks.bulkPut(tripleChunks);
     if (emptiedChunkIndexes.length > 0)
       await db.tripleChunks.bulkDelete(emptiedChunkIndexes.map((index): [string, number] => [sessionId, index]));
     await db.sessions.update(sessionId, { updatedAt: now, ...(prefixes !== undefined ? { prefixes } : {}) });
