@@ -296,6 +296,8 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
           delta: change.delta,
           provenance: change.provenance,
           now: startedAt,
+          // The session is written once, at the end of the cycle.
+          touchesSession: false,
         });
         graph.apply(stored);
         dependencies.onGraphApplied?.(stored);

@@ -73,9 +73,11 @@ export async function storeGraphDelta(
     now: number;
     /** The session's prefixes, when the change declares new ones (an imported Turtle file's). */
     prefixes?: Record<string, string>;
+    /** False where the caller writes the session in the same transaction (a cycle): one write, not two. */
+    touchesSession?: boolean;
   },
 ): Promise<GraphDelta> {
-  const { graph, sessionId, delta, provenance, now, prefixes } = change;
+  const { graph, sessionId, delta, provenance, now, prefixes, touchesSession = true } = change;
   return db.transaction('rw', [db.symbolChunks, db.tripleChunks, db.sessions, db.provenance], async () => {
     // Removed triples get a record too: what took them out, and why.
     const changed = [...delta.addedTriples, ...delta.updatedTriples, ...delta.removedTriples];
@@ -117,7 +119,8 @@ export async function storeGraphDelta(
     if (tripleChunks.length > 0) await db.tripleChunks.bulkPut(tripleChunks);
     if (emptiedChunkIndexes.length > 0)
       await db.tripleChunks.bulkDelete(emptiedChunkIndexes.map((index): [string, number] => [sessionId, index]));
-    await db.sessions.update(sessionId, { updatedAt: now, ...(prefixes !== undefined ? { prefixes } : {}) });
+    if (touchesSession || prefixes !== undefined)
+      await db.sessions.update(sessionId, { updatedAt: now, ...(prefixes !== undefined ? { prefixes } : {}) });
     return stamped;
   });
 }
