@@ -2,7 +2,7 @@ import { yieldToEvents } from '#core/kg/slice.ts';
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import type { SimilarityIndex } from '#core/kg/similarity.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
-import { storeGraphDelta } from '#core/store/kg-repository.ts';
+import { writeGraphDelta } from '#core/store/kg-repository.ts';
 import { TOOLS } from '#core/tools/registry.ts';
 import { type Decision, decide, type NoToolAvailable } from './cycle.ts';
 import type { CycleRecord } from '#core/records/cycle.ts';
@@ -290,7 +290,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
     async () => {
       const change = outcome.graphChange;
       if (change) {
-        const stored = await storeGraphDelta(db, {
+        const stored = await writeGraphDelta(db, {
           graph,
           sessionId,
           delta: change.delta,

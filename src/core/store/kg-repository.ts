@@ -63,64 +63,73 @@ export async function readGraphRows(
  * Returns the delta with its triples stamped with their provenance ids, ready to apply to the
  * graph (which must not change between this call and that apply).
  */
-export async function storeGraphDelta(
-  db: AnimaDatabase,
-  change: {
-    graph: KnowledgeGraph;
-    sessionId: string;
-    delta: GraphDelta;
-    provenance: ChangeProvenance;
-    now: number;
-    /** The session's prefixes, when the change declares new ones (an imported Turtle file's). */
-    prefixes?: Record<string, string>;
-    /** False where the caller writes the session in the same transaction (a cycle): one write, not two. */
-    touchesSession?: boolean;
-  },
-): Promise<GraphDelta> {
+export async function storeGraphDelta(db: AnimaDatabase, change: GraphChangeToStore): Promise<GraphDelta> {
+  return db.transaction('rw', [db.symbolChunks, db.tripleChunks, db.sessions, db.provenance], () =>
+    writeGraphDelta(db, change),
+  );
+}
+
+/** A graph delta to store, with what explains it. */
+export type GraphChangeToStore = {
+  graph: KnowledgeGraph;
+  sessionId: string;
+  delta: GraphDelta;
+  provenance: ChangeProvenance;
+  now: number;
+  /** The session's prefixes, when the change declares new ones (an imported Turtle file's). */
+  prefixes?: Record<string, string>;
+  /** False where the caller writes the session in the same transaction (a cycle): one write, not two. */
+  touchesSession?: boolean;
+};
+
+/**
+ * What storeGraphDelta writes, inside a transaction the caller opened over the symbol and triple
+ * chunks, the sessions and the provenance (a cycle's): a transaction nested in it costs a zone and
+ * a wait of its own.
+ */
+export async function writeGraphDelta(db: AnimaDatabase, change: GraphChangeToStore): Promise<GraphDelta> {
   const { graph, sessionId, delta, provenance, now, prefixes, touchesSession = true } = change;
-  return db.transaction('rw', [db.symbolChunks, db.tripleChunks, db.sessions, db.provenance], async () => {
-    // Removed triples get a record too: what took them out, and why.
-    const changed = [...delta.addedTriples, ...delta.updatedTriples, ...delta.removedTriples];
-    let idOf: (index: number) => number;
-    if (typeof provenance === 'function') {
-      const ids = (await db.provenance.bulkAdd(changed.map(provenance), { allKeys: true })) as number[];
-      idOf = (index) => ids[index]!;
-    } else if ('perBatch' in provenance) {
-      const batches = Array.from({ length: Math.ceil(changed.length / DERIVATIONS_PER_RECORD) }, (_, batch) =>
-        changed.slice(batch * DERIVATIONS_PER_RECORD, (batch + 1) * DERIVATIONS_PER_RECORD),
-      );
-      const ids = (await db.provenance.bulkAdd(batches.map(provenance.perBatch), { allKeys: true })) as number[];
-      idOf = (index) => ids[Math.floor(index / DERIVATIONS_PER_RECORD)]!;
-    } else {
-      const id = (await db.provenance.add(provenance)) as number;
-      idOf = () => id;
-    }
-    // Written out field by field: a spread of ten thousand triples is a hot path of a pull.
-    const stampedTriples = changed.map(({ subject, predicate, object, confidence, createdAt }, index): Triple => ({
-      subject,
-      predicate,
-      object,
-      confidence,
-      createdAt,
-      provenanceId: idOf(index),
-    }));
-    const stamped: GraphDelta = {
-      symbols: delta.symbols,
-      addedTriples: stampedTriples.slice(0, delta.addedTriples.length),
-      updatedTriples: stampedTriples.slice(
-        delta.addedTriples.length,
-        delta.addedTriples.length + delta.updatedTriples.length,
-      ),
-      removedTriples: delta.removedTriples,
-    };
-    const { symbolChunks, tripleChunks, emptiedChunkIndexes } = chunksForDelta(graph, sessionId, stamped);
-    // A write of nothing is still a request: most cycles add no symbols.
-    if (symbolChunks.length > 0) await db.symbolChunks.bulkPut(symbolChunks);
-    if (tripleChunks.length > 0) await db.tripleChunks.bulkPut(tripleChunks);
-    if (emptiedChunkIndexes.length > 0)
-      await db.tripleChunks.bulkDelete(emptiedChunkIndexes.map((index): [string, number] => [sessionId, index]));
-    if (touchesSession || prefixes !== undefined)
-      await db.sessions.update(sessionId, { updatedAt: now, ...(prefixes !== undefined ? { prefixes } : {}) });
-    return stamped;
-  });
+  // Removed triples get a record too: what took them out, and why.
+  const changed = [...delta.addedTriples, ...delta.updatedTriples, ...delta.removedTriples];
+  let idOf: (index: number) => number;
+  if (typeof provenance === 'function') {
+    const ids = (await db.provenance.bulkAdd(changed.map(provenance), { allKeys: true })) as number[];
+    idOf = (index) => ids[index]!;
+  } else if ('perBatch' in provenance) {
+    const batches = Array.from({ length: Math.ceil(changed.length / DERIVATIONS_PER_RECORD) }, (_, batch) =>
+      changed.slice(batch * DERIVATIONS_PER_RECORD, (batch + 1) * DERIVATIONS_PER_RECORD),
+    );
+    const ids = (await db.provenance.bulkAdd(batches.map(provenance.perBatch), { allKeys: true })) as number[];
+    idOf = (index) => ids[Math.floor(index / DERIVATIONS_PER_RECORD)]!;
+  } else {
+    const id = (await db.provenance.add(provenance)) as number;
+    idOf = () => id;
+  }
+  // Written out field by field: a spread of ten thousand triples is a hot path of a pull.
+  const stampedTriples = changed.map(({ subject, predicate, object, confidence, createdAt }, index): Triple => ({
+    subject,
+    predicate,
+    object,
+    confidence,
+    createdAt,
+    provenanceId: idOf(index),
+  }));
+  const stamped: GraphDelta = {
+    symbols: delta.symbols,
+    addedTriples: stampedTriples.slice(0, delta.addedTriples.length),
+    updatedTriples: stampedTriples.slice(
+      delta.addedTriples.length,
+      delta.addedTriples.length + delta.updatedTriples.length,
+    ),
+    removedTriples: delta.removedTriples,
+  };
+  const { symbolChunks, tripleChunks, emptiedChunkIndexes } = chunksForDelta(graph, sessionId, stamped);
+  // A write of nothing is still a request: most cycles add no symbols.
+  if (symbolChunks.length > 0) await db.symbolChunks.bulkPut(symbolChunks);
+  if (tripleChunks.length > 0) await db.tripleChunks.bulkPut(tripleChunks);
+  if (emptiedChunkIndexes.length > 0)
+    await db.tripleChunks.bulkDelete(emptiedChunkIndexes.map((index): [string, number] => [sessionId, index]));
+  if (touchesSession || prefixes !== undefined)
+    await db.sessions.update(sessionId, { updatedAt: now, ...(prefixes !== undefined ? { prefixes } : {}) });
+  return stamped;
 }
