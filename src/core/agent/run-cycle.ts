@@ -351,7 +351,15 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       const stalled = stalledTooLong(settled);
       if (stalled) result.updatedGoals[0] = { ...settled, status: 'abandoned', statusReason: stalled };
       const updatedGoals = decision.plan
-        ? await settlePlan(common, decision, gate, outcome, result.updatedGoals, settings.maxFailedPlans)
+        ? await settlePlan(
+            common,
+            decision,
+            gate,
+            outcome,
+            result.updatedGoals,
+            settings.maxFailedPlans,
+            inputs.activePlans,
+          )
         : result.updatedGoals;
       const worked = updatedGoals[0]!;
       if (worked.status !== settled.status && (worked.status === 'failed' || worked.status === 'abandoned')) {

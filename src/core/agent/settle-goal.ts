@@ -11,7 +11,8 @@ import type { CommitContext } from './commit-context.ts';
 /**
  * The plan after the cycle: its step takes the cycle's result, a plan the cycle ended or made is
  * stored (a new one counted on its goal), and a failed plan is counted; once `maxFailedPlans`
- * failed, the goal is abandoned, with the reason. A plan ends with its goal.
+ * failed, the goal is abandoned, with the reason. A plan ends with its goal. A plan the cycle left
+ * as it was read (`activePlans`, the cycle's inputs) is not written again.
  */
 export async function settlePlan(
   context: CommitContext,
@@ -20,6 +21,7 @@ export async function settlePlan(
   outcome: ToolOutcome,
   updatedGoals: Goal[],
   maxFailedPlans: number,
+  activePlans: readonly Plan[],
 ): Promise<Goal[]> {
   const { db, cycle } = context;
   const steering = decision.plan!;
@@ -49,8 +51,20 @@ export async function settlePlan(
     plan = { ...plan, status: 'failed', statusReason: `its goal failed: ${goal.statusReason ?? ''}` };
   else if (goal.status === 'abandoned')
     plan = { ...plan, status: 'failed', statusReason: `its goal was abandoned: ${goal.statusReason ?? ''}` };
-  await db.plans.put(plan);
+  const read = activePlans.find((candidate) => candidate.id !== undefined && candidate.id === plan.id);
+  if (!read || !isUnchanged(plan, read)) await db.plans.put(plan);
   return [goal, ...updatedGoals.slice(1)];
+}
+
+/** Whether a plan is still the one read: the cycle changes a plan only by new steps and a new status. */
+function isUnchanged(plan: Plan, read: Plan): boolean {
+  return (
+    plan.strategy === read.strategy &&
+    plan.status === read.status &&
+    plan.statusReason === read.statusReason &&
+    plan.steps.length === read.steps.length &&
+    plan.steps.every((step, at) => step === read.steps[at])
+  );
 }
 
 /**
