@@ -1,6 +1,9 @@
 import { NEVER_ASK, expect, test } from './fixtures.ts';
 import { GoalsPage, RUN_TIMEOUT_MS } from './page-models/goals-page.ts';
 
+/** Goals the starter graph cannot meet, enough of them for a run that only a pause ends in time. */
+const PLANETS = ['Mars', 'Venus', 'Jupiter', 'Saturn', 'Neptune', 'Uranus'];
+
 test.describe('goals and cycles', () => {
   test.beforeEach(async ({ goals }) => {
     await goals.open();
@@ -97,11 +100,14 @@ test.describe('goals and cycles', () => {
     cycles,
     psyche,
   }) => {
-    // Keywords the starter graph never satisfies, and a psyche that never asks: the goal stays active, so only a pause ends the run.
+    // Keywords the starter graph never satisfies, and a psyche that never asks: each goal stays active
+    // until it has stalled 15 cycles and is given up, so several of them keep a run going long past the
+    // pause (one ended within 17 cycles, before the key press came, once cycles got fast).
     await psyche.open();
     await psyche.importToml(NEVER_ASK);
     await shell.goTo('Goals');
-    await goals.addGoal({ description: 'Learn about Mars', criteria: 'volcano crater' });
+    for (const planet of PLANETS)
+      await goals.addGoal({ description: `Learn about ${planet}`, criteria: 'volcano crater' });
     await shell.goTo('Cycles');
     // The screen loads its goals after it shows: until then there is nothing to run.
     await expect(cycles.run.runUntilDoneButton).toBeEnabled();
@@ -118,9 +124,16 @@ test.describe('goals and cycles', () => {
     const lastCycle = Number(match?.[1]);
     await expect(cycles.entries().first()).toHaveAccessibleName(`Cycle ${lastCycle.toLocaleString('en')}`);
     await expect(cycles.run.runOneButton).toBeEnabled();
+    // Paused, not done: every cycle went to one of the goals, and one of them is still active.
     await shell.goTo('Goals');
-    await expect(goals.status('Learn about Mars')).toContainText('Active');
-    await expect(goals.cyclesWorked('Learn about Mars')).toHaveText(new RegExp(`${lastCycle}$`));
+    const worked = await Promise.all(
+      PLANETS.map(async (planet) =>
+        Number(/(\d+)$/.exec((await goals.cyclesWorked(`Learn about ${planet}`).textContent()) ?? '')?.[1]),
+      ),
+    );
+    expect(worked.reduce((sum, count) => sum + count, 0)).toBeLessThanOrEqual(lastCycle);
+    const statuses = await Promise.all(PLANETS.map((planet) => goals.status(`Learn about ${planet}`).textContent()));
+    expect(statuses.some((status) => status?.includes('Active'))).toBe(true);
   });
 
   test('with every goal suspended nothing runs, and the controls say why', async ({ goals }) => {
