@@ -1,4 +1,4 @@
-import { packedFindings } from './packed-findings.ts';
+import { packedValues } from './packed-values.ts';
 import { type Collection, Dexie, type DexieOptions, type EntityTable, type Table } from 'dexie';
 import type { CycleRecord } from '#core/records/cycle.ts';
 import type { Episode } from '#core/records/episode.ts';
@@ -98,7 +98,7 @@ export class AnimaDatabase extends Dexie {
       const upgrade = UPGRADES[version];
       if (upgrade) declared.upgrade(upgrade);
     }
-    this.use(packedFindings);
+    this.use(packedValues);
   }
 }
 

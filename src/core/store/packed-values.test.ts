@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Goal } from '#core/records/goal.ts';
+import type { DerivationEntry, ProvenanceDraft, ProvenanceRecord } from '#core/kg/provenance.ts';
 import { freshIndexedDb } from '#core/testing/test-database.ts';
 import { AnimaDatabase } from './database.ts';
 
@@ -21,10 +22,15 @@ const goal = (description: string): Goal => ({
 
 /** The goal as IndexedDB holds it, under the middleware. */
 async function rawGoal(db: AnimaDatabase, id: number): Promise<{ findings: unknown }> {
+  return raw(db, 'goals', id) as Promise<{ findings: unknown }>;
+}
+
+/** A record as IndexedDB holds it, under the middleware. */
+async function raw(db: AnimaDatabase, store: string, id: number): Promise<Record<string, unknown>> {
   const idb = db.backendDB();
   return new Promise((resolve, reject) => {
-    const request = idb.transaction('goals').objectStore('goals').get(id);
-    request.onsuccess = () => resolve(request.result as { findings: unknown });
+    const request = idb.transaction(store).objectStore(store).get(id);
+    request.onsuccess = () => resolve(request.result as Record<string, unknown>);
     request.onerror = () => reject(request.error);
   });
 }
@@ -73,6 +79,45 @@ describe("a goal's findings in storage", () => {
       transaction.onerror = () => reject(transaction.error);
     });
     expect((await db.goals.toArray())[0]!.findings).toEqual([[1, 2, 3]]);
+    db.close();
+  });
+});
+
+describe("an inference's derivations in storage", () => {
+  it('are stored as columns and read back as written, each fact with its rule and premises', async () => {
+    const db = new AnimaDatabase('derivations', freshIndexedDb());
+    const derivations: DerivationEntry[] = Array.from({ length: 1000 }, (_, index) => ({
+      fact: [index, 2, index % 7],
+      confidence: 0.5 + (index % 5) / 10,
+      rule: index % 3 === 0 ? 'is-a-transitive' : 'part-of-transitive',
+      // None, one, or two premises, with their confidence then.
+      premises: Array.from({ length: index % 3 }, (_, premise): [number, number, number, number] => [
+        index,
+        2,
+        premise + 10,
+        1 - premise / 4,
+      ]),
+    }));
+    const record: ProvenanceDraft = {
+      sessionId: 's1',
+      kind: 'inference',
+      sources: ['rule:is-a-transitive', 'rule:part-of-transitive'],
+      confidence: 0.9,
+      cycle: 3,
+      detail: '1000 facts derived by is-a-transitive, part-of-transitive',
+      createdAt: 1,
+      derivations,
+    };
+    const id = (await db.provenance.add(record)) as number;
+    expect(record.derivations).toBe(derivations);
+    const stored = await raw(db, 'provenance', id);
+    expect((stored.derivations as { facts: unknown }).facts).toBeInstanceOf(Int32Array);
+    expect((await db.provenance.get(id))!.derivations).toEqual(derivations);
+    expect((await db.provenance.where('kind').equals('inference').toArray())[0]!.derivations).toEqual(derivations);
+    // A record without derivations is stored and read as it is.
+    const { id: _id, derivations: _derivations, ...plainRecord } = record as ProvenanceRecord;
+    const plain = (await db.provenance.add(plainRecord)) as number;
+    expect((await db.provenance.get(plain))!.derivations).toBeUndefined();
     db.close();
   });
 });

@@ -1,0 +1,170 @@
+import type { DBCore, DBCoreCursor, DBCoreTable, Middleware } from 'dexie';
+import type { DerivationEntry } from '#core/kg/provenance.ts';
+
+/**
+ * Long lists of small arrays are stored as typed-array columns, and read back as they were
+ * written: IndexedDB clones a stored value on every write and read, and cloning thousands of
+ * small arrays cost a cycle about 1 ms each time, where a typed array is copied whole. A goal's
+ * findings (up to 2,000 facts) and an inference's derivations (up to 1,000 facts with their
+ * premises) are stored so. Everything above the store sees the arrays; values stored before
+ * read as they are.
+ */
+export const packedValues: Middleware<DBCore> = {
+  stack: 'dbcore',
+  name: 'packed-values',
+  create: (down) => ({
+    ...down,
+    table: (name) => {
+      const table = down.table(name);
+      const packer = PACKERS[name];
+      return packer ? packingTable(table, packer) : table;
+    },
+  }),
+};
+
+/** How one field of a table's values is stored, and read back. */
+type Packer = {
+  field: string;
+  pack: (value: unknown[]) => unknown;
+  unpack: (stored: unknown) => unknown[] | undefined;
+};
+
+type Fact = readonly [number, number, number];
+
+const findingsPacker: Packer = {
+  field: 'findings',
+  pack: (findings) => factColumn(findings as Fact[]),
+  unpack: (stored) => (stored instanceof Int32Array ? factsOf(stored) : undefined),
+};
+
+/** Derivations as columns: each fact, its confidence and rule, and where its premises end in the premise columns. */
+type PackedDerivations = {
+  facts: Int32Array;
+  confidences: Float64Array;
+  rules: string[];
+  ruleIndexes: Int32Array;
+  premiseEnds: Int32Array;
+  premiseFacts: Int32Array;
+  premiseConfidences: Float64Array;
+};
+
+const derivationsPacker: Packer = {
+  field: 'derivations',
+  pack: (value) => {
+    const derivations = value as DerivationEntry[];
+    const rules = [...new Set(derivations.map((derivation) => derivation.rule))];
+    const premises = derivations.flatMap((derivation) => derivation.premises);
+    let end = 0;
+    return {
+      facts: factColumn(derivations.map((derivation) => derivation.fact)),
+      confidences: Float64Array.from(derivations, (derivation) => derivation.confidence),
+      rules,
+      ruleIndexes: Int32Array.from(derivations, (derivation) => rules.indexOf(derivation.rule)),
+      premiseEnds: Int32Array.from(derivations, (derivation) => (end += derivation.premises.length)),
+      premiseFacts: factColumn(premises),
+      premiseConfidences: Float64Array.from(premises, (premise) => premise[3]),
+    } satisfies PackedDerivations;
+  },
+  unpack: (stored) => {
+    if (typeof stored !== 'object' || stored === null || !((stored as PackedDerivations).facts instanceof Int32Array))
+      return undefined;
+    const packed = stored as PackedDerivations;
+    const facts = factsOf(packed.facts);
+    const premises = factsOf(packed.premiseFacts);
+    return facts.map((fact, index): DerivationEntry => {
+      const start = index === 0 ? 0 : packed.premiseEnds[index - 1]!;
+      return {
+        fact,
+        confidence: packed.confidences[index]!,
+        rule: packed.rules[packed.ruleIndexes[index]!]!,
+        premises: premises
+          .slice(start, packed.premiseEnds[index])
+          .map(([subject, predicate, object], offset) => [
+            subject,
+            predicate,
+            object,
+            packed.premiseConfidences[start + offset]!,
+          ]),
+      };
+    });
+  },
+};
+
+const PACKERS: Readonly<Record<string, Packer>> = { goals: findingsPacker, provenance: derivationsPacker };
+
+function factColumn(facts: readonly (readonly number[])[]): Int32Array {
+  const column = new Int32Array(facts.length * 3);
+  for (const [index, [subject, predicate, object]] of facts.entries()) {
+    column[index * 3] = subject!;
+    column[index * 3 + 1] = predicate!;
+    column[index * 3 + 2] = object!;
+  }
+  return column;
+}
+
+function factsOf(column: Int32Array): [number, number, number][] {
+  return Array.from({ length: column.length / 3 }, (_, index): [number, number, number] => [
+    column[index * 3]!,
+    column[index * 3 + 1]!,
+    column[index * 3 + 2]!,
+  ]);
+}
+
+/** The value as stored: a copy with its field packed (the caller's object is left as it was). */
+function stored(value: unknown, { field, pack }: Packer): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const list = (value as Record<string, unknown>)[field];
+  return Array.isArray(list) ? { ...value, [field]: pack(list) } : value;
+}
+
+/** The value as read: its field as it was written (a value stored before packing has it so already). */
+function read(value: unknown, { field, unpack }: Packer): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const list = unpack((value as Record<string, unknown>)[field]);
+  return list === undefined ? value : { ...value, [field]: list };
+}
+
+/**
+ * A cursor whose value is read back once per position, however often it is asked for.
+ * The browser's cursor getters refuse another receiver: key and primaryKey are asked of it.
+ */
+function readingCursor(cursor: DBCoreCursor, packer: Packer): DBCoreCursor {
+  let raw: unknown;
+  let value: unknown;
+  return Object.create(cursor, {
+    key: { get: () => cursor.key },
+    primaryKey: { get: () => cursor.primaryKey },
+    value: {
+      get() {
+        if (cursor.value !== raw) {
+          raw = cursor.value;
+          value = read(raw, packer);
+        }
+        return value;
+      },
+    },
+    next: { value: () => cursor.next().then((next) => readingCursor(next, packer)) },
+  }) as DBCoreCursor;
+}
+
+function packingTable(table: DBCoreTable, packer: Packer): DBCoreTable {
+  return {
+    ...table,
+    mutate: (request) =>
+      request.type === 'add' || request.type === 'put'
+        ? table.mutate({ ...request, values: request.values.map((value) => stored(value, packer)) })
+        : table.mutate(request),
+    get: (request) => table.get(request).then((value) => read(value, packer)),
+    getMany: (request) => table.getMany(request).then((values) => values.map((value) => read(value, packer))),
+    query: (request) =>
+      table
+        .query(request)
+        .then((response) =>
+          request.values ? { ...response, result: response.result.map((value) => read(value, packer)) } : response,
+        ),
+    openCursor: (request) =>
+      table
+        .openCursor(request)
+        .then((cursor) => (cursor && request.values !== false ? readingCursor(cursor, packer) : cursor)),
+  };
+}
