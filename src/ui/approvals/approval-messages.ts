@@ -1,6 +1,7 @@
 import { type AgentApi, type ApprovalView, type QuestionView, readJson, toolAction } from '#core/api.ts';
 import { describeProblem } from '#core/result.ts';
 import { bottleneckText } from '../common/model-messages.ts';
+import type { BadgeTone } from '../goals/badge-tone.ts';
 
 /**
  * The words of the Approvals screen, kept apart from its components so they can be tested:
@@ -26,7 +27,7 @@ export const APPROVAL_STATUS_TONES = {
   denied: 'danger',
   done: 'success',
   invalidated: 'neutral',
-} as const satisfies Record<ApprovalStatus, 'accent' | 'success' | 'danger' | 'neutral'>;
+} as const satisfies Record<ApprovalStatus, BadgeTone>;
 
 /** What a decision leads to, said after it is recorded. */
 export const DECISION_OUTCOMES = {
@@ -96,7 +97,7 @@ export const QUESTION_STATUS_TONES = {
   pending: 'accent',
   answered: 'success',
   withdrawn: 'neutral',
-} as const satisfies Record<QuestionView['status'], 'accent' | 'success' | 'danger' | 'neutral'>;
+} as const satisfies Record<QuestionView['status'], BadgeTone>;
 
 /** How an answer went: what happens next, why it was not applied, or why nothing changed. */
 export function describeAnswer(result: Awaited<ReturnType<AgentApi['questionAnswer']>>): DecisionReport {

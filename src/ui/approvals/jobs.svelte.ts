@@ -1,5 +1,6 @@
 import type { AgentApi, JobView } from '#core/api.ts';
 import { messageOf } from '../common/error-message.ts';
+import type { BadgeTone } from '../goals/badge-tone.ts';
 
 /** What the jobs list needs of the app's agent state. */
 export type JobsHost = { readonly client: AgentApi; readonly sessionId: string };
@@ -25,7 +26,7 @@ export const JOB_STATUS_TONES = {
   finished: 'success',
   failed: 'danger',
   taken: 'neutral',
-} as const satisfies Record<JobView['status'], 'accent' | 'success' | 'danger' | 'neutral'>;
+} as const satisfies Record<JobView['status'], BadgeTone>;
 
 /** What happens next for a job's goal, in words. */
 export function jobNextText(job: Pick<JobView, 'status' | 'tool'>): string {

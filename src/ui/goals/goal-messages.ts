@@ -1,4 +1,5 @@
 import type { GoalView } from '#core/api.ts';
+import type { BadgeTone } from './badge-tone.ts';
 
 /** A goal's status as its badge reads. */
 export const GOAL_STATUS_LABELS = {
@@ -33,4 +34,4 @@ export const GOAL_STATUS_TONES = {
   completed: 'success',
   failed: 'danger',
   abandoned: 'neutral',
-} as const satisfies Record<GoalView['status'], 'accent' | 'success' | 'danger' | 'neutral'>;
+} as const satisfies Record<GoalView['status'], BadgeTone>;

@@ -1,4 +1,5 @@
 import type { AgentApi, GoalView } from '#core/api.ts';
+import type { BadgeTone } from './badge-tone.ts';
 
 /** A plan as planList lists it: a goal's attempt, its strategy and its steps with their status. */
 export type PlanView = Awaited<ReturnType<AgentApi['planList']>>['plans'][number];
@@ -19,7 +20,7 @@ export const PLAN_STATUS_TONES = {
   completed: 'success',
   failed: 'danger',
   superseded: 'neutral',
-} as const satisfies Record<PlanView['status'], 'accent' | 'success' | 'danger' | 'neutral'>;
+} as const satisfies Record<PlanView['status'], BadgeTone>;
 
 /** A step's status as its badge reads; the step the agent takes next reads "Next". */
 export const STEP_STATUS_LABELS = {
@@ -35,7 +36,7 @@ export const STEP_STATUS_TONES = {
   completed: 'success',
   failed: 'danger',
   skipped: 'neutral',
-} as const satisfies Record<PlanStepView['status'], 'accent' | 'success' | 'danger' | 'neutral'>;
+} as const satisfies Record<PlanStepView['status'], BadgeTone>;
 
 /** What the Plan panel says of a goal the agent has not planned for. */
 export const NO_PLAN_TEXT = 'No plan yet: the agent plans when it first works on this goal.';

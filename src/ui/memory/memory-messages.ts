@@ -1,3 +1,5 @@
+import type { BadgeTone } from '../goals/badge-tone.ts';
+
 /**
  * The words of the Memory screen, kept apart from its components so they can be tested: entry
  * kinds, the pressure meter, the consolidation report and why consolidation cannot run.
@@ -16,8 +18,6 @@ export const MEMORY_KIND_LABELS = {
 } as const satisfies Record<string, string>;
 
 type KnownKind = keyof typeof MEMORY_KIND_LABELS;
-/** A badge's colour (the tones of goals/badge.svelte). */
-type KindTone = 'accent' | 'success' | 'danger' | 'neutral';
 
 const MEMORY_KIND_TONES = {
   observation: 'neutral',
@@ -25,7 +25,7 @@ const MEMORY_KIND_TONES = {
   action: 'success',
   inference: 'accent',
   reflection: 'neutral',
-} as const satisfies Record<KnownKind, KindTone>;
+} as const satisfies Record<KnownKind, BadgeTone>;
 
 function isKnownKind(kind: string): kind is KnownKind {
   return Object.hasOwn(MEMORY_KIND_LABELS, kind);
@@ -38,7 +38,7 @@ export function memoryKindLabel(kind: string): string {
 }
 
 /** The colour of an entry's kind badge. */
-export function memoryKindTone(kind: string): KindTone {
+export function memoryKindTone(kind: string): BadgeTone {
   return isKnownKind(kind) ? MEMORY_KIND_TONES[kind] : 'neutral';
 }
 
