@@ -295,9 +295,6 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
           sessionId,
           delta: change.delta,
           provenance: change.provenance,
-          now: startedAt,
-          // The session is written once, at the end of the cycle.
-          touchesSession: false,
         });
         graph.apply(stored);
         dependencies.onGraphApplied?.(stored);

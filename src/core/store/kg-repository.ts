@@ -63,10 +63,21 @@ export async function readGraphRows(
  * Returns the delta with its triples stamped with their provenance ids, ready to apply to the
  * graph (which must not change between this call and that apply).
  */
-export async function storeGraphDelta(db: AnimaDatabase, change: GraphChangeToStore): Promise<GraphDelta> {
-  return db.transaction('rw', [db.symbolChunks, db.tripleChunks, db.sessions, db.provenance], () =>
-    writeGraphDelta(db, change),
-  );
+export async function storeGraphDelta(
+  db: AnimaDatabase,
+  change: GraphChangeToStore & {
+    /** When it is stored: the session's updatedAt. */
+    now: number;
+    /** The session's prefixes, when the change declares new ones (an imported Turtle file's). */
+    prefixes?: Record<string, string>;
+  },
+): Promise<GraphDelta> {
+  const { sessionId, now, prefixes } = change;
+  return db.transaction('rw', [db.symbolChunks, db.tripleChunks, db.sessions, db.provenance], async () => {
+    const stamped = await writeGraphDelta(db, change);
+    await db.sessions.update(sessionId, { updatedAt: now, ...(prefixes !== undefined ? { prefixes } : {}) });
+    return stamped;
+  });
 }
 
 /** A graph delta to store, with what explains it. */
@@ -75,20 +86,15 @@ export type GraphChangeToStore = {
   sessionId: string;
   delta: GraphDelta;
   provenance: ChangeProvenance;
-  now: number;
-  /** The session's prefixes, when the change declares new ones (an imported Turtle file's). */
-  prefixes?: Record<string, string>;
-  /** False where the caller writes the session in the same transaction (a cycle): one write, not two. */
-  touchesSession?: boolean;
 };
 
 /**
- * What storeGraphDelta writes, inside a transaction the caller opened over the symbol and triple
- * chunks, the sessions and the provenance (a cycle's): a transaction nested in it costs a zone and
- * a wait of its own.
+ * The chunks and provenance of storeGraphDelta, inside a transaction the caller opened over the
+ * symbol and triple chunks and the provenance (a cycle's, which writes its session once at its
+ * end): a transaction nested in it costs a zone and a wait of its own.
  */
 export async function writeGraphDelta(db: AnimaDatabase, change: GraphChangeToStore): Promise<GraphDelta> {
-  const { graph, sessionId, delta, provenance, now, prefixes, touchesSession = true } = change;
+  const { graph, sessionId, delta, provenance } = change;
   // Removed triples get a record too: what took them out, and why.
   const changed = [...delta.addedTriples, ...delta.updatedTriples, ...delta.removedTriples];
   let idOf: (index: number) => number;
@@ -129,7 +135,5 @@ export async function writeGraphDelta(db: AnimaDatabase, change: GraphChangeToSt
   if (tripleChunks.length > 0) await db.tripleChunks.bulkPut(tripleChunks);
   if (emptiedChunkIndexes.length > 0)
     await db.tripleChunks.bulkDelete(emptiedChunkIndexes.map((index): [string, number] => [sessionId, index]));
-  if (touchesSession || prefixes !== undefined)
-    await db.sessions.update(sessionId, { updatedAt: now, ...(prefixes !== undefined ? { prefixes } : {}) });
   return stamped;
 }
