@@ -39,7 +39,8 @@ function leafErrors(errors: readonly OutputUnit[]): OutputUnit[] {
 export function inputSchemaOf(jsonSchema: Record<string, unknown>): z.ZodType<ToolInput> {
   let validator: Validator | undefined;
   try {
-    validator = new Validator(jsonSchema as Schema, draftOf(jsonSchema), false);
+    // A copy: the validator marks the schema it is given, which may be a stored (frozen) row's.
+    validator = new Validator(structuredClone(jsonSchema) as Schema, draftOf(jsonSchema), false);
   } catch {
     validator = undefined;
   }
