@@ -98,8 +98,13 @@ export async function rememberCycle(
     held = [];
   }
   const consulted = new Set(decision.consulted?.entryIds ?? []);
+  // New objects: what was read may be shared (the database's mirror keeps its rows frozen).
+  held = held.map((memoryEntry) =>
+    memoryEntry.id !== undefined && consulted.has(memoryEntry.id)
+      ? { ...memoryEntry, referenceCount: memoryEntry.referenceCount + 1 }
+      : memoryEntry,
+  );
   const used = held.filter((memoryEntry) => memoryEntry.id !== undefined && consulted.has(memoryEntry.id));
-  for (const memoryEntry of used) memoryEntry.referenceCount += 1;
   const recalled = decision.consulted?.episodeIds ?? [];
   if (recalled.length > 0) await countRecalls(db, recalled);
   const succeeded = record.outcome === 'completed' || record.outcome === 'advanced';
