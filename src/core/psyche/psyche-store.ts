@@ -1,6 +1,7 @@
 import { defaultPsyche, type Psyche } from '#core/records/psyche.ts';
 import type { PsycheVersion } from '#core/records/psyche-version.ts';
 import type { AnimaDatabase } from '#core/store/database.ts';
+import type { MirroredRead } from '#core/store/row-mirror.ts';
 
 /** What the current psyche is when a session has stored none: the default, as version 1 (stored as such with the first change, so the history never skips a number). */
 function defaultVersion(sessionId: string): PsycheVersion {
@@ -9,11 +10,31 @@ function defaultVersion(sessionId: string): PsycheVersion {
 
 /** The session's current psyche: its highest stored version, or the default (version 1, not stored). */
 export async function currentPsyche(db: AnimaDatabase, sessionId: string): Promise<PsycheVersion> {
-  const latest = await db.psyches
-    .where('[sessionId+version]')
-    .between([sessionId, 0], [sessionId, Number.MAX_SAFE_INTEGER])
-    .last();
+  return psycheOrDefault(sessionId, await latestStoredPsyche(db, sessionId));
+}
+
+function latestStoredPsyche(db: AnimaDatabase, sessionId: string): Promise<PsycheVersion | undefined> {
+  return db.psyches.where('[sessionId+version]').between([sessionId, 0], [sessionId, Number.MAX_SAFE_INTEGER]).last();
+}
+
+/** The psyche of a session with the given highest stored version (none: the default). */
+export function psycheOrDefault(sessionId: string, latest: PsycheVersion | undefined): PsycheVersion {
   return latest ?? defaultVersion(sessionId);
+}
+
+/** The read of a session's highest stored psyche version, as the database's mirror keeps it. */
+export function latestPsycheRead(db: AnimaDatabase, sessionId: string): MirroredRead<PsycheVersion> {
+  return {
+    key: `latest-psyche:${sessionId}`,
+    table: 'psyches',
+    matches: (row) => row.sessionId === sessionId,
+    newest: { count: 1, rank: (row) => row.version },
+    order: (a, b) => a.version - b.version,
+    load: async () => {
+      const latest = await latestStoredPsyche(db, sessionId);
+      return latest ? [latest] : [];
+    },
+  };
 }
 
 /** Every stored version, oldest first. */

@@ -1,4 +1,5 @@
 import { packedValues } from './packed-values.ts';
+import { RowMirror } from './row-mirror.ts';
 import { type Collection, Dexie, type DexieOptions, type EntityTable, type Table } from 'dexie';
 import type { CycleRecord } from '#core/records/cycle.ts';
 import type { Episode } from '#core/records/episode.ts';
@@ -90,6 +91,8 @@ export class AnimaDatabase extends Dexie {
   embeddings!: Table<EmbeddingRecord, [string, string]>;
   /** Background work tools deferred; a session's own (deleted with it, carried by its snapshots). */
   jobs!: EntityTable<Job, 'id'>;
+  /** The rows a cycle reads before it decides, kept in memory from this object's own writes. */
+  readonly mirror = new RowMirror();
 
   constructor(name: string, options: DatabaseOptions = {}) {
     super(name, options);
@@ -99,6 +102,8 @@ export class AnimaDatabase extends Dexie {
       if (upgrade) declared.upgrade(upgrade);
     }
     this.use(packedValues);
+    // After the packing: the mirror sees values as everything above the store does.
+    this.use(this.mirror.middleware);
   }
 }
 

@@ -92,6 +92,21 @@ const derivationsPacker: Packer = {
 
 const PACKERS: Readonly<Record<string, Packer>> = { goals: findingsPacker, provenance: derivationsPacker };
 
+/**
+ * A value of a table as it is stored, and back as it is read: what keeps rows in memory (the
+ * row mirror) holds them so too, where a copy of a packed value is a copy of a few typed arrays.
+ */
+export const packedForm = {
+  stored: (table: string, value: unknown): unknown => {
+    const packer = PACKERS[table];
+    return packer ? stored(value, packer) : value;
+  },
+  read: (table: string, value: unknown): unknown => {
+    const packer = PACKERS[table];
+    return packer ? read(value, packer) : value;
+  },
+};
+
 function factColumn(facts: readonly (readonly number[])[]): Int32Array {
   const column = new Int32Array(facts.length * 3);
   for (const [index, [subject, predicate, object]] of facts.entries()) {
