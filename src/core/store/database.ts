@@ -101,9 +101,9 @@ export class AnimaDatabase extends Dexie {
       const upgrade = UPGRADES[version];
       if (upgrade) declared.upgrade(upgrade);
     }
-    this.use(packedValues);
-    // After the packing: the mirror sees values as everything above the store does.
+    // Under the packing: the mirror is given values as they are stored (long lists packed).
     this.use(this.mirror.middleware);
+    this.use(packedValues);
   }
 }
 

@@ -103,7 +103,12 @@ export class RowMirror {
     if (keyPath === undefined) return;
     this.#kept.set(read.key, {
       read,
-      rows: new Map(frozenCopies(read.table, rows).map((row) => [(row as Record<string, Key>)[keyPath]!, row])),
+      rows: new Map(
+        frozenCopies(rows.map((row) => packedForm.stored(read.table, row))).map((row) => [
+          (row as Record<string, Key>)[keyPath]!,
+          row,
+        ]),
+      ),
     });
   }
 
@@ -119,7 +124,7 @@ export class RowMirror {
         const writes = this.#hold(transaction, name);
         // A table no kept read takes rows from needs no copies: a read loaded later waits for this write.
         if (!this.#isKept(name)) return table.mutate(request);
-        const values = request.type === 'add' || request.type === 'put' ? frozenCopies(name, request.values) : [];
+        const values = request.type === 'add' || request.type === 'put' ? frozenCopies(request.values) : [];
         return table.mutate(request).then((response) => {
           writes.push(...stagedWrites(name, keyPath, request, response, values));
           return response;
@@ -220,8 +225,8 @@ function isKey(key: unknown): key is Key {
 }
 
 /** Rows as the mirror keeps them: frozen copies of their stored form (long lists packed, so cheap to copy), in one clone. */
-function frozenCopies(table: string, values: readonly unknown[]): unknown[] {
-  return structuredClone(values.map((value) => packedForm.stored(table, value))).map(deepFreeze);
+function frozenCopies(stored: readonly unknown[]): unknown[] {
+  return structuredClone(stored).map(deepFreeze);
 }
 
 /** Freezes a value and everything in it (typed arrays cannot be frozen, and are left as they are). */
