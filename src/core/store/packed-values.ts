@@ -109,10 +109,12 @@ export const packedForm = {
 
 function factColumn(facts: readonly (readonly number[])[]): Int32Array {
   const column = new Int32Array(facts.length * 3);
-  for (const [index, [subject, predicate, object]] of facts.entries()) {
-    column[index * 3] = subject!;
-    column[index * 3 + 1] = predicate!;
-    column[index * 3 + 2] = object!;
+  // An index loop: entries() and destructuring allocated an array per fact, thousands per cycle.
+  for (let index = 0; index < facts.length; index++) {
+    const fact = facts[index]!;
+    column[index * 3] = fact[0]!;
+    column[index * 3 + 1] = fact[1]!;
+    column[index * 3 + 2] = fact[2]!;
   }
   return column;
 }
