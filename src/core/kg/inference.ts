@@ -1,4 +1,5 @@
-import { derivationOfFact, type ProvenanceDraft, type ProvenanceRecord } from './provenance.ts';
+import { derivationOfFact, type ProvenanceInsert, type ProvenanceRecord } from './provenance.ts';
+import { derivationColumns } from './derivation-columns.ts';
 import type { GraphDelta } from './graph-delta.ts';
 import type { KnowledgeGraph } from './graph.ts';
 import { type Triple, tripleKey } from './triple.ts';
@@ -177,26 +178,23 @@ function isStillValid(graph: KnowledgeGraph, entry: KeptInference): boolean {
   return true;
 }
 
-/** The provenance record of a batch of derived facts: each with its rule and premises (by symbol ids). */
+/** The provenance record of a batch of derived facts: each with its rule and premises (by symbol ids), in columns. */
 export function derivationsProvenance(
   derivations: readonly Derivation[],
   context: { sessionId: string; cycle: number; createdAt: number },
-): ProvenanceDraft {
-  const rules = [...new Set(derivations.map((derivation) => derivation.rule))];
+): ProvenanceInsert {
+  const columns = derivationColumns(derivations);
+  let confidence = 0;
+  for (const derivation of derivations) confidence = Math.max(confidence, derivation.confidence);
   return {
     sessionId: context.sessionId,
     kind: 'inference',
-    sources: rules.map((rule) => `rule:${rule}`),
-    confidence: Math.max(0, ...derivations.map((derivation) => derivation.confidence)),
+    sources: columns.rules.map((rule) => `rule:${rule}`),
+    confidence,
     cycle: context.cycle,
-    detail: `${derivations.length} ${derivations.length === 1 ? 'fact' : 'facts'} derived by ${rules.join(', ')}`,
+    detail: `${derivations.length} ${derivations.length === 1 ? 'fact' : 'facts'} derived by ${columns.rules.join(', ')}`,
     createdAt: context.createdAt,
-    derivations: derivations.map(({ subject, predicate, object, confidence, rule, premises }) => ({
-      fact: [subject, predicate, object],
-      confidence,
-      rule,
-      premises: premises.map((premise) => [premise.subject, premise.predicate, premise.object, premise.confidence]),
-    })),
+    derivations: columns,
   };
 }
 

@@ -96,6 +96,25 @@ export type ProvenanceRecord = z.infer<typeof provenanceRecordSchema>;
 export type ProvenanceDraft = Omit<ProvenanceRecord, 'id'>;
 
 /**
+ * Derivations as typed-array columns, as they are stored (see derivation-columns.ts): each fact,
+ * its confidence and rule, and where its premises end in the premise columns.
+ */
+export type DerivationColumns = {
+  facts: Int32Array;
+  confidences: Float64Array;
+  rules: string[];
+  ruleIndexes: Int32Array;
+  premiseEnds: Int32Array;
+  premiseFacts: Int32Array;
+  premiseConfidences: Float64Array;
+};
+
+/** A provenance record as it is added: its derivations listed, or in columns already (an inference's). */
+export type ProvenanceInsert = Omit<ProvenanceRecord, 'derivations'> & {
+  derivations?: DerivationEntry[] | DerivationColumns;
+};
+
+/**
  * How a stored graph change is explained: one record for all of it (an import), one per triple (a
  * removal with its reason, a fact a model said), or one per batch of DERIVATIONS_PER_RECORD
  * triples (derivations, each explained inside its record).
@@ -103,7 +122,7 @@ export type ProvenanceDraft = Omit<ProvenanceRecord, 'id'>;
 export type ChangeProvenance =
   | ProvenanceDraft
   | ((triple: Triple) => ProvenanceDraft)
-  | { perBatch: (triples: readonly Triple[]) => ProvenanceDraft };
+  | { perBatch: (triples: readonly Triple[]) => ProvenanceInsert };
 
 /** The entry of a record's derivations that explains a fact, if it has one. */
 export function derivationOfFact(

@@ -33,7 +33,7 @@ import type {
 } from '#core/records/persona-catalog.ts';
 import type { SymbolChunkRecord, TripleChunkRecord } from './graph-chunks.ts';
 import { UPGRADES } from './migrations.ts';
-import type { ProvenanceRecord } from '#core/kg/provenance.ts';
+import type { ProvenanceInsert, ProvenanceRecord } from '#core/kg/provenance.ts';
 import { SCHEMA_VERSIONS } from './schema.ts';
 import { endpointKeySetting } from '#core/records/sparql-endpoint.ts';
 import { toolServerKeySetting } from '#core/records/tool-server.ts';
@@ -56,7 +56,8 @@ export class AnimaDatabase extends Dexie {
   sessions!: EntityTable<SessionRecord, 'id'>;
   symbolChunks!: Table<SymbolChunkRecord, [string, number]>;
   tripleChunks!: Table<TripleChunkRecord, [string, number]>;
-  provenance!: EntityTable<ProvenanceRecord, 'id'>;
+  /** Added with an inference's derivations in columns already, or listed; read listed (see packed-values.ts). */
+  provenance!: EntityTable<ProvenanceRecord, 'id', ProvenanceInsert>;
   goals!: EntityTable<Goal, 'id'>;
   workingMemory!: EntityTable<MemoryEntry, 'id'>;
   episodes!: EntityTable<Episode, 'id'>;

@@ -1,5 +1,6 @@
 import type { DBCore, DBCoreCursor, DBCoreTable, Middleware } from 'dexie';
 import type { DerivationEntry } from '#core/kg/provenance.ts';
+import { columnsOfEntries, entriesOfColumns, isDerivationColumns } from '#core/kg/derivation-columns.ts';
 
 /**
  * Long lists of small arrays are stored as typed-array columns, and read back as they were
@@ -37,57 +38,11 @@ const findingsPacker: Packer = {
   unpack: (stored) => (stored instanceof Int32Array ? factsOf(stored) : undefined),
 };
 
-/** Derivations as columns: each fact, its confidence and rule, and where its premises end in the premise columns. */
-type PackedDerivations = {
-  facts: Int32Array;
-  confidences: Float64Array;
-  rules: string[];
-  ruleIndexes: Int32Array;
-  premiseEnds: Int32Array;
-  premiseFacts: Int32Array;
-  premiseConfidences: Float64Array;
-};
-
+/** An inference's records come with their derivations in columns already: only a list is packed. */
 const derivationsPacker: Packer = {
   field: 'derivations',
-  pack: (value) => {
-    const derivations = value as DerivationEntry[];
-    const rules = [...new Set(derivations.map((derivation) => derivation.rule))];
-    const premises = derivations.flatMap((derivation) => derivation.premises);
-    let end = 0;
-    return {
-      facts: factColumn(derivations.map((derivation) => derivation.fact)),
-      confidences: Float64Array.from(derivations, (derivation) => derivation.confidence),
-      rules,
-      ruleIndexes: Int32Array.from(derivations, (derivation) => rules.indexOf(derivation.rule)),
-      premiseEnds: Int32Array.from(derivations, (derivation) => (end += derivation.premises.length)),
-      premiseFacts: factColumn(premises),
-      premiseConfidences: Float64Array.from(premises, (premise) => premise[3]),
-    } satisfies PackedDerivations;
-  },
-  unpack: (stored) => {
-    if (typeof stored !== 'object' || stored === null || !((stored as PackedDerivations).facts instanceof Int32Array))
-      return undefined;
-    const packed = stored as PackedDerivations;
-    const facts = factsOf(packed.facts);
-    const premises = factsOf(packed.premiseFacts);
-    return facts.map((fact, index): DerivationEntry => {
-      const start = index === 0 ? 0 : packed.premiseEnds[index - 1]!;
-      return {
-        fact,
-        confidence: packed.confidences[index]!,
-        rule: packed.rules[packed.ruleIndexes[index]!]!,
-        premises: premises
-          .slice(start, packed.premiseEnds[index])
-          .map(([subject, predicate, object], offset) => [
-            subject,
-            predicate,
-            object,
-            packed.premiseConfidences[start + offset]!,
-          ]),
-      };
-    });
-  },
+  pack: (derivations) => columnsOfEntries(derivations as DerivationEntry[]),
+  unpack: (stored) => (isDerivationColumns(stored) ? entriesOfColumns(stored) : undefined),
 };
 
 const PACKERS: Readonly<Record<string, Packer>> = { goals: findingsPacker, provenance: derivationsPacker };

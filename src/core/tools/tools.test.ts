@@ -9,6 +9,7 @@ import type { GraphChange, ToolState } from './tool.ts';
 import type { Triple } from '#core/kg/triple.ts';
 import type { ProvenanceDraft } from '#core/kg/provenance.ts';
 import { provenanceOfFact } from '#core/kg/inference.ts';
+import { entriesOfColumns, isDerivationColumns } from '#core/kg/derivation-columns.ts';
 import { DEFAULT_WEB_ACCESS } from './web-access.ts';
 
 function stateFor(graph: KnowledgeGraph, description: string, criteria: string): ToolState {
@@ -65,8 +66,17 @@ const ZOO = graphOf([
 /** How a change explains one of its triples: by its own record, or by its batch's record told for it. */
 function provenanceOfChange(graph: KnowledgeGraph, change: GraphChange, triple: Triple): ProvenanceDraft {
   if (typeof change.provenance === 'function') return change.provenance(triple);
-  const batch = change.provenance.perBatch([...change.delta.addedTriples, ...change.delta.updatedTriples]);
-  return provenanceOfFact(graph, batch, [triple.subject, triple.predicate, triple.object]);
+  const { derivations, ...batch } = change.provenance.perBatch([
+    ...change.delta.addedTriples,
+    ...change.delta.updatedTriples,
+  ]);
+  // As the store reads it back: the derivations listed.
+  const listed = isDerivationColumns(derivations) ? entriesOfColumns(derivations) : derivations;
+  return provenanceOfFact(graph, { ...batch, ...(listed ? { derivations: listed } : {}) }, [
+    triple.subject,
+    triple.predicate,
+    triple.object,
+  ]);
 }
 
 describe('reason (symbolic)', () => {
