@@ -1,5 +1,6 @@
 import { countText, numberText } from '#core/count-text.ts';
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
+import { tripleKey } from '#core/kg/triple.ts';
 import { runQuery, triplesOfAnswer } from '#core/kg/query.ts';
 import type { FactIds, ToolOutcome, ToolState } from '#core/tools/tool.ts';
 import { TOOLS } from '#core/tools/registry.ts';
@@ -40,12 +41,15 @@ export function evaluateGoal(
 ): { goal: Goal; outcome: CycleOutcome; statusChange?: string } {
   const { goal, criteria } = decision;
   const findings = [...goal.findings];
-  // The keys of the findings, made on the first fact to add: most cycles add none to the 2,000 findings.
+  // The keys of the findings, made on the first fact that may be added: most cycles add none
+  // (a goal's findings soon reach their cap of 2,000, and a tool's facts then find no room).
   let seenKeys: Set<string> | undefined;
+  const keyOf = ([subject, predicate, object]: FactIds) => tripleKey(subject, predicate, object);
   const addFinding = (fact: FactIds) => {
-    const key = fact.join(' ');
-    const seen = (seenKeys ??= new Set(findings.map((finding) => finding.join(' '))));
-    if (seen.has(key) || findings.length >= MAX_FINDINGS || graph.isMetadata({ predicate: fact[1] })) return false;
+    if (findings.length >= MAX_FINDINGS) return false;
+    const key = keyOf(fact);
+    const seen = (seenKeys ??= new Set(findings.map(keyOf)));
+    if (seen.has(key) || graph.isMetadata({ predicate: fact[1] })) return false;
     seen.add(key);
     findings.push(fact);
     return true;
