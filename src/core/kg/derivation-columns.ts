@@ -39,7 +39,9 @@ export function columnsOfEntries(entries: readonly DerivationEntry[]): Derivatio
   let end = 0;
   for (let index = 0; index < entries.length; index++) {
     const { fact, confidence, rule, premises } = entries[index]!;
-    columns.facts.set(fact, 3 * index);
+    columns.facts[3 * index] = fact[0];
+    columns.facts[3 * index + 1] = fact[1];
+    columns.facts[3 * index + 2] = fact[2];
     columns.confidences[index] = confidence;
     columns.ruleIndexes[index] = ruleIndexOf(rule);
     for (const premise of premises) {

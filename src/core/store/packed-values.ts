@@ -75,11 +75,10 @@ function factColumn(facts: readonly (readonly number[])[]): Int32Array {
 }
 
 function factsOf(column: Int32Array): [number, number, number][] {
-  return Array.from({ length: column.length / 3 }, (_, index): [number, number, number] => [
-    column[index * 3]!,
-    column[index * 3 + 1]!,
-    column[index * 3 + 2]!,
-  ]);
+  const facts = new Array<[number, number, number]>(column.length / 3);
+  for (let index = 0; index < facts.length; index++)
+    facts[index] = [column[index * 3]!, column[index * 3 + 1]!, column[index * 3 + 2]!];
+  return facts;
 }
 
 /** The value as stored: a copy with its field packed (the caller's object is left as it was). */
