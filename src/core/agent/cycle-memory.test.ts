@@ -43,8 +43,9 @@ async function remember(
   memory: MemoryEntry[],
   settings = DEFAULT_AGENT_SETTINGS,
 ) {
+  const episodes = await db.episodes.toArray();
   await db.transaction('rw', [db.workingMemory, db.episodes, db.provenance], () =>
-    rememberCycle({ db, sessionId, cycle: 5, startedAt: 5 }, decision, record, outcome, memory, settings),
+    rememberCycle({ db, sessionId, cycle: 5, startedAt: 5 }, decision, record, outcome, { memory, episodes }, settings),
   );
 }
 

@@ -54,36 +54,41 @@ async function storeConsolidation(
 }
 
 /**
- * Counts a recall on each episode consulted, once per use, in one read and one write (an update
- * per episode cost three requests each).
+ * Counts a recall on each episode consulted, once per use, in one write. The episodes are those
+ * the cycle read: it runs alone, so they are as stored, and reading them again cost a request each.
  */
-async function countRecalls(db: AnimaDatabase, episodeIds: readonly number[]): Promise<void> {
+function countRecalls(
+  db: AnimaDatabase,
+  episodeIds: readonly number[],
+  episodes: readonly Episode[],
+): Promise<unknown> {
   const uses = new Map<number, number>();
   for (const episodeId of episodeIds) uses.set(episodeId, (uses.get(episodeId) ?? 0) + 1);
-  const stored = await db.episodes.bulkGet([...uses.keys()]);
-  const recalled = stored.flatMap((episode) =>
-    episode ? [{ ...episode, recalls: (episode.recalls ?? 0) + uses.get(episode.id!)! }] : [],
-  );
-  await db.episodes.bulkPut(recalled);
+  const recalled = episodes.flatMap((episode) => {
+    const used = episode.id === undefined ? undefined : uses.get(episode.id);
+    return used === undefined ? [] : [{ ...episode, recalls: (episode.recalls ?? 0) + used }];
+  });
+  return db.episodes.bulkPut(recalled);
 }
 
 /**
  * The cycle's memory work, in its transaction: memory_consolidate's move into episodes (what the
- * loop chose), the uses of what the decision consulted (entries and episodes), then the cycle's
- * observation, decision and action enter working memory (the weakest entries make room, with
- * provenance), and past the automatic pressure, the earlier entries become episodes.
+ * loop chose), the uses of what the decision consulted (entries and episodes, among those the
+ * cycle `read`), then the cycle's observation, decision and action enter working memory (the
+ * weakest entries make room, with provenance), and past the automatic pressure, the earlier
+ * entries become episodes.
  */
 export async function rememberCycle(
   context: CommitContext,
   decision: Decision,
   record: CycleRecord,
   outcome: ToolOutcome,
-  memory: MemoryEntry[],
+  read: { memory: MemoryEntry[]; episodes: readonly Episode[] },
   settings: AgentSettings,
 ): Promise<void> {
   const { db, sessionId, cycle, startedAt } = context;
   const label = labelOf(context);
-  let held = memory;
+  let held = read.memory;
   if (outcome.consolidation) {
     const consolidating = consolidateMemory(db, {
       sessionId,
@@ -106,7 +111,7 @@ export async function rememberCycle(
   );
   const used = held.filter((memoryEntry) => memoryEntry.id !== undefined && consulted.has(memoryEntry.id));
   const recalled = decision.consulted?.episodeIds ?? [];
-  if (recalled.length > 0) await countRecalls(db, recalled);
+  if (recalled.length > 0) await countRecalls(db, recalled, read.episodes);
   const succeeded = record.outcome === 'completed' || record.outcome === 'advanced';
   const entry = (kind: MemoryEntry['kind'], content: string, symbols: number[], relevance: number): MemoryEntry => ({
     sessionId,

@@ -110,7 +110,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
   const { documents, signal } = dependencies;
   const inputs = await readCycleInputs(db, sessionId);
   if (signal?.aborted) throw new CycleCancelled();
-  const { session, memory, psyche, approved, settings, finishedJobs } = inputs;
+  const { session, psyche, approved, settings, finishedJobs } = inputs;
   const cycle = session.cycle + 1;
   const startedAt = now();
   // The tools of the session's tool servers the user granted join the arsenal (a bound model calls them).
@@ -371,7 +371,7 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       // A goal that ended without its plan steering (planning was turned off) leaves no plan active.
       if (!decision.plan && hasGoalEnded(worked.status))
         await endActivePlans(db, decision.goal, `its goal ${worked.status}`);
-      await rememberCycle({ ...common, graph }, decision, record, outcome, memory, settings);
+      await rememberCycle({ ...common, graph }, decision, record, outcome, inputs, settings);
       await db.cycles.add(record);
       await db.provenance.add({
         sessionId,
