@@ -4,7 +4,7 @@ import { tripleKey } from '#core/kg/triple.ts';
 import { runQuery, triplesOfAnswer } from '#core/kg/query.ts';
 import type { FactIds, ToolOutcome, ToolState } from '#core/tools/tool.ts';
 import { TOOLS } from '#core/tools/registry.ts';
-import { factsText, matchKeywords } from '#core/goals/goal.ts';
+import { factsText, isSameFacts, matchKeywords } from '#core/goals/goal.ts';
 import { type Goal, MAX_FINDINGS } from '#core/records/goal.ts';
 import { describeChange, isChangeMade } from '#core/kg/requested-change.ts';
 import { asksForNotes, NOTES_PENDING } from '#core/goals/scratch-note.ts';
@@ -189,15 +189,20 @@ export function evaluateGoal(
 }
 
 /** The findings last looked up in a graph, with its removal count then and which were held. */
-const lastHeld = new WeakMap<KnowledgeGraph, { removals: number; ids: number[]; isHeld: boolean[] }>();
+const lastHeld = new WeakMap<
+  KnowledgeGraph,
+  { removals: number; ids: number[]; isHeld: boolean[]; isAllHeld: boolean }
+>();
 
 /**
  * The findings the graph holds. A goal's findings (up to 2,000) are looked up every cycle, mostly
- * the same: while no triple was removed, one held before at the same place is held still.
+ * the same: while no triple was removed, one held before at the same place is held still, and
+ * when all were, the same findings are held all.
  */
-function heldFindings(graph: KnowledgeGraph, findings: readonly FactIds[]): FactIds[] {
+function heldFindings(graph: KnowledgeGraph, findings: readonly FactIds[]): readonly FactIds[] {
   const last = lastHeld.get(graph);
   const before = last?.removals === graph.removalCount ? last : undefined;
+  if (before?.isAllHeld && isSameFacts(before.ids, findings)) return findings;
   const ids: number[] = [];
   const isHeld = findings.map(([subject, predicate, object], index) => {
     ids.push(subject, predicate, object);
@@ -210,8 +215,9 @@ function heldFindings(graph: KnowledgeGraph, findings: readonly FactIds[]): Fact
       graph.positionOf(subject, predicate, object) !== -1
     );
   });
-  lastHeld.set(graph, { removals: graph.removalCount, ids, isHeld });
-  return findings.filter((_, index) => isHeld[index]);
+  const isAllHeld = isHeld.every((held) => held);
+  lastHeld.set(graph, { removals: graph.removalCount, ids, isHeld, isAllHeld });
+  return isAllHeld ? findings : findings.filter((_, index) => isHeld[index]);
 }
 
 /** An answer in a few words, for a status reason. */

@@ -219,7 +219,7 @@ export function factsText(graph: KnowledgeGraph, facts: FactsOfIds): string {
 }
 
 /** Whether facts are those of a flat list of ids, in the same order. */
-function isSameFacts(ids: readonly number[], facts: FactsOfIds): boolean {
+export function isSameFacts(ids: readonly number[], facts: FactsOfIds): boolean {
   if (ids.length !== facts.length * 3) return false;
   for (let index = 0; index < facts.length; index++) {
     const [subject, predicate, object] = facts[index]!;
