@@ -113,6 +113,30 @@ describe('knowledge graph', () => {
       'Whale',
     ]);
   });
+
+  it('refuses a delta that adds a triple it holds, and holds that triple once', () => {
+    const graph = new KnowledgeGraph();
+    applyBatch(graph, (batch) =>
+      batch.assert(
+        batch.resolve({ type: 'label', value: 'Dog' }, 'subject'),
+        batch.resolve({ type: 'label', value: 'is-a' }, 'predicate'),
+        batch.resolve({ type: 'label', value: 'Mammal' }, 'object'),
+        1,
+      ),
+    );
+    const held = graph.tripleAt(0);
+    const again = { symbols: [], updatedTriples: [], removedTriples: [] };
+    expect(() => graph.apply({ ...again, addedTriples: [{ ...held, confidence: 0.5 }] })).toThrow(
+      `the graph already holds ${held.subject} ${held.predicate} ${held.object}: a delta must add only new triples`,
+    );
+    expect(graph.tripleCount).toBe(1);
+    expect(graph.match(held.subject)).toEqual([held]);
+    // A new triple after the refusal is found where it was put.
+    const cat = { ...held, subject: held.object, object: held.subject };
+    graph.apply({ ...again, addedTriples: [cat] });
+    expect(graph.triple(cat.subject, cat.predicate, cat.object)).toEqual(cat);
+    expect(graph.match(held.subject)).toEqual([held]);
+  });
 });
 
 describe('metadata', () => {

@@ -273,13 +273,15 @@ export class KnowledgeGraph {
     if (needed > this.#columns.subjects.length)
       this.#columns = resizeColumns(this.#columns, this.#count, Math.max(needed, this.#columns.subjects.length * 2));
     for (const triple of delta.addedTriples) {
-      if (this.positionOf(triple.subject, triple.predicate, triple.object) !== -1)
+      // Written past the count first: the key index finds a triple by its columns.
+      const position = this.#count;
+      this.#write(position, triple);
+      if (this.#keys.insertIfAbsent(this.#columns, position) !== -1)
         throw new Error(
           `the graph already holds ${triple.subject} ${triple.predicate} ${triple.object}: a delta must add only new triples`,
         );
-      const position = this.#count++;
-      this.#write(position, triple);
-      this.#index(position);
+      this.#count++;
+      this.#indexLists(position);
     }
     for (const triple of delta.updatedTriples) {
       const position = this.positionOf(triple.subject, triple.predicate, triple.object);
@@ -337,8 +339,13 @@ export class KnowledgeGraph {
   }
 
   #index(position: number): void {
+    this.#keys.insert(this.#columns, position);
+    this.#indexLists(position);
+  }
+
+  /** Appends a position to the by-subject, by-predicate and by-object lists of its triple. */
+  #indexLists(position: number): void {
     const columns = this.#columns;
-    this.#keys.insert(columns, position);
     pushTo(this.#bySubject, columns.subjects[position]!, position);
     pushTo(this.#byPredicate, columns.predicates[position]!, position);
     pushTo(this.#byObject, columns.objects[position]!, position);

@@ -100,6 +100,30 @@ export class TripleKeyIndex {
     this.#size++;
   }
 
+  /**
+   * Records the position of the triple written there, unless the set holds that triple already:
+   * returns where it is then, or -1 when it was recorded. One probe where find and insert take two.
+   */
+  insertIfAbsent(columns: TripleColumns, position: number): number {
+    if ((this.#size + 1) * 2 > this.#slots.length) this.#grow(columns);
+    const subject = columns.subjects[position]!;
+    const predicate = columns.predicates[position]!;
+    const object = columns.objects[position]!;
+    let slot = hash(subject, predicate, object) & this.#mask;
+    for (let held = this.#slots[slot]!; held !== -1; held = this.#slots[slot]!) {
+      if (
+        columns.subjects[held] === subject &&
+        columns.predicates[held] === predicate &&
+        columns.objects[held] === object
+      )
+        return held;
+      slot = (slot + 1) & this.#mask;
+    }
+    this.#slots[slot] = position;
+    this.#size++;
+    return -1;
+  }
+
   /** Forgets a triple's position (backward-shift deletion, so later lookups stay correct without tombstones). */
   remove(columns: TripleColumns, position: number): void {
     let hole = this.#slotOf(columns, position);
