@@ -27,7 +27,7 @@ export async function reflect(
     .between([sessionId, 0], [sessionId, cycle], true, true)
     .last();
   const sinceCycle = last?.cycle ?? 0;
-  const [cycles, goals, memory] = await Promise.all([
+  const [cycles, goals, memoryEntryCount] = await Promise.all([
     db.cycles
       .where('[sessionId+cycle]')
       .between([sessionId, sinceCycle + 1], [sessionId, cycle], true, true)
@@ -35,10 +35,11 @@ export async function reflect(
     // Only active goals are reflected on: reading every goal (each ended one with up to 2,000
     // findings) made each reflection of a long run slower than the one before.
     db.goals.where('[sessionId+status]').equals([sessionId, 'active']).toArray(),
-    db.workingMemory.where('sessionId').equals(sessionId).toArray(),
+    // Counted, not read: the entries are read only to consolidate them, which few reflections do.
+    db.workingMemory.where('sessionId').equals(sessionId).count(),
   ]);
   const settings = sessionSettings ?? settingsOfSession((await db.sessions.get(sessionId)) ?? {});
-  const seen = reflectOn({ cycles, goals, memoryEntryCount: memory.length, memoryCapacity: settings.memoryCapacity });
+  const seen = reflectOn({ cycles, goals, memoryEntryCount, memoryCapacity: settings.memoryCapacity });
   const label = labelOf(context);
   for (const adjustment of seen.adjustments) {
     const goal = goals.find((candidate) => candidate.id === adjustment.goalId);
@@ -53,7 +54,7 @@ export async function reflect(
         cycle,
         now: startedAt,
         before: cycle,
-        entries: memory,
+        entries: await db.workingMemory.where('sessionId').equals(sessionId).toArray(),
         reason: `reflection at cycle ${cycle}`,
         ...(label ? { label } : {}),
       });
