@@ -112,9 +112,16 @@ export class ForwardChaining {
     return !this.#symbols || this.#symbols.has(subject) || this.#symbols.has(object);
   }
 
-  /** Whether the chaining holds this fact (stated, or derived in a finished round) at this confidence or more. */
-  knows(subject: number, predicate: number, object: number, confidence: number): boolean {
-    const fact = this.#known.get(tripleKey(subject, predicate, object));
+  /**
+   * Takes in a fact the graph now holds: whether the chaining holds it too (stated, or derived in
+   * a finished round) at this confidence or more. A derivation waiting for it at this confidence
+   * or less is the graph's now, and stops waiting: {@link take} need not look it up again.
+   */
+  knowsStored(subject: number, predicate: number, object: number, confidence: number): boolean {
+    const key = tripleKey(subject, predicate, object);
+    const waiting = this.#outbox.get(key);
+    if (waiting !== undefined && confidence >= waiting.confidence) this.#outbox.delete(key);
+    const fact = this.#known.get(key);
     return fact !== undefined && fact.confidence >= confidence;
   }
 

@@ -171,7 +171,7 @@ function isStillValid(graph: KnowledgeGraph, entry: KeptInference): boolean {
     const predicate = predicates[position]!;
     if (
       entry.chaining.isAffectedBy(subjects[position]!, predicate, objects[position]!) &&
-      !entry.chaining.knows(subjects[position]!, predicate, objects[position]!, confidences[position]!)
+      !entry.chaining.knowsStored(subjects[position]!, predicate, objects[position]!, confidences[position]!)
     )
       return false;
   }
