@@ -181,21 +181,21 @@ export class ForwardChaining {
         if (shouldStop && this.#cursor % 64 === 0 && shouldStop()) return;
         this.#join(frontier[this.#cursor++]!);
       }
-      const next = [...this.#next.values()];
-      for (const fact of next) {
-        const key = tripleKey(fact.subject, fact.predicate, fact.object);
+      // The round's facts keep the keys they were proposed under: a big closure derives thousands.
+      for (const [key, fact] of this.#next) {
         if (this.#concerning && !this.#concerning.has(fact.subject) && !this.#concerning.has(fact.object)) continue;
         this.#outbox.set(key, this.#derivations.get(key)!);
       }
-      this.#frontier = next.map((fact) => this.#index(fact));
+      const next: Fact[] = [];
+      for (const [key, fact] of this.#next) next.push(this.#index(fact, key));
+      this.#frontier = next;
       this.#next = new Map();
       this.#cursor = 0;
       this.#inRound = false;
     }
   }
 
-  #index(fact: Fact): Fact {
-    const key = tripleKey(fact.subject, fact.predicate, fact.object);
+  #index(fact: Fact, key = tripleKey(fact.subject, fact.predicate, fact.object)): Fact {
     const existing = this.#known.get(key);
     if (existing) {
       existing.confidence = fact.confidence;
