@@ -208,16 +208,18 @@ export class ForwardChaining {
     return fact;
   }
 
-  #facts(byKey: Map<number, Map<number, Fact[]>>, predicate: number, key: number): Fact[] {
-    return byKey.get(predicate)?.get(key) ?? [];
-  }
-
-  #propose(subject: number, predicate: number, object: number, rule: ActiveRule, premises: Fact[]): void {
+  /**
+   * A fact a rule derives from one premise or two. Most proposals are facts known already, so the
+   * premises are copied only for a derivation that is kept.
+   */
+  #propose(subject: number, predicate: number, object: number, rule: ActiveRule, first: Fact, second?: Fact): void {
     if (rule.kind === 'transitive') {
       if (subject === object) return;
       if (this.#concerning && !this.#concerning.has(subject) && !this.#concerning.has(object)) return;
     }
-    const confidence = premises.reduce((product, premise) => product * premise.confidence, rule.rule.factor);
+    // The product of the premises' confidences after the rule's factor, in that order.
+    let confidence = rule.rule.factor * first.confidence;
+    if (second) confidence *= second.confidence;
     if (confidence < this.#minConfidence) return;
     const key = tripleKey(subject, predicate, object);
     const current = this.#known.get(key);
@@ -235,45 +237,42 @@ export class ForwardChaining {
       object,
       confidence,
       rule: rule.rule.name,
-      premises: premises.map((premise) => ({ ...premise })),
+      premises: second ? [{ ...first }, { ...second }] : [{ ...first }],
     });
   }
 
   #join(fact: Fact): void {
     const bySubject = this.#bySubject;
     const byObject = this.#byObject;
-    const facts = (byKey: typeof bySubject, predicate: number, key: number) => this.#facts(byKey, predicate, key);
-    const propose = (subject: number, predicate: number, object: number, rule: ActiveRule, premises: Fact[]) =>
-      this.#propose(subject, predicate, object, rule, premises);
     for (const rule of this.#active) {
       if (rule.kind === 'transitive') {
         if (rule.members.has(fact.predicate)) {
           for (const chain of rule.chain)
-            for (const after of facts(bySubject, chain, fact.object))
-              propose(fact.subject, fact.predicate, after.object, rule, [fact, after]);
+            for (const after of factsOf(bySubject, chain, fact.object))
+              this.#propose(fact.subject, fact.predicate, after.object, rule, fact, after);
           for (const chain of rule.chainBothWays) {
-            for (const after of facts(bySubject, chain, fact.object))
-              propose(fact.subject, fact.predicate, after.object, rule, [fact, after]);
-            for (const after of facts(byObject, chain, fact.object))
-              propose(fact.subject, fact.predicate, after.subject, rule, [fact, after]);
+            for (const after of factsOf(bySubject, chain, fact.object))
+              this.#propose(fact.subject, fact.predicate, after.object, rule, fact, after);
+            for (const after of factsOf(byObject, chain, fact.object))
+              this.#propose(fact.subject, fact.predicate, after.subject, rule, fact, after);
           }
         }
         if (rule.chain.has(fact.predicate))
           for (const member of rule.members)
-            for (const before of facts(byObject, member, fact.subject))
-              propose(before.subject, member, fact.object, rule, [before, fact]);
+            for (const before of factsOf(byObject, member, fact.subject))
+              this.#propose(before.subject, member, fact.object, rule, before, fact);
         if (rule.chainBothWays.has(fact.predicate))
           for (const member of rule.members) {
-            for (const before of facts(byObject, member, fact.subject))
-              propose(before.subject, member, fact.object, rule, [before, fact]);
-            for (const before of facts(byObject, member, fact.object))
-              propose(before.subject, member, fact.subject, rule, [before, fact]);
+            for (const before of factsOf(byObject, member, fact.subject))
+              this.#propose(before.subject, member, fact.object, rule, before, fact);
+            for (const before of factsOf(byObject, member, fact.object))
+              this.#propose(before.subject, member, fact.subject, rule, before, fact);
           }
       } else if (rule.kind === 'symmetric') {
-        if (rule.members.has(fact.predicate)) propose(fact.object, fact.predicate, fact.subject, rule, [fact]);
+        if (rule.members.has(fact.predicate)) this.#propose(fact.object, fact.predicate, fact.subject, rule, fact);
       } else if (rule.kind === 'inverse') {
-        if (fact.predicate === rule.predicate) propose(fact.object, rule.inverse, fact.subject, rule, [fact]);
-        else if (fact.predicate === rule.inverse) propose(fact.object, rule.predicate, fact.subject, rule, [fact]);
+        if (fact.predicate === rule.predicate) this.#propose(fact.object, rule.inverse, fact.subject, rule, fact);
+        else if (fact.predicate === rule.inverse) this.#propose(fact.object, rule.predicate, fact.subject, rule, fact);
       } else {
         const member = rule.isRange ? fact.object : fact.subject;
         if (rule.isRange && this.#graph.symbol(member)?.kind === 'literal') continue;
@@ -285,12 +284,19 @@ export class ForwardChaining {
             object: type,
             confidence: schemaPosition === -1 ? 1 : this.#graph.columns.confidences[schemaPosition]!,
           };
-          propose(member, rule.type, type, rule, [fact, schemaFact]);
+          this.#propose(member, rule.type, type, rule, fact, schemaFact);
         }
       }
     }
   }
 }
+
+/** The facts of a predicate with a subject (or an object), by the index given. */
+function factsOf(byKey: Map<number, Map<number, Fact[]>>, predicate: number, key: number): readonly Fact[] {
+  return byKey.get(predicate)?.get(key) ?? NO_FACTS;
+}
+
+const NO_FACTS: readonly Fact[] = [];
 
 function pushTo(index: Map<number, Map<number, Fact[]>>, predicate: number, key: number, fact: Fact): void {
   let byKey = index.get(predicate);
