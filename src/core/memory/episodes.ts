@@ -136,6 +136,26 @@ function keptTextVector(text: string): Hypervector | undefined {
 }
 
 /**
+ * Each episode's learnings counted by symbol, kept while its list lives: a cycle's episodes are
+ * the same rows cycle after cycle (the store's row mirror), and filtering up to 200 learnings of
+ * every episode, three times a cycle, made a long run's cycles slower as episodes piled up.
+ */
+const learningCounts = new WeakMap<readonly number[], ReadonlyMap<number, number>>();
+
+/** How many of an episode's learnings are among the asked symbols (each asked symbol once). */
+function learningsAmong(learnings: readonly number[], asked: readonly number[]): number {
+  let counts = learningCounts.get(learnings);
+  if (!counts) {
+    const counted = new Map<number, number>();
+    for (const symbol of learnings) counted.set(symbol, (counted.get(symbol) ?? 0) + 1);
+    learningCounts.set(learnings, (counts = counted));
+  }
+  let among = 0;
+  for (const symbol of asked) among += counts.get(symbol) ?? 0;
+  return among;
+}
+
+/**
  * Recalls episodes by symbols (the share of the asked symbols an episode learned about) and by
  * text: the summary's score in `textScores` (its embedding's similarity to the text's, when an
  * embedder is bound: see embedded-recall.ts), else the hypervector similarity of the summary's
@@ -148,11 +168,10 @@ export function recallEpisodes(
   k = 3,
   textScores?: ReadonlyMap<string, number>,
 ): Recall[] {
-  const asked = new Set(query.symbols ?? []);
+  const asked = [...new Set(query.symbols ?? [])];
   const queryVector = query.text ? keptTextVector(query.text) : undefined;
   const scored = episodes.map((episode) => {
-    const symbolScore =
-      asked.size === 0 ? 0 : episode.learnings.filter((symbol) => asked.has(symbol)).length / asked.size;
+    const symbolScore = asked.length === 0 ? 0 : learningsAmong(episode.learnings, asked) / asked.length;
     const embedded = query.text ? textScores?.get(episode.summary) : undefined;
     // Unrelated texts score about 0.5 by hypervectors: only what is above chance counts.
     const textScore =
