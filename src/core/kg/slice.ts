@@ -11,6 +11,13 @@ export function sliceOf(milliseconds: number): Required<SliceLimit> {
   return { shouldStop: () => performance.now() >= stopAt };
 }
 
+/** A port's ref and unref, which Node has (a port that is ref'd keeps the process alive) and a browser has not. */
+type NodePort = MessagePort & { ref?: () => void; unref?: () => void };
+
+/** One channel for every yield: making a channel per yield cost more than the yield itself. */
+let channel: { port1: NodePort; port2: NodePort } | undefined;
+const waiting: (() => void)[] = [];
+
 /**
  * Waits for the events already queued (a pause, a query) to be handled, then goes on. A message
  * on a channel of its own is a task that runs as soon as those have: unlike `setTimeout(0)` it
@@ -19,17 +26,17 @@ export function sliceOf(milliseconds: number): Required<SliceLimit> {
  */
 export function yieldToEvents(): Promise<void> {
   return new Promise((resolve) => {
-    const { port1, port2 } = new MessageChannel();
-    port1.addEventListener(
-      'message',
-      () => {
-        // A closed port keeps no Node process alive.
-        port1.close();
-        resolve();
-      },
-      { once: true },
-    );
-    port1.start();
-    port2.postMessage(undefined);
+    if (!channel) {
+      const made: { port1: NodePort; port2: NodePort } = new MessageChannel();
+      made.port1.onmessage = () => {
+        waiting.shift()?.();
+        // Idle, the port keeps no Node process alive; waiting, it does.
+        if (waiting.length === 0) made.port1.unref?.();
+      };
+      channel = made;
+    }
+    if (waiting.length === 0) channel.port1.ref?.();
+    waiting.push(resolve);
+    channel.port2.postMessage(undefined);
   });
 }
