@@ -12,7 +12,12 @@ export function sliceOf(milliseconds: number): Required<SliceLimit> {
 }
 
 /** A port's ref and unref, which Node has (a port that is ref'd keeps the process alive) and a browser has not. */
-type NodePort = MessagePort & { ref?: () => void; unref?: () => void };
+type NodePort = {
+  onmessage: ((event: never) => void) | null;
+  postMessage(message: unknown): void;
+  ref?: () => void;
+  unref?: () => void;
+};
 
 /** One channel for every yield: making a channel per yield cost more than the yield itself. */
 let channel: { port1: NodePort; port2: NodePort } | undefined;
@@ -27,7 +32,8 @@ const waiting: (() => void)[] = [];
 export function yieldToEvents(): Promise<void> {
   return new Promise((resolve) => {
     if (!channel) {
-      const made: { port1: NodePort; port2: NodePort } = new MessageChannel();
+      // Typed by hand: the DOM and Node type their ports differently, and both have what is used here.
+      const made = new MessageChannel() as unknown as { port1: NodePort; port2: NodePort };
       made.port1.onmessage = () => {
         waiting.shift()?.();
         // Idle, the port keeps no Node process alive; waiting, it does.
