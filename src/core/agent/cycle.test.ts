@@ -1,12 +1,9 @@
-import { DEFAULT_WEB_ACCESS } from '#core/tools/web-access.ts';
 import { describe, expect, it } from 'vitest';
-import { SimilarityIndex } from '#core/kg/similarity.ts';
 import { graphOf } from '#core/testing/graph-of.ts';
-import { TOOLS } from '#core/tools/registry.ts';
-import { type Decision, decide } from './cycle.ts';
+import type { Decision } from './cycle.ts';
+import { decideAlone } from '#core/testing/decide-alone.ts';
 import { decomposeIfStalled, evaluateGoal } from './evaluate-goal.ts';
 import type { Goal } from '#core/records/goal.ts';
-import { defaultPsyche } from '#core/records/psyche.ts';
 
 const graph = graphOf([
   ['Mars', 'is-a', 'Planet'],
@@ -14,24 +11,7 @@ const graph = graphOf([
 ]);
 
 function decisionFor(goal: Goal): Decision {
-  const decision = decide({
-    sessionId: 's',
-    cycle: 40,
-    now: 1,
-    graph,
-    similarity: new SimilarityIndex(graph),
-    goals: [goal],
-    memoryEntryCount: 0,
-    memoryCapacity: 100,
-    episodes: [],
-    documents: [],
-    webAccess: DEFAULT_WEB_ACCESS,
-    isOnline: true,
-    tools: TOOLS,
-    psyche: defaultPsyche(),
-  });
-  if (!decision || !('tool' in decision)) throw new Error('no decision');
-  return decision;
+  return decideAlone(graph, goal, { cycle: 40 });
 }
 
 const goal: Goal = {

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SimilarityIndex } from '#core/kg/similarity.ts';
 import { graphOf } from '#core/testing/graph-of.ts';
-import { TOOLS } from '#core/tools/registry.ts';
-import { DEFAULT_WEB_ACCESS } from '#core/tools/web-access.ts';
-import { defaultPsyche } from '#core/records/psyche.ts';
 import { type Goal, MAX_FINDINGS } from '#core/records/goal.ts';
-import { decide } from './cycle.ts';
+import { decideAlone } from '#core/testing/decide-alone.ts';
 import { evaluateGoal } from './evaluate-goal.ts';
 
 const graph = graphOf([
@@ -34,24 +30,7 @@ const nearlyFull: Goal = {
 };
 
 function decisionFor(goal: Goal) {
-  const decision = decide({
-    sessionId: 's',
-    cycle: 40,
-    now: 1,
-    graph,
-    similarity: new SimilarityIndex(graph),
-    goals: [goal],
-    memoryEntryCount: 0,
-    memoryCapacity: 100,
-    episodes: [],
-    documents: [],
-    webAccess: DEFAULT_WEB_ACCESS,
-    isOnline: true,
-    tools: TOOLS,
-    psyche: defaultPsyche(),
-  });
-  if (!decision || !('tool' in decision)) throw new Error('no decision');
-  return decision;
+  return decideAlone(graph, goal, { cycle: 40 });
 }
 
 describe("a goal's findings", () => {

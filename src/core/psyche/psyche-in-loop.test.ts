@@ -1,14 +1,11 @@
-import { DEFAULT_WEB_ACCESS } from '#core/tools/web-access.ts';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { CycleRecord } from '#core/api.ts';
-import { decide } from '#core/agent/cycle.ts';
-import { SimilarityIndex } from '#core/kg/similarity.ts';
+import { decideAlone } from '#core/testing/decide-alone.ts';
 import { AnimaDatabase } from '#core/store/database.ts';
 import { addPsycheVersion, currentPsyche } from './psyche-store.ts';
 import { freshIndexedDb, testService } from '#core/testing/test-database.ts';
 import { graphOf } from '#core/testing/graph-of.ts';
-import { TOOLS } from '#core/tools/registry.ts';
 import { defaultPsyche, type Psyche, type ShadowPattern } from '#core/records/psyche.ts';
 
 const STARTER = readFileSync(new URL('../../../public/starter-graph.ttl', import.meta.url), 'utf8');
@@ -327,24 +324,7 @@ describe('archetypes steer the choice', () => {
     };
     const choose = (archetypes: Psyche['archetypes']) => {
       const psyche = { ...defaultPsyche(), archetypes };
-      const decision = decide({
-        sessionId: 's',
-        cycle: 4,
-        now: 1,
-        graph,
-        similarity: new SimilarityIndex(graph),
-        goals: [goal],
-        memoryEntryCount: 0,
-        memoryCapacity: 100,
-        episodes: [],
-        documents: [],
-        webAccess: DEFAULT_WEB_ACCESS,
-        isOnline: true,
-        tools: TOOLS,
-        psyche,
-      });
-      if (!decision || !('tool' in decision)) throw new Error('no decision');
-      return decision.record;
+      return decideAlone(graph, goal, { cycle: 4, psyche }).record;
     };
     const breakdownOf = (record: ReturnType<typeof choose>, tool: string) =>
       record.candidates.find((candidate) => candidate.tool === tool)!.breakdown!;
