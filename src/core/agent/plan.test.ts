@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SimilarityIndex } from '#core/kg/similarity.ts';
-import { defaultPsyche } from '#core/records/psyche.ts';
 import { graphOf } from '#core/testing/graph-of.ts';
 import { TOOLS } from '#core/tools/registry.ts';
-import { DEFAULT_WEB_ACCESS } from '#core/tools/web-access.ts';
-import { decide } from './cycle.ts';
+import { decideFor } from '#core/testing/decide-alone.ts';
 import type { Goal } from '#core/records/goal.ts';
 import { makePlan, needsOf } from './plan.ts';
 
@@ -30,24 +27,7 @@ function stateFor(description: string, successCriteria: string) {
     toolsUsed: [],
     createdAt: 0,
   };
-  const decision = decide({
-    sessionId: 's',
-    cycle: 1,
-    now: 1,
-    graph,
-    similarity: new SimilarityIndex(graph),
-    goals: [goal],
-    memoryEntryCount: 0,
-    memoryCapacity: 100,
-    episodes: [],
-    documents: [],
-    webAccess: DEFAULT_WEB_ACCESS,
-    isOnline: true,
-    tools: TOOLS,
-    psyche: defaultPsyche(),
-  });
-  if (!decision) throw new Error('no decision');
-  return decision.state;
+  return decideFor(graph, goal, { cycle: 1 }).state;
 }
 
 describe('the planner', () => {

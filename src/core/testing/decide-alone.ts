@@ -1,4 +1,4 @@
-import { type Decision, decide } from '#core/agent/cycle.ts';
+import { type Decision, decide, type NoToolAvailable } from '#core/agent/cycle.ts';
 import type { KnowledgeGraph } from '#core/kg/graph.ts';
 import { SimilarityIndex } from '#core/kg/similarity.ts';
 import type { Goal } from '#core/records/goal.ts';
@@ -6,15 +6,18 @@ import { defaultPsyche, type Psyche } from '#core/records/psyche.ts';
 import { TOOLS } from '#core/tools/registry.ts';
 import { DEFAULT_WEB_ACCESS } from '#core/tools/web-access.ts';
 
+/** What deciding for one goal alone (tests) is given: the cycle, and the psyche (the default when absent). */
+type AloneOptions = { cycle: number; psyche?: Psyche };
+
 /**
  * Decides for one goal alone (tests): nothing in memory, no episode, no document, every tool,
- * online; the cycle and the psyche as given. Throws when no tool is chosen.
+ * online. Gives the choice, or why no tool could be chosen.
  */
-export function decideAlone(
+export function decideFor(
   graph: KnowledgeGraph,
   goal: Goal,
-  { cycle, psyche = defaultPsyche() }: { cycle: number; psyche?: Psyche },
-): Decision {
+  { cycle, psyche = defaultPsyche() }: AloneOptions,
+): Decision | NoToolAvailable {
   const decision = decide({
     sessionId: 's',
     cycle,
@@ -31,6 +34,13 @@ export function decideAlone(
     tools: TOOLS,
     psyche,
   });
-  if (!decision || !('tool' in decision)) throw new Error('no decision');
+  if (!decision) throw new Error('the goal is not active');
+  return decision;
+}
+
+/** {@link decideFor}, where a tool must be chosen. */
+export function decideAlone(graph: KnowledgeGraph, goal: Goal, options: AloneOptions): Decision {
+  const decision = decideFor(graph, goal, options);
+  if (!('tool' in decision)) throw new Error('no decision');
   return decision;
 }
