@@ -68,8 +68,9 @@ export class RowMirror {
     transact: (load: () => Promise<unknown[]>) => Promise<unknown[]>,
   ): Promise<{ [Index in keyof Rows]: Rows[Index][] }> {
     const all = reads as readonly MirroredRead<unknown>[];
-    const results: unknown[][] = all.map((read) => this.#answer(read) ?? []);
-    const missing = all.map((read, index) => ({ read, index })).filter(({ read }) => !this.#isAnswerable(read));
+    const answered = all.map((read) => this.#answer(read));
+    const results: unknown[][] = answered.map((rows) => rows ?? []);
+    const missing = all.map((read, index) => ({ read, index })).filter(({ index }) => answered[index] === undefined);
     if (missing.length > 0) {
       const writesBefore = missing.map(({ read }) => this.#writes.get(read.table) ?? 0);
       const loaded = (await transact(() => Promise.all(missing.map(({ read }) => read.load())))) as unknown[][];
@@ -119,11 +120,11 @@ export class RowMirror {
       ...table,
       mutate: (request: DBCoreMutateRequest): Promise<DBCoreMutateResponse> => {
         this.#writes.set(name, (this.#writes.get(name) ?? 0) + 1);
-        // The copies are taken now: the writer may change its objects before the commit.
         const transaction = request.trans as unknown as EventTarget;
         const writes = this.#hold(transaction, name);
         // A table no kept read takes rows from needs no copies: a read loaded later waits for this write.
         if (!this.#isKept(name)) return table.mutate(request);
+        // The copies are taken now: the writer may change its objects before the commit.
         const values = request.type === 'add' || request.type === 'put' ? frozenCopies(request.values) : [];
         return table.mutate(request).then((response) => {
           writes.push(...stagedWrites(name, keyPath, request, response, values));
