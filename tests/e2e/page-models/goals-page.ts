@@ -57,6 +57,16 @@ export class RunControls {
     await this.waitForRunEnd();
   }
 
+  /**
+   * Pauses a run that may end by itself at any moment, then waits until it has ended. Escape
+   * pauses a run and does nothing once none is going, so a run that ends first needs no pause:
+   * clicking Pause instead could find the button disabled between the check and the click.
+   */
+  async pauseIfRunning(): Promise<void> {
+    await this.pressShortcut('Escape');
+    await this.waitForRunEnd();
+  }
+
   /** Waits until no run is going on: the status says how the last one ended. */
   async waitForRunEnd(): Promise<void> {
     await expect(this.status).toContainText(/^(Ran|Paused|Stopped|No goal is active)/, { timeout: RUN_TIMEOUT_MS });
