@@ -474,9 +474,10 @@ describe('anima psyche commands', () => {
       snapshot,
     );
     expect(plan.out.split('\n').slice(0, 3)).toEqual([
-      'explore first (attempt 0); needs knowledge: kg_query -> infer_rules -> reason -> gap_analysis',
+      'explore first (attempt 0); needs knowledge: kg_query -> memory_recall -> infer_rules -> reason -> gap_analysis',
       '  1. [completed] kg_query {"pattern":"?x is-a mammal"}: knowledge: look up what the graph holds about the goal -> looked up while planning: 3 or more answers to ?x is-a mammal, 3 needed',
-      '  2. [pending] infer_rules {"minConfidence":0.1}: reasoning: derive the facts the rules imply',
+      // The goals before ended, and their episodes say what they learned about mammals.
+      '  2. [pending] memory_recall {"text":"Find mammals","symbols":[4],"k":3}: knowledge: recall what earlier goals learned',
     ]);
     expect(
       (await anima('plan', '--goal', 'Find mammals', '--attempt', '1', '--snapshot', snapshot, '--json')).out,

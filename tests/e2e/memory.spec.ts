@@ -87,8 +87,9 @@ test.describe('memory', () => {
     // Straight to Memory while the run is young: the goal is given up after some 17 cycles, and
     // waiting here for cycles first left a busy machine too little of the run to watch.
     await shell.goTo('Memory');
-    await expect(memory.entries().first()).toBeVisible({ timeout: RUN_TIMEOUT_MS });
-    // The screen fetched working memory when it opened; newer cycles appear only if it follows the run.
+    await expect(memory.entries().or(memory.episodeItems()).first()).toBeVisible({ timeout: RUN_TIMEOUT_MS });
+    // The screen fetched memory when it opened; newer cycles appear only if it follows the run, in
+    // working memory while the goal runs, and in its episode once it is given up.
     const seen = await memory.newestCycle();
     await expect.poll(() => memory.newestCycle(), { timeout: RUN_TIMEOUT_MS }).toBeGreaterThan(seen);
 
@@ -97,6 +98,23 @@ test.describe('memory', () => {
     // after 3 times its stall threshold) and ended; a run still going is paused.
     await goals.run.pauseIfRunning();
   });
+});
+
+test('a goal that ends leaves what working memory held for it to its episode', async ({ shell, goals, memory }) => {
+  await goals.open();
+  await goals.addGoal({ description: 'Find mammals', criteria: '?x is-a mammal, at least 5' });
+  await goals.run.runCycles(1);
+  await expect(goals.status('Find mammals')).toContainText('Completed');
+
+  await shell.goTo('Memory');
+  await expect(memory.episodeItems()).toHaveCount(1);
+  const episode = memory.episodeItems().first();
+  await expect(episode).toHaveAccessibleName('Episode of cycle 1');
+  await expect(memory.value(episode, 'Goal')).toContainText('Find mammals');
+  await expect(memory.value(episode, 'Tools')).toHaveText(/infer_rules$/);
+  await expect(memory.entries()).toHaveCount(0);
+  await expect(memory.pressureMeter).toHaveAccessibleDescription(/^0 of 100 entries\b/);
+  expect(await memory.newestCycle()).toBe(1);
 });
 
 test('a second tab shows memory read-only: Consolidate now is disabled, and says why', async ({ context, goals }) => {

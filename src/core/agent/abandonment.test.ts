@@ -94,6 +94,11 @@ describe('a goal that cannot progress', () => {
         'its sub-goals did not all complete: #2 failed (cancelled by the user); #3 failed (cancelled by the user)',
     });
     expect((await currentPsyche(db, sessionId)).psyche.selfIntegration.shadowEncounters).toBe(1);
+    // What the parent tried in its 5 cycles left working memory for an episode once it ended.
+    expect(await db.workingMemory.count()).toBe(0);
+    expect(await db.episodes.toArray()).toMatchObject([
+      { goalId: 1, summary: expect.stringMatching(/^goal 1, cycles 1-5: tried /) },
+    ]);
     expect(await service.agentRun({ sessionId, operationId: 'run', maxCycles: 10 })).toMatchObject({
       ok: true,
       cyclesRun: 0,

@@ -42,10 +42,19 @@ async function remember(
   decision: Decision,
   memory: MemoryEntry[],
   settings = DEFAULT_AGENT_SETTINGS,
+  endedGoals: Parameters<typeof rememberCycle>[6] = [],
 ) {
   const episodes = await db.episodes.toArray();
   await db.transaction('rw', [db.workingMemory, db.episodes, db.provenance], () =>
-    rememberCycle({ db, sessionId, cycle: 5, startedAt: 5 }, decision, record, outcome, { memory, episodes }, settings),
+    rememberCycle(
+      { db, sessionId, cycle: 5, startedAt: 5 },
+      decision,
+      record,
+      outcome,
+      { memory, episodes },
+      settings,
+      endedGoals,
+    ),
   );
 }
 
@@ -109,6 +118,24 @@ describe("a cycle's memory work", () => {
       ['decision', 5],
       ['action', 5],
     ]);
+  });
+
+  it("makes a goal that ended in the cycle an episode of all its entries, this cycle's too, and keeps the others'", async () => {
+    const db = new AnimaDatabase('memory', freshIndexedDb());
+    const otherGoals = { ...entryOf(3, 'about goal 2'), goalId: 2 };
+    await db.workingMemory.bulkAdd([entryOf(2, 'looked at goal 1'), otherGoals, entryOf(4, 'looked again')]);
+    await remember(db, decisionConsulting([], []), await db.workingMemory.toArray(), DEFAULT_AGENT_SETTINGS, [
+      { id: 1, status: 'completed' },
+    ]);
+    const episodes = await db.episodes.toArray();
+    expect(episodes).toHaveLength(1);
+    expect(episodes[0]).toMatchObject({ goalId: 1, cycle: 5 });
+    // What the cycle did, the action that ended the goal, is what the episode is most about.
+    expect(episodes[0]!.summary).toMatch(/^goal 1, cycles 2-5: tried kg_query on #7: 1 worked, 0 did not \| asked$/);
+    expect(episodes[0]!.learnings).toEqual([7]);
+    expect((await db.workingMemory.toArray()).map((entry) => entry.content)).toEqual(['about goal 2']);
+    const [consolidation] = await db.provenance.where('kind').equals('consolidation').toArray();
+    expect(consolidation!.detail).toMatch(/^goal 1 completed: 5 entries became episodes 1$/);
   });
 
   it('stays below the pressure without consolidating', async () => {

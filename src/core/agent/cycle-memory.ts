@@ -7,6 +7,7 @@ import type { Episode } from '#core/records/episode.ts';
 import { addToMemory, memoryPressure } from '#core/memory/working-memory.ts';
 import type { MemoryEntry } from '#core/records/memory-entry.ts';
 import type { AgentSettings } from '#core/records/agent-settings.ts';
+import type { Goal } from '#core/records/goal.ts';
 import { type CommitContext, labelOf } from './commit-context.ts';
 
 /**
@@ -54,6 +55,35 @@ async function storeConsolidation(
 }
 
 /**
+ * The entries of goals that ended become their episodes (one per goal, this cycle's entries
+ * included): what was tried for a goal is kept once it can no longer use it, and its room in
+ * working memory is freed. Returns the entries left; call inside a transaction over
+ * workingMemory, episodes and provenance.
+ */
+export async function consolidateEndedGoals(
+  db: AnimaDatabase,
+  context: CommitContext,
+  ended: readonly Pick<Goal, 'id' | 'status'>[],
+  entries: readonly MemoryEntry[],
+): Promise<MemoryEntry[]> {
+  const endedIds = new Set(ended.map((goal) => goal.id));
+  const closing = entries.filter((entry) => entry.goalId !== undefined && endedIds.has(entry.goalId));
+  if (closing.length === 0) return [...entries];
+  const label = labelOf(context);
+  const consolidating = consolidateMemory(db, {
+    sessionId: context.sessionId,
+    cycle: context.cycle,
+    now: context.startedAt,
+    before: context.cycle + 1,
+    entries: closing,
+    reason: ended.map((goal) => `goal ${goal.id} ${goal.status}`).join(', '),
+    ...(label ? { label } : {}),
+  });
+  if (consolidating) await consolidating;
+  return entries.filter((entry) => !closing.includes(entry));
+}
+
+/**
  * Counts a recall on each episode consulted, once per use, in one write. The episodes are those
  * the cycle read: it runs alone, so they are as stored, and reading them again cost a request each.
  */
@@ -75,8 +105,8 @@ function countRecalls(
  * The cycle's memory work, in its transaction: memory_consolidate's move into episodes (what the
  * loop chose), the uses of what the decision consulted (entries and episodes, among those the
  * cycle `read`), then the cycle's observation, decision and action enter working memory (the
- * weakest entries make room, with provenance), and past the automatic pressure, the earlier
- * entries become episodes.
+ * weakest entries make room, with provenance), the entries of the goals that ended in the cycle
+ * become their episodes, and past the automatic pressure, the earlier entries become episodes.
  */
 export async function rememberCycle(
   context: CommitContext,
@@ -85,6 +115,7 @@ export async function rememberCycle(
   outcome: ToolOutcome,
   read: { memory: MemoryEntry[]; episodes: readonly Episode[] },
   settings: AgentSettings,
+  endedGoals: readonly Pick<Goal, 'id' | 'status'>[],
 ): Promise<void> {
   const { db, sessionId, cycle, startedAt } = context;
   const label = labelOf(context);
@@ -154,10 +185,11 @@ export async function rememberCycle(
   const usedKept = used.filter((memoryEntry) => !evicted.includes(memoryEntry));
   const keys = (await db.workingMemory.bulkPut([...usedKept, ...added], { allKeys: true })) as number[];
   // What working memory holds now, in id order as stored, without reading it back.
-  const now = [
+  const stored = [
     ...held.filter((memoryEntry) => !evicted.includes(memoryEntry)),
     ...added.map((memoryEntry, index) => ({ ...memoryEntry, id: keys[usedKept.length + index]! })),
   ];
+  const now = endedGoals.length > 0 ? await consolidateEndedGoals(db, context, endedGoals, stored) : stored;
   const automatic = automaticConsolidationPressure(settings.consolidationThreshold);
   if (memoryPressure(now.length, settings.memoryCapacity) >= automatic) {
     const consolidating = consolidateMemory(db, {

@@ -371,7 +371,8 @@ export async function runCycle(dependencies: CycleDependencies): Promise<CycleRe
       // A goal that ended without its plan steering (planning was turned off) leaves no plan active.
       if (!decision.plan && hasGoalEnded(worked.status))
         await endActivePlans(db, decision.goal, `its goal ${worked.status}`);
-      await rememberCycle({ ...common, graph }, decision, record, outcome, inputs, settings);
+      const ended = [worked, ...(parent ? [parent] : [])].filter((goal) => hasGoalEnded(goal.status));
+      await rememberCycle({ ...common, graph }, decision, record, outcome, inputs, settings, ended);
       await db.cycles.add(record);
       await db.provenance.add({
         sessionId,

@@ -7,6 +7,7 @@ import { advancePlan, type StepRun } from './plan.ts';
 import type { Plan } from '#core/records/plan.ts';
 import type { ActGate } from './act-gate.ts';
 import type { CommitContext } from './commit-context.ts';
+import { consolidateEndedGoals } from './cycle-memory.ts';
 
 /**
  * The plan after the cycle: its step takes the cycle's result, a plan the cycle ended or made is
@@ -140,4 +141,38 @@ export async function endActivePlans(
     .equals([goal.sessionId, 'active'])
     .filter((plan) => plan.goalId === goal.id)
     .modify({ status: 'superseded', statusReason: reason });
+}
+
+/**
+ * What a goal cancelled by the user leaves behind, once it is stored as failed: its approvals and
+ * questions have nobody left to answer them, its plan ends, a parent waiting for its sub-goals
+ * learns that this one ended, and the working memory of what ended becomes episodes. Call inside
+ * a transaction over goals, approvals, questions, plans, provenance, psyches, workingMemory and episodes.
+ */
+export async function settleCancellation(context: CommitContext, cancelled: Goal): Promise<void> {
+  const { db, sessionId } = context;
+  await endActivePlans(db, cancelled, 'its goal was cancelled by the user');
+  await db.approvals
+    .where('sessionId')
+    .equals(sessionId)
+    .filter(
+      (approval) =>
+        approval.goalId === cancelled.id && (approval.status === 'pending' || approval.status === 'approved'),
+    )
+    .modify({ status: 'invalidated', reason: 'its goal was cancelled', decidedAt: context.startedAt });
+  await db.questions
+    .where('sessionId')
+    .equals(sessionId)
+    .filter((question) => question.goalId === cancelled.id && question.status === 'pending')
+    .modify({ status: 'withdrawn', reason: 'its goal was cancelled' });
+  const parent = await settleParent(context, cancelled);
+  if (parent) await db.goals.put(parent);
+  const ended = [cancelled, ...(parent && hasGoalEnded(parent.status) ? [parent] : [])];
+  const endedIds = new Set(ended.map((goal) => goal.id));
+  const entries = await db.workingMemory
+    .where('sessionId')
+    .equals(sessionId)
+    .filter((entry) => entry.goalId !== undefined && endedIds.has(entry.goalId))
+    .toArray();
+  await consolidateEndedGoals(db, context, ended, entries);
 }

@@ -8,7 +8,7 @@ import { DEFAULT_STALL_THRESHOLD, parseCriteria } from '#core/goals/goal.ts';
 import { type ChosenSymbol, type Goal, hasGoalEnded } from '#core/records/goal.ts';
 import { consolidateMemory } from '#core/agent/cycle-memory.ts';
 import { CycleCancelled, runCycle } from '#core/agent/run-cycle.ts';
-import { endActivePlans, settleParent } from '#core/agent/settle-goal.ts';
+import { settleCancellation } from '#core/agent/settle-goal.ts';
 import { bindRunModel } from './inference-service.ts';
 import { bindSessionEmbedder } from './embedder-service.ts';
 import { hasUndoneJobs, releaseOrphanedWaits, runBackgroundJobs } from './background-jobs.ts';
@@ -162,31 +162,11 @@ export function agentService(context: ServiceContext): Pick<AgentServiceImplemen
         const { cycle } = await sessionOf(sessionId);
         await db.transaction(
           'rw',
-          [db.goals, db.approvals, db.questions, db.plans, db.provenance, db.psyches],
+          [db.goals, db.approvals, db.questions, db.plans, db.provenance, db.psyches, db.workingMemory, db.episodes],
           async () => {
             await db.goals.put(updated);
-            // A cancelled goal's approvals and questions have nobody left to answer them, and its plan ends.
-            if (status === 'failed') {
-              await endActivePlans(db, goal, 'its goal was cancelled by the user');
-              await db.approvals
-                .where('sessionId')
-                .equals(sessionId)
-                .filter(
-                  (approval) =>
-                    approval.goalId === goalId && (approval.status === 'pending' || approval.status === 'approved'),
-                )
-                .modify({ status: 'invalidated', reason: 'its goal was cancelled', decidedAt: now() });
-              await db.questions
-                .where('sessionId')
-                .equals(sessionId)
-                .filter((question) => question.goalId === goalId && question.status === 'pending')
-                .modify({ status: 'withdrawn', reason: 'its goal was cancelled' });
-              // A parent waiting for its sub-goals learns that this one ended.
-              if (goal.parentId !== undefined) {
-                const parent = await settleParent({ db, sessionId, cycle, startedAt: now() }, updated);
-                if (parent) await db.goals.put(parent);
-              }
-            }
+            if (status === 'failed')
+              await settleCancellation({ db, sessionId, cycle, startedAt: now(), graph }, updated);
           },
         );
         return { ok: true, goal: goalViewOf(graph, updated) };

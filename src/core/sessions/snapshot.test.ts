@@ -181,6 +181,8 @@ describe('session snapshots', () => {
     expect(snapshot.goals).toHaveLength(1);
     expect(snapshot.cycles.length).toBeGreaterThan(0);
     expect(snapshot.plans.map((plan) => [plan.goalId, plan.status])).toEqual([[1, 'completed']]);
+    // The goal ended: its working memory became its episode.
+    expect([snapshot.workingMemory.length, snapshot.episodes.length]).toEqual([0, 1]);
     const elsewhere = new AnimaDatabase('elsewhere', freshIndexedDb());
     const parsed = parseSnapshot(JSON.parse(JSON.stringify(snapshot)));
     if (!parsed.ok) throw new Error(parsed.error.map(describeProblem).join('\n'));
@@ -200,13 +202,13 @@ describe('session snapshots', () => {
 
     // Repeated row ids, a plan of a missing goal, and a cycle naming an approval the file lacks.
     const repeated = structuredClone(snapshot);
-    repeated.workingMemory.push(structuredClone(repeated.workingMemory[0]!));
+    repeated.episodes.push(structuredClone(repeated.episodes[0]!));
     repeated.plans.push({ ...structuredClone(repeated.plans[0]!), goalId: 9 });
     repeated.cycles[0]!.shadow = { pattern: 'p', because: 'b', provenanceId: 1, approvalId: 5 };
     const refusedAgain = parseSnapshot(repeated);
     expect(refusedAgain.ok ? [] : refusedAgain.error.map(describeProblem)).toEqual([
       'at plans.1.goalId: 9 is not a goal of this snapshot',
-      `at workingMemory.${repeated.workingMemory.length - 1}.id: id ${repeated.workingMemory[0]!.id} appears twice`,
+      `at episodes.1.id: id ${repeated.episodes[0]!.id} appears twice`,
       `at plans.1.id: id ${repeated.plans[0]!.id} appears twice`,
       'at cycles.0.shadow.approvalId: 5 is not an approval of this snapshot',
     ]);

@@ -79,11 +79,19 @@ export class MemoryPage {
     return Number(await this.pressureMeter.getAttribute('value'));
   }
 
-  /** The cycle of the newest entry of working memory, from its name ("Action, cycle 12"), or 0 when it is empty. */
+  /**
+   * The newest cycle the screen shows, from the newest entry's name ("Action, cycle 12") or the
+   * newest episode's ("Episode of cycle 17"): a goal that ends leaves its entries to an episode.
+   * 0 when both lists are empty.
+   */
   async newestCycle(): Promise<number> {
-    if ((await this.entries().count()) === 0) return 0;
-    const name = (await this.entries().first().getAttribute('aria-label')) ?? '';
-    return Number(/cycle ([\d,]+)$/.exec(name)?.[1]?.replace(/,/g, '') ?? 0);
+    const cycleIn = (name: string | null) => Number(/cycle ([\d,]+)$/.exec(name ?? '')?.[1]?.replace(/,/g, '') ?? 0);
+    const entry = this.entries().first();
+    const episodeHeading = this.episodeItems().first().getByRole('heading');
+    return Math.max(
+      (await entry.count()) === 0 ? 0 : cycleIn(await entry.getAttribute('aria-label')),
+      (await episodeHeading.count()) === 0 ? 0 : cycleIn(await episodeHeading.textContent()),
+    );
   }
 
   async recall(text: string): Promise<void> {
