@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { graphOf } from '#core/testing/graph-of.ts';
-import { contradicted, proposeByAnalogy, uncopyableBecause } from './analogy.ts';
+import { contradicted, mostSpecific, proposeByAnalogy, uncopyableBecause } from './analogy.ts';
 import { KnowledgeGraph } from './graph.ts';
 import { SimilarityIndex } from './similarity.ts';
 import { RDFS_LABEL } from './standard-terms.ts';
@@ -62,6 +62,17 @@ describe('proposeByAnalogy', () => {
       ['marsh wren', 'nests-in', 'Reed'],
     ]);
     expect(proposalsFor(graph, 'marsh wren')).toEqual(['is-a Wren (2)', 'eats Insect (1)']);
+  });
+
+  it('takes name kin only when the last word, which names the kind, is the same', () => {
+    // "Carolina parakeet" shares a word with "Carolina wren", but a parakeet is no wren.
+    const graph = graphWith([
+      ['Carolina wren', 'is-a', 'Wren'],
+      ['Carolina chickadee', 'is-a', 'Chickadee'],
+      ['ring-necked parakeet', 'is-a', 'Parrot'],
+      ['Carolina parakeet', 'lives-in', 'Forest'],
+    ]);
+    expect(proposalsFor(graph, 'Carolina parakeet')).toEqual(['is-a Parrot (1)']);
   });
 
   it('never copies a name: label, rdfs:label, schema:name or skos:altLabel', () => {
@@ -142,6 +153,46 @@ describe('proposeByAnalogy', () => {
     ]);
     expect(uncopyableBecause(graph, graph.symbolByLabel('is-a')!.id)).toBeUndefined();
     expect(proposalsFor(graph, 'Lassie')).toEqual(['is-a Dog (2)']);
+  });
+
+  it('keeps the most specific classes, as many as similar symbols have, and the other facts', () => {
+    const graph = graphWith([
+      ['Terrier', 'is-a', 'Dog'],
+      ['Bullterrier', 'is-a', 'Terrier'],
+      ['Rex', 'is-a', 'Bullterrier'],
+      ['Fido', 'is-a', 'Terrier'],
+      ['Tom', 'is-a', 'Cat'],
+      ['Tom', 'is-a', 'Pet'],
+      ['Rex', 'eats', 'Kibble'],
+      ['Spot', 'is-a', 'Dog'],
+      ['Rosy', 'eats', 'Kibble'],
+    ]);
+    const id = (label: string) => graph.symbolByLabel(label)!.id;
+    const isA = id('is-a');
+    const proposal = (predicate: number, object: string) => ({ predicate, object: id(object) });
+    const kept = (subject: string, proposals: { predicate: number; object: number }[], neighbours: string[]) =>
+      mostSpecific(
+        graph,
+        id(subject),
+        proposals,
+        neighbours.map((symbol) => ({ symbolId: id(symbol), similarity: 0.8 })),
+      ).map((kept) => `${graph.symbol(kept.predicate)!.label} ${graph.symbol(kept.object)!.label}`);
+    // Terrier and Dog are above Bullterrier: the rules give them once Bullterrier is taken.
+    expect(
+      kept(
+        'Rosy',
+        [proposal(isA, 'Terrier'), proposal(id('eats'), 'Kibble'), proposal(isA, 'Bullterrier'), proposal(isA, 'Dog')],
+        ['Rex', 'Fido'],
+      ),
+    ).toEqual(['eats Kibble', 'is-a Bullterrier']);
+    // Spot is a dog already: Dog is no new fact, and Terrier is.
+    expect(kept('Spot', [proposal(isA, 'Dog'), proposal(isA, 'Terrier')], ['Fido'])).toEqual(['is-a Terrier']);
+    // Similar symbols with one class each allow one; Tom's two allow two.
+    expect(kept('Rosy', [proposal(isA, 'Terrier'), proposal(isA, 'Cat')], ['Fido'])).toEqual(['is-a Terrier']);
+    expect(kept('Rosy', [proposal(isA, 'Terrier'), proposal(isA, 'Cat')], ['Tom'])).toEqual([
+      'is-a Terrier',
+      'is-a Cat',
+    ]);
   });
 
   it('never proposes what the graph states disjoint, nor the inverse of a stated fact', () => {
