@@ -1,12 +1,15 @@
 /**
- * The analogy evaluation: `npm run eval:analogy [-- --seed N --root OFFSET --wordnet DIR --show]`.
+ * The analogy evaluation:
+ * `npm run eval:analogy [-- --seed N --root OFFSET --predicate P --wordnet DIR --show]`.
  *
  * Reads the animal subtree of WordNet 3.0 (Debian's wordnet-base; see bench/analogy/README.md),
- * holds out 10% of its is-a facts (seeded), and asks synthesize_triple, by analogy, about each
- * held-out fact's subject in the graph without them. A proposal counts when it is an is-a fact
- * about that subject; precision is the share of those that were held out, recall the share of
- * held-out facts proposed. Proposals of other predicates are reported on stderr (names must be
- * none); --show prints each is-a proposal, right or wrong, with the tool's summary. The last line is one JSON object: {"held_out":N,"proposed":P,"precision":X,"recall":Y}.
+ * holds out 10% of its is-a facts (seeded; --predicate P: of P's facts), and asks
+ * synthesize_triple, by analogy, about each held-out fact's subject in the graph without them. A
+ * proposal counts when it is a fact of that predicate about that subject; precision is the share
+ * of those that were held out, recall the share of held-out facts proposed. Proposals of other
+ * predicates are reported on stderr (names must be none); --show prints each counted proposal,
+ * right or wrong, with the tool's summary. The last line is one JSON object:
+ * {"held_out":N,"proposed":P,"precision":X,"recall":Y}.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,6 +29,7 @@ const { values } = parseArgs({
     root: { type: 'string', default: '00015388' },
     wordnet: { type: 'string', default: '/usr/share/wordnet' },
     'hold-out': { type: 'string', default: '0.1' },
+    predicate: { type: 'string', default: 'is-a' },
     show: { type: 'boolean', default: false },
   },
 });
@@ -41,7 +45,7 @@ if (!existsSync(join(values.wordnet, 'data.noun'))) {
 const facts = wordNetSubtree(values.wordnet, values.root);
 let state = Number(values.seed) >>> 0;
 const random = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-const isA = facts.filter((fact) => fact.predicate === 'is-a');
+const isA = facts.filter((fact) => fact.predicate === values.predicate);
 for (let index = isA.length - 1; index > 0; index--) {
   const other = Math.floor(random() * (index + 1));
   [isA[index], isA[other]] = [isA[other]!, isA[index]!];
@@ -116,7 +120,7 @@ for (const subject of subjects) {
   const outcome = await synthesizeTriple.run({ symbol: symbol.id, by: 'analogy' }, toolState);
   for (const [, predicate, object] of outcome.facts) {
     byPredicate.set(label(predicate), (byPredicate.get(label(predicate)) ?? 0) + 1);
-    if (label(predicate) !== 'is-a') continue;
+    if (label(predicate) !== values.predicate) continue;
     proposed++;
     if (expected.has(`${subject}\t${label(object)}`)) correct++;
     if (values.show)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { graphOf } from '#core/testing/graph-of.ts';
-import { contradicted, mostSpecific, proposeByAnalogy, uncopyableBecause } from './analogy.ts';
+import { contradicted, proposeByAnalogy, uncopyableBecause } from './analogy.ts';
+import { fitting } from './analogy-fit.ts';
 import { KnowledgeGraph } from './graph.ts';
 import { SimilarityIndex } from './similarity.ts';
 import { RDFS_LABEL } from './standard-terms.ts';
@@ -155,44 +156,46 @@ describe('proposeByAnalogy', () => {
     expect(proposalsFor(graph, 'Lassie')).toEqual(['is-a Dog (2)']);
   });
 
-  it('keeps the most specific classes, as many as similar symbols have, and the other facts', () => {
+  it('keeps the most specific classes, and no more objects of a predicate than similar symbols have', () => {
     const graph = graphWith([
       ['Terrier', 'is-a', 'Dog'],
       ['Bullterrier', 'is-a', 'Terrier'],
       ['Rex', 'is-a', 'Bullterrier'],
+      ['Rex', 'member-of', 'Pack'],
       ['Fido', 'is-a', 'Terrier'],
+      ['Fido', 'member-of', 'Kennel'],
       ['Tom', 'is-a', 'Cat'],
       ['Tom', 'is-a', 'Pet'],
       ['Rex', 'eats', 'Kibble'],
       ['Spot', 'is-a', 'Dog'],
-      ['Rosy', 'eats', 'Kibble'],
+      ['Spot', 'member-of', 'Club'],
+      ['Rosy', 'lives-in', 'House'],
     ]);
     const id = (label: string) => graph.symbolByLabel(label)!.id;
-    const isA = id('is-a');
-    const proposal = (predicate: number, object: string) => ({ predicate, object: id(object) });
-    const kept = (subject: string, proposals: { predicate: number; object: number }[], neighbours: string[]) =>
-      mostSpecific(
+    const proposal = (fact: string) => {
+      const [predicate, object] = fact.split(' ') as [string, string];
+      return { predicate: id(predicate), object: id(object) };
+    };
+    const kept = (subject: string, facts: string[], neighbours: string[]) =>
+      fitting(
         graph,
         id(subject),
-        proposals,
+        facts.map(proposal),
         neighbours.map((symbol) => ({ symbolId: id(symbol), similarity: 0.8 })),
-      ).map((kept) => `${graph.symbol(kept.predicate)!.label} ${graph.symbol(kept.object)!.label}`);
+      ).map((fact) => `${graph.symbol(fact.predicate)!.label} ${graph.symbol(fact.object)!.label}`);
     // Terrier and Dog are above Bullterrier: the rules give them once Bullterrier is taken.
-    expect(
-      kept(
-        'Rosy',
-        [proposal(isA, 'Terrier'), proposal(id('eats'), 'Kibble'), proposal(isA, 'Bullterrier'), proposal(isA, 'Dog')],
-        ['Rex', 'Fido'],
-      ),
-    ).toEqual(['eats Kibble', 'is-a Bullterrier']);
-    // Spot is a dog already: Dog is no new fact, and Terrier is.
-    expect(kept('Spot', [proposal(isA, 'Dog'), proposal(isA, 'Terrier')], ['Fido'])).toEqual(['is-a Terrier']);
-    // Similar symbols with one class each allow one; Tom's two allow two.
-    expect(kept('Rosy', [proposal(isA, 'Terrier'), proposal(isA, 'Cat')], ['Fido'])).toEqual(['is-a Terrier']);
-    expect(kept('Rosy', [proposal(isA, 'Terrier'), proposal(isA, 'Cat')], ['Tom'])).toEqual([
-      'is-a Terrier',
-      'is-a Cat',
+    expect(kept('Rosy', ['is-a Terrier', 'eats Kibble', 'is-a Bullterrier', 'is-a Dog'], ['Rex', 'Fido'])).toEqual([
+      'eats Kibble',
+      'is-a Bullterrier',
     ]);
+    // Spot is a dog already: Dog is no new fact, and Terrier refines it.
+    expect(kept('Spot', ['is-a Dog', 'is-a Terrier'], ['Fido'])).toEqual(['is-a Terrier']);
+    // Similar symbols with one class each allow one; Tom's two allow two.
+    expect(kept('Rosy', ['is-a Terrier', 'is-a Cat'], ['Fido'])).toEqual(['is-a Terrier']);
+    expect(kept('Rosy', ['is-a Terrier', 'is-a Cat'], ['Tom'])).toEqual(['is-a Terrier', 'is-a Cat']);
+    // Each is a member of one group: Rosy gets the best supported, and Spot, in one already, none.
+    expect(kept('Rosy', ['member-of Pack', 'member-of Kennel'], ['Rex', 'Fido'])).toEqual(['member-of Pack']);
+    expect(kept('Spot', ['member-of Pack'], ['Rex', 'Fido'])).toEqual([]);
   });
 
   it('never proposes what the graph states disjoint, nor the inverse of a stated fact', () => {

@@ -31,7 +31,7 @@ export type AnalogyOptions = {
 const DEFAULT_NEIGHBOURS = 10;
 const DEFAULT_MIN_SIMILARITY = 0.6;
 /** Outgoing triples read from one similar symbol at most: a hub is judged by its first ones. */
-const FACTS_PER_NEIGHBOUR = 256;
+export const FACTS_PER_NEIGHBOUR = 256;
 /** Subjects read per predicate to judge it functional: bounds the cost on any graph size. */
 const FUNCTIONAL_SAMPLE_SUBJECTS = 1_000;
 /** Objects read per sampled subject: two already make a predicate non-functional. */
@@ -196,70 +196,6 @@ export function contradicted(
       return true;
   }
   return false;
-}
-
-/** Classes followed up a taxonomy at most: bounds the cost on a deep or tangled one. */
-const ANCESTORS_READ = 256;
-
-/** The classes a symbol reaches up the taxonomy (`is-a` and its synonyms, transitively), itself excluded. */
-function ancestorsOf(graph: KnowledgeGraph, start: number, taxonomic: ReadonlySet<number>): Set<number> {
-  const { predicates, objects } = graph.columns;
-  const reached = new Set<number>();
-  const queue = [start];
-  for (let index = 0; index < queue.length && reached.size < ANCESTORS_READ; index++)
-    for (const position of graph.positionsFrom(queue[index]!)) {
-      const object = objects[position]!;
-      if (!taxonomic.has(predicates[position]!) || object === start || reached.has(object)) continue;
-      reached.add(object);
-      queue.push(object);
-    }
-  return reached;
-}
-
-/** How many classes a symbol has: its taxonomic facts, read up to a bound. */
-function classCount(graph: KnowledgeGraph, symbol: number, taxonomic: ReadonlySet<number>): number {
-  const { predicates } = graph.columns;
-  let count = 0;
-  let read = 0;
-  for (const position of graph.positionsFrom(symbol)) {
-    if (read++ >= FACTS_PER_NEIGHBOUR) break;
-    if (taxonomic.has(predicates[position]!)) count++;
-  }
-  return count;
-}
-
-/**
- * Keeps, of the proposals that place a symbol in a class, the most specific ones, and no more of
- * them than its similar symbols typically have classes (their median, at least one; in a tree,
- * one). A class the symbol already reaches up the taxonomy, or one above another proposed class,
- * is what the rules derive, not a new fact; and each class a tree gives beyond the one it allows
- * is more likely wrong than right. Other proposals are kept as they are, in order.
- */
-export function mostSpecific<P extends Pick<AnalogyProposal, 'predicate' | 'object'>>(
-  graph: KnowledgeGraph,
-  subject: number,
-  proposals: readonly P[],
-  neighbours: readonly SimilarityHit[],
-): P[] {
-  const taxonomic = new Set(GraphVocabulary.of(graph).relationNamed('is-a').ids);
-  const classes = proposals.filter((proposal) => taxonomic.has(proposal.predicate));
-  if (classes.length === 0) return [...proposals];
-  const implied = ancestorsOf(graph, subject, taxonomic);
-  const above = new Map(classes.map((proposal) => [proposal, ancestorsOf(graph, proposal.object, taxonomic)]));
-  const isImplied = (proposal: P) =>
-    implied.has(proposal.object) ||
-    classes.some(
-      (other) =>
-        other !== proposal && above.get(other)!.has(proposal.object) && !above.get(proposal)!.has(other.object),
-    );
-  const counts = neighbours.map((hit) => classCount(graph, hit.symbolId, taxonomic)).sort((a, b) => a - b);
-  let room = Math.max(1, counts[Math.floor((counts.length - 1) / 2)] ?? 1);
-  return proposals.filter((proposal) => {
-    if (!taxonomic.has(proposal.predicate)) return true;
-    if (isImplied(proposal) || room === 0) return false;
-    room--;
-    return true;
-  });
 }
 
 /** The word that names the kind in an English compound name: its last ("wren" in "marsh wren (01234)"). */

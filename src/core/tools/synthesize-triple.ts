@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { rejectionOf } from '#core/records/rejection.ts';
-import { mostSpecific, proposeByAnalogy } from '#core/kg/analogy.ts';
+import { proposeByAnalogy } from '#core/kg/analogy.ts';
+import { fitting } from '#core/kg/analogy-fit.ts';
 import type { FactIds, Tool, ToolOutcome, ToolState } from './tool.ts';
 import { askForFacts, bottleneckOutcome, goalContextOf, modelFactsChange } from './model-facts.ts';
 import type { ModelAccess } from '#core/llm/model-access.ts';
@@ -23,8 +24,10 @@ const MIN_SHARE = 0.3;
  * those of its most similar symbol, each at its confidence under the cap (or says why it cannot).
  * Without, by analogy ({@link proposeByAnalogy}): the relational facts the symbol's similar
  * symbols share and it lacks, best supported first, never names, codes, functional predicates
- * or facts the graph contradicts, and of classes only the most specific ({@link mostSpecific}); each at 0.8 x the similarity of its sharers averaged over all
- * similar symbols consulted, never above 0.7, with the analogy and its support as provenance.
+ * or facts the graph contradicts, and only those that fit it ({@link fitting}: the most specific
+ * classes, no more objects of a predicate than its kin have); each at 0.8 x the similarity of
+ * its sharers averaged over all similar symbols consulted, never above 0.7, with the analogy and
+ * its support as provenance.
  */
 export const synthesizeTriple: Tool<{ symbol: number; by: 'analogy' | 'model' }> = {
   name: 'synthesize_triple',
@@ -71,7 +74,7 @@ function synthesizeByAnalogy(symbol: number, state: ToolState): ToolOutcome {
       symbols: [symbol],
     };
   const similar = neighbours.map((hit) => hit.symbolId);
-  const chosen = mostSpecific(
+  const chosen = fitting(
     graph,
     symbol,
     proposals.filter((proposal) => proposal.share >= MIN_SHARE),
