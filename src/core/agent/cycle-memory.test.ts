@@ -138,6 +138,32 @@ describe("a cycle's memory work", () => {
     expect(consolidation!.detail).toMatch(/^goal 1 completed: 5 entries became episodes 1$/);
   });
 
+  it("evicts nothing for the entries of a goal that ended: they go to its episode, and the others' stay", async () => {
+    const db = new AnimaDatabase('memory', freshIndexedDb());
+    const settings = { ...DEFAULT_AGENT_SETTINGS, memoryCapacity: 10, consolidationThreshold: 0.95 };
+    const others = [0, 1, 2, 3, 4, 5, 6].map((index) => ({ ...entryOf(4, `goal 2 #${index}`), goalId: 2 }));
+    await db.workingMemory.bulkAdd([...others, entryOf(3, 'goal 1 #0'), entryOf(4, 'goal 1 #1')]);
+    // 9 of 10 held: the cycle's 3 entries would evict 2 of goal 2's, were they not its ended goal's.
+    await remember(db, decisionConsulting([], []), await db.workingMemory.toArray(), settings, [
+      { id: 1, status: 'completed' },
+    ]);
+    expect(await db.provenance.where('kind').equals('eviction').count()).toBe(0);
+    expect((await db.workingMemory.toArray()).map((entry) => entry.content)).toEqual(
+      others.map((entry) => entry.content),
+    );
+    const [consolidation] = await db.provenance.where('kind').equals('consolidation').toArray();
+    expect(consolidation!.sources).toEqual([
+      'memory:8',
+      'memory:9',
+      'memory:new:observation',
+      'memory:new:decision',
+      'memory:new:action',
+    ]);
+    expect(await db.episodes.toArray()).toMatchObject([
+      { goalId: 1, summary: expect.stringMatching(/^goal 1, cycles 3-5/) },
+    ]);
+  });
+
   it('stays below the pressure without consolidating', async () => {
     const db = new AnimaDatabase('memory', freshIndexedDb());
     const settings = { ...DEFAULT_AGENT_SETTINGS, memoryCapacity: 10, consolidationThreshold: 0.6 };

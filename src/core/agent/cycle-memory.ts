@@ -41,11 +41,12 @@ async function storeConsolidation(
   context: { sessionId: string; cycle: number; now: number; reason: string },
 ): Promise<number> {
   const ids = (await db.episodes.bulkAdd(episodes, { allKeys: true })) as number[];
-  await db.workingMemory.bulkDelete(consolidated.map((entry) => entry.id!).filter((id) => id !== undefined));
+  await db.workingMemory.bulkDelete(consolidated.flatMap((entry) => (entry.id !== undefined ? [entry.id] : [])));
   await db.provenance.add({
     sessionId: context.sessionId,
     kind: 'consolidation',
-    sources: consolidated.map((entry) => `memory:${entry.id}`),
+    // An entry of this cycle that goes straight to an episode was never stored: it has no id.
+    sources: consolidated.map((entry) => (entry.id !== undefined ? `memory:${entry.id}` : `memory:new:${entry.kind}`)),
     confidence: 1,
     cycle: context.cycle,
     detail: `${context.reason}: ${consolidated.length} entries became episodes ${ids.join(', ')}`,
@@ -57,20 +58,23 @@ async function storeConsolidation(
 /**
  * The entries of goals that ended become their episodes (one per goal, this cycle's entries
  * included): what was tried for a goal is kept once it can no longer use it, and its room in
- * working memory is freed. Returns the entries left; call inside a transaction over
- * workingMemory, episodes and provenance.
+ * working memory is freed. Returns the entries left at once, and the writes to await (none when
+ * no entry is a goal's that ended: see {@link consolidateMemory} on awaiting nothing); call
+ * inside a transaction over workingMemory, episodes and provenance.
  */
-export async function consolidateEndedGoals(
+export function consolidateEndedGoals(
   db: AnimaDatabase,
   context: CommitContext,
   ended: readonly Pick<Goal, 'id' | 'status'>[],
   entries: readonly MemoryEntry[],
-): Promise<MemoryEntry[]> {
+): { left: MemoryEntry[]; storing: Promise<number> | undefined } {
   const endedIds = new Set(ended.map((goal) => goal.id));
-  const closing = entries.filter((entry) => entry.goalId !== undefined && endedIds.has(entry.goalId));
-  if (closing.length === 0) return [...entries];
+  const isClosing = (entry: MemoryEntry) => entry.goalId !== undefined && endedIds.has(entry.goalId);
+  const closing = entries.filter(isClosing);
+  const left = entries.filter((entry) => !isClosing(entry));
+  if (closing.length === 0) return { left, storing: undefined };
   const label = labelOf(context);
-  const consolidating = consolidateMemory(db, {
+  const storing = consolidateMemory(db, {
     sessionId: context.sessionId,
     cycle: context.cycle,
     now: context.startedAt,
@@ -79,8 +83,7 @@ export async function consolidateEndedGoals(
     reason: ended.map((goal) => `goal ${goal.id} ${goal.status}`).join(', '),
     ...(label ? { label } : {}),
   });
-  if (consolidating) await consolidating;
-  return entries.filter((entry) => !closing.includes(entry));
+  return { left, storing };
 }
 
 /**
@@ -104,9 +107,9 @@ function countRecalls(
 /**
  * The cycle's memory work, in its transaction: memory_consolidate's move into episodes (what the
  * loop chose), the uses of what the decision consulted (entries and episodes, among those the
- * cycle `read`), then the cycle's observation, decision and action enter working memory (the
- * weakest entries make room, with provenance), the entries of the goals that ended in the cycle
- * become their episodes, and past the automatic pressure, the earlier entries become episodes.
+ * cycle `read`), the entries of the goals that ended in the cycle (its own included) become their
+ * episodes, then the cycle's other entries enter working memory (the weakest entries make room,
+ * with provenance), and past the automatic pressure, the earlier entries become episodes.
  */
 export async function rememberCycle(
   context: CommitContext,
@@ -163,7 +166,17 @@ export async function rememberCycle(
     // The action is about the goal's symbols too: what it tried them with, and how it went, is what an episode keeps.
     entry('action', record.act, [...new Set([...goalSymbols, ...outcome.symbols])].slice(0, 50), succeeded ? 0.8 : 0.4),
   ];
-  const { evicted } = addToMemory(held, newEntries, settings.memoryCapacity);
+  // The entries of goals that ended, this cycle's too, go to their episodes, not back into
+  // working memory: they take no room there, and nothing is evicted for them.
+  let staying = newEntries;
+  if (endedGoals.length > 0) {
+    const closed = consolidateEndedGoals(db, context, endedGoals, [...held, ...newEntries]);
+    if (closed.storing) await closed.storing;
+    const left = new Set(closed.left);
+    held = held.filter((memoryEntry) => left.has(memoryEntry));
+    staying = newEntries.filter((memoryEntry) => left.has(memoryEntry));
+  }
+  const { evicted } = addToMemory(held, staying, settings.memoryCapacity);
   const evictedStored = evicted.filter((memoryEntry) => memoryEntry.id !== undefined);
   // Most cycles evict nothing: no request then.
   if (evictedStored.length > 0) await db.workingMemory.bulkDelete(evictedStored.map((memoryEntry) => memoryEntry.id!));
@@ -180,16 +193,15 @@ export async function rememberCycle(
       createdAt: startedAt,
     });
   // A new entry weaker than everything already held may be evicted at once: it is then not stored.
-  const added = newEntries.filter((memoryEntry) => !evicted.includes(memoryEntry));
+  const added = staying.filter((memoryEntry) => !evicted.includes(memoryEntry));
   // The uses counted on the entries kept and the new entries go in one write.
-  const usedKept = used.filter((memoryEntry) => !evicted.includes(memoryEntry));
+  const usedKept = used.filter((memoryEntry) => held.includes(memoryEntry) && !evicted.includes(memoryEntry));
   const keys = (await db.workingMemory.bulkPut([...usedKept, ...added], { allKeys: true })) as number[];
   // What working memory holds now, in id order as stored, without reading it back.
-  const stored = [
+  const now = [
     ...held.filter((memoryEntry) => !evicted.includes(memoryEntry)),
     ...added.map((memoryEntry, index) => ({ ...memoryEntry, id: keys[usedKept.length + index]! })),
   ];
-  const now = endedGoals.length > 0 ? await consolidateEndedGoals(db, context, endedGoals, stored) : stored;
   const automatic = automaticConsolidationPressure(settings.consolidationThreshold);
   if (memoryPressure(now.length, settings.memoryCapacity) >= automatic) {
     const consolidating = consolidateMemory(db, {

@@ -174,5 +174,6 @@ export async function settleCancellation(context: CommitContext, cancelled: Goal
     .equals(sessionId)
     .filter((entry) => entry.goalId !== undefined && endedIds.has(entry.goalId))
     .toArray();
-  await consolidateEndedGoals(db, context, ended, entries);
+  const { storing } = consolidateEndedGoals(db, context, ended, entries);
+  if (storing) await storing;
 }
