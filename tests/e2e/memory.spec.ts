@@ -113,6 +113,7 @@ test('a goal that ends leaves what working memory held for it to its episode', a
   await expect(memory.value(episode, 'Goal')).toContainText('Find mammals');
   await expect(memory.value(episode, 'Tools')).toHaveText(/infer_rules$/);
   await expect(memory.entries()).toHaveCount(0);
+  await expect(memory.workingMemoryRegion).toContainText('a goal that ends leaves its entries to its episode');
   await expect(memory.pressureMeter).toHaveAccessibleDescription(/^0 of 100 entries\b/);
   expect(await memory.newestCycle()).toBe(1);
 });

@@ -79,7 +79,7 @@ export function consolidateBlockedReason({
     return 'Anima is open in another tab, and only that tab can change the session: close it to consolidate here.';
   if (!isLoaded) return 'Working memory is loading.';
   if (entryCount === 0)
-    return 'Working memory is empty: there is nothing to consolidate. Run cycles on the Goals or Cycles screen first.';
+    return 'Working memory is empty: there is nothing to consolidate. Cycles add to it; a goal that ends leaves its entries to its episode.';
   return undefined;
 }
 
