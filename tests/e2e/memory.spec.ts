@@ -3,6 +3,8 @@ import { RUN_TIMEOUT_MS } from './page-models/goals-page.ts';
 import { MemoryPage } from './page-models/memory-page.ts';
 
 const MARS = { description: 'Learn about Mars', criteria: 'volcano crater' };
+const LONGER_ON_MARS = { description: 'Study the surface of Mars', criteria: 'canyon dune' };
+const LONGEST_ON_MARS = { description: 'Map the poles of Mars', criteria: 'ice cap glacier' };
 
 test.describe('memory', () => {
   test('two cycles fill working memory; consolidating turns them into an episode that recall finds', async ({
@@ -81,11 +83,12 @@ test.describe('memory', () => {
     await psyche.open();
     await psyche.importToml(NEVER_ASK);
     await goals.open();
-    await goals.addGoal(MARS);
+    // Each goal is given up after some 17 cycles: three make a run long enough to watch on a busy
+    // machine (with one, CI once saw the run end before the Memory screen opened).
+    for (const goal of [MARS, LONGER_ON_MARS, LONGEST_ON_MARS]) await goals.addGoal(goal);
     await goals.run.runUntilDoneButton.click();
 
-    // Straight to Memory while the run is young: the goal is given up after some 17 cycles, and
-    // waiting here for cycles first left a busy machine too little of the run to watch.
+    // Straight to Memory while the run is young.
     await shell.goTo('Memory');
     await expect(memory.entries().or(memory.episodeItems()).first()).toBeVisible({ timeout: RUN_TIMEOUT_MS });
     // The screen fetched memory when it opened; newer cycles appear only if it follows the run, in
@@ -94,8 +97,8 @@ test.describe('memory', () => {
     await expect.poll(() => memory.newestCycle(), { timeout: RUN_TIMEOUT_MS }).toBeGreaterThan(seen);
 
     await shell.goTo('Goals');
-    // The goal cannot be met on the starter graph: by now the run may have given it up (abandoned
-    // after 3 times its stall threshold) and ended; a run still going is paused.
+    // The goals cannot be met on the starter graph: by now the run may have given them up (each
+    // abandoned after 3 times its stall threshold) and ended; a run still going is paused.
     await goals.run.pauseIfRunning();
   });
 });
