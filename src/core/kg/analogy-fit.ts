@@ -83,26 +83,22 @@ export function fitting<P extends Pick<AnalogyProposal, 'predicate' | 'object'>>
   const wanted = new Set(proposals.map((proposal) => keyOf(proposal.predicate)));
   const kin = neighbours.map((hit) => objectCounts(graph, hit.symbolId, wanted, taxonomic));
   const own = objectCounts(graph, subject, wanted, taxonomic);
-  // A class of its own that a proposed class lies under is refined by it, not added to.
-  if (own.has(-1))
-    own.set(
-      -1,
-      ownClasses(graph, subject, taxonomic).filter(
-        (held) => !classes.some((proposal) => above.get(proposal)!.has(held)),
-      ).length,
-    );
-  const room = new Map(
+  const held = own.has(-1) ? ownClasses(graph, subject, taxonomic) : [];
+  const typical = new Map(
     [...wanted].map((key) => {
       const counts = kin.map((counted) => counted.get(key) ?? 0).sort((a, b) => a - b);
-      const typical = Math.max(1, counts[Math.floor((counts.length - 1) / 2)] ?? 1);
-      return [key, typical - (own.get(key) ?? 0)];
+      return [key, Math.max(1, counts[Math.floor((counts.length - 1) / 2)] ?? 1)];
     }),
   );
+  const taken = new Map<number, number>();
+  // What a proposal adds to: the objects the symbol has, less, for a class, those it refines.
+  const had = (proposal: P, key: number) =>
+    key === -1 ? held.filter((owned) => !above.get(proposal)!.has(owned)).length : (own.get(key) ?? 0);
   return proposals.filter((proposal) => {
     const key = keyOf(proposal.predicate);
-    const left = room.get(key)!;
-    if (isImplied(proposal) || left <= 0) return false;
-    room.set(key, left - 1);
+    const count = taken.get(key) ?? 0;
+    if (isImplied(proposal) || count + had(proposal, key) >= typical.get(key)!) return false;
+    taken.set(key, count + 1);
     return true;
   });
 }

@@ -74,6 +74,13 @@ describe('proposeByAnalogy', () => {
       ['Carolina parakeet', 'lives-in', 'Forest'],
     ]);
     expect(proposalsFor(graph, 'Carolina parakeet')).toEqual(['is-a Parrot (1)']);
+    // Words are split as the name search splits them: at hyphens and underscores too.
+    const joined = graphWith([
+      ['cactus-wren', 'is-a', 'Wren'],
+      ['wren-tit', 'is-a', 'Babbler'],
+      ['marsh_wren', 'nests-in', 'Reed'],
+    ]);
+    expect(proposalsFor(joined, 'marsh_wren')).toEqual(['is-a Wren (1)']);
   });
 
   it('never copies a name: label, rdfs:label, schema:name or skos:altLabel', () => {
@@ -188,8 +195,10 @@ describe('proposeByAnalogy', () => {
       'eats Kibble',
       'is-a Bullterrier',
     ]);
-    // Spot is a dog already: Dog is no new fact, and Terrier refines it.
+    // Spot is a dog already: Dog is no new fact, and Terrier refines it; Cat would be a second class.
     expect(kept('Spot', ['is-a Dog', 'is-a Terrier'], ['Fido'])).toEqual(['is-a Terrier']);
+    expect(kept('Spot', ['is-a Cat', 'is-a Terrier'], ['Fido'])).toEqual(['is-a Terrier']);
+    expect(kept('Spot', ['is-a Cat'], ['Fido'])).toEqual([]);
     // Similar symbols with one class each allow one; Tom's two allow two.
     expect(kept('Rosy', ['is-a Terrier', 'is-a Cat'], ['Fido'])).toEqual(['is-a Terrier']);
     expect(kept('Rosy', ['is-a Terrier', 'is-a Cat'], ['Tom'])).toEqual(['is-a Terrier', 'is-a Cat']);

@@ -3,6 +3,7 @@ import type { SimilarityHit } from './similarity-options.ts';
 import type { SimilarityIndex } from './similarity.ts';
 import { isNameRelation, relationWords } from './names.ts';
 import { GraphVocabulary } from './vocabulary.ts';
+import { textWords } from './hypervector.ts';
 
 /** Why a predicate's facts are never copied from one symbol to another. */
 export type UncopyableBecause = 'metadata' | 'name' | 'code' | 'functional';
@@ -198,13 +199,13 @@ export function contradicted(
   return false;
 }
 
-/** The word that names the kind in an English compound name: its last ("wren" in "marsh wren (01234)"). */
+/**
+ * The word that names the kind in an English compound name: its last word, as the name search
+ * splits words ("wren" in "marsh wren (01234)", "marsh_wren" and "sea-wren"). Names that put the
+ * kind first (Latin binomials) find no kin by name this way; their facts still find kin.
+ */
 function headWord(label: string): string {
-  const words = label
-    .replace(/\s*\([^)]*\)\s*$/, '')
-    .toLowerCase()
-    .split(/\s+/);
-  return words[words.length - 1] ?? '';
+  return textWords(label.replace(/\s*\([^)]*\)\s*$/, '')).at(-1) ?? '';
 }
 
 /**
