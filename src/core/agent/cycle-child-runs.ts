@@ -6,7 +6,7 @@ import { byAttention, type Decision } from './cycle.ts';
 import { describeAction } from '#core/psyche/shadow.ts';
 import { type HeldAction, shadowViewOf } from '#core/tools/tool.ts';
 import type { ModelAccess } from '#core/llm/model-access.ts';
-import { questionOfDescription } from '#core/goals/goal.ts';
+import { parseCriteria } from '#core/goals/goal.ts';
 import type { Goal } from '#core/records/goal.ts';
 import { runChild } from './child-run.ts';
 import { RED_TEAM, REVIEWER } from './postures.ts';
@@ -15,12 +15,11 @@ import type { Reading } from '#core/questions/reading-schema.ts';
 
 /** The question reader, loaded (on first use) when an active goal asks a question. */
 export async function questionsFor(goals: readonly Goal[]): Promise<QuestionAnswering | undefined> {
-  const asks = goals.some(
-    (goal) =>
-      goal.status === 'active' &&
-      goal.successCriteria.trim() === '' &&
-      questionOfDescription(goal.description) !== undefined,
-  );
+  const asks = goals.some((goal) => {
+    if (goal.status !== 'active' || goal.successCriteria.trim() !== '') return false;
+    const criteria = parseCriteria('', goal.description);
+    return criteria.ok && criteria.value.kind === 'question';
+  });
   return asks ? loadQuestionAnswering() : undefined;
 }
 

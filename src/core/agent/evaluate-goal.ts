@@ -109,8 +109,20 @@ export function evaluateGoal(
     seenKeys = new Set();
     for (const fact of [...answerFacts, ...others]) addFinding(fact);
     base.answer = asked;
-    isMet = true;
     metBecause = `answered ${asked.reading}: ${answerSummary(asked)}`;
+    const wanted = criteria.kind === 'question' ? criteria.minCount : undefined;
+    isMet = wanted === undefined || asked.entities.length >= wanted;
+    if (wanted !== undefined) metBecause = `${metBecause}, at least ${numberText(wanted)} asked for`;
+    // Fewer answers than asked for: the graph holds no more now, so, like a question it cannot
+    // answer, the goal fails with what it found, unless its tool just changed the graph.
+    if (!isMet && !(outcome.ok && outcome.graphChange)) {
+      const reason = `only ${countText(asked.entities.length, 'answer')} to ${asked.reading}, and ${numberText(wanted!)} were asked for`;
+      return {
+        goal: { ...base, status: 'failed', statusReason: reason },
+        outcome: 'failed',
+        statusChange: `failed: ${reason}`,
+      };
+    }
   } else if (criteria.kind === 'changes') {
     const pending = criteria.changes.filter((change) => !isChangeMade(graph, change));
     isMet = pending.length === 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { factsText, matchKeywords } from './goal.ts';
+import { factsText, matchKeywords, parseCriteria } from './goal.ts';
 import { graphOf } from '#core/testing/graph-of.ts';
 
 /** 100 findings "Rock<n> is-a Stone", as a goal that found many rocks holds them. */
@@ -32,5 +32,24 @@ describe('reading findings for keywords', () => {
     expect(matchKeywords(goal, ['stones'], [text]).isMet).toBe(true);
     expect(matchKeywords(goal, ['stone', 'lava'], [text]).matched).toEqual(['stone']);
     expect(matchKeywords(goal, ['stone', 'lava'], [text, 'Lava flows.']).isMet).toBe(true);
+  });
+});
+
+describe('a goal that asks for a number of things', () => {
+  it('is read as the question which, needing that many answers', () => {
+    const question = (description: string) => {
+      const parsed = parseCriteria('', description);
+      return parsed.ok && parsed.value.kind === 'question'
+        ? [parsed.value.question, parsed.value.minCount]
+        : parsed.ok && parsed.value.kind;
+    };
+    expect(question('Find 400 kinds of bird')).toEqual(['Which kinds of bird?', 400]);
+    expect(question('list at least 5 mammals.')).toEqual(['Which mammals?', 5]);
+    expect(question('Please name 3 planets that have moons')).toEqual(['Which planets that have moons?', 3]);
+    expect(question('Show me 2 birds of prey!')).toEqual(['Which birds of prey?', 2]);
+    // No count, or none above 0: read as before.
+    expect(question('Find all mammals')).toEqual(['Find all mammals', undefined]);
+    expect(question('Find 0 kinds of bird')).toEqual(['Find 0 kinds of bird', undefined]);
+    expect(question('Find 7 things about horses')).toEqual(['Find 7 things about horses', undefined]);
   });
 });

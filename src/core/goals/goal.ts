@@ -34,9 +34,20 @@ export const DEFAULT_PRIORITY = 128;
  */
 export type Criteria =
   | { kind: 'keywords'; keywords: string[] }
-  | { kind: 'question'; question: string; keywords: string[]; chosen?: readonly ChosenSymbol[] }
+  | {
+      kind: 'question';
+      question: string;
+      keywords: string[];
+      chosen?: readonly ChosenSymbol[];
+      /** How many answers the goal asks for ("Find 400 kinds of bird"); absent: any answer. */
+      minCount?: number;
+    }
   | { kind: 'pattern'; patterns: TriplePattern[]; minCount: number; text: string }
   | { kind: 'changes'; changes: RequestedChange[]; keywords: string[] };
+
+/** A request for a number of things: "Find 400 kinds of bird", "List at least 5 mammals", "Name 3 planets". */
+const COUNTED_REQUEST =
+  /^(?:please\s+)?(?:find|list|name|give(?:\s+me)?|show(?:\s+me)?)\s+(?:at\s+least\s+)?(?<count>\d{1,7})\s+(?<things>[^.?!]*\p{L}[^.?!]*?)[.!]?$/iu;
 
 /** A goal to learn about one thing: "Learn about Mars", "Explore the Milky Way", "Find out about bats". */
 const LEARNING_GOAL =
@@ -77,6 +88,19 @@ export function parseCriteria(
   if (criteria.trim() === '') {
     const changes = requestedChangesOf(description, isKnown);
     if (changes) return { ok: true, value: { kind: 'changes', changes, keywords: keywordsOf(description) } };
+    // "Find 400 kinds of bird": the graph is asked which, and the goal needs that many answers.
+    const counted = COUNTED_REQUEST.exec(description.normalize('NFKC').trim())?.groups;
+    // "Find 7 things about horses" asks for facts, not for things of a kind.
+    if (counted?.count !== undefined && Number(counted.count) >= 1 && !/\babout\b/i.test(counted.things!))
+      return {
+        ok: true,
+        value: {
+          kind: 'question',
+          question: `Which ${counted.things!.trim()}?`,
+          minCount: Number(counted.count),
+          keywords: keywordsOf(description),
+        },
+      };
     const question = questionOfDescription(description);
     if (question !== undefined)
       return { ok: true, value: { kind: 'question', question, keywords: keywordsOf(description) } };

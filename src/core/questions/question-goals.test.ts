@@ -36,6 +36,34 @@ describe('a goal that asks a question', () => {
     expect(mammals.length).toBeGreaterThan(stored.ok ? stored.rows.length : 0);
   });
 
+  it('asking for a number of things, completes with at least that many, and fails with what it found short of it', async () => {
+    const { service, sessionId } = await agentOnStarterGraph();
+    await service.goalAdd({ sessionId, description: 'Find 3 kinds of mammal' });
+    await service.goalAdd({ sessionId, description: 'List at least 500 mammals.' });
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 5 });
+    const [some, many] = (await service.goalList({ sessionId })).goals;
+    const found = some!.answer!.entities.length;
+    expect(found).toBeGreaterThanOrEqual(3);
+    expect(found).toBeLessThan(500);
+    expect(some).toMatchObject({
+      status: 'completed',
+      statusReason: `answered every ?x with ?x is-a Mammal (following is-a chains): ${found} answers, at least 3 asked for`,
+    });
+    expect(many).toMatchObject({
+      status: 'failed',
+      statusReason: `only ${found} answers to every ?x with ?x is-a Mammal (following is-a chains), and 500 were asked for`,
+      answer: { kind: 'entities' },
+    });
+  });
+
+  it('asking politely for a number of things, alone, is read by the question reader', async () => {
+    const { service, sessionId } = await agentOnStarterGraph();
+    await service.goalAdd({ sessionId, description: 'Please show me 2 mammals' });
+    await service.agentRun({ sessionId, operationId: 'run', maxCycles: 5 });
+    const [goal] = (await service.goalList({ sessionId })).goals;
+    expect(goal).toMatchObject({ status: 'completed', answer: { kind: 'entities' } });
+  });
+
   it('answers yes or no with the proof', async () => {
     const { service, sessionId } = await agentOnStarterGraph();
     await service.goalAdd({ sessionId, description: 'Is a whale a mammal?' });
