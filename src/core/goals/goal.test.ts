@@ -53,3 +53,17 @@ describe('a goal that asks for a number of things', () => {
     expect(question('Find 7 things about horses')).toEqual(['Find 7 things about horses', undefined]);
   });
 });
+
+describe('a goal to learn about one thing', () => {
+  it('is read as "Tell me about" it, with "everything about" too, while "Find all mammals" stays a list', () => {
+    const question = (description: string) => {
+      const parsed = parseCriteria('', description);
+      return parsed.ok && parsed.value.kind === 'question' ? parsed.value.question : undefined;
+    };
+    expect(question('Learn about Mars')).toBe('Tell me about Mars');
+    expect(question('Find everything about Germany.')).toBe('Tell me about Germany');
+    expect(question('tell me all about whales')).toBe('Tell me about whales');
+    expect(question('Find anything you can about the euro')).toBe('Tell me about the euro');
+    expect(question('Find all mammals')).toBe('Find all mammals');
+  });
+});

@@ -49,9 +49,13 @@ export type Criteria =
 const COUNTED_REQUEST =
   /^(?:please\s+)?(?:find|list|name|give(?:\s+me)?|show(?:\s+me)?)\s+(?:at\s+least\s+)?(?<count>\d{1,7})\s+(?<things>[^.?!]*\p{L}[^.?!]*?)[.!]?$/iu;
 
-/** A goal to learn about one thing: "Learn about Mars", "Explore the Milky Way", "Find out about bats". */
+/**
+ * A goal to learn about one thing: "Learn about Mars", "Explore the Milky Way", "Find out about
+ * bats", "Find everything about Germany" (with "everything", "all" or "anything", "about" is needed:
+ * "Find all mammals" lists mammals).
+ */
 const LEARNING_GOAL =
-  /^(?:please\s+)?(?:learn|explore|research|study|read|discover|find\s+out|know(?:\s+more)?)(?:\s+(?:more\s+)?about)?\s+(?<topic>[^.?!]*[\p{L}\p{N}][^.?!]*?)[.!]?$/iu;
+  /^(?:please\s+)?(?:(?:learn|explore|research|study|read|discover|find\s+out|know(?:\s+more)?)(?:\s+(?:more\s+)?about)?|(?:find|tell\s+me|show\s+me|learn)\s+(?:everything|all|anything)(?:\s+you\s+can)?\s+about)\s+(?<topic>[^.?!]*[\p{L}\p{N}][^.?!]*?)[.!]?$/iu;
 
 const PATTERN_CRITERIA = /^(?<pattern>.*\?[\p{L}\p{N}_-]+.*?)(?:\s*,\s*at least\s+(?<count>\d+))?\s*$/iu;
 
@@ -126,9 +130,10 @@ export function parseCriteria(
  * asks what Mars is: answered by the graph (its classes), or failed with the reason.
  */
 export function questionOfDescription(description: string): string | undefined {
-  if (looksLikeQuestion(description)) return description.trim();
+  // First: "Find everything about Germany" starts as a question does, but asks what Germany is.
   const topic = LEARNING_GOAL.exec(description.normalize('NFKC').trim())?.groups?.topic;
-  return topic !== undefined ? `Tell me about ${topic.trim()}` : undefined;
+  if (topic !== undefined) return `Tell me about ${topic.trim()}`;
+  return looksLikeQuestion(description) ? description.trim() : undefined;
 }
 
 /**
