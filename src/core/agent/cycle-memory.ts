@@ -143,7 +143,6 @@ export async function rememberCycle(
       ? { ...memoryEntry, referenceCount: memoryEntry.referenceCount + 1 }
       : memoryEntry,
   );
-  const used = held.filter((memoryEntry) => memoryEntry.id !== undefined && consulted.has(memoryEntry.id));
   const recalled = decision.consulted?.episodeIds ?? [];
   if (recalled.length > 0) await countRecalls(db, recalled, read.episodes);
   const succeeded = record.outcome === 'completed' || record.outcome === 'advanced';
@@ -195,7 +194,9 @@ export async function rememberCycle(
   // A new entry weaker than everything already held may be evicted at once: it is then not stored.
   const added = staying.filter((memoryEntry) => !evicted.includes(memoryEntry));
   // The uses counted on the entries kept and the new entries go in one write.
-  const usedKept = used.filter((memoryEntry) => held.includes(memoryEntry) && !evicted.includes(memoryEntry));
+  const usedKept = held.filter(
+    (memoryEntry) => memoryEntry.id !== undefined && consulted.has(memoryEntry.id) && !evicted.includes(memoryEntry),
+  );
   const keys = (await db.workingMemory.bulkPut([...usedKept, ...added], { allKeys: true })) as number[];
   // What working memory holds now, in id order as stored, without reading it back.
   const now = [
